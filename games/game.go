@@ -1,0 +1,175 @@
+// Package games holds the rules of every game the arena hosts and the contract they share.
+//
+// Rules are pure: nothing under games/ starts a goroutine, reads a clock, does I/O or draws
+// randomness except from the seed it is handed. Time enters as a value (now), so the same
+// Setup and the same inputs at the same instants give the same transcript, byte for byte.
+// Actors (actors/) own time and persistence; doors (transport/) only translate.
+//
+// Adding a game is one Engine plus its Manifest registered in a Bracket: the table actor and
+// settlement code drive the Match interface below and never special-case a game.
+package games
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"time"
+)
+
+// Manifest describes a game to the Bracket (the registry of games, warden-rulebook "Bracket").
+type Manifest struct {
+	ID      string   `json:"id"`      // registry key: "blitz", "dilemma", ...
+	Name    string   `json:"name"`    // display name
+	Version int      `json:"version"` // protocol version of the game's bodies (DOTDOTDOT: 1)
+	Formats []Format `json:"formats"` // at least one; the first is the default
+}
+
+// Format is one playable shape of a game (§5.6 for Blitz): seat range and counts of turns and
+// exchanges. Engines read these from the format, never assume them.
+type Format struct {
+	Name      string `json:"name"`
+	MinSeats  int    `json:"min_seats"`
+	MaxSeats  int    `json:"max_seats"`
+	Turns     int    `json:"turns"`
+	Exchanges int    `json:"exchanges"` // talk exchanges per turn; 0 for games without talk
+}
+
+// Seat is one player at a match as the table knows it at seating.
+type Seat struct {
+	Seat       int    `json:"seat"`       // 1..N
+	Agent      string `json:"agent"`      // CAIP-19 agent id (Badge); a walk-in's lent house Badge
+	Name       string `json:"name"`       // display name (the card's name wins, §4.2)
+	Kind       string `json:"kind"`       // "byo", "ots", "arena", "house", "walkin"
+	Human      bool   `json:"human"`      // a human holds levers and pays the table fee (§14)
+	Walkin     bool   `json:"walkin"`     // answers arrive as walk-in bodies; the arena signs (§4.4)
+	Entry      int64  `json:"entry"`      // microCCD (or micro-chips on a chips table)
+	Collateral int64  `json:"collateral"` // microCCD, within the format's collateral band
+	Rating     int    `json:"rating"`
+}
+
+// Pace is the clock a match runs on. Durations are given to the rules as values; the actor
+// that owns the match turns them into timers. A zero Pace selects the game's own defaults.
+type Pace struct {
+	Name       string        `json:"name"`        // "agent" (§5.3) or "chat" (§4.5)
+	Scouting   time.Duration `json:"scouting"`    // §5.2
+	Talk       time.Duration `json:"talk"`        // per talk exchange
+	Commit     time.Duration `json:"commit"`      // per commit phase (or per move in turn games)
+	Settle     time.Duration `json:"settle"`      // settle phase length
+	CloseEarly bool          `json:"close_early"` // close a phase as soon as every seat answered
+}
+
+// Setup is everything a new match is made from. It is plain data so it can be persisted and
+// replayed.
+type Setup struct {
+	Game    string          `json:"game"`
+	Format  string          `json:"format"`
+	Round   string          `json:"round"` // "T-<n>"
+	Arena   string          `json:"arena"` // the arena instance's agent id (§3)
+	Seed    [32]byte        `json:"seed"`  // the only source of randomness
+	Start   time.Time       `json:"start"` // the instant the match is created
+	Seats   []Seat          `json:"seats"`
+	Pace    Pace            `json:"pace"`
+	Options json.RawMessage `json:"options,omitempty"` // game-specific (Blitz: fixed mole/task)
+}
+
+// Keyring gives a match the keys it needs without doing key resolution itself (§4.1 is the
+// caller's job). PublicKey is the resolved signing key of a seat. Sign is used only for walk-in
+// seats, whose keys the arena holds and whose commitments it signs (§4.4); it signs the given
+// bytes with ed25519 and must be deterministic.
+type Keyring interface {
+	PublicKey(seat int) (ed25519.PublicKey, bool)
+	Sign(seat int, msg []byte) ([]byte, error)
+}
+
+// Move identifies one move of a match: the phase a prompt belongs to. Answers echo it; an
+// answer for any other move is stale (§4.4, §13).
+type Move struct {
+	Turn     int    `json:"turn"`
+	Phase    string `json:"phase"`
+	Exchange int    `json:"exchange,omitempty"`
+}
+
+// Input is anything a seat (or its human) sends a match. Kind "answer" is the answer to the
+// open Move; other kinds are game-defined out-of-turn inputs (Blitz levers: "call", "veto",
+// "accuse"), for which Move is zero.
+type Input struct {
+	Seat int             `json:"seat"`
+	Kind string          `json:"kind"`
+	Move Move            `json:"move"`
+	Body json.RawMessage `json:"body"`
+}
+
+// Prompt asks one seat for one move. It is Break Room's your_turn and Blitz's envelope less the
+// arena's signature: State is the seat's visible state (Blitz §5.4 state object; Break Room
+// visible_state), Legal the action kinds legal now, Inbox what reached the seat since its last
+// prompt.
+type Prompt struct {
+	Seat     int               `json:"seat"`
+	Move     Move              `json:"move"`
+	Deadline time.Time         `json:"deadline"`
+	Legal    []string          `json:"legal"`
+	State    json.RawMessage   `json:"state"`
+	Inbox    []json.RawMessage `json:"inbox"`
+}
+
+// Event is one line of the transcript (§15). At is the instant the rules were given when the
+// event was made. Visibility is "public", "private:<seat>" or "sealed" (public after reveal).
+type Event struct {
+	Seq        int64           `json:"seq"`
+	Round      string          `json:"round"`
+	Turn       int             `json:"turn"`
+	Phase      string          `json:"phase"`
+	At         string          `json:"at"` // RFC 3339 UTC, millisecond precision
+	Type       string          `json:"type"`
+	Visibility string          `json:"visibility"`
+	Payload    json.RawMessage `json:"payload"`
+}
+
+// Step is what one call into a match produced: the events to persist and publish, the prompts to
+// deliver, and for Act a game-specific reply to the sender (Blitz walk-ins: dropped[]).
+type Step struct {
+	Events  []Event         `json:"events"`
+	Prompts []Prompt        `json:"prompts"`
+	Reply   json.RawMessage `json:"reply,omitempty"`
+}
+
+// Result is a finished match. Ranking lists seats best first; Score is Break Room's one number
+// per seat; Payouts are microCCD per seat (§11.3); House is what the house took.
+type Result struct {
+	Ranking        []int           `json:"ranking"`
+	Score          map[int]float64 `json:"score"`
+	Payouts        map[int]int64   `json:"payouts"`
+	House          int64           `json:"house"`
+	SeedHash       string          `json:"seed_hash"` // committed before play: "sha256:<hex>"
+	Seed           string          `json:"seed"`      // revealed: hex
+	TranscriptHash string          `json:"transcript_hash"`
+	Reveal         json.RawMessage `json:"reveal,omitempty"` // game-specific reveal object
+}
+
+// Match is one running match. It is not safe for concurrent use: exactly one actor owns it.
+// Every method is pure in the sense of the package doc: its output depends only on the Setup,
+// the inputs and the instants given so far.
+type Match interface {
+	// Act applies one input at instant now. A refusal is an *Error carrying the protocol's code;
+	// on error the match is unchanged.
+	Act(now time.Time, in Input) (Step, error)
+	// Advance applies every deadline at or before now (phase closes, settlements) and opens
+	// what follows. Calling it early is harmless: it returns an empty Step.
+	Advance(now time.Time) Step
+	// Deadline is the next instant Advance must be called at; false once the match is done.
+	Deadline() (time.Time, bool)
+	// Prompts are the moves open now, for redelivery after a restart.
+	Prompts() []Prompt
+	// SeedHash commits to the seed before play (Break Room seed_hash).
+	SeedHash() string
+	// Result is the outcome once the match is done.
+	Result() (Result, bool)
+	// Snapshot is everything Restore needs to rebuild the match exactly.
+	Snapshot() ([]byte, error)
+}
+
+// Engine makes and restores matches of one game.
+type Engine interface {
+	Manifest() Manifest
+	New(s Setup, keys Keyring) (Match, error)
+	Restore(snapshot []byte, keys Keyring) (Match, error)
+}
