@@ -129,7 +129,25 @@ type Event struct {
 type Step struct {
 	Events  []Event         `json:"events"`
 	Prompts []Prompt        `json:"prompts"`
+	Anchors []AnchorRequest `json:"anchors,omitempty"`
 	Reply   json.RawMessage `json:"reply,omitempty"`
+}
+
+// AnchorRequest asks the table to anchor a hash on chain (§5.5). The table hands it to the chain
+// actor, which answers at once with the transaction hash; the table then records it by calling
+// Act with Input{Kind: "anchored", Body: AnchoredBody}, which appends the anchor.<kind> event.
+type AnchorRequest struct {
+	Kind string   `json:"kind"` // "exchange", "commitment", "turn", "opened", "replay", "transcript"
+	Seq  uint32   `json:"seq"`  // the round's anchor numbering from 1 (§5.5)
+	Hash [32]byte `json:"hash"`
+}
+
+// AnchoredBody is the body of an "anchored" input: the request and its transaction hash (hex).
+type AnchoredBody struct {
+	Kind string `json:"kind"`
+	Seq  uint32 `json:"seq"`
+	Hash string `json:"hash"` // hex of AnchorRequest.Hash
+	Tx   string `json:"tx"`   // transaction hash, hex
 }
 
 // Result is a finished match. Ranking lists seats best first; Score is Break Room's one number
