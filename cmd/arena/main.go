@@ -1,0 +1,59 @@
+// Command arena is the game server and its tools: serve, sim, verify, anchor-check, ops,
+// devchain, chain, keys. main only parses the sub-command and calls it; everything is wired in
+// the sub-command's own file.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command runs one sub-command with its arguments and returns the process exit code.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string) int
+}
+
+// commands is the sub-command table. Each entry's run func lives in a file named for it.
+func commands() map[string]command {
+	return map[string]command{
+		// one line per sub-command, kept sorted
+	}
+}
+
+func main() {
+	cmds := commands()
+	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
+		usage(cmds)
+		if len(os.Args) < 2 {
+			os.Exit(2)
+		}
+		return
+	}
+	c, ok := cmds[os.Args[1]]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "arena: unknown command %q\n", os.Args[1])
+		usage(cmds)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := c.run(ctx, os.Args[2:])
+	stop()
+	os.Exit(code)
+}
+
+func usage(cmds map[string]command) {
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintln(os.Stderr, "usage: arena <command> [flags]")
+	for _, n := range names {
+		fmt.Fprintf(os.Stderr, "  %-14s %s\n", n, cmds[n].summary)
+	}
+}
