@@ -3,9 +3,11 @@ module arena
 go 1.26.8
 
 require (
+	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/Concordium/concordium-go-sdk v0.4.0 // indirect
 	github.com/a2aproject/a2a-go v0.3.3 // indirect
 	github.com/asynkron/protoactor-go v0.0.0-20240822202345-3c0e61ca19c9 // indirect
+	github.com/btcsuite/btcutil v1.0.2 // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
@@ -26,4 +28,7 @@ require (
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20250715232539-7130f93afb79 // indirect
+	google.golang.org/grpc v1.73.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 )
