@@ -1,0 +1,96 @@
+package canon
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/gowebpki/jcs"
+)
+
+// Canonical returns the RFC 8785 (JCS) canonical bytes of one JSON value, after the strict
+// checks on the raw bytes: valid UTF-8, exactly one value, no member name twice in one object,
+// no two member names of one object equal under Unicode case folding, every integer-valued
+// number within ±(2^53−1), nesting ≤ MaxDepth. Errors wrap ErrSyntax, ErrInvalidUTF8,
+// ErrTrailingData, ErrTooDeep, ErrDuplicateMember, ErrFoldedMember or ErrUnsafeInteger.
+func Canonical(raw []byte) ([]byte, error) {
+	if _, err := parse(raw); err != nil {
+		return nil, err
+	}
+	return transform(raw)
+}
+
+// CanonicalWithout is Canonical for a JSON object with its top-level member name removed: the
+// "object without sig" of §7.2. The duplicate and folding checks apply to the whole object,
+// name included (a "Sig" beside "sig" is refused). A missing member is not an error. Errors as
+// Canonical, plus ErrNotObject.
+func CanonicalWithout(raw []byte, name string) ([]byte, error) {
+	root, err := parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != '{' {
+		return nil, fmt.Errorf("%w", ErrNotObject)
+	}
+	return transform(without(raw, root, name))
+}
+
+// without rebuilds the object root of raw with the member name left out, from the members'
+// raw spans (whitespace inside values is kept; JCS drops it).
+func without(raw []byte, root *node, name string) []byte {
+	var b bytes.Buffer
+	b.Grow(root.end - root.start)
+	b.WriteByte('{')
+	first := true
+	for _, m := range root.members {
+		if m.name == name {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.Write(raw[m.keyStart:m.val.end])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func transform(raw []byte) ([]byte, error) {
+	out, err := jcs.Transform(raw)
+	if err != nil {
+		// The strict parse accepts only what JCS accepts; reaching here is a number JCS cannot
+		// write (e.g. 1e400, beyond float64).
+		return nil, fmt.Errorf("%w: %v", ErrSyntax, err)
+	}
+	return out, nil
+}
+
+// Marshal is json.Marshal(v) followed by Canonical, for objects the server builds itself.
+// An int64 beyond ±(2^53−1) in v is refused (ErrUnsafeInteger) rather than rounded.
+func Marshal(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return Canonical(raw)
+}
+
+// Digest is SHA-256 of canonical bytes: the 32 bytes a §7.3 signature covers.
+func Digest(canonical []byte) [32]byte { return sha256.Sum256(canonical) }
+
+// ID is "sha256:" followed by the lowercase hex of Digest(canonical) (§7.2 commitment id).
+func ID(canonical []byte) string {
+	d := Digest(canonical)
+	return IDOf(d)
+}
+
+// IDOf formats a digest as an id: "sha256:<64 lowercase hex>".
+func IDOf(d [32]byte) string {
+	var b [7 + 64]byte
+	copy(b[:], "sha256:")
+	hex.Encode(b[7:], d[:])
+	return string(b[:])
+}

@@ -1,0 +1,442 @@
+package canon
+
+import (
+	"fmt"
+	"strconv"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects accepted. Protocol objects are
+// shallow (a commitment with a depth-2 condition nests 5 levels); the limit keeps hostile
+// input from exhausting the stack.
+const MaxDepth = 64
+
+// maxSafe is 2^53−1, the largest integer every JSON implementation holds exactly (I-JSON).
+const maxSafe = 1<<53 - 1
+
+// node is one parsed JSON value: its kind and byte span in the raw input, and for containers
+// their children. Kinds: '{' object, '[' array, '"' string, '0' number, 't' true, 'f' false,
+// 'n' null.
+type node struct {
+	kind       byte
+	start, end int
+	members    []member
+	elems      []*node
+}
+
+// member is one object member: its decoded name, the offset of its opening quote, and value.
+type member struct {
+	name     string
+	keyStart int
+	val      *node
+}
+
+type scanner struct {
+	data []byte
+	i    int
+}
+
+// parse checks raw strictly and returns its tree: valid UTF-8, exactly one value, no member
+// name twice or twice under case folding in one object, integers within ±(2^53−1).
+func parse(raw []byte) (*node, error) {
+	if !utf8.Valid(raw) {
+		return nil, fmt.Errorf("%w", ErrInvalidUTF8)
+	}
+	s := &scanner{data: raw}
+	s.skipWS()
+	n, err := s.value(0, "$")
+	if err != nil {
+		return nil, err
+	}
+	s.skipWS()
+	if s.i != len(s.data) {
+		return nil, fmt.Errorf("%w at offset %d", ErrTrailingData, s.i)
+	}
+	return n, nil
+}
+
+func (s *scanner) skipWS() {
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) syntax(what string) error {
+	return fmt.Errorf("%w: %s at offset %d", ErrSyntax, what, s.i)
+}
+
+func (s *scanner) value(depth int, path string) (*node, error) {
+	if s.i >= len(s.data) {
+		return nil, s.syntax("unexpected end")
+	}
+	switch c := s.data[s.i]; {
+	case c == '{':
+		return s.object(depth+1, path)
+	case c == '[':
+		return s.array(depth+1, path)
+	case c == '"':
+		start := s.i
+		if _, err := s.str(); err != nil {
+			return nil, err
+		}
+		return &node{kind: '"', start: start, end: s.i}, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.number(path)
+	case c == 't':
+		return s.literal("true", 't')
+	case c == 'f':
+		return s.literal("false", 'f')
+	case c == 'n':
+		return s.literal("null", 'n')
+	default:
+		return nil, s.syntax(fmt.Sprintf("unexpected %q", c))
+	}
+}
+
+func (s *scanner) literal(word string, kind byte) (*node, error) {
+	if len(s.data)-s.i < len(word) || string(s.data[s.i:s.i+len(word)]) != word {
+		return nil, s.syntax("bad literal")
+	}
+	n := &node{kind: kind, start: s.i, end: s.i + len(word)}
+	s.i += len(word)
+	return n, nil
+}
+
+func (s *scanner) object(depth int, path string) (*node, error) {
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("%w: %s", ErrTooDeep, path)
+	}
+	n := &node{kind: '{', start: s.i}
+	s.i++
+	s.skipWS()
+	if s.i < len(s.data) && s.data[s.i] == '}' {
+		s.i++
+		n.end = s.i
+		return n, nil
+	}
+	var exact map[string]struct{}
+	var folded map[string]string
+	for {
+		s.skipWS()
+		if s.i >= len(s.data) || s.data[s.i] != '"' {
+			return nil, s.syntax("expected member name")
+		}
+		keyStart := s.i
+		name, err := s.str()
+		if err != nil {
+			return nil, err
+		}
+		if exact == nil {
+			exact = make(map[string]struct{}, 8)
+			folded = make(map[string]string, 8)
+		}
+		if _, dup := exact[name]; dup {
+			return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, path)
+		}
+		exact[name] = struct{}{}
+		fk := foldKey(name)
+		if other, clash := folded[fk]; clash {
+			return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, other, name, path)
+		}
+		folded[fk] = name
+		s.skipWS()
+		if s.i >= len(s.data) || s.data[s.i] != ':' {
+			return nil, s.syntax("expected ':'")
+		}
+		s.i++
+		s.skipWS()
+		v, err := s.value(depth, path+"."+name)
+		if err != nil {
+			return nil, err
+		}
+		n.members = append(n.members, member{name: name, keyStart: keyStart, val: v})
+		s.skipWS()
+		if s.i >= len(s.data) {
+			return nil, s.syntax("unterminated object")
+		}
+		if s.data[s.i] == ',' {
+			s.i++
+			continue
+		}
+		if s.data[s.i] == '}' {
+			s.i++
+			n.end = s.i
+			return n, nil
+		}
+		return nil, s.syntax("expected ',' or '}'")
+	}
+}
+
+func (s *scanner) array(depth int, path string) (*node, error) {
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("%w: %s", ErrTooDeep, path)
+	}
+	n := &node{kind: '[', start: s.i}
+	s.i++
+	s.skipWS()
+	if s.i < len(s.data) && s.data[s.i] == ']' {
+		s.i++
+		n.end = s.i
+		return n, nil
+	}
+	for {
+		s.skipWS()
+		v, err := s.value(depth, path+"["+strconv.Itoa(len(n.elems))+"]")
+		if err != nil {
+			return nil, err
+		}
+		n.elems = append(n.elems, v)
+		s.skipWS()
+		if s.i >= len(s.data) {
+			return nil, s.syntax("unterminated array")
+		}
+		if s.data[s.i] == ',' {
+			s.i++
+			continue
+		}
+		if s.data[s.i] == ']' {
+			s.i++
+			n.end = s.i
+			return n, nil
+		}
+		return nil, s.syntax("expected ',' or ']'")
+	}
+}
+
+// str reads a string starting at the opening quote and returns its decoded value. Escapes
+// are checked: a \u escape of a surrogate must form a valid pair (I-JSON).
+func (s *scanner) str() (string, error) {
+	s.i++ // opening quote
+	start := s.i
+	// Fast path: no escapes.
+	for s.i < len(s.data) {
+		c := s.data[s.i]
+		if c == '"' {
+			v := string(s.data[start:s.i])
+			s.i++
+			return v, nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", s.syntax("control character in string")
+		}
+		s.i++
+	}
+	buf := make([]byte, 0, s.i-start+16)
+	buf = append(buf, s.data[start:s.i]...)
+	for s.i < len(s.data) {
+		c := s.data[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return string(buf), nil
+		case c < 0x20:
+			return "", s.syntax("control character in string")
+		case c != '\\':
+			buf = append(buf, c)
+			s.i++
+			continue
+		}
+		s.i++ // backslash
+		if s.i >= len(s.data) {
+			break
+		}
+		e := s.data[s.i]
+		s.i++
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := s.hex4()
+			if !ok {
+				return "", s.syntax("bad \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				if r >= 0xDC00 || s.i+1 >= len(s.data) || s.data[s.i] != '\\' || s.data[s.i+1] != 'u' {
+					return "", s.syntax("lone surrogate escape")
+				}
+				s.i += 2
+				r2, ok := s.hex4()
+				if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+					return "", s.syntax("lone surrogate escape")
+				}
+				r = utf16.DecodeRune(r, r2)
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			return "", s.syntax("bad escape")
+		}
+	}
+	return "", s.syntax("unterminated string")
+}
+
+func (s *scanner) hex4() (rune, bool) {
+	if len(s.data)-s.i < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s.data[s.i : s.i+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	s.i += 4
+	return r, true
+}
+
+// number reads a JSON number and refuses it when it is integer-valued and outside ±(2^53−1)
+// (JCS would print a neighbouring integer: 9007199254740993 becomes ...992). Non-integer
+// values are left to JCS.
+func (s *scanner) number(path string) (*node, error) {
+	start := s.i
+	if s.data[s.i] == '-' {
+		s.i++
+	}
+	intStart := s.i
+	if s.i >= len(s.data) {
+		return nil, s.syntax("bad number")
+	}
+	if s.data[s.i] == '0' {
+		s.i++
+	} else if s.data[s.i] >= '1' && s.data[s.i] <= '9' {
+		for s.i < len(s.data) && isDigit(s.data[s.i]) {
+			s.i++
+		}
+	} else {
+		return nil, s.syntax("bad number")
+	}
+	intDigits := s.data[intStart:s.i]
+	var fracDigits []byte
+	if s.i < len(s.data) && s.data[s.i] == '.' {
+		s.i++
+		fs := s.i
+		for s.i < len(s.data) && isDigit(s.data[s.i]) {
+			s.i++
+		}
+		if s.i == fs {
+			return nil, s.syntax("bad number fraction")
+		}
+		fracDigits = s.data[fs:s.i]
+	}
+	exp := 0
+	if s.i < len(s.data) && (s.data[s.i] == 'e' || s.data[s.i] == 'E') {
+		s.i++
+		neg := false
+		if s.i < len(s.data) && (s.data[s.i] == '+' || s.data[s.i] == '-') {
+			neg = s.data[s.i] == '-'
+			s.i++
+		}
+		es := s.i
+		for s.i < len(s.data) && isDigit(s.data[s.i]) {
+			if exp < 1_000_000_000 { // saturate: beyond this only the sign matters
+				exp = exp*10 + int(s.data[s.i]-'0')
+			}
+			s.i++
+		}
+		if s.i == es {
+			return nil, s.syntax("bad number exponent")
+		}
+		if neg {
+			exp = -exp
+		}
+	}
+	if !safeNumber(intDigits, fracDigits, exp) {
+		return nil, fmt.Errorf("%w: %s at %s", ErrUnsafeInteger, s.data[start:s.i], path)
+	}
+	return &node{kind: '0', start: start, end: s.i}, nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// safeNumber reports whether the decimal intDigits.fracDigits × 10^exp is either not an
+// integer or an integer of magnitude ≤ 2^53−1. It works on the digits exactly (no float).
+func safeNumber(intDigits, fracDigits []byte, exp int) bool {
+	digits := make([]byte, 0, len(intDigits)+len(fracDigits))
+	digits = append(digits, intDigits...)
+	digits = append(digits, fracDigits...)
+	point := len(intDigits) + exp // digits before the decimal point
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+		point--
+	}
+	for len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+	}
+	if len(digits) == 0 {
+		return true // zero
+	}
+	if point < len(digits) {
+		return true // a fractional part remains: not an integer
+	}
+	if point > 16 {
+		return false // at least 10^16 > 2^53−1
+	}
+	var v int64
+	for i := 0; i < point; i++ {
+		v *= 10
+		if i < len(digits) {
+			v += int64(digits[i] - '0')
+		}
+	}
+	return v <= maxSafe
+}
+
+// foldKey maps a name to a key equal for two names exactly when strings.EqualFold holds: each
+// rune is replaced by the least rune of its simple-folding orbit.
+func foldKey(name string) string {
+	ascii := true
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		// The least rune of an ASCII letter's orbit is its upper case ('s', 'S', U+017F → 'S').
+		b := []byte(name)
+		for i, c := range b {
+			if c >= 'a' && c <= 'z' {
+				b[i] = c - 'a' + 'A'
+			}
+		}
+		return string(b)
+	}
+	out := make([]rune, 0, len(name))
+	for _, r := range name {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f < least {
+				least = f
+			}
+		}
+		out = append(out, least)
+	}
+	return string(out)
+}
