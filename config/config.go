@@ -1,0 +1,176 @@
+// Package config is the one Config of `arena serve`: its defaults (which run with zero set-up),
+// loading from a JSON file, the environment and flags (flags win over the environment, which wins
+// over the file, which wins over the defaults), validation, and the instance secrets kept in the
+// data directory (the instance's ed25519 key and the operator token).
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is everything `arena serve` reads at start-up. The zero value is not useful: start from
+// Default(). Paths left empty are derived from DataDir by Resolve.
+type Config struct {
+	// Addr is the HTTP listen address, HOST:PORT (":8080"; port 0 picks a free port).
+	Addr string `json:"addr"`
+	// DataDir holds the database, the instance key and the operator token ("./data").
+	DataDir string `json:"data_dir"`
+	// DB is the bbolt file; "" means <DataDir>/arena.db.
+	DB string `json:"db"`
+	// InstanceKeyFile holds the instance's ed25519 seed as 64 hex digits; "" means
+	// <DataDir>/instance.key. Generated (mode 0600) on first start when missing.
+	InstanceKeyFile string `json:"instance_key_file"`
+	// InstanceAgent is the instance's own agent id (its Badge, §3); "" derives a stand-in id
+	// from the instance key until Badge resolution exists (see DeriveAgent).
+	InstanceAgent string `json:"instance_agent"`
+	// InstanceName is the display name published in /.well-known/agent.json.
+	InstanceName string `json:"instance_name"`
+	// OperatorToken guards /ops/*. "" means read <DataDir>/operator.token, generating it (mode
+	// 0600) when missing. A token given here is used as is and never written to disk.
+	OperatorToken string `json:"operator_token"`
+	// LogFormat is "text" (default) or "json"; LogLevel is "debug", "info" (default), "warn" or
+	// "error".
+	LogFormat string `json:"log_format"`
+	LogLevel  string `json:"log_level"`
+	// ChainNode is the Concordium node gRPC address; "" runs the embedded devchain.
+	ChainNode string `json:"chain_node"`
+	// Pace holds the clocks of walk-in tables (§4.4, §4.5, §5.3).
+	Pace Pace `json:"pace"`
+	// HTTP holds the doors' limits.
+	HTTP HTTP `json:"http"`
+}
+
+// Pace is the clocks of walk-in tables. Zero values are refused by Validate.
+type Pace struct {
+	// ChatMove is the deadline of one move on the chat clock (§4.5: three minutes), closing early
+	// once every seat answered.
+	ChatMove Duration `json:"chat_move"`
+	// AgentTalk and AgentCommit are the twenty-second agent clock of §5.3: one talk exchange
+	// (15 s) and the commit phase (25 s).
+	AgentTalk   Duration `json:"agent_talk"`
+	AgentCommit Duration `json:"agent_commit"`
+	// Scouting is the scouting phase of a practice table (§5.2: 90 s default).
+	Scouting Duration `json:"scouting"`
+	// WalkinTopUp is how long the walk-in table waits for walk-ins before topping up with house
+	// seats (§4.4: two minutes).
+	WalkinTopUp Duration `json:"walkin_top_up"`
+}
+
+// HTTP is the doors' limits.
+type HTTP struct {
+	// MaxBody caps a request body in bytes (64 KiB); a larger body is refused with 413.
+	MaxBody int64 `json:"max_body"`
+	// LongPoll caps GET /v1/walkin/next?wait= (§4.4: 30 s at most).
+	LongPoll Duration `json:"long_poll"`
+	// ShutdownGrace is how long a SIGTERM waits for requests in flight (long polls included).
+	ShutdownGrace Duration `json:"shutdown_grace"`
+}
+
+// Default returns the configuration that runs with zero set-up: ./data, ./data/arena.db, :8080,
+// a generated instance key and operator token, the chat and agent clocks of the spec, the
+// embedded devchain.
+func Default() Config {
+	return Config{
+		Addr:         ":8080",
+		DataDir:      "./data",
+		InstanceName: "arena",
+		LogFormat:    "text",
+		LogLevel:     "info",
+		Pace: Pace{
+			ChatMove:    Duration(3 * time.Minute),
+			AgentTalk:   Duration(15 * time.Second),
+			AgentCommit: Duration(25 * time.Second),
+			Scouting:    Duration(90 * time.Second),
+			WalkinTopUp: Duration(2 * time.Minute),
+		},
+		HTTP: HTTP{
+			MaxBody:       64 << 10,
+			LongPoll:      Duration(30 * time.Second),
+			ShutdownGrace: Duration(35 * time.Second),
+		},
+	}
+}
+
+// DBPath is the bbolt file: DB, or <DataDir>/arena.db.
+func (c Config) DBPath() string {
+	if c.DB != "" {
+		return c.DB
+	}
+	return filepath.Join(c.DataDir, "arena.db")
+}
+
+// KeyPath is the instance key file: InstanceKeyFile, or <DataDir>/instance.key.
+func (c Config) KeyPath() string {
+	if c.InstanceKeyFile != "" {
+		return c.InstanceKeyFile
+	}
+	return filepath.Join(c.DataDir, "instance.key")
+}
+
+// TokenPath is where a generated operator token is kept: <DataDir>/operator.token.
+func (c Config) TokenPath() string { return filepath.Join(c.DataDir, "operator.token") }
+
+// Validate checks every field and returns all problems at once, each naming its field, the
+// flag and the environment variable that set it.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", field, fmt.Sprintf(format, args...)))
+	}
+	if host, port, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("addr (--addr, ARENA_ADDR)", "want HOST:PORT, e.g. :8080 or 127.0.0.1:0, got %q", c.Addr)
+	} else if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		bad("addr (--addr, ARENA_ADDR)", "port %q is not 0..65535", port)
+	} else if strings.ContainsAny(host, " /") {
+		bad("addr (--addr, ARENA_ADDR)", "host %q is not a host name or IP", host)
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		bad("data_dir (--data, ARENA_DATA)", "must not be empty")
+	}
+	if c.InstanceAgent != "" && (!strings.HasPrefix(c.InstanceAgent, "ccd:") || !strings.Contains(c.InstanceAgent, "/cis-2:")) {
+		bad("instance_agent (--agent, ARENA_AGENT)", "want a CAIP-19 agent id ccd:<chain>/cis-2:<token>, got %q", c.InstanceAgent)
+	}
+	if c.OperatorToken != "" && len(c.OperatorToken) < 16 {
+		bad("operator_token (--operator-token, ARENA_OPERATOR_TOKEN)", "at least 16 characters, got %d", len(c.OperatorToken))
+	}
+	if strings.ContainsAny(c.OperatorToken, " \t\r\n") {
+		bad("operator_token (--operator-token, ARENA_OPERATOR_TOKEN)", "must not contain white space")
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		bad("log_format (--log-format, ARENA_LOG_FORMAT)", "want text or json, got %q", c.LogFormat)
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log_level (--log-level, ARENA_LOG_LEVEL)", "want debug, info, warn or error, got %q", c.LogLevel)
+	}
+	positive := func(field string, d Duration) {
+		if d <= 0 {
+			bad(field, "must be a positive duration such as 30s, got %s", time.Duration(d))
+		}
+	}
+	positive("pace.chat_move (ARENA_PACE_CHAT_MOVE)", c.Pace.ChatMove)
+	positive("pace.agent_talk", c.Pace.AgentTalk)
+	positive("pace.agent_commit", c.Pace.AgentCommit)
+	positive("pace.scouting", c.Pace.Scouting)
+	positive("pace.walkin_top_up", c.Pace.WalkinTopUp)
+	positive("http.long_poll", c.HTTP.LongPoll)
+	if c.HTTP.LongPoll > Duration(30*time.Second) {
+		bad("http.long_poll", "at most 30s (§4.4), got %s", time.Duration(c.HTTP.LongPoll))
+	}
+	if c.HTTP.ShutdownGrace < 0 {
+		bad("http.shutdown_grace", "must not be negative")
+	}
+	if c.HTTP.MaxBody < 1024 || c.HTTP.MaxBody > 16<<20 {
+		bad("http.max_body (ARENA_MAX_BODY)", "want 1024..16777216 bytes, got %d", c.HTTP.MaxBody)
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,123 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// setting is one Config field reachable from a flag and an environment variable.
+type setting struct {
+	flag, env, usage string
+	set              func(c *Config, v string) error
+}
+
+func str(f func(c *Config) *string) func(*Config, string) error {
+	return func(c *Config, v string) error { *f(c) = v; return nil }
+}
+
+func dur(f func(c *Config) *Duration) func(*Config, string) error {
+	return func(c *Config, v string) error { return f(c).Set(v) }
+}
+
+// settings lists every flag and variable, in the order of `arena serve -h`.
+var settings = []setting{
+	{"addr", "ARENA_ADDR", "listen address HOST:PORT (default :8080; port 0 picks one)", str(func(c *Config) *string { return &c.Addr })},
+	{"data", "ARENA_DATA", "data directory: database, instance key, operator token (default ./data)", str(func(c *Config) *string { return &c.DataDir })},
+	{"db", "ARENA_DB", "bbolt database file (default <data>/arena.db)", str(func(c *Config) *string { return &c.DB })},
+	{"instance-key", "ARENA_INSTANCE_KEY_FILE", "instance ed25519 key file, 64 hex (default <data>/instance.key, generated)", str(func(c *Config) *string { return &c.InstanceKeyFile })},
+	{"agent", "ARENA_AGENT", "the instance's agent id, CAIP-19 (default: derived from the instance key)", str(func(c *Config) *string { return &c.InstanceAgent })},
+	{"name", "ARENA_NAME", "the instance's display name (default arena)", str(func(c *Config) *string { return &c.InstanceName })},
+	{"operator-token", "ARENA_OPERATOR_TOKEN", "bearer token for /ops (default: <data>/operator.token, generated)", str(func(c *Config) *string { return &c.OperatorToken })},
+	{"log-format", "ARENA_LOG_FORMAT", "log format: text or json", str(func(c *Config) *string { return &c.LogFormat })},
+	{"log-level", "ARENA_LOG_LEVEL", "log level: debug, info, warn, error", str(func(c *Config) *string { return &c.LogLevel })},
+	{"chain-node", "ARENA_CHAIN_NODE", "Concordium node gRPC address (default: embedded devchain)", str(func(c *Config) *string { return &c.ChainNode })},
+	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m)", dur(func(c *Config) *Duration { return &c.Pace.ChatMove })},
+	{"scouting", "ARENA_PACE_SCOUTING", "practice scouting phase (default 1m30s)", dur(func(c *Config) *Duration { return &c.Pace.Scouting })},
+	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", dur(func(c *Config) *Duration { return &c.Pace.WalkinTopUp })},
+	{"long-poll", "ARENA_LONG_POLL", "cap of GET /v1/walkin/next?wait= (default 30s, at most 30s)", dur(func(c *Config) *Duration { return &c.HTTP.LongPoll })},
+	{"max-body", "ARENA_MAX_BODY", "request body cap in bytes (default 65536)", func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("want a byte count, got %q", v)
+		}
+		c.HTTP.MaxBody = n
+		return nil
+	}},
+}
+
+// ErrHelp is returned by Load when -h or --help was given (usage has been printed).
+var ErrHelp = flag.ErrHelp
+
+// Load builds the Config of a sub-command: Default(), then the JSON file named by --config (or
+// ARENA_CONFIG), then the environment, then flags; each later source wins. args are the
+// sub-command's own arguments; getenv is os.Getenv (injected for tests); usage goes to out.
+// Unknown flags, positional arguments and unknown file members are errors; the result is
+// validated (Validate). Load does not touch the data directory: see Provision.
+func Load(cmd string, args []string, getenv func(string) string, out io.Writer) (Config, error) {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(out)
+	var file string
+	fs.StringVar(&file, "config", "", "JSON config file (env ARENA_CONFIG); flags and environment win over it")
+	given := map[string]string{}
+	for _, s := range settings {
+		name := s.flag
+		fs.Func(name, s.usage+" (env "+s.env+")", func(v string) error { given[name] = v; return nil })
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
+	}
+	c := Default()
+	if file == "" {
+		file = getenv("ARENA_CONFIG")
+	}
+	if file != "" {
+		if err := c.readFile(file); err != nil {
+			return Config{}, err
+		}
+	}
+	for _, s := range settings {
+		if v := getenv(s.env); v != "" {
+			if err := s.set(&c, v); err != nil {
+				return Config{}, fmt.Errorf("config: %s: %w", s.env, err)
+			}
+		}
+	}
+	for _, s := range settings {
+		if v, ok := given[s.flag]; ok {
+			if err := s.set(&c, v); err != nil {
+				return Config{}, fmt.Errorf("config: --%s: %w", s.flag, err)
+			}
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// readFile overlays the JSON file at path on c. Members not named here are refused, as is
+// anything after the one JSON object: a typo in a config file must not pass silently.
+func (c *Config) readFile(path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config: read %s: %w", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		return fmt.Errorf("config: %s: %w", path, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("config: %s: trailing data after the JSON object", path)
+	}
+	return nil
+}

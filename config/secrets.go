@@ -1,0 +1,158 @@
+package config
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/big"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Secrets are what Provision read from, or made in, the data directory.
+type Secrets struct {
+	// InstanceKey signs every envelope this instance sends (§4) and publishes its public half
+	// in /.well-known/agent.json.
+	InstanceKey ed25519.PrivateKey
+	// InstanceAgent is Config.InstanceAgent, or DeriveAgent of the key.
+	InstanceAgent string
+	// OperatorToken is the bearer token of /ops/*.
+	OperatorToken string
+}
+
+// Provision makes the data directory (0700) and returns the instance secrets: the instance key
+// from KeyPath (generated and written 0600 when the file does not exist), the agent id, and the
+// operator token (Config.OperatorToken, else TokenPath, generated and written 0600 when missing).
+// A key or token file that exists but cannot be read or parsed is an error, never replaced:
+// replacing an instance key would change the instance's identity.
+func Provision(c Config) (Secrets, error) {
+	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+		return Secrets{}, fmt.Errorf("config: make data dir %s: %w", c.DataDir, err)
+	}
+	key, err := loadOrMakeKey(c.KeyPath())
+	if err != nil {
+		return Secrets{}, err
+	}
+	s := Secrets{InstanceKey: key, InstanceAgent: c.InstanceAgent, OperatorToken: c.OperatorToken}
+	if s.InstanceAgent == "" {
+		s.InstanceAgent = DeriveAgent(key.Public().(ed25519.PublicKey))
+	}
+	if s.OperatorToken == "" {
+		if s.OperatorToken, err = loadOrMakeToken(c.TokenPath()); err != nil {
+			return Secrets{}, err
+		}
+	}
+	return s, nil
+}
+
+// ReadOperatorToken reads the operator token `arena serve` wrote in dataDir (for `arena ops`).
+func ReadOperatorToken(dataDir string) (string, error) {
+	b, err := os.ReadFile(Config{DataDir: dataDir}.TokenPath())
+	if err != nil {
+		return "", fmt.Errorf("config: read operator token: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+func loadOrMakeKey(path string) (ed25519.PrivateKey, error) {
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		seed, err := hex.DecodeString(strings.TrimSpace(string(b)))
+		if err != nil || len(seed) != ed25519.SeedSize {
+			return nil, fmt.Errorf("config: instance key %s: want %d hex digits of ed25519 seed", path, 2*ed25519.SeedSize)
+		}
+		return ed25519.NewKeyFromSeed(seed), nil
+	case errors.Is(err, fs.ErrNotExist):
+		seed := make([]byte, ed25519.SeedSize)
+		if _, err := rand.Read(seed); err != nil {
+			return nil, fmt.Errorf("config: generate instance key: %w", err)
+		}
+		if err := writeSecret(path, hex.EncodeToString(seed)+"\n"); err != nil {
+			return nil, err
+		}
+		return ed25519.NewKeyFromSeed(seed), nil
+	default:
+		return nil, fmt.Errorf("config: read instance key: %w", err)
+	}
+}
+
+func loadOrMakeToken(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		t := strings.TrimSpace(string(b))
+		if len(t) < 16 {
+			return "", fmt.Errorf("config: operator token %s: shorter than 16 characters", path)
+		}
+		return t, nil
+	case errors.Is(err, fs.ErrNotExist):
+		r := make([]byte, 24)
+		if _, err := rand.Read(r); err != nil {
+			return "", fmt.Errorf("config: generate operator token: %w", err)
+		}
+		t := "op_" + hex.EncodeToString(r)
+		return t, writeSecret(path, t+"\n")
+	default:
+		return "", fmt.Errorf("config: read operator token: %w", err)
+	}
+}
+
+// writeSecret creates path with mode 0600, failing if it already exists (two servers starting on
+// one data dir must not overwrite each other's secret).
+func writeSecret(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("config: make dir for %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("config: write %s: %w", path, err)
+	}
+	if _, err := f.WriteString(content); err != nil {
+		f.Close()
+		return fmt.Errorf("config: write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("config: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// TestnetChain is the CAIP-2 id of Concordium testnet (§3).
+const TestnetChain = "ccd:4221332d34e1694168c2a0c0b3fd0f27"
+
+// DeriveAgent is the stand-in agent id of an instance with no registered Badge yet:
+// "ccd:<testnet>/cis-2:" + base58(first 20 bytes of SHA-256("arena-instance:" || pub)). It is
+// stable for a key, distinct per key (instances must not share an id, §3), and valid base58
+// (no 0, O, I or l). It is replaced by the Badge's CAIP-19 address once one is configured.
+func DeriveAgent(pub ed25519.PublicKey) string {
+	h := sha256.Sum256(append([]byte("arena-instance:"), pub...))
+	return TestnetChain + "/cis-2:" + base58(h[:20])
+}
+
+const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+// base58 is the Bitcoin alphabet encoding (each leading zero byte becomes '1').
+func base58(b []byte) string {
+	n := new(big.Int).SetBytes(b)
+	mod, radix := new(big.Int), big.NewInt(58)
+	var rev []byte
+	for n.Sign() > 0 {
+		n.DivMod(n, radix, mod)
+		rev = append(rev, b58[mod.Int64()])
+	}
+	for _, x := range b {
+		if x != 0 {
+			break
+		}
+		rev = append(rev, '1')
+	}
+	slices.Reverse(rev)
+	return string(rev)
+}
