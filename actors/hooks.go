@@ -1,0 +1,58 @@
+package actors
+
+import (
+	"context"
+	"crypto/ed25519"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/games"
+)
+
+// Anchorer takes a table's anchor requests (games.Step.Anchors, §5.5) to the chain actor. Anchor
+// must return at once (a Send): play never waits on the chain. When the chain actor knows the
+// transaction hash (it signs locally, so at once) it sends *Anchored to job.ReplyTo; the table
+// turns that into an "anchored" games.Input, which appends the anchor.<kind> event. A job whose
+// reply arrives while its table is down is lost from the transcript (the chain queue keeps it).
+type Anchorer interface {
+	Anchor(job AnchorJob)
+}
+
+// AnchorJob is one anchor request of one round.
+type AnchorJob struct {
+	Table   string
+	Round   string
+	Request games.AnchorRequest
+	ReplyTo *actor.PID // the table actor
+}
+
+// Anchored answers an AnchorJob: Tx is the transaction hash (hex); Err is set instead when the
+// chain actor refused the job, and the table then records nothing.
+type Anchored struct {
+	Table   string
+	Round   string
+	Request games.AnchorRequest
+	Tx      string
+	Err     string
+}
+
+// NopAnchorer drops every job: the default when no chain actor is wired (tests, practice).
+type NopAnchorer struct{}
+
+// Anchor implements Anchorer by doing nothing.
+func (NopAnchorer) Anchor(AnchorJob) {}
+
+// AgentCaller calls a BYO agent over A2A (§4): it posts the signed envelope to endpoint and
+// returns the agent's response body. It runs on its own goroutine, never the table's; deadline
+// is the move's deadline. Engineer K supplies the real one; with none wired, a2a seats stay
+// silent (an unanswered move is empty, §13).
+type AgentCaller interface {
+	Call(ctx context.Context, endpoint string, envelope []byte, deadline time.Time) ([]byte, error)
+}
+
+// KeyResolver resolves a BYO agent's signing key from its Badge (§4.1). With none wired, BYO
+// seats have no key in their table's Keyring (their signed commitments are refused by the game).
+type KeyResolver interface {
+	Resolve(ctx context.Context, agent string) (ed25519.PublicKey, error)
+}

@@ -1,0 +1,144 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"arena/games"
+)
+
+// CommitStep writes a table's new snapshot and the step's events in one transaction
+// (write-ahead: DESIGN.md "Write before you speak"). Each event is stored as JSON under
+// events/<event.Round>/<event.Seq>; writing the same (round, seq) again overwrites it, so a step
+// replayed after a crash is idempotent. The first event of a round also records rounds/<round> =
+// tableID. Concurrent calls are coalesced into one bbolt transaction (db.Batch); the call returns
+// once its data is durable (or, with Options.NoSync, written).
+func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event) error {
+	if err := checkID(tableID); err != nil {
+		return fmt.Errorf("storage: commit step of table %q: %w", tableID, err)
+	}
+	type line struct {
+		key, val []byte
+		round    string
+	}
+	lines := make([]line, 0, len(events))
+	for i := range events {
+		ev := &events[i]
+		if err := checkID(ev.Round); err != nil {
+			return fmt.Errorf("storage: commit step of table %s: event %d round %q: %w", tableID, ev.Seq, ev.Round, err)
+		}
+		val, err := json.Marshal(ev)
+		if err != nil {
+			return fmt.Errorf("storage: commit step of table %s: encode event %s/%d: %w", tableID, ev.Round, ev.Seq, err)
+		}
+		lines = append(lines, line{key: eventKey(ev.Round, ev.Seq), val: val, round: ev.Round})
+	}
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		if err := tx.Bucket([]byte(BucketTables)).Put([]byte(tableID), snapshot); err != nil {
+			return err
+		}
+		evb, rb := tx.Bucket([]byte(BucketEvents)), tx.Bucket([]byte(BucketRounds))
+		last := ""
+		for _, l := range lines {
+			if err := evb.Put(l.key, l.val); err != nil {
+				return err
+			}
+			if l.round != last {
+				last = l.round
+				if rb.Get([]byte(l.round)) == nil {
+					if err := rb.Put([]byte(l.round), []byte(tableID)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("storage: commit step of table %s (%d events): %w", tableID, len(events), err)
+	}
+	return nil
+}
+
+// PutTable writes a table record alone (status changes that carry no event).
+func (s *Store) PutTable(tableID string, record []byte) error {
+	if err := checkID(tableID); err != nil {
+		return fmt.Errorf("storage: put table %q: %w", tableID, err)
+	}
+	if err := s.db.Batch(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte(BucketTables)).Put([]byte(tableID), record)
+	}); err != nil {
+		return fmt.Errorf("storage: put table %s: %w", tableID, err)
+	}
+	return nil
+}
+
+// LoadTable returns a copy of the table record, or ErrNotFound.
+func (s *Store) LoadTable(tableID string) ([]byte, error) {
+	v, err := s.Get(BucketTables, tableID)
+	if err != nil {
+		return nil, fmt.Errorf("storage: load table %s: %w", tableID, err)
+	}
+	return v, nil
+}
+
+// ListTables calls fn with every table id and a copy of its record, in id order, until fn returns
+// an error (which ListTables returns).
+func (s *Store) ListTables(fn func(id string, record []byte) error) error {
+	return s.Scan(BucketTables, "", func(k string, v []byte) error { return fn(k, v) })
+}
+
+// RoundTable returns the id of the table that plays round, or ErrNotFound.
+func (s *Store) RoundTable(round string) (string, error) {
+	v, err := s.Get(BucketRounds, round)
+	if err != nil {
+		return "", fmt.Errorf("storage: round %s: %w", round, err)
+	}
+	return string(v), nil
+}
+
+// Events returns the transcript of a round in seq order (empty, not an error, for an unknown
+// round).
+func (s *Store) Events(round string) ([]games.Event, error) {
+	if err := checkID(round); err != nil {
+		return nil, fmt.Errorf("storage: events of round %q: %w", round, err)
+	}
+	var out []games.Event
+	prefix := []byte(round + "/")
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket([]byte(BucketEvents)).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var ev games.Event
+			if err := json.Unmarshal(v, &ev); err != nil {
+				return fmt.Errorf("decode event %s/%d: %w", round, binary.BigEndian.Uint64(k[len(prefix):]), err)
+			}
+			out = append(out, ev)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: events of round %s: %w", round, err)
+	}
+	return out, nil
+}
+
+// eventKey is <round>/<seq as 8 bytes big-endian>: prefix scans of "<round>/" come out in seq
+// order, and the '/' keeps round "T-1" from matching "T-10".
+func eventKey(round string, seq int64) []byte {
+	k := make([]byte, 0, len(round)+9)
+	k = append(k, round...)
+	k = append(k, '/')
+	return binary.BigEndian.AppendUint64(k, uint64(seq))
+}
+
+func checkID(id string) error {
+	if id == "" || strings.ContainsRune(id, '/') {
+		return ErrBadKey
+	}
+	return nil
+}
