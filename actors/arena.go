@@ -3,8 +3,15 @@ package actors
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -35,11 +42,13 @@ type Options struct {
 	Keys KeyResolver
 	// AskTimeout bounds every façade call whose ctx has no deadline (zero: 5 s).
 	AskTimeout time.Duration
-	// MaxRestarts is how many panics a table survives within RestartWindow before it is parked
-	// as failed whatever the input (zero: 5 within 1 minute). The same input panicking twice
+	// MaxRestarts is how many panics a table survives (since its last ops restart) before it is
+	// parked as failed whatever the input (zero: 5). The same input panicking twice in a row
 	// parks it at once (isolation rule, supervisor.go).
-	MaxRestarts   int
-	RestartWindow time.Duration
+	MaxRestarts int
+	// OnEvents, when set, is called by a table with each committed step's events, after the
+	// commit and on the table's goroutine: it must not block (hand off to a channel or actor).
+	OnEvents func(table, round string, events []games.Event)
 }
 
 // Table statuses (TableInfo.Status).
@@ -80,9 +89,12 @@ type SeatInfo struct {
 // an actor with a timeout from ctx's deadline (or Options.AskTimeout).
 type Arena struct {
 	opts   Options
+	env    *env
 	system *actor.ActorSystem
 	root   *actor.PID // arena
 	tables *actor.PID // arena/tables
+	openMu sync.Mutex // serialises OpenTable's id check and first commit
+	closed atomic.Bool
 }
 
 // Start builds the actor system, spawns arena → tables, and respawns every live table found in
@@ -92,18 +104,167 @@ func Start(opts Options) (*Arena, error) {
 	if opts.DB == nil || opts.Bracket == nil || len(opts.InstanceKey) != ed25519.PrivateKeySize {
 		return nil, errors.New("actors: start: DB, Bracket and a 64-byte InstanceKey are required")
 	}
-	return nil, errors.New("actors: start: not implemented yet")
+	if opts.Clock == nil {
+		opts.Clock = RealClock()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.AskTimeout <= 0 {
+		opts.AskTimeout = 5 * time.Second
+	}
+	if opts.MaxRestarts <= 0 {
+		opts.MaxRestarts = 5
+	}
+	m, err := newMetrics(opts.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("actors: start: register metrics: %w", err)
+	}
+	e := &env{store: opts.DB, bracket: opts.Bracket, clock: opts.Clock, log: opts.Logger,
+		key: opts.InstanceKey, agent: opts.InstanceAgent, anchorer: opts.Anchorer, agents: opts.Agents,
+		m: m, maxRestarts: opts.MaxRestarts, onEvents: opts.OnEvents}
+	if e.anchorer == nil {
+		e.anchorer = NopAnchorer{}
+	}
+	_, nop := e.anchorer.(NopAnchorer)
+	e.countAnchor = !nop
+	log := opts.Logger
+	sys := actor.NewActorSystem(
+		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log.With("lib", "protoactor") }),
+		actor.WithDeadLetterThrottleCount(3), actor.WithDeadLetterRequestLogging(false))
+	a := &Arena{opts: opts, env: e, system: sys}
+	a.root, err = sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &rootActor{env: e} }),
+		"arena")
+	if err != nil {
+		return nil, fmt.Errorf("actors: start: spawn arena: %w", err)
+	}
+	a.tables = actor.NewPID(sys.Address(), "arena/tables")
+	// The ping is answered by "tables" once its Started (boot recovery) has run.
+	if _, err := sys.Root.RequestFuture(a.root, &ping{}, 30*time.Second).Result(); err != nil {
+		return nil, fmt.Errorf("actors: start: tables supervisor: %w", err)
+	}
+	return a, nil
 }
 
 // Shutdown stops every table (draining their mailboxes) and the actor system. It does not
 // close the store. Tables stopped this way stay live in storage and resume on the next Start.
-func (a *Arena) Shutdown(ctx context.Context) error { return ErrClosed }
+func (a *Arena) Shutdown(ctx context.Context) error {
+	if a.closed.Swap(true) {
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.system.Root.PoisonFuture(a.root).Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	a.system.Shutdown()
+	if err != nil {
+		return fmt.Errorf("actors: shutdown: %w", err)
+	}
+	return nil
+}
 
 // OpenTable validates spec against its game, allocates the round id ("T-<n>"), commits the new
 // table record (status live) and spawns the table actor, which opens the first phase. It fails
-// with ErrBadSpec (wrapping the game's refusal), ErrTableExists, or a storage error.
+// with ErrBadSpec (wrapping the game's refusal), ErrTableExists, or a storage error. Seats of the
+// house, walk-in and mailbox kinds with no Agent are given their lent house Badge (keys.go).
 func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, err error) {
-	return "", ErrClosed
+	if a.closed.Load() {
+		return "", ErrClosed
+	}
+	if spec.ID == "" || strings.ContainsAny(spec.ID, "/ ") {
+		return "", fmt.Errorf("%w: table id %q (non-empty, no '/' or space)", ErrBadSpec, spec.ID)
+	}
+	eng, ok := a.env.bracket.Engine(spec.Game)
+	if !ok {
+		return "", fmt.Errorf("%w: unknown game %q", ErrBadSpec, spec.Game)
+	}
+	spec.Seats = append([]SeatSpec(nil), spec.Seats...)
+	seen := map[int]bool{}
+	for i := range spec.Seats {
+		s := &spec.Seats[i]
+		if s.Seat.Seat < 1 || seen[s.Seat.Seat] {
+			return "", fmt.Errorf("%w: seat number %d (1.., unique)", ErrBadSpec, s.Seat.Seat)
+		}
+		seen[s.Seat.Seat] = true
+		switch s.Channel {
+		case ChannelHouse, ChannelA2A:
+		case ChannelMailbox:
+			if s.Mailbox == "" {
+				return "", fmt.Errorf("%w: seat %d: mailbox channel without a mailbox", ErrBadSpec, s.Seat.Seat)
+			}
+		default:
+			return "", fmt.Errorf("%w: seat %d: channel %q", ErrBadSpec, s.Seat.Seat, s.Channel)
+		}
+		if s.Seat.Agent == "" && lentKey(*s) {
+			s.Seat.Agent = HouseAgent(a.env.agent, HouseKey(a.env.key, spec.ID, s.Seat.Seat).Public().(ed25519.PublicKey))
+		}
+	}
+	byo := map[int]string{}
+	if a.opts.Keys != nil {
+		for _, s := range spec.Seats {
+			if lentKey(s) || s.Seat.Agent == "" {
+				continue
+			}
+			pub, err := a.opts.Keys.Resolve(ctx, s.Seat.Agent)
+			if err != nil {
+				return "", fmt.Errorf("%w: seat %d: resolve key of %s: %v", ErrBadSpec, s.Seat.Seat, s.Seat.Agent, err)
+			}
+			byo[s.Seat.Seat] = hex.EncodeToString(pub)
+		}
+	}
+	keys, err := buildKeyring(a.env.key, spec.ID, spec.Seats, byo)
+	if err != nil {
+		return "", err
+	}
+
+	a.openMu.Lock()
+	defer a.openMu.Unlock()
+	if _, err := a.env.store.LoadTable(spec.ID); err == nil {
+		return "", fmt.Errorf("%w: %s", ErrTableExists, spec.ID)
+	} else if !errors.Is(err, storage.ErrNotFound) {
+		return "", err
+	}
+	n, err := a.env.store.Next("round")
+	if err != nil {
+		return "", err
+	}
+	round = "T-" + strconv.FormatUint(n, 10)
+	var seed [32]byte
+	if _, err := rand.Read(seed[:]); err != nil {
+		return "", fmt.Errorf("actors: open table %s: seed: %w", spec.ID, err)
+	}
+	now := a.env.clock.Now()
+	setup := games.Setup{Game: spec.Game, Format: spec.Format, Round: round, Arena: a.env.agent, Seed: seed,
+		Start: now, Pace: spec.Pace, Options: spec.Options}
+	for _, s := range spec.Seats {
+		setup.Seats = append(setup.Seats, s.Seat)
+	}
+	match, err := eng.New(setup, keys)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrBadSpec, err)
+	}
+	snap, err := match.Snapshot()
+	if err != nil {
+		return "", fmt.Errorf("actors: open table %s: snapshot: %w", spec.ID, err)
+	}
+	rec := &tableRecord{ID: spec.ID, Round: round, Spec: spec, Seed: hex.EncodeToString(seed[:]), BYO: byo,
+		Status: StatusLive, Match: snap, Created: now, Updated: now}
+	if ps := match.Prompts(); len(ps) > 0 {
+		rec.Turn, rec.Phase = ps[0].Move.Turn, ps[0].Move.Phase
+	}
+	if err := a.env.store.CommitStep(spec.ID, rec.encode(), nil); err != nil {
+		return "", err
+	}
+	a.env.m.roundsStarted.Inc()
+	a.env.m.setStatus(spec.ID, StatusLive)
+	if err := a.ask(ctx, a.tables, &spawnTable{ID: spec.ID}); err != nil {
+		return "", err
+	}
+	return round, nil
 }
 
 // Submit hands one input to its table and returns the table's reply once the resulting step is
@@ -111,27 +272,110 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 // is ErrNoTable, ErrTableDown, ErrTimeout or ErrClosed. An input for a finished table answers
 // Code "round_over".
 func (a *Arena) Submit(ctx context.Context, m SubmitAnswer) (SubmitAnswerReply, error) {
-	return SubmitAnswerReply{}, ErrClosed
+	if a.closed.Load() {
+		return SubmitAnswerReply{}, ErrClosed
+	}
+	if m.Table == "" || strings.Contains(m.Table, "/") {
+		return SubmitAnswerReply{}, fmt.Errorf("%w: %q", ErrNoTable, m.Table)
+	}
+	res, err := a.system.Root.RequestFuture(a.TablePID(m.Table), &m, a.wait(ctx)).Result()
+	if err != nil {
+		if errors.Is(err, actor.ErrDeadLetter) {
+			rec, lerr := a.record(m.Table)
+			if lerr != nil {
+				return SubmitAnswerReply{}, lerr
+			}
+			if rec.Status == StatusFinished {
+				return SubmitAnswerReply{Code: games.CodeRoundOver, Msg: "round " + rec.Round + " is over"}, nil
+			}
+			return SubmitAnswerReply{}, fmt.Errorf("%w: table %s is %s: %w", ErrTableDown, m.Table, rec.Status, err)
+		}
+		return SubmitAnswerReply{}, fmt.Errorf("%w: table %s: %v", ErrTimeout, m.Table, err)
+	}
+	r, ok := res.(*SubmitAnswerReply)
+	if !ok {
+		return SubmitAnswerReply{}, fmt.Errorf("actors: submit to table %s: unexpected reply %T", m.Table, res)
+	}
+	return *r, nil
 }
 
 // Transcript returns the committed events of round in seq order. Before the reveal
-// (revealed=false) only "public" events are returned; after it, every event (§11.4). Unknown
-// round: ErrNoRound.
+// (revealed=false) only "public" events are returned; after it, every event (§11 step 4: "the
+// full transcript including private messages and sealed amounts"). Unknown round: ErrNoRound.
 func (a *Arena) Transcript(ctx context.Context, round string) (events []games.Event, revealed bool, err error) {
-	return nil, false, ErrClosed
+	if round == "" || strings.Contains(round, "/") {
+		return nil, false, fmt.Errorf("%w: %q", ErrNoRound, round)
+	}
+	id, err := a.env.store.RoundTable(round)
+	if errors.Is(err, storage.ErrNotFound) {
+		// A round whose table exists but has committed no event yet is known but empty.
+		return nil, false, fmt.Errorf("%w: %s", ErrNoRound, round)
+	} else if err != nil {
+		return nil, false, err
+	}
+	rec, err := a.record(id)
+	if err != nil {
+		return nil, false, err
+	}
+	all, err := a.env.store.Events(round)
+	if err != nil {
+		return nil, false, err
+	}
+	if rec.Status == StatusFinished {
+		return all, true, nil
+	}
+	events = all[:0:0]
+	for _, ev := range all {
+		if ev.Visibility == "public" {
+			events = append(events, ev)
+		}
+	}
+	return events, false, nil
 }
 
 // Tables lists every table known to storage, by id.
-func (a *Arena) Tables(ctx context.Context) ([]TableInfo, error) { return nil, ErrClosed }
+func (a *Arena) Tables(ctx context.Context) ([]TableInfo, error) {
+	var out []TableInfo
+	err := a.env.store.ListTables(func(id string, b []byte) error {
+		rec, err := decodeRecord(id, b)
+		if err != nil {
+			out = append(out, TableInfo{ID: id, Status: StatusFailed, LastError: err.Error()})
+			return nil
+		}
+		out = append(out, rec.info())
+		return nil
+	})
+	return out, err
+}
 
-// RestartTable restores table id from its last snapshot: a running actor is stopped first, a
-// failed or stopped table is set live again (its panic count cleared). ErrNoTable if unknown;
-// a finished table is not restarted (ErrBadSpec).
-func (a *Arena) RestartTable(ctx context.Context, id string) error { return ErrClosed }
+// Table is one line of Tables: ErrNoTable if unknown.
+func (a *Arena) Table(ctx context.Context, id string) (TableInfo, error) {
+	rec, err := a.record(id)
+	if err != nil {
+		return TableInfo{}, err
+	}
+	return rec.info(), nil
+}
+
+// RestartTable restores table id from its last snapshot: a running actor is stopped first
+// (queued messages handled), a failed or stopped table is set live again (its poison mark and
+// panic count cleared). ErrNoTable if unknown; a finished table is not restarted (ErrBadSpec).
+func (a *Arena) RestartTable(ctx context.Context, id string) error {
+	if a.closed.Load() {
+		return ErrClosed
+	}
+	return a.ask(ctx, a.tables, &restartTable{ID: id})
+}
 
 // StopTable stops table id's actor (queued messages are processed first) and marks it stopped,
-// so boot recovery leaves it alone. ErrNoTable if unknown.
-func (a *Arena) StopTable(ctx context.Context, id string) error { return ErrClosed }
+// so boot recovery leaves it alone. ErrNoTable if unknown; stopping a finished table does
+// nothing.
+func (a *Arena) StopTable(ctx context.Context, id string) error {
+	if a.closed.Load() {
+		return ErrClosed
+	}
+	return a.ask(ctx, a.tables, &stopTable{ID: id})
+}
 
 // System is the actor system, for actors spawned outside the tree (the walk-in desk).
 func (a *Arena) System() *actor.ActorSystem { return a.system }
@@ -139,4 +383,46 @@ func (a *Arena) System() *actor.ActorSystem { return a.system }
 // TablePID is the stable address of table id's actor ("arena/tables/table-<id>"), alive or not.
 func (a *Arena) TablePID(id string) *actor.PID {
 	return actor.NewPID(a.system.Address(), "arena/tables/table-"+id)
+}
+
+// InstancePublicKey is the key envelopes are signed with (for /.well-known/agent.json).
+func (a *Arena) InstancePublicKey() ed25519.PublicKey {
+	return a.env.key.Public().(ed25519.PublicKey)
+}
+
+func (a *Arena) record(id string) (*tableRecord, error) {
+	b, err := a.env.store.LoadTable(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %s", ErrNoTable, id)
+	} else if err != nil {
+		return nil, err
+	}
+	return decodeRecord(id, b)
+}
+
+// wait is the Ask timeout: ctx's deadline, capped by Options.AskTimeout.
+func (a *Arena) wait(ctx context.Context) time.Duration {
+	w := a.opts.AskTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl); left < w {
+			w = max(left, time.Millisecond)
+		}
+	}
+	return w
+}
+
+// ask sends an ops command and waits for its *opReply.
+func (a *Arena) ask(ctx context.Context, pid *actor.PID, msg any) error {
+	res, err := a.system.Root.RequestFuture(pid, msg, a.wait(ctx)).Result()
+	if err != nil {
+		if errors.Is(err, actor.ErrDeadLetter) {
+			return fmt.Errorf("%w: %v", ErrClosed, err)
+		}
+		return fmt.Errorf("%w: %v", ErrTimeout, err)
+	}
+	r, ok := res.(*opReply)
+	if !ok {
+		return fmt.Errorf("actors: unexpected reply %T", res)
+	}
+	return r.Err
 }

@@ -1,0 +1,26 @@
+package actors
+
+import (
+	"crypto/ed25519"
+	"log/slog"
+
+	"arena/games"
+	"arena/storage"
+)
+
+// env is what every actor of the tree shares: read-only after Start (metrics is safe for
+// concurrent use).
+type env struct {
+	store       *storage.Store
+	bracket     *games.Bracket
+	clock       Clock
+	log         *slog.Logger
+	key         ed25519.PrivateKey
+	agent       string
+	anchorer    Anchorer
+	countAnchor bool // the anchorer replies (not NopAnchorer): finished tables wait for replies
+	agents      AgentCaller
+	m           *metrics
+	maxRestarts int
+	onEvents    func(table, round string, events []games.Event)
+}

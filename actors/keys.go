@@ -1,0 +1,111 @@
+package actors
+
+import (
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// House keys (issue 3: "Walk-ins are lent a house Badge and key per table"). Until Badge
+// resolution exists, house and walk-in seats get a key derived from the instance key, so it need
+// not be stored and is the same after a restart:
+//
+//	seed = HMAC-SHA256(key = InstanceKey.Seed(), msg = "arena/house-key/v1" 0x00 <table id> 0x00 <seat decimal>)
+//	key  = ed25519.NewKeyFromSeed(seed)
+//
+// and the lent Badge id is the instance agent's CAIP-19 prefix (up to and including "/cis-2:")
+// followed by base58(SHA-256(public key)[:16]) (docs/protocol-notes.md "actors: house keys").
+func HouseKey(instance ed25519.PrivateKey, tableID string, seat int) ed25519.PrivateKey {
+	mac := hmac.New(sha256.New, instance.Seed())
+	mac.Write([]byte("arena/house-key/v1\x00" + tableID + "\x00" + strconv.Itoa(seat)))
+	return ed25519.NewKeyFromSeed(mac.Sum(nil))
+}
+
+// defaultBadgePrefix is used when the instance agent id has no "/cis-2:" part.
+const defaultBadgePrefix = "ccd:00000000000000000000000000000000/cis-2:"
+
+// HouseAgent is the lent house Badge id for a house key (see HouseKey).
+func HouseAgent(instanceAgent string, pub ed25519.PublicKey) string {
+	prefix := defaultBadgePrefix
+	if i := strings.Index(instanceAgent, "/cis-2:"); i >= 0 {
+		prefix = instanceAgent[:i+len("/cis-2:")]
+	}
+	sum := sha256.Sum256(pub)
+	return prefix + base58(sum[:16])
+}
+
+const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+func base58(b []byte) string {
+	n := new(big.Int).SetBytes(b)
+	var out []byte
+	mod, base := new(big.Int), big.NewInt(58)
+	for n.Sign() > 0 {
+		n.DivMod(n, base, mod)
+		out = append(out, b58[mod.Int64()])
+	}
+	for _, c := range b {
+		if c != 0 {
+			break
+		}
+		out = append(out, '1')
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return string(out)
+}
+
+// keyring is a table's games.Keyring: lent house keys for house and walk-in seats (it signs for
+// them, §4.4), resolved public keys for BYO seats (no private key).
+type keyring struct {
+	pub  map[int]ed25519.PublicKey
+	priv map[int]ed25519.PrivateKey
+}
+
+func (k *keyring) PublicKey(seat int) (ed25519.PublicKey, bool) {
+	p, ok := k.pub[seat]
+	return p, ok
+}
+
+func (k *keyring) Sign(seat int, msg []byte) ([]byte, error) {
+	p, ok := k.priv[seat]
+	if !ok {
+		return nil, fmt.Errorf("actors: keyring: seat %d's key is not held by the arena", seat)
+	}
+	return ed25519.Sign(p, msg), nil
+}
+
+// lentKey says whether the arena holds a seat's key: house seats and walk-ins.
+func lentKey(s SeatSpec) bool {
+	return s.Channel == ChannelHouse || s.Channel == ChannelMailbox || s.Seat.Walkin ||
+		s.Seat.Kind == "house" || s.Seat.Kind == "walkin"
+}
+
+// buildKeyring makes a table's keyring from its seats: derived keys for lent seats, the
+// recorded resolved keys (hex) for the others.
+func buildKeyring(instance ed25519.PrivateKey, tableID string, seats []SeatSpec, byo map[int]string) (*keyring, error) {
+	k := &keyring{pub: map[int]ed25519.PublicKey{}, priv: map[int]ed25519.PrivateKey{}}
+	for _, s := range seats {
+		n := s.Seat.Seat
+		if lentKey(s) {
+			p := HouseKey(instance, tableID, n)
+			k.priv[n] = p
+			k.pub[n] = p.Public().(ed25519.PublicKey)
+			continue
+		}
+		if h, ok := byo[n]; ok {
+			b, err := hex.DecodeString(h)
+			if err != nil || len(b) != ed25519.PublicKeySize {
+				return nil, fmt.Errorf("actors: keyring of table %s: seat %d: bad recorded key", tableID, n)
+			}
+			k.pub[n] = b
+		}
+	}
+	return k, nil
+}

@@ -1,0 +1,66 @@
+package actors
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"arena/games"
+)
+
+// tableRecord is the value of storage tables/<id>: everything a table actor needs to come back
+// after a crash or restart, plus what the ops list shows. Match is the engine's Snapshot as of
+// the last committed step; it is written together with that step's events (CommitStep).
+type tableRecord struct {
+	ID     string         `json:"id"`
+	Round  string         `json:"round"`
+	Spec   TableSpec      `json:"spec"`
+	Seed   string         `json:"seed"`          // hex of Setup.Seed: house answers are drawn from it
+	BYO    map[int]string `json:"byo,omitempty"` // resolved BYO public keys (hex) by seat
+	Status string         `json:"status"`
+	Turn   int            `json:"turn"`
+	Phase  string         `json:"phase"`
+	Match  []byte         `json:"match"`
+	Result *games.Result  `json:"result,omitempty"`
+	// LastError is the last panic or failure; Restarts the panics survived since the last ops
+	// restart; Poison the input that last panicked (isolation rule, supervisor.go).
+	LastError string      `json:"last_error,omitempty"`
+	Restarts  int         `json:"restarts"`
+	Poison    *poisonMark `json:"poison,omitempty"`
+	Created   time.Time   `json:"created"`
+	Updated   time.Time   `json:"updated"`
+}
+
+// poisonMark names the input a table panicked on. If the restarted table panics on the same
+// input again it is parked as failed.
+type poisonMark struct {
+	Input string    `json:"input"`
+	At    time.Time `json:"at"`
+}
+
+func decodeRecord(id string, b []byte) (*tableRecord, error) {
+	var r tableRecord
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("actors: table %s: decode record: %w", id, err)
+	}
+	return &r, nil
+}
+
+func (r *tableRecord) encode() []byte {
+	b, err := json.Marshal(r)
+	if err != nil { // only plain data: cannot fail
+		panic(fmt.Sprintf("actors: encode table record %s: %v", r.ID, err))
+	}
+	return b
+}
+
+func (r *tableRecord) info() TableInfo {
+	ti := TableInfo{ID: r.ID, Game: r.Spec.Game, Format: r.Spec.Format, Kind: r.Spec.Kind, Round: r.Round,
+		Turn: r.Turn, Phase: r.Phase, Status: r.Status, LastError: r.LastError, Restarts: r.Restarts,
+		Created: r.Created, Updated: r.Updated, Seats: make([]SeatInfo, 0, len(r.Spec.Seats))}
+	for _, s := range r.Spec.Seats {
+		ti.Seats = append(ti.Seats, SeatInfo{Seat: s.Seat.Seat, Agent: s.Seat.Agent, Name: s.Seat.Name,
+			Kind: s.Seat.Kind, Channel: s.Channel})
+	}
+	return ti
+}

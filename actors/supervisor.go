@@ -1,0 +1,227 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/storage"
+)
+
+// The isolation rule (issue 3, DESIGN.md "Isolation"), as implemented here:
+//
+//   - A table guards every input it handles (table.go guard) with a key naming the input: the
+//     deadline instant for a timer ("advance@<instant>"), seat, kind, move and body hash for an
+//     answer, "restore" for loading. On a panic it writes into its record, before the restart, the
+//     key (the poison mark), the error and its restart count, then re-panics as *tableFault.
+//   - tablesActor (this file) is the OneForOne supervisor of every table. It restarts the table
+//     that failed and no other; the restarted table reloads its record in Started and replays what
+//     is due (a passed deadline fires at once).
+//   - If the restarted table panics on the same key again, or has panicked more than
+//     Options.MaxRestarts times since the last ops restart, it is parked: status failed in its
+//     record, actor stopped. Faults escalated from a table's round or seat actors carry no key;
+//     they are keyed by their reason's text.
+//   - An ops restart clears the mark and the count and spawns the table again from its record.
+type tablesActor struct {
+	env     *env
+	live    map[string]*actor.PID
+	pending map[string][]pendingOp
+}
+
+type pendingOp struct {
+	restart bool // else stop
+	reply   *actor.PID
+}
+
+const tablePrefix = "table-"
+
+func tablesProps(e *env) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return &tablesActor{env: e} })
+}
+
+// ping is answered with &opReply{} once the actor has started (Start waits on it).
+type ping struct{}
+
+func (s *tablesActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		s.live = map[string]*actor.PID{}
+		s.pending = map[string][]pendingOp{}
+		s.recover(ctx)
+	case *ping:
+		ctx.Respond(&opReply{})
+	case *spawnTable:
+		ctx.Respond(&opReply{Err: s.spawn(ctx, m.ID)})
+	case *restartTable:
+		s.op(ctx, m.ID, true)
+	case *stopTable:
+		s.op(ctx, m.ID, false)
+	case *actor.Terminated:
+		id := strings.TrimPrefix(m.Who.Id[strings.LastIndexByte(m.Who.Id, '/')+1:], tablePrefix)
+		delete(s.live, id)
+		ops := s.pending[id]
+		delete(s.pending, id)
+		for _, op := range ops {
+			ctx.Send(op.reply, &opReply{Err: s.settle(ctx, id, op.restart)})
+		}
+	}
+}
+
+// recover is boot recovery: every live table in storage is spawned; each resumes in Started.
+func (s *tablesActor) recover(ctx actor.Context) {
+	var ids []string
+	err := s.env.store.ListTables(func(id string, b []byte) error {
+		rec, err := decodeRecord(id, b)
+		if err != nil {
+			s.env.log.Error("boot recovery: skip undecodable table", "table", id, "err", err)
+			return nil
+		}
+		s.env.m.setStatus(id, rec.Status)
+		if rec.Status == StatusLive {
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		s.env.log.Error("boot recovery: list tables", "err", err)
+	}
+	for _, id := range ids {
+		if err := s.spawn(ctx, id); err != nil {
+			s.env.log.Error("boot recovery: spawn", "table", id, "err", err)
+		}
+	}
+	if len(ids) > 0 {
+		s.env.log.Info("boot recovery: tables resumed", "count", len(ids))
+	}
+}
+
+func (s *tablesActor) spawn(ctx actor.Context, id string) error {
+	if _, ok := s.live[id]; ok {
+		return fmt.Errorf("%w: table %s is running", ErrTableExists, id)
+	}
+	pid, err := ctx.SpawnNamed(tableProps(s.env, id), tablePrefix+id)
+	if err != nil {
+		return fmt.Errorf("actors: spawn table %s: %w", id, err)
+	}
+	s.live[id] = pid
+	return nil
+}
+
+// op runs an ops restart or stop: a running table is poisoned first (its queued messages are
+// handled) and the op completes on its Terminated.
+func (s *tablesActor) op(ctx actor.Context, id string, restart bool) {
+	if _, err := s.env.store.LoadTable(id); err != nil {
+		if errors.Is(err, storage.ErrNotFound) {
+			err = fmt.Errorf("%w: %s", ErrNoTable, id)
+		}
+		ctx.Respond(&opReply{Err: err})
+		return
+	}
+	if pid, ok := s.live[id]; ok {
+		s.pending[id] = append(s.pending[id], pendingOp{restart: restart, reply: ctx.Sender()})
+		ctx.Poison(pid)
+		return
+	}
+	ctx.Respond(&opReply{Err: s.settle(ctx, id, restart)})
+}
+
+// settle finishes an ops restart or stop on a table whose actor is not running.
+func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
+	b, err := s.env.store.LoadTable(id)
+	if err != nil {
+		return err
+	}
+	rec, err := decodeRecord(id, b)
+	if err != nil {
+		return err
+	}
+	if rec.Status == StatusFinished {
+		if restart {
+			return fmt.Errorf("%w: table %s is finished", ErrBadSpec, id)
+		}
+		return nil
+	}
+	if restart {
+		rec.Status, rec.Poison, rec.Restarts = StatusLive, nil, 0
+	} else {
+		rec.Status = StatusStopped
+	}
+	rec.Updated = s.env.clock.Now()
+	if err := s.env.store.PutTable(id, rec.encode()); err != nil {
+		return err
+	}
+	s.env.m.setStatus(id, rec.Status)
+	if restart {
+		return s.spawn(ctx, id)
+	}
+	return nil
+}
+
+// HandleFailure makes tablesActor its children's supervisor strategy (protoactor-go notes §1):
+// restart the failed table alone, or stop it when it is to be parked.
+func (s *tablesActor) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, child *actor.PID,
+	rs *actor.RestartStatistics, reason any, _ any) {
+	id := strings.TrimPrefix(child.Id[strings.LastIndexByte(child.Id, '/')+1:], tablePrefix)
+	rs.Fail()
+	s.env.m.restarts.Inc()
+	park := false
+	if f, ok := reason.(*tableFault); ok {
+		park = f.Park
+	} else {
+		park = s.recordEscalated(id, reason)
+	}
+	if park {
+		s.env.log.Error("table parked as failed", "table", id, "reason", fmt.Sprint(reason))
+		s.env.m.setStatus(id, StatusFailed)
+		sup.StopChildren(child)
+		return
+	}
+	sup.RestartChildren(child)
+}
+
+// recordEscalated applies the isolation rule to a fault escalated from a round or seat actor.
+func (s *tablesActor) recordEscalated(id string, reason any) bool {
+	b, err := s.env.store.LoadTable(id)
+	if err != nil {
+		s.env.log.Error("escalated fault: load record", "table", id, "err", err)
+		return false
+	}
+	rec, err := decodeRecord(id, b)
+	if err != nil {
+		return true
+	}
+	key := "escalated:" + fmt.Sprint(reason)
+	rec.Restarts++
+	rec.LastError = fmt.Sprintf("panic in round/seat: %v", reason)
+	park := (rec.Poison != nil && rec.Poison.Input == key) || rec.Restarts > s.env.maxRestarts
+	if park {
+		rec.Status = StatusFailed
+	}
+	rec.Poison = &poisonMark{Input: key, At: s.env.clock.Now()}
+	if err := s.env.store.PutTable(id, rec.encode()); err != nil {
+		s.env.log.Error("escalated fault: record", "table", id, "err", err)
+	}
+	return park
+}
+
+// rootActor is "arena", the top of the tree: it spawns "tables" (and, later, the lobby and the
+// chain actor) and forwards pings to it.
+type rootActor struct {
+	env    *env
+	tables *actor.PID
+}
+
+func (r *rootActor) Receive(ctx actor.Context) {
+	switch ctx.Message().(type) {
+	case *actor.Started:
+		pid, err := ctx.SpawnNamed(tablesProps(r.env), "tables")
+		if err != nil {
+			panic("spawn tables: " + err.Error())
+		}
+		r.tables = pid
+	case *ping:
+		ctx.Forward(r.tables)
+	}
+}

@@ -1,0 +1,444 @@
+package actors
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/games"
+)
+
+// tableActor runs one table's round: it owns the games.Match and its one snapshot record, its
+// one timer, and the round actor below it. It is the unit of failure: any panic in it or its
+// children restarts it (Started reloads the record) or parks it as failed (supervisor.go).
+//
+// Write before you speak: every step is committed (CommitStep: record + events, one
+// transaction) before its prompts, reply, anchors or events leave; a failed commit reloads the
+// match from the last committed record and nothing leaves.
+type tableActor struct {
+	env    *env
+	id     string
+	rec    *tableRecord // last committed record; rec.Match is the committed snapshot
+	engine games.Engine
+	match  games.Match
+	round  *actor.PID
+
+	gen     uint64 // timer generation: bumped on every arm; phaseDue of another gen is stale
+	stop    func() bool
+	armed   time.Time
+	isArmed bool
+	backoff bool // the last commit failed: retry the deadline in a second, not at once
+
+	input       string // key of the input being handled (isolation rule)
+	outstanding int    // anchor jobs sent and not answered
+	done        bool   // round finished; the actor stops once anchors are answered
+}
+
+func tableProps(e *env, id string) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return &tableActor{env: e, id: id} },
+		actor.WithSupervisor(escalate))
+}
+
+// escalate is the strategy of a table and of its round actor: any fault in a round or seat
+// actor becomes the table's fault, so the whole table restarts from its one record.
+var escalate = actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.EscalateDirective })
+
+// tableFault is the panic value a table re-panics with, so the supervisor knows which input
+// failed and whether to park the table.
+type tableFault struct {
+	Table  string
+	Input  string
+	Reason any
+	Park   bool
+}
+
+func (f *tableFault) String() string {
+	return fmt.Sprintf("table %s panicked on %s: %v", f.Table, f.Input, f.Reason)
+}
+
+func (t *tableActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		t.guard(ctx, "start", func() { t.start(ctx) })
+	case *actor.Restarting, *actor.Stopping:
+		t.disarm()
+	case *phaseDue:
+		if m.Gen != t.gen || t.rec == nil || m.Round != t.rec.Round {
+			t.env.m.staleTimers.Inc()
+			return
+		}
+		t.isArmed = false
+		t.guard(ctx, "advance@"+m.At.UTC().Format(time.RFC3339Nano), func() { t.onDue(ctx, m) })
+	case *SubmitAnswer:
+		t.guard(ctx, inputKey(m.Input), func() { t.onSubmit(ctx, m) })
+	case *seatAnswer:
+		t.guard(ctx, inputKey(m.Input), func() { t.onSeatAnswer(ctx, m) })
+	case *Anchored:
+		t.guard(ctx, "anchored:"+m.Request.Kind+":"+strconv.FormatUint(uint64(m.Request.Seq), 10), func() { t.onAnchored(ctx, m) })
+	case *crashTable:
+		t.guard(ctx, "crash:"+m.Tag, func() { panic("crashTable " + m.Tag) })
+	case *tableState:
+		r := &tableStateReply{Gen: t.gen}
+		if t.rec != nil {
+			r.Turn, r.Phase = t.rec.Turn, t.rec.Phase
+		}
+		if t.match != nil {
+			r.Prompts = len(t.match.Prompts())
+		}
+		ctx.Respond(r)
+	}
+}
+
+// guard runs f as the handling of input key. A panic is recorded against the table (restart
+// count, last error, poisoned input) and re-raised as a *tableFault for the supervisor.
+func (t *tableActor) guard(ctx actor.Context, key string, f func()) {
+	t.input = key
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if f, ok := r.(*tableFault); ok { // already recorded (nested guard)
+			panic(f)
+		}
+		park := t.recordPanic(t.input, r)
+		panic(&tableFault{Table: t.id, Input: t.input, Reason: r, Park: park})
+	}()
+	f()
+}
+
+// recordPanic writes the panic into the table record as last committed and says whether the
+// table must be parked: the same input panicked on the previous incarnation too, or it has
+// used up Options.MaxRestarts.
+func (t *tableActor) recordPanic(key string, reason any) bool {
+	rec := t.rec
+	if rec == nil {
+		b, err := t.env.store.LoadTable(t.id)
+		if err != nil {
+			t.env.log.Error("table panicked before its record loaded", "table", t.id, "input", key, "reason", reason, "err", err)
+			return false
+		}
+		if rec, err = decodeRecord(t.id, b); err != nil {
+			return true // an undecodable record will not get better
+		}
+	}
+	next := *rec
+	next.Restarts++
+	next.LastError = fmt.Sprintf("panic on %s: %v", key, reason)
+	park := (rec.Poison != nil && rec.Poison.Input == key) || next.Restarts > t.env.maxRestarts
+	if park {
+		next.Status = StatusFailed
+	}
+	next.Poison = &poisonMark{Input: key, At: t.env.clock.Now()}
+	if err := t.env.store.PutTable(t.id, next.encode()); err != nil {
+		t.env.log.Error("record panic", "table", t.id, "err", err)
+	}
+	t.env.log.Warn("table panicked", "table", t.id, "input", key, "reason", fmt.Sprint(reason), "park", park)
+	return park
+}
+
+// start (Started: first start, supervisor restart, ops restart, boot recovery) loads the record,
+// restores the match, re-spawns the round, applies any deadline that passed while the table was
+// down, and redelivers every open prompt.
+func (t *tableActor) start(ctx actor.Context) {
+	t.input = "restore"
+	b, err := t.env.store.LoadTable(t.id)
+	if err != nil {
+		t.env.log.Error("table start: no record", "table", t.id, "err", err)
+		ctx.Stop(ctx.Self())
+		return
+	}
+	rec, err := decodeRecord(t.id, b)
+	if err != nil {
+		panic(err)
+	}
+	t.rec = rec
+	if rec.Status != StatusLive {
+		ctx.Stop(ctx.Self())
+		return
+	}
+	eng, ok := t.env.bracket.Engine(rec.Spec.Game)
+	if !ok {
+		panic(fmt.Sprintf("game %q not in the bracket", rec.Spec.Game))
+	}
+	t.engine = eng
+	keys, err := buildKeyring(t.env.key, t.id, rec.Spec.Seats, rec.BYO)
+	if err != nil {
+		panic(err)
+	}
+	if t.match, err = eng.Restore(rec.Match, keys); err != nil {
+		panic(fmt.Sprintf("restore: %v", err))
+	}
+	t.env.m.setStatus(t.id, StatusLive)
+	seed, _ := hex.DecodeString(rec.Seed)
+	t.round, err = ctx.SpawnNamed(roundProps(t.env, ctx.Self(), t.id, rec.Round, eng, seed, rec.Spec.Seats),
+		"round-"+rec.Round)
+	if err != nil {
+		panic(fmt.Sprintf("spawn round: %v", err))
+	}
+	if dl, ok := t.match.Deadline(); ok {
+		t.input = "advance@" + dl.UTC().Format(time.RFC3339Nano)
+		if now := t.env.clock.Now(); !now.Before(dl) {
+			t.env.m.observeLateness(now.Sub(dl))
+			if step := t.match.Advance(now); !emptyStep(step) {
+				if err := t.commit(step); err != nil {
+					t.backoff = true
+				} else {
+					t.emit(ctx, step, false)
+				}
+			}
+		}
+	}
+	if ps := t.match.Prompts(); len(ps) > 0 {
+		ctx.Send(t.round, &deliverPrompts{Prompts: ps})
+	}
+	t.afterStep(ctx)
+}
+
+func (t *tableActor) onDue(ctx actor.Context, m *phaseDue) {
+	now := t.env.clock.Now()
+	t.env.m.observeLateness(now.Sub(m.At))
+	t.backoff = false
+	step := t.match.Advance(now)
+	if !emptyStep(step) {
+		_ = t.step(ctx, step) // a failed commit was logged; the deadline is retried
+		return
+	}
+	if dl, ok := t.match.Deadline(); ok && !dl.After(now) {
+		// The game kept a passed deadline without doing anything: retry later, never spin.
+		t.env.log.Warn("deadline passed but Advance did nothing", "table", t.id, "deadline", dl)
+		t.backoff = true
+	}
+	t.afterStep(ctx)
+}
+
+func (t *tableActor) onSubmit(ctx actor.Context, m *SubmitAnswer) {
+	if m.Round != "" && m.Round != t.rec.Round {
+		ctx.Respond(&SubmitAnswerReply{Code: games.CodeStale, Msg: "table " + t.id + " plays round " + t.rec.Round})
+		return
+	}
+	step, err := t.match.Act(t.env.clock.Now(), m.Input)
+	if err != nil {
+		ctx.Respond(refusal(err))
+		return
+	}
+	t.env.m.moves.Inc()
+	if err := t.step(ctx, step); err != nil {
+		ctx.Respond(&SubmitAnswerReply{Code: "unavailable", Msg: "could not record the move; send it again", Retry: true})
+		return
+	}
+	ctx.Respond(&SubmitAnswerReply{Reply: step.Reply})
+}
+
+func (t *tableActor) onSeatAnswer(ctx actor.Context, m *seatAnswer) {
+	if m.Round != t.rec.Round {
+		return
+	}
+	step, err := t.match.Act(t.env.clock.Now(), m.Input)
+	if err != nil {
+		t.env.log.Debug("seat answer refused", "table", t.id, "seat", m.Input.Seat, "from", m.From, "err", err)
+		return
+	}
+	t.env.m.moves.Inc()
+	_ = t.step(ctx, step) // a failed commit was logged and the match reloaded
+}
+
+func (t *tableActor) onAnchored(ctx actor.Context, m *Anchored) {
+	if t.outstanding > 0 {
+		t.outstanding--
+	}
+	if m.Err == "" && m.Round == t.rec.Round {
+		body := games.AnchoredBody{Kind: m.Request.Kind, Seq: m.Request.Seq,
+			Hash: hex.EncodeToString(m.Request.Hash[:]), Tx: m.Tx}
+		in := games.Input{Kind: "anchored", Body: mustJSON(body)}
+		if step, err := t.match.Act(t.env.clock.Now(), in); err != nil {
+			t.env.log.Warn("anchored input refused", "table", t.id, "kind", m.Request.Kind, "err", err)
+		} else {
+			_ = t.step(ctx, step)
+		}
+	}
+	if t.done && t.outstanding == 0 {
+		ctx.Poison(ctx.Self())
+	}
+}
+
+// step commits a step and, once committed, lets it out. On a failed commit nothing leaves, the
+// match is reloaded from the last committed record and the error is returned.
+func (t *tableActor) step(ctx actor.Context, step games.Step) error {
+	if err := t.commit(step); err != nil {
+		t.backoff = true
+		t.afterStep(ctx)
+		return err
+	}
+	t.emit(ctx, step, true)
+	t.afterStep(ctx)
+	return nil
+}
+
+// commit writes the match's snapshot and the step's events in one transaction and makes the new
+// record current. On error it restores the match from the record still current.
+func (t *tableActor) commit(step games.Step) error {
+	snap, err := t.match.Snapshot()
+	if err != nil {
+		t.reload()
+		return fmt.Errorf("actors: table %s: snapshot: %w", t.id, err)
+	}
+	next := *t.rec
+	next.Match = snap
+	next.Updated = t.env.clock.Now()
+	next.Turn, next.Phase = t.position(step)
+	if res, ok := t.match.Result(); ok {
+		next.Status = StatusFinished
+		next.Result = &res
+	}
+	began := time.Now()
+	err = t.env.store.CommitStep(t.id, next.encode(), step.Events)
+	t.env.m.observeCommit(time.Since(began))
+	if err != nil {
+		t.env.log.Error("commit step failed: nothing sent", "table", t.id, "err", err)
+		t.reload()
+		return err
+	}
+	t.rec = &next
+	return nil
+}
+
+// reload rebuilds the match from the last committed snapshot (after a failed commit).
+func (t *tableActor) reload() {
+	keys, err := buildKeyring(t.env.key, t.id, t.rec.Spec.Seats, t.rec.BYO)
+	if err != nil {
+		panic(err)
+	}
+	m, err := t.engine.Restore(t.rec.Match, keys)
+	if err != nil {
+		panic(fmt.Sprintf("reload after failed commit: %v", err))
+	}
+	t.match = m
+}
+
+// position is the turn and phase shown in the ops list: the open move, else the last event's.
+func (t *tableActor) position(step games.Step) (int, string) {
+	if ps := t.match.Prompts(); len(ps) > 0 {
+		return ps[0].Move.Turn, ps[0].Move.Phase
+	}
+	if n := len(step.Events); n > 0 {
+		return step.Events[n-1].Turn, step.Events[n-1].Phase
+	}
+	return t.rec.Turn, t.rec.Phase
+}
+
+// emit lets a committed step out: events to the hook, anchors to the chain, prompts to the seats.
+func (t *tableActor) emit(ctx actor.Context, step games.Step, prompts bool) {
+	if len(step.Events) > 0 && t.env.onEvents != nil {
+		t.env.onEvents(t.id, t.rec.Round, step.Events)
+	}
+	for _, a := range step.Anchors {
+		t.env.anchorer.Anchor(AnchorJob{Table: t.id, Round: t.rec.Round, Request: a, ReplyTo: ctx.Self()})
+		if t.env.countAnchor {
+			t.outstanding++
+		}
+	}
+	if prompts && len(step.Prompts) > 0 {
+		ctx.Send(t.round, &deliverPrompts{Prompts: step.Prompts})
+	}
+}
+
+// afterStep re-arms the timer for the match's deadline and finishes the table when the round is
+// over.
+func (t *tableActor) afterStep(ctx actor.Context) {
+	if t.rec.Status == StatusFinished {
+		t.finish(ctx)
+		return
+	}
+	dl, ok := t.match.Deadline()
+	if !ok {
+		t.disarm()
+		return
+	}
+	if t.backoff {
+		if retry := t.env.clock.Now().Add(time.Second); dl.Before(retry) {
+			dl = retry
+		}
+	} else if t.isArmed && dl.Equal(t.armed) {
+		return
+	}
+	t.disarm()
+	t.gen++
+	gen, round, self, root := t.gen, t.rec.Round, ctx.Self(), ctx.ActorSystem().Root
+	at := dl
+	t.stop = t.env.clock.AfterFunc(dl.Sub(t.env.clock.Now()), func() {
+		root.Send(self, &phaseDue{Round: round, Gen: gen, At: at})
+	})
+	t.armed, t.isArmed = dl, true
+}
+
+func (t *tableActor) disarm() {
+	if t.stop != nil {
+		t.stop()
+		t.stop = nil
+	}
+	t.isArmed = false
+}
+
+// finish ends the table once its result is committed: mailboxes are told, and the actor stops
+// (after the anchors it sent are answered, so their events reach the transcript).
+func (t *tableActor) finish(ctx actor.Context) {
+	t.disarm()
+	if t.done {
+		return
+	}
+	t.done = true
+	t.env.m.roundsFinished.Inc()
+	t.env.m.setStatus(t.id, StatusFinished)
+	if s := t.env.m.samples; s != nil {
+		select {
+		case s.done <- t.id:
+		default:
+		}
+	}
+	res := *t.rec.Result
+	for _, s := range t.rec.Spec.Seats {
+		if s.Channel == ChannelMailbox && s.Mailbox != "" {
+			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.Mailbox),
+				&RoundEnded{Table: t.id, Round: t.rec.Round, Seat: s.Seat.Seat, Result: res})
+		}
+	}
+	t.env.log.Info("round finished", "table", t.id, "round", t.rec.Round)
+	if t.outstanding == 0 {
+		ctx.Poison(ctx.Self())
+	}
+}
+
+// inputKey identifies an input for the isolation rule: the same key twice in a row is the same
+// input.
+func inputKey(in games.Input) string {
+	sum := sha256.Sum256(in.Body)
+	return fmt.Sprintf("act:%d:%s:%d/%s/%d:%s", in.Seat, in.Kind, in.Move.Turn, in.Move.Phase, in.Move.Exchange,
+		hex.EncodeToString(sum[:8]))
+}
+
+func refusal(err error) *SubmitAnswerReply {
+	var ge *games.Error
+	if errors.As(err, &ge) {
+		return &SubmitAnswerReply{Code: ge.Code, Msg: ge.Msg, Retry: ge.Retry}
+	}
+	return &SubmitAnswerReply{Code: games.CodeBadRequest, Msg: err.Error()}
+}
+
+func emptyStep(s games.Step) bool {
+	return len(s.Events) == 0 && len(s.Prompts) == 0 && len(s.Anchors) == 0 && len(s.Reply) == 0
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,57 @@
+package actors
+
+import (
+	"time"
+
+	"arena/games"
+)
+
+// Messages internal to a table's subtree. They stay Go structs: they never leave the table's
+// machine (protoactor-go notes §7.2).
+
+// phaseDue is the table's one-shot timer: the match's deadline At has come. Gen is the table's
+// timer generation when it was armed; a stale one (phase closed early, table restarted) is
+// dropped.
+type phaseDue struct {
+	Round string
+	Gen   uint64
+	At    time.Time
+}
+
+// deliverPrompts goes table → round actor → seat actors: prompts to deliver, in order.
+type deliverPrompts struct {
+	Prompts []games.Prompt
+}
+
+// seatAnswer goes seat actor → table: an answer computed by the house policy or returned by an
+// A2A agent. It has no reply.
+type seatAnswer struct {
+	Round string
+	Input games.Input
+	From  string // "house" or "a2a"
+}
+
+// a2aResult goes from an A2A call's goroutine back to its seat actor.
+type a2aResult struct {
+	Prompt games.Prompt
+	Body   []byte
+	Err    error
+}
+
+// Table supervisor commands (supervisor.go) and their reply.
+type (
+	spawnTable   struct{ ID string }
+	restartTable struct{ ID string }
+	stopTable    struct{ ID string }
+	opReply      struct{ Err error }
+	// crashTable is a test hook: the table panics on it (key "crash:<Tag>").
+	crashTable struct{ Tag string }
+	// tableState asks a live table for its in-memory view (tests): the reply is *tableStateReply.
+	tableState      struct{}
+	tableStateReply struct {
+		Gen     uint64
+		Turn    int
+		Phase   string
+		Prompts int
+	}
+)
