@@ -49,6 +49,9 @@ type Options struct {
 	// OnEvents, when set, is called by a table with each committed step's events, after the
 	// commit and on the table's goroutine: it must not block (hand off to a channel or actor).
 	OnEvents func(table, round string, events []games.Event)
+	// OnStatus, when set, is called whenever a table's status changes (live, finished, failed,
+	// stopped), from whichever goroutine changed it: it must not block.
+	OnStatus func(table, status string)
 }
 
 // Table statuses (TableInfo.Status).
@@ -117,6 +120,9 @@ func Start(opts Options) (*Arena, error) {
 		opts.MaxRestarts = 5
 	}
 	m, err := newMetrics(opts.Metrics)
+	if err == nil {
+		m.onStatus = opts.OnStatus
+	}
 	if err != nil {
 		return nil, fmt.Errorf("actors: start: register metrics: %w", err)
 	}
@@ -234,9 +240,17 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	}
 	round = "T-" + strconv.FormatUint(n, 10)
 	var seed [32]byte
-	if _, err := rand.Read(seed[:]); err != nil {
-		return "", fmt.Errorf("actors: open table %s: seed: %w", spec.ID, err)
+	switch len(spec.Seed) {
+	case 32:
+		copy(seed[:], spec.Seed)
+	case 0:
+		if _, err := rand.Read(seed[:]); err != nil {
+			return "", fmt.Errorf("actors: open table %s: seed: %w", spec.ID, err)
+		}
+	default:
+		return "", fmt.Errorf("%w: seed of %d bytes (32 or none)", ErrBadSpec, len(spec.Seed))
 	}
+	spec.Seed = nil // the record keeps it once, as Seed
 	now := a.env.clock.Now()
 	setup := games.Setup{Game: spec.Game, Format: spec.Format, Round: round, Arena: a.env.agent, Seed: seed,
 		Start: now, Pace: spec.Pace, Options: spec.Options}

@@ -34,6 +34,9 @@ type TableSpec struct {
 	Seats   []SeatSpec
 	Pace    games.Pace
 	Options json.RawMessage
+	// Seed, when 32 bytes, is the round's seed instead of a fresh random one: replays, `arena
+	// sim`, and tests that compare a crashed run with a clean one. Empty draws a seed.
+	Seed []byte
 }
 
 // DeliverPrompt is sent by a seat actor to the mailbox actor of a walk-in seat: the move, its

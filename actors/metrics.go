@@ -22,6 +22,8 @@ type metrics struct {
 	mu     sync.Mutex
 	status map[string]string // table id → status, to move the gauge on transitions
 
+	onStatus func(table, status string)
+
 	// samples, when non-nil, records every timer lateness and commit latency (RunBench).
 	samples *benchSamples
 }
@@ -67,6 +69,9 @@ func (m *metrics) setStatus(id, status string) {
 	}
 	m.status[id] = status
 	m.tables.WithLabelValues(status).Inc()
+	if m.onStatus != nil {
+		m.onStatus(id, status)
+	}
 }
 
 func (m *metrics) observeLateness(d time.Duration) {

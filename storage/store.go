@@ -39,12 +39,17 @@ type Options struct {
 	// MaxBatchDelay bounds how long a CommitStep waits to be coalesced with others. Zero keeps
 	// bbolt's default (10 ms).
 	MaxBatchDelay time.Duration
+	// CommitHook, when set, is called at the start of every CommitStep; a non-nil error aborts
+	// the commit with that error and writes nothing. It exists for tests of write-before-speak
+	// (a failing disk), like bbolt's own OpenFile hook.
+	CommitHook func(tableID string) error
 }
 
 // Store is the arena's bbolt file. It is safe for concurrent use.
 type Store struct {
 	db   *bolt.DB
 	path string
+	hook func(tableID string) error
 }
 
 // Open opens (creating if needed, with its directory) the bbolt file at path, creates the
@@ -90,7 +95,7 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
-	return &Store{db: db, path: path}, nil
+	return &Store{db: db, path: path, hook: opts.CommitHook}, nil
 }
 
 // Close closes the file. Pending transactions finish first.

@@ -22,6 +22,11 @@ func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event
 	if err := checkID(tableID); err != nil {
 		return fmt.Errorf("storage: commit step of table %q: %w", tableID, err)
 	}
+	if s.hook != nil {
+		if err := s.hook(tableID); err != nil {
+			return fmt.Errorf("storage: commit step of table %s: %w", tableID, err)
+		}
+	}
 	type line struct {
 		key, val []byte
 		round    string
