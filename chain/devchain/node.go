@@ -1,0 +1,342 @@
+package devchain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	v2 "github.com/Concordium/concordium-go-sdk/v2"
+	"github.com/Concordium/concordium-go-sdk/v2/pb"
+	bolt "go.etcd.io/bbolt"
+	"google.golang.org/grpc"
+)
+
+// Options configure a node. The zero value (but for a place to keep its state) works.
+type Options struct {
+	// Addr is the TCP address to listen on; "" means "127.0.0.1:0" (a free loopback port,
+	// reported by Node.Addr).
+	Addr string
+	// DB is a bbolt database to keep the chain in, under buckets prefixed "devchain/". The
+	// node never closes a DB it is handed. When nil, the node opens <Dir>/devchain.db.
+	DB *bolt.DB
+	// Dir is the data directory when DB is nil. The node writes devchain.db and, on first
+	// start, devchain-genesis.json (the accounts and their keys, mode 0600) there. "" with a
+	// nil DB keeps the chain in a temporary directory removed by Stop.
+	Dir string
+	// BlockTime is how often received items are baked into a block; 0 means 100ms.
+	BlockTime time.Duration
+	// FinalizeAfter is how long a block stays committed before it is finalized; 0 means
+	// 500ms, negative means at once (the next tick after the block is baked).
+	FinalizeAfter time.Duration
+	// Genesis is the first state of a fresh store; nil generates DefaultGenesis. A store that
+	// already holds a chain keeps its own genesis.
+	Genesis *Genesis
+	// EnergyPrice is the fee in microCCD per NRG; 0 makes transactions free (the vectors'
+	// cost of 0).
+	EnergyPrice uint64
+	// Registry and Escrow are the stand-ins' instance addresses; zero means DefaultRegistry
+	// and DefaultEscrow.
+	Registry, Escrow ContractAddress
+	// EscrowAdmin names the genesis account allowed to open, anchor and settle rounds;
+	// "" means AccountArena.
+	EscrowAdmin string
+	// Faults are injected from the start; Node.SetFaults changes them.
+	Faults Faults
+	// Clock is the chain's wall clock: expiry checks, block times, finalization delay.
+	// nil means time.Now. Tests replaying a vector whose expiry has passed set it back.
+	Clock func() time.Time
+	// Log receives the node's records; nil discards them.
+	Log *slog.Logger
+}
+
+// Node is a running devchain node. Its methods are safe for concurrent use.
+type Node struct {
+	opts    Options
+	log     *slog.Logger
+	db      *bolt.DB
+	ownDB   bool
+	tmpDir  string
+	chain   *chain
+	genesis Genesis
+	faults  *faultState
+
+	mu      sync.Mutex // guards the fields below
+	addr    string
+	srv     *grpc.Server
+	lis     net.Listener
+	stopLn  chan struct{} // closes to stop the block loop
+	loopEnd chan struct{} // closed when the block loop has returned
+	running bool
+}
+
+// Start opens (or creates) the chain, starts baking blocks and serves concordium.v2.Queries
+// on opts.Addr. It returns ErrOptions for a bad genesis or address, and the listener's error
+// when the address is taken. ctx bounds the start only; Stop ends the node.
+func Start(ctx context.Context, opts Options) (*Node, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	if opts.BlockTime <= 0 {
+		opts.BlockTime = 100 * time.Millisecond
+	}
+	switch {
+	case opts.FinalizeAfter == 0:
+		opts.FinalizeAfter = 500 * time.Millisecond
+	case opts.FinalizeAfter < 0:
+		opts.FinalizeAfter = 0
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Registry == (ContractAddress{}) {
+		opts.Registry = DefaultRegistry
+	}
+	if opts.Escrow == (ContractAddress{}) {
+		opts.Escrow = DefaultEscrow
+	}
+	if opts.Registry == opts.Escrow {
+		return nil, fmt.Errorf("%w: registry and escrow at the same address %s", ErrOptions, opts.Registry)
+	}
+	if opts.EscrowAdmin == "" {
+		opts.EscrowAdmin = AccountArena
+	}
+	n := &Node{opts: opts, log: opts.Log, faults: newFaultState(opts.Faults)}
+	if n.log == nil {
+		n.log = slog.New(slog.DiscardHandler)
+	}
+	if err := n.openStore(); err != nil {
+		return nil, err
+	}
+	if err := n.serve(opts.Addr); err != nil {
+		n.closeStore()
+		return nil, err
+	}
+	return n, nil
+}
+
+// openStore opens the DB (unless handed one), initializes the chain and writes the genesis
+// file on a fresh Dir.
+func (n *Node) openStore() error {
+	n.db = n.opts.DB
+	if n.db == nil {
+		dir := n.opts.Dir
+		if dir == "" {
+			if n.tmpDir == "" {
+				t, err := os.MkdirTemp("", "devchain-")
+				if err != nil {
+					return fmt.Errorf("devchain: temporary directory: %w", err)
+				}
+				n.tmpDir = t
+			}
+			dir = n.tmpDir
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("devchain: data directory: %w", err)
+		}
+		db, err := bolt.Open(filepath.Join(dir, "devchain.db"), 0o600, &bolt.Options{Timeout: 5 * time.Second})
+		if err != nil {
+			return fmt.Errorf("devchain: open %s: %w", dir, err)
+		}
+		n.db, n.ownDB = db, true
+	}
+	c := &chain{db: n.db, now: n.opts.Clock, finalizeAfter: n.opts.FinalizeAfter, energyPrice: n.opts.EnergyPrice}
+	g, err := initChain(c, n.opts.Genesis)
+	if err != nil {
+		n.closeStore()
+		return err
+	}
+	admin, ok := findAccount(g, n.opts.EscrowAdmin)
+	if !ok {
+		n.closeStore()
+		return fmt.Errorf("%w: escrow admin %q is not a genesis account", ErrOptions, n.opts.EscrowAdmin)
+	}
+	c.contracts = &contracts{registry: n.opts.Registry, escrow: n.opts.Escrow, admin: admin.Address.Value}
+	n.chain, n.genesis = c, g
+	if n.opts.Dir != "" && n.opts.DB == nil {
+		path := filepath.Join(n.opts.Dir, "devchain-genesis.json")
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			raw, err := g.marshal()
+			if err == nil {
+				err = os.WriteFile(path, raw, 0o600)
+			}
+			if err != nil {
+				n.closeStore()
+				return fmt.Errorf("devchain: write genesis file: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func (n *Node) closeStore() {
+	if n.ownDB && n.db != nil {
+		if err := n.db.Close(); err != nil {
+			n.log.Warn("close store", "err", err)
+		}
+	}
+}
+
+// serve listens on addr, registers the Queries service and starts the block loop.
+func (n *Node) serve(addr string) error {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("devchain: listen %s: %w", addr, err)
+	}
+	srv := grpc.NewServer(grpc.UnaryInterceptor(n.faults.intercept))
+	pb.RegisterQueriesServer(srv, &queries{n: n})
+	n.mu.Lock()
+	n.addr, n.srv, n.lis = lis.Addr().String(), srv, lis
+	n.stopLn, n.loopEnd, n.running = make(chan struct{}), make(chan struct{}), true
+	stop, end := n.stopLn, n.loopEnd
+	n.mu.Unlock()
+	go n.loop(stop, end)
+	go func() {
+		if err := srv.Serve(lis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			n.log.Warn("grpc serve ended", "err", err)
+		}
+	}()
+	n.log.Info("devchain listening", "addr", n.addr)
+	return nil
+}
+
+// loop bakes and finalizes on every BlockTime tick until stop closes.
+func (n *Node) loop(stop <-chan struct{}, end chan<- struct{}) {
+	defer close(end)
+	t := time.NewTicker(n.opts.BlockTime)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			if _, err := n.chain.tick(); err != nil {
+				n.log.Error("block tick failed", "err", err)
+			}
+		}
+	}
+}
+
+// halt stops serving and baking; the store stays open.
+func (n *Node) halt() bool {
+	n.mu.Lock()
+	if !n.running {
+		n.mu.Unlock()
+		return false
+	}
+	n.running = false
+	srv, stop, end := n.srv, n.stopLn, n.loopEnd
+	n.mu.Unlock()
+	srv.Stop() // closes the listener and every connection, as a crashed node would
+	close(stop)
+	<-end
+	return true
+}
+
+// Addr is the address the node listens on (host:port), the same across restarts.
+func (n *Node) Addr() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.addr
+}
+
+// Stop ends the node: the server closes its connections, baking stops, and a store the node
+// opened is closed (a temporary one removed). Stop is idempotent.
+func (n *Node) Stop() {
+	if !n.halt() {
+		return
+	}
+	n.closeStore()
+	if n.tmpDir != "" {
+		_ = os.RemoveAll(n.tmpDir)
+	}
+}
+
+// Restart simulates a node restart: it stops serving (every connection drops, calls fail
+// with Unavailable), closes and reopens its store, waits down, and serves again on the same
+// address with the same state. Items received but not yet in a block survive, as in a node's
+// persisted transaction table.
+func (n *Node) Restart(ctx context.Context, down time.Duration) error {
+	if !n.halt() {
+		return ErrStopped
+	}
+	addr := n.Addr()
+	n.closeStore()
+	select {
+	case <-ctx.Done():
+	case <-time.After(down):
+	}
+	if err := n.openStore(); err != nil {
+		return err
+	}
+	// The old port may linger for a moment after close; retry briefly.
+	var err error
+	for range 50 {
+		if err = n.serve(addr); err == nil {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	n.closeStore()
+	return err
+}
+
+// Tick bakes and finalizes at once instead of waiting for the next BlockTime tick. It
+// reports whether a block was baked or finalized.
+func (n *Node) Tick() (bool, error) { return n.chain.tick() }
+
+// Genesis returns the chain's genesis, seeds included: the operator's and the tests' way to
+// the keys of generated accounts.
+func (n *Node) Genesis() Genesis { return n.genesis }
+
+// Account finds a genesis account by name ("arena", "house", "test-1", ...).
+func (n *Node) Account(name string) (GenesisAccount, bool) { return findAccount(n.genesis, name) }
+
+func findAccount(g Genesis, name string) (GenesisAccount, bool) {
+	for _, a := range g.Accounts {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return GenesisAccount{}, false
+}
+
+// AccountState is an account as the chain holds it now.
+type AccountState struct {
+	Address   v2.AccountAddress
+	Balance   uint64 // microCCD
+	NextNonce uint64 // the sequence number the next submission must carry
+	AllFinal  bool   // every transaction of the account is finalized
+}
+
+// AccountState reads an account; ErrNotFound when it does not exist.
+func (n *Node) AccountState(addr v2.AccountAddress) (AccountState, error) {
+	a, allFinal, err := n.chain.account(addr.Value[:])
+	if err != nil {
+		return AccountState{}, err
+	}
+	return AccountState{Address: addr, Balance: a.Balance, NextNonce: a.NextNonce, AllFinal: allFinal}, nil
+}
+
+// Heights reports the best and the last finalized block heights.
+func (n *Node) Heights() (best, final uint64, err error) {
+	_, b, f, err := n.chain.heads()
+	return b.Height, f.Height, err
+}
+
+// SetFaults replaces the injected faults; the next call sees them.
+func (n *Node) SetFaults(f Faults) { n.faults.set(f) }
+
+// Submit hands a serialized block item to the node as SendBlockItem does, without the
+// network or fault injection: for operators and tests that hold raw bytes.
+func (n *Node) Submit(blockItem []byte) ([32]byte, error) {
+	return n.chain.submit(blockItem, false)
+}

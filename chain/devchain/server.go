@@ -1,0 +1,230 @@
+package devchain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"time"
+
+	"github.com/Concordium/concordium-go-sdk/v2/pb"
+	bolt "go.etcd.io/bbolt"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// queries serves concordium.v2.Queries. Methods not listed here answer UNIMPLEMENTED.
+type queries struct {
+	pb.UnimplementedQueriesServer
+	n *Node
+}
+
+// grpcErr maps the chain's errors to the status codes a real node answers with.
+func grpcErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrDuplicate):
+		return status.Error(codes.AlreadyExists, err.Error())
+	case errors.Is(err, ErrNotFound):
+		return status.Error(codes.NotFound, err.Error())
+	case errors.Is(err, ErrMalformed), errors.Is(err, ErrNotAccountTx), errors.Is(err, ErrUnknownSender),
+		errors.Is(err, ErrBadSignature), errors.Is(err, ErrNonceTooSmall), errors.Is(err, ErrNonceTooLarge),
+		errors.Is(err, ErrExpired), errors.Is(err, ErrEnergyTooLow), errors.Is(err, ErrInsufficientFn):
+		return status.Error(codes.InvalidArgument, err.Error())
+	default:
+		return status.Error(codes.Internal, err.Error())
+	}
+}
+
+// SendBlockItem accepts an account transaction, structured or as raw_block_item bytes, and
+// answers its hash: SHA-256 of the block item (register_data.json transaction_hash).
+func (q *queries) SendBlockItem(_ context.Context, req *pb.SendBlockItemRequest) (*pb.TransactionHash, error) {
+	bi, err := blockItemFromRequest(req)
+	if err != nil {
+		return nil, grpcErr(err)
+	}
+	drop := q.n.faults.drop()
+	h, err := q.n.chain.submit(bi, drop)
+	if err != nil {
+		q.n.log.Debug("block item refused", "err", err)
+		return nil, grpcErr(err)
+	}
+	if drop {
+		q.n.log.Info("block item dropped by fault injection", "tx", h)
+	}
+	return &pb.TransactionHash{Value: h[:]}, nil
+}
+
+// GetBlockItemStatus answers received, committed or finalized with the item's summary.
+func (q *queries) GetBlockItemStatus(_ context.Context, h *pb.TransactionHash) (*pb.BlockItemStatus, error) {
+	if len(h.GetValue()) != 32 {
+		return nil, status.Error(codes.InvalidArgument, "devchain: transaction hash must be 32 bytes")
+	}
+	st, err := q.n.chain.status(h.GetValue())
+	return st, grpcErr(err)
+}
+
+// GetNextAccountSequenceNumber answers the account's next sequence number and whether all
+// its transactions are finalized.
+func (q *queries) GetNextAccountSequenceNumber(_ context.Context, a *pb.AccountAddress) (*pb.NextAccountSequenceNumber, error) {
+	if len(a.GetValue()) != 32 {
+		return nil, status.Error(codes.InvalidArgument, "devchain: account address must be 32 bytes")
+	}
+	acct, allFinal, err := q.n.chain.account(a.GetValue())
+	if err != nil {
+		return nil, grpcErr(err)
+	}
+	return &pb.NextAccountSequenceNumber{SequenceNumber: &pb.SequenceNumber{Value: acct.NextNonce}, AllFinal: allFinal}, nil
+}
+
+// GetAccountInfo answers an account's sequence number, balance, index, threshold and address
+// (by address or index; credentials are not reported). The block asked for is ignored: the
+// answer is the current state.
+func (q *queries) GetAccountInfo(_ context.Context, req *pb.AccountInfoRequest) (*pb.AccountInfo, error) {
+	var addr []byte
+	switch id := req.GetAccountIdentifier().GetAccountIdentifierInput().(type) {
+	case *pb.AccountIdentifierInput_Address:
+		addr = id.Address.GetValue()
+	case *pb.AccountIdentifierInput_AccountIndex:
+		for _, a := range q.n.genesis.Accounts {
+			rec, _, err := q.n.chain.account(a.Address.Value[:])
+			if err == nil && rec.Index == id.AccountIndex.GetValue() {
+				addr = a.Address.Value[:]
+			}
+		}
+		if addr == nil {
+			return nil, status.Error(codes.NotFound, "devchain: account not found")
+		}
+	default:
+		return nil, status.Error(codes.InvalidArgument, "devchain: account identifier must be an address or an index")
+	}
+	if len(addr) != 32 {
+		return nil, status.Error(codes.InvalidArgument, "devchain: account address must be 32 bytes")
+	}
+	a, _, err := q.n.chain.account(addr)
+	if err != nil {
+		return nil, grpcErr(err)
+	}
+	return &pb.AccountInfo{
+		SequenceNumber:   &pb.SequenceNumber{Value: a.NextNonce},
+		Amount:           &pb.Amount{Value: a.Balance},
+		AvailableBalance: &pb.Amount{Value: a.Balance},
+		Threshold:        &pb.AccountThreshold{Value: 1},
+		Index:            &pb.AccountIndex{Value: a.Index},
+		Address:          &pb.AccountAddress{Value: addr},
+	}, nil
+}
+
+// GetConsensusInfo answers the genesis, best and last finalized blocks and their heights.
+func (q *queries) GetConsensusInfo(context.Context, *pb.Empty) (*pb.ConsensusInfo, error) {
+	g, best, final, err := q.n.chain.heads()
+	if err != nil {
+		return nil, grpcErr(err)
+	}
+	ts := func(ms int64) *pb.Timestamp { return &pb.Timestamp{Value: uint64(ms)} }
+	return &pb.ConsensusInfo{
+		BestBlock:                &pb.BlockHash{Value: best.Hash},
+		GenesisBlock:             &pb.BlockHash{Value: g.Hash},
+		GenesisTime:              ts(g.TimeMs),
+		EpochDuration:            &pb.Duration{Value: uint64(time.Hour.Milliseconds())},
+		LastFinalizedBlock:       &pb.BlockHash{Value: final.Hash},
+		BestBlockHeight:          &pb.AbsoluteBlockHeight{Value: best.Height},
+		LastFinalizedBlockHeight: &pb.AbsoluteBlockHeight{Value: final.Height},
+		LastFinalizedTime:        ts(final.FinalizedMs),
+		ProtocolVersion:          pb.ProtocolVersion_PROTOCOL_VERSION_7,
+		GenesisIndex:             &pb.GenesisIndex{Value: 0},
+		CurrentEraGenesisBlock:   &pb.BlockHash{Value: g.Hash},
+		CurrentEraGenesisTime:    ts(g.TimeMs),
+	}, nil
+}
+
+// GetAccountTransactionSignHash answers SHA-256(header || payload), the digest an account
+// transaction's keys sign.
+func (q *queries) GetAccountTransactionSignHash(_ context.Context, pre *pb.PreAccountTransaction) (*pb.AccountTransactionSignHash, error) {
+	h := pre.GetHeader()
+	if h == nil || len(h.GetSender().GetValue()) != 32 {
+		return nil, status.Error(codes.InvalidArgument, "devchain: header missing")
+	}
+	payload, err := encodePayload(pre.GetPayload())
+	if err != nil {
+		return nil, grpcErr(err)
+	}
+	buf := append([]byte(nil), h.GetSender().GetValue()...)
+	buf = binary.BigEndian.AppendUint64(buf, h.GetSequenceNumber().GetValue())
+	buf = binary.BigEndian.AppendUint64(buf, h.GetEnergyAmount().GetValue())
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(payload)))
+	buf = binary.BigEndian.AppendUint64(buf, h.GetExpiry().GetValue())
+	sum := sha256.Sum256(append(buf, payload...))
+	return &pb.AccountTransactionSignHash{Value: sum[:]}, nil
+}
+
+// InvokeInstance runs a stand-in contract entrypoint without committing anything: the views
+// (CIS-8004.agentOf, escrow.view_round, escrow.view_deposits) and dry runs of the escrow's
+// updates. A given block hash must exist; the state read is the current one.
+func (q *queries) InvokeInstance(_ context.Context, req *pb.InvokeInstanceRequest) (*pb.InvokeInstanceResponse, error) {
+	if req.GetInstance() == nil || req.GetEntrypoint() == nil || req.GetEnergy() == nil {
+		return nil, status.Error(codes.InvalidArgument, "devchain: instance, entrypoint and energy are required")
+	}
+	if g, ok := req.GetBlockHash().GetBlockHashInput().(*pb.BlockHashInput_Given); ok {
+		_, found, err := q.n.chain.blockByHash(g.Given.GetValue())
+		if err != nil {
+			return nil, grpcErr(err)
+		}
+		if !found {
+			return nil, status.Error(codes.NotFound, "devchain: block not found")
+		}
+	}
+	call := contractCall{
+		amount:   req.GetAmount().GetValue(),
+		contract: ContractAddress{Index: req.GetInstance().GetIndex(), Subindex: req.GetInstance().GetSubindex()},
+		receive:  req.GetEntrypoint().GetValue(),
+		param:    req.GetParameter().GetValue(),
+		now:      q.n.chain.now(),
+		dryRun:   true,
+	}
+	if a := req.GetInvoker().GetAccount(); len(a.GetValue()) == 32 {
+		copy(call.invoker[:], a.GetValue())
+	}
+	used := energyContractCall + uint64(len(call.param))*energyPerParamByte
+	limit := req.GetEnergy().GetValue()
+	if used > limit {
+		return &pb.InvokeInstanceResponse{Result: &pb.InvokeInstanceResponse_Failure_{Failure: &pb.InvokeInstanceResponse_Failure{
+			UsedEnergy: &pb.Energy{Value: limit},
+			Reason:     &pb.RejectReason{Reason: &pb.RejectReason_OutOfEnergy{OutOfEnergy: &pb.Empty{}}},
+		}}}, nil
+	}
+	var res callResult
+	err := q.n.db.Update(func(btx *bolt.Tx) error {
+		call.btx = btx
+		var err error
+		res, err = q.n.chain.contracts.call(&call)
+		if err != nil {
+			return err
+		}
+		return errRollback
+	})
+	if err != nil && !errors.Is(err, errRollback) {
+		return nil, grpcErr(err)
+	}
+	if res.reject != nil {
+		return &pb.InvokeInstanceResponse{Result: &pb.InvokeInstanceResponse_Failure_{Failure: &pb.InvokeInstanceResponse_Failure{
+			UsedEnergy: &pb.Energy{Value: used}, Reason: res.reject,
+		}}}, nil
+	}
+	invoker := &pb.Address{Type: &pb.Address_Account{Account: &pb.AccountAddress{Value: call.invoker[:]}}}
+	if req.GetInvoker() != nil {
+		invoker = req.GetInvoker()
+	}
+	trace := []*pb.ContractTraceElement{{Element: &pb.ContractTraceElement_Updated{Updated: &pb.InstanceUpdatedEvent{
+		ContractVersion: pb.ContractVersion_V1,
+		Address:         req.GetInstance(),
+		Instigator:      invoker,
+		Amount:          &pb.Amount{Value: call.amount},
+		Parameter:       &pb.Parameter{Value: call.param},
+		ReceiveName:     req.GetEntrypoint(),
+	}}}}
+	return &pb.InvokeInstanceResponse{Result: &pb.InvokeInstanceResponse_Success_{Success: &pb.InvokeInstanceResponse_Success{
+		ReturnValue: res.ret, UsedEnergy: &pb.Energy{Value: used}, Effects: trace,
+	}}}, nil
+}
