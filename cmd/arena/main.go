@@ -22,6 +22,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		// one line per sub-command, kept sorted
+		"chain": chainCommand,
 	}
 }
 
