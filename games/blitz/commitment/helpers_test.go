@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"arena/games/canon"
+
+	"github.com/gowebpki/jcs"
 )
 
 const (
@@ -60,3 +62,16 @@ func (f facts) Alive(agent string, at int) bool {
 }
 
 func (f facts) Honoured(id string) bool { return f.honoured[id] }
+
+// signedLoose signs as an attacker would: plain JCS (github.com/gowebpki/jcs, no strict
+// checks) of obj, the sig appended to the raw text.
+func signedLoose(t testing.TB, obj string, key ed25519.PrivateKey) []byte {
+	t.Helper()
+	cb, err := jcs.Transform([]byte(obj))
+	if err != nil {
+		t.Fatalf("jcs: %v", err)
+	}
+	d := sha256.Sum256(cb)
+	sig := ed25519.Sign(key, d[:])
+	return []byte(obj[:len(obj)-1] + `,"sig":"` + canon.FormatSig(sig) + `"}`)
+}
