@@ -1,0 +1,215 @@
+package devchain
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	v2 "github.com/Concordium/concordium-go-sdk/v2"
+	"github.com/Concordium/concordium-go-sdk/v2/pb"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+)
+
+// vectorDir holds the vectors made with Concordium's web SDK (never edited).
+const vectorDir = "../../../shared/testdata/concordium"
+
+func readVector(t testing.TB, name string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(vectorDir, name))
+	if err != nil {
+		t.Fatalf("read vector %s: %v", name, err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("parse vector %s: %v", name, err)
+	}
+}
+
+func unhex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatalf("hex %q: %v", s, err)
+	}
+	return b
+}
+
+// registerDataVectors is register_data.json.
+type registerDataVectors struct {
+	Vectors []struct {
+		Name   string `json:"name"`
+		Inputs struct {
+			Seed      string `json:"ed25519_seed"`
+			PublicKey string `json:"ed25519_public_key"`
+			Sender    string `json:"sender_address_bytes"`
+			Nonce     string `json:"nonce"`
+			Expiry    string `json:"expiry_unix_seconds"`
+			Data      string `json:"data"`
+		} `json:"inputs"`
+		Energy       string `json:"energy"`
+		Header       string `json:"header"`
+		Payload      string `json:"payload"`
+		SignDigest   string `json:"sign_digest"`
+		Signature    string `json:"signature"`
+		BlockItem    string `json:"block_item"`
+		TxHash       string `json:"transaction_hash"`
+		ReqStructred string `json:"grpc_send_block_item_request_structured"`
+		ReqRaw       string `json:"grpc_send_block_item_request_raw"`
+	} `json:"vectors"`
+}
+
+func atou(t testing.TB, s string) uint64 {
+	t.Helper()
+	var v uint64
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("number %q: %v", s, err)
+	}
+	return v
+}
+
+// buildTx lays out and signs an account transaction exactly as register_data.json's notes
+// say, with one signature (credential 0, key 0). It is the test's independent builder.
+func buildTx(seed []byte, sender [32]byte, nonce, energy, expiry uint64, payload []byte) []byte {
+	hdr := append([]byte(nil), sender[:]...)
+	hdr = binary.BigEndian.AppendUint64(hdr, nonce)
+	hdr = binary.BigEndian.AppendUint64(hdr, energy)
+	hdr = binary.BigEndian.AppendUint32(hdr, uint32(len(payload)))
+	hdr = binary.BigEndian.AppendUint64(hdr, expiry)
+	digest := sha256.Sum256(append(append([]byte(nil), hdr...), payload...))
+	sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), digest[:])
+	out := []byte{0, 1, 0, 1, 0}
+	out = binary.BigEndian.AppendUint16(out, uint16(len(sig)))
+	out = append(out, sig...)
+	out = append(out, hdr...)
+	return append(out, payload...)
+}
+
+func regData(data []byte) []byte {
+	return append(binary.BigEndian.AppendUint16([]byte{0x15}, uint16(len(data))), data...)
+}
+
+// rawRequest wraps block item bytes as SendBlockItemRequest.raw_block_item (field 5).
+func rawRequest(t testing.TB, bi []byte) *pb.SendBlockItemRequest {
+	t.Helper()
+	b := protowire.AppendTag(nil, 5, protowire.BytesType)
+	b = protowire.AppendBytes(b, bi)
+	var req pb.SendBlockItemRequest
+	if err := proto.Unmarshal(b, &req); err != nil {
+		t.Fatalf("raw request: %v", err)
+	}
+	return &req
+}
+
+// testNode starts a node in a temporary directory with a manual block clock (BlockTime of an
+// hour: tests call Tick) unless opts says otherwise, and an SDK client connected to it.
+func testNode(t testing.TB, opts Options) (*Node, *v2.Client) {
+	t.Helper()
+	if opts.Dir == "" && opts.DB == nil {
+		opts.Dir = t.TempDir()
+	}
+	if opts.BlockTime == 0 {
+		opts.BlockTime = time.Hour
+	}
+	if opts.FinalizeAfter == 0 {
+		opts.FinalizeAfter = -1
+	}
+	n, err := Start(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(n.Stop)
+	c, err := v2.NewClient(v2.Config{NodeAddress: n.Addr()})
+	if err != nil {
+		t.Fatalf("client: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return n, c
+}
+
+// testAccount is a genesis account with a known seed.
+type testAccount struct {
+	name string
+	seed []byte
+	addr [32]byte
+}
+
+func newTestAccount(name string, fill byte) testAccount {
+	seed := make([]byte, 32)
+	for i := range seed {
+		seed[i] = fill
+	}
+	pub := ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey)
+	return testAccount{name: name, seed: seed, addr: sha256.Sum256(append([]byte("devchain/account"), pub...))}
+}
+
+func (a testAccount) genesis(balance uint64) GenesisAccount {
+	return GenesisAccount{Name: a.name, Seed: a.seed, Balance: balance}
+}
+
+func (a testAccount) address() v2.AccountAddress { return v2.AccountAddress{Value: a.addr} }
+
+// send signs payload from a with its next nonce read from the node and submits it raw.
+func send(t testing.TB, c *v2.Client, a testAccount, payload []byte, energy uint64) [32]byte {
+	t.Helper()
+	ctx := context.Background()
+	nn, err := c.GetNextAccountSequenceNumber(ctx, &v2.AccountAddress{Value: a.addr})
+	if err != nil {
+		t.Fatalf("next nonce of %s: %v", a.name, err)
+	}
+	bi := buildTx(a.seed, a.addr, nn.SequenceNumber.Value, energy, uint64(time.Now().Add(time.Hour).Unix()), payload)
+	h, err := c.SendBlockItem(ctx, rawRequest(t, bi))
+	if err != nil {
+		t.Fatalf("send from %s: %v", a.name, err)
+	}
+	if want := sha256.Sum256(bi); h.Value != want {
+		t.Fatalf("hash %x, want %x", h.Value, want)
+	}
+	return h.Value
+}
+
+// finalStatus ticks the node until the item is finalized and returns its summary.
+func finalStatus(t testing.TB, n *Node, c *v2.Client, h [32]byte) *pb.BlockItemSummary {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := n.Tick(); err != nil {
+			t.Fatalf("tick: %v", err)
+		}
+		st, err := c.GetBlockItemStatus(context.Background(), v2.TransactionHash{Value: h})
+		if err != nil {
+			t.Fatalf("status %x: %v", h, err)
+		}
+		if f := st.GetFinalized(); f != nil {
+			return f.GetOutcome().GetOutcome()
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("%x not finalized in 5s", h)
+	return nil
+}
+
+func wantCode(t testing.TB, err error, code codes.Code) {
+	t.Helper()
+	if status.Code(err) != code {
+		t.Fatalf("error %v: code %s, want %s", err, status.Code(err), code)
+	}
+}
+
+// rejectCode extracts RejectedReceive's code from a summary, or fails.
+func rejectCode(t testing.TB, s *pb.BlockItemSummary) int32 {
+	t.Helper()
+	rr := s.GetAccountTransaction().GetEffects().GetNone().GetRejectReason().GetRejectedReceive()
+	if rr == nil {
+		t.Fatalf("no RejectedReceive in %v", s)
+	}
+	return rr.GetRejectReason()
+}
