@@ -1,0 +1,334 @@
+package blitz
+
+import (
+	"encoding/json"
+	"time"
+	"unicode/utf8"
+
+	"arena/games"
+	"arena/games/canon"
+)
+
+// maxBody bounds any input body: 8+8 messages of 600 characters and 4 commitments fit in a
+// tenth of it.
+const maxBody = 256 << 10
+
+// answerBody is an agent's answer (§4, §4.4, §6, §7): the echo of the move, then messages on
+// talk, commitments on commit, and an optional accusation (§12). Decoded exact-case, no
+// unknown members, no duplicates.
+type answerBody struct {
+	V           *int              `json:"v"`
+	Round       *string           `json:"round"`
+	Turn        *int              `json:"turn"`
+	Phase       *string           `json:"phase"`
+	Exchange    *int              `json:"exchange"`
+	Seat        *int              `json:"seat"`
+	Messages    []json.RawMessage `json:"messages"`
+	Commitments []json.RawMessage `json:"commitments"`
+	Accusation  *int              `json:"accusation"`
+}
+
+// Dropped names one part of an answer that was not taken (§4.4 dropped[]).
+type Dropped struct {
+	Field string `json:"field"` // "messages", "commitments", "accusation"
+	Index int    `json:"index"`
+	Ref   string `json:"ref,omitempty"`
+	Code  string `json:"code"`
+	Msg   string `json:"msg"`
+}
+
+// Act applies one input at instant now. Kinds: "answer" (the open move), "call", "veto",
+// "accuse" (§12 levers), "anchored" (games.AnchoredBody). A refusal is a *games.Error with the
+// protocol's code and leaves the match unchanged. An answer whose parts are partly refused is
+// not an error: Step.Reply is {"dropped":[...]} naming each part not taken, and commitments
+// refused carry a private commitment.rejected.
+func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
+	if len(in.Body) > maxBody {
+		return games.Step{}, refuse(games.CodeBadRequest, "body over %d bytes", maxBody)
+	}
+	if in.Kind != "anchored" && (in.Seat < 1 || in.Seat > len(m.seats)) {
+		return games.Step{}, refuse(games.CodeNotSeated, "seat %d is not at this table", in.Seat)
+	}
+	var err error
+	m.begin(now)
+	switch in.Kind {
+	case "answer":
+		err = m.answer(in)
+	case "call":
+		err = m.callLever(in.Seat, in.Body)
+	case "veto":
+		err = m.vetoLever(in.Seat, in.Body)
+	case "accuse":
+		var b struct {
+			Seat int `json:"seat"`
+		}
+		if e := canon.Decode(in.Body, &b); e != nil {
+			err = refuse(CodeBadTarget, "accuse body: %v", e)
+		} else {
+			err = m.accuse(in.Seat, b.Seat, true)
+		}
+	case "anchored":
+		err = m.anchoredInput(in.Body)
+	default:
+		err = refuse(games.CodeBadRequest, "unknown input kind %q", in.Kind)
+	}
+	if err != nil {
+		m.step = nil
+		return games.Step{}, err
+	}
+	m.log = append(m.log, logOp{Op: "act", At: now, Input: in})
+	return m.end(), nil
+}
+
+// answer takes a seat's answer to the open move. Everything that can refuse the whole answer
+// is checked before anything changes.
+func (m *Match) answer(in games.Input) error {
+	s := m.seat(in.Seat)
+	open := m.stage == stScouting || m.stage == stTalk || m.stage == stCommit
+	cur := m.Phase()
+	switch {
+	case !open:
+		return refuse(CodeStale, "no move open (%s)", stageName[m.stage])
+	case in.Move != cur:
+		return refuse(CodeStale, "answer for %+v, open move is %+v", in.Move, cur)
+	case !s.alive:
+		return refuse(CodeStale, "seat %d is eliminated", in.Seat)
+	case m.answered[in.Seat]:
+		return refuse(CodeStale, "seat %d already answered this move", in.Seat)
+	case m.now.After(m.respBy):
+		return refuse(CodeStale, "past the move's deadline %s", fmtTime(m.respBy))
+	}
+	var b answerBody
+	if len(in.Body) > 0 {
+		if err := canon.Decode(in.Body, &b); err != nil {
+			return refuse(games.CodeBadRequest, "answer: %v", err)
+		}
+	}
+	switch {
+	case b.V != nil && *b.V != 1:
+		return refuse(games.CodeBadRequest, "v %d", *b.V)
+	case b.Round != nil && *b.Round != m.setup.Round,
+		b.Turn != nil && *b.Turn != cur.Turn,
+		b.Phase != nil && *b.Phase != cur.Phase,
+		b.Exchange != nil && *b.Exchange != cur.Exchange:
+		return refuse(CodeStale, "the answer names another move")
+	case b.Seat != nil && *b.Seat != in.Seat:
+		return refuse(games.CodeBadRequest, "the answer names seat %d", *b.Seat)
+	}
+	// From here the answer is taken; parts may be dropped.
+	m.answered[in.Seat] = true
+	var dropped []Dropped
+	nonEmpty := false
+	if len(b.Messages) > 0 {
+		if m.stage != stTalk {
+			for i := range b.Messages {
+				dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: "messages are sent on talk"})
+			}
+		} else {
+			d, any := m.talk(in.Seat, b.Messages)
+			dropped = append(dropped, d...)
+			nonEmpty = nonEmpty || any
+		}
+	}
+	if len(b.Commitments) > 0 {
+		if m.stage != stCommit {
+			for i := range b.Commitments {
+				dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeBadCommitment, Msg: "commitments are sent on commit"})
+			}
+		} else {
+			d, any := m.commitAnswer(in.Seat, b.Commitments)
+			dropped = append(dropped, d...)
+			nonEmpty = nonEmpty || any
+		}
+	}
+	if b.Accusation != nil {
+		if s.Walkin || s.Human {
+			if err := m.accuse(in.Seat, *b.Accusation, false); err != nil {
+				ge, _ := err.(*games.Error)
+				code := CodeRefused
+				if ge != nil {
+					code = ge.Code
+				}
+				dropped = append(dropped, Dropped{Field: "accusation", Code: code, Msg: err.Error()})
+			} else {
+				nonEmpty = true
+			}
+		}
+		// elsewhere the field is ignored (§12)
+	}
+	if nonEmpty && m.stage != stScouting {
+		s.spoke = true
+		if s.dark {
+			s.dark = false
+			s.emptyRun = 0
+			m.emit("agent.dark", visPublic, map[string]any{"seat": in.Seat, "dark": false})
+		}
+	}
+	if dropped == nil {
+		dropped = []Dropped{}
+	}
+	m.step.Reply, _ = json.Marshal(map[string]any{"dropped": dropped})
+	if m.clk.closeEarly && m.allAnswered() {
+		m.closePhase(m.now)
+		m.cascade(m.now)
+	}
+	return nil
+}
+
+func (m *Match) allAnswered() bool {
+	for _, s := range m.seats {
+		if s.alive && !m.answered[s.Seat.Seat] {
+			return false
+		}
+	}
+	return true
+}
+
+// message is §6's.
+type message struct {
+	Type string          `json:"type"`
+	To   json.RawMessage `json:"to"`
+	Text string          `json:"text"`
+	Tone string          `json:"tone"`
+}
+
+var tones = map[string]bool{"ask": true, "offer": true, "accept": true, "decline": true, "neutral": true}
+
+// talk publishes a talk answer's messages (§6): at most 8 public and 8 private per exchange,
+// 600 characters each, tone from the vocabulary (absent = neutral). Private lines go to the
+// addressee only, sealed in the transcript, with a public `talking` event.
+func (m *Match) talk(seat int, msgs []json.RawMessage) ([]Dropped, bool) {
+	var dropped []Dropped
+	pub, priv := 0, 0
+	took := false
+	for i, raw := range msgs {
+		drop := func(f string, a ...any) {
+			dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: sprintf(f, a...)})
+		}
+		var msg message
+		if err := canon.Decode(raw, &msg); err != nil {
+			drop("%v", err)
+			continue
+		}
+		if msg.Tone == "" {
+			msg.Tone = "neutral"
+		}
+		n := utf8.RuneCountInString(msg.Text)
+		switch {
+		case !tones[msg.Tone]:
+			drop("tone %q not in the vocabulary", msg.Tone)
+			continue
+		case n == 0 || n > 600:
+			drop("text must be 1–600 characters, got %d", n)
+			continue
+		}
+		switch msg.Type {
+		case "public":
+			if len(msg.To) > 0 {
+				drop("a public message has no to")
+				continue
+			}
+			if pub == 8 {
+				drop("8 public messages per exchange")
+				continue
+			}
+			pub++
+			took = true
+			m.emit("message.public", visPublic, map[string]any{"from": seat, "text": msg.Text, "tone": msg.Tone})
+			item, _ := json.Marshal(map[string]any{"type": "public", "from": seat, "text": msg.Text, "tone": msg.Tone,
+				"turn": m.turn, "exchange": m.exchange})
+			for _, o := range m.seats {
+				if o.Seat.Seat != seat && o.alive {
+					o.inbox = append(o.inbox, item)
+				}
+			}
+		case "private":
+			to, err := m.seatRef(msg.To)
+			if err != nil || to == seat {
+				drop("to must be another seat")
+				continue
+			}
+			if !m.seat(to).alive {
+				drop("seat %d is eliminated", to)
+				continue
+			}
+			if priv == 8 {
+				drop("8 private messages per exchange")
+				continue
+			}
+			priv++
+			took = true
+			m.emit("message.private", visSealed, map[string]any{"from": seat, "to": to, "text": msg.Text, "tone": msg.Tone})
+			m.emit("talking", visPublic, map[string]any{"from": seat, "to": to, "tone": msg.Tone})
+			m.noteTalking(seat, to)
+			item, _ := json.Marshal(map[string]any{"type": "private", "from": seat, "to": to, "text": msg.Text,
+				"tone": msg.Tone, "turn": m.turn, "exchange": m.exchange})
+			m.seat(to).inbox = append(m.seat(to).inbox, item)
+			if to == m.mole {
+				m.whisperFrom[seat] = true
+			}
+		default:
+			drop("type must be public or private")
+		}
+	}
+	return dropped, took
+}
+
+func (m *Match) noteTalking(a, b int) {
+	if a > b {
+		a, b = b, a
+	}
+	for _, p := range m.talking {
+		if p == [2]int{a, b} {
+			return
+		}
+	}
+	m.talking = append(m.talking, [2]int{a, b})
+}
+
+// commitAnswer takes up to 4 submissions (§5.3) as pending (§7.4); walk-in seats send intents
+// that the arena fills and signs (§4.4).
+func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool) {
+	var dropped []Dropped
+	took := false
+	s := m.seat(seat)
+	for i, raw := range subs {
+		if i >= 4 {
+			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeTooManySubmissions, Msg: "at most 4 submissions per commit"})
+			continue
+		}
+		took = true
+		ref := ""
+		signed := raw
+		var err *subError
+		if s.Walkin {
+			signed, ref, err = m.fill(seat, raw)
+		}
+		var c *commitment
+		if err == nil {
+			c, err = m.submit(seat, signed)
+		}
+		if err == nil && ref != "" {
+			if _, dup := m.refs[ref]; dup {
+				err = subErr(CodeBadCommitment, "ref %q already used this round", ref)
+			}
+		}
+		if err != nil {
+			id := ""
+			if c != nil {
+				id = c.id
+			}
+			m.rejections = append(m.rejections, Rejection{Seat: seat, Turn: m.turn, Index: i, Ref: ref, ID: id, Code: err.code, Msg: err.msg})
+			m.emit("commitment.rejected", visPrivate(seat), map[string]any{"index": i, "ref": ref, "code": err.code, "msg": err.msg})
+			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Ref: ref, Code: err.code, Msg: err.msg})
+			continue
+		}
+		c.ref, c.order = ref, i
+		if ref != "" {
+			m.refs[ref] = c.id
+		}
+		m.pending = append(m.pending, c)
+		m.emit("commitment.pending", visPrivate(seat), map[string]any{"id": c.id, "ref": ref, "index": i, "commitment": c.raw})
+	}
+	return dropped, took
+}

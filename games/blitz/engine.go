@@ -1,0 +1,189 @@
+package blitz
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"arena/games"
+	"arena/games/canon"
+)
+
+// ID is the Blitz engine's Manifest ID.
+const ID = "blitz"
+
+// microCCD per CCD.
+const ccd = 1_000_000
+
+// Fees are the house's takes in microCCD (§14, arena config). Action is charged per sealed
+// commitment from the payer's action budget at seal; Table per human seat and Inference per
+// human seat that thinks on the house model (kind "ots") are taken from that seat's payout at
+// round settlement, table fee first.
+type Fees struct {
+	Action    int64 `json:"action"`
+	Table     int64 `json:"table"`
+	Inference int64 `json:"inference"`
+}
+
+// DefaultFees are §14's: 5 CCD action fee, 20 CCD table fee, 30 CCD inference fee.
+func DefaultFees() Fees { return Fees{Action: 5 * ccd, Table: 20 * ccd, Inference: 30 * ccd} }
+
+// Engine makes Blitz matches. The zero value is not usable; use NewEngine.
+type Engine struct {
+	fees Fees
+}
+
+var (
+	_ games.Engine      = (*Engine)(nil)
+	_ games.Briefer     = (*Engine)(nil)
+	_ games.HousePlayer = (*Engine)(nil)
+	_ games.Match       = (*Match)(nil)
+)
+
+// NewEngine returns the Blitz engine charging f (use DefaultFees() for §14). Negative fees are
+// treated as zero.
+func NewEngine(f Fees) *Engine {
+	f.Action, f.Table, f.Inference = max(f.Action, 0), max(f.Table, 0), max(f.Inference, 0)
+	return &Engine{fees: f}
+}
+
+// Manifest lists the two formats of §5.6: blitz (6–8 seats, 5 turns, 3 exchanges, the
+// default) and short (3 seats, 3 turns, 2 exchanges).
+func (e *Engine) Manifest() games.Manifest {
+	return games.Manifest{ID: ID, Name: "DOTDOTDOT Blitz", Version: 1, Formats: []games.Format{
+		{Name: "blitz", MinSeats: 6, MaxSeats: 8, Turns: 5, Exchanges: 3},
+		{Name: "short", MinSeats: 3, MaxSeats: 3, Turns: 3, Exchanges: 2},
+	}}
+}
+
+// Options is Setup.Options for Blitz. Every field is optional: a zero Mole and a nil Task are
+// drawn from the seed (§9).
+type Options struct {
+	Mole      int                        `json:"mole,omitempty"`      // seat 1..N
+	Task      *TaskChoice                `json:"task,omitempty"`      // kind and named seats
+	Playbooks map[string]json.RawMessage `json:"playbooks,omitempty"` // by seat number, ots seats
+	Notice    *Notice                    `json:"notice,omitempty"`    // the scouting notice (§5.2)
+}
+
+// Notice is the scouting inbox item naming the feedback agent (§5.2).
+type Notice struct {
+	Text string `json:"text"`
+	Link string `json:"link"`
+}
+
+var roundRE = regexp.MustCompile(`^T-[1-9][0-9]{0,18}$`)
+
+// minEntry is §14's entry minimum, 50 CCD (or chips).
+const minEntry = 50 * ccd
+
+// New validates s and returns a match in `seating`: its first Deadline is s.Start, where
+// Advance opens the round (round.created, seat.taken, the draw, scouting). Errors are
+// *games.Error with code bad_request naming the field at fault: unknown format, seat count
+// outside the format, seats not numbered 1..N, empty or duplicate agent ids, entry below
+// 50 CCD, collateral outside 40–80% of entry (§14), a round not "T-<n>", bad Options.
+func (e *Engine) New(s games.Setup, keys games.Keyring) (games.Match, error) {
+	return e.newMatch(s, keys)
+}
+
+func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
+	bad := func(f string, a ...any) error { return games.Errorf(games.CodeBadRequest, "blitz: "+f, a...) }
+	if s.Game != "" && s.Game != ID {
+		return nil, bad("game %q is not %q", s.Game, ID)
+	}
+	f, ok := games.FormatOf(e.Manifest(), s.Format)
+	if !ok {
+		return nil, bad("unknown format %q", s.Format)
+	}
+	if !roundRE.MatchString(s.Round) {
+		return nil, bad("round %q is not T-<n>", s.Round)
+	}
+	n := len(s.Seats)
+	if n < f.MinSeats || n > f.MaxSeats {
+		return nil, bad("format %s seats %d–%d, got %d", f.Name, f.MinSeats, f.MaxSeats, n)
+	}
+	agents := map[string]bool{}
+	human := false
+	for i, st := range s.Seats {
+		if st.Seat != i+1 {
+			return nil, bad("seats[%d].seat is %d, want %d", i, st.Seat, i+1)
+		}
+		if st.Agent == "" || agents[st.Agent] {
+			return nil, bad("seats[%d].agent empty or repeated", i)
+		}
+		agents[st.Agent] = true
+		if st.Entry < minEntry || st.Entry > maxSafe/100 {
+			return nil, bad("seats[%d].entry %d below 50 CCD or too large", i, st.Entry)
+		}
+		if st.Collateral*100 < st.Entry*40 || st.Collateral*100 > st.Entry*80 {
+			return nil, bad("seats[%d].collateral %d outside 40–80%% of entry %d", i, st.Collateral, st.Entry)
+		}
+		human = human || st.Human
+	}
+	var opt Options
+	if len(bytes.TrimSpace(s.Options)) > 0 && string(bytes.TrimSpace(s.Options)) != "null" {
+		if err := canon.Decode(s.Options, &opt); err != nil {
+			return nil, bad("options: %v", err)
+		}
+	}
+	if opt.Mole < 0 || opt.Mole > n {
+		return nil, bad("options.mole %d not a seat", opt.Mole)
+	}
+	if opt.Task != nil {
+		if _, ok := taskCategory[opt.Task.Kind]; !ok {
+			return nil, bad("options.task.kind %q unknown", opt.Task.Kind)
+		}
+		if len(opt.Task.Named) != namedCount(opt.Task.Kind) {
+			return nil, bad("options.task.named: %s names %d seats", opt.Task.Kind, namedCount(opt.Task.Kind))
+		}
+		if opt.Mole == 0 && len(opt.Task.Named) > 0 {
+			return nil, bad("options.task.named needs options.mole")
+		}
+		seen := map[int]bool{}
+		for _, x := range opt.Task.Named {
+			if x < 1 || x > n || x == opt.Mole || seen[x] {
+				return nil, bad("options.task.named: seat %d is not another distinct seat", x)
+			}
+			seen[x] = true
+		}
+	}
+	for k := range opt.Playbooks {
+		if i, err := strconv.Atoi(k); err != nil || i < 1 || i > n || strconv.Itoa(i) != k {
+			return nil, bad("options.playbooks: %q is not a seat", k)
+		}
+	}
+	return newMatch(e.fees, s, keys, f, opt, human), nil
+}
+
+// maxSafe is 2^53 − 1, the largest integer JCS writes exactly.
+const maxSafe = 1<<53 - 1
+
+// Restore rebuilds a match from Snapshot's bytes by replaying its setup and inputs at their
+// instants; the result is byte-identical to the original (events, prompts, state).
+func (e *Engine) Restore(snapshot []byte, keys games.Keyring) (games.Match, error) {
+	var sn snapshotV1
+	if err := json.Unmarshal(snapshot, &sn); err != nil {
+		return nil, fmt.Errorf("blitz: restore: %w", err)
+	}
+	if sn.V != 1 {
+		return nil, fmt.Errorf("blitz: restore: snapshot version %d", sn.V)
+	}
+	m, err := NewEngine(sn.Fees).newMatch(sn.Setup, keys)
+	if err != nil {
+		return nil, fmt.Errorf("blitz: restore: %w", err)
+	}
+	for i, op := range sn.Log {
+		switch op.Op {
+		case "advance":
+			m.Advance(op.At)
+		case "act":
+			if _, err := m.Act(op.At, op.Input); err != nil {
+				return nil, fmt.Errorf("blitz: restore: input %d refused on replay: %w", i, err)
+			}
+		default:
+			return nil, fmt.Errorf("blitz: restore: op %d %q", i, op.Op)
+		}
+	}
+	return m, nil
+}

@@ -1,0 +1,89 @@
+package blitz
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"strings"
+
+	"arena/games"
+	"arena/games/canon"
+)
+
+// hashEvents is SHA-256 over JCS of the ordered event list (§11.5, §5.5).
+func hashEvents(evs []games.Event) ([32]byte, error) {
+	if evs == nil {
+		evs = []games.Event{}
+	}
+	b, err := canon.Marshal(evs)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return sha256.Sum256(b), nil
+}
+
+// TranscriptHash is "sha256:" + hex SHA-256(JCS(events)) (§11.5): the hash anchored at
+// settle, over the ordered event list as games.Event JSON.
+func TranscriptHash(events []games.Event) (string, error) {
+	h, err := hashEvents(events)
+	if err != nil {
+		return "", err
+	}
+	return canon.IDOf(h), nil
+}
+
+// View is one seat's view of the transcript (§15): public events and the seat's own private
+// ones; sealed events and other seats' private events stay hidden until round.revealed is in
+// the list, after which every event is shown (§11.4: the full transcript is published). Seat
+// 0 is a spectator: public events only until the reveal.
+func View(events []games.Event, seat int) []games.Event {
+	for _, e := range events {
+		if e.Type == "round.revealed" {
+			return append([]games.Event(nil), events...)
+		}
+	}
+	own := visPrivate(seat)
+	out := make([]games.Event, 0, len(events))
+	for _, e := range events {
+		if e.Visibility == visPublic || (seat != 0 && e.Visibility == own) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// requestAnchor numbers an anchor request (§5.5: the round's anchors from 1) and puts it in
+// the current step.
+func (m *Match) requestAnchor(kind string, h [32]byte) {
+	m.anchorSeq++
+	r := games.AnchorRequest{Kind: kind, Seq: m.anchorSeq, Hash: h}
+	m.anchors[r.Seq] = r
+	if m.step != nil {
+		m.step.Anchors = append(m.step.Anchors, r)
+	}
+}
+
+// anchoredInput records an anchor's transaction: it must match a request made and not yet
+// recorded; it appends anchor.<kind> (transcript.anchored for the final hash), public.
+func (m *Match) anchoredInput(body json.RawMessage) error {
+	var b games.AnchoredBody
+	if err := canon.Decode(body, &b); err != nil {
+		return refuse(games.CodeBadRequest, "anchored body: %v", err)
+	}
+	r, ok := m.anchors[b.Seq]
+	if !ok || r.Kind != b.Kind || b.Hash != hexOf(r.Hash[:]) {
+		return refuse(games.CodeBadRequest, "no anchor request %s #%d with that hash", b.Kind, b.Seq)
+	}
+	if m.anchored[b.Seq] {
+		return refuse(games.CodeBadRequest, "anchor #%d already recorded", b.Seq)
+	}
+	if len(b.Tx) == 0 || len(b.Tx) > 128 || strings.Trim(b.Tx, "0123456789abcdef") != "" {
+		return refuse(games.CodeBadRequest, "tx must be lowercase hex")
+	}
+	m.anchored[b.Seq] = true
+	typ := "anchor." + b.Kind
+	if b.Kind == "transcript" {
+		typ = "transcript.anchored"
+	}
+	m.emit(typ, visPublic, map[string]any{"kind": b.Kind, "seq": b.Seq, "hash": b.Hash, "tx": b.Tx})
+	return nil
+}

@@ -1,0 +1,420 @@
+package blitz
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"arena/games"
+)
+
+// stage is the round's lifecycle position (§5.1).
+type stage int
+
+const (
+	stSeating stage = iota
+	stScouting
+	stTalk
+	stCommit
+	stSettle
+	stSettled // round settlement (§11) in progress; never observed between calls
+	stRevealed
+)
+
+var stageName = [...]string{"seating", "scouting", "talk", "commit", "settle", "settled", "revealed"}
+
+const (
+	visPublic = "public"
+	visSealed = "sealed"
+)
+
+func visPrivate(seat int) string { return "private:" + strconv.Itoa(seat) }
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// seatState is one seat's book: money in microCCD and levers.
+type seatState struct {
+	games.Seat
+	collateral int64 // includes locks
+	budget     int64 // action budget remaining
+	bounty     int64 // paid into the pot at seating
+	initial    int64 // collateral at seating, for the public bar
+	alive      bool
+	elimTurn   int // turn whose settle eliminated it; 0 while alive
+	dark       bool
+	emptyRun   int  // consecutive empty turns
+	spoke      bool // answered something non-empty this turn
+	lastSeq    int64
+	nextSeq    int64 // next seq the arena fills for a walk-in
+	callsUsed  int
+	callsQueue []string
+	calls      []string // calls delivered
+	vetoUsed   bool
+	accusation int // seat the accusation stands on; 0 none
+	accuseUsed int // 0 none, 1 placed, 2 moved
+	inbox      []json.RawMessage
+}
+
+// Match is one Blitz round. It is not safe for concurrent use (games.Match).
+type Match struct {
+	fees   Fees
+	setup  games.Setup
+	keys   games.Keyring
+	format games.Format
+	opt    Options
+	human  bool
+	clk    clock
+
+	seats []*seatState // index seat-1
+	mole  int
+	task  Task
+	salts Salts
+	open  json.RawMessage
+	openH [32]byte
+	pot   int64
+	house int64
+
+	stage     stage
+	turn      int
+	exchange  int
+	deadline  time.Time // the open phase's close instant
+	respBy    time.Time // answers accepted until here (the envelope deadline)
+	answered  map[int]bool
+	needOpen  bool // a phase opened in this call; prompts are built at its end
+	current   []games.Prompt
+	exchStart int // index in events of the open exchange's exchange.started
+
+	pending    []*commitment // this commit phase, submission order
+	sealed     []*commitment // sealed order
+	byID       map[string]*commitment
+	refs       map[string]string // walk-in ref -> commitment id (pending or sealed)
+	rejections []Rejection
+
+	whisperFrom map[int]bool
+	talking     [][2]int // this turn's talking pairs, first appearance order
+	standingAt  map[int]map[int]int
+	rungs       [3]*rung
+	resolved    []Accusation
+	bountyPaid  *BountyPaid
+	result      *games.Result
+	reveal      *Reveal
+
+	anchorSeq uint32
+	anchors   map[uint32]games.AnchorRequest
+	anchored  map[uint32]bool
+
+	events  []games.Event
+	pubLog  []byte // JSON of public events so far, comma-joined, for state.public_log
+	pattern *patternCounter
+
+	// the current call's output
+	now  time.Time
+	at   string
+	step *games.Step
+
+	log []logOp // inputs for Snapshot
+}
+
+type clock struct {
+	scouting, talk, commit, settle time.Duration
+	talkResp, commitResp           time.Duration
+	closeEarly                     bool
+}
+
+// agentClock is §5.3's: scouting 90 s, exchanges of 15 s answered within 13 s, commit 25 s
+// answered within 20 s, settle 5 s.
+func clockOf(p games.Pace) clock {
+	c := clock{scouting: p.Scouting, talk: p.Talk, commit: p.Commit, settle: p.Settle, closeEarly: p.CloseEarly}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.scouting, 90*time.Second)
+	def(&c.talk, 15*time.Second)
+	def(&c.commit, 25*time.Second)
+	def(&c.settle, 5*time.Second)
+	c.talkResp, c.commitResp = c.talk, c.commit
+	if p.Name == "" || p.Name == "agent" {
+		// §5.3 BYO response deadline: the exchange less two seconds; commit 20 s of 25.
+		if c.talk > 4*time.Second {
+			c.talkResp = c.talk - 2*time.Second
+		}
+		if c.commit > 10*time.Second {
+			c.commitResp = c.commit - 5*time.Second
+		}
+	}
+	return c
+}
+
+func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt Options, human bool) *Match {
+	m := &Match{fees: fees, setup: s, keys: keys, format: f, opt: opt, human: human, clk: clockOf(s.Pace),
+		byID: map[string]*commitment{}, refs: map[string]string{}, whisperFrom: map[int]bool{},
+		standingAt: map[int]map[int]int{}, anchors: map[uint32]games.AnchorRequest{},
+		anchored: map[uint32]bool{}, answered: map[int]bool{}, deadline: s.Start,
+		pattern: newPatternCounter()}
+	for _, st := range s.Seats {
+		b := st.Entry * 5 / 100 // §14 bounty: 5% of entry, floor
+		m.seats = append(m.seats, &seatState{Seat: st, collateral: st.Collateral, initial: st.Collateral,
+			budget: st.Entry - b - st.Collateral, bounty: b, alive: true, nextSeq: 1})
+		m.pot += b
+	}
+	m.mole, m.task = draw(s.Seed, len(s.Seats), human, opt.Mole, opt.Task)
+	ots := []int{}
+	for _, st := range s.Seats {
+		if st.Kind == "ots" {
+			ots = append(ots, st.Seat)
+		}
+	}
+	m.salts = deriveSalts(s.Seed, ots)
+	r := m.baseReveal()
+	m.open, m.openH, _ = OpenAnchor(r) // cannot fail: every value is ours and in range
+	return m
+}
+
+func (m *Match) seat(n int) *seatState { return m.seats[n-1] }
+
+// begin starts collecting one call's output at instant now.
+func (m *Match) begin(now time.Time) {
+	m.now = now
+	m.at = now.UTC().Format("2006-01-02T15:04:05.000Z")
+	m.step = &games.Step{}
+	m.needOpen = false
+}
+
+// end closes one call: builds the prompts of a phase opened during it.
+func (m *Match) end() games.Step {
+	if m.needOpen {
+		m.buildPrompts()
+		m.step.Prompts = append(m.step.Prompts, m.current...)
+	}
+	s := *m.step
+	m.step = nil
+	return s
+}
+
+// emit appends one event (§15) at the current instant.
+func (m *Match) emit(typ, vis string, payload any) {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		b = []byte(`{}`) // payloads are our own plain structs and maps; never reached
+	}
+	phase := stageName[m.stage]
+	ev := games.Event{Seq: int64(len(m.events) + 1), Round: m.setup.Round, Turn: m.turn, Phase: phase,
+		At: m.at, Type: typ, Visibility: vis, Payload: b}
+	m.events = append(m.events, ev)
+	if m.step != nil {
+		m.step.Events = append(m.step.Events, ev)
+	}
+	if vis == visPublic {
+		eb, _ := json.Marshal(ev)
+		if len(m.pubLog) > 0 {
+			m.pubLog = append(m.pubLog, ',')
+		}
+		m.pubLog = append(m.pubLog, eb...)
+		m.pattern.add(ev)
+	}
+}
+
+// Deadline is the next instant Advance must be called at; false once revealed.
+func (m *Match) Deadline() (time.Time, bool) {
+	if m.stage == stRevealed {
+		return time.Time{}, false
+	}
+	return m.deadline, true
+}
+
+// Advance closes every phase due at or before now and opens what follows (§5.3). Phases
+// closed in one call start at the previous phase's scheduled close, so deadlines never drift.
+func (m *Match) Advance(now time.Time) games.Step {
+	if m.stage == stRevealed || now.Before(m.deadline) {
+		return games.Step{}
+	}
+	m.log = append(m.log, logOp{Op: "advance", At: now})
+	m.begin(now)
+	m.cascade(now)
+	return m.end()
+}
+
+// cascade closes every phase whose deadline is at or before now.
+func (m *Match) cascade(now time.Time) {
+	for m.stage != stRevealed && !now.Before(m.deadline) {
+		m.closePhase(m.deadline)
+	}
+}
+
+// closePhase closes the open phase (scheduled at `at`) and opens the next one from `at`.
+func (m *Match) closePhase(at time.Time) {
+	switch m.stage {
+	case stSeating:
+		m.openRound()
+		m.openPhase(stScouting, at)
+	case stScouting:
+		m.turn = 1
+		m.emit("turn.started", visPublic, map[string]any{"turn": 1, "of": m.format.Turns})
+		m.openPhase(stTalk, at)
+	case stTalk:
+		m.closeExchange()
+		if m.exchange < m.format.Exchanges {
+			m.openExchange(m.exchange+1, at)
+		} else {
+			m.openPhase(stCommit, at)
+		}
+	case stCommit:
+		m.seal()
+		m.openPhase(stSettle, at)
+		m.settleTurn()
+		if m.turn == m.format.Turns {
+			m.settleRound()
+			return
+		}
+		if m.clk.closeEarly {
+			m.deadline = at
+		}
+	case stSettle:
+		m.turn++
+		for _, s := range m.seats {
+			s.spoke = false
+		}
+		m.talking = nil
+		m.emit("turn.started", visPublic, map[string]any{"turn": m.turn, "of": m.format.Turns})
+		m.openPhase(stTalk, at)
+	}
+}
+
+// openPhase moves to phase st starting at `at` and emits phase.started.
+func (m *Match) openPhase(st stage, at time.Time) {
+	m.stage = st
+	m.exchange = 0
+	m.answered = map[int]bool{}
+	var d time.Duration
+	switch st {
+	case stScouting:
+		d = m.clk.scouting
+		m.respBy = at.Add(d)
+	case stCommit:
+		d = m.clk.commit
+		m.respBy = at.Add(m.clk.commitResp)
+		m.pending = nil
+	case stSettle:
+		d = m.clk.settle
+	}
+	if st == stTalk {
+		m.emit("phase.started", visPublic, map[string]any{"phase": "talk", "duration_ms": (m.clk.talk * time.Duration(m.format.Exchanges)).Milliseconds(), "exchanges": m.format.Exchanges})
+		m.openExchange(1, at)
+		return
+	}
+	m.deadline = at.Add(d)
+	if st != stScouting {
+		m.emit("phase.started", visPublic, map[string]any{"phase": stageName[st], "duration_ms": d.Milliseconds(), "ends_at": fmtTime(m.deadline)})
+	}
+	if st == stScouting || st == stCommit {
+		m.needOpen = true
+	}
+	if st == stScouting {
+		// scouting.started is emitted by openRound with the draw; its deadline is this one.
+		m.emit("scouting.started", visPublic, map[string]any{"task_category": m.task.Category,
+			"duration_ms": d.Milliseconds(), "ends_at": fmtTime(m.deadline), "bounty": m.pot,
+			"format": formatView(m.format, len(m.seats)), "anchor": "sha256:" + hexOf(m.openH[:])})
+		notice := Notice{Text: "Feedback on this round goes to Nell, the feedback agent. A notice is never a rule.", Link: "/v1/feedback"}
+		if m.opt.Notice != nil {
+			notice = *m.opt.Notice
+		}
+		item, _ := json.Marshal(map[string]any{"type": "notice", "text": notice.Text, "link": notice.Link})
+		for _, s := range m.seats {
+			s.inbox = append(s.inbox, item)
+			p := map[string]any{"seat": s.Seat.Seat, "role": "player"}
+			if s.Seat.Seat == m.mole {
+				p["role"] = "mole"
+				p["task"] = m.moleTask()
+			}
+			m.emit("role.assigned", visPrivate(s.Seat.Seat), p)
+		}
+	}
+}
+
+func (m *Match) openExchange(x int, at time.Time) {
+	m.exchange = x
+	m.answered = map[int]bool{}
+	m.deadline = at.Add(m.clk.talk)
+	m.respBy = at.Add(m.clk.talkResp)
+	m.exchStart = len(m.events)
+	m.emit("exchange.started", visPublic, map[string]any{"exchange": x, "of": m.format.Exchanges,
+		"duration_ms": m.clk.talk.Milliseconds(), "ends_at": fmtTime(m.deadline)})
+	m.needOpen = true
+}
+
+// closeExchange runs what follows a talk exchange: the whisper rungs and the exchange anchor
+// (§5.5: SHA-256 over JCS of the events from exchange.started to here).
+func (m *Match) closeExchange() {
+	m.rungsAfterExchange()
+	h, err := hashEvents(m.events[m.exchStart:])
+	if err == nil {
+		m.requestAnchor("exchange", h)
+	}
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// openRound emits round.created and seat.taken, and asks for the open-round anchor (§5.5,
+// kind opened, seq 1) before turn 1.
+func (m *Match) openRound() {
+	m.emit("round.created", visPublic, map[string]any{"round": m.setup.Round, "game": ID,
+		"arena": m.setup.Arena, "format": formatView(m.format, len(m.seats)),
+		"seed_hash": m.SeedHash(), "bounty": m.pot})
+	for _, s := range m.seats {
+		kind := s.Kind
+		if kind == "" {
+			kind = "byo"
+		}
+		m.emit("seat.taken", visPublic, map[string]any{"seat": s.Seat.Seat, "agent": s.Agent,
+			"name": s.Name, "rating": s.Rating, "arena": m.setup.Arena, "human": s.Human, "kind": kind})
+	}
+	m.requestAnchor("opened", m.openH)
+}
+
+func formatView(f games.Format, seats int) map[string]any {
+	return map[string]any{"name": f.Name, "seats": seats, "turns": f.Turns, "exchanges": f.Exchanges}
+}
+
+// Phase is the open move: turn, phase and exchange. Phase is "seating" before Advance opens
+// the round and "revealed" after.
+func (m *Match) Phase() games.Move {
+	return games.Move{Turn: m.turn, Phase: stageName[m.stage], Exchange: m.exchange}
+}
+
+// SeedHash is the open-round anchor's `seed` commitment: "sha256:" + hex SHA-256(salt ‖ seed).
+func (m *Match) SeedHash() string {
+	var o openObject
+	_ = json.Unmarshal(m.open, &o)
+	return o.Seed
+}
+
+// Prompts are the moves open now for seats that have not answered them.
+func (m *Match) Prompts() []games.Prompt {
+	out := []games.Prompt{}
+	for _, p := range m.current {
+		if !m.answered[p.Seat] && m.seat(p.Seat).alive {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Result is the outcome once revealed.
+func (m *Match) Result() (games.Result, bool) {
+	if m.result == nil {
+		return games.Result{}, false
+	}
+	return *m.result, true
+}
+
+// Events is the transcript so far, in order. The slice is shared; do not modify it.
+func (m *Match) Events() []games.Event { return m.events }
+
+// Mole is the drafted seat. Task is its task. Rungs lists the rungs reached so far.
+func (m *Match) Mole() int     { return m.mole }
+func (m *Match) Task() Task    { return m.task }
+func (m *Match) Rungs() []int  { return m.rungsReached() }
+func (m *Match) House() int64  { return m.house }
+func (m *Match) Round() string { return m.setup.Round }

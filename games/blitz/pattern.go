@@ -1,0 +1,145 @@
+package blitz
+
+import (
+	"encoding/json"
+	"regexp"
+
+	"arena/games"
+)
+
+// Pattern is one seat's counts from the public log (§5.4 pattern[]).
+type Pattern struct {
+	Seat                 int `json:"seat"`
+	PrivateSent          int `json:"private_sent"`
+	PrivateReceived      int `json:"private_received"`
+	PartyTo              int `json:"party_to"`              // sealed commitments as payer or payee
+	OfferedUnsigned      int `json:"offered_unsigned"`      // public lines with an amount, no seal by that seat (as payer) in that turn
+	Breaches             int `json:"breaches"`              // its own, as payer
+	CounterpartyBreaches int `json:"counterparty_breaches"` // others' breaches where it was payee
+}
+
+// amountRE finds an amount in a public line: a number (digits, optional decimals) followed by
+// ccd, chip or chips, case-insensitive ("40 CCD", "12.5ccd", "3 chips").
+var amountRE = regexp.MustCompile(`(?i)\d+(?:[.,]\d+)?\s*(?:ccd|chips?)\b`)
+
+// PatternOf computes pattern[] from a public log (the public events of a round so far, in
+// order): one entry per seat.taken seat, in seat order. Only public payloads are read, so a
+// board and an agent see the same numbers. A line "with an amount" counts as offered_unsigned
+// once its turn's commit phase has closed (phase.started settle for that turn is in the log)
+// and its speaker sealed no commitment as payer in that turn.
+func PatternOf(publicLog []games.Event) []Pattern {
+	p := newPatternCounter()
+	for _, e := range publicLog {
+		if e.Visibility == visPublic {
+			p.add(e)
+		}
+	}
+	return p.patterns()
+}
+
+// patternCounter is PatternOf made incremental: the match feeds it every public event as it
+// is emitted, PatternOf feeds it a log; the same code counts both.
+type patternCounter struct {
+	rows    []Pattern
+	parties map[string][2]int // commitment id -> payer, payee
+	offers  map[int]int       // this turn: public lines with an amount, by seat
+	sealedT map[int]bool      // this turn: seats that sealed as payer
+	turn    int
+}
+
+func newPatternCounter() *patternCounter {
+	return &patternCounter{parties: map[string][2]int{}, offers: map[int]int{}, sealedT: map[int]bool{}}
+}
+
+func (p *patternCounter) row(seat int) *Pattern {
+	for i := range p.rows {
+		if p.rows[i].Seat == seat {
+			return &p.rows[i]
+		}
+	}
+	return nil
+}
+
+func (p *patternCounter) add(e games.Event) {
+	if e.Turn != p.turn {
+		p.turn = e.Turn
+		p.offers = map[int]int{}
+		p.sealedT = map[int]bool{}
+	}
+	var pl struct {
+		Seat    int    `json:"seat"`
+		From    int    `json:"from"`
+		To      int    `json:"to"`
+		Text    string `json:"text"`
+		ID      string `json:"id"`
+		Payer   int    `json:"payer"`
+		Payee   int    `json:"payee"`
+		Outcome string `json:"outcome"`
+		Phase   string `json:"phase"`
+	}
+	switch e.Type {
+	case "seat.taken", "talking", "message.public", "commitment.sealed", "commitment.settled", "phase.started":
+		if json.Unmarshal(e.Payload, &pl) != nil {
+			return
+		}
+	default:
+		return
+	}
+	switch e.Type {
+	case "seat.taken":
+		if p.row(pl.Seat) == nil {
+			p.rows = append(p.rows, Pattern{Seat: pl.Seat})
+		}
+	case "talking":
+		if r := p.row(pl.From); r != nil {
+			r.PrivateSent++
+		}
+		if r := p.row(pl.To); r != nil {
+			r.PrivateReceived++
+		}
+	case "message.public":
+		if amountRE.MatchString(pl.Text) {
+			p.offers[pl.From]++
+		}
+	case "commitment.sealed":
+		p.parties[pl.ID] = [2]int{pl.Payer, pl.Payee}
+		p.sealedT[pl.Payer] = true
+		if r := p.row(pl.Payer); r != nil {
+			r.PartyTo++
+		}
+		if r := p.row(pl.Payee); r != nil {
+			r.PartyTo++
+		}
+	case "commitment.settled":
+		if pl.Outcome != outcomeBreached {
+			return
+		}
+		pp, ok := p.parties[pl.ID]
+		if !ok {
+			return
+		}
+		if r := p.row(pp[0]); r != nil {
+			r.Breaches++
+		}
+		if r := p.row(pp[1]); r != nil {
+			r.CounterpartyBreaches++
+		}
+	case "phase.started":
+		if pl.Phase != "settle" {
+			return
+		}
+		for seat, n := range p.offers {
+			if !p.sealedT[seat] {
+				if r := p.row(seat); r != nil {
+					r.OfferedUnsigned += n
+				}
+			}
+		}
+		p.offers = map[int]int{}
+	}
+}
+
+func (p *patternCounter) patterns() []Pattern {
+	out := append([]Pattern{}, p.rows...)
+	return out
+}

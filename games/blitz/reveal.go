@@ -1,0 +1,213 @@
+package blitz
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"arena/games"
+)
+
+// Reveal is round.revealed's payload and Result.Reveal (§11.4, §5.5): the draft in clear with
+// every salt and the seed, so OpenAnchor recomputes the open-round anchor; the outcome.
+type Reveal struct {
+	V          int                        `json:"v"`
+	Round      string                     `json:"round"`
+	Arena      string                     `json:"arena"`
+	Format     RevealFormat               `json:"format"`
+	Seating    []string                   `json:"seating"`
+	Seed       string                     `json:"seed"` // 64 hex
+	Salts      Salts                      `json:"salts"`
+	Mole       int                        `json:"mole"`
+	Task       Task                       `json:"task"`
+	Playbooks  map[string]json.RawMessage `json:"playbooks"`
+	OpenAnchor string                     `json:"open_anchor"` // "sha256:" + hex SHA-256(JCS(open))
+	Rungs      []int                      `json:"rungs"`
+	Bells      []RungBell                 `json:"bells"`
+	Standings  []Standing                 `json:"standings"`
+	Moments    []Moment                   `json:"moments"`
+}
+
+// RevealFormat is the format as revealed.
+type RevealFormat struct {
+	Name      string `json:"name"`
+	Seats     int    `json:"seats"`
+	Turns     int    `json:"turns"`
+	Exchanges int    `json:"exchanges"`
+}
+
+// RungBell is a reached rung with the moment its bell rang.
+type RungBell struct {
+	Rung     int    `json:"rung"`
+	Turn     int    `json:"turn"`
+	Phase    string `json:"phase"`
+	Exchange int    `json:"exchange,omitempty"`
+}
+
+// Standing is one seat's result, best first. Net = payout − entry, microCCD.
+type Standing struct {
+	Rank   int    `json:"rank"`
+	Seat   int    `json:"seat"`
+	Agent  string `json:"agent"`
+	Name   string `json:"name"`
+	Payout int64  `json:"payout"`
+	Net    int64  `json:"net"`
+}
+
+// Moment is one of the round's three decisive moments: the transcript event and a line.
+type Moment struct {
+	Seq  int64  `json:"seq"`
+	Turn int    `json:"turn"`
+	Type string `json:"type"`
+	What string `json:"what"`
+}
+
+func hexOf(b []byte) string { return hex.EncodeToString(b) }
+
+func hexBytes(s string) []byte {
+	b, _ := hex.DecodeString(s)
+	return b
+}
+
+// baseReveal is the draft half of the reveal (what OpenAnchor needs).
+func (m *Match) baseReveal() Reveal {
+	r := Reveal{V: 1, Round: m.setup.Round, Arena: m.setup.Arena,
+		Format: RevealFormat{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges},
+		Seed:   hexOf(m.setup.Seed[:]), Salts: m.salts, Mole: m.mole, Task: m.task, Playbooks: map[string]json.RawMessage{}}
+	for _, s := range m.seats {
+		r.Seating = append(r.Seating, s.Agent)
+	}
+	for k := range m.salts.Playbooks {
+		if p, ok := m.opt.Playbooks[k]; ok {
+			r.Playbooks[k] = p
+		}
+	}
+	return r
+}
+
+// revealRound emits round.revealed, fixes the Result and asks for the transcript anchor.
+func (m *Match) revealRound() {
+	r := m.baseReveal()
+	r.OpenAnchor = "sha256:" + hexOf(m.openH[:])
+	r.Rungs = m.rungsReached()
+	r.Bells = []RungBell{}
+	for i, g := range m.rungs {
+		if g != nil {
+			r.Bells = append(r.Bells, RungBell{Rung: i + 1, Turn: g.Turn, Phase: g.Phase, Exchange: g.Exchange})
+		}
+	}
+	res := games.Result{Score: map[int]float64{}, Payouts: map[int]int64{}}
+	for _, s := range m.seats {
+		p := s.collateral + s.budget
+		res.Payouts[s.Seat.Seat] = p
+		res.Score[s.Seat.Seat] = float64(p-s.Entry) / ccd
+		r.Standings = append(r.Standings, Standing{Seat: s.Seat.Seat, Agent: s.Agent, Name: s.Name, Payout: p, Net: p - s.Entry})
+	}
+	sort.SliceStable(r.Standings, func(i, j int) bool { return r.Standings[i].Payout > r.Standings[j].Payout })
+	for i := range r.Standings {
+		r.Standings[i].Rank = i + 1
+		res.Ranking = append(res.Ranking, r.Standings[i].Seat)
+	}
+	r.Moments = m.moments()
+	m.stage = stRevealed
+	m.emit("round.revealed", visPublic, r)
+	m.reveal = &r
+	th, _ := TranscriptHash(m.events)
+	res.House = m.house
+	res.SeedHash = m.SeedHash()
+	res.Seed = r.Seed
+	res.TranscriptHash = th
+	res.Reveal, _ = json.Marshal(r)
+	m.result = &res
+	var h [32]byte
+	copy(h[:], hexBytes(strings.TrimPrefix(th, "sha256:")))
+	m.requestAnchor("transcript", h)
+	m.current = nil
+}
+
+// moments picks the round's three decisive moments (protocol-notes "games/blitz"): from these
+// candidates in priority order, the first three that exist, then ordered by seq:
+// the largest breach (by amount, earliest on ties); the first elimination; the seal of the
+// round's largest commitment; the first bell; the last accusation placed or moved; the largest
+// honoured commitment; the first commitment sealed.
+func (m *Match) moments() []Moment {
+	seqOf := map[string]map[string]games.Event{} // type -> id -> public event
+	var firstElim, firstBell, lastAcc *games.Event
+	for i := range m.events {
+		e := &m.events[i]
+		switch {
+		case e.Visibility == visPublic && (e.Type == "commitment.sealed" || e.Type == "commitment.settled"):
+			var p struct{ ID string }
+			_ = json.Unmarshal(e.Payload, &p)
+			if seqOf[e.Type] == nil {
+				seqOf[e.Type] = map[string]games.Event{}
+			}
+			seqOf[e.Type][p.ID] = *e
+		case e.Type == "agent.eliminated" && firstElim == nil:
+			firstElim = e
+		case e.Type == "mole.rung" && firstBell == nil:
+			firstBell = e
+		case e.Type == "accusation.sealed" || e.Type == "accusation.moved":
+			lastAcc = e
+		}
+	}
+	largest := func(pred func(*commitment) bool) *commitment {
+		var best *commitment
+		for _, c := range m.sealed {
+			if pred(c) && (best == nil || c.amount > best.amount) {
+				best = c
+			}
+		}
+		return best
+	}
+	var out []Moment
+	seen := map[int64]bool{}
+	add := func(e games.Event, what string) {
+		if len(out) < 3 && !seen[e.Seq] {
+			seen[e.Seq] = true
+			out = append(out, Moment{Seq: e.Seq, Turn: e.Turn, Type: e.Type, What: what})
+		}
+	}
+	if c := largest(func(c *commitment) bool { return c.outcome == outcomeBreached }); c != nil {
+		add(seqOf["commitment.settled"][c.id], fmt.Sprintf("seat %d breached %s to seat %d (paid %s, penalty %s)", c.payer, money(c.amount), c.payee, money(c.paid), money(c.penalty)))
+	}
+	if firstElim != nil {
+		var p struct{ Seat int }
+		_ = json.Unmarshal(firstElim.Payload, &p)
+		add(*firstElim, fmt.Sprintf("seat %d was eliminated", p.Seat))
+	}
+	if c := largest(func(*commitment) bool { return true }); c != nil {
+		add(seqOf["commitment.sealed"][c.id], fmt.Sprintf("seat %d sealed the round's largest commitment, %s to seat %d", c.payer, money(c.amount), c.payee))
+	}
+	if firstBell != nil {
+		add(*firstBell, "the mole's first rung rang")
+	}
+	if lastAcc != nil {
+		var p struct{ Seat, On int }
+		_ = json.Unmarshal(lastAcc.Payload, &p)
+		add(*lastAcc, fmt.Sprintf("seat %d's accusation settled on seat %d", p.Seat, p.On))
+	}
+	if c := largest(func(c *commitment) bool { return c.outcome == outcomeHonoured }); c != nil {
+		add(seqOf["commitment.settled"][c.id], fmt.Sprintf("seat %d honoured %s to seat %d", c.payer, money(c.amount), c.payee))
+	}
+	if len(m.sealed) > 0 {
+		c := m.sealed[0]
+		add(seqOf["commitment.sealed"][c.id], fmt.Sprintf("the first commitment: seat %d to seat %d", c.payer, c.payee))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	if out == nil {
+		out = []Moment{}
+	}
+	return out
+}
+
+// money writes microCCD as CCD with up to six decimals ("40 CCD", "12.5 CCD").
+func money(v int64) string {
+	s := fmt.Sprintf("%d", v/ccd)
+	if f := v % ccd; f != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%06d", f), "0")
+	}
+	return s + " CCD"
+}

@@ -1,0 +1,193 @@
+package blitz
+
+import (
+	"encoding/json"
+	"sort"
+
+	"arena/games"
+)
+
+// The §5.4 state object, one per seat per envelope.
+
+type stateObject struct {
+	Agents       []agentView     `json:"agents"`
+	Me           meView          `json:"me"`
+	TaskCategory string          `json:"task_category"`
+	Bounty       int64           `json:"bounty"`
+	Pattern      []Pattern       `json:"pattern"`
+	PublicLog    json.RawMessage `json:"public_log"`
+	Talking      []talkingPair   `json:"talking"`
+	Format       formatState     `json:"format"`
+}
+
+type formatState struct {
+	Name      string `json:"name"`
+	Seats     int    `json:"seats"`
+	Turns     int    `json:"turns"`
+	Exchanges int    `json:"exchanges"`
+}
+
+type agentView struct {
+	Seat        int           `json:"seat"`
+	Agent       string        `json:"agent"`
+	Name        string        `json:"name"`
+	Rating      int           `json:"rating"`
+	Alive       bool          `json:"alive"`
+	Dark        bool          `json:"dark"`
+	Collateral  int           `json:"collateral"` // public bar: percent of seating collateral, floored to 10
+	Commitments []publicTerms `json:"commitments"`
+}
+
+// publicTerms is what the table sees of a sealed commitment: parties and due turn.
+type publicTerms struct {
+	ID    string `json:"id"`
+	Payer int    `json:"payer"`
+	Payee int    `json:"payee"`
+	Due   int    `json:"due"`
+}
+
+type meView struct {
+	Seat       int              `json:"seat"`
+	Role       string           `json:"role"` // "mole" or "player"
+	Collateral int64            `json:"collateral"`
+	Locks      map[string]int64 `json:"locks"`
+	Unlocked   int64            `json:"unlocked"`
+	Budget     int64            `json:"budget"`
+	Open       []openTerms      `json:"open"`
+	Pending    []openTerms      `json:"pending"`
+	Levers     leverView        `json:"levers"`
+	Accusation int              `json:"accusation,omitempty"`
+	Calls      []string         `json:"calls"`
+	NextSeq    int64            `json:"next_seq"`
+	Task       *moleTaskView    `json:"task,omitempty"`
+}
+
+// openTerms is a commitment in full, as its parties see it.
+type openTerms struct {
+	ID         string          `json:"id"`
+	Ref        string          `json:"ref,omitempty"`
+	Payer      int             `json:"payer"`
+	Payee      int             `json:"payee"`
+	Amount     int64           `json:"amount"`
+	Condition  json.RawMessage `json:"condition"`
+	Due        int             `json:"due"`
+	Lock       int64           `json:"lock"`
+	SealedTurn int             `json:"sealed_turn,omitempty"`
+	Pair       string          `json:"pair,omitempty"`
+}
+
+type leverView struct {
+	Calls      int `json:"calls"`
+	Veto       int `json:"veto"`
+	Accusation int `json:"accusation"` // 2 until placed, 1 while it may be moved, 0 after (and for the mole)
+}
+
+type moleTaskView struct {
+	Kind     string    `json:"kind"`
+	Category string    `json:"category"`
+	Named    []int     `json:"named"`
+	Rungs    [3]string `json:"rungs"`
+	Reached  []int     `json:"reached"`
+}
+
+type talkingPair struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+
+func (m *Match) moleTask() *moleTaskView {
+	return &moleTaskView{Kind: m.task.Kind, Category: m.task.Category, Named: append([]int{}, m.task.Named...),
+		Rungs: rungText[m.task.Kind], Reached: m.rungsReached()}
+}
+
+// stateFor builds seat n's §5.4 state object.
+func (m *Match) stateFor(n int) json.RawMessage {
+	st := stateObject{TaskCategory: m.task.Category, Bounty: m.pot, Pattern: m.pattern.patterns(),
+		Format: formatState{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges}}
+	log := make([]byte, 0, len(m.pubLog)+2)
+	log = append(append(append(log, '['), m.pubLog...), ']')
+	st.PublicLog = log
+	for _, s := range m.seats {
+		av := agentView{Seat: s.Seat.Seat, Agent: s.Agent, Name: s.Name, Rating: s.Rating, Alive: s.alive, Dark: s.dark,
+			Commitments: []publicTerms{}}
+		if s.initial > 0 {
+			av.Collateral = int(s.collateral*10/s.initial) * 10
+		}
+		for _, c := range m.sealed {
+			if c.payer == s.Seat.Seat || c.payee == s.Seat.Seat {
+				av.Commitments = append(av.Commitments, publicTerms{ID: c.id, Payer: c.payer, Payee: c.payee, Due: c.due})
+			}
+		}
+		st.Agents = append(st.Agents, av)
+	}
+	s := m.seat(n)
+	me := meView{Seat: n, Role: "player", Collateral: s.collateral, Locks: map[string]int64{}, Unlocked: m.unlocked(n),
+		Budget: s.budget, Open: []openTerms{}, Pending: []openTerms{}, Calls: append([]string{}, s.calls...),
+		Accusation: s.accusation, NextSeq: max(s.lastSeq+1, s.nextSeq)}
+	for _, c := range m.sealed {
+		if c.outcome == outcomeOpen && (c.payer == n || c.payee == n) {
+			if c.payer == n {
+				me.Locks[c.id] = c.lock
+			}
+			me.Open = append(me.Open, terms(c))
+		}
+	}
+	for _, c := range m.pending {
+		if c.payer == n && !c.vetoed {
+			me.Pending = append(me.Pending, terms(c))
+		}
+	}
+	me.Levers = leverView{Calls: 2 - s.callsUsed, Veto: 1, Accusation: 2 - s.accuseUsed}
+	if s.vetoUsed {
+		me.Levers.Veto = 0
+	}
+	if n == m.mole {
+		me.Role = "mole"
+		me.Levers.Accusation = 0
+		me.Task = m.moleTask()
+	}
+	st.Me = me
+	st.Talking = []talkingPair{}
+	for _, p := range m.talking {
+		st.Talking = append(st.Talking, talkingPair{p[0], p[1]})
+	}
+	b, _ := json.Marshal(st)
+	return b
+}
+
+func terms(c *commitment) openTerms {
+	return openTerms{ID: c.id, Ref: c.ref, Payer: c.payer, Payee: c.payee, Amount: c.amount, Condition: c.condRaw,
+		Due: c.due, Lock: c.lock, SealedTurn: c.sealedTurn, Pair: c.pair}
+}
+
+// buildPrompts makes the open phase's envelopes for every live seat: calls delivered first,
+// then the state object and the inbox of what reached the seat since its last envelope (§5.3).
+func (m *Match) buildPrompts() {
+	m.deliverCalls()
+	cur := m.Phase()
+	m.current = nil
+	for _, s := range m.seats {
+		if !s.alive {
+			s.inbox = nil // it receives no further calls (§8.2)
+			continue
+		}
+		legal := []string{"pass"}
+		switch m.stage {
+		case stTalk:
+			legal = append(legal, "messages")
+		case stCommit:
+			legal = append(legal, "commitments")
+		}
+		if (m.stage == stTalk || m.stage == stCommit) && s.holdsLevers() && s.Seat.Seat != m.mole && s.accuseUsed < 2 {
+			legal = append(legal, "accusation")
+		}
+		inbox := s.inbox
+		if inbox == nil {
+			inbox = []json.RawMessage{}
+		}
+		s.inbox = nil
+		m.current = append(m.current, games.Prompt{Seat: s.Seat.Seat, Move: cur, Deadline: m.respBy, Legal: legal,
+			State: m.stateFor(s.Seat.Seat), Inbox: inbox})
+	}
+	sort.SliceStable(m.current, func(i, j int) bool { return m.current[i].Seat < m.current[j].Seat })
+}
