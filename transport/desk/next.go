@@ -1,0 +1,134 @@
+package desk
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/transport/door"
+)
+
+// briefReply is the format=brief answer of §4.4: {round, turn, phase, exchange?, deadline,
+// brief, answer}.
+type briefReply struct {
+	Round    string          `json:"round"`
+	Turn     int             `json:"turn"`
+	Phase    string          `json:"phase"`
+	Exchange int             `json:"exchange,omitempty"`
+	Deadline string          `json:"deadline"`
+	Brief    string          `json:"brief"`
+	Answer   json.RawMessage `json:"answer"`
+}
+
+// waitingReply is the answer when no move is open: {waiting: true, round, status[, brief]}.
+type waitingReply struct {
+	Waiting bool   `json:"waiting"`
+	Round   string `json:"round"`
+	Status  string `json:"status"`
+	Brief   string `json:"brief,omitempty"`
+}
+
+// endedReply is the answer once the round is over: the result, and a brief with format=brief.
+type endedReply struct {
+	Waiting bool   `json:"waiting"`
+	Round   string `json:"round"`
+	Status  string `json:"status"`
+	Result  any    `json:"result"`
+	Brief   string `json:"brief,omitempty"`
+}
+
+// envelopeHead is what the brief form copies from the envelope itself, so its deadline and
+// move are the envelope's to the byte.
+type envelopeHead struct {
+	Round    string          `json:"round"`
+	Turn     int             `json:"turn"`
+	Phase    string          `json:"phase"`
+	Exchange int             `json:"exchange"`
+	Deadline json.RawMessage `json:"deadline"`
+}
+
+// next is GET /v1/walkin/next?wait=N[&format=brief]. wait is whole seconds (default and cap
+// Options.LongPoll, at most 30); format is "brief" or "envelope" (the default). The request's
+// own context is passed down, so a client that drops its connection ends the wait; the desk
+// never consumes a move on a poll, so nothing is lost if this answer is never read. No timeout
+// middleware wraps this route: a late write must stay the JSON it is.
+func (h *handlers) next(c echo.Context) error {
+	if err := onlyQuery(c, "wait", "format"); err != nil {
+		return err
+	}
+	tok, err := door.WalkinToken(c)
+	if err != nil {
+		return err
+	}
+	wait := h.opts.LongPoll
+	if s := c.QueryParam("wait"); s != "" || c.QueryParams().Has("wait") {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return door.Refuse(door.CodeBadRequest, "wait is whole seconds, 0 to 30")
+		}
+		if d := time.Duration(n) * time.Second; d < wait {
+			wait = d
+		}
+	}
+	brief := false
+	switch c.QueryParam("format") {
+	case "", "envelope":
+	case "brief":
+		brief = true
+	default:
+		return door.Refuse(door.CodeBadRequest, `format is "brief" or "envelope"`)
+	}
+	n, err := h.d.NextMove(c.Request().Context(), tok, wait)
+	if err != nil {
+		return err
+	}
+	switch {
+	case n.Result != nil:
+		r := endedReply{Round: n.Round, Status: n.Status, Result: n.Result}
+		if r.Status == "" {
+			r.Status = "revealed"
+		}
+		if brief {
+			r.Brief = n.Brief
+			if r.Brief == "" {
+				r.Brief = fmt.Sprintf("Round %s is over and revealed. GET /v1/walkin/me for your record; join again to play another.", n.Round)
+			}
+		}
+		return sendJSON(c, http.StatusOK, r)
+	case n.Waiting || len(n.Envelope) == 0:
+		r := waitingReply{Waiting: true, Round: n.Round, Status: n.Status}
+		if brief {
+			r.Brief = n.Brief
+			if r.Brief == "" {
+				r.Brief = "No move is open for your seat yet. Poll again."
+			}
+		}
+		return sendJSON(c, http.StatusOK, r)
+	case !brief:
+		return rawJSON(c, http.StatusOK, n.Envelope)
+	}
+	var head envelopeHead
+	if err := json.Unmarshal(n.Envelope, &head); err != nil {
+		return fmt.Errorf("desk: envelope from the arena does not parse: %w", err)
+	}
+	r := briefReply{Round: head.Round, Turn: head.Turn, Phase: head.Phase, Exchange: head.Exchange, Brief: n.Brief, Answer: n.Answer}
+	var dl string
+	if json.Unmarshal(head.Deadline, &dl) == nil {
+		r.Deadline = dl
+	}
+	if r.Brief == "" {
+		r.Brief = fmt.Sprintf("Round %s, turn %d, %s phase: answer by %s.", r.Round, r.Turn, r.Phase, r.Deadline)
+	}
+	if len(r.Answer) == 0 {
+		echo := map[string]any{"round": r.Round, "turn": r.Turn, "phase": r.Phase}
+		if r.Exchange > 0 {
+			echo["exchange"] = r.Exchange
+		}
+		r.Answer, _ = json.Marshal(echo)
+	}
+	return sendJSON(c, http.StatusOK, r)
+}

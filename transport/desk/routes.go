@@ -1,0 +1,313 @@
+package desk
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/transport/door"
+)
+
+// Options are the door's limits. The zero value works.
+type Options struct {
+	// MaxBody caps request bodies in bytes; 0 selects door.DefaultMaxBody (64 KiB).
+	MaxBody int64
+	// LongPoll caps ?wait= and is the wait when none is given; 0 or more than 30 s selects 30 s
+	// (§4.4).
+	LongPoll time.Duration
+	// CallTimeout bounds every desk call but the long poll; 0 selects 10 s. A call that runs out
+	// is answered busy (503, retry).
+	CallTimeout time.Duration
+}
+
+const maxLongPoll = 30 * time.Second
+
+type handlers struct {
+	d    Desk
+	opts Options
+}
+
+// Mount adds the desk's routes (see the package doc) to e.
+func Mount(e *echo.Echo, d Desk, opts Options) {
+	if opts.LongPoll <= 0 || opts.LongPoll > maxLongPoll {
+		opts.LongPoll = maxLongPoll
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 10 * time.Second
+	}
+	h := &handlers{d: d, opts: opts}
+	e.POST("/v1/walkin", h.register)
+	e.POST("/v1/walkin/join", h.join)
+	e.GET("/v1/walkin/next", h.next)
+	e.POST("/v1/walkin/answer", h.answer)
+	e.GET("/v1/walkin/me", h.me)
+	e.GET("/v1/walkin/board", h.board)
+	e.GET("/v1/walkin/name/:name", h.page)
+	e.POST("/v1/rounds/:round/call", h.lever("call"))
+	e.POST("/v1/rounds/:round/veto", h.lever("veto"))
+	e.POST("/v1/rounds/:round/accuse", h.lever("accuse"))
+	e.GET("/v1/rounds/:round/transcript", h.transcript)
+}
+
+func (h *handlers) call(c echo.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.Request().Context(), h.opts.CallTimeout)
+}
+
+// onlyQuery refuses query members other than those allowed (bad_request): a misspelt
+// parameter must not be silently ignored.
+func onlyQuery(c echo.Context, allowed ...string) error {
+	for k := range c.QueryParams() {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || k == a
+		}
+		if !ok {
+			return door.Refuse(door.CodeBadRequest, "unknown query parameter "+strconv.Quote(k))
+		}
+	}
+	return nil
+}
+
+func rawJSON(c echo.Context, status int, b []byte) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.Blob(status, echo.MIMEApplicationJSON, b)
+}
+
+func sendJSON(c echo.Context, status int, v any) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(status, v)
+}
+
+// registerBody is POST /v1/walkin.
+type registerBody struct {
+	Name  string `json:"name"`
+	Model string `json:"model,omitempty"`
+}
+
+func (h *handlers) register(c echo.Context) error {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	var b registerBody
+	if err := door.Decode(c, h.opts.MaxBody, &b); err != nil {
+		return err
+	}
+	if b.Name == "" {
+		return door.Refuse(door.CodeBadRequest, "name is required")
+	}
+	ctx, cancel := h.call(c)
+	defer cancel()
+	tok, err := h.d.RegisterWalkin(ctx, b.Name, b.Model)
+	if err != nil {
+		return err
+	}
+	return sendJSON(c, http.StatusCreated, map[string]string{"token": tok, "name": b.Name})
+}
+
+func (h *handlers) join(c echo.Context) error {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	tok, err := door.WalkinToken(c)
+	if err != nil {
+		return err
+	}
+	var b JoinRequest
+	if err := door.Decode(c, h.opts.MaxBody, &b); err != nil {
+		return err
+	}
+	if b.Table == "" && b.Code == "" {
+		return door.Refuse(door.CodeBadRequest, `table is required: "practice" or "walkin"`)
+	}
+	ctx, cancel := h.call(c)
+	defer cancel()
+	r, err := h.d.JoinWalkin(ctx, tok, b)
+	if err != nil {
+		return err
+	}
+	return sendJSON(c, http.StatusOK, r)
+}
+
+func (h *handlers) answer(c echo.Context) error {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	tok, err := door.WalkinToken(c)
+	if err != nil {
+		return err
+	}
+	raw, err := door.ReadBody(c, h.opts.MaxBody)
+	if err != nil {
+		return err
+	}
+	if _, err := DecodeAnswer(raw); err != nil {
+		return err
+	}
+	ctx, cancel := h.call(c)
+	defer cancel()
+	reply, err := h.d.AnswerMove(ctx, tok, raw)
+	if err != nil {
+		return err
+	}
+	if len(reply) == 0 {
+		reply = json.RawMessage(`{"dropped":[]}`)
+	}
+	return rawJSON(c, http.StatusOK, reply)
+}
+
+func (h *handlers) me(c echo.Context) error {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	tok, err := door.WalkinToken(c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := h.call(c)
+	defer cancel()
+	rec, err := h.d.WalkinRecord(ctx, tok)
+	if err != nil {
+		return err
+	}
+	return rawJSON(c, http.StatusOK, rec)
+}
+
+func (h *handlers) board(c echo.Context) error {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	ctx, cancel := h.call(c)
+	defer cancel()
+	b, err := h.d.Board(ctx)
+	if err != nil {
+		return err
+	}
+	return rawJSON(c, http.StatusOK, b)
+}
+
+func (h *handlers) page(c echo.Context) error {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	name := c.Param("name")
+	if name == "" || len(name) > 200 {
+		return door.Refuse(door.CodeUnknownName, "no walk-in by that name")
+	}
+	ctx, cancel := h.call(c)
+	defer cancel()
+	p, err := h.d.WalkinPage(ctx, name)
+	if err != nil {
+		return err
+	}
+	return rawJSON(c, http.StatusOK, p)
+}
+
+// roundID is the shape of a round id, T-<n> (§3).
+var roundID = regexp.MustCompile(`^T-[0-9]{1,19}$`)
+
+func roundParam(c echo.Context) (string, error) {
+	r := c.Param("round")
+	if !roundID.MatchString(r) {
+		return "", door.Refuse(door.CodeBadRequest, "round must be T-<n>")
+	}
+	return r, nil
+}
+
+// Lever bodies (§12). Each names only its own member: a round in the body is unknown and
+// refused, so the path's round is the only one.
+type callBody struct {
+	Text string `json:"text"`
+}
+type vetoBody struct {
+	PendingID string `json:"pending_id"`
+}
+type accuseBody struct {
+	Seat int `json:"seat"`
+}
+
+func (h *handlers) lever(kind string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := onlyQuery(c); err != nil {
+			return err
+		}
+		round, err := roundParam(c)
+		if err != nil {
+			return err
+		}
+		tok, err := door.WalkinToken(c)
+		if err != nil {
+			return err
+		}
+		raw, err := door.ReadBody(c, h.opts.MaxBody)
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case "call":
+			var b callBody
+			if err := door.DecodeBytes(raw, &b); err != nil {
+				return err
+			}
+		case "veto":
+			var b vetoBody
+			if err := door.DecodeBytes(raw, &b); err != nil {
+				return err
+			}
+			if b.PendingID == "" {
+				return door.Refuse(door.CodeBadRequest, "pending_id is required")
+			}
+		case "accuse":
+			var b accuseBody
+			if err := door.DecodeBytes(raw, &b); err != nil {
+				return err
+			}
+			if b.Seat < 1 {
+				return door.Refuse(door.CodeBadRequest, "seat must be a seat number, 1 or more")
+			}
+		}
+		ctx, cancel := h.call(c)
+		defer cancel()
+		reply, err := h.d.Lever(ctx, tok, round, kind, raw)
+		if err != nil {
+			return err
+		}
+		if len(reply) == 0 {
+			reply = json.RawMessage(`{"ok":true}`)
+		}
+		return rawJSON(c, http.StatusOK, reply)
+	}
+}
+
+// transcriptReply is GET /v1/rounds/{round}/transcript.
+type transcriptReply struct {
+	Round  string `json:"round"`
+	Events any    `json:"events"`
+}
+
+func (h *handlers) transcript(c echo.Context) error {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	round, err := roundParam(c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := h.call(c)
+	defer cancel()
+	evs, revealed, err := h.d.Transcript(ctx, round)
+	if err != nil {
+		return err
+	}
+	if len(evs) == 0 {
+		return door.Refuse(door.CodeUnknownRound, "no round "+round)
+	}
+	if !revealed {
+		return &door.Refusal{Code: door.CodeNotRevealed, Msg: "the transcript is public after the reveal (§11.4)", Retry: true}
+	}
+	return sendJSON(c, http.StatusOK, transcriptReply{Round: round, Events: evs})
+}

@@ -1,0 +1,115 @@
+package door
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/games"
+)
+
+// Refusal is a refusal the doors write as {error, code, retry} plus Extra members (e.g.
+// not_yet's "practice" count). Extra never overrides the three fixed members.
+type Refusal struct {
+	Code  string
+	Msg   string
+	Retry bool
+	Extra map[string]any
+}
+
+func (r *Refusal) Error() string { return r.Code + ": " + r.Msg }
+
+// Refuse makes a *Refusal with no extra members.
+func Refuse(code, msg string) *Refusal { return &Refusal{Code: code, Msg: msg} }
+
+// Detailer is implemented by desk errors that carry members beyond {error, code, retry}; the
+// doors copy them into the body.
+type Detailer interface {
+	Details() map[string]any
+}
+
+// AsRefusal turns err into the refusal written on the wire: a *Refusal as is; a *games.Error
+// with its code, message and retry (and Details when the error has them); a context deadline
+// as busy (retry); anything else as internal. ok is false for internal errors, which the caller
+// should log: their text is not sent.
+func AsRefusal(err error) (r *Refusal, ok bool) {
+	var ref *Refusal
+	if errors.As(err, &ref) {
+		return ref, true
+	}
+	var ge *games.Error
+	if errors.As(err, &ge) {
+		r = &Refusal{Code: ge.Code, Msg: ge.Msg, Retry: ge.Retry}
+		if r.Msg == "" {
+			r.Msg = ge.Code
+		}
+		var d Detailer
+		if errors.As(err, &d) {
+			r.Extra = d.Details()
+		}
+		return r, true
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Refusal{Code: CodeBusy, Msg: "the arena did not answer in time", Retry: true}, true
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		switch he.Code {
+		case http.StatusNotFound:
+			return Refuse(CodeNotFound, "no such route"), true
+		case http.StatusMethodNotAllowed:
+			return Refuse(CodeMethod, "method not allowed on this route"), true
+		case http.StatusRequestEntityTooLarge:
+			return Refuse(CodeTooLarge, "body too large"), true
+		case http.StatusUnsupportedMediaType:
+			return Refuse(CodeMediaType, "body must be application/json"), true
+		case http.StatusUnauthorized:
+			return Refuse(CodeUnauthorized, "authorization required"), true
+		}
+		if he.Code >= 400 && he.Code < 500 {
+			return Refuse(CodeBadRequest, http.StatusText(he.Code)), true
+		}
+	}
+	return &Refusal{Code: CodeInternal, Msg: "internal error"}, false
+}
+
+// Write writes r as JSON with its status (Status(r.Code)).
+func Write(c echo.Context, r *Refusal) error {
+	body := make(map[string]any, 3+len(r.Extra))
+	for k, v := range r.Extra {
+		body[k] = v
+	}
+	body["error"] = r.Msg
+	body["code"] = r.Code
+	body["retry"] = r.Retry
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-store")
+	if r.Code == CodeUnauthorized {
+		h.Set("WWW-Authenticate", `Bearer realm="arena ops"`)
+	}
+	return c.JSON(Status(r.Code), body)
+}
+
+// ErrorHandler is echo's HTTPErrorHandler for every door: each error becomes a JSON refusal
+// ({error, code, retry}); internal errors are logged with the route and their text, never sent.
+// A client that went away (context canceled) gets nothing written.
+func ErrorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+			return
+		}
+		r, ok := AsRefusal(err)
+		if !ok {
+			log.Error("request failed", "method", c.Request().Method, "route", c.Path(), "err", err)
+		}
+		if werr := Write(c, r); werr != nil {
+			log.Debug("refusal not written", "route", c.Path(), "err", werr)
+		}
+	}
+}

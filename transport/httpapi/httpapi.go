@@ -1,0 +1,89 @@
+// Package httpapi assembles the HTTP server of `arena serve`: one echo instance with the
+// shared middleware (token-in-URL guard, panic recovery, access log, JSON refusals) and every
+// door mounted (desk, ops, meta). No echo Timeout middleware is used anywhere: it would turn a
+// long poll's late write into an HTML 503 and lose what the poll took.
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"arena/transport/desk"
+	"arena/transport/door"
+	"arena/transport/meta"
+	"arena/transport/ops"
+)
+
+// Options are the doors to mount. A nil Desk or Ops leaves those routes out (404).
+type Options struct {
+	Desk        desk.Desk
+	DeskOptions desk.Options
+	Ops         ops.Tables
+	OpsOptions  ops.Options
+	Meta        meta.Options
+	// Metrics, when set, receives arena_http_requests_total{route,code}.
+	Metrics prometheus.Registerer
+	// Logger receives access lines (debug) and internal errors; nil discards.
+	Logger *slog.Logger
+}
+
+// New returns the echo instance serving every door.
+func New(o Options) (*echo.Echo, error) {
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = door.ErrorHandler(log)
+	e.Pre(door.TokenGuard())
+	e.Use(door.AccessLog(log))
+	if o.Metrics != nil {
+		reqs := prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "arena_http_requests_total",
+			Help: "HTTP requests answered, by route pattern and status code.",
+		}, []string{"route", "code"})
+		if err := o.Metrics.Register(reqs); err != nil {
+			return nil, err
+		}
+		e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+			return func(c echo.Context) error {
+				err := next(c)
+				if err != nil {
+					c.Error(err)
+				}
+				reqs.WithLabelValues(c.Path(), strconv.Itoa(c.Response().Status)).Inc()
+				return nil
+			}
+		})
+	}
+	e.Use(door.Recover(log))
+	if o.Desk != nil {
+		desk.Mount(e, o.Desk, o.DeskOptions)
+	}
+	if o.Ops != nil {
+		ops.Mount(e, o.Ops, o.OpsOptions)
+	}
+	meta.Mount(e, o.Meta)
+	return e, nil
+}
+
+// Server wraps h in an http.Server with the timeouts a long poll allows: headers within 10 s,
+// no write timeout shorter than the longest poll (30 s) plus margin, idle keep-alives 2 min.
+func Server(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      75 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    32 << 10,
+	}
+}

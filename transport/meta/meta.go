@@ -1,0 +1,105 @@
+// Package meta is what the instance says about itself: its agent card at
+// /.well-known/agent.json and /.well-known/agent-card.json (§4, §4.2, §4.3), /healthz and the
+// Prometheus metrics at /metrics.
+package meta
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"arena/games/canon"
+)
+
+// BadgeExtension is the URI of the Concordium Badge A2A extension (§4.2).
+const BadgeExtension = "https://docs.concordium.com/a2a-extensions/concordium-badge/v1"
+
+// Identity is the instance's published identity.
+type Identity struct {
+	Agent    string            // CAIP-19 agent id (the instance's Badge, §3)
+	Name     string            // display name
+	Key      ed25519.PublicKey // the envelope signing key
+	Endpoint string            // public base URL, when known ("" omits it)
+}
+
+// Card is the agent card served at /.well-known/agent.json (§4.2's shape, kind "arena"). The
+// signing key is "ed25519:<64 hex>". An agent MUST still resolve the key on chain (§4.1): this
+// card proves nothing on its own.
+type Card struct {
+	V            int         `json:"v"`
+	Agent        string      `json:"agent"`
+	Name         string      `json:"name"`
+	Kind         string      `json:"kind"`
+	SigningKey   string      `json:"signing_key"`
+	Endpoint     string      `json:"endpoint,omitempty"`
+	Capabilities cardCapable `json:"capabilities"`
+}
+
+type cardCapable struct {
+	Extensions []cardExtension `json:"extensions"`
+}
+
+type cardExtension struct {
+	URI         string         `json:"uri"`
+	Description string         `json:"description"`
+	Required    bool           `json:"required"`
+	Params      map[string]any `json:"params"`
+}
+
+// CardOf builds the card of id.
+func CardOf(id Identity) Card {
+	return Card{
+		V: 1, Agent: id.Agent, Name: id.Name, Kind: "arena", SigningKey: canon.FormatKey(id.Key), Endpoint: id.Endpoint,
+		Capabilities: cardCapable{Extensions: []cardExtension{{
+			URI:         BadgeExtension,
+			Description: "Verified by Concordium badge — on-chain agent identity in a CIS-8004 registry",
+			Params: map[string]any{
+				"tokenAddress": id.Agent,
+				"verify":       "Resolve tokenAddress via CIS-8004 agent_of; confirm owner + status is Active + card SHA-256 equals metadata_hash.",
+			},
+		}}},
+	}
+}
+
+// Options configure the meta door.
+type Options struct {
+	Identity Identity
+	// Gatherer is the registry /metrics serves (the one handed to actors.Start); nil serves an
+	// empty registry.
+	Gatherer prometheus.Gatherer
+	// Health, when set, is called by /healthz with a 2 s deadline; an error answers 503.
+	Health func(ctx context.Context) error
+}
+
+// Mount adds /.well-known/agent.json, /.well-known/agent-card.json, /healthz and /metrics.
+func Mount(e *echo.Echo, o Options) {
+	card, _ := json.Marshal(CardOf(o.Identity))
+	serveCard := func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "public, max-age=60")
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, card)
+	}
+	e.GET("/.well-known/agent.json", serveCard)
+	e.GET("/.well-known/agent-card.json", serveCard)
+	e.GET("/healthz", func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		if o.Health != nil {
+			ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+			defer cancel()
+			if err := o.Health(ctx); err != nil {
+				return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error(), "code": "unavailable"})
+			}
+		}
+		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	})
+	g := o.Gatherer
+	if g == nil {
+		g = prometheus.NewRegistry()
+	}
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(g, promhttp.HandlerOpts{})))
+}

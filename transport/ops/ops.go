@@ -1,0 +1,112 @@
+// Package ops is the operators' door: list the tables, restart one from its snapshot, stop one
+// (issue 3 "Ops"), behind `Authorization: Bearer <operator token>`.
+//
+//	GET  /ops/tables                → {"tables": [Table…]}
+//	POST /ops/tables/{id}/restart   → {"table": id, "status": "restarted"}
+//	POST /ops/tables/{id}/stop      → {"table": id, "status": "stopped"}
+//
+// No bearer → 401 unauthorized; a wrong one → 403 forbidden; an unknown table → 404
+// unknown_table (the arena's error code). Bodies on the POSTs are not read.
+package ops
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/transport/door"
+)
+
+// Table is one row of GET /ops/tables.
+type Table struct {
+	ID        string `json:"id"`
+	Game      string `json:"game"`
+	Round     string `json:"round"`
+	Phase     string `json:"phase"`
+	Status    string `json:"status"` // live | finished | failed | stopped
+	Seats     int    `json:"seats"`
+	LastError string `json:"last_error,omitempty"`
+}
+
+// Tables is what the door calls; *actors.Arena implements it through an adapter in cmd/arena.
+// Errors are *games.Error (unknown_table for an id the arena does not hold).
+type Tables interface {
+	Tables(ctx context.Context) ([]Table, error)
+	RestartTable(ctx context.Context, id string) error
+	StopTable(ctx context.Context, id string) error
+}
+
+// Options configure the door. Token is required: an empty token would open /ops to anyone, so
+// Mount refuses every request then (403).
+type Options struct {
+	Token       string
+	CallTimeout time.Duration // 0 selects 10 s
+}
+
+// tableID is the shape of a table id in a path.
+var tableID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+
+// Mount adds the ops routes to e.
+func Mount(e *echo.Echo, t Tables, opts Options) {
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 10 * time.Second
+	}
+	g := e.Group("/ops", bearer(opts.Token))
+	g.GET("/tables", func(c echo.Context) error {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), opts.CallTimeout)
+		defer cancel()
+		rows, err := t.Tables(ctx)
+		if err != nil {
+			return err
+		}
+		if rows == nil {
+			rows = []Table{}
+		}
+		return c.JSON(http.StatusOK, map[string]any{"tables": rows})
+	})
+	act := func(status string, f func(context.Context, string) error) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			id := c.Param("id")
+			if !tableID.MatchString(id) {
+				return door.Refuse(door.CodeBadRequest, "malformed table id")
+			}
+			ctx, cancel := context.WithTimeout(c.Request().Context(), opts.CallTimeout)
+			defer cancel()
+			if err := f(ctx, id); err != nil {
+				return err
+			}
+			return c.JSON(http.StatusOK, map[string]string{"table": id, "status": status})
+		}
+	}
+	g.POST("/tables/:id/restart", act("restarted", t.RestartTable))
+	g.POST("/tables/:id/stop", act("stopped", t.StopTable))
+}
+
+// bearer checks `Authorization: Bearer <token>` in constant time (over SHA-256 digests, so the
+// comparison does not leak the token's length either).
+func bearer(token string) echo.MiddlewareFunc {
+	want := sha256.Sum256([]byte(token))
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Request().Header.Get("Authorization")
+			if h == "" {
+				return door.Refuse(door.CodeUnauthorized, "send Authorization: Bearer <operator token>")
+			}
+			scheme, got, ok := strings.Cut(h, " ")
+			if !ok || !strings.EqualFold(scheme, "Bearer") || got == "" {
+				return door.Refuse(door.CodeUnauthorized, "send Authorization: Bearer <operator token>")
+			}
+			g := sha256.Sum256([]byte(strings.TrimSpace(got)))
+			if token == "" || subtle.ConstantTimeCompare(want[:], g[:]) != 1 {
+				return door.Refuse(door.CodeForbidden, "wrong operator token")
+			}
+			return next(c)
+		}
+	}
+}
