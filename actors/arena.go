@@ -52,6 +52,10 @@ type Options struct {
 	// OnStatus, when set, is called whenever a table's status changes (live, finished, failed,
 	// stopped), from whichever goroutine changed it: it must not block.
 	OnStatus func(table, status string)
+	// BeforeRecover, when set, runs after the actor system exists and before any table is
+	// spawned: spawn here the actors tables deliver to (walk-in mailboxes), so the prompts that
+	// recovered tables redeliver at once find them. An error aborts Start.
+	BeforeRecover func(a *Arena) error
 }
 
 // Table statuses (TableInfo.Status).
@@ -138,13 +142,17 @@ func Start(opts Options) (*Arena, error) {
 	sys := actor.NewActorSystem(
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log.With("lib", "protoactor") }),
 		actor.WithDeadLetterThrottleCount(3), actor.WithDeadLetterRequestLogging(false))
-	a := &Arena{opts: opts, env: e, system: sys}
+	a := &Arena{opts: opts, env: e, system: sys, tables: actor.NewPID(sys.Address(), "arena/tables")}
+	if opts.BeforeRecover != nil {
+		if err := opts.BeforeRecover(a); err != nil {
+			return nil, fmt.Errorf("actors: start: %w", err)
+		}
+	}
 	a.root, err = sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &rootActor{env: e} }),
 		"arena")
 	if err != nil {
 		return nil, fmt.Errorf("actors: start: spawn arena: %w", err)
 	}
-	a.tables = actor.NewPID(sys.Address(), "arena/tables")
 	// The ping is answered by "tables" once its Started (boot recovery) has run.
 	if _, err := sys.Root.RequestFuture(a.root, &ping{}, 30*time.Second).Result(); err != nil {
 		return nil, fmt.Errorf("actors: start: tables supervisor: %w", err)
@@ -294,14 +302,16 @@ func (a *Arena) Submit(ctx context.Context, m SubmitAnswer) (SubmitAnswerReply, 
 	}
 	res, err := a.system.Root.RequestFuture(a.TablePID(m.Table), &m, a.wait(ctx)).Result()
 	if err != nil {
-		if errors.Is(err, actor.ErrDeadLetter) {
-			rec, lerr := a.record(m.Table)
-			if lerr != nil {
-				return SubmitAnswerReply{}, lerr
-			}
-			if rec.Status == StatusFinished {
-				return SubmitAnswerReply{Code: games.CodeRoundOver, Msg: "round " + rec.Round + " is over"}, nil
-			}
+		// No answer: the table is not running (dead letter), or it was stopped or parked with
+		// the message still queued (dropped: a timeout). The record says which.
+		rec, lerr := a.record(m.Table)
+		if lerr != nil {
+			return SubmitAnswerReply{}, lerr
+		}
+		switch {
+		case rec.Status == StatusFinished:
+			return SubmitAnswerReply{Code: games.CodeRoundOver, Msg: "round " + rec.Round + " is over"}, nil
+		case errors.Is(err, actor.ErrDeadLetter) || rec.Status != StatusLive:
 			return SubmitAnswerReply{}, fmt.Errorf("%w: table %s is %s: %w", ErrTableDown, m.Table, rec.Status, err)
 		}
 		return SubmitAnswerReply{}, fmt.Errorf("%w: table %s: %v", ErrTimeout, m.Table, err)

@@ -28,6 +28,7 @@ type tablesActor struct {
 	env     *env
 	live    map[string]*actor.PID
 	pending map[string][]pendingOp
+	parking map[string]bool // stopped by the isolation rule; the status moves once it is gone
 }
 
 type pendingOp struct {
@@ -49,6 +50,7 @@ func (s *tablesActor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		s.live = map[string]*actor.PID{}
 		s.pending = map[string][]pendingOp{}
+		s.parking = map[string]bool{}
 		s.recover(ctx)
 	case *ping:
 		ctx.Respond(&opReply{})
@@ -61,6 +63,10 @@ func (s *tablesActor) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		id := strings.TrimPrefix(m.Who.Id[strings.LastIndexByte(m.Who.Id, '/')+1:], tablePrefix)
 		delete(s.live, id)
+		if s.parking[id] {
+			delete(s.parking, id)
+			s.env.m.setStatus(id, StatusFailed)
+		}
 		ops := s.pending[id]
 		delete(s.pending, id)
 		for _, op := range ops {
@@ -174,7 +180,7 @@ func (s *tablesActor) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, 
 	}
 	if park {
 		s.env.log.Error("table parked as failed", "table", id, "reason", fmt.Sprint(reason))
-		s.env.m.setStatus(id, StatusFailed)
+		s.parking[id] = true
 		sup.StopChildren(child)
 		return
 	}

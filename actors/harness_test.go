@@ -1,0 +1,330 @@
+package actors
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"arena/actors/internal/countdown"
+	"arena/games"
+	"arena/storage"
+)
+
+// t0 is where every fake clock starts.
+var t0 = time.Date(2026, 9, 9, 14, 0, 0, 0, time.UTC)
+
+const waitMax = 10 * time.Second // a test that waits this long has failed
+
+// harness is one arena on a fake clock and a bbolt file in t.TempDir, with channels fed by the
+// OnEvents and OnStatus hooks so tests synchronise on what the arena did, never on sleeps.
+type harness struct {
+	t      *testing.T
+	store  *storage.Store
+	clock  *FakeClock
+	eng    *countdown.Engine
+	key    ed25519.PrivateKey
+	arena  *Arena
+	probes map[string]chan any // mailbox actor name → what it received
+
+	failCommit atomic.Bool
+
+	mu     sync.Mutex
+	events chan games.Event
+	log    []games.Event
+	status chan [2]string
+	last   map[string]string
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{t: t, clock: NewFakeClock(t0), eng: &countdown.Engine{},
+		key:    ed25519.NewKeyFromSeed(make([]byte, 32)),
+		probes: map[string]chan any{}, events: make(chan games.Event, 100000),
+		status: make(chan [2]string, 100000), last: map[string]string{}}
+	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true,
+		CommitHook: func(string) error {
+			if h.failCommit.Load() {
+				return errors.New("injected disk failure")
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.store = st
+	t.Cleanup(func() {
+		if h.arena != nil {
+			_ = h.arena.Shutdown(context.Background())
+		}
+		_ = st.Close()
+	})
+	h.start()
+	return h
+}
+
+// start starts (or, after stop, restarts) the arena on the same store and clock; the probes
+// are respawned before boot recovery so redelivered prompts reach them.
+func (h *harness) start() {
+	h.t.Helper()
+	br, err := games.NewBracket(h.eng)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	a, err := Start(Options{DB: h.store, Bracket: br, Clock: h.clock, InstanceKey: h.key,
+		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7",
+		Logger:        slog.New(slog.DiscardHandler), Metrics: prometheus.NewRegistry(),
+		OnEvents: func(_, _ string, evs []games.Event) {
+			for _, e := range evs {
+				h.events <- e
+			}
+		},
+		OnStatus: func(id, s string) { h.status <- [2]string{id, s} },
+		BeforeRecover: func(a *Arena) error {
+			for name, ch := range h.probes {
+				if err := spawnProbe(a.System(), name, ch); err != nil {
+					return err
+				}
+			}
+			return nil
+		}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.arena = a
+}
+
+// stop shuts the arena down as a deploy would; tables stay live in storage.
+func (h *harness) stop() {
+	h.t.Helper()
+	if err := h.arena.Shutdown(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
+	h.arena = nil
+}
+
+type probe struct{ ch chan any }
+
+func (p *probe) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *DeliverPrompt, *RoundEnded:
+		p.ch <- m
+	}
+}
+
+func spawnProbe(sys *actor.ActorSystem, name string, ch chan any) error {
+	_, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &probe{ch: ch} }), name)
+	return err
+}
+
+// mailbox makes a probe mailbox actor and returns its channel.
+func (h *harness) mailbox(name string) chan any {
+	h.t.Helper()
+	ch := make(chan any, 1000)
+	h.probes[name] = ch
+	if err := spawnProbe(h.arena.System(), name, ch); err != nil {
+		h.t.Fatal(err)
+	}
+	return ch
+}
+
+func (h *harness) open(spec TableSpec) string {
+	h.t.Helper()
+	if spec.Game == "" {
+		spec.Game = countdown.ID
+	}
+	round, err := h.arena.OpenTable(context.Background(), spec)
+	if err != nil {
+		h.t.Fatalf("OpenTable(%s): %v", spec.ID, err)
+	}
+	return round
+}
+
+// waitEvent returns the first event (ever committed since the harness began) that matches.
+func (h *harness) waitEvent(what string, pred func(games.Event) bool) games.Event {
+	h.t.Helper()
+	for _, e := range h.log {
+		if pred(e) {
+			return e
+		}
+	}
+	timeout := time.After(waitMax)
+	for {
+		select {
+		case e := <-h.events:
+			h.log = append(h.log, e)
+			if pred(e) {
+				return e
+			}
+		case <-timeout:
+			h.t.Fatalf("timed out waiting for event: %s", what)
+		}
+	}
+}
+
+// waitEvents waits until n events match.
+func (h *harness) waitEvents(what string, n int, pred func(games.Event) bool) {
+	h.t.Helper()
+	count := func() int {
+		c := 0
+		for _, e := range h.log {
+			if pred(e) {
+				c++
+			}
+		}
+		return c
+	}
+	timeout := time.After(waitMax)
+	for count() < n {
+		select {
+		case e := <-h.events:
+			h.log = append(h.log, e)
+		case <-timeout:
+			h.t.Fatalf("timed out waiting for %d events: %s (have %d)", n, what, count())
+		}
+	}
+}
+
+func (h *harness) waitStatus(id, status string) {
+	h.t.Helper()
+	if h.last[id] == status {
+		return
+	}
+	timeout := time.After(waitMax)
+	for {
+		select {
+		case s := <-h.status:
+			h.last[s[0]] = s[1]
+			if s[0] == id && s[1] == status {
+				return
+			}
+		case <-timeout:
+			h.t.Fatalf("timed out waiting for table %s to be %s (last %q)", id, status, h.last[id])
+		}
+	}
+}
+
+// nextPrompt returns the next DeliverPrompt on ch for (turn), skipping redeliveries of other turns.
+func nextPrompt(t *testing.T, ch chan any, turn int) *DeliverPrompt {
+	t.Helper()
+	timeout := time.After(waitMax)
+	for {
+		select {
+		case m := <-ch:
+			if d, ok := m.(*DeliverPrompt); ok && d.Prompt.Move.Turn == turn {
+				return d
+			}
+		case <-timeout:
+			t.Fatalf("timed out waiting for the turn %d prompt", turn)
+		}
+	}
+}
+
+func nextRoundEnded(t *testing.T, ch chan any) *RoundEnded {
+	t.Helper()
+	timeout := time.After(waitMax)
+	for {
+		select {
+		case m := <-ch:
+			if r, ok := m.(*RoundEnded); ok {
+				return r
+			}
+		case <-timeout:
+			t.Fatal("timed out waiting for RoundEnded")
+		}
+	}
+}
+
+func (h *harness) submit(table, round string, seat, turn int, body string) SubmitAnswerReply {
+	h.t.Helper()
+	r, err := h.arena.Submit(context.Background(), SubmitAnswer{Table: table, Round: round,
+		Input: games.Input{Seat: seat, Kind: "answer", Move: games.Move{Turn: turn, Phase: "move"}, Body: json.RawMessage(body)}})
+	if err != nil {
+		h.t.Fatalf("Submit(%s seat %d turn %d): %v", table, seat, turn, err)
+	}
+	return r
+}
+
+// state Asks a live table for its in-memory view; FIFO per sender makes it a barrier after
+// Sends from the test goroutine (and after timer messages sent by clock.Advance).
+func (h *harness) state(table string) *tableStateReply {
+	h.t.Helper()
+	res, err := h.arena.System().Root.RequestFuture(h.arena.TablePID(table), &tableState{}, waitMax).Result()
+	if err != nil {
+		h.t.Fatalf("tableState(%s): %v", table, err)
+	}
+	return res.(*tableStateReply)
+}
+
+func (h *harness) record(id string) *tableRecord {
+	h.t.Helper()
+	b, err := h.store.LoadTable(id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	r, err := decodeRecord(id, b)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return r
+}
+
+func counterValue(c prometheus.Counter) float64 {
+	var m dto.Metric
+	_ = c.Write(&m)
+	return m.GetCounter().GetValue()
+}
+
+func seats(channels ...string) []SeatSpec {
+	var out []SeatSpec
+	for i, ch := range channels {
+		n := i + 1
+		s := SeatSpec{Seat: games.Seat{Seat: n, Name: "seat", Kind: "house"}, Channel: ch}
+		if ch == ChannelMailbox {
+			s.Seat.Kind, s.Seat.Walkin = "walkin", true
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func fixedSeed(b byte) []byte {
+	s := make([]byte, 32)
+	for i := range s {
+		s[i] = b
+	}
+	return s
+}
+
+func roundIs(round string) func(games.Event) bool {
+	return func(e games.Event) bool { return e.Round == round }
+}
+
+func and(ps ...func(games.Event) bool) func(games.Event) bool {
+	return func(e games.Event) bool {
+		for _, p := range ps {
+			if !p(e) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func typeIs(typ string) func(games.Event) bool {
+	return func(e games.Event) bool { return e.Type == typ }
+}
+
+func turnIs(turn int) func(games.Event) bool {
+	return func(e games.Event) bool { return e.Turn == turn }
+}
