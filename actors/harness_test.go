@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"arena/actors/internal/countdown"
 	"arena/games"

@@ -165,7 +165,7 @@ func TestOpenTableRefusals(t *testing.T) {
 	}{
 		{TableSpec{ID: "a", Game: "chess", Seats: seats(ChannelHouse, ChannelHouse)}, ErrBadSpec},
 		{TableSpec{ID: "a/b", Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse)}, ErrBadSpec},
-		{TableSpec{ID: "a", Game: "countdown", Seats: seats(ChannelHouse)}, ErrBadSpec},         // game refuses 1 seat
+		{TableSpec{ID: "a", Game: "countdown", Seats: seats(ChannelHouse)}, ErrBadSpec},                 // game refuses 1 seat
 		{TableSpec{ID: "a", Game: "countdown", Seats: seats(ChannelMailbox, ChannelHouse)}, ErrBadSpec}, // no mailbox id
 		{TableSpec{ID: "a", Game: "countdown", Seats: seats("carrier-pigeon", ChannelHouse)}, ErrBadSpec},
 		{TableSpec{ID: "a", Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse), Seed: []byte{1}}, ErrBadSpec},
@@ -241,7 +241,7 @@ func TestStaleTimerDropped(t *testing.T) {
 	nextPrompt(t, a, 1)
 	before := h.state("s1")
 	root, pid := h.arena.System().Root, h.arena.TablePID("s1")
-	root.Send(pid, &phaseDue{Round: round, Gen: before.Gen - 1, At: t0})                        // an older generation
+	root.Send(pid, &phaseDue{Round: round, Gen: before.Gen - 1, At: t0})                       // an older generation
 	root.Send(pid, &phaseDue{Round: round, Gen: before.Gen + 1, At: t0.Add(20 * time.Second)}) // not armed yet
 	root.Send(pid, &phaseDue{Round: "T-0", Gen: before.Gen, At: t0.Add(20 * time.Second)})     // another round
 	after := h.state("s1")
