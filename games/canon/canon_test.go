@@ -193,3 +193,13 @@ func TestDecodeStrict(t *testing.T) {
 		t.Fatalf("scalar: %d %v", n, err)
 	}
 }
+
+func TestDecodeNullNilable(t *testing.T) {
+	var v target
+	if err := Decode([]byte(`{"list":null,"map":null,"raw":null,"any":null,"opt":null}`), &v); err != nil {
+		t.Fatalf("null into nil-able fields: %v", err)
+	}
+	if v.List != nil || v.Map != nil || v.Opt != nil {
+		t.Fatalf("decoded %+v", v)
+	}
+}

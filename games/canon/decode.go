@@ -14,8 +14,8 @@ import (
 // Decode decodes raw JSON into v, a non-nil pointer, strictly: the raw checks of Canonical
 // first (duplicates, folded names, unsafe integers, trailing data), then every member name of
 // an object decoded into a struct must equal a field's json name exactly (case-sensitive; Go's
-// encoding/json would fold case), no unknown members, and null only where the field is a
-// pointer, an interface or json.RawMessage. Nested structs, slices, arrays and maps are walked;
+// encoding/json would fold case), no unknown members, and null only where the field is
+// nil-able (pointer, interface, slice, map, json.RawMessage). Nested structs, slices, arrays and maps are walked;
 // a field whose type implements json.Unmarshaler (json.RawMessage among them) is handed its
 // raw value unwalked. Errors wrap the sentinels of Canonical, ErrUnknownMember, ErrNull,
 // ErrType or ErrTarget, naming the member path.
@@ -53,8 +53,8 @@ func shape(n *node, t reflect.Type, path string) error {
 	}
 	if n.kind == 'n' {
 		switch t.Kind() {
-		case reflect.Pointer, reflect.Interface:
-			return nil
+		case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
+			return nil // nil-able: null decodes to nil
 		}
 		return fmt.Errorf("%w: %s", ErrNull, path)
 	}

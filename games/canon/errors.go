@@ -24,8 +24,8 @@ var (
 	ErrNotObject = errors.New("canon: not a JSON object")
 	// ErrUnknownMember: Decode met a member name that is no field's exact json name.
 	ErrUnknownMember = errors.New("canon: unknown member")
-	// ErrNull: Decode met null where the field cannot hold it (only pointers, interfaces and
-	// json.RawMessage may be null).
+	// ErrNull: Decode met null where the field cannot hold it (only pointers, interfaces,
+	// slices, maps and json.RawMessage may be null).
 	ErrNull = errors.New("canon: null not allowed here")
 	// ErrType: Decode met a value of the wrong JSON type for its field.
 	ErrType = errors.New("canon: wrong value type")
