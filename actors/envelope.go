@@ -2,15 +2,13 @@ package actors
 
 import (
 	"crypto/ed25519"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
-	"github.com/gowebpki/jcs"
-
 	"arena/games"
+	"arena/games/canon"
 )
 
 // envelope is the §4 envelope an agent is sent (and a walk-in collects, byte for byte):
@@ -47,53 +45,38 @@ func SignEnvelope(key ed25519.PrivateKey, round string, p games.Prompt) ([]byte,
 	if env.Inbox == nil {
 		env.Inbox = []json.RawMessage{}
 	}
-	unsigned, err := canonical(env)
+	unsigned, err := canon.Marshal(env)
 	if err != nil {
 		return nil, fmt.Errorf("actors: envelope %s seat %d: %w", round, p.Seat, err)
 	}
-	digest := sha256.Sum256(unsigned)
-	env.Sig = "ed25519:" + hex.EncodeToString(ed25519.Sign(key, digest[:]))
-	out, err := canonical(env)
+	digest := canon.Digest(unsigned)
+	env.Sig = canon.FormatSig(ed25519.Sign(key, digest[:]))
+	out, err := canon.Marshal(env)
 	if err != nil {
 		return nil, fmt.Errorf("actors: envelope %s seat %d: %w", round, p.Seat, err)
 	}
 	return out, nil
 }
 
-// VerifyEnvelope checks an envelope's sig with the instance public key (what an agent does, §4).
+// VerifyEnvelope checks an envelope's sig with the instance public key, as an agent does (§4).
 func VerifyEnvelope(pub ed25519.PublicKey, raw []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	var head struct {
+		Sig string `json:"sig"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
 		return fmt.Errorf("actors: verify envelope: %w", err)
 	}
-	var sig string
-	if err := json.Unmarshal(m["sig"], &sig); err != nil || len(sig) != len("ed25519:")+128 || sig[:8] != "ed25519:" {
-		return fmt.Errorf("actors: verify envelope: malformed sig")
-	}
-	s, err := hex.DecodeString(sig[8:])
-	if err != nil {
-		return fmt.Errorf("actors: verify envelope: sig hex: %w", err)
-	}
-	delete(m, "sig")
-	unsigned, err := canonical(m)
+	sig, err := canon.ParseSig(head.Sig)
 	if err != nil {
 		return fmt.Errorf("actors: verify envelope: %w", err)
 	}
-	digest := sha256.Sum256(unsigned)
-	if !ed25519.Verify(pub, digest[:], s) {
-		return fmt.Errorf("actors: verify envelope: bad signature")
+	unsigned, err := canon.CanonicalWithout(raw, "sig")
+	if err != nil {
+		return fmt.Errorf("actors: verify envelope: %w", err)
+	}
+	digest := canon.Digest(unsigned)
+	if !canon.Verify(pub, digest[:], sig) {
+		return errors.New("actors: verify envelope: bad signature")
 	}
 	return nil
-}
-
-func canonical(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
-	}
-	c, err := jcs.Transform(b)
-	if err != nil {
-		return nil, fmt.Errorf("canonicalise: %w", err)
-	}
-	return c, nil
 }
