@@ -98,11 +98,9 @@ func (m *Match) answer(in games.Input) error {
 	case m.now.After(m.respBy):
 		return refuse(CodeStale, "past the move's deadline %s", fmtTime(m.respBy))
 	}
-	var b answerBody
-	if len(in.Body) > 0 {
-		if err := canon.Decode(in.Body, &b); err != nil {
-			return refuse(games.CodeBadRequest, "answer: %v", err)
-		}
+	b, err := decodeAnswer(in.Body)
+	if err != nil {
+		return refuse(games.CodeBadRequest, "answer: %v", err)
 	}
 	switch {
 	case b.V != nil && *b.V != 1:
@@ -294,7 +292,10 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool)
 	s := m.seat(seat)
 	for i, raw := range subs {
 		if i >= 4 {
-			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeTooManySubmissions, Msg: "at most 4 submissions per commit"})
+			msg := "at most 4 submissions per commit"
+			m.rejections = append(m.rejections, Rejection{Seat: seat, Turn: m.turn, Index: i, Code: CodeTooManySubmissions, Msg: msg})
+			m.emit("commitment.rejected", visPrivate(seat), map[string]any{"index": i, "code": CodeTooManySubmissions, "msg": msg})
+			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeTooManySubmissions, Msg: msg})
 			continue
 		}
 		took = true

@@ -1,0 +1,93 @@
+package blitz
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// decodeAnswer reads an answer's top level strictly (one object, exact-case member names from
+// the answer's vocabulary, no member twice or spelled twice under case folding) and leaves
+// each message and commitment as its raw bytes, so that a hostile commitment is refused on its
+// own (with its code) while the rest of the answer goes through (§4.4).
+func decodeAnswer(raw []byte) (answerBody, error) {
+	var b answerBody
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return b, nil
+	}
+	var top map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&top); err != nil {
+		return b, fmt.Errorf("not a JSON object: %v", err)
+	}
+	if dec.More() {
+		return b, fmt.Errorf("trailing data after the answer")
+	}
+	if top == nil {
+		return b, nil // null: an empty answer
+	}
+	if err := topNames(raw); err != nil {
+		return b, err
+	}
+	for k, v := range top {
+		var err error
+		switch k {
+		case "v":
+			err = json.Unmarshal(v, &b.V)
+		case "round":
+			err = json.Unmarshal(v, &b.Round)
+		case "turn":
+			err = json.Unmarshal(v, &b.Turn)
+		case "phase":
+			err = json.Unmarshal(v, &b.Phase)
+		case "exchange":
+			err = json.Unmarshal(v, &b.Exchange)
+		case "seat":
+			err = json.Unmarshal(v, &b.Seat)
+		case "messages":
+			err = json.Unmarshal(v, &b.Messages)
+		case "commitments":
+			err = json.Unmarshal(v, &b.Commitments)
+		case "accusation":
+			err = json.Unmarshal(v, &b.Accusation)
+		default:
+			err = fmt.Errorf("unknown member")
+		}
+		if err != nil {
+			return b, fmt.Errorf("%q: %v", k, err)
+		}
+	}
+	if len(b.Messages) > 64 || len(b.Commitments) > 64 {
+		return b, fmt.Errorf("too many items")
+	}
+	return b, nil
+}
+
+// topNames refuses a top-level member name given twice or two names equal under Unicode case
+// folding (encoding/json would fold them into one field).
+func topNames(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // {
+		return err
+	}
+	var names []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		name, _ := t.(string)
+		for _, n := range names {
+			if strings.EqualFold(n, name) {
+				return fmt.Errorf("member %q beside %q", name, n)
+			}
+		}
+		names = append(names, name)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
