@@ -72,15 +72,18 @@ func (s *faultState) before(method string) (time.Duration, bool) {
 	return d, unavailable
 }
 
-// drop reports whether to drop this submission.
+// drop reports whether to drop this submission if it passes the door.
 func (s *faultState) drop() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.draw(s.f.DropRate)
-	if d {
-		s.dropped++
-	}
-	return d
+	return s.draw(s.f.DropRate)
+}
+
+// countDrop records a submission that passed the door and was dropped.
+func (s *faultState) countDrop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropped++
 }
 
 // intercept applies latency and the Unavailable rate to every unary call.

@@ -51,6 +51,7 @@ func (q *queries) SendBlockItem(_ context.Context, req *pb.SendBlockItemRequest)
 		return nil, grpcErr(err)
 	}
 	if drop {
+		q.n.faults.countDrop()
 		q.n.log.Info("block item dropped by fault injection", "tx", h)
 	}
 	return &pb.TransactionHash{Value: h[:]}, nil

@@ -1,0 +1,194 @@
+package devchain
+
+import (
+	"context"
+	"crypto/sha256"
+	"testing"
+	"time"
+
+	v2 "github.com/Concordium/concordium-go-sdk/v2"
+	"github.com/Concordium/concordium-go-sdk/v2/pb"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+func anchorTx(a testAccount, nonce uint64, tag byte) []byte {
+	p := regData(append([]byte("DDDA"), tag))
+	return buildTx(a.seed, a.addr, nonce, baseEnergy(1, len(p))+energyRegisterData, uint64(time.Now().Add(time.Hour).Unix()), p)
+}
+
+// TestFaultLatency delays one method and leaves the others alone.
+func TestFaultLatency(t *testing.T) {
+	const d = 150 * time.Millisecond
+	_, c, _, _ := twoAccounts(t, Options{Faults: Faults{MethodLatency: map[string]time.Duration{"GetConsensusInfo": d}}})
+	ctx := context.Background()
+	start := time.Now()
+	if _, err := c.GetConsensusInfo(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el < d {
+		t.Fatalf("GetConsensusInfo took %v, want at least %v", el, d)
+	}
+	start = time.Now()
+	if _, err := c.GrpcClient.GetBlockItemStatus(ctx, &pb.TransactionHash{Value: make([]byte, 32)}); status.Code(err) != codes.NotFound {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el >= d {
+		t.Fatalf("GetBlockItemStatus took %v, latency leaked to another method", el)
+	}
+	// A caller's deadline shorter than the latency ends the call with DeadlineExceeded.
+	short, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+	defer cancel()
+	_, err := c.GetConsensusInfo(short)
+	wantCode(t, err, codes.DeadlineExceeded)
+}
+
+// TestFaultUnavailable answers Unavailable at the set rate, changing nothing on the chain.
+func TestFaultUnavailable(t *testing.T) {
+	n, c, _, alice := twoAccounts(t, Options{Faults: Faults{UnavailableRate: 1}})
+	ctx := context.Background()
+	_, err := c.GrpcClient.SendBlockItem(ctx, rawRequest(t, anchorTx(alice, 1, 1)))
+	wantCode(t, err, codes.Unavailable)
+	if a, _ := n.AccountState(alice.address()); a.NextNonce != 1 {
+		t.Fatalf("next nonce %d after an Unavailable submission, want 1", a.NextNonce)
+	}
+	n.SetFaults(Faults{UnavailableRate: 0.5, Seed: 7})
+	fails := 0
+	for range 40 {
+		if _, err := c.GetConsensusInfo(ctx); status.Code(err) == codes.Unavailable {
+			fails++
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fails < 8 || fails > 32 {
+		t.Fatalf("%d of 40 calls Unavailable at rate 0.5", fails)
+	}
+	if u, _ := n.FaultCounts(); u != uint64(fails)+1 {
+		t.Fatalf("fault count %d, want %d", u, fails+1)
+	}
+	n.SetFaults(Faults{})
+	if _, err := c.GrpcClient.SendBlockItem(ctx, rawRequest(t, anchorTx(alice, 1, 1))); err != nil {
+		t.Fatalf("after clearing faults: %v", err)
+	}
+}
+
+// TestFaultDrop accepts a submission, answers its hash and forgets it.
+func TestFaultDrop(t *testing.T) {
+	n, c, _, alice := twoAccounts(t, Options{Faults: Faults{DropRate: 1}})
+	ctx := context.Background()
+	bi := anchorTx(alice, 1, 1)
+	h, err := c.SendBlockItem(ctx, rawRequest(t, bi))
+	if err != nil || h.Value != sha256.Sum256(bi) {
+		t.Fatalf("dropped submission answered %v (%v)", h, err)
+	}
+	// A dropped submission still faces the door: a bad one is refused, not dropped.
+	bad := append([]byte(nil), bi...)
+	bad[10] ^= 1
+	_, err = c.GrpcClient.SendBlockItem(ctx, rawRequest(t, bad))
+	wantCode(t, err, codes.InvalidArgument)
+	if _, err := n.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetBlockItemStatus(ctx, *h)
+	wantCode(t, err, codes.NotFound)
+	nn, err := c.GetNextAccountSequenceNumber(ctx, &v2.AccountAddress{Value: alice.addr})
+	if err != nil || nn.SequenceNumber.Value != 1 {
+		t.Fatalf("next nonce %v (%v), want 1: a dropped item uses no nonce", nn, err)
+	}
+	if _, d := n.FaultCounts(); d != 1 {
+		t.Fatalf("dropped count %d, want 1", d)
+	}
+	n.SetFaults(Faults{})
+	h2, err := c.SendBlockItem(ctx, rawRequest(t, bi))
+	if err != nil || h2.Value != h.Value {
+		t.Fatalf("resubmission %v (%v)", h2, err)
+	}
+	if sum := finalStatus(t, n, c, h.Value); sum.GetAccountTransaction().GetEffects().GetDataRegistered() == nil {
+		t.Fatalf("resubmitted item outcome %v", sum)
+	}
+}
+
+// TestRestartKeepsState restarts the node on the same port: finalized blocks, an item
+// received but not yet baked, and the nonce all survive; the block loop bakes and finalizes
+// on its own clock.
+func TestRestartKeepsState(t *testing.T) {
+	n, c, _, alice := twoAccounts(t, Options{BlockTime: 10 * time.Millisecond, FinalizeAfter: 30 * time.Millisecond})
+	ctx := context.Background()
+	addr := n.Addr()
+	first := sha256.Sum256(anchorTx(alice, 1, 1))
+	if _, err := c.SendBlockItem(ctx, rawRequest(t, anchorTx(alice, 1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	waitFinal(t, c, first)
+	best, final, err := n.Heights()
+	if err != nil || best != 1 || final != 1 {
+		t.Fatalf("heights %d/%d (%v), want 1/1", best, final, err)
+	}
+	downDone := make(chan error, 1)
+	go func() { downDone <- n.Restart(ctx, 200*time.Millisecond) }()
+	time.Sleep(50 * time.Millisecond)
+	_, err = c.GetConsensusInfo(ctx)
+	wantCode(t, err, codes.Unavailable)
+	if err := <-downDone; err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	if n.Addr() != addr {
+		t.Fatalf("address after restart %s, want %s", n.Addr(), addr)
+	}
+	var st *pb.BlockItemStatus
+	for range 100 { // the client reconnects with back-off
+		if st, err = c.GetBlockItemStatus(ctx, v2.TransactionHash{Value: first}); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil || st.GetFinalized() == nil {
+		t.Fatalf("status after restart %v (%v), want finalized", st, err)
+	}
+	second := sha256.Sum256(anchorTx(alice, 2, 2))
+	if _, err := c.SendBlockItem(ctx, rawRequest(t, anchorTx(alice, 2, 2))); err != nil {
+		t.Fatalf("send after restart: %v", err)
+	}
+	waitFinal(t, c, second)
+	if best, final, _ := n.Heights(); best != 2 || final != 2 {
+		t.Fatalf("heights %d/%d, want 2/2", best, final)
+	}
+}
+
+// TestReceivedSurvivesStop stops the node with an item received but not baked, starts a new
+// node on the same directory and address, and sees the item committed and finalized.
+func TestReceivedSurvivesStop(t *testing.T) {
+	dir := t.TempDir()
+	arena, alice := newTestAccount(AccountArena, 1), newTestAccount("alice", 2)
+	g := &Genesis{Accounts: []GenesisAccount{arena.genesis(DefaultBalance), alice.genesis(DefaultBalance)}}
+	n, c := testNode(t, Options{Dir: dir, Genesis: g})
+	h, err := c.SendBlockItem(context.Background(), rawRequest(t, anchorTx(alice, 1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := n.Addr()
+	n.Stop()
+	n2, c2 := testNode(t, Options{Dir: dir, Addr: addr})
+	st, err := c2.GetBlockItemStatus(context.Background(), *h)
+	if err != nil || st.GetReceived() == nil {
+		t.Fatalf("status after stop/start %v (%v), want received", st, err)
+	}
+	finalStatus(t, n2, c2, h.Value)
+	if a, _ := n2.AccountState(alice.address()); a.NextNonce != 2 || !a.AllFinal {
+		t.Fatalf("account after restart %+v", a)
+	}
+}
+
+func waitFinal(t *testing.T, c *v2.Client, h [32]byte) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		st, err := c.GetBlockItemStatus(context.Background(), v2.TransactionHash{Value: h})
+		if err == nil && st.GetFinalized() != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%x not finalized by the block loop in 5s", h)
+}
