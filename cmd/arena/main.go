@@ -22,7 +22,10 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		// one line per sub-command, kept sorted
-		"chain": chainCommand,
+		"chain":    chainCommand,
+		"devchain": devchainCommand,
+		"ops":      opsCommand,
+		"serve":    serveCommand,
 	}
 }
 

@@ -59,13 +59,18 @@ type JoinRequest struct {
 	Format string `json:"format,omitempty"` // "blitz" (default) | "short"
 }
 
-// JoinReply is the answer of a join.
+// JoinReply is the answer of a join. On a practice table the round is open at once; on the
+// walk-in table Status is "gathering" and Round empty until it fills (the moves then come by
+// /next).
 type JoinReply struct {
-	Round  string `json:"round"`
-	Table  string `json:"table"`
-	Seat   int    `json:"seat"`
-	Pace   string `json:"pace"`
-	Status string `json:"status"`
+	Round    string `json:"round"`            // "T-<n>"; empty while gathering
+	Table    string `json:"table"`            // the table id; empty while gathering
+	Kind     string `json:"kind,omitempty"`   // "practice" | "walkin"
+	Format   string `json:"format,omitempty"` // "blitz" | "short"
+	Seat     int    `json:"seat"`             // 1..N; 0 while gathering
+	Pace     string `json:"pace"`             // "chat" | "agent": the clock the table runs on (§4.4)
+	Status   string `json:"status"`           // "seated" | "gathering"
+	Practice int    `json:"practice"`         // finished Practice rounds
 }
 
 // Next is what a poll found: a move (Envelope and Prompt, with Brief/Answer when the game can

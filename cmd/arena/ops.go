@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"arena/config"
+	"arena/transport/ops"
+)
+
+var opsCommand = command{
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID [--server URL] [--token T]",
+	run:     runOps,
+}
+
+// opsUsage is printed by `arena ops -h` and on a usage error.
+const opsUsage = `usage: arena ops tables|restart ID|stop ID [flags]
+
+Lists the tables of a running server, restarts one from its snapshot, or stops one, over
+/ops/* with the operator token.
+
+flags (anywhere on the line):
+  --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)
+  --token T      operator token (env ARENA_OPERATOR_TOKEN; default: read <data>/operator.token)
+  --data DIR     data dir the server wrote its token to (env ARENA_DATA; default ./data)
+  --json         print the server's JSON as is
+`
+
+// runOps is `arena ops`. Exit 0 on success, 1 when the server refused or could not be reached,
+// 2 on a usage error.
+func runOps(ctx context.Context, args []string) int {
+	return opsMain(ctx, args, os.Getenv, os.Stdout, os.Stderr)
+}
+
+func opsMain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("arena ops", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	server := fs.String("server", "", "")
+	token := fs.String("token", "", "")
+	data := fs.String("data", "", "")
+	asJSON := fs.Bool("json", false, "")
+	// Flags may come before or after the verb and the id.
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, opsUsage)
+				return 0
+			}
+			fmt.Fprintf(stderr, "arena ops: %v\n%s", err, opsUsage)
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	var method, path string
+	switch {
+	case len(pos) == 1 && pos[0] == "tables":
+		method, path = http.MethodGet, "/ops/tables"
+	case len(pos) == 2 && (pos[0] == "restart" || pos[0] == "stop"):
+		method, path = http.MethodPost, "/ops/tables/"+url.PathEscape(pos[1])+"/"+pos[0]
+	default:
+		fmt.Fprint(stderr, opsUsage)
+		return 2
+	}
+	base := firstOf(*server, getenv("ARENA_SERVER"), "http://127.0.0.1:8080")
+	tok := firstOf(*token, getenv("ARENA_OPERATOR_TOKEN"))
+	if tok == "" {
+		t, err := config.ReadOperatorToken(firstOf(*data, getenv("ARENA_DATA"), "./data"))
+		if err != nil {
+			fmt.Fprintf(stderr, "arena ops: no operator token: give --token or --data (%v)\n", err)
+			return 2
+		}
+		tok = t
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(base, "/")+path, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena ops: %v\n", err)
+		return 2
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena ops: %v\n", err)
+		return 1
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		fmt.Fprintf(stderr, "arena ops: read answer: %v\n", err)
+		return 1
+	}
+	if resp.StatusCode != http.StatusOK {
+		var r struct{ Error, Code string }
+		if json.Unmarshal(body, &r) == nil && r.Code != "" {
+			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", r.Error, resp.StatusCode, r.Code)
+		} else {
+			fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
+		}
+		return 1
+	}
+	if *asJSON || pos[0] != "tables" {
+		if *asJSON {
+			stdout.Write(body)
+			fmt.Fprintln(stdout)
+			return 0
+		}
+		fmt.Fprintf(stdout, "%s %s\n", pos[1], map[string]string{"restart": "restarted", "stop": "stopped"}[pos[0]])
+		return 0
+	}
+	var list struct {
+		Tables []ops.Table `json:"tables"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		fmt.Fprintf(stderr, "arena ops: unreadable answer: %v\n", err)
+		return 1
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tGAME\tROUND\tPHASE\tSTATUS\tSEATS\tLAST ERROR")
+	for _, t := range list.Tables {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", t.ID, t.Game, t.Round, t.Phase, t.Status, t.Seats, t.LastError)
+	}
+	tw.Flush()
+	return 0
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

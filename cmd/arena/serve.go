@@ -1,0 +1,315 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"arena/actors"
+	"arena/config"
+	"arena/games"
+	"arena/games/blitz"
+	"arena/storage"
+	"arena/transport/desk"
+	"arena/transport/door"
+	"arena/transport/httpapi"
+	"arena/transport/meta"
+	"arena/transport/ops"
+)
+
+var serveCommand = command{
+	summary: "run the game server (HTTP walk-in desk, ops, metrics) on ./data with zero set-up",
+	run:     runServe,
+}
+
+// runServe is `arena serve [flags]`: flags, ARENA_* variables and an optional --config file
+// (see config.Load); exit 0 after a clean shutdown (SIGTERM/SIGINT), 2 for a bad configuration,
+// 1 when the server could not start or stopped on an error.
+func runServe(ctx context.Context, args []string) int {
+	cfg, err := config.Load("arena serve", args, os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "arena serve:", err)
+		return 2
+	}
+	log := newLogger(cfg, os.Stderr)
+	if err := serve(ctx, cfg, log, os.Stdout); err != nil {
+		log.Error("serve stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// newLogger is the process logger: text or JSON lines on w at the configured level.
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var lvl slog.Level
+	_ = lvl.UnmarshalText([]byte(cfg.LogLevel)) // validated by config
+	o := &slog.HandlerOptions{Level: lvl}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+
+// serve wires config → storage → bracket → chain hook → actors.Start → the HTTP doors, prints
+// the listen address on out ("arena: listening on http://HOST:PORT", one line, for scripts and
+// tests), and runs until ctx ends; then it drains HTTP (long polls included) within the
+// configured grace, shuts the actor tree down and closes the database.
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writer) error {
+	sec, err := config.Provision(cfg)
+	if err != nil {
+		return err
+	}
+	store, err := storage.Open(cfg.DBPath(), storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	bracket, err := newBracket()
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+
+	ch, err := startChain(ctx, cfg, store, log)
+	if err != nil {
+		return err
+	}
+	defer ch.stop()
+
+	a, err := actors.Start(actors.Options{
+		DB: store, Bracket: bracket, Logger: log,
+		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
+		Metrics: reg, Anchorer: ch.anchorer,
+	})
+	if err != nil {
+		return err
+	}
+	shutArena := func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := a.Shutdown(sctx); err != nil {
+			log.Warn("actor tree shutdown", "err", err)
+		}
+	}
+	defer shutArena()
+
+	e, err := httpapi.New(httpapi.Options{
+		Desk:        deskAdapter{a},
+		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll)},
+		Ops:         opsAdapter{a},
+		OpsOptions:  ops.Options{Token: sec.OperatorToken},
+		Meta: meta.Options{
+			Identity: meta.Identity{Agent: sec.InstanceAgent, Name: cfg.InstanceName, Key: sec.InstanceKey.Public().(ed25519.PublicKey)},
+			Gatherer: reg,
+			Health: func(ctx context.Context) error {
+				_, err := a.Tables(ctx) // reads the database: a closed or broken file fails here
+				return err
+			},
+		},
+		Metrics: reg,
+		Logger:  log,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
+	}
+	srv := httpapi.Server(cfg.Addr, e)
+	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	fmt.Fprintf(out, "arena: listening on http://%s\n", ln.Addr())
+	if ch.addr != "" {
+		fmt.Fprintf(out, "arena: chain node %s\n", ch.addr)
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.DataDir, "agent", sec.InstanceAgent,
+		"chain", ch.addr, "operator_token_file", tokenSource(cfg))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: http: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "grace", cfg.HTTP.ShutdownGrace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.HTTP.ShutdownGrace))
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("http shutdown", "err", err)
+		srv.Close()
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("http serve", "err", err)
+	}
+	return nil
+}
+
+func tokenSource(cfg config.Config) string {
+	if cfg.OperatorToken != "" {
+		return "(given)"
+	}
+	return cfg.TokenPath()
+}
+
+// newBracket registers every game `arena serve` hosts.
+func newBracket() (*games.Bracket, error) {
+	return games.NewBracket(blitz.NewEngine(blitz.DefaultFees()))
+}
+
+// chainHook is what startChain returns: the anchorer tables hand anchor requests to, the node's
+// address to print ("" prints nothing), and how to stop it.
+type chainHook struct {
+	anchorer actors.Anchorer
+	addr     string
+	stop     func()
+}
+
+// startChain is the hook for the chain: with cfg.ChainNode empty the embedded devchain is to be
+// started here and its address printed; with a node address, the chain actor pointed at it.
+// Until that wiring lands, anchors go to actors' no-op anchorer (play never waits on the chain,
+// so nothing else changes) and the log says so.
+func startChain(ctx context.Context, cfg config.Config, store *storage.Store, log *slog.Logger) (chainHook, error) {
+	log.Warn("chain not wired: anchors are not submitted", "chain_node", cfg.ChainNode)
+	return chainHook{stop: func() {}}, nil
+}
+
+// deskAdapter is the walk-in desk door's view of *actors.Arena: the same calls, with the
+// door's own types (transport does not import actors) and the façade's sentinels turned into
+// protocol codes.
+type deskAdapter struct{ a *actors.Arena }
+
+func (d deskAdapter) RegisterWalkin(ctx context.Context, name, model string) (string, error) {
+	t, err := d.a.RegisterWalkin(ctx, name, model)
+	return t, codeOf(err)
+}
+
+func (d deskAdapter) JoinWalkin(ctx context.Context, token string, req desk.JoinRequest) (desk.JoinReply, error) {
+	r, err := d.a.JoinWalkin(ctx, token, actors.JoinRequest{Table: req.Table, Code: req.Code, Mole: req.Mole, Pace: req.Pace, Format: req.Format})
+	if err != nil {
+		var ge *games.Error
+		if errors.As(err, &ge) && ge.Code == actors.CodeNotYet {
+			return desk.JoinReply{}, notYet{ge, r.Practice}
+		}
+		return desk.JoinReply{}, codeOf(err)
+	}
+	return desk.JoinReply{Round: r.Round, Table: r.Table, Kind: r.Kind, Format: r.Format, Seat: r.Seat, Pace: r.Pace, Status: r.Status, Practice: r.Practice}, nil
+}
+
+// notYet is the not_yet refusal with the Practice count as body members (§4.4).
+type notYet struct {
+	err      *games.Error
+	practice int
+}
+
+func (e notYet) Error() string { return e.err.Error() }
+func (e notYet) Unwrap() error { return e.err }
+func (e notYet) Details() map[string]any {
+	return map[string]any{"practice": e.practice, "needed": actors.PracticeRoundsForWalkin}
+}
+
+func (d deskAdapter) NextMove(ctx context.Context, token string, wait time.Duration) (desk.Next, error) {
+	n, err := d.a.NextMove(ctx, token, wait)
+	if err != nil {
+		return desk.Next{}, codeOf(err)
+	}
+	return desk.Next{Waiting: n.Waiting, Round: n.Round, Status: n.Status, Envelope: n.Envelope, Prompt: n.Prompt,
+		Brief: n.Brief, Answer: n.Answer, Result: n.Result}, nil
+}
+
+func (d deskAdapter) AnswerMove(ctx context.Context, token string, body []byte) (json.RawMessage, error) {
+	r, err := d.a.AnswerMove(ctx, token, body)
+	return r, codeOf(err)
+}
+
+func (d deskAdapter) Lever(ctx context.Context, token, round, kind string, body []byte) (json.RawMessage, error) {
+	r, err := d.a.Lever(ctx, token, round, kind, body)
+	return r, codeOf(err)
+}
+
+func (d deskAdapter) WalkinRecord(ctx context.Context, token string) (json.RawMessage, error) {
+	r, err := d.a.WalkinRecord(ctx, token)
+	return r, codeOf(err)
+}
+
+func (d deskAdapter) Board(ctx context.Context) (json.RawMessage, error) {
+	r, err := d.a.Board(ctx)
+	return r, codeOf(err)
+}
+
+func (d deskAdapter) WalkinPage(ctx context.Context, name string) (json.RawMessage, error) {
+	r, err := d.a.WalkinPage(ctx, name)
+	return r, codeOf(err)
+}
+
+func (d deskAdapter) Transcript(ctx context.Context, round string) ([]games.Event, bool, error) {
+	evs, rev, err := d.a.Transcript(ctx, round)
+	return evs, rev, codeOf(err)
+}
+
+// opsAdapter is the ops door's view of *actors.Arena.
+type opsAdapter struct{ a *actors.Arena }
+
+func (o opsAdapter) Tables(ctx context.Context) ([]ops.Table, error) {
+	ts, err := o.a.Tables(ctx)
+	if err != nil {
+		return nil, codeOf(err)
+	}
+	out := make([]ops.Table, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, ops.Table{ID: t.ID, Game: t.Game, Round: t.Round, Phase: t.Phase, Status: t.Status,
+			Seats: len(t.Seats), LastError: t.LastError})
+	}
+	return out, nil
+}
+
+func (o opsAdapter) RestartTable(ctx context.Context, id string) error {
+	return codeOf(o.a.RestartTable(ctx, id))
+}
+
+func (o opsAdapter) StopTable(ctx context.Context, id string) error {
+	return codeOf(o.a.StopTable(ctx, id))
+}
+
+// codeOf turns the façade's sentinel errors into refusals with protocol codes (the doors' one
+// status table then applies); *games.Error and nil pass through; anything else stays an
+// internal error (500, logged).
+func codeOf(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ge *games.Error
+	if errors.As(err, &ge) {
+		return err
+	}
+	switch {
+	case errors.Is(err, actors.ErrNoTable):
+		return door.Refuse(door.CodeUnknownTable, "no such table")
+	case errors.Is(err, actors.ErrNoRound):
+		return door.Refuse(door.CodeUnknownRound, "no such round")
+	case errors.Is(err, actors.ErrTableDown):
+		return &door.Refusal{Code: "table_down", Msg: "the table is not running (failed or stopped); an operator can restart it", Retry: true}
+	case errors.Is(err, actors.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		return &door.Refusal{Code: door.CodeBusy, Msg: "the arena did not answer in time", Retry: true}
+	case errors.Is(err, actors.ErrClosed):
+		return &door.Refusal{Code: door.CodeBusy, Msg: "the arena is shutting down", Retry: true}
+	case errors.Is(err, actors.ErrBadSpec):
+		return door.Refuse("refused", err.Error())
+	}
+	return err
+}
