@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"arena/chain/devchain"
+)
+
+// devchainCommand is `arena devchain`: the embedded local Concordium node, standalone.
+var devchainCommand = command{
+	summary: "run the embedded local Concordium node (gRPC) standalone",
+	run: func(ctx context.Context, args []string) int {
+		return runDevchain(ctx, args, os.Stdout, os.Stderr)
+	},
+}
+
+const devchainUsage = `usage: arena devchain [--addr HOST:PORT] [--data DIR] [--block-time D] [--finalize-after D] [--energy-price N]
+
+Runs the devchain: a local node serving Concordium's gRPC API v2 (concordium.v2.Queries) with
+stand-ins of the CIS-8004 Badge registry at <12802,0> and the round escrow at <12810,0>. On
+its first start in DIR it generates the genesis accounts (arena, house, test-1..test-4) and
+writes their keys to DIR/devchain-genesis.json (mode 0600). When it is listening it prints one
+JSON line: {"addr", "data", "genesis_file", "registry", "escrow", "accounts":[{name,address}]},
+then serves until interrupted.
+  --addr            listen address (default 127.0.0.1:0, a free port)
+  --data            data directory (default ./data/devchain)
+  --block-time      how often received transactions are baked into a block (default 100ms)
+  --finalize-after  how long a block stays committed before it is finalized (default 500ms)
+  --energy-price    fee in microCCD per NRG (default 0: free)
+`
+
+// devchainReady is the line printed once the node listens.
+type devchainReady struct {
+	Addr        string            `json:"addr"`
+	Data        string            `json:"data"`
+	GenesisFile string            `json:"genesis_file"`
+	Registry    string            `json:"registry"`
+	Escrow      string            `json:"escrow"`
+	Accounts    []devchainAccount `json:"accounts"`
+}
+
+type devchainAccount struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+}
+
+// runDevchain runs the node until ctx ends. Exit codes: 0 stopped cleanly, 1 the node failed
+// to start, 2 usage error.
+func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("arena devchain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, devchainUsage) }
+	addr := fs.String("addr", "127.0.0.1:0", "listen address")
+	data := fs.String("data", filepath.Join("data", "devchain"), "data directory")
+	blockTime := fs.Duration("block-time", 100*time.Millisecond, "block interval")
+	finalizeAfter := fs.Duration("finalize-after", 500*time.Millisecond, "finalization delay")
+	price := fs.Uint64("energy-price", 0, "microCCD per NRG")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(stderr, "arena devchain: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *blockTime <= 0 || *finalizeAfter < 0 {
+		fmt.Fprintln(stderr, "arena devchain: --block-time must be positive and --finalize-after not negative")
+		return 2
+	}
+	fin := *finalizeAfter
+	if fin == 0 {
+		fin = -1 // finalize at once
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	n, err := devchain.Start(ctx, devchain.Options{
+		Addr: *addr, Dir: *data, BlockTime: *blockTime, FinalizeAfter: fin, EnergyPrice: *price, Log: log,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "arena devchain: %v\n", err)
+		return 1
+	}
+	defer n.Stop()
+	ready := devchainReady{
+		Addr: n.Addr(), Data: *data, GenesisFile: filepath.Join(*data, "devchain-genesis.json"),
+		Registry: devchain.DefaultRegistry.String(), Escrow: devchain.DefaultEscrow.String(),
+	}
+	for _, a := range n.Genesis().Accounts {
+		ready.Accounts = append(ready.Accounts, devchainAccount{Name: a.Name, Address: a.Address.ToBase58()})
+	}
+	line, err := json.Marshal(ready)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena devchain: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, string(line))
+	<-ctx.Done()
+	return 0
+}
