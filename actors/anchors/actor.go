@@ -1,0 +1,607 @@
+package anchors
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/actors"
+	"arena/chain/anchor"
+	"arena/chain/ccd"
+)
+
+type itemState int
+
+const (
+	stUnpersisted itemState = iota // signed, not yet in bbolt: never answered, never submitted
+	stReady                        // in bbolt; to be submitted at due
+	stInflight                     // in a send batch
+	stSent                         // the node has it; status checked at due until finalized
+	stPolling                      // in a status poll
+	stDead                         // can never land; re-signed at the next re-sync
+)
+
+// item is one pending submission in memory.
+type item struct {
+	rec     *record
+	tx      *ccd.Tx
+	state   itemState
+	due     time.Time
+	tries   int
+	replies []*reply // tables waiting for the answer until the item is persisted
+}
+
+type reply struct {
+	to  *actor.PID
+	msg *actors.Anchored
+}
+
+// chainActor is one incarnation of the chain actor. All fields are touched only on the actor's
+// goroutine.
+type chainActor struct {
+	c *Chain
+	o Options
+
+	inc    uint64
+	items  map[string]*item // by record ID (the hash the table was given)
+	byData map[string]*item // by registered bytes
+	next   uint64           // next nonce to assign
+	order  uint64
+
+	pendingOps   []op
+	pendingItems []*item
+	persisting   bool
+	persistTries int
+	persistDue   time.Time
+
+	op          string // "", "send", "poll", "resync": at most one node operation at a time
+	needResync  bool
+	resyncDue   time.Time
+	resyncTries int
+
+	timerStop func() bool
+	timerGen  uint64
+
+	stats Stats
+}
+
+func (a *chainActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		a.start(ctx)
+	case *actor.Stopping, *actor.Restarting:
+		if a.timerStop != nil {
+			a.timerStop()
+		}
+	case *jobMsg:
+		a.onJob(ctx, m.job)
+	case *persistDone:
+		if m.inc == a.inc {
+			a.onPersisted(ctx, m)
+		}
+	case *sendDone:
+		if m.inc == a.inc {
+			a.onSent(ctx, m)
+		}
+	case *pollDone:
+		if m.inc == a.inc {
+			a.onPolled(ctx, m)
+		}
+	case *resyncDone:
+		if m.inc == a.inc {
+			a.onResynced(ctx, m)
+		}
+	case *wake:
+		if m.inc == a.inc && m.gen == a.timerGen {
+			a.timerStop = nil
+			a.kickPersist(ctx)
+			a.kick(ctx)
+		}
+	case *statsRequest:
+		s := a.stats
+		s.NextNonce, s.Pending = a.next, len(a.items)
+		for _, it := range a.items {
+			if it.state == stSent || it.state == stPolling {
+				s.Sent++
+			}
+		}
+		ctx.Respond(&s)
+	}
+}
+
+// start loads the queue (after any write of a previous incarnation) and re-syncs with the node
+// before submitting: whatever was pending when the arena stopped is resubmitted or re-signed.
+func (a *chainActor) start(ctx actor.Context) {
+	a.inc = a.c.incarnation.Add(1)
+	a.items, a.byData = map[string]*item{}, map[string]*item{}
+	a.c.writing.Lock()
+	recs, next, err := loadQueue(a.c.db)
+	a.c.writing.Unlock()
+	if err != nil {
+		// A corrupt queue must not be papered over: the supervisor restarts us, and an operator
+		// sees the log.
+		a.o.Logger.Error("chain: load queue", "err", err)
+		panic(err)
+	}
+	a.next = next
+	now := a.o.Clock.Now()
+	for _, r := range recs {
+		b, err1 := hex.DecodeString(r.BlockItem)
+		tx, err2 := ccd.ParseBlockItem(b)
+		if err1 != nil || err2 != nil || tx.HashHex() != r.Tx {
+			a.o.Logger.Error("chain: skipping a corrupt queue record", "id", r.ID)
+			continue
+		}
+		it := &item{rec: r, tx: tx, state: stReady, due: now}
+		a.items[r.ID] = it
+		a.byData[string(mustHex(r.Data))] = it
+		a.next = max(a.next, tx.Nonce+1)
+		a.order = max(a.order, r.Order+1)
+	}
+	a.needResync, a.resyncDue = true, now
+	a.kick(ctx)
+}
+
+func mustHex(s string) []byte {
+	b, _ := hex.DecodeString(s)
+	return b
+}
+
+// onJob signs the anchor under the next nonce and queues it for bbolt; the table is answered
+// once it is written (write before you speak). A repeated anchor is answered with the
+// transaction already made for it.
+func (a *chainActor) onJob(ctx actor.Context, j actors.AnchorJob) {
+	answer := &actors.Anchored{Table: j.Table, Round: j.Round, Request: j.Request}
+	send := func() {
+		if j.ReplyTo != nil {
+			ctx.Send(j.ReplyTo, answer)
+		}
+	}
+	refuse := func(err error) {
+		answer.Err = err.Error()
+		send()
+	}
+	kind, err := anchor.ParseKind(j.Request.Kind)
+	if err != nil {
+		refuse(err)
+		return
+	}
+	round, err := anchor.ParseRound(j.Round)
+	if err != nil {
+		refuse(err)
+		return
+	}
+	data, err := anchor.Anchor{Kind: kind, Round: round, Seq: j.Request.Seq, Hash: j.Request.Hash}.Encode()
+	if err != nil {
+		refuse(err)
+		return
+	}
+	if it := a.byData[string(data)]; it != nil {
+		answer.Tx = it.rec.Tx
+		if it.state == stUnpersisted {
+			it.replies = append(it.replies, &reply{j.ReplyTo, answer})
+			return
+		}
+		send()
+		return
+	}
+	if r, err := lookupIndex(a.c.db, data); err != nil {
+		refuse(err)
+		return
+	} else if r != nil {
+		answer.Tx = r.Tx
+		send()
+		return
+	}
+	now := a.o.Clock.Now()
+	tx, err := ccd.RegisterData(a.c.key, a.next, uint64(now.Add(a.o.Expiry).Unix()), data)
+	if err != nil {
+		refuse(err)
+		return
+	}
+	a.next++
+	rec := &record{
+		ID: tx.HashHex(), Table: j.Table, Round: j.Round, Kind: j.Request.Kind, Seq: j.Request.Seq,
+		Data: hex.EncodeToString(data), BlockItem: hex.EncodeToString(tx.BlockItem), Tx: tx.HashHex(),
+		Nonce: tx.Nonce, Order: a.order, Created: now,
+	}
+	a.order++
+	answer.Tx = rec.Tx
+	it := &item{rec: rec, tx: tx, state: stUnpersisted, replies: []*reply{{j.ReplyTo, answer}}}
+	a.items[rec.ID] = it
+	a.byData[string(data)] = it
+	a.persist(ctx, it)
+}
+
+// persist queues the item's record (and the next nonce) for the next group commit.
+func (a *chainActor) persist(ctx actor.Context, it *item) {
+	r := *it.rec
+	a.pendingOps = append(a.pendingOps, op{put: &r, next: a.next})
+	a.pendingItems = append(a.pendingItems, it)
+	a.kickPersist(ctx)
+}
+
+// kickPersist writes everything queued in one bbolt transaction on a goroutine, unless a write
+// is already running (the next one then takes all that queued meanwhile: group commit).
+func (a *chainActor) kickPersist(ctx actor.Context) {
+	if a.persisting || len(a.pendingOps) == 0 || a.o.Clock.Now().Before(a.persistDue) {
+		return
+	}
+	b := &persistBatch{ops: a.pendingOps, items: a.pendingItems}
+	a.pendingOps, a.pendingItems = nil, nil
+	a.persisting = true
+	self, root, inc, c := ctx.Self(), ctx.ActorSystem().Root, a.inc, a.c
+	go func() {
+		c.writing.Lock()
+		err := applyOps(c.db, b.ops)
+		c.writing.Unlock()
+		root.Send(self, &persistDone{inc: inc, batch: b, err: err})
+	}()
+}
+
+func (a *chainActor) onPersisted(ctx actor.Context, m *persistDone) {
+	a.persisting = false
+	now := a.o.Clock.Now()
+	if m.err != nil {
+		a.persistTries++
+		a.persistDue = now.Add(a.backoff(a.persistTries))
+		a.o.Logger.Error("chain: write queue", "err", m.err, "retry_in", a.persistDue.Sub(now))
+		a.pendingOps = append(m.batch.ops, a.pendingOps...)
+		a.pendingItems = append(m.batch.items, a.pendingItems...)
+		a.arm(ctx)
+		return
+	}
+	a.persistTries = 0
+	for _, it := range m.batch.items {
+		if it.state == stUnpersisted && a.items[it.rec.ID] == it {
+			it.state, it.due = stReady, now
+		}
+		for _, r := range it.replies {
+			if r.to != nil {
+				ctx.Send(r.to, r.msg)
+			}
+		}
+		it.replies = nil
+	}
+	a.kickPersist(ctx)
+	a.kick(ctx)
+}
+
+// kick starts the next node operation if none is running: a due re-sync first, then a batch
+// of due submissions (lowest nonces first), then due status polls; otherwise it arms the timer
+// for the earliest due instant.
+func (a *chainActor) kick(ctx actor.Context) {
+	if a.op != "" {
+		a.arm(ctx)
+		return
+	}
+	now := a.o.Clock.Now()
+	if a.needResync && !now.Before(a.resyncDue) {
+		a.startResync(ctx)
+		return
+	}
+	if batch := a.due(stReady, now, a.o.BatchSize); len(batch) > 0 {
+		a.startSend(ctx, batch)
+		return
+	}
+	if polls := a.due(stSent, now, 64); len(polls) > 0 {
+		a.startPoll(ctx, polls)
+		return
+	}
+	a.arm(ctx)
+}
+
+// due returns up to n items in state s due by now, by nonce.
+func (a *chainActor) due(s itemState, now time.Time, n int) []*item {
+	var out []*item
+	for _, it := range a.items {
+		if it.state == s && !now.Before(it.due) {
+			out = append(out, it)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].tx.Nonce < out[j].tx.Nonce })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// arm sets the one-shot timer for the earliest instant something becomes due. Each arming
+// bumps the generation, so a tick from an older arming is ignored.
+func (a *chainActor) arm(ctx actor.Context) {
+	var at time.Time
+	consider := func(t time.Time) {
+		if at.IsZero() || t.Before(at) {
+			at = t
+		}
+	}
+	if a.op == "" {
+		for _, it := range a.items {
+			if it.state == stReady || it.state == stSent {
+				consider(it.due)
+			}
+		}
+		if a.needResync {
+			consider(a.resyncDue)
+		}
+	}
+	if !a.persisting && len(a.pendingOps) > 0 {
+		consider(a.persistDue)
+	}
+	if a.timerStop != nil {
+		a.timerStop()
+		a.timerStop = nil
+	}
+	if at.IsZero() {
+		return
+	}
+	a.timerGen++
+	self, root, inc, gen := ctx.Self(), ctx.ActorSystem().Root, a.inc, a.timerGen
+	a.timerStop = a.o.Clock.AfterFunc(at.Sub(a.o.Clock.Now()), func() { root.Send(self, &wake{inc: inc, gen: gen}) })
+}
+
+func (a *chainActor) backoff(tries int) time.Duration {
+	d := a.o.RetryMin
+	for i := 1; i < tries && d < a.o.RetryMax; i++ {
+		d *= 2
+	}
+	return min(d, a.o.RetryMax)
+}
+
+// each runs f for every index 0..n-1 on up to par goroutines and waits.
+func each(n, par int, f func(i int)) {
+	sem := make(chan struct{}, max(par, 1))
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+func (a *chainActor) startSend(ctx actor.Context, batch []*item) {
+	a.op = "send"
+	txs := make([]*ccd.Tx, len(batch))
+	ids := make([]string, len(batch))
+	for i, it := range batch {
+		it.state = stInflight
+		txs[i], ids[i] = it.tx, it.rec.ID
+	}
+	self, root, inc, c, o := ctx.Self(), ctx.ActorSystem().Root, a.inc, a.c, a.o
+	go func() {
+		res := make([]callResult, len(txs))
+		each(len(txs), o.Parallel, func(i int) {
+			cctx, cancel := context.WithTimeout(c.ctx, o.CallTimeout)
+			defer cancel()
+			res[i] = callResult{id: ids[i], hash: txs[i].Hash, err: c.node.Send(cctx, txs[i])}
+		})
+		root.Send(self, &sendDone{inc: inc, results: res})
+	}()
+}
+
+func (a *chainActor) onSent(ctx actor.Context, m *sendDone) {
+	a.op = ""
+	a.stats.Batches++
+	now := a.o.Clock.Now()
+	for _, r := range m.results {
+		a.stats.Calls++
+		it := a.items[r.id]
+		if it == nil || it.tx.Hash != r.hash || it.state != stInflight {
+			continue
+		}
+		switch {
+		case r.err == nil || errors.Is(r.err, ccd.ErrDuplicate):
+			if r.err != nil {
+				a.stats.Duplicates++
+			}
+			it.state, it.due, it.tries = stSent, now.Add(a.o.PollEvery), 0
+		case errors.Is(r.err, ccd.ErrRejected), errors.Is(r.err, ccd.ErrHashMismatch):
+			a.stats.Rejected++
+			a.o.Logger.Warn("chain: node refused a submission; re-syncing", "tx", it.rec.Tx, "nonce", it.tx.Nonce, "err", r.err)
+			it.tries++
+			it.state, it.due = stReady, now.Add(a.backoff(it.tries))
+			a.needResync = true
+		default:
+			it.tries++
+			it.state, it.due = stReady, now.Add(a.backoff(it.tries))
+			a.o.Logger.Debug("chain: submission failed; retrying", "tx", it.rec.Tx, "err", r.err, "retry_in", it.due.Sub(now))
+		}
+	}
+	a.kick(ctx)
+}
+
+func (a *chainActor) startPoll(ctx actor.Context, polls []*item) {
+	a.op = "poll"
+	for _, it := range polls {
+		it.state = stPolling
+	}
+	a.statusOf(ctx, polls, false)
+}
+
+// statusOf asks the node for the status of every item on a goroutine and sends back a
+// *pollDone or, for a re-sync, a *resyncDone (then asking first for the account's next nonce).
+func (a *chainActor) statusOf(ctx actor.Context, items []*item, resync bool) {
+	hashes := make([][32]byte, len(items))
+	ids := make([]string, len(items))
+	for i, it := range items {
+		hashes[i], ids[i] = it.tx.Hash, it.rec.ID
+	}
+	self, root, inc, c, o := ctx.Self(), ctx.ActorSystem().Root, a.inc, a.c, a.o
+	go func() {
+		var nodeNext uint64
+		if resync {
+			cctx, cancel := context.WithTimeout(c.ctx, o.CallTimeout)
+			n, _, err := c.node.NextNonce(cctx, c.key.Address())
+			cancel()
+			if err != nil {
+				root.Send(self, &resyncDone{inc: inc, err: err})
+				return
+			}
+			nodeNext = n
+		}
+		res := make([]callResult, len(hashes))
+		each(len(hashes), o.Parallel, func(i int) {
+			cctx, cancel := context.WithTimeout(c.ctx, o.CallTimeout)
+			defer cancel()
+			st, err := c.node.Status(cctx, hashes[i])
+			res[i] = callResult{id: ids[i], hash: hashes[i], st: st, err: err}
+		})
+		if resync {
+			root.Send(self, &resyncDone{inc: inc, nodeNext: nodeNext, results: res})
+			return
+		}
+		root.Send(self, &pollDone{inc: inc, results: res})
+	}()
+}
+
+func (a *chainActor) onPolled(ctx actor.Context, m *pollDone) {
+	a.op = ""
+	now := a.o.Clock.Now()
+	for _, r := range m.results {
+		it := a.items[r.id]
+		if it == nil || it.tx.Hash != r.hash || it.state != stPolling {
+			continue
+		}
+		it.state = stSent
+		if r.err != nil {
+			it.tries++
+			it.due = now.Add(a.backoff(it.tries))
+			continue
+		}
+		it.tries = 0
+		switch st := r.st; {
+		case st.State == ccd.Finalized && !st.Rejected:
+			a.finalize(ctx, it, st.Block)
+		case st.State == ccd.Finalized:
+			a.o.Logger.Warn("chain: transaction failed in a finalized block; re-signing", "tx", it.rec.Tx, "reason", st.Reason)
+			it.state = stDead
+			a.needResync = true
+		case st.State == ccd.Absent && a.expired(it, now):
+			it.state = stDead
+			a.needResync = true
+		case st.State == ccd.Absent:
+			// The node lost it (a restart, a dropped pool): the same bytes go again.
+			it.state, it.due = stReady, now
+		default:
+			it.due = now.Add(a.o.PollEvery)
+		}
+	}
+	a.kick(ctx)
+}
+
+func (a *chainActor) expired(it *item, now time.Time) bool {
+	return uint64(now.Unix()) >= it.tx.Expiry
+}
+
+// finalize drops a landed item from the queue and marks its index record final.
+func (a *chainActor) finalize(ctx actor.Context, it *item, block [32]byte) {
+	delete(a.items, it.rec.ID)
+	delete(a.byData, string(mustHex(it.rec.Data)))
+	r := *it.rec
+	r.Final, r.Block = true, hex.EncodeToString(block[:])
+	a.pendingOps = append(a.pendingOps, op{final: &r})
+	a.stats.Landed++
+	a.kickPersist(ctx)
+}
+
+func (a *chainActor) startResync(ctx actor.Context) {
+	a.op = "resync"
+	var items []*item
+	for _, it := range a.items {
+		if it.state == stReady || it.state == stSent || it.state == stDead {
+			items = append(items, it)
+		}
+	}
+	a.statusOf(ctx, items, true)
+}
+
+// onResynced applies the node's view: landed items are finalized, items the node holds are
+// watched, items that can never land (nonce consumed by another transaction, expired, failed in
+// a finalized block) are re-signed under the lowest nonces from the node's next nonce up that no
+// live item holds; the rest are resubmitted unchanged.
+func (a *chainActor) onResynced(ctx actor.Context, m *resyncDone) {
+	a.op = ""
+	now := a.o.Clock.Now()
+	if m.err != nil {
+		a.resyncTries++
+		a.resyncDue = now.Add(a.backoff(a.resyncTries))
+		a.o.Logger.Warn("chain: re-sync failed", "err", m.err, "retry_in", a.resyncDue.Sub(now))
+		a.kick(ctx)
+		return
+	}
+	a.needResync, a.resyncTries = false, 0
+	a.stats.Resyncs++
+	for _, r := range m.results {
+		it := a.items[r.id]
+		if it == nil || it.tx.Hash != r.hash || it.state == stUnpersisted {
+			continue
+		}
+		if r.err != nil {
+			continue // unknown: leave it as it is
+		}
+		switch st := r.st; {
+		case st.State == ccd.Finalized && !st.Rejected:
+			a.finalize(ctx, it, st.Block)
+		case st.State == ccd.Finalized:
+			it.state = stDead
+		case st.State == ccd.Committed || st.State == ccd.Received:
+			it.state, it.due = stSent, now.Add(a.o.PollEvery)
+		case it.tx.Nonce < m.nodeNext || a.expired(it, now):
+			it.state = stDead
+		default:
+			it.state, it.due = stReady, now
+		}
+	}
+	a.resign(ctx, m.nodeNext, now)
+	a.kick(ctx)
+}
+
+// resign gives every dead item a fresh nonce and signature; see onResynced.
+func (a *chainActor) resign(ctx actor.Context, nodeNext uint64, now time.Time) {
+	used := map[uint64]bool{}
+	var dead []*item
+	for _, it := range a.items {
+		if it.state == stDead {
+			dead = append(dead, it)
+		} else {
+			used[it.tx.Nonce] = true
+		}
+	}
+	a.next = max(a.next, nodeNext)
+	sort.Slice(dead, func(i, j int) bool { return dead[i].rec.Order < dead[j].rec.Order })
+	n := nodeNext
+	for _, it := range dead {
+		for used[n] {
+			n++
+		}
+		tx, err := it.tx.Resign(a.c.key, n, uint64(now.Add(a.o.Expiry).Unix()))
+		if err != nil {
+			a.o.Logger.Error("chain: re-sign", "tx", it.rec.Tx, "err", err)
+			continue
+		}
+		used[n] = true
+		a.next = max(a.next, n+1)
+		a.o.Logger.Info("chain: re-signed", "id", it.rec.ID, "old", it.rec.Tx, "new", tx.HashHex(), "nonce", n)
+		it.tx = tx
+		it.rec.Tx, it.rec.BlockItem, it.rec.Nonce = tx.HashHex(), hex.EncodeToString(tx.BlockItem), tx.Nonce
+		it.rec.Resigned++
+		it.state, it.tries = stUnpersisted, 0
+		a.stats.Resigned++
+		a.persist(ctx, it)
+	}
+	for k := nodeNext; k < a.next; k++ {
+		if !used[k] {
+			a.o.Logger.Error("chain: nonce gap no pending item can fill; later submissions wait", "nonce", k)
+			break
+		}
+	}
+}
