@@ -305,7 +305,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool)
 		if s.Walkin {
 			signed, ref, err = m.fill(seat, raw)
 		}
-		var c *commitment
+		var c *promise
 		if err == nil {
 			c, err = m.submit(seat, signed)
 		}

@@ -150,11 +150,11 @@ func TestSealChecks(t *testing.T) {
 	h.to(1, "commit", 0)
 	// seat 1: 100 CCD collateral. 150 locks 75; the next 60 needs 30 > 25 unlocked.
 	h.answer(1, commitBody(
-		`{"ref":"a","payee":2,"amount":150000000,"due":5}`,
-		`{"ref":"b","payee":3,"amount":60000000,"due":5}`,
-		`{"ref":"c","payee":3,"amount":2000000,"due":5}`,
-		`{"ref":"d","payee":3,"amount":2000000,"due":5}`,
-		`{"ref":"e","payee":3,"amount":2000000,"due":5}`))
+		`{"ref":"a","payee":2,"amount":150000000,"condition":{"always":true},"due":5}`,
+		`{"ref":"b","payee":3,"amount":60000000,"condition":{"always":true},"due":5}`,
+		`{"ref":"c","payee":3,"amount":2000000,"condition":{"always":true},"due":5}`,
+		`{"ref":"d","payee":3,"amount":2000000,"condition":{"always":true},"due":5}`,
+		`{"ref":"e","payee":3,"amount":2000000,"condition":{"always":true},"due":5}`))
 	h.next()
 	codes := map[string]string{}
 	for _, r := range h.m.Rejections() {
@@ -165,8 +165,8 @@ func TestSealChecks(t *testing.T) {
 	}
 	h.to(2, "commit", 0)
 	h.mustNoDrop(1, commitBody(
-		`{"ref":"f","payee":3,"amount":2000000,"due":5}`,
-		`{"ref":"g","payee":3,"amount":2000000,"due":5}`))
+		`{"ref":"f","payee":3,"amount":2000000,"condition":{"always":true},"due":5}`,
+		`{"ref":"g","payee":3,"amount":2000000,"condition":{"always":true},"due":5}`))
 	h.next()
 	last := h.m.Rejections()[len(h.m.Rejections())-1]
 	if last.Ref != "g" || last.Code != CodeTooManyOpen {
@@ -181,7 +181,7 @@ func TestBudgetCheck(t *testing.T) {
 	h := newHarness(t, s)
 	for turn := 1; turn <= 2; turn++ {
 		h.to(turn, "commit", 0)
-		h.mustNoDrop(1, commitBody(`{"payee":2,"amount":1000000,"due":5}`, `{"payee":3,"amount":1000000,"due":5}`))
+		h.mustNoDrop(1, commitBody(`{"payee":2,"amount":1000000,"condition":{"always":true},"due":5}`, `{"payee":3,"amount":1000000,"condition":{"always":true},"due":5}`))
 		h.next()
 	}
 	rj := h.m.Rejections()
@@ -196,13 +196,13 @@ func TestBudgetCheck(t *testing.T) {
 func TestPairs(t *testing.T) {
 	h := newHarness(t, testSetup("blitz", 6, `{"mole":6,"task":{"kind":"pair","named":[1,2]}}`))
 	h.to(1, "commit", 0)
-	h.mustNoDrop(1, commitBody(`{"ref":"p1","payee":2,"amount":10000000,"due":2,"pair":"deal:0000000a"}`,
-		`{"ref":"u1","payee":3,"amount":10000000,"due":2,"pair":"deal:0000000b"}`))
-	h.mustNoDrop(2, commitBody(`{"ref":"p2","payee":1,"amount":1000000,"due":2,"pair":"deal:0000000a"}`,
-		`{"ref":"u2","payee":3,"amount":10000000,"due":2,"pair":"deal:0000000b"}`))
+	h.mustNoDrop(1, commitBody(`{"ref":"p1","payee":2,"amount":10000000,"condition":{"always":true},"due":2,"pair":"deal:0000000a"}`,
+		`{"ref":"u1","payee":3,"amount":10000000,"condition":{"always":true},"due":2,"pair":"deal:0000000b"}`))
+	h.mustNoDrop(2, commitBody(`{"ref":"p2","payee":1,"amount":1000000,"condition":{"always":true},"due":2,"pair":"deal:0000000a"}`,
+		`{"ref":"u2","payee":3,"amount":10000000,"condition":{"always":true},"due":2,"pair":"deal:0000000b"}`))
 	// seat 4 pairs with 5 but seat 5 cannot afford its side: both refused
-	h.mustNoDrop(4, commitBody(`{"ref":"q4","payee":5,"amount":10000000,"due":2,"pair":"deal:0000000c"}`))
-	h.mustNoDrop(5, commitBody(`{"ref":"q5","payee":4,"amount":500000000,"due":2,"pair":"deal:0000000c"}`))
+	h.mustNoDrop(4, commitBody(`{"ref":"q4","payee":5,"amount":10000000,"condition":{"always":true},"due":2,"pair":"deal:0000000c"}`))
+	h.mustNoDrop(5, commitBody(`{"ref":"q5","payee":4,"amount":500000000,"condition":{"always":true},"due":2,"pair":"deal:0000000c"}`))
 	h.next()
 	sealed := map[string]bool{}
 	for _, c := range h.m.Commitments() {
@@ -242,7 +242,7 @@ func TestVeto(t *testing.T) {
 		t.Fatalf("veto on talk: %v", err)
 	}
 	h.to(1, "commit", 0)
-	h.mustNoDrop(1, commitBody(`{"ref":"v","payee":3,"amount":10000000,"due":2}`, `{"ref":"w","payee":2,"amount":10000000,"due":2}`))
+	h.mustNoDrop(1, commitBody(`{"ref":"v","payee":3,"amount":10000000,"condition":{"always":true},"due":2}`, `{"ref":"w","payee":2,"amount":10000000,"condition":{"always":true},"due":2}`))
 	if _, err := h.act(1, "veto", `{"ref":"nope"}`); !isCode(err, CodeBadTarget, false) {
 		t.Fatalf("veto unknown: %v", err)
 	}
@@ -283,7 +283,7 @@ func isCode(err error, code string, retry bool) bool {
 func TestWalkinFillHonouredRef(t *testing.T) {
 	h := newHarness(t, testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`))
 	h.to(1, "commit", 0)
-	h.mustNoDrop(1, commitBody(`{"ref":"a","payee":2,"chips":4,"due":1}`))
+	h.mustNoDrop(1, commitBody(`{"ref":"a","payee":2,"chips":4,"condition":{"always":true},"due":1}`))
 	h.mustNoDrop(2, commitBody(`{"ref":"b","payee":1,"amount":3000000,"condition":{"honoured":"ref:a"},"due":1}`))
 	h.next()
 	a, b := h.record("a"), h.record("b")
@@ -297,7 +297,7 @@ func TestWalkinFillHonouredRef(t *testing.T) {
 	}
 	// unknown ref and bad payee are dropped with a reason, the rest goes through
 	h.to(2, "commit", 0)
-	d := h.answer(1, commitBody(`{"ref":"c","payee":9,"chips":1}`, `{"ref":"d","payee":2,"chips":1,"condition":{"honoured":"ref:zz"}}`, `{"ref":"e","payee":"`+agentID(3)+`","chips":1}`))
+	d := h.answer(1, commitBody(`{"ref":"c","payee":9,"chips":1,"condition":{"always":true},"due":2}`, `{"ref":"d","payee":2,"chips":1,"condition":{"honoured":"ref:zz"},"due":2}`, `{"ref":"e","payee":"`+agentID(3)+`","chips":1,"condition":{"always":true},"due":2}`))
 	if len(d) != 2 || d[0].Ref != "c" || d[1].Code != CodeBadCondition {
 		t.Fatalf("dropped %+v", d)
 	}

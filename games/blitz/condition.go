@@ -1,158 +1,60 @@
 package blitz
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
+
+	"arena/games/blitz/commitment"
 )
 
-// cond is a parsed §10 condition. Agents are held as seat numbers.
-type cond struct {
-	op   string // always, backs, survives, honoured, not, and, or
-	kids []*cond
-	x, y int
-	min  int64
-	n    int
-	id   string
-}
+// Conditions (§10) are parsed by package commitment; the match answers its Facts, evaluated at
+// the settle of the due turn against the round state at that moment.
 
-var idRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+var _ commitment.Facts = (*Match)(nil)
 
-// maxCondDepth: and/or/not nest at most two deep (§10), leaves being depth 0.
-const maxCondDepth = 2
-
-// parseCond reads a §10 condition: the closed vocabulary, exactly one member per object,
-// exactly two operands for and/or, nesting depth ≤ 2, agents seated (by agent id), survives
-// n within 1..due, amounts safe integers ≥ 1. Anything else is an error (bad_condition).
-func (m *Match) parseCond(raw json.RawMessage, due int) (*cond, error) {
-	c, d, err := m.parseCondAt(raw, due)
-	if err != nil {
-		return nil, err
-	}
-	if d > maxCondDepth {
-		return nil, fmt.Errorf("condition nests %d deep, at most %d", d, maxCondDepth)
-	}
-	return c, nil
-}
-
-func (m *Match) parseCondAt(raw json.RawMessage, due int) (*cond, int, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, 0, fmt.Errorf("condition is not an object")
-	}
-	if len(obj) != 1 {
-		return nil, 0, fmt.Errorf("condition has %d members, want exactly 1", len(obj))
-	}
-	for op, v := range obj {
-		switch op {
-		case "always":
-			if !bytes.Equal(bytes.TrimSpace(v), []byte("true")) {
-				return nil, 0, fmt.Errorf("always must be true")
-			}
-			return &cond{op: op}, 0, nil
-		case "backs":
-			var a []json.RawMessage
-			if err := json.Unmarshal(v, &a); err != nil || (len(a) != 2 && len(a) != 3) {
-				return nil, 0, fmt.Errorf("backs takes [payer, payee, min?]")
-			}
-			x, err1 := m.agentSeat(a[0])
-			y, err2 := m.agentSeat(a[1])
-			if err1 != nil || err2 != nil || x == y {
-				return nil, 0, fmt.Errorf("backs names no two distinct seated agents")
-			}
-			c := &cond{op: op, x: x, y: y, min: ccd}
-			if len(a) == 3 {
-				if err := json.Unmarshal(a[2], &c.min); err != nil || c.min < 1 || c.min > maxSafe {
-					return nil, 0, fmt.Errorf("backs min must be an integer ≥ 1 microCCD")
-				}
-			}
-			return c, 0, nil
-		case "survives":
-			var a []json.RawMessage
-			if err := json.Unmarshal(v, &a); err != nil || len(a) != 2 {
-				return nil, 0, fmt.Errorf("survives takes [agent, turn]")
-			}
-			x, err := m.agentSeat(a[0])
-			if err != nil {
-				return nil, 0, err
-			}
-			c := &cond{op: op, x: x}
-			if err := json.Unmarshal(a[1], &c.n); err != nil || c.n < 1 || c.n > due {
-				return nil, 0, fmt.Errorf("survives turn must be an integer in 1..due (%d)", due)
-			}
-			return c, 0, nil
-		case "honoured":
-			var id string
-			if err := json.Unmarshal(v, &id); err != nil || !idRE.MatchString(id) {
-				return nil, 0, fmt.Errorf("honoured takes a commitment id sha256:<64 hex>")
-			}
-			return &cond{op: op, id: id}, 0, nil
-		case "not":
-			k, d, err := m.parseCondAt(v, due)
-			if err != nil {
-				return nil, 0, err
-			}
-			return &cond{op: op, kids: []*cond{k}}, d + 1, nil
-		case "and", "or":
-			var a []json.RawMessage
-			if err := json.Unmarshal(v, &a); err != nil || len(a) != 2 {
-				return nil, 0, fmt.Errorf("%s takes exactly two operands", op)
-			}
-			k1, d1, err := m.parseCondAt(a[0], due)
-			if err != nil {
-				return nil, 0, err
-			}
-			k2, d2, err := m.parseCondAt(a[1], due)
-			if err != nil {
-				return nil, 0, err
-			}
-			return &cond{op: op, kids: []*cond{k1, k2}}, max(d1, d2) + 1, nil
-		default:
-			return nil, 0, fmt.Errorf("unknown condition %q", op)
+// Backed: a commitment payer→payee with amount ≥ min was sealed at a turn ≤ upToTurn.
+func (m *Match) Backed(payer, payee string, min int64, upToTurn int) bool {
+	x, y := m.seatOf(payer), m.seatOf(payee)
+	for _, k := range m.sealed {
+		if k.payer == x && k.payee == y && k.amount >= min && k.sealedTurn <= upToTurn {
+			return true
 		}
-	}
-	return nil, 0, fmt.Errorf("empty condition")
-}
-
-// agentSeat resolves an agent id (a JSON string) to its seat.
-func (m *Match) agentSeat(raw json.RawMessage) (int, error) {
-	var id string
-	if err := json.Unmarshal(raw, &id); err != nil {
-		return 0, fmt.Errorf("agent must be an agent id string")
-	}
-	for _, s := range m.seats {
-		if s.Agent == id {
-			return s.Seat.Seat, nil
-		}
-	}
-	return 0, fmt.Errorf("agent %q is not seated", id)
-}
-
-// eval evaluates c at the settle of its due turn, against the round state at that moment (§10).
-func (m *Match) eval(c *cond, due int) bool {
-	switch c.op {
-	case "always":
-		return true
-	case "backs":
-		for _, k := range m.sealed {
-			if k.payer == c.x && k.payee == c.y && k.amount >= c.min && k.sealedTurn <= due {
-				return true
-			}
-		}
-		return false
-	case "survives":
-		e := m.seat(c.x).elimTurn
-		return e == 0 || e >= c.n // eliminated at the settle of turn e: alive at the start of turns ≤ e
-	case "honoured":
-		k, ok := m.byID[c.id]
-		return ok && k.outcome == outcomeHonoured
-	case "not":
-		return !m.eval(c.kids[0], due)
-	case "and":
-		return m.eval(c.kids[0], due) && m.eval(c.kids[1], due)
-	case "or":
-		return m.eval(c.kids[0], due) || m.eval(c.kids[1], due)
 	}
 	return false
+}
+
+// Alive: the agent was not eliminated at the start of turn n. An agent eliminated at the
+// settle of turn e is alive at the start of every turn ≤ e.
+func (m *Match) Alive(agent string, n int) bool {
+	x := m.seatOf(agent)
+	if x == 0 {
+		return false
+	}
+	e := m.seat(x).elimTurn
+	return e == 0 || e >= n
+}
+
+// Honoured: the commitment settled honoured at or before this settle step.
+func (m *Match) Honoured(id string) bool {
+	k, ok := m.byID[id]
+	return ok && k.outcome == outcomeHonoured
+}
+
+// seatRef reads a seat number or an agent id (a message's `to`).
+func (m *Match) seatRef(raw json.RawMessage) (int, error) {
+	var n int
+	if err := json.Unmarshal(raw, &n); err == nil {
+		if n < 1 || n > len(m.seats) {
+			return 0, fmt.Errorf("seat %d not at the table", n)
+		}
+		return n, nil
+	}
+	var id string
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return 0, fmt.Errorf("a seat number or an agent id")
+	}
+	if s := m.seatOf(id); s != 0 {
+		return s, nil
+	}
+	return 0, fmt.Errorf("agent %q is not seated", id)
 }

@@ -47,7 +47,9 @@ func (k *testKeys) Sign(seat int, msg []byte) ([]byte, error) {
 
 var t0 = time.Date(2026, 9, 9, 14, 0, 0, 0, time.UTC)
 
-func agentID(i int) string { return fmt.Sprintf("ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:agent%d", i) }
+func agentID(i int) string {
+	return fmt.Sprintf("ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:agent%d", i)
+}
 
 // testSetup: n seats, entry 200 CCD, collateral 100 CCD (bounty 10, budget 90), walk-ins.
 func testSetup(format string, n int, opts string) games.Setup {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"arena/games/blitz/commitment"
 )
 
 // Outcomes of a sealed commitment (§8.2).
@@ -15,7 +17,7 @@ const (
 )
 
 // commitment is one submission, pending then sealed. Money in microCCD.
-type commitment struct {
+type promise struct {
 	id         string
 	ref        string
 	payer      int
@@ -24,7 +26,8 @@ type commitment struct {
 	due        int
 	seq        int64
 	pair       string
-	cond       *cond
+	cond       commitment.Condition
+	digest     [32]byte
 	condRaw    json.RawMessage
 	raw        json.RawMessage // the signed object as submitted (with sig)
 	order      int             // submission order within the commit phase
@@ -75,7 +78,7 @@ func (m *Match) drain(a, b int, x int64) int64 {
 	taken := min(x, max(m.unlocked(a), 0))
 	pa.collateral -= taken
 	if taken < x {
-		locks := []*commitment{}
+		locks := []*promise{}
 		for _, c := range m.sealed {
 			if c.payer == a && c.outcome == outcomeOpen && c.lock > 0 {
 				locks = append(locks, c)

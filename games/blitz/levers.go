@@ -98,7 +98,7 @@ func (m *Match) vetoLever(seat int, body json.RawMessage) error {
 	if err := canon.Decode(body, &b); err != nil {
 		return refuse(CodeBadTarget, "veto body: %v", err)
 	}
-	var target *commitment
+	var target *promise
 	for _, c := range m.pending {
 		if c.payer == seat && !c.vetoed && ((b.PendingID != "" && c.id == b.PendingID) || (b.Ref != "" && c.ref == b.Ref)) {
 			target = c

@@ -84,9 +84,9 @@ type Match struct {
 	current   []games.Prompt
 	exchStart int // index in events of the open exchange's exchange.started
 
-	pending    []*commitment // this commit phase, submission order
-	sealed     []*commitment // sealed order
-	byID       map[string]*commitment
+	pending    []*promise // this commit phase, submission order
+	sealed     []*promise // sealed order
+	byID       map[string]*promise
 	refs       map[string]string // walk-in ref -> commitment id (pending or sealed)
 	rejections []Rejection
 
@@ -149,7 +149,7 @@ func clockOf(p games.Pace) clock {
 
 func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt Options, human bool) *Match {
 	m := &Match{fees: fees, setup: s, keys: keys, format: f, opt: opt, human: human, clk: clockOf(s.Pace),
-		byID: map[string]*commitment{}, refs: map[string]string{}, whisperFrom: map[int]bool{},
+		byID: map[string]*promise{}, refs: map[string]string{}, whisperFrom: map[int]bool{},
 		standingAt: map[int]map[int]int{}, anchors: map[uint32]games.AnchorRequest{},
 		anchored: map[uint32]bool{}, answered: map[int]bool{}, deadline: s.Start,
 		pattern: newPatternCounter()}

@@ -153,8 +153,8 @@ func (m *Match) moments() []Moment {
 			lastAcc = e
 		}
 	}
-	largest := func(pred func(*commitment) bool) *commitment {
-		var best *commitment
+	largest := func(pred func(*promise) bool) *promise {
+		var best *promise
 		for _, c := range m.sealed {
 			if pred(c) && (best == nil || c.amount > best.amount) {
 				best = c
@@ -170,7 +170,7 @@ func (m *Match) moments() []Moment {
 			out = append(out, Moment{Seq: e.Seq, Turn: e.Turn, Type: e.Type, What: what})
 		}
 	}
-	if c := largest(func(c *commitment) bool { return c.outcome == outcomeBreached }); c != nil {
+	if c := largest(func(c *promise) bool { return c.outcome == outcomeBreached }); c != nil {
 		add(seqOf["commitment.settled"][c.id], fmt.Sprintf("seat %d breached %s to seat %d (paid %s, penalty %s)", c.payer, money(c.amount), c.payee, money(c.paid), money(c.penalty)))
 	}
 	if firstElim != nil {
@@ -178,7 +178,7 @@ func (m *Match) moments() []Moment {
 		_ = json.Unmarshal(firstElim.Payload, &p)
 		add(*firstElim, fmt.Sprintf("seat %d was eliminated", p.Seat))
 	}
-	if c := largest(func(*commitment) bool { return true }); c != nil {
+	if c := largest(func(*promise) bool { return true }); c != nil {
 		add(seqOf["commitment.sealed"][c.id], fmt.Sprintf("seat %d sealed the round's largest commitment, %s to seat %d", c.payer, money(c.amount), c.payee))
 	}
 	if firstBell != nil {
@@ -189,7 +189,7 @@ func (m *Match) moments() []Moment {
 		_ = json.Unmarshal(lastAcc.Payload, &p)
 		add(*lastAcc, fmt.Sprintf("seat %d's accusation settled on seat %d", p.Seat, p.On))
 	}
-	if c := largest(func(c *commitment) bool { return c.outcome == outcomeHonoured }); c != nil {
+	if c := largest(func(c *promise) bool { return c.outcome == outcomeHonoured }); c != nil {
 		add(seqOf["commitment.settled"][c.id], fmt.Sprintf("seat %d honoured %s to seat %d", c.payer, money(c.amount), c.payee))
 	}
 	if len(m.sealed) > 0 {

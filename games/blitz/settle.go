@@ -49,7 +49,7 @@ func (m *Match) settleTurn() {
 
 // penalty is §8.2's breach penalty: 25% of the amount, ×1.5 when the payee is the mole
 // (37.5%), rounded down to the microCCD.
-func (m *Match) penalty(c *commitment) int64 {
+func (m *Match) penalty(c *promise) int64 {
 	if c.payee == m.mole {
 		return c.amount * 375 / 1000
 	}
@@ -57,10 +57,10 @@ func (m *Match) penalty(c *commitment) int64 {
 }
 
 // settleOne settles one due commitment (§8.2 step 1).
-func (m *Match) settleOne(c *commitment) {
+func (m *Match) settleOne(c *promise) {
 	P, Q := m.seat(c.payer), m.seat(c.payee)
 	c.settled = m.turn
-	if !m.eval(c.cond, c.due) {
+	if !c.cond.Eval(m, c.due) {
 		c.lock = 0 // released to the payer's unlocked
 		c.outcome = outcomeVoid
 		m.emitSettled(c)
@@ -86,7 +86,7 @@ func (m *Match) settleOne(c *commitment) {
 	m.emitSettled(c)
 }
 
-func (m *Match) emitSettled(c *commitment) {
+func (m *Match) emitSettled(c *promise) {
 	m.emit("commitment.settled", visPublic, map[string]any{"id": c.id, "outcome": c.outcome})
 	m.emit("commitment.settled", visSealed, map[string]any{"id": c.id, "outcome": c.outcome,
 		"amount": c.amount, "paid": c.paid, "penalty": c.penalty})

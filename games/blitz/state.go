@@ -155,7 +155,7 @@ func (m *Match) stateFor(n int) json.RawMessage {
 	return b
 }
 
-func terms(c *commitment) openTerms {
+func terms(c *promise) openTerms {
 	return openTerms{ID: c.id, Ref: c.ref, Payer: c.payer, Payee: c.payee, Amount: c.amount, Condition: c.condRaw,
 		Due: c.due, Lock: c.lock, SealedTurn: c.sealedTurn, Pair: c.pair}
 }

@@ -217,7 +217,7 @@ func (m *Match) partyToAny(seat int) bool {
 // largestOpenPayee is the payee of the largest open commitment (by amount, ties to the earlier
 // seal), 0 when none is open.
 func (m *Match) largestOpenPayee() int {
-	var best *commitment
+	var best *promise
 	for _, c := range m.sealed {
 		if c.outcome != outcomeOpen {
 			continue
@@ -238,7 +238,7 @@ func (m *Match) rungsAtRoundSettlement() {
 	_, t3, t4 := checkpoints(m.format.Turns)
 	switch m.task.Kind {
 	case "bank":
-		var best *commitment
+		var best *promise
 		for _, c := range m.sealed {
 			if best == nil || c.amount > best.amount {
 				best = c
