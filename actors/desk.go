@@ -186,7 +186,9 @@ func (a *Arena) NextMove(ctx context.Context, token string, wait time.Duration) 
 		// The wait ended with nothing new: ask once more without waiting, so the answer says
 		// where the seat stands (and a move that raced the timer is not missed).
 		cancel()
-		n, err = a.pollNow(ctx, w)
+		qctx, qcancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		n, err = a.pollNow(qctx, w)
+		qcancel()
 		if err != nil {
 			return Next{}, err
 		}

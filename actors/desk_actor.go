@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -125,6 +126,9 @@ const boardMax = 100
 type desk struct {
 	a   *Arena
 	log *slog.Logger
+	// redeliver: on start, have the tables of live walk-in seats redeliver their open moves
+	// (the desk started after them, or restarted and lost its mailboxes' moves).
+	redeliver bool
 
 	walkins   map[string]*actor.PID // record key → walk-in actor
 	walkinOf  map[string]string     // walk-in actor id → record key
@@ -202,8 +206,22 @@ func (d *desk) start(ctx actor.Context) {
 	if err != nil {
 		d.log.Error("live walk-in seats unreadable", "err", err)
 	}
+	tables := map[string]bool{}
 	for _, s := range live {
 		d.spawnMailbox(ctx, s, false)
+		tables[s.Table] = true
+	}
+	if d.redeliver && len(tables) > 0 {
+		a, log := d.a, d.log
+		go func() {
+			for id := range tables {
+				ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+				if err := a.RestartTable(ctx, id); err != nil {
+					log.Info("table not restarted for redelivery", "table", id, "err", err)
+				}
+				cancel()
+			}
+		}()
 	}
 }
 

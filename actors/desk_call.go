@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -89,7 +90,8 @@ func (a *Arena) deskSend(pid *actor.PID, msg any) error {
 	return nil
 }
 
-// deskPID is the desk actor, spawned on first use when Start did not (startDesk).
+// deskPID is the desk actor, spawned on first use when Start did not (startDesk). Spawned late,
+// after tables were restored, it has those tables redeliver their open moves (desk.start).
 func (a *Arena) deskPID() (*actor.PID, error) {
 	if a == nil || a.system == nil {
 		return nil, ErrClosed
@@ -97,15 +99,28 @@ func (a *Arena) deskPID() (*actor.PID, error) {
 	if _, ok := a.system.ProcessRegistry.GetLocal(deskName); ok {
 		return actor.NewPID(a.system.Address(), deskName), nil
 	}
-	return a.startDesk()
+	return a.spawnDesk(true)
 }
 
-// startDesk spawns the desk actor. Start should call it before it restores tables, so that the
-// mailboxes of live walk-in seats exist again (desk Started) when restored tables redeliver
-// their open moves. Calling it when the desk is running is harmless.
-func (a *Arena) startDesk() (*actor.PID, error) {
-	props := actor.PropsFromProducer(func() actor.Actor { return newDesk(a) },
-		actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)))
+// StartDesk spawns the walk-in desk. Wire it as Options.BeforeRecover, so that it runs before
+// Start restores tables: the mailboxes of live walk-in seats then exist again (desk Started)
+// when the restored tables redeliver their open moves. Without it the desk starts on first use
+// and has those tables restarted to redeliver. Calling it when the desk runs is harmless.
+func StartDesk(a *Arena) error {
+	_, err := a.spawnDesk(false)
+	return err
+}
+
+// spawnDesk spawns the desk. late says the tables were restored before it: its first start then
+// asks the tables of live walk-in seats to redeliver, as every later restart of the desk does
+// (a restart stops the mailboxes, and with them the moves they held).
+func (a *Arena) spawnDesk(late bool) (*actor.PID, error) {
+	var started atomic.Bool
+	props := actor.PropsFromProducer(func() actor.Actor {
+		d := newDesk(a)
+		d.redeliver = started.Swap(true) || late
+		return d
+	}, actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)))
 	pid, err := a.system.Root.SpawnNamed(props, deskName)
 	if errors.Is(err, actor.ErrNameExists) {
 		return actor.NewPID(a.system.Address(), deskName), nil

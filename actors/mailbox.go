@@ -185,11 +185,15 @@ func (m *mailbox) ended(e *RoundEnded) bool {
 }
 
 // await answers a poll at once when a move or the result is there (or the poll does not wait),
-// else keeps it until one is. A poll ends the away rule (§4.5).
+// else keeps it until one is. A poll ends the away rule (§4.5) and starts the count of missed
+// moves afresh; a poll does not otherwise clear the count, since a seat that collects moves and
+// never answers holds a chat-clock table as long as one that is gone.
 func (m *mailbox) await(w mboxWaiter) {
 	m.prune()
 	m.expire()
-	m.away, m.missed = false, 0
+	if m.away {
+		m.away, m.missed = false, 0
+	}
 	switch {
 	case m.cur != nil && m.state == mboxOpen:
 		w.answer(m.moveNext())
@@ -215,7 +219,7 @@ func (m *mailbox) claim(c *mboxClaim) *mboxClaimReply {
 			"the answer names another move: the one waiting is round %s turn %d %s%s",
 			p.Round, p.Prompt.Move.Turn, p.Prompt.Move.Phase, exchangeSuffix(p.Prompt.Move))}
 	}
-	if !p.Prompt.Deadline.IsZero() && c.At.After(p.Prompt.Deadline) {
+	if !p.Prompt.Deadline.IsZero() && !c.At.Before(p.Prompt.Deadline) {
 		return &mboxClaimReply{Err: games.Errorf(games.CodeStale, "the move's deadline has passed")}
 	}
 	m.state = mboxClaimed
@@ -237,12 +241,13 @@ func (m *mailbox) claimDone(d *mboxClaimDone) {
 	}
 }
 
-// expire drops the open move once its deadline has passed: it counts as missed.
+// expire drops the open move once its deadline has come (the table closes a phase at its
+// deadline instant, games.Match.Advance): it counts as missed.
 func (m *mailbox) expire() {
 	if m.cur == nil || m.state != mboxOpen || m.cur.Prompt.Deadline.IsZero() {
 		return
 	}
-	if m.now().After(m.cur.Prompt.Deadline) {
+	if !m.now().Before(m.cur.Prompt.Deadline) {
 		m.cur, m.state = nil, 0
 		m.missed++
 	}
