@@ -1,0 +1,130 @@
+package dilemma
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"time"
+
+	"arena/games"
+	"arena/games/canon"
+)
+
+// Game identity (warden-games §0.1, §16).
+const (
+	GameID       = "warden.dilemma"
+	RulesVersion = "warden.dilemma/1"
+	FormatName   = "single" // the one format: two seats, one step
+)
+
+// Default step lengths (warden-games §5.2, [JC-18]); Setup.Pace.Commit and Pace.Settle override.
+const (
+	DefaultCommit = 60 * time.Second
+	DefaultReveal = 3 * time.Second
+)
+
+// maxStake keeps the pot (2S) within ±(2^53−1), so every figure survives JCS (canon).
+const maxStake = (1<<53 - 1) / 2
+
+// Engine makes and restores Game II matches. The zero value is ready to use.
+type Engine struct{}
+
+var _ games.Engine = Engine{}
+
+// Manifest: id "warden.dilemma", version 1, one format of exactly two seats, one turn, no talk.
+func (Engine) Manifest() games.Manifest {
+	return games.Manifest{
+		ID: GameID, Name: "Game II", Version: 1,
+		Formats: []games.Format{{Name: FormatName, MinSeats: 2, MaxSeats: 2, Turns: 1, Exchanges: 0}},
+	}
+}
+
+// New validates s and makes a match waiting to open at s.Start (Deadline() = s.Start; the first
+// Advance emits match_started and the commit prompts). Refusals are *games.Error bad_request:
+// game or format not this one; not exactly seats 1 and 2; the same agent twice; stakes (Entry)
+// unequal, not positive, or above (2^53−1)/2; empty Round (the match id); non-empty Options;
+// negative Pace durations. keys is not used: Game II signs nothing.
+func (Engine) New(s games.Setup, _ games.Keyring) (games.Match, error) {
+	if err := validate(s); err != nil {
+		return nil, err
+	}
+	m := &match{st: state{
+		Setup:  s,
+		Stake:  s.Seats[0].Entry,
+		Phase:  phaseNew,
+		Commit: orDefault(s.Pace.Commit, DefaultCommit),
+		Reveal: orDefault(s.Pace.Settle, DefaultReveal),
+	}}
+	if s.Seats[0].Seat != 1 {
+		m.st.Setup.Seats = []games.Seat{s.Seats[1], s.Seats[0]}
+	}
+	return m, nil
+}
+
+// Restore rebuilds a match from Snapshot bytes, strictly decoded (canon.Decode) and validated
+// again. Errors: *games.Error bad_request.
+func (Engine) Restore(snapshot []byte, _ games.Keyring) (games.Match, error) {
+	var st state
+	if err := canon.Decode(snapshot, &st); err != nil {
+		return nil, games.Errorf(games.CodeBadRequest, "dilemma snapshot: %v", err)
+	}
+	if err := validate(st.Setup); err != nil {
+		return nil, err
+	}
+	switch st.Phase {
+	case phaseNew, phaseCommit, phaseReveal, phaseDone:
+	default:
+		return nil, games.Errorf(games.CodeBadRequest, "dilemma snapshot: phase %q", st.Phase)
+	}
+	if st.Stake != st.Setup.Seats[0].Entry || st.Commit <= 0 || st.Reveal <= 0 || st.Seq != int64(len(st.Events)) {
+		return nil, games.Errorf(games.CodeBadRequest, "dilemma snapshot: inconsistent state")
+	}
+	return &match{st: st}, nil
+}
+
+func validate(s games.Setup) error {
+	bad := func(format string, args ...any) error {
+		return games.Errorf(games.CodeBadRequest, "dilemma setup: "+format, args...)
+	}
+	switch {
+	case s.Game != "" && s.Game != GameID:
+		return bad("game %q", s.Game)
+	case s.Format != "" && s.Format != FormatName:
+		return bad("format %q", s.Format)
+	case s.Round == "":
+		return bad("round (the match id) is empty")
+	case len(s.Seats) != 2:
+		return bad("%d seats, want 2", len(s.Seats))
+	}
+	a, b := s.Seats[0], s.Seats[1]
+	switch {
+	case !(a.Seat == 1 && b.Seat == 2 || a.Seat == 2 && b.Seat == 1):
+		return bad("seats %d and %d, want 1 and 2", a.Seat, b.Seat)
+	case a.Agent == "" || a.Agent == b.Agent:
+		return bad("two distinct agents required")
+	case a.Entry != b.Entry:
+		return bad("stakes %d and %d differ (both stake the same, §2.1)", a.Entry, b.Entry)
+	case a.Entry <= 0 || a.Entry > maxStake:
+		return bad("stake %d out of range 1..%d", a.Entry, int64(maxStake))
+	case s.Pace.Commit < 0 || s.Pace.Settle < 0:
+		return bad("negative pace")
+	}
+	if len(s.Options) > 0 {
+		var o map[string]json.RawMessage
+		if err := canon.Decode(s.Options, &o); err != nil || len(o) != 0 {
+			return bad("options: Game II takes none")
+		}
+	}
+	return nil
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// seedHash is "sha256:" + hex(SHA-256(seed)): the commitment to the seed (Break Room seed_hash).
+func seedHash(seed [32]byte) string {
+	return canon.IDOf(sha256.Sum256(seed[:]))
+}
