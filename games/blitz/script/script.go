@@ -46,6 +46,8 @@ type Move struct {
 	Seat     int
 	Answer   *Answer
 	Lever    *Lever
+
+	body []byte // the answer as written, compact: the walk-in answer body the runner sends
 }
 
 // Answer is a walk-in answer body (§4.4) less the echo of the move, which the runner fills.
@@ -244,7 +246,7 @@ func (p *parser) script(root *value) (*Script, error) {
 		return nil, err
 	}
 	if !validRound(s.Round) {
-		return nil, pathErrf("round", "must be \"T-<n>\" with n a whole number from 1 without leading zeros, got %q", s.Round)
+		return nil, pathErrf("round", "must be \"T-<n>\" with n a whole number from 1 to 18 digits without leading zeros, got %q", s.Round)
 	}
 
 	sv, err := required(root, "", "seed")
@@ -275,7 +277,7 @@ func (p *parser) script(root *value) (*Script, error) {
 
 func validRound(r string) bool {
 	n, ok := strings.CutPrefix(r, "T-")
-	if !ok || n == "" || n[0] == '0' {
+	if !ok || n == "" || n[0] == '0' || len(n) > 18 {
 		return false
 	}
 	_, err := strconv.ParseUint(n, 10, 64)
@@ -664,6 +666,7 @@ func (p *parser) moveBody(e *value, path string, m *Move, rank []int) error {
 		a.Accusation = n
 	}
 	m.Answer = a
+	m.body = av.bytes()
 	return nil
 }
 
