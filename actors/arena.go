@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -100,7 +99,6 @@ type Arena struct {
 	system *actor.ActorSystem
 	root   *actor.PID // arena
 	tables *actor.PID // arena/tables
-	openMu sync.Mutex // serialises OpenTable's id check and first commit
 	closed atomic.Bool
 }
 
@@ -235,18 +233,6 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 		return "", err
 	}
 
-	a.openMu.Lock()
-	defer a.openMu.Unlock()
-	if _, err := a.env.store.LoadTable(spec.ID); err == nil {
-		return "", fmt.Errorf("%w: %s", ErrTableExists, spec.ID)
-	} else if !errors.Is(err, storage.ErrNotFound) {
-		return "", err
-	}
-	n, err := a.env.store.Next("round")
-	if err != nil {
-		return "", err
-	}
-	round = "T-" + strconv.FormatUint(n, 10)
 	var seed [32]byte
 	switch len(spec.Seed) {
 	case 32:
@@ -260,27 +246,40 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	}
 	spec.Seed = nil // the record keeps it once, as Seed
 	now := a.env.clock.Now()
-	setup := games.Setup{Game: spec.Game, Format: spec.Format, Round: round, Arena: a.env.agent, Seed: seed,
+	setup := games.Setup{Game: spec.Game, Format: spec.Format, Arena: a.env.agent, Seed: seed,
 		Start: now, Pace: spec.Pace, Options: spec.Options}
 	for _, s := range spec.Seats {
 		setup.Seats = append(setup.Seats, s.Seat)
 	}
-	match, err := eng.New(setup, keys)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrBadSpec, err)
-	}
-	snap, err := match.Snapshot()
-	if err != nil {
-		return "", fmt.Errorf("actors: open table %s: snapshot: %w", spec.ID, err)
-	}
-	rec := &tableRecord{ID: spec.ID, Round: round, Spec: spec, Seed: hex.EncodeToString(seed[:]), BYO: byo,
-		Status: StatusLive, Match: snap, Created: now, Updated: now}
-	if ps := match.Prompts(); len(ps) > 0 {
-		rec.Turn, rec.Phase = ps[0].Move.Turn, ps[0].Move.Phase
-	}
-	if err := a.env.store.CommitStep(spec.ID, rec.encode(), nil); err != nil {
+	// The round number, the id check and the first record are one transaction (CreateTable);
+	// the game's refusal aborts it.
+	n, err := a.env.store.CreateTable(spec.ID, "round", func(n uint64) ([]byte, error) {
+		setup.Round = "T-" + strconv.FormatUint(n, 10)
+		match, err := eng.New(setup, keys)
+		if err != nil {
+			return nil, &badSpecError{err}
+		}
+		snap, err := match.Snapshot()
+		if err != nil {
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+		rec := &tableRecord{ID: spec.ID, Round: setup.Round, Spec: spec, Seed: hex.EncodeToString(seed[:]),
+			BYO: byo, Status: StatusLive, Match: snap, Created: now, Updated: now}
+		if ps := match.Prompts(); len(ps) > 0 {
+			rec.Turn, rec.Phase = ps[0].Move.Turn, ps[0].Move.Phase
+		}
+		return rec.encode(), nil
+	})
+	var bad *badSpecError
+	switch {
+	case errors.As(err, &bad):
+		return "", fmt.Errorf("%w: %v", ErrBadSpec, bad.err)
+	case errors.Is(err, storage.ErrExists):
+		return "", fmt.Errorf("%w: %s", ErrTableExists, spec.ID)
+	case err != nil:
 		return "", err
 	}
+	round = "T-" + strconv.FormatUint(n, 10)
 	a.env.m.roundsStarted.Inc()
 	a.env.m.setStatus(spec.ID, StatusLive)
 	if err := a.ask(ctx, a.tables, &spawnTable{ID: spec.ID}); err != nil {
@@ -450,3 +449,8 @@ func (a *Arena) ask(ctx context.Context, pid *actor.PID, msg any) error {
 	}
 	return r.Err
 }
+
+// badSpecError carries a game's refusal out of the CreateTable transaction.
+type badSpecError struct{ err error }
+
+func (e *badSpecError) Error() string { return e.err.Error() }

@@ -9,6 +9,8 @@ var (
 	ErrNotFound = errors.New("storage: not found")
 	// ErrSchema is returned by Open for a file written by a newer schema than this build knows.
 	ErrSchema = errors.New("storage: unknown schema version")
+	// ErrExists is returned by CreateTable when the table id is taken.
+	ErrExists = errors.New("storage: already exists")
 	// ErrBadKey is returned for an empty key or a table id / round containing '/'.
 	ErrBadKey = errors.New("storage: bad key")
 )

@@ -185,3 +185,45 @@ func TestOpenRefusesNewerSchemaAndSecondOpener(t *testing.T) {
 		t.Fatalf("Open newer schema: %v, want ErrSchema", err)
 	}
 }
+
+func TestCreateTable(t *testing.T) {
+	s, _ := openTest(t, Options{NoSync: true})
+	build := func(n uint64) ([]byte, error) { return []byte(fmt.Sprintf("round %d", n)), nil }
+	if n, err := s.CreateTable("a", "round", build); err != nil || n != 1 {
+		t.Fatalf("CreateTable(a) = %d, %v", n, err)
+	}
+	if _, err := s.CreateTable("a", "round", build); !errors.Is(err, ErrExists) {
+		t.Fatalf("CreateTable(a) again: %v", err)
+	}
+	boom := errors.New("game refused")
+	if _, err := s.CreateTable("b", "round", func(uint64) ([]byte, error) { return nil, boom }); !errors.Is(err, boom) {
+		t.Fatalf("refused build: %v", err)
+	}
+	if _, err := s.LoadTable("b"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("refused build left a record: %v", err)
+	}
+	// Concurrent creations get distinct, gapless numbers (failed ones roll back theirs).
+	const k = 50
+	got := make(chan uint64, k)
+	for i := 0; i < k; i++ {
+		go func(i int) {
+			n, err := s.CreateTable(fmt.Sprintf("c%d", i), "round", build)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- n
+		}(i)
+	}
+	seen := map[uint64]bool{}
+	for i := 0; i < k; i++ {
+		seen[<-got] = true
+	}
+	for n := uint64(2); n <= k+1; n++ {
+		if !seen[n] {
+			t.Fatalf("round number %d missing: %v", n, seen)
+		}
+	}
+	if rec, _ := s.LoadTable("a"); string(rec) != "round 1" {
+		t.Fatalf("record a = %q", rec)
+	}
+}

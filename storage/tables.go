@@ -70,6 +70,43 @@ func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event
 	return nil
 }
 
+// CreateTable creates table tableID in one transaction: it fails with ErrExists if the id is
+// taken, else increments the meta counter (first value 1), calls build with the new value and
+// stores what build returns as the table record. Concurrent calls are coalesced (db.Batch), so
+// build may run more than once and must be pure; an error from build aborts the creation and is
+// returned wrapped. Round numbers ("T-<n>") come from here, so a round number is never reused.
+func (s *Store) CreateTable(tableID, counter string, build func(n uint64) ([]byte, error)) (uint64, error) {
+	if err := checkID(tableID); err != nil {
+		return 0, fmt.Errorf("storage: create table %q: %w", tableID, err)
+	}
+	var n uint64
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		tb := tx.Bucket([]byte(BucketTables))
+		if tb.Get([]byte(tableID)) != nil {
+			return ErrExists
+		}
+		meta := tx.Bucket([]byte(BucketMeta))
+		key := []byte("seq/" + counter)
+		n = 0
+		if v := meta.Get(key); len(v) == 8 {
+			n = binary.BigEndian.Uint64(v)
+		}
+		n++
+		if err := meta.Put(key, u64(n)); err != nil {
+			return err
+		}
+		rec, err := build(n)
+		if err != nil {
+			return err
+		}
+		return tb.Put([]byte(tableID), rec)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("storage: create table %s: %w", tableID, err)
+	}
+	return n, nil
+}
+
 // PutTable writes a table record alone (status changes that carry no event).
 func (s *Store) PutTable(tableID string, record []byte) error {
 	if err := checkID(tableID); err != nil {
