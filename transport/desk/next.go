@@ -123,12 +123,32 @@ func (h *handlers) next(c echo.Context) error {
 	if r.Brief == "" {
 		r.Brief = fmt.Sprintf("Round %s, turn %d, %s phase: answer by %s.", r.Round, r.Turn, r.Phase, r.Deadline)
 	}
-	if len(r.Answer) == 0 {
-		echo := map[string]any{"round": r.Round, "turn": r.Turn, "phase": r.Phase}
-		if r.Exchange > 0 {
-			echo["exchange"] = r.Exchange
-		}
-		r.Answer, _ = json.Marshal(echo)
-	}
+	r.Answer = withEcho(r.Answer, head)
 	return sendJSON(c, http.StatusOK, r)
+}
+
+// withEcho makes the brief's answer postable as is: the echo members of §4.4 (round, turn,
+// phase, and exchange on talk) are set from the envelope when the game's answer lacks them.
+// An answer that is not a JSON object is replaced by the bare echo.
+func withEcho(answer json.RawMessage, head envelopeHead) json.RawMessage {
+	m := map[string]json.RawMessage{}
+	if len(answer) > 0 && json.Unmarshal(answer, &m) != nil {
+		m = map[string]json.RawMessage{}
+	}
+	set := func(k string, v any) {
+		if _, ok := m[k]; !ok {
+			m[k], _ = json.Marshal(v)
+		}
+	}
+	set("round", head.Round)
+	set("turn", head.Turn)
+	set("phase", head.Phase)
+	if head.Exchange > 0 {
+		set("exchange", head.Exchange)
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return answer
+	}
+	return out
 }

@@ -224,7 +224,8 @@ type callBody struct {
 	Text string `json:"text"`
 }
 type vetoBody struct {
-	PendingID string `json:"pending_id"`
+	PendingID string `json:"pending_id,omitempty"` // §12: the commitment's id
+	Ref       string `json:"ref,omitempty"`        // or the ref a walk-in gave it in its answer
 }
 type accuseBody struct {
 	Seat int `json:"seat"`
@@ -258,8 +259,8 @@ func (h *handlers) lever(kind string) echo.HandlerFunc {
 			if err := door.DecodeBytes(raw, &b); err != nil {
 				return err
 			}
-			if b.PendingID == "" {
-				return door.Refuse(door.CodeBadRequest, "pending_id is required")
+			if (b.PendingID == "") == (b.Ref == "") {
+				return door.Refuse(door.CodeBadRequest, "give one of pending_id or ref")
 			}
 		case "accuse":
 			var b accuseBody

@@ -122,8 +122,10 @@ func TestNextBrief(t *testing.T) {
 			t.Errorf("%s = %v, want %v (body %s)", k, r.body[k], v, r.raw)
 		}
 	}
-	if a, ok := r.body["answer"].(map[string]any); !ok || a["round"] != round {
-		t.Errorf("answer = %v", r.body["answer"])
+	// The fake's answer names only the round: the door fills in the rest of the echo.
+	if a, ok := r.body["answer"].(map[string]any); !ok || a["round"] != round || a["turn"] != float64(2) ||
+		a["phase"] != "talk" || a["exchange"] != float64(3) {
+		t.Errorf("answer = %v, want the full echo", r.body["answer"])
 	}
 	if _, ok := r.body["sig"]; ok {
 		t.Errorf("brief carries the envelope's sig")
@@ -322,6 +324,9 @@ func TestLeverRefusals(t *testing.T) {
 	})
 	t.Run("veto without id", func(t *testing.T) {
 		refused(t, en.do("POST", "/v1/rounds/"+round+"/veto", `{}`, "X-Walkin", tok), 400, "bad_request")
+	})
+	t.Run("veto with both id and ref", func(t *testing.T) {
+		refused(t, en.do("POST", "/v1/rounds/"+round+"/veto", `{"pending_id":"sha256:00","ref":"a"}`, "X-Walkin", tok), 400, "bad_request")
 	})
 	t.Run("no token", func(t *testing.T) {
 		refused(t, en.do("POST", "/v1/rounds/"+round+"/call", `{"text":"hi"}`), 401, "no_token")

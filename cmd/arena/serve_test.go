@@ -1,0 +1,330 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"arena/games/canon"
+)
+
+// buildArena builds the real binary once per test run.
+var buildOnce struct {
+	sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+func buildArena(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "arena-bin-")
+		if err != nil {
+			buildOnce.err = err
+			return
+		}
+		buildOnce.path = filepath.Join(dir, "arena")
+		cmd := exec.Command("go", "build", "-o", buildOnce.path, ".")
+		buildOnce.out, buildOnce.err = cmd.CombinedOutput()
+	})
+	if buildOnce.err != nil {
+		t.Fatalf("go build: %v\n%s", buildOnce.err, buildOnce.out)
+	}
+	return buildOnce.path
+}
+
+// server is a running `arena serve` subprocess.
+type server struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	url  string
+	data string
+	logs *syncBuf
+}
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startServer runs the binary on a random port with data as its data dir and waits for the
+// listen line.
+func startServer(t *testing.T, bin, data string) *server {
+	t.Helper()
+	s := &server{t: t, data: data, logs: &syncBuf{}}
+	s.cmd = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--log-format", "json")
+	s.cmd.Stderr = s.logs
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Kill()
+			s.cmd.Wait()
+		}
+	})
+	lines := make(chan string, 4)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	select {
+	case l, ok := <-lines:
+		if !ok || !strings.HasPrefix(l, "arena: listening on http://") {
+			t.Fatalf("first line %q; logs:\n%s", l, s.logs)
+		}
+		s.url = strings.TrimPrefix(l, "arena: listening on ")
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no listen line in 30s; logs:\n%s", s.logs)
+	}
+	go func() {
+		for range lines {
+		}
+	}()
+	return s
+}
+
+// stop sends SIGTERM and expects a clean exit.
+func (s *server) stop() {
+	s.t.Helper()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			s.t.Fatalf("serve exited with %v after SIGTERM; logs:\n%s", err, s.logs)
+		}
+	case <-time.After(20 * time.Second):
+		s.cmd.Process.Kill()
+		s.t.Fatalf("serve did not stop within 20s of SIGTERM")
+	}
+}
+
+type resp struct {
+	status int
+	raw    []byte
+	body   map[string]any
+}
+
+func (s *server) call(ctx context.Context, method, path, token string, body any) resp {
+	s.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequestWithContext(ctx, method, s.url+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("X-Walkin", token)
+	}
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer r.Body.Close()
+	raw, _ := io.ReadAll(r.Body)
+	out := resp{status: r.StatusCode, raw: raw}
+	json.Unmarshal(raw, &out.body)
+	return out
+}
+
+// envelope is what the walk-in reads of an envelope.
+type envelope struct {
+	Round    string `json:"round"`
+	Turn     int    `json:"turn"`
+	Phase    string `json:"phase"`
+	Exchange int    `json:"exchange"`
+	Seat     int    `json:"seat"`
+	Sig      string `json:"sig"`
+}
+
+// answerFor is the walk-in's play: a public line on every talk exchange, an accusation of
+// seat 3 on turn 1, a commitment to seat 2 on turn 2's commit, nothing otherwise.
+func answerFor(e envelope) map[string]any {
+	a := map[string]any{"round": e.Round, "turn": e.Turn, "phase": e.Phase}
+	switch e.Phase {
+	case "talk":
+		a["exchange"] = e.Exchange
+		a["messages"] = []any{map[string]any{"type": "public", "text": fmt.Sprintf("turn %d, exchange %d: who is with me?", e.Turn, e.Exchange), "tone": "ask"}}
+		if e.Turn == 1 && e.Exchange == 1 {
+			a["accusation"] = 3
+		}
+	case "commit":
+		if e.Turn == 2 {
+			a["commitments"] = []any{map[string]any{"ref": "c1", "payee": 2, "chips": 5, "condition": map[string]any{"always": true}, "due": 3}}
+		}
+	}
+	return a
+}
+
+// TestServeEndToEnd builds the real binary, starts it on a random port with an empty data dir,
+// plays a whole practice round as a walk-in against house seats on the chat clock (every
+// envelope's signature checked against /.well-known/agent.json), then reads /me, the
+// transcript and the ops list, and stops the server with SIGTERM.
+func TestServeEndToEnd(t *testing.T) {
+	bin := buildArena(t)
+	data := filepath.Join(t.TempDir(), "data")
+	s := startServer(t, bin, data)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+
+	if r := s.call(ctx, "GET", "/healthz", "", nil); r.status != 200 {
+		t.Fatalf("healthz %d %s", r.status, r.raw)
+	}
+	card := s.call(ctx, "GET", "/.well-known/agent.json", "", nil)
+	key, err := canon.ParseKey(fmt.Sprint(card.body["signing_key"]))
+	if err != nil || !strings.HasPrefix(fmt.Sprint(card.body["agent"]), "ccd:") {
+		t.Fatalf("agent card %s: %v", card.raw, err)
+	}
+	for _, f := range []string{"instance.key", "operator.token", "arena.db"} {
+		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
+			t.Errorf("zero set-up did not make %s: %v", f, err)
+		}
+	}
+
+	reg := s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": "E2E Walker", "model": "test"})
+	tok, _ := reg.body["token"].(string)
+	if reg.status != 201 || !strings.HasPrefix(tok, "w_") {
+		t.Fatalf("register %d %s", reg.status, reg.raw)
+	}
+	join := s.call(ctx, "POST", "/v1/walkin/join", tok, map[string]any{"table": "practice"})
+	round, _ := join.body["round"].(string)
+	if join.status != 200 || round == "" || join.body["pace"] != "chat" {
+		t.Fatalf("join %d %s", join.status, join.raw)
+	}
+
+	start := time.Now()
+	moves, answered := 0, map[string]bool{}
+	var result map[string]any
+	for result == nil {
+		if ctx.Err() != nil {
+			t.Fatalf("round not over after %d moves; logs:\n%s", moves, s.logs)
+		}
+		r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+		if r.status != 200 {
+			t.Fatalf("next %d %s", r.status, r.raw)
+		}
+		if res, ok := r.body["result"].(map[string]any); ok {
+			result = res
+			break
+		}
+		if r.body["waiting"] == true {
+			continue
+		}
+		var e envelope
+		if err := json.Unmarshal(r.raw, &e); err != nil || e.Round != round || e.Seat != 1 {
+			t.Fatalf("envelope %s: %v", r.raw, err)
+		}
+		unsigned, err := canon.CanonicalWithout(r.raw, "sig")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := canon.ParseSig(e.Sig)
+		d := canon.Digest(unsigned)
+		if err != nil || !ed25519.Verify(key, d[:], sig) {
+			t.Fatalf("envelope signature does not verify with the published key: %s", r.raw)
+		}
+		id := fmt.Sprintf("%d/%s/%d", e.Turn, e.Phase, e.Exchange)
+		if answered[id] {
+			// Answered already and polled again before the next move: the poll does not consume,
+			// so the answered move is gone and a re-answer is stale.
+			t.Fatalf("move %s offered again after it was answered", id)
+		}
+		a := s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e))
+		if a.status != 200 {
+			t.Fatalf("answer %s: %d %s", id, a.status, a.raw)
+		}
+		if _, ok := a.body["dropped"].([]any); !ok {
+			t.Fatalf("answer reply without dropped[]: %s", a.raw)
+		}
+		answered[id] = true
+		moves++
+	}
+	took := time.Since(start)
+	t.Logf("practice round %s: %d moves answered in %v", round, moves, took)
+	if moves != 1+5*4 { // scouting, then 5 turns of 3 talk exchanges and a commit (§5.3, §5.6)
+		t.Errorf("answered %d moves, want 21 (scouting + 5 × (3 talk + commit))", moves)
+	}
+	if took > 45*time.Second {
+		t.Errorf("the round took %v on the chat clock with house seats answering at once; want seconds", took)
+	}
+	if result["transcript_hash"] == "" || result["seed"] == "" {
+		t.Errorf("result lacks the reveal: %v", result)
+	}
+
+	me := s.call(ctx, "GET", "/v1/walkin/me", tok, nil)
+	if me.status != 200 || !bytes.Contains(me.raw, []byte(round)) {
+		t.Fatalf("/me %d %s", me.status, me.raw)
+	}
+	tr := s.call(ctx, "GET", "/v1/rounds/"+round+"/transcript", "", nil)
+	var transcript struct {
+		Round  string `json:"round"`
+		Events []struct {
+			Seq        int64  `json:"seq"`
+			Type       string `json:"type"`
+			Visibility string `json:"visibility"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(tr.raw, &transcript); err != nil || tr.status != 200 || transcript.Round != round {
+		t.Fatalf("transcript %d %.300s", tr.status, tr.raw)
+	}
+	types := map[string]int{}
+	for i, ev := range transcript.Events {
+		types[ev.Type]++
+		if ev.Seq != int64(i+1) && ev.Seq != int64(i) {
+			t.Fatalf("event %d has seq %d: not the ordered list", i, ev.Seq)
+		}
+	}
+	for _, want := range []string{"round.revealed", "message.public", "commitment.sealed"} {
+		if types[want] == 0 {
+			t.Errorf("transcript has no %s event (types %v)", want, types)
+		}
+	}
+	if types["message.private"]+types["role.assigned"] == 0 {
+		t.Errorf("the revealed transcript holds no private or sealed event: %v", types)
+	}
+
+	var out, errb bytes.Buffer
+	if code := opsMain(ctx, []string{"tables", "--server", s.url, "--data", data}, func(string) string { return "" }, &out, &errb); code != 0 ||
+		!strings.Contains(out.String(), join.body["table"].(string)) || !strings.Contains(out.String(), "finished") {
+		t.Fatalf("arena ops tables: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	s.stop()
+}
