@@ -26,6 +26,7 @@ func commands() map[string]command {
 		"devchain": devchainCommand,
 		"ops":      opsCommand,
 		"serve":    serveCommand,
+		"sim":      simCommand,
 	}
 }
 
