@@ -55,6 +55,8 @@ type Options struct {
 	// spawned: spawn here the actors tables deliver to (walk-in mailboxes), so the prompts that
 	// recovered tables redeliver at once find them. An error aborts Start.
 	BeforeRecover func(a *Arena) error
+
+	samples *benchSamples // RunBench: raw timer lateness and commit latency
 }
 
 // Table statuses (TableInfo.Status).
@@ -124,6 +126,7 @@ func Start(opts Options) (*Arena, error) {
 	m, err := newMetrics(opts.Metrics)
 	if err == nil {
 		m.onStatus = opts.OnStatus
+		m.samples = opts.samples
 	}
 	if err != nil {
 		return nil, fmt.Errorf("actors: start: register metrics: %w", err)

@@ -185,7 +185,6 @@ func (t *tableActor) start(ctx actor.Context) {
 	if dl, ok := t.match.Deadline(); ok {
 		t.input = "advance@" + dl.UTC().Format(time.RFC3339Nano)
 		if now := t.env.clock.Now(); !now.Before(dl) {
-			t.env.m.observeLateness(now.Sub(dl))
 			if step := t.match.Advance(now); !emptyStep(step) {
 				if err := t.commit(step); err != nil {
 					t.backoff = true

@@ -1,0 +1,201 @@
+package actors
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"arena/actors/internal/countdown"
+	"arena/games"
+	"arena/storage"
+)
+
+// BenchOptions configure RunBench. The zero value runs 1,000 countdown tables of three house
+// seats with 10-second moves.
+type BenchOptions struct {
+	Tables  int           // tables opened, all live at once (0: 1000)
+	Seats   int           // house seats per table (0: 3)
+	Move    time.Duration // the compressed clock: every move's length (0: 10 s)
+	Workers int           // goroutines opening tables (0: 64)
+	// Engine and Game/Format pick the game (nil: the built-in countdown game). The engine must
+	// implement games.HousePlayer.
+	Engine games.Engine
+	Format string
+	Dir    string // data directory (empty: a temporary one, removed after)
+	NoSync bool   // skip fsync (measures the actors rather than the disk)
+	Logger *slog.Logger
+	// Timeout bounds the whole run (0: 10 minutes).
+	Timeout time.Duration
+}
+
+// BenchResult is what RunBench measured. Durations are wall-clock.
+type BenchResult struct {
+	Tables          int
+	Completed       int
+	OpenTime        time.Duration // opening every table
+	Elapsed         time.Duration // first open to last finish
+	TablesPerSecond float64       // completed / elapsed
+	TimerSamples    int
+	LatenessP50     time.Duration // phase timer handled after its deadline
+	LatenessP99     time.Duration
+	LatenessMax     time.Duration
+	CommitSamples   int
+	CommitP50       time.Duration // one step's CommitStep
+	CommitP99       time.Duration
+	LiveAtMeasure   int    // tables live when the heap was measured
+	HeapPerTable    uint64 // bytes of Go heap per live table (after GC)
+	Goroutines      int    // at the heap measurement
+}
+
+func (r BenchResult) String() string {
+	return fmt.Sprintf("tables=%d completed=%d open=%v elapsed=%v tables/s=%.1f timers=%d lateness p50=%v p99=%v max=%v "+
+		"commits=%d commit p50=%v p99=%v heap/table=%d B (%d live, %d goroutines)",
+		r.Tables, r.Completed, r.OpenTime.Round(time.Millisecond), r.Elapsed.Round(time.Millisecond), r.TablesPerSecond,
+		r.TimerSamples, r.LatenessP50, r.LatenessP99, r.LatenessMax, r.CommitSamples, r.CommitP50, r.CommitP99,
+		r.HeapPerTable, r.LiveAtMeasure, r.Goroutines)
+}
+
+// RunBench runs N concurrent practice tables of house seats on a compressed clock (the real
+// clock, short moves; phases close on their deadlines, so every turn is a timer) and reports
+// tables completed per second, timer lateness, commit latency and heap per live table
+// (issue 3 "Measures"). It builds its own store and arena.
+func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
+	if o.Tables <= 0 {
+		o.Tables = 1000
+	}
+	if o.Seats <= 0 {
+		o.Seats = 3
+	}
+	if o.Move <= 0 {
+		o.Move = 10 * time.Second
+	}
+	if o.Workers <= 0 {
+		o.Workers = 64
+	}
+	if o.Engine == nil {
+		o.Engine = &countdown.Engine{}
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Minute
+	}
+	if _, ok := o.Engine.(games.HousePlayer); !ok {
+		return BenchResult{}, errors.New("actors: bench: the engine has no house policy")
+	}
+	dir := o.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "arena-bench-")
+		if err != nil {
+			return BenchResult{}, err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	st, err := storage.Open(filepath.Join(dir, "bench.db"), storage.Options{NoSync: o.NoSync})
+	if err != nil {
+		return BenchResult{}, err
+	}
+	defer st.Close()
+	br, err := games.NewBracket(o.Engine)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	samples := &benchSamples{done: make(chan string, o.Tables)}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	key := ed25519.NewKeyFromSeed(make([]byte, 32))
+	a, err := Start(Options{DB: st, Bracket: br, InstanceKey: key, InstanceAgent: "ccd:bench/cis-2:bench",
+		Logger: log, samples: samples})
+	if err != nil {
+		return BenchResult{}, err
+	}
+	defer a.Shutdown(context.Background())
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+
+	game := o.Engine.Manifest().ID
+	began := time.Now()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, o.Workers)
+	for w := 0; w < o.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1))
+				if i > o.Tables {
+					return
+				}
+				spec := TableSpec{ID: "bench-" + strconv.Itoa(i), Game: game, Format: o.Format, Kind: "practice",
+					Pace: games.Pace{Name: "agent", Scouting: o.Move, Talk: o.Move, Commit: o.Move, Settle: o.Move}}
+				for s := 1; s <= o.Seats; s++ {
+					spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s),
+						Kind: "house"}, Channel: ChannelHouse})
+				}
+				if _, err := a.OpenTable(ctx, spec); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return BenchResult{}, fmt.Errorf("actors: bench: open: %w", err)
+	}
+	res := BenchResult{Tables: o.Tables, OpenTime: time.Since(began)}
+
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	res.LiveAtMeasure = o.Tables - len(samples.done)
+	res.Goroutines = runtime.NumGoroutine()
+	if res.LiveAtMeasure > 0 && after.HeapAlloc > before.HeapAlloc {
+		res.HeapPerTable = (after.HeapAlloc - before.HeapAlloc) / uint64(res.LiveAtMeasure)
+	}
+
+	timeout := time.After(o.Timeout)
+	for res.Completed < o.Tables {
+		select {
+		case <-samples.done:
+			res.Completed++
+		case <-timeout:
+			return res, fmt.Errorf("actors: bench: %d of %d tables finished in %v", res.Completed, o.Tables, o.Timeout)
+		case <-ctx.Done():
+			return res, ctx.Err()
+		}
+	}
+	res.Elapsed = time.Since(began)
+	res.TablesPerSecond = float64(res.Completed) / res.Elapsed.Seconds()
+	samples.mu.Lock()
+	res.TimerSamples, res.CommitSamples = len(samples.lateness), len(samples.commit)
+	res.LatenessP50, res.LatenessP99, res.LatenessMax = pct(samples.lateness, 50), pct(samples.lateness, 99), pct(samples.lateness, 100)
+	res.CommitP50, res.CommitP99 = pct(samples.commit, 50), pct(samples.commit, 99)
+	samples.mu.Unlock()
+	return res, nil
+}
+
+// pct is the p-th percentile (nearest rank) of ds; it sorts ds.
+func pct(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	i := (len(ds)*p + 99) / 100
+	return ds[max(i-1, 0)]
+}
