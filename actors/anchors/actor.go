@@ -104,7 +104,10 @@ func (a *chainActor) Receive(ctx actor.Context) {
 		}
 	case *statsRequest:
 		s := a.stats
-		s.NextNonce, s.Pending = a.next, len(a.items)
+		s.NextNonce, s.Pending, s.Unwritten = a.next, len(a.items), len(a.pendingOps)
+		if a.persisting {
+			s.Unwritten++
+		}
 		for _, it := range a.items {
 			if it.state == stSent || it.state == stPolling {
 				s.Sent++

@@ -181,6 +181,7 @@ func (c *Chain) Anchor(job actors.AnchorJob) {
 type Stats struct {
 	NextNonce  uint64 // the next nonce it will assign
 	Pending    int    // submissions not yet finalized (unpersisted, ready, sent)
+	Unwritten  int    // queue changes not yet committed to bbolt
 	Sent       int    // accepted by the node, awaiting finality
 	Landed     int    // finalized since start
 	Resigned   int    // re-signed since start

@@ -1,0 +1,475 @@
+package anchors
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	bolt "go.etcd.io/bbolt"
+
+	"arena/actors"
+	"arena/chain/anchor"
+	"arena/chain/ccd"
+	"arena/games"
+)
+
+// harness is one arena process for the chain actor: an actor system, a bbolt file, the
+// arena's key, a fake node, and a "table" actor collecting the answers.
+type harness struct {
+	t       *testing.T
+	sys     *actor.ActorSystem
+	dbPath  string
+	db      *bolt.DB
+	key     *ccd.Key
+	node    *fakeNode
+	chain   *Chain
+	table   *actor.PID
+	answers chan *actors.Anchored
+	opts    Options
+}
+
+func testKey(t testing.TB) *ccd.Key {
+	seed := bytes.Repeat([]byte{7}, 32)
+	k, err := ccd.NewKey(ccd.DevAddress(ed25519Pub(seed)), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func fastOptions() Options {
+	return Options{PollEvery: 5 * time.Millisecond, RetryMin: 5 * time.Millisecond, RetryMax: 50 * time.Millisecond,
+		CallTimeout: 10 * time.Second}
+}
+
+func newHarness(t *testing.T, opts Options) *harness {
+	t.Helper()
+	h := &harness{t: t, dbPath: filepath.Join(t.TempDir(), "arena.db"), key: testKey(t), opts: opts}
+	h.node = newFakeNode(h.key.PublicKey())
+	h.boot()
+	return h
+}
+
+// boot opens the DB, makes an actor system and starts the chain actor (again, after crash).
+func (h *harness) boot() {
+	t := h.t
+	t.Helper()
+	db, err := bolt.Open(h.dbPath, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.db = db
+	h.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(slog.DiscardHandler)
+	}))
+	h.answers = make(chan *actors.Anchored, 10000)
+	ans := h.answers
+	h.table, _ = h.sys.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
+		if m, ok := ctx.Message().(*actors.Anchored); ok {
+			ans <- m
+		}
+	}), "table-1")
+	h.chain, err = New(db, h.key, h.node, h.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.chain.Start(context.Background(), h.sys); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.crash)
+}
+
+// crash stops the actor and closes the DB without any draining: what survives is what was
+// written.
+func (h *harness) crash() {
+	if h.db == nil {
+		return
+	}
+	h.chain.Stop()
+	h.sys.Shutdown()
+	h.db.Close()
+	h.db = nil
+}
+
+func job(round uint64, kind string, seq uint32, tag string) games.AnchorRequest {
+	return games.AnchorRequest{Kind: kind, Seq: seq, Hash: sha256.Sum256([]byte(fmt.Sprintf("%d/%s/%d/%s", round, kind, seq, tag)))}
+}
+
+func (h *harness) send(round uint64, req games.AnchorRequest) {
+	h.chain.Anchor(actors.AnchorJob{Table: "1", Round: anchor.RoundID(round), Request: req, ReplyTo: h.table})
+}
+
+// await collects n answers (failing after 10 s).
+func (h *harness) await(n int) []*actors.Anchored {
+	h.t.Helper()
+	var out []*actors.Anchored
+	deadline := time.After(10 * time.Second)
+	for len(out) < n {
+		select {
+		case m := <-h.answers:
+			out = append(out, m)
+		case <-deadline:
+			h.t.Fatalf("%d of %d answers", len(out), n)
+		}
+	}
+	return out
+}
+
+// settle waits until nothing is pending and landed reaches n.
+func (h *harness) settle(n int) Stats {
+	h.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s, err := h.chain.Stats(context.Background())
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if d, _ := h.node.landed(); s.Pending == 0 && s.Unwritten == 0 && d >= n {
+			return s
+		}
+		if time.Now().After(deadline) {
+			d, _ := h.node.landed()
+			h.t.Fatalf("not settled: %+v, %d landed on the node", s, d)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// checkChain: every answer's anchor landed exactly once, finalized nonces are 1..n in a row,
+// and the queue bucket is empty.
+func (h *harness) checkChain(answers []*actors.Anchored, n int) {
+	h.t.Helper()
+	distinct, twice := h.node.landed()
+	if distinct != n || len(twice) != 0 {
+		h.t.Fatalf("landed %d distinct anchors, want %d; twice: %v", distinct, n, twice)
+	}
+	for _, a := range answers {
+		if a.Err != "" {
+			h.t.Fatalf("refused: %+v", a)
+		}
+		data := encode(h.t, a)
+		if h.node.registered[hex.EncodeToString(data)] != 1 {
+			h.t.Fatalf("anchor %s/%d not registered once", a.Request.Kind, a.Request.Seq)
+		}
+	}
+	h.node.mu.Lock()
+	for i := uint64(1); i < h.node.nextFinal; i++ {
+		if h.node.final[i] == nil {
+			h.t.Errorf("nonce %d not final", i)
+		}
+	}
+	h.node.mu.Unlock()
+	h.db.View(func(tx *bolt.Tx) error {
+		if k, _ := tx.Bucket([]byte(BucketQueue)).Cursor().First(); k != nil {
+			h.t.Errorf("chainq not empty: %x", k)
+		}
+		return nil
+	})
+}
+
+func encode(t testing.TB, a *actors.Anchored) []byte {
+	k, _ := anchor.ParseKind(a.Request.Kind)
+	r, _ := anchor.ParseRound(a.Round)
+	b, err := anchor.Anchor{Kind: k, Round: r, Seq: a.Request.Seq, Hash: a.Request.Hash}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var kinds = []string{"exchange", "commitment", "turn", "opened", "replay", "transcript"}
+
+// The answer's hash is the hash of the transaction that lands, whose data is the anchor.
+func TestAnchorsAnsweredAndLandOnce(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	const n = 120
+	for i := 0; i < n; i++ {
+		h.send(uint64(100+i%4), job(uint64(100+i%4), kinds[i%6], uint32(i+1), "a"))
+	}
+	answers := h.await(n)
+	h.settle(n)
+	h.checkChain(answers, n)
+	h.node.mu.Lock()
+	defer h.node.mu.Unlock()
+	for _, a := range answers {
+		var hash [32]byte
+		hex.Decode(hash[:], []byte(a.Tx))
+		tx := h.node.finalByH[hash]
+		if tx == nil {
+			t.Fatalf("answered %s, not on chain", a.Tx)
+		}
+		if d, _ := tx.RegisteredData(); !bytes.Equal(d, encode(t, a)) {
+			t.Fatalf("tx %s registers %x", a.Tx, d)
+		}
+		if a.Table != "1" || !strings.HasPrefix(a.Round, "T-10") {
+			t.Fatalf("answer %+v", a)
+		}
+	}
+}
+
+func TestBadJobsRefused(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	h.chain.Anchor(actors.AnchorJob{Table: "1", Round: "T-1", Request: games.AnchorRequest{Kind: "bogus", Seq: 1}, ReplyTo: h.table})
+	h.chain.Anchor(actors.AnchorJob{Table: "1", Round: "round-1", Request: games.AnchorRequest{Kind: "exchange", Seq: 1}, ReplyTo: h.table})
+	h.chain.Anchor(actors.AnchorJob{Table: "1", Round: "T-1", Request: games.AnchorRequest{Kind: "exchange", Seq: 0}, ReplyTo: h.table})
+	for _, a := range h.await(3) {
+		if a.Err == "" || a.Tx != "" {
+			t.Errorf("accepted %+v", a)
+		}
+	}
+	if s, _ := h.chain.Stats(context.Background()); s.Pending != 0 || s.NextNonce != 1 {
+		t.Errorf("a refused job used a nonce: %+v", s)
+	}
+}
+
+// The same anchor asked twice (a table replaying a step) is one transaction, answered twice.
+func TestRepeatedAnchorRegisteredOnce(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	req := job(7, "exchange", 1, "x")
+	h.send(7, req)
+	h.send(7, req)
+	a := h.await(2)
+	if a[0].Tx != a[1].Tx || a[0].Tx == "" {
+		t.Fatalf("answers %s / %s", a[0].Tx, a[1].Tx)
+	}
+	h.settle(1)
+	h.send(7, req) // after it landed: answered from the index
+	if b := h.await(1); b[0].Tx != a[0].Tx {
+		t.Fatalf("after landing: %s", b[0].Tx)
+	}
+	h.checkChain(a, 1)
+	l, ok, err := Lookup(h.db, encode(t, a[0]))
+	if err != nil || !ok || !l.Final || l.Tx != a[0].Tx || l.ID != a[0].Tx {
+		t.Fatalf("lookup %+v %v %v", l, ok, err)
+	}
+}
+
+// Submissions go in batches while the node is slow: far fewer batches than anchors.
+func TestBatching(t *testing.T) {
+	o := fastOptions()
+	o.BatchSize = 16
+	h := newHarness(t, o)
+	h.node.set(func(n *fakeNode) { n.latency = 20 * time.Millisecond })
+	const n = 96
+	for i := 0; i < n; i++ {
+		h.send(1, job(1, "exchange", uint32(i+1), "b"))
+	}
+	answers := h.await(n)
+	s := h.settle(n)
+	h.checkChain(answers, n)
+	if s.Batches >= n/4 || s.Calls != n {
+		t.Fatalf("%d batches, %d calls for %d anchors", s.Batches, s.Calls, n)
+	}
+	t.Logf("%d anchors in %d batches", n, s.Batches)
+}
+
+// Transient failures are retried with back-off until everything lands once.
+func TestRetryAfterErrors(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	h.node.set(func(n *fakeNode) { n.failSends = 25 })
+	const n = 30
+	for i := 0; i < n; i++ {
+		h.send(2, job(2, "commitment", uint32(i+1), "r"))
+	}
+	answers := h.await(n)
+	s := h.settle(n)
+	h.checkChain(answers, n)
+	if s.Calls < n+25 {
+		t.Fatalf("calls %d", s.Calls)
+	}
+}
+
+// A node that took a submission but whose answer was lost says ALREADY_EXISTS to the retry:
+// success, and the anchor lands once.
+func TestAlreadyExistsIsSuccess(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	h.node.set(func(n *fakeNode) { n.loseReply = 5; n.hold = true })
+	const n = 10
+	for i := 0; i < n; i++ {
+		h.send(3, job(3, "exchange", uint32(i+1), "d"))
+	}
+	answers := h.await(n)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s, _ := h.chain.Stats(context.Background())
+		if s.Duplicates >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no duplicates: %+v", s)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.node.Seal()
+	h.node.set(func(n *fakeNode) { n.hold = false })
+	s := h.settle(n)
+	h.checkChain(answers, n)
+	if s.Resigned != 0 {
+		t.Fatalf("re-signed %d", s.Resigned)
+	}
+}
+
+// Another party takes nonces the actor had assigned: the node refuses those submissions, the
+// actor re-syncs and re-signs exactly those, and every anchor lands once.
+func TestNonceResync(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	for i := 0; i < 5; i++ {
+		h.send(4, job(4, "exchange", uint32(i+1), "n"))
+	}
+	first := h.await(5)
+	h.settle(5)
+	h.node.External(3) // nonces 6, 7, 8 are gone
+	for i := 5; i < 10; i++ {
+		h.send(4, job(4, "exchange", uint32(i+1), "n"))
+	}
+	second := h.await(5)
+	s := h.settle(10)
+	h.checkChain(append(first, second...), 10)
+	if s.Resigned != 3 || s.Rejected < 3 || s.Resyncs < 2 {
+		t.Fatalf("stats %+v", s)
+	}
+	// The three re-signed anchors were answered with their first hash; the index leads from the
+	// anchor to the transaction that landed.
+	moved := 0
+	for _, a := range second {
+		l, ok, err := Lookup(h.db, encode(t, a))
+		if err != nil || !ok || !l.Final || l.ID != a.Tx {
+			t.Fatalf("lookup %+v %v %v", l, ok, err)
+		}
+		if l.Tx != l.ID {
+			moved++
+		}
+	}
+	if moved != 3 {
+		t.Fatalf("%d moved", moved)
+	}
+}
+
+// Items that expire while the node is down are re-signed and land once.
+func TestExpiredResigned(t *testing.T) {
+	o := fastOptions()
+	o.Expiry = time.Second
+	h := newHarness(t, o)
+	h.node.set(func(n *fakeNode) { n.down = true })
+	for i := 0; i < 4; i++ {
+		h.send(5, job(5, "turn", uint32(i+1), "e"))
+	}
+	answers := h.await(4)
+	time.Sleep(2100 * time.Millisecond)
+	h.node.set(func(n *fakeNode) { n.down = false })
+	s := h.settle(4)
+	h.checkChain(answers, 4)
+	if s.Resigned != 4 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+// A node that lost its pool (restart) gets the same bytes again.
+func TestLostPoolResubmitted(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	h.node.set(func(n *fakeNode) { n.hold = true })
+	for i := 0; i < 6; i++ {
+		h.send(6, job(6, "exchange", uint32(i+1), "p"))
+	}
+	answers := h.await(6)
+	waitFor(t, func() bool { h.node.mu.Lock(); defer h.node.mu.Unlock(); return len(h.node.pool) == 6 })
+	h.node.DropPool()
+	h.node.set(func(n *fakeNode) { n.hold = false })
+	s := h.settle(6)
+	h.checkChain(answers, 6)
+	if s.Resigned != 0 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+func waitFor(t *testing.T, f func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !f() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// Crash with submissions pending (some never sent, some in the node's pool): after a restart on
+// the same file each lands exactly once; answers were given only for what was written.
+func TestCrashPendingLandOnce(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	h.node.set(func(n *fakeNode) { n.hold = true })
+	for i := 0; i < 8; i++ {
+		h.send(7, job(7, "exchange", uint32(i+1), "c"))
+	}
+	waitFor(t, func() bool { h.node.mu.Lock(); defer h.node.mu.Unlock(); return len(h.node.pool) == 8 })
+	h.node.set(func(n *fakeNode) { n.down = true })
+	for i := 8; i < 20; i++ {
+		h.send(7, job(7, "commitment", uint32(i+1), "c"))
+	}
+	answers := h.await(20)
+	// Write before you speak: every answered hash is in chainq.
+	h.db.View(func(tx *bolt.Tx) error {
+		for _, a := range answers {
+			id, _ := hex.DecodeString(a.Tx)
+			if tx.Bucket([]byte(BucketQueue)).Get(id) == nil {
+				t.Errorf("answered %s before writing it", a.Tx)
+			}
+		}
+		return nil
+	})
+	h.crash()
+	h.node.set(func(n *fakeNode) { n.down = false; n.hold = false })
+	h.boot()
+	s := h.settle(20)
+	h.checkChain(answers, 20)
+	if s.Resigned != 0 {
+		t.Fatalf("after restart: %+v", s)
+	}
+	h.node.mu.Lock()
+	defer h.node.mu.Unlock()
+	if h.node.nextFinal != 21 {
+		t.Fatalf("nonces used: %d", h.node.nextFinal-1)
+	}
+}
+
+// Play never waits: with a node taking 5 s per call, the actor still answers every request in
+// well under a millisecond-scale bound (bbolt's fsync dominates), and the queue just grows.
+func TestPlayNeverWaitsOnSlowNode(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	h.node.set(func(n *fakeNode) { n.latency = 5 * time.Second })
+	const n = 200
+	lat := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		t0 := time.Now()
+		h.send(8, job(8, "exchange", uint32(i+1), "s"))
+		h.await(1)
+		lat = append(lat, time.Since(t0))
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	p50, p99 := lat[n/2], lat[n*99/100]
+	t.Logf("answer latency with a 5 s node: p50 %v, p99 %v, max %v", p50, p99, lat[n-1])
+	if p99 > 250*time.Millisecond {
+		t.Fatalf("answers wait on the node: p99 %v", p99)
+	}
+	s, _ := h.chain.Stats(context.Background())
+	if s.Pending != n || s.Landed != 0 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+func ed25519Pub(seed []byte) []byte {
+	k := ccdKeyFromSeed(seed)
+	return k
+}
+
+var _ = binary.BigEndian
