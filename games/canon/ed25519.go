@@ -26,30 +26,72 @@ func ParseKey(s string) (ed25519.PublicKey, error) {
 	return pub, nil
 }
 
-// CheckKey refuses a key that is not 32 bytes (ErrKeyFormat), not a curve point
-// (ErrInvalidKey), a non-canonical encoding of its point (ErrNonCanonicalKey: y ≥ p, or x = 0
-// with the sign bit set), or a point of small order (ErrSmallOrderKey: the eight points of
-// order dividing 8, the identity among them, under which forged signatures verify).
+// CheckKey refuses a key that is not 32 bytes (ErrKeyFormat), a non-canonical encoding
+// (ErrNonCanonicalKey: y ≥ p, or x = 0 with the sign bit set), a point of small order
+// (ErrSmallOrderKey: the eight points of order dividing 8, the identity among them, under which
+// forged signatures verify), or no curve point at all (ErrInvalidKey).
 func CheckKey(pub ed25519.PublicKey) error {
 	if len(pub) != ed25519.PublicKeySize {
 		return fmt.Errorf("%w: %d bytes", ErrKeyFormat, len(pub))
 	}
-	return checkPoint(pub, ErrNonCanonicalKey, ErrSmallOrderKey)
-}
-
-func checkPoint(b []byte, nonCanonical, smallOrder error) error {
-	p, err := new(edwards25519.Point).SetBytes(b)
-	if err != nil {
+	if err := checkEncoding(pub); err != nil {
+		return err
+	}
+	if _, err := new(edwards25519.Point).SetBytes(pub); err != nil {
 		return fmt.Errorf("%w", ErrInvalidKey)
 	}
-	// SetBytes accepts non-canonical encodings; the re-encoding tells them apart.
-	if string(p.Bytes()) != string(b) {
-		return fmt.Errorf("%w", nonCanonical)
+	return nil
+}
+
+// smallOrder holds the canonical encodings of the eight points of order dividing 8, computed
+// at start-up from one point of order 8. With non-canonical encodings refused first, a byte
+// comparison with these finds every small-order point without decoding.
+var smallOrder = func() (out [8][32]byte) {
+	// A point of order 8 (libsodium's blocklist; TestSmallOrderTable checks its order).
+	b, _ := hex.DecodeString("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+	p8, err := new(edwards25519.Point).SetBytes(b)
+	if err != nil {
+		panic("canon: bad order-8 point constant") // a constant: fails at start-up or never
 	}
-	if new(edwards25519.Point).MultByCofactor(p).Equal(edwards25519.NewIdentityPoint()) == 1 {
-		return fmt.Errorf("%w", smallOrder)
+	q := edwards25519.NewIdentityPoint()
+	for i := range out {
+		copy(out[i][:], q.Bytes())
+		q.Add(q, p8)
+	}
+	return out
+}()
+
+// checkEncoding is the byte-level part of the key checks, shared by CheckKey (keys) and Verify
+// (keys and R): canonical y (< p = 2^255−19), no "negative zero" (sign bit set where x = 0,
+// i.e. y = ±1), and not one of the small-order points.
+func checkEncoding(b []byte) error {
+	// y ≥ p exactly when the low 255 bits are ed ff .. ff 7f or above.
+	if b[31]&0x7f == 0x7f && b[0] >= 0xed && allFF(b[1:31]) {
+		return fmt.Errorf("%w", ErrNonCanonicalKey)
+	}
+	if b[31]&0x80 != 0 {
+		var y [32]byte
+		copy(y[:], b)
+		y[31] &= 0x7f
+		if y == smallOrder[0] || y == smallOrder[4] { // y = 1 (identity), y = −1 (order 2): x = 0
+			return fmt.Errorf("%w", ErrNonCanonicalKey)
+		}
+	}
+	for i := range smallOrder {
+		if string(b) == string(smallOrder[i][:]) {
+			return fmt.Errorf("%w", ErrSmallOrderKey)
+		}
 	}
 	return nil
+}
+
+func allFF(b []byte) bool {
+	for _, c := range b {
+		if c != 0xff {
+			return false
+		}
+	}
+	return true
 }
 
 // FormatKey writes "ed25519:<64 lowercase hex>".
@@ -71,12 +113,14 @@ func FormatSig(sig []byte) string { return keyPrefix + hex.EncodeToString(sig) }
 // Verify reports whether sig is a valid Ed25519 signature of msg under pub, and also refuses
 // what crypto/ed25519 alone lets through: a small-order or non-canonical key A, a small-order
 // or non-canonical R, and (as crypto/ed25519 does) S ≥ L. Under Go's crypto/ed25519 the
-// identity key 0x01‖0^31 "verifies" 0x01‖0^63 over any message; here it does not.
+// identity key 0x01‖0^31 "verifies" 0x01‖0^63 over any message; here it does not. The extra
+// checks are byte comparisons (no point decoding), so Verify costs what crypto/ed25519 costs;
+// an A or R that is no curve point fails inside crypto/ed25519.
 func Verify(pub ed25519.PublicKey, msg, sig []byte) bool {
-	if len(sig) != ed25519.SignatureSize || CheckKey(pub) != nil {
+	if len(pub) != ed25519.PublicKeySize || len(sig) != ed25519.SignatureSize {
 		return false
 	}
-	if checkPoint(sig[:32], ErrNonCanonicalKey, ErrSmallOrderKey) != nil {
+	if checkEncoding(pub) != nil || checkEncoding(sig[:32]) != nil {
 		return false
 	}
 	if _, err := new(edwards25519.Scalar).SetCanonicalBytes(sig[32:]); err != nil {
