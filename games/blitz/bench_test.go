@@ -1,0 +1,228 @@
+package blitz_test
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/games"
+	"arena/games/blitz"
+	"arena/games/canon"
+)
+
+// The round of BenchmarkRound (issue 2 "Tests and measures"): six BYO seats, five turns; in
+// every talk exchange every seat sends 8 public and 8 private messages of 120 characters; in
+// every commit every seat submits 4 commitments it signed itself, due that turn, so all are
+// sealed and settled; the engine builds every seat's §5.4 state object for every envelope.
+// BYO seats sign their own commitments (the arena only verifies, §7.3), so the round's
+// cryptography is exactly its signature checks, which BenchmarkVerifyOnly repeats alone.
+
+const (
+	benchSeats    = 6
+	benchRound    = "T-424242"
+	benchEntry    = 1_000_000_000 // 1000 CCD: the budget pays 20 action fees with room to spare
+	benchCollat   = 600_000_000
+	benchAmount   = 2_000_000
+	benchLine     = 120 // characters per message
+	benchCommits  = 4
+	benchMessages = 8
+)
+
+var benchStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// benchKeys is a Keyring of BYO seats: public keys only, counting the keys looked up, which is
+// one per signature the engine checks.
+type benchKeys struct {
+	pub     []ed25519.PublicKey
+	lookups int
+}
+
+func (k *benchKeys) PublicKey(seat int) (ed25519.PublicKey, bool) {
+	if seat < 1 || seat > len(k.pub) {
+		return nil, false
+	}
+	k.lookups++
+	return k.pub[seat-1], true
+}
+
+func (k *benchKeys) Sign(int, []byte) ([]byte, error) {
+	return nil, fmt.Errorf("BYO seats sign for themselves")
+}
+
+// benchFixture is everything a BenchmarkRound iteration replays: the setup, the talk answers
+// by seat, the signed commit answers by seat and turn, and each signature check the round does.
+type benchFixture struct {
+	setup   games.Setup
+	keys    *benchKeys
+	talk    [benchSeats + 1]json.RawMessage
+	commit  [benchSeats + 1][6]json.RawMessage // [seat][turn]
+	digests [][32]byte
+	sigs    [][]byte
+	signers []ed25519.PublicKey
+}
+
+func newBenchFixture(tb testing.TB) *benchFixture {
+	tb.Helper()
+	f := &benchFixture{keys: &benchKeys{}}
+	var seed [32]byte
+	copy(seed[:], "benchmark round seed, fixed.....")
+	f.setup = games.Setup{Game: blitz.ID, Format: "blitz", Round: benchRound, Seed: seed, Start: benchStart,
+		Arena: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:BenchArena1"}
+	privs := make([]ed25519.PrivateKey, benchSeats+1)
+	agents := make([]string, benchSeats+1)
+	for n := 1; n <= benchSeats; n++ {
+		s := sha256.Sum256([]byte("bench seat " + strconv.Itoa(n)))
+		privs[n] = ed25519.NewKeyFromSeed(s[:])
+		pub := privs[n].Public().(ed25519.PublicKey)
+		f.keys.pub = append(f.keys.pub, pub)
+		agents[n] = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:BenchSeat" + strconv.Itoa(n)
+		f.setup.Seats = append(f.setup.Seats, games.Seat{Seat: n, Agent: agents[n], Name: "Seat" + strconv.Itoa(n),
+			Kind: "byo", Entry: benchEntry, Collateral: benchCollat})
+	}
+	f.setup.Options = json.RawMessage(`{"mole":6,"task":{"kind":"broker","named":[]}}`)
+	line := strings.Repeat("x", benchLine)
+	for n := 1; n <= benchSeats; n++ {
+		var msgs []map[string]any
+		for i := 0; i < benchMessages; i++ {
+			msgs = append(msgs, map[string]any{"type": "public", "text": line, "tone": "offer"})
+		}
+		for i := 0; i < benchMessages; i++ {
+			to := (n+i)%benchSeats + 1
+			if to == n {
+				to = n%benchSeats + 1
+			}
+			msgs = append(msgs, map[string]any{"type": "private", "to": to, "text": line, "tone": "ask"})
+		}
+		f.talk[n] = mustJSON(tb, map[string]any{"messages": msgs})
+		seq := 0
+		for turn := 1; turn <= 5; turn++ {
+			var subs []json.RawMessage
+			for i := 0; i < benchCommits; i++ {
+				seq++
+				payee := (n+i)%benchSeats + 1
+				if payee == n {
+					payee = n%benchSeats + 1
+				}
+				obj := map[string]any{"v": 1, "round": benchRound, "turn": turn, "seq": seq, "payer": agents[n],
+					"payee": agents[payee], "amount": benchAmount, "condition": map[string]any{"always": true}, "due": turn}
+				c, err := canon.Marshal(obj)
+				if err != nil {
+					tb.Fatal(err)
+				}
+				d := canon.Digest(c)
+				sig := ed25519.Sign(privs[n], d[:])
+				obj["sig"] = canon.FormatSig(sig)
+				subs = append(subs, mustJSON(tb, obj))
+				f.digests = append(f.digests, d)
+				f.sigs = append(f.sigs, sig)
+				f.signers = append(f.signers, privs[n].Public().(ed25519.PublicKey))
+			}
+			f.commit[n][turn] = mustJSON(tb, map[string]any{"commitments": subs})
+		}
+	}
+	return f
+}
+
+func mustJSON(tb testing.TB, v any) json.RawMessage {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// play runs one whole round and returns it; every answer must be taken whole.
+func (f *benchFixture) play(tb testing.TB) *blitz.Match {
+	gm, err := blitz.NewEngine(blitz.DefaultFees()).New(f.setup, f.keys)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m := gm.(*blitz.Match)
+	for {
+		dl, ok := m.Deadline()
+		if !ok {
+			return m
+		}
+		m.Advance(dl)
+		cur := m.Phase()
+		for _, p := range m.Prompts() {
+			var body json.RawMessage
+			switch cur.Phase {
+			case "talk":
+				body = f.talk[p.Seat]
+			case "commit":
+				body = f.commit[p.Seat][cur.Turn]
+			default:
+				continue
+			}
+			st, err := m.Act(dl, games.Input{Seat: p.Seat, Kind: "answer", Move: cur, Body: body})
+			if err != nil {
+				tb.Fatalf("seat %d %+v: %v", p.Seat, cur, err)
+			}
+			if !strings.Contains(string(st.Reply), `"dropped":[]`) {
+				tb.Fatalf("seat %d %+v: parts dropped: %s", p.Seat, cur, st.Reply)
+			}
+		}
+	}
+}
+
+// TestBenchRoundShape checks the benchmark's round is what it claims: 120 commitments sealed
+// and honoured, 1440 messages, 120 signature checks, money conserved.
+func TestBenchRoundShape(t *testing.T) {
+	f := newBenchFixture(t)
+	m := f.play(t)
+	cs := m.Commitments()
+	if len(cs) != benchSeats*5*benchCommits {
+		t.Fatalf("sealed %d commitments, want %d", len(cs), benchSeats*5*benchCommits)
+	}
+	for _, c := range cs {
+		if c.Outcome != "honoured" {
+			t.Fatalf("commitment %s: %s, want honoured", c.ID, c.Outcome)
+		}
+	}
+	msgs := 0
+	for _, e := range m.Events() {
+		if e.Type == "message.public" || e.Type == "message.private" {
+			msgs++
+		}
+	}
+	if want := benchSeats * 15 * 2 * benchMessages; msgs != want {
+		t.Errorf("%d messages, want %d", msgs, want)
+	}
+	if f.keys.lookups != len(f.digests) {
+		t.Errorf("the engine looked up %d keys, want one per commitment (%d)", f.keys.lookups, len(f.digests))
+	}
+	if err := m.CheckInvariant(); err != nil {
+		t.Error(err)
+	}
+}
+
+// BenchmarkRound plays the whole round above: rules, state objects and signature checks.
+func BenchmarkRound(b *testing.B) {
+	f := newBenchFixture(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		f.play(b)
+	}
+}
+
+// BenchmarkVerifyOnly does the round's signature checks and nothing else: one canon.Verify
+// (small-order and canonical-encoding checks on key and R, then Ed25519) per commitment, over
+// the same digests, signatures and keys.
+func BenchmarkVerifyOnly(b *testing.B) {
+	f := newBenchFixture(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range f.digests {
+			if !canon.Verify(f.signers[i], f.digests[i][:], f.sigs[i]) {
+				b.Fatal("signature does not verify")
+			}
+		}
+	}
+}
