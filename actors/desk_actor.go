@@ -127,7 +127,7 @@ type desk struct {
 	a   *Arena
 	log *slog.Logger
 	// redeliver: on start, have the tables of live walk-in seats redeliver their open moves
-	// (the desk started after them, or restarted and lost its mailboxes' moves).
+	// (the desk restarted after a panic, and its mailboxes' moves were lost with them).
 	redeliver bool
 
 	walkins   map[string]*actor.PID // record key → walk-in actor
@@ -206,20 +206,18 @@ func (d *desk) start(ctx actor.Context) {
 	if err != nil {
 		d.log.Error("live walk-in seats unreadable", "err", err)
 	}
-	tables := map[string]bool{}
 	for _, s := range live {
 		d.spawnMailbox(ctx, s, false)
-		tables[s.Table] = true
 	}
-	if d.redeliver && len(tables) > 0 {
+	if d.redeliver && len(live) > 0 {
 		a, log := d.a, d.log
 		go func() {
-			for id := range tables {
-				ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			for _, id := range a.liveWalkinTables() {
 				if err := a.RestartTable(ctx, id); err != nil {
 					log.Info("table not restarted for redelivery", "table", id, "err", err)
 				}
-				cancel()
 			}
 		}()
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/games"
+	"arena/storage"
 )
 
 // deskName is the desk actor's name under the actor system's root.
@@ -90,8 +91,10 @@ func (a *Arena) deskSend(pid *actor.PID, msg any) error {
 	return nil
 }
 
-// deskPID is the desk actor, spawned on first use when Start did not (startDesk). Spawned late,
-// after tables were restored, it has those tables redeliver their open moves (desk.start).
+// deskPID is the desk actor, spawned on first use when Start did not (StartDesk). Spawned
+// late, after tables were restored (whose open moves went to mailboxes not yet respawned), it
+// has the tables of live walk-in seats restarted from their snapshots, which redelivers those
+// moves, before the request that started it goes on.
 func (a *Arena) deskPID() (*actor.PID, error) {
 	if a == nil || a.system == nil {
 		return nil, ErrClosed
@@ -99,7 +102,18 @@ func (a *Arena) deskPID() (*actor.PID, error) {
 	if _, ok := a.system.ProcessRegistry.GetLocal(deskName); ok {
 		return actor.NewPID(a.system.Address(), deskName), nil
 	}
-	return a.spawnDesk(true)
+	pid, fresh, err := a.spawnDesk()
+	if err != nil || !fresh {
+		return pid, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	for _, id := range a.liveWalkinTables() {
+		if err := a.RestartTable(ctx, id); err != nil {
+			a.deskLogger().Info("table not restarted for redelivery", "table", id, "err", err)
+		}
+	}
+	return pid, nil
 }
 
 // StartDesk spawns the walk-in desk. Wire it as Options.BeforeRecover, so that it runs before
@@ -107,28 +121,43 @@ func (a *Arena) deskPID() (*actor.PID, error) {
 // when the restored tables redeliver their open moves. Without it the desk starts on first use
 // and has those tables restarted to redeliver. Calling it when the desk runs is harmless.
 func StartDesk(a *Arena) error {
-	_, err := a.spawnDesk(false)
+	_, _, err := a.spawnDesk()
 	return err
 }
 
-// spawnDesk spawns the desk. late says the tables were restored before it: its first start then
-// asks the tables of live walk-in seats to redeliver, as every later restart of the desk does
-// (a restart stops the mailboxes, and with them the moves they held).
-func (a *Arena) spawnDesk(late bool) (*actor.PID, error) {
+// spawnDesk spawns the desk (fresh: this call did). Every restart of the desk after its first
+// start asks the tables of live walk-in seats to redeliver (a restart stops the mailboxes, and
+// with them the moves they held).
+func (a *Arena) spawnDesk() (pid *actor.PID, fresh bool, err error) {
 	var started atomic.Bool
 	props := actor.PropsFromProducer(func() actor.Actor {
 		d := newDesk(a)
-		d.redeliver = started.Swap(true) || late
+		d.redeliver = started.Swap(true)
 		return d
 	}, actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)))
-	pid, err := a.system.Root.SpawnNamed(props, deskName)
+	pid, err = a.system.Root.SpawnNamed(props, deskName)
 	if errors.Is(err, actor.ErrNameExists) {
-		return actor.NewPID(a.system.Address(), deskName), nil
+		return actor.NewPID(a.system.Address(), deskName), false, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("actors: start walk-in desk: %w", err)
+		return nil, false, fmt.Errorf("actors: start walk-in desk: %w", err)
 	}
-	return pid, nil
+	return pid, true, nil
+}
+
+// liveWalkinTables lists the tables that have a live walk-in seat (storage live/ entries).
+func (a *Arena) liveWalkinTables() []string {
+	seen := map[string]bool{}
+	var ids []string
+	_ = a.opts.DB.Scan(storage.BucketWalkins, "live/", func(_ string, v []byte) error {
+		var s deskLiveSeat
+		if json.Unmarshal(v, &s) == nil && s.Table != "" && !seen[s.Table] {
+			seen[s.Table] = true
+			ids = append(ids, s.Table)
+		}
+		return nil
+	})
+	return ids
 }
 
 // deskClock is the arena's clock (the wall clock when none was given).

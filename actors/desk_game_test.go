@@ -17,18 +17,18 @@ import (
 type deskGame struct{ briefs bool }
 
 type deskGameState struct {
-	Setup    games.Setup          `json:"setup"`
-	Moves    []games.Move         `json:"moves"`
-	Idx      int                  `json:"idx"` // -1 before the first Advance
-	Deadline time.Time            `json:"deadline"`
-	Answered map[int]bool         `json:"answered"`
-	Said     map[int]int          `json:"said"`
-	Missed   map[int]int          `json:"missed"`
-	Accused  map[int]int          `json:"accused"`
-	Bodies   map[string]string    `json:"bodies"` // "seat/turn/phase/exchange" → body, for tests
-	Seq      int64                `json:"seq"`
-	Done     bool                 `json:"done"`
-	Result   *games.Result        `json:"result,omitempty"`
+	Setup    games.Setup       `json:"setup"`
+	Moves    []games.Move      `json:"moves"`
+	Idx      int               `json:"idx"` // -1 before the first Advance
+	Deadline time.Time         `json:"deadline"`
+	Answered map[int]bool      `json:"answered"`
+	Said     map[int]int       `json:"said"`
+	Missed   map[int]int       `json:"missed"`
+	Accused  map[int]int       `json:"accused"`
+	Bodies   map[string]string `json:"bodies"` // "seat/turn/phase/exchange" → body, for tests
+	Seq      int64             `json:"seq"`
+	Done     bool              `json:"done"`
+	Result   *games.Result     `json:"result,omitempty"`
 }
 
 type deskMatch struct{ st deskGameState }
@@ -135,20 +135,15 @@ func (m *deskMatch) finish(now time.Time, step *games.Step) {
 	if len(m.st.Setup.Options) > 0 && json.Unmarshal(m.st.Setup.Options, &opts) == nil && opts.Mole > 0 {
 		mole = opts.Mole
 	}
-	type acc struct {
-		Accuser int  `json:"accuser"`
-		Target  int  `json:"target"`
-		Correct bool `json:"correct"`
-	}
-	var accs []acc
 	for _, s := range m.st.Setup.Seats {
 		res.Payouts[s.Seat] = s.Entry + int64(m.st.Said[s.Seat])*1_000_000 - int64(m.st.Missed[s.Seat])*1_000_000
 		res.Ranking = append(res.Ranking, s.Seat)
 		if t, ok := m.st.Accused[s.Seat]; ok {
-			accs = append(accs, acc{Accuser: s.Seat, Target: t, Correct: t == mole})
+			step.Events = append(step.Events, m.event(now, "accusation.resolved",
+				map[string]any{"seat": s.Seat, "on": t, "correct": t == mole, "amount": 1}))
 		}
 	}
-	res.Reveal, _ = json.Marshal(map[string]any{"mole": mole, "rungs": []int{1, 2}, "accusations": accs})
+	res.Reveal, _ = json.Marshal(map[string]any{"mole": mole, "rungs": []int{1, 2}})
 	m.st.Result = &res
 	step.Events = append(step.Events, m.event(now, "round.revealed", map[string]int{"mole": mole}))
 }

@@ -31,8 +31,15 @@ type deskEnv struct {
 	finished chan string // ids of tables that finished (Options.OnStatus)
 }
 
-// newDeskEnv starts an arena on a fresh data dir (or dir, to restart on the same file).
+// newDeskEnv starts an arena on a fresh data dir (or dir, to restart on the same file), with
+// the desk wired as Options.BeforeRecover.
 func newDeskEnv(t *testing.T, dir string, clock *FakeClock) *deskEnv {
+	t.Helper()
+	return startDeskEnv(t, dir, clock, StartDesk)
+}
+
+// startDeskEnv is newDeskEnv with the BeforeRecover hook given (nil: the desk starts on first use).
+func startDeskEnv(t *testing.T, dir string, clock *FakeClock, before func(*Arena) error) *deskEnv {
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
@@ -52,7 +59,7 @@ func newDeskEnv(t *testing.T, dir string, clock *FakeClock) *deskEnv {
 	finished := make(chan string, 64)
 	a, err := Start(Options{DB: db, Bracket: br, Clock: clock, InstanceKey: ed25519.NewKeyFromSeed(seed[:]),
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:12802,0/7", AskTimeout: 5 * time.Second,
-		BeforeRecover: StartDesk,
+		BeforeRecover: before,
 		OnStatus: func(table, status string) {
 			if status == StatusFinished {
 				select {
@@ -388,17 +395,17 @@ func TestDeskParseEcho(t *testing.T) {
 		{`{"round":"T-1","turn":2,"phase":"talk","exchange":3,"messages":[]}`, true, walkinEcho{Round: "T-1", Move: games.Move{Turn: 2, Phase: "talk", Exchange: 3}}},
 		{`{"round":"T-1","turn":2,"phase":"commit","seat":4}`, true, walkinEcho{Round: "T-1", Move: games.Move{Turn: 2, Phase: "commit"}, Seat: 4}},
 		{`{"round":"T-1","turn":0,"phase":"scouting"}`, true, walkinEcho{Round: "T-1", Move: games.Move{Phase: "scouting"}}},
-		{`{"round":"T-1","turn":2,"phase":"talk"}`, false, walkinEcho{}},                      // exchange missing on talk
-		{`{"round":"T-1","turn":"2","phase":"commit"}`, false, walkinEcho{}},                  // turn as a string
-		{`{"round":"T-1","turn":2.5,"phase":"commit"}`, false, walkinEcho{}},                  // fractional
-		{`{"round":"T-1","turn":2e0,"phase":"commit"}`, false, walkinEcho{}},                  // exponent
-		{`{"round":"T-1","turn":-1,"phase":"commit"}`, false, walkinEcho{}},                   // negative
-		{`{"round":1,"turn":2,"phase":"commit"}`, false, walkinEcho{}},                        // round a number
-		{`{"round":"","turn":2,"phase":"commit"}`, false, walkinEcho{}},                       // empty round
-		{`{"round":"T-1","round":"T-2","turn":2,"phase":"commit"}`, false, walkinEcho{}},      // duplicate
-		{`{"round":"T-1","turn":2,"phase":"commit"} {}`, false, walkinEcho{}},                 // trailing data
-		{`[{"round":"T-1"}]`, false, walkinEcho{}},                                            // not an object
-		{``, false, walkinEcho{}},                                                             // empty
+		{`{"round":"T-1","turn":2,"phase":"talk"}`, false, walkinEcho{}},                 // exchange missing on talk
+		{`{"round":"T-1","turn":"2","phase":"commit"}`, false, walkinEcho{}},             // turn as a string
+		{`{"round":"T-1","turn":2.5,"phase":"commit"}`, false, walkinEcho{}},             // fractional
+		{`{"round":"T-1","turn":2e0,"phase":"commit"}`, false, walkinEcho{}},             // exponent
+		{`{"round":"T-1","turn":-1,"phase":"commit"}`, false, walkinEcho{}},              // negative
+		{`{"round":1,"turn":2,"phase":"commit"}`, false, walkinEcho{}},                   // round a number
+		{`{"round":"","turn":2,"phase":"commit"}`, false, walkinEcho{}},                  // empty round
+		{`{"round":"T-1","round":"T-2","turn":2,"phase":"commit"}`, false, walkinEcho{}}, // duplicate
+		{`{"round":"T-1","turn":2,"phase":"commit"} {}`, false, walkinEcho{}},            // trailing data
+		{`[{"round":"T-1"}]`, false, walkinEcho{}},                                       // not an object
+		{``, false, walkinEcho{}}, // empty
 		{`{"round":"T-1","turn":2,"phase":"commit","seat":0}`, false, walkinEcho{}},           // seat 0
 		{`{"round":"T-1","turn":2,"phase":"talk","exchange":0}`, false, walkinEcho{}},         // exchange 0
 		{`{"round":"T-1","turn":99999999999999999999,"phase":"commit"}`, false, walkinEcho{}}, // overflow
@@ -444,7 +451,9 @@ func TestDeskDroppedPoll(t *testing.T) {
 	e := newDeskEnv(t, "", nil)
 	ctx := deskCtx(t)
 	token, _ := e.a.RegisterWalkin(ctx, "Cleo", "")
-	j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"})
+	// The agent clock: with the fake clock standing still, the table sends nothing after the
+	// scouting move, so only the moves injected below reach the mailbox.
+	j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short", Pace: "agent"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,4 +557,200 @@ func waitArmed(t *testing.T, c *FakeClock, at time.Time) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// TestDeskTableRestartKeepsMove: an ops restart of the table mid-round redelivers the open
+// move, which the mailbox keeps; the walk-in answers it and plays on to the result.
+func TestDeskTableRestartKeepsMove(t *testing.T) {
+	e := newDeskEnv(t, "", nil)
+	ctx := deskCtx(t)
+	token, _ := e.a.RegisterWalkin(ctx, "Emil", "")
+	j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := mustPoll(t, e.a, token)
+	if _, err := e.a.AnswerMove(ctx, token, answerBody(j.Round, n.Prompt.Move, "one")); err != nil {
+		t.Fatal(err)
+	}
+	before := mustPoll(t, e.a, token) // talk 1
+	if err := e.a.RestartTable(ctx, j.Table); err != nil {
+		t.Fatal(err)
+	}
+	after := mustPoll(t, e.a, token)
+	if after.Prompt.Move != before.Prompt.Move || !after.Prompt.Deadline.Equal(before.Prompt.Deadline) {
+		t.Fatalf("after the restart: %+v, want %+v", after.Prompt, before.Prompt)
+	}
+	if _, err := e.a.AnswerMove(ctx, token, answerBody(j.Round, after.Prompt.Move, "two")); err != nil {
+		t.Fatalf("answer after the restart: %v", err)
+	}
+	end := playRound(t, e.a, token)
+	if got := end.Result.Payouts[1]; got != walkinEntry+3_000_000 {
+		t.Fatalf("payout %d: a move was lost", got)
+	}
+}
+
+// TestDeskServerRestart: the server stops mid-round and starts again on the same file. The
+// token still works, the record is kept, and the open move is back in the mailbox: with the desk
+// wired before recovery (StartDesk) and with the desk started late, on first use.
+func TestDeskServerRestart(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before func(*Arena) error
+	}{{"before recovery", StartDesk}, {"on first use", nil}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newDeskEnv(t, "", nil)
+			ctx := deskCtx(t)
+			token, _ := e.a.RegisterWalkin(ctx, "Faye", "gpt")
+			j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := mustPoll(t, e.a, token)
+			if _, err := e.a.AnswerMove(ctx, token, answerBody(j.Round, n.Prompt.Move, "one")); err != nil {
+				t.Fatal(err)
+			}
+			open := mustPoll(t, e.a, token) // talk 1, open when the server stops
+			dir, clock := e.dir, e.clock
+			e.stop()
+
+			e2 := startDeskEnv(t, dir, clock, tc.before)
+			again := mustPoll(t, e2.a, token)
+			if again.Round != j.Round || again.Prompt.Move != open.Prompt.Move || !again.Prompt.Deadline.Equal(open.Prompt.Deadline) {
+				t.Fatalf("after the restart: %+v, want %+v", again.Prompt, open.Prompt)
+			}
+			_, err = e2.a.JoinWalkin(ctx, token, JoinRequest{})
+			wantCode(t, err, CodeInARound)
+			if _, err := e2.a.AnswerMove(ctx, token, answerBody(j.Round, again.Prompt.Move, "two")); err != nil {
+				t.Fatal(err)
+			}
+			end := playRound(t, e2.a, token)
+			if got := end.Result.Payouts[1]; got != walkinEntry+3_000_000 {
+				t.Fatalf("payout %d", got)
+			}
+			r := readRecord(t, e2.a, token)
+			if r.Rounds != 1 || r.Practice != 1 || r.Name != "Faye" || r.Live != nil {
+				t.Fatalf("record %+v", r)
+			}
+		})
+	}
+}
+
+// TestDeskWalkinTable: two walk-ins with three Practice rounds each queue for the short walkin
+// table; two minutes after the first came, a house agent takes the third seat and the round is
+// played; levers and the record follow.
+func TestDeskWalkinTable(t *testing.T) {
+	e := newDeskEnv(t, "", nil)
+	ctx := deskCtx(t)
+	a, _ := e.a.RegisterWalkin(ctx, "Gideon", "")
+	b, _ := e.a.RegisterWalkin(ctx, "Hana", "")
+	for i := 0; i < PracticeRoundsForWalkin; i++ {
+		for _, tok := range []string{a, b} {
+			if i == PracticeRoundsForWalkin-1 && tok == b {
+				j, err := e.a.JoinWalkin(ctx, tok, JoinRequest{Table: "walkin", Format: "short"})
+				wantCode(t, err, CodeNotYet)
+				if j.Practice != 2 {
+					t.Fatalf("not_yet count %d, want 2", j.Practice)
+				}
+			}
+			if _, err := e.a.JoinWalkin(ctx, tok, JoinRequest{Format: "short"}); err != nil {
+				t.Fatal(err)
+			}
+			playRound(t, e.a, tok)
+		}
+	}
+	ja, err := e.a.JoinWalkin(ctx, a, JoinRequest{Table: "walkin", Format: "short"})
+	if err != nil || ja.Status != "gathering" || ja.Round != "" || ja.Practice != 3 {
+		t.Fatalf("join: %+v %v", ja, err)
+	}
+	_, err = e.a.JoinWalkin(ctx, a, JoinRequest{Format: "short"})
+	wantCode(t, err, CodeInARound)
+	if n, err := e.a.NextMove(ctx, a, 0); err != nil || n.Status != NextGathering || !n.Waiting {
+		t.Fatalf("poll while gathering: %+v %v", n, err)
+	}
+	if _, err := e.a.JoinWalkin(ctx, b, JoinRequest{Table: "walkin", Format: "short"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.a.Board(ctx); err != nil { // the desk has queued both (FIFO behind the joins)
+		t.Fatal(err)
+	}
+	// A long poll started while gathering is handed the first move once the table opens.
+	// (Advancing the fake clock may also end that poll's own wait first: it then asks again.)
+	first := make(chan Next, 1)
+	go func() {
+		for {
+			n, err := e.a.NextMove(ctx, a, MaxPollWait)
+			if err != nil || n.Status != NextGathering {
+				first <- n
+				return
+			}
+		}
+	}()
+	e.clock.Advance(walkinTopUpAfter)
+	results := make(chan Next, 2)
+	for _, tok := range []string{b} {
+		go func() { results <- playRoundNoFatal(e.a, tok) }()
+	}
+	n := <-first
+	if n.Status != NextMove || n.Seat != 1 || !strings.HasPrefix(n.Table, "w") {
+		t.Fatalf("first move at the walkin table: %+v", n)
+	}
+	if _, err := e.a.Lever(ctx, a, n.Round, "accuse", []byte(`{"seat":2}`)); err != nil {
+		t.Fatalf("accuse: %v", err)
+	}
+	endA := playRound(t, e.a, a)
+	endB := <-results
+	if endA.Round != endB.Round || endB.Seat != 2 || endB.Result == nil {
+		t.Fatalf("a %+v / b %+v", endA, endB)
+	}
+	tables, _ := e.a.Tables(ctx)
+	for _, ti := range tables {
+		if ti.ID == endA.Table {
+			if ti.Kind != "walkin" || len(ti.Seats) != 3 || ti.Seats[2].Channel != ChannelHouse || ti.Seats[1].Name != "Hana" {
+				t.Fatalf("walkin table %+v", ti)
+			}
+		}
+	}
+	ra := readRecord(t, e.a, a)
+	if ra.Rounds != 4 || ra.Practice != 3 || ra.Accusations != 1 || ra.AccusationsRight != 1 || ra.Last[0].Kind != "walkin" || ra.Last[0].Accused != 2 {
+		t.Fatalf("record of a %+v", ra)
+	}
+	if !ra.WalkinTable || !containsStr(ra.Marks, markPractised) || !containsStr(ra.Marks, markCaught) {
+		t.Fatalf("marks %v", ra.Marks)
+	}
+	_, err = e.a.Lever(ctx, a, endA.Round, "accuse", []byte(`{"seat":3}`))
+	wantCode(t, err, games.CodeRoundOver)
+}
+
+// playRoundNoFatal is playRound for another goroutine: it returns the zero Next on failure.
+func playRoundNoFatal(a *Arena, token string) Next {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for moves := 0; moves < 50; moves++ {
+		n, err := a.NextMove(ctx, token, MaxPollWait)
+		if err != nil {
+			return Next{}
+		}
+		switch n.Status {
+		case NextRevealed:
+			return n
+		case NextMove:
+			if _, err := a.AnswerMove(ctx, token, answerBody(n.Round, n.Prompt.Move, "hi")); err != nil {
+				return Next{}
+			}
+		case NextGathering:
+		default:
+			return Next{}
+		}
+	}
+	return Next{}
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -270,7 +270,11 @@ func (w *walkin) roundEnded(ctx actor.Context, e *RoundEnded) {
 		return
 	}
 	now := w.a.deskClock().Now()
-	line := w.rec.apply(l, e.Result, now)
+	evs, err := w.a.opts.DB.Events(e.Round)
+	if err != nil {
+		w.log.Warn("transcript unreadable: accusations not recorded", "round", e.Round, "err", err)
+	}
+	line := w.rec.apply(l, e.Result, roundAccusations(evs), now)
 	w.persist()
 	ctx.Send(ctx.Parent(), &deskBoardLine{Name: w.rec.Name, Week: isoWeek(now), Line: line})
 }

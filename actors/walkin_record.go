@@ -100,18 +100,35 @@ const (
 	markTopTable  = "top_of_table" // the best payout at a table
 )
 
-// revealView is what the record reads of a game's Result.Reveal: Blitz's reveal (§11.4) names
-// the mole, the rungs it reached and the resolved accusations. Fields another game lacks stay
+// revealView is what the record reads of a game's Result.Reveal: Blitz's reveal (§11.4,
+// games/blitz Reveal) names the mole and the rungs it reached. Fields another game lacks stay
 // zero, and the round is recorded on payouts alone.
 type revealView struct {
-	Mole        int             `json:"mole"`
-	Rungs       json.RawMessage `json:"rungs"` // Blitz: the rungs reached, e.g. [1,3]
-	Accusations []struct {
-		Accuser int  `json:"accuser"`
-		Target  int  `json:"target"`
-		Seat    int  `json:"seat"`
-		Correct bool `json:"correct"`
-	} `json:"accusations"`
+	Mole  int             `json:"mole"`
+	Rungs json.RawMessage `json:"rungs"` // Blitz: the rungs reached, e.g. [1,3]
+}
+
+// walkinAccusation is one resolved accusation, read from the round's public
+// "accusation.resolved" events (§11.1, games/blitz Accusation): Seat accused On.
+type walkinAccusation struct {
+	Seat    int  `json:"seat"`
+	On      int  `json:"on"`
+	Correct bool `json:"correct"`
+}
+
+// roundAccusations reads the resolved accusations of a finished round from its transcript.
+func roundAccusations(events []games.Event) []walkinAccusation {
+	var out []walkinAccusation
+	for _, ev := range events {
+		if ev.Type != "accusation.resolved" {
+			continue
+		}
+		var a walkinAccusation
+		if json.Unmarshal(ev.Payload, &a) == nil && a.Seat > 0 && a.On > 0 {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // rungCount reads "rungs" as a list of rungs reached or as a count.
@@ -129,7 +146,7 @@ func (r revealView) rungCount() int {
 
 // apply records one finished round of the live seat and clears Live. It returns the round's
 // line (for the board). A Result that does not name the seat counts as a payout of zero.
-func (rec *walkinRecord) apply(live *walkinLive, res games.Result, ended time.Time) walkinRoundLine {
+func (rec *walkinRecord) apply(live *walkinLive, res games.Result, accs []walkinAccusation, ended time.Time) walkinRoundLine {
 	seat := live.Seat
 	payout := res.Payouts[seat]
 	line := walkinRoundLine{
@@ -143,16 +160,12 @@ func (rec *walkinRecord) apply(live *walkinLive, res games.Result, ended time.Ti
 	}
 	line.Mole = rv.Mole
 	accusedMe := 0
-	for _, ac := range rv.Accusations {
-		target := ac.Target
-		if target == 0 {
-			target = ac.Seat
+	for _, ac := range accs {
+		if ac.Seat == seat {
+			line.Accused = ac.On
+			line.Right = ac.Correct
 		}
-		if ac.Accuser == seat && target != 0 {
-			line.Accused = target
-			line.Right = ac.Correct || (rv.Mole != 0 && target == rv.Mole)
-		}
-		if target == seat {
+		if ac.On == seat {
 			accusedMe++
 		}
 	}
@@ -202,7 +215,7 @@ func (rec *walkinRecord) apply(live *walkinLive, res games.Result, ended time.Ti
 	if line.Role == "mole" && line.Rungs >= 3 {
 		rec.mark(markFullRung)
 	}
-	if line.Role == "mole" && accusedMe == 0 && len(rv.Accusations) > 0 {
+	if line.Role == "mole" && accusedMe == 0 && len(accs) > 0 {
 		rec.mark(markUnseen)
 	}
 	if line.Right {
