@@ -96,6 +96,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		DB: store, Bracket: bracket, Logger: log,
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
 		Metrics: reg, Anchorer: ch.anchorer,
+		// The walk-in desk starts before tables are restored, so a recovered table's open move
+		// finds its mailbox (and the walk-in's next poll gets it).
+		BeforeRecover: actors.StartDesk,
 	})
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/games/blitz"
 	"arena/games/canon"
 )
 
@@ -327,4 +329,195 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Fatalf("arena ops tables: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	s.stop()
+}
+
+// TestServeDroppedPollKeepsTheMove is the long-poll drop case at the HTTP level, on the real
+// binary: ten walk-ins each play a short practice round; before every move each opens a long
+// poll and drops the connection a moment later (around when the move is issued), then polls
+// again: the re-poll must bring the next move, 100 times out of 100.
+func TestServeDroppedPollKeepsTheMove(t *testing.T) {
+	bin := buildArena(t)
+	s := startServer(t, bin, filepath.Join(t.TempDir(), "data"))
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	const walkins, perWalkin = 10, 10 // a short round is 10 moves: scouting + 3 × (2 talk + commit)
+	var mu sync.Mutex
+	kept, cases := 0, 0
+	var wg sync.WaitGroup
+	for w := range walkins {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reg := s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": fmt.Sprintf("Dropper %d", w)})
+			tok, _ := reg.body["token"].(string)
+			join := s.call(ctx, "POST", "/v1/walkin/join", tok, map[string]any{"table": "practice", "format": "short"})
+			if join.status != 200 {
+				t.Errorf("join %d %s", join.status, join.raw)
+				return
+			}
+			last := ""
+			for i := range perWalkin {
+				// The dropped poll: its connection closes 0–3 ms after it is sent.
+				pctx, pcancel := context.WithCancel(ctx)
+				go func() { time.Sleep(time.Duration(i%4) * time.Millisecond); pcancel() }()
+				req, _ := http.NewRequestWithContext(pctx, "GET", s.url+"/v1/walkin/next?wait=30", nil)
+				req.Header.Set("X-Walkin", tok)
+				if r, err := http.DefaultClient.Do(req); err == nil {
+					r.Body.Close()
+				}
+				pcancel()
+				// The re-poll must bring the next move, not a waiting answer and not a move
+				// already answered.
+				r := s.call(ctx, "GET", "/v1/walkin/next?wait=20", tok, nil)
+				var e envelope
+				json.Unmarshal(r.raw, &e)
+				id := fmt.Sprintf("%d/%s/%d", e.Turn, e.Phase, e.Exchange)
+				ok := r.status == 200 && e.Sig != "" && id != last
+				mu.Lock()
+				cases++
+				if ok {
+					kept++
+				}
+				mu.Unlock()
+				if !ok {
+					t.Errorf("walk-in %d move %d: re-poll after a dropped poll answered %d %.200s", w, i, r.status, r.raw)
+					return
+				}
+				last = id
+				if a := s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e)); a.status != 200 {
+					t.Errorf("answer %s: %d %s", id, a.status, a.raw)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("dropped polls whose move came on the re-poll: %d of %d", kept, cases)
+	if kept != walkins*perWalkin {
+		t.Fatalf("kept %d of %d, want %d of %d", kept, cases, walkins*perWalkin, walkins*perWalkin)
+	}
+	s.stop()
+}
+
+// TestServeCrashMidRound kills the real server with SIGKILL in the middle of a practice round
+// (an open move polled but not answered), restarts it on the same data dir, and finishes the
+// round: the open move comes back byte for byte (same deadline instant, same signature), the
+// round completes, every line the walk-in said is in the revealed transcript exactly once and
+// in order, the transcript's seqs run without a gap, and the revealed seed is the one committed
+// before play.
+func TestServeCrashMidRound(t *testing.T) {
+	bin := buildArena(t)
+	data := filepath.Join(t.TempDir(), "data")
+	s := startServer(t, bin, data)
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	reg := s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": "Crash Walker"})
+	tok, _ := reg.body["token"].(string)
+	join := s.call(ctx, "POST", "/v1/walkin/join", tok, map[string]any{"table": "practice"})
+	round, _ := join.body["round"].(string)
+	if join.status != 200 {
+		t.Fatalf("join %d %s", join.status, join.raw)
+	}
+	var said []string
+	play := func(s *server, stopAt string) (open []byte) {
+		for {
+			r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+			if r.status != 200 {
+				t.Fatalf("next %d %s", r.status, r.raw)
+			}
+			if r.body["result"] != nil {
+				return r.raw
+			}
+			if r.body["waiting"] == true {
+				continue
+			}
+			var e envelope
+			json.Unmarshal(r.raw, &e)
+			if fmt.Sprintf("%d/%s/%d", e.Turn, e.Phase, e.Exchange) == stopAt {
+				return r.raw
+			}
+			a := answerFor(e)
+			if e.Phase == "talk" {
+				said = append(said, a["messages"].([]any)[0].(map[string]any)["text"].(string))
+			}
+			if r := s.call(ctx, "POST", "/v1/walkin/answer", tok, a); r.status != 200 {
+				t.Fatalf("answer: %d %s", r.status, r.raw)
+			}
+		}
+	}
+	before := play(s, "3/talk/2")
+	if err := s.cmd.Process.Kill(); err != nil { // SIGKILL: no shutdown, no flush
+		t.Fatal(err)
+	}
+	s.cmd.Wait()
+
+	s2 := startServer(t, bin, data)
+	r := s2.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+	if string(r.raw) != string(before) {
+		t.Fatalf("after the crash the open move changed:\nbefore %s\nafter  %s", before, r.raw)
+	}
+	end := play(s2, "")
+	var res struct {
+		Result struct {
+			Seed     string       `json:"seed"`
+			SeedHash string       `json:"seed_hash"`
+			Reveal   blitz.Reveal `json:"reveal"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(end, &res); err != nil || res.Result.Seed == "" {
+		t.Fatalf("no result after the restart: %s (%v)", end, err)
+	}
+	// The draw revealed is the one committed before turn 1 (§5.5): the salted seed hash and
+	// the open-round anchor recompute from the reveal.
+	seed, err1 := hex.DecodeString(res.Result.Seed)
+	salt, err2 := hex.DecodeString(res.Result.Reveal.Salts.Seed)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("reveal seed/salt not hex: %v %v", err1, err2)
+	}
+	if d := canon.Digest(append(salt, seed...)); res.Result.SeedHash != canon.IDOf(d) {
+		t.Errorf("revealed seed does not hash to the committed %s", res.Result.SeedHash)
+	}
+	if _, anchor, err := blitz.OpenAnchor(res.Result.Reveal); err != nil || canon.IDOf(anchor) != res.Result.Reveal.OpenAnchor {
+		t.Errorf("open-round anchor does not recompute across the crash: %v, %s vs %s", err, canon.IDOf(anchor), res.Result.Reveal.OpenAnchor)
+	}
+	tr := s2.call(ctx, "GET", "/v1/rounds/"+round+"/transcript", "", nil)
+	var transcript struct {
+		Events []struct {
+			Seq     int64           `json:"seq"`
+			Type    string          `json:"type"`
+			Payload json.RawMessage `json:"payload"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(tr.raw, &transcript); err != nil || tr.status != 200 {
+		t.Fatalf("transcript %d %.300s", tr.status, tr.raw)
+	}
+	var heard []string
+	revealed := 0
+	for i, ev := range transcript.Events {
+		if i > 0 && ev.Seq != transcript.Events[i-1].Seq+1 {
+			t.Fatalf("seq gap: %d after %d", ev.Seq, transcript.Events[i-1].Seq)
+		}
+		if ev.Type == "round.revealed" {
+			revealed++
+		}
+		if ev.Type == "message.public" {
+			var p struct {
+				Text string `json:"text"`
+			}
+			json.Unmarshal(ev.Payload, &p)
+			if strings.HasPrefix(p.Text, "turn ") && strings.Contains(p.Text, "who is with me?") {
+				heard = append(heard, p.Text)
+			}
+		}
+	}
+	if revealed != 1 {
+		t.Errorf("%d round.revealed events, want 1", revealed)
+	}
+	if strings.Join(heard, "|") != strings.Join(said, "|") {
+		t.Errorf("the transcript's lines of the walk-in differ from what it said across the crash:\nsaid  %q\nheard %q", said, heard)
+	}
+	if len(said) != 15 {
+		t.Errorf("said %d lines, want 15 (5 turns × 3 exchanges)", len(said))
+	}
+	s2.stop()
 }
