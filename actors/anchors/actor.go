@@ -299,17 +299,28 @@ func (a *chainActor) kick(ctx actor.Context) {
 	a.arm(ctx)
 }
 
-// due returns up to n items in state s due by now, by nonce.
+// due returns up to n items in state s due by now, by nonce. For submissions (stReady) it is
+// a prefix of the ready items in nonce order: an item not yet due holds back every later nonce,
+// since a node refuses a nonce beyond the account's next one.
 func (a *chainActor) due(s itemState, now time.Time, n int) []*item {
-	var out []*item
+	var all []*item
 	for _, it := range a.items {
-		if it.state == s && !now.Before(it.due) {
-			out = append(out, it)
+		if it.state == s {
+			all = append(all, it)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].tx.Nonce < out[j].tx.Nonce })
-	if len(out) > n {
-		out = out[:n]
+	sort.Slice(all, func(i, j int) bool { return all[i].tx.Nonce < all[j].tx.Nonce })
+	var out []*item
+	for _, it := range all {
+		if now.Before(it.due) {
+			if s == stReady {
+				break
+			}
+			continue
+		}
+		if out = append(out, it); len(out) == n {
+			break
+		}
 	}
 	return out
 }
@@ -382,22 +393,50 @@ func (a *chainActor) startSend(ctx actor.Context, batch []*item) {
 	self, root, inc, c, o := ctx.Self(), ctx.ActorSystem().Root, a.inc, a.c, a.o
 	go func() {
 		res := make([]callResult, len(txs))
-		each(len(txs), o.Parallel, func(i int) {
+		for i := range txs {
+			res[i] = callResult{id: ids[i], hash: txs[i].Hash, err: errSkipped}
+		}
+		send := func(i int) error {
 			cctx, cancel := context.WithTimeout(c.ctx, o.CallTimeout)
 			defer cancel()
-			res[i] = callResult{id: ids[i], hash: txs[i].Hash, err: c.node.Send(cctx, txs[i])}
-		})
+			err := c.node.Send(cctx, txs[i])
+			res[i].err = err
+			return err
+		}
+		if o.Parallel > 1 {
+			each(len(txs), o.Parallel, func(i int) { send(i) })
+		} else {
+			// In nonce order, one at a time; after a failure the rest wait (a node refuses a
+			// nonce beyond the account's next one).
+			for i := range txs {
+				if err := send(i); err != nil && !errors.Is(err, ccd.ErrDuplicate) {
+					break
+				}
+			}
+		}
 		root.Send(self, &sendDone{inc: inc, results: res})
 	}()
 }
+
+// statusParallel is how many GetBlockItemStatus calls run at once (reads: order is free).
+const statusParallel = 8
+
+// errSkipped marks a submission of a batch that was not attempted because an earlier one failed.
+var errSkipped = errors.New("anchors: not sent: an earlier nonce failed")
 
 func (a *chainActor) onSent(ctx actor.Context, m *sendDone) {
 	a.op = ""
 	a.stats.Batches++
 	now := a.o.Clock.Now()
 	for _, r := range m.results {
-		a.stats.Calls++
 		it := a.items[r.id]
+		if r.err == errSkipped {
+			if it != nil && it.state == stInflight {
+				it.state, it.due = stReady, now
+			}
+			continue
+		}
+		a.stats.Calls++
 		if it == nil || it.tx.Hash != r.hash || it.state != stInflight {
 			continue
 		}
@@ -452,7 +491,7 @@ func (a *chainActor) statusOf(ctx actor.Context, items []*item, resync bool) {
 			nodeNext = n
 		}
 		res := make([]callResult, len(hashes))
-		each(len(hashes), o.Parallel, func(i int) {
+		each(len(hashes), statusParallel, func(i int) {
 			cctx, cancel := context.WithTimeout(c.ctx, o.CallTimeout)
 			defer cancel()
 			st, err := c.node.Status(cctx, hashes[i])

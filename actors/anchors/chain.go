@@ -33,7 +33,11 @@ type Options struct {
 	Logger *slog.Logger // nil: discard
 	// BatchSize is the most submissions one batch carries (0: 32). 1 submits one at a time.
 	BatchSize int
-	// Parallel is how many SendBlockItem calls of a batch run at once (0: BatchSize).
+	// Parallel is how many SendBlockItem calls of a batch run at once. 0 or 1 sends them one
+	// after the other in nonce order, stopping at the first failure: a node (the devchain, and
+	// concordium-node's NonceTooLarge) refuses a nonce beyond the account's next one, so
+	// concurrent sends may arrive out of order and be refused. Use more only with a node that
+	// queues future nonces.
 	Parallel int
 	// Expiry is how long after signing a transaction may still be included (0: 1 h). Items
 	// that expire unlanded are re-signed.
@@ -61,7 +65,7 @@ func (o Options) withDefaults() Options {
 		o.BatchSize = 32
 	}
 	if o.Parallel <= 0 {
-		o.Parallel = o.BatchSize
+		o.Parallel = 1
 	}
 	if o.Expiry <= 0 {
 		o.Expiry = time.Hour

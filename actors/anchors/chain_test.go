@@ -335,7 +335,7 @@ func TestNonceResync(t *testing.T) {
 	second := h.await(5)
 	s := h.settle(10)
 	h.checkChain(append(first, second...), 10)
-	if s.Resigned != 3 || s.Rejected < 3 || s.Resyncs < 2 {
+	if s.Resigned != 3 || s.Rejected < 1 || s.Resyncs < 2 {
 		t.Fatalf("stats %+v", s)
 	}
 	// The three re-signed anchors were answered with their first hash; the index leads from the
