@@ -71,6 +71,7 @@ type contracts struct {
 	registry ContractAddress
 	escrow   ContractAddress
 	admin    [32]byte // the account allowed to open, anchor and settle rounds
+	hasAdmin bool     // false: nobody may
 }
 
 // call runs c. An error means the store failed; a contract's refusal is in callResult.reject.

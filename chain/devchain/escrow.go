@@ -95,7 +95,7 @@ type roundRec = EscrowRound
 func (cs *contracts) callEscrow(c *contractCall, entry string) (callResult, error) {
 	switch entry {
 	case "open_round", "anchor", "settle":
-		if c.invoker != cs.admin {
+		if !cs.hasAdmin || c.invoker != cs.admin {
 			return rejected(c, RejectUnauthorized), nil
 		}
 		if c.amount != 0 {
@@ -280,7 +280,7 @@ func encodeRoundView(rec roundRec) []byte {
 
 // EscrowRound reads a round from the escrow; ok is false when it was never opened.
 func (n *Node) EscrowRound(round uint64) (rec EscrowRound, ok bool, err error) {
-	err = n.db.View(func(btx *bolt.Tx) error {
+	err = n.ch().db.View(func(btx *bolt.Tx) error {
 		ok, err = getJSON(btx.Bucket(bRounds), u64key(round), &rec)
 		return err
 	})
@@ -291,7 +291,7 @@ func (n *Node) EscrowRound(round uint64) (rec EscrowRound, ok bool, err error) {
 // Finalized when its block is.
 func (n *Node) Deposits(seatToken string) ([]Deposit, error) {
 	var list []Deposit
-	err := n.db.View(func(btx *bolt.Tx) error {
+	err := n.ch().db.View(func(btx *bolt.Tx) error {
 		if _, err := getJSON(btx.Bucket(bDeposits), []byte(seatToken), &list); err != nil {
 			return err
 		}
@@ -310,8 +310,8 @@ func (n *Node) Deposits(seatToken string) ([]Deposit, error) {
 // EscrowBalance is the escrow instance's balance in microCCD.
 func (n *Node) EscrowBalance() (uint64, error) {
 	var bal uint64
-	err := n.db.View(func(btx *bolt.Tx) error {
-		bal = getU64(btx.Bucket(bMeta), contractBalanceKey(n.chain.contracts.escrow))
+	err := n.ch().db.View(func(btx *bolt.Tx) error {
+		bal = getU64(btx.Bucket(bMeta), contractBalanceKey(n.ch().contracts.escrow))
 		return nil
 	})
 	return bal, err

@@ -213,3 +213,15 @@ func rejectCode(t testing.TB, s *pb.BlockItemSummary) int32 {
 	}
 	return rr.GetRejectReason()
 }
+
+// agentOfRequest is the InvokeInstanceRequest of cis8004.json for a token id.
+func agentOfRequest(id uint64) *pb.InvokeInstanceRequest {
+	return &pb.InvokeInstanceRequest{
+		BlockHash:  &pb.BlockHashInput{BlockHashInput: &pb.BlockHashInput_LastFinal{LastFinal: &pb.Empty{}}},
+		Instance:   &pb.ContractAddress{Index: 12802},
+		Amount:     &pb.Amount{},
+		Entrypoint: &pb.ReceiveName{Value: "CIS-8004.agentOf"},
+		Parameter:  &pb.Parameter{Value: EncodeTokenID(id)},
+		Energy:     &pb.Energy{Value: 30000},
+	}
+}

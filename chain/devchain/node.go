@@ -44,8 +44,12 @@ type Options struct {
 	// and DefaultEscrow.
 	Registry, Escrow ContractAddress
 	// EscrowAdmin names the genesis account allowed to open, anchor and settle rounds;
-	// "" means AccountArena.
+	// "" means AccountArena when the genesis has one (else nobody may), and a name not in the
+	// genesis is ErrOptions.
 	EscrowAdmin string
+	// NoSync skips bbolt's fsync on the node's own file: a killed process loses nothing (the
+	// pages are in the OS), a machine crash may. Ignored for a handed DB.
+	NoSync bool
 	// Faults are injected from the start; Node.SetFaults changes them.
 	Faults Faults
 	// Clock is the chain's wall clock: expiry checks, block times, finalization delay.
@@ -59,14 +63,14 @@ type Options struct {
 type Node struct {
 	opts    Options
 	log     *slog.Logger
-	db      *bolt.DB
 	ownDB   bool
 	tmpDir  string
-	chain   *chain
 	genesis Genesis
 	faults  *faultState
 
 	mu      sync.Mutex // guards the fields below
+	db      *bolt.DB   // replaced by Restart
+	chain   *chain     // replaced by Restart
 	addr    string
 	srv     *grpc.Server
 	lis     net.Listener
@@ -106,9 +110,6 @@ func Start(ctx context.Context, opts Options) (*Node, error) {
 	if opts.Registry == opts.Escrow {
 		return nil, fmt.Errorf("%w: registry and escrow at the same address %s", ErrOptions, opts.Registry)
 	}
-	if opts.EscrowAdmin == "" {
-		opts.EscrowAdmin = AccountArena
-	}
 	n := &Node{opts: opts, log: opts.Log, faults: newFaultState(opts.Faults)}
 	if n.log == nil {
 		n.log = slog.New(slog.DiscardHandler)
@@ -126,8 +127,9 @@ func Start(ctx context.Context, opts Options) (*Node, error) {
 // openStore opens the DB (unless handed one), initializes the chain and writes the genesis
 // file on a fresh Dir.
 func (n *Node) openStore() error {
-	n.db = n.opts.DB
-	if n.db == nil {
+	db := n.opts.DB
+	n.ownDB = false
+	if db == nil {
 		dir := n.opts.Dir
 		if dir == "" {
 			if n.tmpDir == "" {
@@ -142,25 +144,38 @@ func (n *Node) openStore() error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("devchain: data directory: %w", err)
 		}
-		db, err := bolt.Open(filepath.Join(dir, "devchain.db"), 0o600, &bolt.Options{Timeout: 5 * time.Second})
+		var err error
+		db, err = bolt.Open(filepath.Join(dir, "devchain.db"), 0o600, &bolt.Options{Timeout: 5 * time.Second, NoSync: n.opts.NoSync})
 		if err != nil {
 			return fmt.Errorf("devchain: open %s: %w", dir, err)
 		}
-		n.db, n.ownDB = db, true
+		n.ownDB = true
 	}
-	c := &chain{db: n.db, now: n.opts.Clock, finalizeAfter: n.opts.FinalizeAfter, energyPrice: n.opts.EnergyPrice}
+	n.mu.Lock()
+	n.db = db
+	n.mu.Unlock()
+	c := &chain{db: db, now: n.opts.Clock, finalizeAfter: n.opts.FinalizeAfter, energyPrice: n.opts.EnergyPrice}
 	g, err := initChain(c, n.opts.Genesis)
 	if err != nil {
 		n.closeStore()
 		return err
 	}
-	admin, ok := findAccount(g, n.opts.EscrowAdmin)
-	if !ok {
+	adminName := n.opts.EscrowAdmin
+	if adminName == "" {
+		adminName = AccountArena
+	}
+	admin, ok := findAccount(g, adminName)
+	switch {
+	case !ok && n.opts.EscrowAdmin != "":
 		n.closeStore()
 		return fmt.Errorf("%w: escrow admin %q is not a genesis account", ErrOptions, n.opts.EscrowAdmin)
+	case !ok:
+		n.log.Warn("no arena account in genesis: nobody can open, anchor or settle escrow rounds")
 	}
-	c.contracts = &contracts{registry: n.opts.Registry, escrow: n.opts.Escrow, admin: admin.Address.Value}
+	c.contracts = &contracts{registry: n.opts.Registry, escrow: n.opts.Escrow, admin: admin.Address.Value, hasAdmin: ok}
+	n.mu.Lock()
 	n.chain, n.genesis = c, g
+	n.mu.Unlock()
 	if n.opts.Dir != "" && n.opts.DB == nil {
 		path := filepath.Join(n.opts.Dir, "devchain-genesis.json")
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
@@ -178,8 +193,11 @@ func (n *Node) openStore() error {
 }
 
 func (n *Node) closeStore() {
-	if n.ownDB && n.db != nil {
-		if err := n.db.Close(); err != nil {
+	n.mu.Lock()
+	db := n.db
+	n.mu.Unlock()
+	if n.ownDB && db != nil {
+		if err := db.Close(); err != nil {
 			n.log.Warn("close store", "err", err)
 		}
 	}
@@ -191,14 +209,15 @@ func (n *Node) serve(addr string) error {
 	if err != nil {
 		return fmt.Errorf("devchain: listen %s: %w", addr, err)
 	}
-	srv := grpc.NewServer(grpc.UnaryInterceptor(n.faults.intercept))
+	// WaitForHandlers: Stop returns only when no handler still touches the store.
+	srv := grpc.NewServer(grpc.UnaryInterceptor(n.faults.intercept), grpc.WaitForHandlers(true))
 	pb.RegisterQueriesServer(srv, &queries{n: n})
 	n.mu.Lock()
 	n.addr, n.srv, n.lis = lis.Addr().String(), srv, lis
 	n.stopLn, n.loopEnd, n.running = make(chan struct{}), make(chan struct{}), true
-	stop, end := n.stopLn, n.loopEnd
+	stop, end, c := n.stopLn, n.loopEnd, n.chain
 	n.mu.Unlock()
-	go n.loop(stop, end)
+	go n.loop(c, stop, end)
 	go func() {
 		if err := srv.Serve(lis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
 			n.log.Warn("grpc serve ended", "err", err)
@@ -209,7 +228,7 @@ func (n *Node) serve(addr string) error {
 }
 
 // loop bakes and finalizes on every BlockTime tick until stop closes.
-func (n *Node) loop(stop <-chan struct{}, end chan<- struct{}) {
+func (n *Node) loop(c *chain, stop <-chan struct{}, end chan<- struct{}) {
 	defer close(end)
 	t := time.NewTicker(n.opts.BlockTime)
 	defer t.Stop()
@@ -218,7 +237,7 @@ func (n *Node) loop(stop <-chan struct{}, end chan<- struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
-			if _, err := n.chain.tick(); err != nil {
+			if _, err := c.tick(); err != nil {
 				n.log.Error("block tick failed", "err", err)
 			}
 		}
@@ -239,6 +258,13 @@ func (n *Node) halt() bool {
 	close(stop)
 	<-end
 	return true
+}
+
+// ch is the current chain (Restart replaces it).
+func (n *Node) ch() *chain {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.chain
 }
 
 // Addr is the address the node listens on (host:port), the same across restarts.
@@ -291,7 +317,7 @@ func (n *Node) Restart(ctx context.Context, down time.Duration) error {
 
 // Tick bakes and finalizes at once instead of waiting for the next BlockTime tick. It
 // reports whether a block was baked or finalized.
-func (n *Node) Tick() (bool, error) { return n.chain.tick() }
+func (n *Node) Tick() (bool, error) { return n.ch().tick() }
 
 // Genesis returns the chain's genesis, seeds included: the operator's and the tests' way to
 // the keys of generated accounts.
@@ -319,7 +345,7 @@ type AccountState struct {
 
 // AccountState reads an account; ErrNotFound when it does not exist.
 func (n *Node) AccountState(addr v2.AccountAddress) (AccountState, error) {
-	a, allFinal, err := n.chain.account(addr.Value[:])
+	a, allFinal, err := n.ch().account(addr.Value[:])
 	if err != nil {
 		return AccountState{}, err
 	}
@@ -328,7 +354,7 @@ func (n *Node) AccountState(addr v2.AccountAddress) (AccountState, error) {
 
 // Heights reports the best and the last finalized block heights.
 func (n *Node) Heights() (best, final uint64, err error) {
-	_, b, f, err := n.chain.heads()
+	_, b, f, err := n.ch().heads()
 	return b.Height, f.Height, err
 }
 
@@ -338,5 +364,5 @@ func (n *Node) SetFaults(f Faults) { n.faults.set(f) }
 // Submit hands a serialized block item to the node as SendBlockItem does, without the
 // network or fault injection: for operators and tests that hold raw bytes.
 func (n *Node) Submit(blockItem []byte) ([32]byte, error) {
-	return n.chain.submit(blockItem, false)
+	return n.ch().submit(blockItem, false)
 }

@@ -240,14 +240,14 @@ func getAgent(btx *bolt.Tx, id uint64) (Agent, bool, error) {
 // in use, 0 for the first) and returns it as stored. A zero RegisteredAtMs is set to the
 // chain's clock. a.TokenID is ignored; use PutAgent to choose it.
 func (n *Node) RegisterAgent(a Agent) (Agent, error) {
-	err := n.db.Update(func(btx *bolt.Tx) error {
+	err := n.ch().db.Update(func(btx *bolt.Tx) error {
 		k, _ := btx.Bucket(bAgents).Cursor().Last()
 		a.TokenID = 0
 		if k != nil {
 			a.TokenID = binary.BigEndian.Uint64(k) + 1
 		}
 		if a.RegisteredAtMs == 0 {
-			a.RegisteredAtMs = uint64(n.chain.now().UnixMilli())
+			a.RegisteredAtMs = uint64(n.ch().now().UnixMilli())
 		}
 		return putAgent(btx, a)
 	})
@@ -260,7 +260,7 @@ func (n *Node) RegisterAgent(a Agent) (Agent, error) {
 // PutAgent stores a registration under a.TokenID, replacing any there (for tests that need a
 // given token id, e.g. the vectors' 0, 1 and 484).
 func (n *Node) PutAgent(a Agent) error {
-	if err := n.db.Update(func(btx *bolt.Tx) error { return putAgent(btx, a) }); err != nil {
+	if err := n.ch().db.Update(func(btx *bolt.Tx) error { return putAgent(btx, a) }); err != nil {
 		return fmt.Errorf("devchain: put agent %d: %w", a.TokenID, err)
 	}
 	return nil
@@ -270,7 +270,7 @@ func (n *Node) PutAgent(a Agent) error {
 // chain's clock and keeps reason; any other status clears both. ErrNotFound when the token
 // id was never registered.
 func (n *Node) SetAgentStatus(tokenID uint64, s AgentStatus, reason string) error {
-	err := n.db.Update(func(btx *bolt.Tx) error {
+	err := n.ch().db.Update(func(btx *bolt.Tx) error {
 		a, ok, err := getAgent(btx, tokenID)
 		if err != nil {
 			return err
@@ -280,7 +280,7 @@ func (n *Node) SetAgentStatus(tokenID uint64, s AgentStatus, reason string) erro
 		}
 		a.Status, a.RevokedAtMs, a.RevocationReason = s, 0, ""
 		if s == AgentRevoked {
-			a.RevokedAtMs, a.RevocationReason = uint64(n.chain.now().UnixMilli()), reason
+			a.RevokedAtMs, a.RevocationReason = uint64(n.ch().now().UnixMilli()), reason
 		}
 		return putAgent(btx, a)
 	})
@@ -292,7 +292,7 @@ func (n *Node) SetAgentStatus(tokenID uint64, s AgentStatus, reason string) erro
 
 // Agent reads a registration; ok is false when the token id was never registered.
 func (n *Node) Agent(tokenID uint64) (a Agent, ok bool, err error) {
-	err = n.db.View(func(btx *bolt.Tx) error {
+	err = n.ch().db.View(func(btx *bolt.Tx) error {
 		a, ok, err = getAgent(btx, tokenID)
 		return err
 	})

@@ -108,6 +108,10 @@ func TestAgentOfOverSocket(t *testing.T) {
 		return res
 	}
 	for _, r := range v.Requests {
+		built, err := proto.MarshalOptions{Deterministic: true}.Marshal(agentOfRequest(atou(t, r.TokenID)))
+		if err != nil || hex.EncodeToString(built) != r.Request {
+			t.Fatalf("agentOfRequest(%s) = %x, want the vector's %s", r.TokenID, built, r.Request)
+		}
 		res := invoke(r.Request)
 		switch r.TokenID {
 		case "0": // never registered

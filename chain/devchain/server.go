@@ -45,7 +45,7 @@ func (q *queries) SendBlockItem(_ context.Context, req *pb.SendBlockItemRequest)
 		return nil, grpcErr(err)
 	}
 	drop := q.n.faults.drop()
-	h, err := q.n.chain.submit(bi, drop)
+	h, err := q.n.ch().submit(bi, drop)
 	if err != nil {
 		q.n.log.Debug("block item refused", "err", err)
 		return nil, grpcErr(err)
@@ -62,7 +62,7 @@ func (q *queries) GetBlockItemStatus(_ context.Context, h *pb.TransactionHash) (
 	if len(h.GetValue()) != 32 {
 		return nil, status.Error(codes.InvalidArgument, "devchain: transaction hash must be 32 bytes")
 	}
-	st, err := q.n.chain.status(h.GetValue())
+	st, err := q.n.ch().status(h.GetValue())
 	return st, grpcErr(err)
 }
 
@@ -72,7 +72,7 @@ func (q *queries) GetNextAccountSequenceNumber(_ context.Context, a *pb.AccountA
 	if len(a.GetValue()) != 32 {
 		return nil, status.Error(codes.InvalidArgument, "devchain: account address must be 32 bytes")
 	}
-	acct, allFinal, err := q.n.chain.account(a.GetValue())
+	acct, allFinal, err := q.n.ch().account(a.GetValue())
 	if err != nil {
 		return nil, grpcErr(err)
 	}
@@ -89,7 +89,7 @@ func (q *queries) GetAccountInfo(_ context.Context, req *pb.AccountInfoRequest) 
 		addr = id.Address.GetValue()
 	case *pb.AccountIdentifierInput_AccountIndex:
 		for _, a := range q.n.genesis.Accounts {
-			rec, _, err := q.n.chain.account(a.Address.Value[:])
+			rec, _, err := q.n.ch().account(a.Address.Value[:])
 			if err == nil && rec.Index == id.AccountIndex.GetValue() {
 				addr = a.Address.Value[:]
 			}
@@ -103,7 +103,7 @@ func (q *queries) GetAccountInfo(_ context.Context, req *pb.AccountInfoRequest) 
 	if len(addr) != 32 {
 		return nil, status.Error(codes.InvalidArgument, "devchain: account address must be 32 bytes")
 	}
-	a, _, err := q.n.chain.account(addr)
+	a, _, err := q.n.ch().account(addr)
 	if err != nil {
 		return nil, grpcErr(err)
 	}
@@ -119,7 +119,7 @@ func (q *queries) GetAccountInfo(_ context.Context, req *pb.AccountInfoRequest) 
 
 // GetConsensusInfo answers the genesis, best and last finalized blocks and their heights.
 func (q *queries) GetConsensusInfo(context.Context, *pb.Empty) (*pb.ConsensusInfo, error) {
-	g, best, final, err := q.n.chain.heads()
+	g, best, final, err := q.n.ch().heads()
 	if err != nil {
 		return nil, grpcErr(err)
 	}
@@ -168,7 +168,7 @@ func (q *queries) InvokeInstance(_ context.Context, req *pb.InvokeInstanceReques
 		return nil, status.Error(codes.InvalidArgument, "devchain: instance, entrypoint and energy are required")
 	}
 	if g, ok := req.GetBlockHash().GetBlockHashInput().(*pb.BlockHashInput_Given); ok {
-		_, found, err := q.n.chain.blockByHash(g.Given.GetValue())
+		_, found, err := q.n.ch().blockByHash(g.Given.GetValue())
 		if err != nil {
 			return nil, grpcErr(err)
 		}
@@ -181,7 +181,7 @@ func (q *queries) InvokeInstance(_ context.Context, req *pb.InvokeInstanceReques
 		contract: ContractAddress{Index: req.GetInstance().GetIndex(), Subindex: req.GetInstance().GetSubindex()},
 		receive:  req.GetEntrypoint().GetValue(),
 		param:    req.GetParameter().GetValue(),
-		now:      q.n.chain.now(),
+		now:      q.n.ch().now(),
 		dryRun:   true,
 	}
 	if a := req.GetInvoker().GetAccount(); len(a.GetValue()) == 32 {
@@ -196,10 +196,10 @@ func (q *queries) InvokeInstance(_ context.Context, req *pb.InvokeInstanceReques
 		}}}, nil
 	}
 	var res callResult
-	err := q.n.db.Update(func(btx *bolt.Tx) error {
+	err := q.n.ch().db.Update(func(btx *bolt.Tx) error {
 		call.btx = btx
 		var err error
-		res, err = q.n.chain.contracts.call(&call)
+		res, err = q.n.ch().contracts.call(&call)
 		if err != nil {
 			return err
 		}
