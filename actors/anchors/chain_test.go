@@ -69,9 +69,7 @@ func (h *harness) boot() {
 		t.Fatal(err)
 	}
 	h.db = db
-	h.sys = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
-		return slog.New(slog.DiscardHandler)
-	}))
+	h.sys = newQuietSystem()
 	h.answers = make(chan *actors.Anchored, 10000)
 	ans := h.answers
 	h.table, _ = h.sys.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
@@ -473,3 +471,9 @@ func ed25519Pub(seed []byte) []byte {
 }
 
 var _ = binary.BigEndian
+
+func newQuietSystem() *actor.ActorSystem {
+	return actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(slog.DiscardHandler)
+	}))
+}

@@ -1,0 +1,242 @@
+package anchors
+
+import (
+	"context"
+	"encoding/hex"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	sdk "github.com/Concordium/concordium-go-sdk/v2"
+	"github.com/asynkron/protoactor-go/actor"
+	bolt "go.etcd.io/bbolt"
+
+	"arena/actors"
+	"arena/chain/ccd"
+	"arena/chain/devchain"
+)
+
+// devHarness runs the chain actor against engineer F's embedded devchain over a real loopback
+// gRPC socket, through the real ccd.Client: the wire format is the only thing they share.
+type devHarness struct {
+	*harness
+	dev    *devchain.Node
+	client *ccd.Client
+}
+
+func newDevHarness(t *testing.T, opts Options, dopts devchain.Options) *devHarness {
+	t.Helper()
+	key := testKey(t)
+	seed, _ := key.Seed()
+	if dopts.BlockTime == 0 {
+		dopts.BlockTime = 10 * time.Millisecond
+	}
+	if dopts.FinalizeAfter == 0 {
+		dopts.FinalizeAfter = 20 * time.Millisecond
+	}
+	dopts.NoSync = true
+	dopts.Dir = t.TempDir()
+	dopts.Genesis = &devchain.Genesis{Accounts: []devchain.GenesisAccount{{Name: devchain.AccountArena, Seed: seed, Balance: devchain.DefaultBalance}}}
+	dev, err := devchain.Start(context.Background(), dopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(dev.Stop)
+	if a, _ := dev.Account(devchain.AccountArena); a.Address.Value != key.Address() {
+		t.Fatalf("devchain derives account %s, ccd.DevAddress %s", a.Address.ToBase58(), key.Address())
+	}
+	client, err := ccd.Dial(context.Background(), dev.Addr(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	h := &harness{t: t, dbPath: filepath.Join(t.TempDir(), "arena.db"), key: key, opts: opts}
+	d := &devHarness{harness: h, dev: dev, client: client}
+	d.bootWith(client)
+	return d
+}
+
+// bootWith is harness.boot with a real node client.
+func (d *devHarness) bootWith(node Node) {
+	h := d.harness
+	t := h.t
+	db, err := bolt.Open(h.dbPath, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.db = db
+	h.sys = quietSystem()
+	h.answers = make(chan *actors.Anchored, 10000)
+	ans := h.answers
+	h.table, _ = h.sys.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
+		if m, ok := ctx.Message().(*actors.Anchored); ok {
+			ans <- m
+		}
+	}), "table-1")
+	if h.chain, err = New(db, h.key, node, h.opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.chain.Start(context.Background(), h.sys); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.crash)
+}
+
+// landed waits until every answer's transaction (followed through a re-sign by Lookup) is
+// finalized on the devchain with the anchor as its DataRegistered bytes, and checks the
+// account used exactly one nonce per anchor: nothing registered twice.
+func (d *devHarness) landed(answers []*actors.Anchored, extra uint64) {
+	t := d.t
+	t.Helper()
+	ctx := context.Background()
+	deadline := time.Now().Add(30 * time.Second)
+	for _, a := range answers {
+		if a.Err != "" {
+			t.Fatalf("refused: %+v", a)
+		}
+		data := encode(t, a)
+		for {
+			l, ok, err := Lookup(d.db, data)
+			if err != nil || !ok {
+				t.Fatalf("lookup %v %v", ok, err)
+			}
+			var h [32]byte
+			hex.Decode(h[:], []byte(l.Tx))
+			st, err := d.client.Status(ctx, h)
+			if err == nil && st.State == ccd.Finalized {
+				if st.Rejected || !st.Registered || hex.EncodeToString(st.Data) != hex.EncodeToString(data) {
+					t.Fatalf("tx %s: %+v", l.Tx, st)
+				}
+				if l.ID != a.Tx {
+					t.Fatalf("index id %s, answered %s", l.ID, a.Tx)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				s, _ := d.chain.Stats(ctx)
+				t.Fatalf("anchor %s/%d not final (%+v, %v); actor %+v", a.Request.Kind, a.Request.Seq, st, err, s)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	for {
+		s, err := d.chain.Stats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Pending == 0 && s.Unwritten == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("queue not drained: %+v", s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	st, err := d.dev.AccountState(sdk.AccountAddress{Value: d.key.Address()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := uint64(len(answers)) + extra + 1; st.NextNonce != want || !st.AllFinal {
+		t.Fatalf("account next nonce %d (all final %v), want %d: something landed twice or not at all", st.NextNonce, st.AllFinal, want)
+	}
+}
+
+func quietSystem() *actor.ActorSystem { return newQuietSystem() }
+
+func TestDevchainAnchorsLand(t *testing.T) {
+	d := newDevHarness(t, fastOptions(), devchain.Options{})
+	const n = 60
+	for i := 0; i < n; i++ {
+		d.send(uint64(9000+i%3), job(uint64(9000+i%3), kinds[i%6], uint32(i+1), "dev"))
+	}
+	d.landed(d.await(n), 0)
+}
+
+// Unavailable answers and submissions the node silently drops: retried, resubmitted, each
+// anchor lands once.
+func TestDevchainFaults(t *testing.T) {
+	d := newDevHarness(t, fastOptions(), devchain.Options{Faults: devchain.Faults{UnavailableRate: 0.2, DropRate: 0.2, Seed: 7}})
+	const n = 40
+	for i := 0; i < n; i++ {
+		d.send(77, job(77, "exchange", uint32(i+1), "faults"))
+	}
+	answers := d.await(n)
+	d.landed(answers, 0)
+	un, dropped := d.dev.FaultCounts()
+	if un == 0 || dropped == 0 {
+		t.Fatalf("faults not exercised: %d unavailable, %d dropped", un, dropped)
+	}
+	s, _ := d.chain.Stats(context.Background())
+	t.Logf("faults: %d unavailable, %d dropped; actor %+v", un, dropped, s)
+}
+
+// Another signer for the same account takes the next nonces: the devchain refuses the
+// actor's submissions (nonce too small), the actor re-syncs and re-signs, each anchor lands once.
+func TestDevchainNonceResync(t *testing.T) {
+	d := newDevHarness(t, fastOptions(), devchain.Options{})
+	d.send(5, job(5, "opened", 1, "r"))
+	first := d.await(1)
+	d.landed(first, 0)
+	// Stop submissions reaching the node, sign 3 foreign transactions with the next nonces.
+	d.dev.SetFaults(devchain.Faults{UnavailableRate: 1})
+	for i := 2; i <= 6; i++ {
+		d.send(5, job(5, "exchange", uint32(i), "r"))
+	}
+	second := d.await(5)
+	d.dev.SetFaults(devchain.Faults{})
+	for nonce := uint64(2); nonce <= 4; nonce++ {
+		tx, err := ccd.RegisterData(d.key, nonce, uint64(time.Now().Add(time.Hour).Unix()), []byte("foreign"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.client.Send(context.Background(), tx); err != nil {
+			t.Fatalf("foreign nonce %d: %v", nonce, err)
+		}
+	}
+	d.landed(append(first, second...), 3)
+	s, _ := d.chain.Stats(context.Background())
+	if s.Resigned != 3 || s.Rejected == 0 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+// The node restarts with submissions in flight; the arena crashes with submissions pending;
+// after both, each anchor lands exactly once.
+func TestDevchainRestartAndCrash(t *testing.T) {
+	d := newDevHarness(t, fastOptions(), devchain.Options{FinalizeAfter: 200 * time.Millisecond})
+	for i := 0; i < 20; i++ {
+		d.send(6, job(6, "exchange", uint32(i+1), "rc"))
+	}
+	answers := d.await(20)
+	if err := d.dev.Restart(context.Background(), 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	d.dev.SetFaults(devchain.Faults{UnavailableRate: 1})
+	for i := 20; i < 30; i++ {
+		d.send(6, job(6, "commitment", uint32(i+1), "rc"))
+	}
+	answers = append(answers, d.await(10)...)
+	d.crash()
+	d.dev.SetFaults(devchain.Faults{})
+	d.bootWith(d.client)
+	d.landed(answers, 0)
+}
+
+// Play never waits: the devchain takes 5 s per SendBlockItem, answers still come at bbolt speed.
+func TestDevchainSlowNodeNeverBlocks(t *testing.T) {
+	d := newDevHarness(t, fastOptions(), devchain.Options{Faults: devchain.Faults{MethodLatency: map[string]time.Duration{"SendBlockItem": 5 * time.Second}}})
+	const n = 50
+	lat := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		t0 := time.Now()
+		d.send(8, job(8, "exchange", uint32(i+1), "slow"))
+		d.await(1)
+		lat = append(lat, time.Since(t0))
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	t.Logf("answer latency, devchain at 5 s per submission: p50 %v, max %v", lat[n/2], lat[n-1])
+	if lat[n-1] > 500*time.Millisecond {
+		t.Fatalf("an answer waited %v", lat[n-1])
+	}
+}
