@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -68,6 +69,7 @@ func (a *Arena) briefNext(n *Next) {
 		if e, ok := a.opts.Bracket.Engine(n.Game); ok {
 			if b, ok := e.(games.Briefer); ok {
 				n.Brief, n.Answer = b.Brief(*n.Prompt)
+				n.Answer = withRound(n.Answer, n.Round)
 				return
 			}
 		}
@@ -136,4 +138,24 @@ func signedCCD(micro int64) string {
 		return "+" + ccd(micro)
 	}
 	return ccd(micro)
+}
+
+// withRound makes sure a brief's answer echoes the round (§4.4: the body to post for this move);
+// a game's Briefer sees only the prompt, which does not name it. Anything but an object is left
+// as it is.
+func withRound(answer json.RawMessage, round string) json.RawMessage {
+	members, err := jsonObjectMembers(answer)
+	if err != nil {
+		return answer
+	}
+	if _, ok := members["round"]; ok {
+		return answer
+	}
+	r, _ := json.Marshal(round) // a string: cannot fail
+	trimmed := bytes.TrimSpace(answer)
+	out := append([]byte(`{"round":`), r...)
+	if len(members) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, trimmed[1:]...)
 }

@@ -35,11 +35,12 @@ type deskEnv struct {
 // the desk wired as Options.BeforeRecover.
 func newDeskEnv(t *testing.T, dir string, clock *FakeClock) *deskEnv {
 	t.Helper()
-	return startDeskEnv(t, dir, clock, StartDesk)
+	return startDeskEnv(t, dir, clock, StartDesk, deskGame{})
 }
 
-// startDeskEnv is newDeskEnv with the BeforeRecover hook given (nil: the desk starts on first use).
-func startDeskEnv(t *testing.T, dir string, clock *FakeClock, before func(*Arena) error) *deskEnv {
+// startDeskEnv is newDeskEnv with the BeforeRecover hook (nil: the desk starts on first use) and
+// the "blitz" engine given.
+func startDeskEnv(t *testing.T, dir string, clock *FakeClock, before func(*Arena) error, eng games.Engine) *deskEnv {
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
@@ -51,7 +52,7 @@ func startDeskEnv(t *testing.T, dir string, clock *FakeClock, before func(*Arena
 	if err != nil {
 		t.Fatal(err)
 	}
-	br, err := games.NewBracket(deskGame{})
+	br, err := games.NewBracket(eng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -614,7 +615,7 @@ func TestDeskServerRestart(t *testing.T) {
 			dir, clock := e.dir, e.clock
 			e.stop()
 
-			e2 := startDeskEnv(t, dir, clock, tc.before)
+			e2 := startDeskEnv(t, dir, clock, tc.before, deskGame{})
 			again := mustPoll(t, e2.a, token)
 			if again.Round != j.Round || again.Prompt.Move != open.Prompt.Move || !again.Prompt.Deadline.Equal(open.Prompt.Deadline) {
 				t.Fatalf("after the restart: %+v, want %+v", again.Prompt, open.Prompt)
