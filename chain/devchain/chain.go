@@ -86,8 +86,7 @@ func (c *chain) submit(blockItem []byte, drop bool) ([32]byte, error) {
 		return [32]byte{}, err
 	}
 	err = c.db.Update(func(btx *bolt.Tx) error {
-		txs := tx
-		if btx.Bucket(bTxs).Get(txs.hash[:]) != nil {
+		if btx.Bucket(bTxs).Get(tx.hash[:]) != nil {
 			return ErrDuplicate
 		}
 		accts := btx.Bucket(bAccounts)
@@ -592,4 +591,25 @@ func (c *chain) blockByHash(hash []byte) (blockRec, bool, error) {
 		})
 	})
 	return out, found, err
+}
+
+// addressOfIndex finds the account with the given index (a scan: accounts are few).
+func (c *chain) addressOfIndex(index uint64) ([]byte, error) {
+	var out []byte
+	err := c.db.View(func(btx *bolt.Tx) error {
+		return btx.Bucket(bAccounts).ForEach(func(k, v []byte) error {
+			var a accountRec
+			if err := jsonUnmarshal(v, &a); err != nil {
+				return err
+			}
+			if a.Index == index && out == nil {
+				out = append([]byte(nil), k...)
+			}
+			return nil
+		})
+	})
+	if err == nil && out == nil {
+		err = ErrNotFound
+	}
+	return out, err
 }

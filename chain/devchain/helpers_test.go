@@ -225,3 +225,10 @@ func agentOfRequest(id uint64) *pb.InvokeInstanceRequest {
 		Energy:     &pb.Energy{Value: 30000},
 	}
 }
+
+func accountByIndex(i uint64) *pb.AccountInfoRequest {
+	return &pb.AccountInfoRequest{
+		BlockHash:         &pb.BlockHashInput{BlockHashInput: &pb.BlockHashInput_LastFinal{LastFinal: &pb.Empty{}}},
+		AccountIdentifier: &pb.AccountIdentifierInput{AccountIdentifierInput: &pb.AccountIdentifierInput_AccountIndex{AccountIndex: &pb.AccountIndex{Value: i}}},
+	}
+}

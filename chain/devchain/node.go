@@ -68,9 +68,10 @@ type Node struct {
 	genesis Genesis
 	faults  *faultState
 
-	mu      sync.Mutex // guards the fields below
-	db      *bolt.DB   // replaced by Restart
-	chain   *chain     // replaced by Restart
+	mu      sync.Mutex       // guards the fields below
+	db      *bolt.DB         // replaced by Restart
+	chain   *chain           // replaced by Restart
+	extra   []GenesisAccount // made by CreateAccount
 	addr    string
 	srv     *grpc.Server
 	lis     net.Listener
@@ -324,7 +325,15 @@ func (n *Node) Tick() (bool, error) { return n.ch().tick() }
 func (n *Node) Genesis() Genesis { return n.genesis }
 
 // Account finds a genesis account by name ("arena", "house", "test-1", ...).
-func (n *Node) Account(name string) (GenesisAccount, bool) { return findAccount(n.genesis, name) }
+// Accounts made by CreateAccount are found too.
+func (n *Node) Account(name string) (GenesisAccount, bool) {
+	if a, ok := findAccount(n.genesis, name); ok {
+		return a, true
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return findAccount(Genesis{Accounts: n.extra}, name)
+}
 
 func findAccount(g Genesis, name string) (GenesisAccount, bool) {
 	for _, a := range g.Accounts {

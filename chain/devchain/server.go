@@ -88,14 +88,9 @@ func (q *queries) GetAccountInfo(_ context.Context, req *pb.AccountInfoRequest) 
 	case *pb.AccountIdentifierInput_Address:
 		addr = id.Address.GetValue()
 	case *pb.AccountIdentifierInput_AccountIndex:
-		for _, a := range q.n.genesis.Accounts {
-			rec, _, err := q.n.ch().account(a.Address.Value[:])
-			if err == nil && rec.Index == id.AccountIndex.GetValue() {
-				addr = a.Address.Value[:]
-			}
-		}
-		if addr == nil {
-			return nil, status.Error(codes.NotFound, "devchain: account not found")
+		var err error
+		if addr, err = q.n.ch().addressOfIndex(id.AccountIndex.GetValue()); err != nil {
+			return nil, grpcErr(err)
 		}
 	default:
 		return nil, status.Error(codes.InvalidArgument, "devchain: account identifier must be an address or an index")

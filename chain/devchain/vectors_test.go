@@ -60,6 +60,9 @@ func TestParseVectors(t *testing.T) {
 			if got := buildTx(seed[:], sender, tx.nonce, tx.energy, tx.expiry, tx.payload); !bytes.Equal(got, bi) {
 				t.Errorf("test builder disagrees with the vector:\n got %x\nwant %x", got, bi)
 			}
+			if got, err := SignBlockItem(seed[:], v2.AccountAddress{Value: sender}, tx.nonce, tx.energy, tx.expiry, tx.payload); err != nil || !bytes.Equal(got, bi) {
+				t.Errorf("SignBlockItem disagrees with the vector (%v):\n got %x\nwant %x", err, got, bi)
+			}
 			for name, reqHex := range map[string]string{"structured": v.ReqStructred, "raw": v.ReqRaw} {
 				var req pb.SendBlockItemRequest
 				if err := proto.Unmarshal(unhex(t, reqHex), &req); err != nil {

@@ -1,0 +1,57 @@
+package devchain
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestGoSenders deposits through SendUpdate from a generated account, registers data from a
+// created account, and waits for both with WaitFinalized.
+func TestGoSenders(t *testing.T) {
+	n, c := testNode(t, Options{BlockTime: 10 * time.Millisecond, FinalizeAfter: 20 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h, err := n.SendUpdate("test-1", DefaultEscrow, "escrow.deposit", EncodeDeposit("st_x"), 7_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := n.WaitFinalized(ctx, h)
+	if err != nil || sum.GetAccountTransaction().GetEffects().GetContractUpdateIssued() == nil {
+		t.Fatalf("deposit outcome %v (%v)", sum, err)
+	}
+	t1, _ := n.Account("test-1")
+	deps, _ := n.Deposits("st_x")
+	if len(deps) != 1 || deps[0].Payer != t1.Address || deps[0].Amount != 7_000_000 || !deps[0].Finalized {
+		t.Fatalf("deposits %+v", deps)
+	}
+	if _, err := n.SendUpdate("nobody", DefaultEscrow, "escrow.deposit", EncodeDeposit("st_x"), 1); err == nil {
+		t.Fatal("sent from an unknown account")
+	}
+	w, err := n.CreateAccount(GenesisAccount{Name: "wallet", Seed: make([]byte, 32), Balance: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.CreateAccount(GenesisAccount{Name: "wallet", Seed: make([]byte, 32)}); err == nil {
+		t.Fatal("created the same account twice")
+	}
+	h, err = n.SendRegisterData("wallet", []byte("DDDA"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err = n.WaitFinalized(ctx, h)
+	if err != nil || string(sum.GetAccountTransaction().GetEffects().GetDataRegistered().GetValue()) != "DDDA" {
+		t.Fatalf("register data outcome %v (%v)", sum, err)
+	}
+	st, err := n.AccountState(w.Address)
+	if err != nil || st.NextNonce != 2 || st.Balance != 5 {
+		t.Fatalf("wallet %+v (%v)", st, err)
+	}
+	info, err := c.GrpcClient.GetAccountInfo(ctx, accountByIndex(6))
+	if err != nil || info.GetAddress().GetValue() == nil || [32]byte(info.GetAddress().GetValue()) != w.Address.Value {
+		t.Fatalf("account 6 %v (%v), want the wallet", info, err)
+	}
+	if _, err := n.WaitFinalized(ctx, [32]byte{1}); err == nil {
+		t.Fatal("waited on an unknown hash")
+	}
+}
