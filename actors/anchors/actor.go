@@ -54,7 +54,6 @@ type chainActor struct {
 	order  uint64
 
 	pendingOps   []op
-	pendingItems []*item
 	persisting   bool
 	persistTries int
 	persistDue   time.Time
@@ -224,19 +223,20 @@ func (a *chainActor) onJob(ctx actor.Context, j actors.AnchorJob) {
 // persist queues the item's record (and the next nonce) for the next group commit.
 func (a *chainActor) persist(ctx actor.Context, it *item) {
 	r := *it.rec
-	a.pendingOps = append(a.pendingOps, op{put: &r, next: a.next})
-	a.pendingItems = append(a.pendingItems, it)
+	a.pendingOps = append(a.pendingOps, op{put: &r, next: a.next, it: it})
 	a.kickPersist(ctx)
 }
 
-// kickPersist writes everything queued in one bbolt transaction on a goroutine, unless a write
-// is already running (the next one then takes all that queued meanwhile: group commit).
+// kickPersist writes what is queued (up to BatchSize changes) in one bbolt transaction on a
+// goroutine, unless a write is already running: the next one then takes what queued meanwhile
+// (group commit: one fsync for many anchors).
 func (a *chainActor) kickPersist(ctx actor.Context) {
 	if a.persisting || len(a.pendingOps) == 0 || a.o.Clock.Now().Before(a.persistDue) {
 		return
 	}
-	b := &persistBatch{ops: a.pendingOps, items: a.pendingItems}
-	a.pendingOps, a.pendingItems = nil, nil
+	k := min(len(a.pendingOps), a.o.BatchSize)
+	b := &persistBatch{ops: a.pendingOps[:k:k]}
+	a.pendingOps = append([]op(nil), a.pendingOps[k:]...)
 	a.persisting = true
 	self, root, inc, c := ctx.Self(), ctx.ActorSystem().Root, a.inc, a.c
 	go func() {
@@ -255,12 +255,15 @@ func (a *chainActor) onPersisted(ctx actor.Context, m *persistDone) {
 		a.persistDue = now.Add(a.backoff(a.persistTries))
 		a.o.Logger.Error("chain: write queue", "err", m.err, "retry_in", a.persistDue.Sub(now))
 		a.pendingOps = append(m.batch.ops, a.pendingOps...)
-		a.pendingItems = append(m.batch.items, a.pendingItems...)
 		a.arm(ctx)
 		return
 	}
 	a.persistTries = 0
-	for _, it := range m.batch.items {
+	for _, o := range m.batch.ops {
+		it := o.it
+		if it == nil {
+			continue
+		}
 		if it.state == stUnpersisted && a.items[it.rec.ID] == it {
 			it.state, it.due = stReady, now
 		}

@@ -31,7 +31,8 @@ var _ Node = (*ccd.Client)(nil)
 type Options struct {
 	Clock  actors.Clock // nil: the wall clock
 	Logger *slog.Logger // nil: discard
-	// BatchSize is the most submissions one batch carries (0: 32). 1 submits one at a time.
+	// BatchSize is the most submissions one batch carries, and the most queue changes one bbolt
+	// commit carries (0: 32). 1 writes and submits one anchor at a time.
 	BatchSize int
 	// Parallel is how many SendBlockItem calls of a batch run at once. 0 or 1 sends them one
 	// after the other in nonce order, stopping at the first failure: a node (the devchain, and

@@ -19,8 +19,7 @@ type persistDone struct {
 }
 
 type persistBatch struct {
-	ops   []op
-	items []*item // items whose put is in ops: ready (and their tables answered) once committed
+	ops []op
 }
 
 type callResult struct {

@@ -51,6 +51,7 @@ type op struct {
 	put   *record // write chainq[put.ID] and chainidx[put.Data]
 	final *record // delete chainq[final.ID], write chainidx[final.Data] with Final
 	next  uint64  // when non-zero: chainmeta next_nonce
+	it    *item   // for a put: the item made ready (and its tables answered) once committed
 }
 
 func createBuckets(db *bolt.DB) error {
