@@ -48,6 +48,11 @@ func newFaultState(f Faults) *faultState {
 func (s *faultState) set(f Faults) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	m := make(map[string]time.Duration, len(f.MethodLatency))
+	for k, v := range f.MethodLatency {
+		m[k] = v
+	}
+	f.MethodLatency = m
 	s.f = f
 	s.rng = rand.New(rand.NewPCG(f.Seed, f.Seed^0x9e3779b97f4a7c15))
 }

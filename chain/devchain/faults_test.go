@@ -192,3 +192,39 @@ func waitFinal(t *testing.T, c *v2.Client, h [32]byte) {
 	}
 	t.Fatalf("%x not finalized by the block loop in 5s", h)
 }
+
+// TestRestartUnderLoad restarts while Go API and gRPC callers keep going: calls may fail
+// while the node is down, nothing races or panics, and everything works after.
+func TestRestartUnderLoad(t *testing.T) {
+	n, c := testNode(t, Options{BlockTime: 5 * time.Millisecond})
+	house, _ := n.Account(AccountHouse)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	for i := range 2 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for ctx.Err() == nil {
+				if i == 0 {
+					_, _ = n.RegisterAgent(Agent{Owner: house.Address})
+					_, _, _ = n.Agent(0)
+				} else {
+					_, _ = c.GrpcClient.InvokeInstance(ctx, agentOfRequest(0))
+					_, _ = n.SendRegisterData("test-1", []byte{1})
+				}
+			}
+		}()
+	}
+	for range 3 {
+		time.Sleep(20 * time.Millisecond)
+		if err := n.Restart(context.Background(), 10*time.Millisecond); err != nil {
+			t.Fatalf("restart: %v", err)
+		}
+	}
+	cancel()
+	<-done
+	<-done
+	a, err := n.RegisterAgent(Agent{Owner: house.Address})
+	if err != nil || a.TokenID == 0 {
+		t.Fatalf("after restarts: %+v (%v), want a token id past the ones registered under load", a, err)
+	}
+}

@@ -322,16 +322,20 @@ func (n *Node) Tick() (bool, error) { return n.ch().tick() }
 
 // Genesis returns the chain's genesis, seeds included: the operator's and the tests' way to
 // the keys of generated accounts.
-func (n *Node) Genesis() Genesis { return n.genesis }
+func (n *Node) Genesis() Genesis {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.genesis
+}
 
 // Account finds a genesis account by name ("arena", "house", "test-1", ...).
 // Accounts made by CreateAccount are found too.
 func (n *Node) Account(name string) (GenesisAccount, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	if a, ok := findAccount(n.genesis, name); ok {
 		return a, true
 	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
 	return findAccount(Genesis{Accounts: n.extra}, name)
 }
 
