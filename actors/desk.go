@@ -33,8 +33,8 @@ const (
 	// CodeNameTaken: another walk-in registered this display name (names are unique,
 	// case-insensitively, so a public page by name names one walk-in) (409).
 	CodeNameTaken = "name_taken"
-	// CodeNotFound: no walk-in by that name (404).
-	CodeNotFound = "not_found"
+	// CodeUnknownName: no walk-in by that name (404).
+	CodeUnknownName = "unknown_name"
 	// CodeBusy: the desk did not answer in time; the same request may succeed later (503).
 	CodeBusy = "busy"
 )
@@ -282,7 +282,7 @@ func (a *Arena) Board(ctx context.Context) (json.RawMessage, error) {
 }
 
 // WalkinPage is GET /v1/walkin/name/{name}: a walk-in's public page (its record less the live
-// seat, the last 20 rounds), found by display name case-insensitively. CodeNotFound if none.
+// seat, the last 20 rounds), found by display name case-insensitively. CodeUnknownName if none.
 func (a *Arena) WalkinPage(ctx context.Context, name string) (json.RawMessage, error) {
 	d, err := a.deskPID()
 	if err != nil {
@@ -293,7 +293,7 @@ func (a *Arena) WalkinPage(ctx context.Context, name string) (json.RawMessage, e
 		return nil, err
 	}
 	if r.PID == nil {
-		return nil, games.Errorf(CodeNotFound, "no walk-in named %q", name)
+		return nil, games.Errorf(CodeUnknownName, "no walk-in named %q", name)
 	}
 	v, err := deskCall[*walkinViewReply](ctx, a, r.PID, &walkinGetView{Public: true})
 	if err != nil {

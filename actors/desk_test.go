@@ -286,7 +286,7 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 		t.Fatalf("page %s %v", page, err)
 	}
 	_, err = e.a.WalkinPage(ctx, "nobody")
-	wantCode(t, err, CodeNotFound)
+	wantCode(t, err, CodeUnknownName)
 }
 
 func TestDeskRefusals(t *testing.T) {
