@@ -16,10 +16,11 @@ import (
 // number within ±(2^53−1), nesting ≤ MaxDepth. Errors wrap ErrSyntax, ErrInvalidUTF8,
 // ErrTrailingData, ErrTooDeep, ErrDuplicateMember, ErrFoldedMember or ErrUnsafeInteger.
 func Canonical(raw []byte) ([]byte, error) {
-	if _, err := parse(raw); err != nil {
+	n, err := parse(raw)
+	if err != nil {
 		return nil, err
 	}
-	return transform(raw)
+	return canonicalTree(raw, n, "", false)
 }
 
 // CanonicalWithout is Canonical for a JSON object with its top-level member name removed: the
@@ -34,7 +35,7 @@ func CanonicalWithout(raw []byte, name string) ([]byte, error) {
 	if root.kind != '{' {
 		return nil, fmt.Errorf("%w", ErrNotObject)
 	}
-	return transform(without(raw, root, name))
+	return canonicalTree(raw, root, name, true)
 }
 
 // without rebuilds the object root of raw with the member name left out, from the members'

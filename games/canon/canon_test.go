@@ -1,10 +1,13 @@
 package canon
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gowebpki/jcs"
 )
 
 func TestCanonicalWithout(t *testing.T) {
@@ -201,5 +204,35 @@ func TestDecodeNullNilable(t *testing.T) {
 	}
 	if v.List != nil || v.Map != nil || v.Opt != nil {
 		t.Fatalf("decoded %+v", v)
+	}
+}
+
+// TestWriterMatchesJCS: the tree writer (no fallback: strings, integers, literals) against
+// github.com/gowebpki/jcs on the name-ordering and escaping cases that matter.
+func TestWriterMatchesJCS(t *testing.T) {
+	docs := []string{
+		`{"\ud83d\ude00":1,"\uffff":2,"\ue000":3,"\ud800\udc00":4,"\ud800\udc01":5,"z":6,"":7,"\u00e9":8,"e\u0301":9}`,
+		`{"s":"a\u0001\u001f\u007f\u2028\u2029\b\f\n\r\t\"\\\/\u00e9\ud83d\ude00"}`,
+		`[ -0 , 0, -9007199254740991, 9007199254740991, true, false, null, {}, [], "" ]`,
+		`{"b":{"y":1,"x":[{"d":1,"c":2}]},"a":"\u0041"}`,
+	}
+	for _, d := range docs {
+		n, err := parse([]byte(d))
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		var b bytes.Buffer
+		if err := writeNode(&b, []byte(d), n, "", false); err != nil {
+			t.Fatalf("%s: writer fell back: %v", d, err)
+		}
+		want, err := jcs.Transform([]byte(d))
+		if err != nil || !bytes.Equal(b.Bytes(), want) {
+			t.Fatalf("%s:\nwriter %q\n   jcs %q (%v)", d, b.Bytes(), want, err)
+		}
+	}
+	// A member named "" can be the one removed.
+	got, err := CanonicalWithout([]byte(`{"":1,"a":2}`), "")
+	if err != nil || string(got) != `{"a":2}` {
+		t.Fatalf("without \"\": %s %v", got, err)
 	}
 }

@@ -6,9 +6,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gowebpki/jcs"
 )
 
 var fuzzSeeds = []string{
+	`{"\ud83d\ude00":1,"\uffff":2,"\ue000":3,"a\u0001\u007f\u2028":"\b\f\n\r\t\"\\/"}`,
+	`{"\ud800\udc01":1,"\ud800\udc00":2,"":0,"\u00e9":[true,false,null,-0,12]}`,
 	`{"v":1,"amount":40000000,"condition":{"always":true}}`,
 	`{"amount":1,"Amount":2}`, `{"seq":1,"\u017feq":2}`, `{"a":1,"a":1}`,
 	`9007199254740993`, `1E30`, `[1.5e-7, -0, 1e21, "\u20ac"]`, `"\ud800"`, `{"a":[{"b":null}]}`,
@@ -28,6 +32,10 @@ func FuzzCanonical(f *testing.F) {
 		}
 		if !json.Valid(raw) {
 			t.Fatalf("accepted invalid JSON %q", raw)
+		}
+		// The writer and github.com/gowebpki/jcs agree byte for byte.
+		if want, err := jcs.Transform(raw); err != nil || !bytes.Equal(want, out) {
+			t.Fatalf("differs from jcs: %q → %q, jcs %q (%v)", raw, out, want, err)
 		}
 		again, err := Canonical(out)
 		if err != nil || !bytes.Equal(again, out) {

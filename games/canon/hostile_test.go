@@ -105,3 +105,26 @@ func TestNonCanonicalKeyRefused(t *testing.T) {
 		t.Fatalf("upper hex: %v", err)
 	}
 }
+
+// TestLargeObjectDuplicates: past smallObject members the map path finds the same clashes,
+// including against members seen before the switch.
+func TestLargeObjectDuplicates(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"seq":0`)
+	for i := 0; i < 40; i++ {
+		b.WriteString(`,"m` + strings.Repeat("x", i) + `":1`)
+	}
+	base := b.String()
+	if _, err := Canonical([]byte(base + `}`)); err != nil {
+		t.Fatalf("large object: %v", err)
+	}
+	if _, err := Canonical([]byte(base + `,"\u017feq":1}`)); !errors.Is(err, ErrFoldedMember) {
+		t.Fatalf("folded late: %v", err)
+	}
+	if _, err := Canonical([]byte(base + `,"seq":1}`)); !errors.Is(err, ErrDuplicateMember) {
+		t.Fatalf("duplicate late: %v", err)
+	}
+	if _, err := Canonical([]byte(base + `,"MXXX":1}`)); !errors.Is(err, ErrFoldedMember) {
+		t.Fatalf("case variant late: %v", err)
+	}
+}

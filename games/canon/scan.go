@@ -3,6 +3,7 @@ package canon
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -12,6 +13,10 @@ import (
 // shallow (a commitment with a depth-2 condition nests 5 levels); the limit keeps hostile
 // input from exhausting the stack.
 const MaxDepth = 64
+
+// smallObject is the member count up to which duplicate and folded names are found by
+// pairwise comparison (strings.EqualFold); larger objects use maps keyed by foldKey.
+const smallObject = 16
 
 // maxSafe is 2^53−1, the largest integer every JSON implementation holds exactly (I-JSON).
 const maxSafe = 1<<53 - 1
@@ -113,7 +118,7 @@ func (s *scanner) object(depth int, path string) (*node, error) {
 	if depth > MaxDepth {
 		return nil, fmt.Errorf("%w: %s", ErrTooDeep, path)
 	}
-	n := &node{kind: '{', start: s.i}
+	n := &node{kind: '{', start: s.i, members: make([]member, 0, 8)}
 	s.i++
 	s.skipWS()
 	if s.i < len(s.data) && s.data[s.i] == '}' {
@@ -121,7 +126,7 @@ func (s *scanner) object(depth int, path string) (*node, error) {
 		n.end = s.i
 		return n, nil
 	}
-	var exact map[string]struct{}
+	var exact map[string]struct{} // built only for objects past smallObject members
 	var folded map[string]string
 	for {
 		s.skipWS()
@@ -133,19 +138,35 @@ func (s *scanner) object(depth int, path string) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if exact == nil {
-			exact = make(map[string]struct{}, 8)
-			folded = make(map[string]string, 8)
+		if len(n.members) < smallObject {
+			// Few members: compare pairwise, no allocation.
+			for _, m := range n.members {
+				if m.name == name {
+					return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, path)
+				}
+				if strings.EqualFold(m.name, name) {
+					return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, m.name, name, path)
+				}
+			}
+		} else {
+			if exact == nil {
+				exact = make(map[string]struct{}, 2*smallObject)
+				folded = make(map[string]string, 2*smallObject)
+				for _, m := range n.members {
+					exact[m.name] = struct{}{}
+					folded[foldKey(m.name)] = m.name
+				}
+			}
+			if _, dup := exact[name]; dup {
+				return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, path)
+			}
+			exact[name] = struct{}{}
+			fk := foldKey(name)
+			if other, clash := folded[fk]; clash {
+				return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, other, name, path)
+			}
+			folded[fk] = name
 		}
-		if _, dup := exact[name]; dup {
-			return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, path)
-		}
-		exact[name] = struct{}{}
-		fk := foldKey(name)
-		if other, clash := folded[fk]; clash {
-			return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, other, name, path)
-		}
-		folded[fk] = name
 		s.skipWS()
 		if s.i >= len(s.data) || s.data[s.i] != ':' {
 			return nil, s.syntax("expected ':'")

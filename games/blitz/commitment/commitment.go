@@ -2,7 +2,6 @@ package commitment
 
 import (
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -38,40 +37,36 @@ type Canonical struct {
 	ID     string
 }
 
-// wire is the received object, every required member a pointer so that absence (or null) is
-// told apart from a zero value.
-type wire struct {
-	V         *int            `json:"v"`
-	Round     *string         `json:"round"`
-	Turn      *int            `json:"turn"`
-	Seq       *int            `json:"seq"`
-	Payer     *string         `json:"payer"`
-	Payee     *string         `json:"payee"`
-	Amount    *int64          `json:"amount"`
-	Condition json.RawMessage `json:"condition"`
-	Due       *int            `json:"due"`
-	Pair      *string         `json:"pair"`
-	Sig       *string         `json:"sig"`
-}
+// Bounds that keep every integer of a commitment meaningful as an int on any platform; the
+// round's own limits (due ≤ the format's turns, seats ≤ 8) are far inside them.
+const (
+	maxTurn = 1 << 20
+	maxSeat = 1 << 20
+	maxSeq  = 1 << 40
+)
 
 // Parse takes a commitment's raw bytes as received and returns it with its canonical bytes and
-// id. Order: canon.CanonicalWithout(raw, "sig") first (raw-byte checks, §7.2), then strict
-// decode (exact-case names, no unknown member, no null), then the §7.1 schema: v == 1; round
-// "T-" + digits; turn ≥ 1; seq ≥ 1; payer and payee well-formed agent ids and different;
-// amount ≥ 1_000_000 microCCD; condition in the §10 vocabulary with every survives n ≤ due;
-// turn ≤ due; pair absent or "deal:<8 lowercase hex>"; sig present in "ed25519:<128 hex>" form
-// (checked by Verify). due ≤ the format's turns, seq order, payee seated and alive are the round's
-// checks. Errors: *games.Error bad_commitment, bad_condition or invalid_signature.
+// id. Order: the strict raw checks and canonical bytes first (canon.Parse, then JCS of the
+// object without sig, §7.2), then an exact-case read of the members (no unknown member, no
+// null, integers written as integers), then the §7.1 schema: v == 1; round "T-" + digits;
+// turn ≥ 1; seq ≥ 1; payer and payee well-formed agent ids and different; amount ≥ 1_000_000
+// microCCD; condition in the §10 vocabulary with every survives n ≤ due; turn ≤ due; pair
+// absent or "deal:<8 lowercase hex>"; sig present in "ed25519:<128 hex>" form (checked by
+// Verify). due ≤ the format's turns, seq order, payee seated and alive are the round's checks.
+// Errors: *games.Error bad_commitment, bad_condition or invalid_signature.
 func Parse(raw []byte) (Commitment, Canonical, error) {
-	cb, err := canon.CanonicalWithout(raw, "sig")
+	v, err := canon.Parse(raw)
 	if err != nil {
 		return Commitment{}, Canonical{}, badCommitment("%v", err)
 	}
-	var w wire
-	if err := canon.Decode(raw, &w); err != nil {
+	if v.Kind() != canon.Object {
+		return Commitment{}, Canonical{}, badCommitment("a commitment is a JSON object")
+	}
+	cb, err := v.CanonicalWithout("sig")
+	if err != nil {
 		return Commitment{}, Canonical{}, badCommitment("%v", err)
 	}
-	c, gerr := w.check()
+	c, gerr := read(v)
 	if gerr != nil {
 		return Commitment{}, Canonical{}, gerr
 	}
@@ -79,49 +74,119 @@ func Parse(raw []byte) (Commitment, Canonical, error) {
 	return c, Canonical{Bytes: cb, Digest: d, ID: canon.IDOf(d)}, nil
 }
 
-func (w *wire) check() (Commitment, *games.Error) {
+// Members of a commitment object, as bits of a presence mask.
+const (
+	hasV = 1 << iota
+	hasRound
+	hasTurn
+	hasSeq
+	hasPayer
+	hasPayee
+	hasAmount
+	hasCondition
+	hasDue
+	hasPair
+	hasSig
+	required = hasV | hasRound | hasTurn | hasSeq | hasPayer | hasPayee | hasAmount | hasCondition | hasDue
+)
+
+// read takes the members of a checked object by exact name, then checks the schema.
+func read(v canon.Value) (Commitment, *games.Error) {
+	var c Commitment
+	var cond canon.Value
+	seen := 0
+	for i := 0; i < v.Len(); i++ {
+		name, m := v.Member(i)
+		var ok bool
+		var n int64
+		switch name {
+		case "v":
+			n, ok = m.Int()
+			c.V = int(n)
+			seen |= hasV
+		case "round":
+			c.Round, ok = m.Str()
+			seen |= hasRound
+		case "turn":
+			n, ok = m.Int()
+			ok = ok && n >= -maxTurn && n <= maxTurn
+			c.Turn = int(n)
+			seen |= hasTurn
+		case "seq":
+			n, ok = m.Int()
+			ok = ok && n >= -maxSeq && n <= maxSeq
+			c.Seq = int(n)
+			seen |= hasSeq
+		case "payer":
+			c.Payer, ok = m.Str()
+			seen |= hasPayer
+		case "payee":
+			c.Payee, ok = m.Str()
+			seen |= hasPayee
+		case "amount":
+			c.Amount, ok = m.Int()
+			seen |= hasAmount
+		case "condition":
+			cond, ok = m, true // its shape is the condition parser's: bad_condition
+			seen |= hasCondition
+		case "due":
+			n, ok = m.Int()
+			ok = ok && n >= -maxTurn && n <= maxTurn
+			c.Due = int(n)
+			seen |= hasDue
+		case "pair":
+			c.Pair, ok = m.Str()
+			seen |= hasPair
+		case "sig":
+			c.Sig, ok = m.Str()
+			seen |= hasSig
+		default:
+			return Commitment{}, badCommitment("unknown member %q", name)
+		}
+		if !ok {
+			if name == "sig" {
+				return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: not a string")
+			}
+			return Commitment{}, badCommitment("%s: wrong type or out of range", name)
+		}
+	}
 	switch {
-	case w.V == nil, w.Round == nil, w.Turn == nil, w.Seq == nil, w.Payer == nil, w.Payee == nil,
-		w.Amount == nil, w.Condition == nil, w.Due == nil:
+	case seen&required != required:
 		return Commitment{}, badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
-	case *w.V != 1:
-		return Commitment{}, badCommitment("v: %d, want 1", *w.V)
-	case !validRound(*w.Round):
-		return Commitment{}, badCommitment("round: %q is not T-<n>", *w.Round)
-	case *w.Turn < 1:
-		return Commitment{}, badCommitment("turn: %d, want ≥ 1", *w.Turn)
-	case *w.Seq < 1:
-		return Commitment{}, badCommitment("seq: %d, want ≥ 1", *w.Seq)
-	case !validAgent(*w.Payer):
-		return Commitment{}, badCommitment("payer: %q is not an agent id", *w.Payer)
-	case !validAgent(*w.Payee):
-		return Commitment{}, badCommitment("payee: %q is not an agent id", *w.Payee)
-	case *w.Payer == *w.Payee:
+	case c.V != 1:
+		return Commitment{}, badCommitment("v: %d, want 1", c.V)
+	case !validRound(c.Round):
+		return Commitment{}, badCommitment("round: %q is not T-<n>", c.Round)
+	case c.Turn < 1:
+		return Commitment{}, badCommitment("turn: %d, want ≥ 1", c.Turn)
+	case c.Seq < 1:
+		return Commitment{}, badCommitment("seq: %d, want ≥ 1", c.Seq)
+	case !validAgent(c.Payer):
+		return Commitment{}, badCommitment("payer: %q is not an agent id", c.Payer)
+	case !validAgent(c.Payee):
+		return Commitment{}, badCommitment("payee: %q is not an agent id", c.Payee)
+	case c.Payer == c.Payee:
 		return Commitment{}, badCommitment("payee is the payer")
-	case *w.Amount < MinAmount:
-		return Commitment{}, badCommitment("amount: %d microCCD, want ≥ %d", *w.Amount, MinAmount)
-	case *w.Due < *w.Turn:
-		return Commitment{}, badCommitment("due: %d before turn %d", *w.Due, *w.Turn)
-	case w.Pair != nil && !validPair(*w.Pair):
-		return Commitment{}, badCommitment("pair: %q is not deal:<8 lowercase hex>", *w.Pair)
-	case w.Sig == nil:
+	case c.Amount < MinAmount:
+		return Commitment{}, badCommitment("amount: %d microCCD, want ≥ %d", c.Amount, MinAmount)
+	case c.Due < c.Turn:
+		return Commitment{}, badCommitment("due: %d before turn %d", c.Due, c.Turn)
+	case seen&hasPair != 0 && !validPair(c.Pair):
+		return Commitment{}, badCommitment("pair: %q is not deal:<8 lowercase hex>", c.Pair)
+	case seen&hasSig == 0:
 		return Commitment{}, games.Errorf(CodeInvalidSignature, "missing sig")
 	}
-	if _, err := canon.ParseSig(*w.Sig); err != nil {
+	if _, err := canon.ParseSig(c.Sig); err != nil {
 		return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
-	cond, e := parseCond(w.Condition, 0, false)
+	parsed, e := parseCond(cond, 0, false)
 	if e != nil {
 		return Commitment{}, e
 	}
-	if n := cond.maxSurvivesN(); n > *w.Due {
-		return Commitment{}, badCondition("survives: turn %d after due %d", n, *w.Due)
+	if n := parsed.maxSurvivesN(); n > c.Due {
+		return Commitment{}, badCondition("survives: turn %d after due %d", n, c.Due)
 	}
-	c := Commitment{V: 1, Round: *w.Round, Turn: *w.Turn, Seq: *w.Seq, Payer: *w.Payer,
-		Payee: *w.Payee, Amount: *w.Amount, Condition: cond, Due: *w.Due, Sig: *w.Sig}
-	if w.Pair != nil {
-		c.Pair = *w.Pair
-	}
+	c.Condition = parsed
 	return c, nil
 }
 

@@ -57,75 +57,70 @@ type Condition struct {
 // min ≥ 1, survives' n ≥ 1, honoured a sha256 id, depth ≤ MaxDepth. The check n ≤ due is
 // made by Parse, which knows due. Every refusal is *games.Error code bad_condition.
 func ParseCondition(raw json.RawMessage) (Condition, error) {
-	c, err := parseCond(raw, 0, false)
+	v, err := canon.Parse(raw)
 	if err != nil {
-		return Condition{}, err
+		return Condition{}, badCondition("condition: %v", err)
+	}
+	c, e := parseCond(v, 0, false)
+	if e != nil {
+		return Condition{}, e
 	}
 	return c, nil
 }
 
-// parseCond parses the condition at nesting level (0 at the top); a connective met at level
+// parseCond reads the condition v at nesting level (0 at the top); a connective met at level
 // MaxDepth or deeper would make the whole deeper than MaxDepth.
-func parseCond(raw json.RawMessage, level int, intent bool) (Condition, *games.Error) {
-	var obj map[string]json.RawMessage
-	if err := canon.Decode(raw, &obj); err != nil {
-		return Condition{}, badCondition("condition: %v", err)
+func parseCond(v canon.Value, level int, intent bool) (Condition, *games.Error) {
+	if v.Kind() != canon.Object || v.Len() != 1 {
+		return Condition{}, badCondition("condition: an object of exactly one member")
 	}
-	if len(obj) != 1 {
-		return Condition{}, badCondition("condition: an object of exactly one member, got %d", len(obj))
-	}
-	var op string
-	var arg json.RawMessage
-	for k, v := range obj {
-		op, arg = k, v
-	}
+	op, arg := v.Member(0)
 	c := Condition{Op: op}
 	switch op {
 	case OpAlways:
-		var b bool
-		if err := canon.Decode(arg, &b); err != nil || !b {
+		if b, ok := arg.Bool(); !ok || !b {
 			return Condition{}, badCondition("always: the value must be true")
 		}
 	case OpBacks:
-		var ops []json.RawMessage
-		if err := canon.Decode(arg, &ops); err != nil || (len(ops) != 2 && len(ops) != 3) {
+		if arg.Kind() != canon.Array || (arg.Len() != 2 && arg.Len() != 3) {
 			return Condition{}, badCondition("backs: [payer, payee, min?]")
 		}
 		var e *games.Error
-		if c.X, c.XSeat, e = parseParty(ops[0], intent, "backs payer"); e != nil {
+		if c.X, c.XSeat, e = parseParty(arg.Elem(0), intent, "backs payer"); e != nil {
 			return Condition{}, e
 		}
-		if c.Y, c.YSeat, e = parseParty(ops[1], intent, "backs payee"); e != nil {
+		if c.Y, c.YSeat, e = parseParty(arg.Elem(1), intent, "backs payee"); e != nil {
 			return Condition{}, e
 		}
 		if (c.X != "" && c.X == c.Y) || (c.XSeat != 0 && c.XSeat == c.YSeat) {
 			return Condition{}, badCondition("backs: payer and payee are the same agent")
 		}
 		c.Min = DefaultBacksMin
-		if len(ops) == 3 {
-			if err := canon.Decode(ops[2], &c.Min); err != nil || c.Min < 1 {
+		if arg.Len() == 3 {
+			min, ok := arg.Elem(2).Int()
+			if !ok || min < 1 {
 				return Condition{}, badCondition("backs: min must be an integer ≥ 1 (microCCD)")
 			}
-			c.MinSet = true
+			c.Min, c.MinSet = min, true
 		}
 	case OpSurvives:
-		var ops []json.RawMessage
-		if err := canon.Decode(arg, &ops); err != nil || len(ops) != 2 {
+		if arg.Kind() != canon.Array || arg.Len() != 2 {
 			return Condition{}, badCondition("survives: [agent, n]")
 		}
 		var e *games.Error
-		if c.X, c.XSeat, e = parseParty(ops[0], intent, "survives agent"); e != nil {
+		if c.X, c.XSeat, e = parseParty(arg.Elem(0), intent, "survives agent"); e != nil {
 			return Condition{}, e
 		}
-		if err := canon.Decode(ops[1], &c.N); err != nil || c.N < 1 {
+		n, ok := arg.Elem(1).Int()
+		if !ok || n < 1 || n > maxTurn {
 			return Condition{}, badCondition("survives: n must be an integer turn ≥ 1")
 		}
+		c.N = int(n)
 	case OpHonoured:
-		var s string
-		if err := canon.Decode(arg, &s); err != nil {
-			return Condition{}, badCondition("honoured: a commitment id string")
-		}
+		s, ok := arg.Str()
 		switch {
+		case !ok:
+			return Condition{}, badCondition("honoured: a commitment id string")
 		case validID(s):
 			c.ID = s
 		case intent && strings.HasPrefix(s, "ref:") && len(s) > 4:
@@ -137,10 +132,12 @@ func parseCond(raw json.RawMessage, level int, intent bool) (Condition, *games.E
 		if level >= MaxDepth {
 			return Condition{}, badCondition("%s: nesting depth above %d", op, MaxDepth)
 		}
-		var ops []json.RawMessage
+		var ops []canon.Value
 		if op == OpNot {
-			ops = []json.RawMessage{arg}
-		} else if err := canon.Decode(arg, &ops); err != nil || len(ops) != 2 {
+			ops = []canon.Value{arg}
+		} else if arg.Kind() == canon.Array && arg.Len() == 2 {
+			ops = []canon.Value{arg.Elem(0), arg.Elem(1)}
+		} else {
 			return Condition{}, badCondition("%s: exactly two operands", op)
 		}
 		c.Args = make([]Condition, len(ops))
@@ -158,18 +155,16 @@ func parseCond(raw json.RawMessage, level int, intent bool) (Condition, *games.E
 }
 
 // parseParty reads an agent id, or in a walk-in intent also a seat number.
-func parseParty(raw json.RawMessage, intent bool, what string) (string, int, *games.Error) {
-	var s string
-	if err := canon.Decode(raw, &s); err == nil {
+func parseParty(v canon.Value, intent bool, what string) (string, int, *games.Error) {
+	if s, ok := v.Str(); ok {
 		if !validAgent(s) {
 			return "", 0, badCondition("%s: %q is not an agent id", what, s)
 		}
 		return s, 0, nil
 	}
 	if intent {
-		var seat int
-		if err := canon.Decode(raw, &seat); err == nil && seat >= 1 {
-			return "", seat, nil
+		if seat, ok := v.Int(); ok && seat >= 1 && seat <= maxSeat {
+			return "", int(seat), nil
 		}
 		return "", 0, badCondition("%s: an agent id or a seat number", what)
 	}

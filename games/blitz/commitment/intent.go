@@ -27,78 +27,87 @@ type Intent struct {
 	Pair      string
 }
 
-type intentWire struct {
-	Ref       *string         `json:"ref"`
-	Payee     json.RawMessage `json:"payee"`
-	Amount    *int64          `json:"amount"`
-	Chips     *int64          `json:"chips"`
-	Condition json.RawMessage `json:"condition"`
-	Due       *int            `json:"due"`
-	Pair      *string         `json:"pair"`
-}
-
 // ParseIntent reads one walk-in commitment strictly (canon's raw checks, exact names, no
 // unknown member: a v, round, turn, seq, payer or sig is refused as unknown). Required: payee,
 // exactly one of amount (microCCD ≥ 1_000_000) and chips (whole chips ≥ 1), condition, due ≥ 1.
 // Optional: pair ("deal:<8 lowercase hex>"), ref (non-empty). Errors: *games.Error
 // bad_commitment or bad_condition.
 func ParseIntent(raw json.RawMessage) (Intent, error) {
-	var w intentWire
-	if err := canon.Decode(raw, &w); err != nil {
+	v, err := canon.Parse(raw)
+	if err != nil {
 		return Intent{}, badCommitment("%v", err)
 	}
+	if v.Kind() != canon.Object {
+		return Intent{}, badCommitment("a commitment is a JSON object")
+	}
 	var in Intent
-	if w.Ref != nil {
-		if *w.Ref == "" {
-			return Intent{}, badCommitment("ref: empty")
+	var cond canon.Value
+	var hasPayee, hasAmount, hasChips, hasCond, hasDue bool
+	var chips int64
+	for i := 0; i < v.Len(); i++ {
+		name, m := v.Member(i)
+		ok := true
+		switch name {
+		case "ref":
+			in.Ref, ok = m.Str()
+			ok = ok && in.Ref != ""
+		case "payee":
+			hasPayee = true
+			if s, isStr := m.Str(); isStr {
+				in.Payee, ok = s, validAgent(s)
+			} else {
+				n, isInt := m.Int()
+				in.PayeeSeat, ok = int(n), isInt && n >= 1 && n <= maxSeat
+			}
+		case "amount":
+			hasAmount = true
+			in.Amount, ok = m.Int()
+		case "chips":
+			hasChips = true
+			chips, ok = m.Int()
+			ok = ok && chips >= 1 && chips <= (1<<53-1)/MicroPerChip
+		case "condition":
+			hasCond, cond = true, m
+		case "due":
+			hasDue = true
+			var n int64
+			n, ok = m.Int()
+			ok = ok && n >= 1 && n <= maxTurn
+			in.Due = int(n)
+		case "pair":
+			in.Pair, ok = m.Str()
+			ok = ok && validPair(in.Pair)
+		default:
+			return Intent{}, badCommitment("unknown member %q (the arena fills v, round, turn, seq, payer and sig)", name)
 		}
-		in.Ref = *w.Ref
-	}
-	if w.Payee == nil {
-		return Intent{}, badCommitment("payee: required (seat number or agent id)")
-	}
-	if err := canon.Decode(w.Payee, &in.Payee); err != nil {
-		in.Payee = ""
-		if err := canon.Decode(w.Payee, &in.PayeeSeat); err != nil || in.PayeeSeat < 1 {
-			return Intent{}, badCommitment("payee: a seat number or an agent id")
+		if !ok {
+			return Intent{}, badCommitment("%s: wrong type or out of range", name)
 		}
-	} else if !validAgent(in.Payee) {
-		return Intent{}, badCommitment("payee: %q is not an agent id", in.Payee)
 	}
 	switch {
-	case w.Amount != nil && w.Chips != nil:
+	case !hasPayee:
+		return Intent{}, badCommitment("payee: required (seat number or agent id)")
+	case hasAmount && hasChips:
 		return Intent{}, badCommitment("amount and chips: give one")
-	case w.Amount != nil:
-		in.Amount = *w.Amount
-	case w.Chips != nil:
-		if *w.Chips < 1 || *w.Chips > (1<<53-1)/MicroPerChip {
-			return Intent{}, badCommitment("chips: %d, want 1 to %d", *w.Chips, (1<<53-1)/MicroPerChip)
-		}
-		in.Amount, in.Chips = *w.Chips*MicroPerChip, true
-	default:
+	case hasChips:
+		in.Amount, in.Chips = chips*MicroPerChip, true
+	case !hasAmount:
 		return Intent{}, badCommitment("amount or chips: required")
 	}
 	if in.Amount < MinAmount {
 		return Intent{}, badCommitment("amount: %d microCCD, want ≥ %d", in.Amount, MinAmount)
 	}
-	if w.Condition == nil {
+	if !hasCond {
 		return Intent{}, badCommitment("condition: required")
 	}
-	cond, e := parseCond(w.Condition, 0, true)
+	if !hasDue {
+		return Intent{}, badCommitment("due: required, a turn ≥ 1")
+	}
+	c, e := parseCond(cond, 0, true)
 	if e != nil {
 		return Intent{}, e
 	}
-	in.Condition = cond
-	if w.Due == nil || *w.Due < 1 {
-		return Intent{}, badCommitment("due: required, a turn ≥ 1")
-	}
-	in.Due = *w.Due
-	if w.Pair != nil {
-		if !validPair(*w.Pair) {
-			return Intent{}, badCommitment("pair: %q is not deal:<8 lowercase hex>", *w.Pair)
-		}
-		in.Pair = *w.Pair
-	}
+	in.Condition = c
 	return in, nil
 }
 

@@ -1,0 +1,127 @@
+package canon
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Kind is the JSON type of a Value.
+type Kind byte
+
+// Kinds of Value.
+const (
+	Object Kind = '{'
+	Array  Kind = '['
+	String Kind = '"'
+	Number Kind = '0'
+	True   Kind = 't'
+	False  Kind = 'f'
+	Null   Kind = 'n'
+)
+
+// Value is one JSON value that passed the strict checks of Canonical (see Parse), with
+// accessors for rules code that reads protocol objects member by member instead of through
+// reflection: it is what lets a commitment be checked in one pass over its bytes.
+type Value struct {
+	raw []byte
+	n   *node
+}
+
+// Parse runs the strict checks of Canonical on raw (UTF-8, one value, no duplicate or folded
+// member names, safe integers, depth) and returns the checked value. Errors as Canonical.
+func Parse(raw []byte) (Value, error) {
+	n, err := parse(raw)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{raw: raw, n: n}, nil
+}
+
+// Kind is the value's JSON type; the zero Value is Null.
+func (v Value) Kind() Kind {
+	if v.n == nil {
+		return Null
+	}
+	return Kind(v.n.kind)
+}
+
+// Raw is the value's bytes as received.
+func (v Value) Raw() []byte {
+	if v.n == nil {
+		return []byte("null")
+	}
+	return v.raw[v.n.start:v.n.end]
+}
+
+// Len is the number of members of an object or elements of an array (0 otherwise).
+func (v Value) Len() int {
+	if v.n == nil {
+		return 0
+	}
+	return len(v.n.members) + len(v.n.elems)
+}
+
+// Member is the i-th member of an object, in the order received: its exact (unescaped) name
+// and its value.
+func (v Value) Member(i int) (string, Value) {
+	m := v.n.members[i]
+	return m.name, Value{raw: v.raw, n: m.val}
+}
+
+// Elem is the i-th element of an array.
+func (v Value) Elem(i int) Value { return Value{raw: v.raw, n: v.n.elems[i]} }
+
+// Str is the decoded content of a string value; false for any other kind.
+func (v Value) Str() (string, bool) {
+	if v.Kind() != String {
+		return "", false
+	}
+	s := &scanner{data: v.raw, i: v.n.start}
+	out, err := s.str()
+	return out, err == nil
+}
+
+// Int is the value of a number written as a plain integer (-?digits: no fraction, no
+// exponent), which the checks already bound to ±(2^53−1); false otherwise. 1.0 and 1e6 are
+// not integers here: protocol integers are written as integers.
+func (v Value) Int() (int64, bool) {
+	if v.Kind() != Number {
+		return 0, false
+	}
+	lit := v.raw[v.n.start:v.n.end]
+	for i, c := range lit {
+		if !(c >= '0' && c <= '9' || c == '-' && i == 0) {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(lit), 10, 64)
+	return n, err == nil
+}
+
+// Bool is the value of true or false; false, false for any other kind.
+func (v Value) Bool() (bool, bool) {
+	switch v.Kind() {
+	case True:
+		return true, true
+	case False:
+		return false, true
+	}
+	return false, false
+}
+
+// Canonical is the JCS canonical form of the value.
+func (v Value) Canonical() ([]byte, error) {
+	if v.n == nil {
+		return []byte("null"), nil
+	}
+	return canonicalTree(v.raw, v.n, "", false)
+}
+
+// CanonicalWithout is the JCS canonical form of an object less its top-level member name
+// (§7.2 "without sig"). ErrNotObject for any other kind.
+func (v Value) CanonicalWithout(name string) ([]byte, error) {
+	if v.Kind() != Object {
+		return nil, fmt.Errorf("%w", ErrNotObject)
+	}
+	return canonicalTree(v.raw, v.n, name, true)
+}
