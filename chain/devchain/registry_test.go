@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"os"
+	"path/filepath"
 	"testing"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
@@ -209,5 +211,25 @@ func TestRegistryGoAPI(t *testing.T) {
 	}
 	if g := n2.Genesis(); len(g.Accounts) != 6 || g.Accounts[1].Address != house.Address {
 		t.Fatalf("genesis after restart %+v", g.Accounts)
+	}
+}
+
+// TestLoadAgentsRefusals checks each malformed agents-file entry is refused.
+func TestLoadAgentsRefusals(t *testing.T) {
+	const owner = `"owner":"2wkH4kHMn2WPndf8CxmsoFkX93ouZMJUwTBFSZpDCeNeGWa7dj"`
+	for name, body := range map[string]string{
+		"bad owner":  `[{"token_id":1,"owner":"0OIl"}]`,
+		"short hash": `[{"token_id":1,` + owner + `,"metadata_hash":"abcd"}]`,
+		"bad status": `[{"token_id":1,` + owner + `,"status":"Paused"}]`,
+		"bad wallet": `[{"token_id":1,` + owner + `,"agent_wallet":"x"}]`,
+		"not json":   `{`,
+	} {
+		path := filepath.Join(t.TempDir(), "agents.json")
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadAgents(path); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
 	}
 }

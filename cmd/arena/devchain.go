@@ -22,7 +22,8 @@ var devchainCommand = command{
 	},
 }
 
-const devchainUsage = `usage: arena devchain [--addr HOST:PORT] [--data DIR] [--block-time D] [--finalize-after D] [--energy-price N]
+const devchainUsage = `usage: arena devchain [--addr HOST:PORT] [--data DIR] [--block-time D] [--finalize-after D]
+                      [--energy-price N] [--genesis FILE] [--agents FILE]
 
 Runs the devchain: a local node serving Concordium's gRPC API v2 (concordium.v2.Queries) with
 stand-ins of the CIS-8004 Badge registry at <12802,0> and the round escrow at <12810,0>. On
@@ -35,6 +36,11 @@ then serves until interrupted.
   --block-time      how often received transactions are baked into a block (default 100ms)
   --finalize-after  how long a block stays committed before it is finalized (default 500ms)
   --energy-price    fee in microCCD per NRG (default 0: free)
+  --genesis         genesis accounts for a fresh DIR, in the devchain-genesis.json form
+                    (ignored when DIR already holds a chain)
+  --agents          CIS-8004 registrations to store at start, replacing those with the same
+                    token ids: a JSON array of {token_id, owner, agent_uri, metadata_hash,
+                    external_reference, agent_wallet, status, revocation_reason}
 `
 
 // devchainReady is the line printed once the node listens.
@@ -63,6 +69,8 @@ func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	blockTime := fs.Duration("block-time", 100*time.Millisecond, "block interval")
 	finalizeAfter := fs.Duration("finalize-after", 500*time.Millisecond, "finalization delay")
 	price := fs.Uint64("energy-price", 0, "microCCD per NRG")
+	genesisFile := fs.String("genesis", "", "genesis file for a fresh data directory")
+	agentsFile := fs.String("agents", "", "CIS-8004 registrations to store at start")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -78,15 +86,41 @@ func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if fin == 0 {
 		fin = -1 // finalize at once
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	n, err := devchain.Start(ctx, devchain.Options{
-		Addr: *addr, Dir: *data, BlockTime: *blockTime, FinalizeAfter: fin, EnergyPrice: *price, Log: log,
-	})
+	opts := devchain.Options{
+		Addr: *addr, Dir: *data, BlockTime: *blockTime, FinalizeAfter: fin, EnergyPrice: *price,
+		Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
+	}
+	if *genesisFile != "" {
+		g, err := devchain.LoadGenesis(*genesisFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "arena devchain: %v\n", err)
+			return 2
+		}
+		opts.Genesis = &g
+	}
+	var agents []devchain.Agent
+	if *agentsFile != "" {
+		var err error
+		if agents, err = devchain.LoadAgents(*agentsFile); err != nil {
+			fmt.Fprintf(stderr, "arena devchain: %v\n", err)
+			return 2
+		}
+	}
+	n, err := devchain.Start(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena devchain: %v\n", err)
 		return 1
 	}
 	defer n.Stop()
+	for _, a := range agents {
+		if a.RegisteredAtMs == 0 {
+			a.RegisteredAtMs = uint64(time.Now().UnixMilli())
+		}
+		if err := n.PutAgent(a); err != nil {
+			fmt.Fprintf(stderr, "arena devchain: %v\n", err)
+			return 1
+		}
+	}
 	ready := devchainReady{
 		Addr: n.Addr(), Data: *data, GenesisFile: filepath.Join(*data, "devchain-genesis.json"),
 		Registry: devchain.DefaultRegistry.String(), Escrow: devchain.DefaultEscrow.String(),
