@@ -54,9 +54,13 @@ func (c *FakeClock) Now() time.Time {
 	return c.now
 }
 
-// AfterFunc schedules f at Now()+d. A d <= 0 is due at once but still runs only on the next
-// Advance/Set (or Fire), never inside AfterFunc, as time.AfterFunc never runs f on the caller.
+// AfterFunc schedules f at Now()+d. A d <= 0 runs f at once on its own goroutine, as
+// time.AfterFunc does (never on the caller's).
 func (c *FakeClock) AfterFunc(d time.Duration, f func()) func() bool {
+	if d <= 0 {
+		go f()
+		return func() bool { return false }
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq++

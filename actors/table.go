@@ -38,6 +38,12 @@ type tableActor struct {
 	input       string // key of the input being handled (isolation rule)
 	outstanding int    // anchor jobs sent and not answered
 	done        bool   // round finished; the actor stops once anchors are answered
+	stopping    bool   // Poison sent to self
+
+	// The commit pipeline (commit.go): steps applied to the match but not yet durable wait in
+	// queued; at most one commit is in flight. Their outputs leave only when it lands.
+	queued *outbox
+	flying *flight
 }
 
 func tableProps(e *env, id string) *actor.Props {
@@ -68,6 +74,11 @@ func (t *tableActor) Receive(ctx actor.Context) {
 		t.guard(ctx, "start", func() { t.start(ctx) })
 	case *actor.Restarting, *actor.Stopping:
 		t.disarm()
+		t.settleFlight(ctx)
+	case *commitDone:
+		if m.flight == t.flying {
+			t.guard(ctx, "commit", func() { t.landed(ctx) })
+		}
 	case *phaseDue:
 		if m.Gen != t.gen || t.rec == nil || m.Round != t.rec.Round {
 			t.env.m.staleTimers.Inc()
@@ -84,14 +95,7 @@ func (t *tableActor) Receive(ctx actor.Context) {
 	case *crashTable:
 		t.guard(ctx, "crash:"+m.Tag, func() { panic("crashTable " + m.Tag) })
 	case *tableState:
-		r := &tableStateReply{Gen: t.gen}
-		if t.rec != nil {
-			r.Turn, r.Phase = t.rec.Turn, t.rec.Phase
-		}
-		if t.match != nil {
-			r.Prompts = len(t.match.Prompts())
-		}
-		ctx.Respond(r)
+		t.reply(ctx, ctx.Sender(), func() any { return t.stateReply() }, func() any { return t.stateReply() })
 	}
 }
 
@@ -117,6 +121,7 @@ func (t *tableActor) guard(ctx actor.Context, key string, f func()) {
 // table must be parked: the same input panicked on the previous incarnation too, or it has
 // used up Options.MaxRestarts.
 func (t *tableActor) recordPanic(key string, reason any) bool {
+	t.waitFlight() // the record written below must not race the commit in flight
 	rec := t.rec
 	if rec == nil {
 		b, err := t.env.store.LoadTable(t.id)
@@ -186,10 +191,10 @@ func (t *tableActor) start(ctx actor.Context) {
 		t.input = "advance@" + dl.UTC().Format(time.RFC3339Nano)
 		if now := t.env.clock.Now(); !now.Before(dl) {
 			if step := t.match.Advance(now); !emptyStep(step) {
-				if err := t.commit(step); err != nil {
+				if err := t.commitSync(step); err != nil {
 					t.backoff = true
 				} else {
-					t.emit(ctx, step, false)
+					t.emit(ctx, &outbox{events: step.Events, anchors: step.Anchors})
 				}
 			}
 		}
@@ -197,7 +202,11 @@ func (t *tableActor) start(ctx actor.Context) {
 	if ps := t.match.Prompts(); len(ps) > 0 {
 		ctx.Send(t.round, &deliverPrompts{Prompts: ps})
 	}
-	t.afterStep(ctx)
+	if t.rec.Status == StatusFinished {
+		t.finish(ctx)
+		return
+	}
+	t.arm(ctx)
 }
 
 func (t *tableActor) onDue(ctx actor.Context, m *phaseDue) {
@@ -206,7 +215,7 @@ func (t *tableActor) onDue(ctx actor.Context, m *phaseDue) {
 	t.backoff = false
 	step := t.match.Advance(now)
 	if !emptyStep(step) {
-		_ = t.step(ctx, step) // a failed commit was logged; the deadline is retried
+		t.step(ctx, step, nil)
 		return
 	}
 	if dl, ok := t.match.Deadline(); ok && !dl.After(now) {
@@ -214,7 +223,7 @@ func (t *tableActor) onDue(ctx actor.Context, m *phaseDue) {
 		t.env.log.Warn("deadline passed but Advance did nothing", "table", t.id, "deadline", dl)
 		t.backoff = true
 	}
-	t.afterStep(ctx)
+	t.arm(ctx)
 }
 
 func (t *tableActor) onSubmit(ctx actor.Context, m *SubmitAnswer) {
@@ -224,15 +233,18 @@ func (t *tableActor) onSubmit(ctx actor.Context, m *SubmitAnswer) {
 	}
 	step, err := t.match.Act(t.env.clock.Now(), m.Input)
 	if err != nil {
-		ctx.Respond(refusal(err))
+		// A refusal may rest on steps not yet durable: it leaves with them (or as unavailable).
+		r := refusal(err)
+		t.reply(ctx, ctx.Sender(), func() any { return r }, unavailable)
 		return
 	}
 	t.env.m.moves.Inc()
-	if err := t.step(ctx, step); err != nil {
-		ctx.Respond(&SubmitAnswerReply{Code: "unavailable", Msg: "could not record the move; send it again", Retry: true})
-		return
-	}
-	ctx.Respond(&SubmitAnswerReply{Reply: step.Reply})
+	t.step(ctx, step, &pendingReply{to: ctx.Sender(), ok: func() any { return &SubmitAnswerReply{Reply: step.Reply} },
+		fail: unavailable})
+}
+
+func unavailable() any {
+	return &SubmitAnswerReply{Code: "unavailable", Msg: "could not record the move; send it again", Retry: true}
 }
 
 func (t *tableActor) onSeatAnswer(ctx actor.Context, m *seatAnswer) {
@@ -245,7 +257,7 @@ func (t *tableActor) onSeatAnswer(ctx actor.Context, m *seatAnswer) {
 		return
 	}
 	t.env.m.moves.Inc()
-	_ = t.step(ctx, step) // a failed commit was logged and the match reloaded
+	t.step(ctx, step, nil)
 }
 
 func (t *tableActor) onAnchored(ctx actor.Context, m *Anchored) {
@@ -259,53 +271,10 @@ func (t *tableActor) onAnchored(ctx actor.Context, m *Anchored) {
 		if step, err := t.match.Act(t.env.clock.Now(), in); err != nil {
 			t.env.log.Warn("anchored input refused", "table", t.id, "kind", m.Request.Kind, "err", err)
 		} else {
-			_ = t.step(ctx, step)
+			t.step(ctx, step, nil)
 		}
 	}
-	if t.done && t.outstanding == 0 {
-		ctx.Poison(ctx.Self())
-	}
-}
-
-// step commits a step and, once committed, lets it out. On a failed commit nothing leaves, the
-// match is reloaded from the last committed record and the error is returned.
-func (t *tableActor) step(ctx actor.Context, step games.Step) error {
-	if err := t.commit(step); err != nil {
-		t.backoff = true
-		t.afterStep(ctx)
-		return err
-	}
-	t.emit(ctx, step, true)
-	t.afterStep(ctx)
-	return nil
-}
-
-// commit writes the match's snapshot and the step's events in one transaction and makes the new
-// record current. On error it restores the match from the record still current.
-func (t *tableActor) commit(step games.Step) error {
-	snap, err := t.match.Snapshot()
-	if err != nil {
-		t.reload()
-		return fmt.Errorf("actors: table %s: snapshot: %w", t.id, err)
-	}
-	next := *t.rec
-	next.Match = snap
-	next.Updated = t.env.clock.Now()
-	next.Turn, next.Phase = t.position(step)
-	if res, ok := t.match.Result(); ok {
-		next.Status = StatusFinished
-		next.Result = &res
-	}
-	began := time.Now()
-	err = t.env.store.CommitStep(t.id, next.encode(), step.Events)
-	t.env.m.observeCommit(time.Since(began))
-	if err != nil {
-		t.env.log.Error("commit step failed: nothing sent", "table", t.id, "err", err)
-		t.reload()
-		return err
-	}
-	t.rec = &next
-	return nil
+	t.maybeStop(ctx)
 }
 
 // reload rebuilds the match from the last committed snapshot (after a failed commit).
@@ -322,41 +291,21 @@ func (t *tableActor) reload() {
 }
 
 // position is the turn and phase shown in the ops list: the open move, else the last event's.
-func (t *tableActor) position(step games.Step) (int, string) {
+func (t *tableActor) position(events []games.Event) (int, string) {
 	if ps := t.match.Prompts(); len(ps) > 0 {
 		return ps[0].Move.Turn, ps[0].Move.Phase
 	}
-	if n := len(step.Events); n > 0 {
-		return step.Events[n-1].Turn, step.Events[n-1].Phase
+	if n := len(events); n > 0 {
+		return events[n-1].Turn, events[n-1].Phase
 	}
 	return t.rec.Turn, t.rec.Phase
 }
 
-// emit lets a committed step out: events to the hook, anchors to the chain, prompts to the seats.
-func (t *tableActor) emit(ctx actor.Context, step games.Step, prompts bool) {
-	if len(step.Events) > 0 && t.env.onEvents != nil {
-		t.env.onEvents(t.id, t.rec.Round, step.Events)
-	}
-	for _, a := range step.Anchors {
-		t.env.anchorer.Anchor(AnchorJob{Table: t.id, Round: t.rec.Round, Request: a, ReplyTo: ctx.Self()})
-		if t.env.countAnchor {
-			t.outstanding++
-		}
-	}
-	if prompts && len(step.Prompts) > 0 {
-		ctx.Send(t.round, &deliverPrompts{Prompts: step.Prompts})
-	}
-}
-
-// afterStep re-arms the timer for the match's deadline and finishes the table when the round is
-// over.
-func (t *tableActor) afterStep(ctx actor.Context) {
-	if t.rec.Status == StatusFinished {
-		t.finish(ctx)
-		return
-	}
+// arm sets the one timer for the match's deadline (unless already set for it); after a failed
+// commit (backoff) no sooner than a second from now.
+func (t *tableActor) arm(ctx actor.Context) {
 	dl, ok := t.match.Deadline()
-	if !ok {
+	if !ok || t.done {
 		t.disarm()
 		return
 	}
@@ -369,8 +318,7 @@ func (t *tableActor) afterStep(ctx actor.Context) {
 	}
 	t.disarm()
 	t.gen++
-	gen, round, self, root := t.gen, t.rec.Round, ctx.Self(), ctx.ActorSystem().Root
-	at := dl
+	gen, round, self, root, at := t.gen, t.rec.Round, ctx.Self(), ctx.ActorSystem().Root, dl
 	t.stop = t.env.clock.AfterFunc(dl.Sub(t.env.clock.Now()), func() {
 		root.Send(self, &phaseDue{Round: round, Gen: gen, At: at})
 	})
@@ -409,7 +357,14 @@ func (t *tableActor) finish(ctx actor.Context) {
 		}
 	}
 	t.env.log.Info("round finished", "table", t.id, "round", t.rec.Round)
-	if t.outstanding == 0 {
+	t.maybeStop(ctx)
+}
+
+// maybeStop stops a finished table once nothing is pending: no anchor reply awaited, no commit
+// in flight or queued.
+func (t *tableActor) maybeStop(ctx actor.Context) {
+	if t.done && !t.stopping && t.outstanding == 0 && t.flying == nil && t.queued == nil {
+		t.stopping = true
 		ctx.Poison(ctx.Self())
 	}
 }

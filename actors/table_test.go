@@ -239,6 +239,7 @@ func TestStaleTimerDropped(t *testing.T) {
 	sp[0].Mailbox = "mb-s-1"
 	round := h.open(TableSpec{ID: "s1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
 	nextPrompt(t, a, 1)
+	h.waitEvent("house answer", and(roundIs(round), typeIs("answer"), turnIs(1)))
 	before := h.state("s1")
 	root, pid := h.arena.System().Root, h.arena.TablePID("s1")
 	root.Send(pid, &phaseDue{Round: round, Gen: before.Gen - 1, At: t0})                       // an older generation
