@@ -36,6 +36,14 @@ const (
 	RejectInvalidPayee      int32 = -8109 // a payout to an account that does not exist
 )
 
+// viewEntrypoints are the stand-ins' read-only entrypoints, run by InvokeInstance in a bbolt
+// read transaction.
+var viewEntrypoints = map[string]bool{
+	registryName + ".agentOf":     true,
+	escrowName + ".view_round":    true,
+	escrowName + ".view_deposits": true,
+}
+
 // contractCall is one call of a stand-in contract, from a transaction or from InvokeInstance.
 type contractCall struct {
 	invoker  [32]byte // the invoking account (zero when the invoker is none or a contract)

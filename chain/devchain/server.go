@@ -191,15 +191,21 @@ func (q *queries) InvokeInstance(_ context.Context, req *pb.InvokeInstanceReques
 		}}}, nil
 	}
 	var res callResult
-	err := q.n.ch().db.Update(func(btx *bolt.Tx) error {
+	c := q.n.ch()
+	run := func(btx *bolt.Tx) error {
 		call.btx = btx
 		var err error
-		res, err = q.n.ch().contracts.call(&call)
-		if err != nil {
+		if res, err = c.contracts.call(&call); err != nil {
 			return err
 		}
 		return errRollback
-	})
+	}
+	var err error
+	if viewEntrypoints[call.receive] {
+		err = c.db.View(run) // views never write: no wait behind a submission's fsync
+	} else {
+		err = c.db.Update(run) // a dry run of an update, rolled back
+	}
 	if err != nil && !errors.Is(err, errRollback) {
 		return nil, grpcErr(err)
 	}
