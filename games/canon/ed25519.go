@@ -43,6 +43,16 @@ func CheckKey(pub ed25519.PublicKey) error {
 	return nil
 }
 
+// CheckKeyEncoding is CheckKey without the curve-point decoding: length, canonical encoding
+// and small order, by byte comparison (nanoseconds). For the verification path, where a key
+// that is no point fails inside the signature check anyway; seat keys with CheckKey.
+func CheckKeyEncoding(pub ed25519.PublicKey) error {
+	if len(pub) != ed25519.PublicKeySize {
+		return fmt.Errorf("%w: %d bytes", ErrKeyFormat, len(pub))
+	}
+	return checkEncoding(pub)
+}
+
 // smallOrder holds the canonical encodings of the eight points of order dividing 8, computed
 // at start-up from one point of order 8. With non-canonical encodings refused first, a byte
 // comparison with these finds every small-order point without decoding.

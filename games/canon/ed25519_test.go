@@ -105,3 +105,19 @@ func BenchmarkCheckKey(b *testing.B) {
 		CheckKey(k[:])
 	}
 }
+
+func TestCheckKeyEncoding(t *testing.T) {
+	for _, b := range candidates() {
+		got, want := CheckKeyEncoding(b), CheckKey(b)
+		// The same verdict but for keys that are no curve point, which only CheckKey sees.
+		if errors.Is(want, ErrInvalidKey) {
+			continue
+		}
+		if (got == nil) != (want == nil) || (want != nil && !errors.Is(got, errors.Unwrap(want))) {
+			t.Fatalf("%x: CheckKeyEncoding %v, CheckKey %v", b, got, want)
+		}
+	}
+	if err := CheckKeyEncoding(make([]byte, 31)); !errors.Is(err, ErrKeyFormat) {
+		t.Fatalf("short key: %v", err)
+	}
+}

@@ -191,14 +191,15 @@ func read(v canon.Value) (Commitment, *games.Error) {
 }
 
 // Verify checks sig (the "ed25519:<128 hex>" text) over c.Digest under key with canon.Verify,
-// which also refuses small-order or non-canonical keys and R (§7.3). Error: *games.Error
-// invalid_signature.
+// which also refuses small-order or non-canonical keys and R (§7.3); the key's encoding is
+// checked first so the error names it. A key that is no curve point fails the verification.
+// Error: *games.Error invalid_signature.
 func Verify(c Canonical, sig string, key ed25519.PublicKey) error {
 	s, err := canon.ParseSig(sig)
 	if err != nil {
 		return games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
-	if err := canon.CheckKey(key); err != nil {
+	if err := canon.CheckKeyEncoding(key); err != nil {
 		return games.Errorf(CodeInvalidSignature, "key: %v", err)
 	}
 	if !canon.Verify(key, c.Digest[:], s) {
