@@ -58,6 +58,9 @@ type chainActor struct {
 	persistTries int
 	persistDue   time.Time
 
+	ready []*item   // stReady items by nonce (queues.go)
+	watch watchHeap // stSent items by next status check
+
 	op          string // "", "send", "poll", "resync": at most one node operation at a time
 	needResync  bool
 	resyncDue   time.Time
@@ -145,6 +148,7 @@ func (a *chainActor) start(ctx actor.Context) {
 		a.next = max(a.next, tx.Nonce+1)
 		a.order = max(a.order, r.Order+1)
 	}
+	a.rebuild()
 	a.needResync, a.resyncDue = true, now
 	a.kick(ctx)
 }
@@ -265,7 +269,7 @@ func (a *chainActor) onPersisted(ctx actor.Context, m *persistDone) {
 			continue
 		}
 		if it.state == stUnpersisted && a.items[it.rec.ID] == it {
-			it.state, it.due = stReady, now
+			a.setReady(it, now)
 		}
 		for _, r := range it.replies {
 			if r.to != nil {
@@ -291,42 +295,19 @@ func (a *chainActor) kick(ctx actor.Context) {
 		a.startResync(ctx)
 		return
 	}
-	if batch := a.due(stReady, now, a.o.BatchSize); len(batch) > 0 {
+	if batch := a.takeReady(now, a.o.BatchSize); len(batch) > 0 {
 		a.startSend(ctx, batch)
 		return
 	}
-	if polls := a.due(stSent, now, 64); len(polls) > 0 {
+	if polls := a.takeWatch(now, pollBatch); len(polls) > 0 {
 		a.startPoll(ctx, polls)
 		return
 	}
 	a.arm(ctx)
 }
 
-// due returns up to n items in state s due by now, by nonce. For submissions (stReady) it is
-// a prefix of the ready items in nonce order: an item not yet due holds back every later nonce,
-// since a node refuses a nonce beyond the account's next one.
-func (a *chainActor) due(s itemState, now time.Time, n int) []*item {
-	var all []*item
-	for _, it := range a.items {
-		if it.state == s {
-			all = append(all, it)
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].tx.Nonce < all[j].tx.Nonce })
-	var out []*item
-	for _, it := range all {
-		if now.Before(it.due) {
-			if s == stReady {
-				break
-			}
-			continue
-		}
-		if out = append(out, it); len(out) == n {
-			break
-		}
-	}
-	return out
-}
+// pollBatch is the most status checks one poll carries.
+const pollBatch = 256
 
 // arm sets the one-shot timer for the earliest instant something becomes due. Each arming
 // bumps the generation, so a tick from an older arming is ignored.
@@ -338,10 +319,11 @@ func (a *chainActor) arm(ctx actor.Context) {
 		}
 	}
 	if a.op == "" {
-		for _, it := range a.items {
-			if it.state == stReady || it.state == stSent {
-				consider(it.due)
-			}
+		if it := a.readyHead(); it != nil {
+			consider(it.due)
+		}
+		if it := a.watchHead(); it != nil {
+			consider(it.due)
 		}
 		if a.needResync {
 			consider(a.resyncDue)
@@ -435,7 +417,7 @@ func (a *chainActor) onSent(ctx actor.Context, m *sendDone) {
 		it := a.items[r.id]
 		if r.err == errSkipped {
 			if it != nil && it.state == stInflight {
-				it.state, it.due = stReady, now
+				a.setReady(it, now)
 			}
 			continue
 		}
@@ -448,16 +430,17 @@ func (a *chainActor) onSent(ctx actor.Context, m *sendDone) {
 			if r.err != nil {
 				a.stats.Duplicates++
 			}
-			it.state, it.due, it.tries = stSent, now.Add(a.o.PollEvery), 0
+			it.tries = 0
+			a.setSent(it, now.Add(a.o.PollEvery))
 		case errors.Is(r.err, ccd.ErrRejected), errors.Is(r.err, ccd.ErrHashMismatch):
 			a.stats.Rejected++
 			a.o.Logger.Warn("chain: node refused a submission; re-syncing", "tx", it.rec.Tx, "nonce", it.tx.Nonce, "err", r.err)
 			it.tries++
-			it.state, it.due = stReady, now.Add(a.backoff(it.tries))
+			a.setReady(it, now.Add(a.backoff(it.tries)))
 			a.needResync = true
 		default:
 			it.tries++
-			it.state, it.due = stReady, now.Add(a.backoff(it.tries))
+			a.setReady(it, now.Add(a.backoff(it.tries)))
 			a.o.Logger.Debug("chain: submission failed; retrying", "tx", it.rec.Tx, "err", r.err, "retry_in", it.due.Sub(now))
 		}
 	}
@@ -516,10 +499,9 @@ func (a *chainActor) onPolled(ctx actor.Context, m *pollDone) {
 		if it == nil || it.tx.Hash != r.hash || it.state != stPolling {
 			continue
 		}
-		it.state = stSent
 		if r.err != nil {
 			it.tries++
-			it.due = now.Add(a.backoff(it.tries))
+			a.setSent(it, now.Add(a.backoff(it.tries)))
 			continue
 		}
 		it.tries = 0
@@ -535,9 +517,9 @@ func (a *chainActor) onPolled(ctx actor.Context, m *pollDone) {
 			a.needResync = true
 		case st.State == ccd.Absent:
 			// The node lost it (a restart, a dropped pool): the same bytes go again.
-			it.state, it.due = stReady, now
+			a.setReady(it, now)
 		default:
-			it.due = now.Add(a.o.PollEvery)
+			a.setSent(it, now.Add(a.o.PollEvery))
 		}
 	}
 	a.kick(ctx)
@@ -607,6 +589,7 @@ func (a *chainActor) onResynced(ctx actor.Context, m *resyncDone) {
 		}
 	}
 	a.resign(ctx, m.nodeNext, now)
+	a.rebuild()
 	a.kick(ctx)
 }
 

@@ -106,3 +106,39 @@ func benchAnchors(b *testing.B, nodeKind string, batch int) {
 	b.ReportMetric(float64(b.N)/answered.Seconds(), "answered/s")
 	b.ReportMetric(float64(b.N)/all.Seconds(), "landed/s")
 }
+
+// BenchmarkAnswerNoSync is the chain actor's own cost per anchor, from the request to the
+// table's answer, with bbolt's fsync off so that the disk does not dominate: parse, encode, sign,
+// queue, commit, answer. One request at a time (the latency a table sees), node never reached.
+//
+//	go test -run XXX -bench AnswerNoSync ./actors/anchors
+func BenchmarkAnswerNoSync(b *testing.B) {
+	key := testKey(b)
+	f := newFakeNode(key.PublicKey())
+	f.down = true
+	db, err := bolt.Open(filepath.Join(b.TempDir(), "arena.db"), 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	sys := newQuietSystem()
+	answers := make(chan *actors.Anchored, 1)
+	table, _ := sys.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
+		if m, ok := ctx.Message().(*actors.Anchored); ok {
+			answers <- m
+		}
+	}), "table")
+	ch, err := New(db, key, f, Options{RetryMin: time.Hour, RetryMax: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := ch.Start(context.Background(), sys); err != nil {
+		b.Fatal(err)
+	}
+	defer ch.Stop()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ch.Anchor(actors.AnchorJob{Table: "t", Round: "T-1", Request: job(1, "exchange", uint32(i+1), "nosync"), ReplyTo: table})
+		<-answers
+	}
+}
