@@ -280,5 +280,3 @@ func (r *reader) u64() (uint64, bool) {
 	}
 	return binary.BigEndian.Uint64(v), true
 }
-
-func (r *reader) rest() []byte { v := r.b[r.off:]; r.off = len(r.b); return v }

@@ -53,8 +53,6 @@ type contractCall struct {
 	param    []byte
 	now      time.Time
 	btx      *bolt.Tx
-	// dryRun is set for InvokeInstance: the call runs in a transaction that is rolled back.
-	dryRun bool
 	// height and txHash locate the transaction being executed (zero in a dry run).
 	height uint64
 	txHash [32]byte

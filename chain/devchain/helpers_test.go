@@ -232,3 +232,14 @@ func accountByIndex(i uint64) *pb.AccountInfoRequest {
 		AccountIdentifier: &pb.AccountIdentifierInput{AccountIdentifierInput: &pb.AccountIdentifierInput_AccountIndex{AccountIndex: &pb.AccountIndex{Value: i}}},
 	}
 }
+
+// clientFor connects the SDK client to a node at addr.
+func clientFor(t testing.TB, addr string) *v2.Client {
+	t.Helper()
+	c, err := v2.NewClient(v2.Config{NodeAddress: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}

@@ -177,7 +177,6 @@ func (q *queries) InvokeInstance(_ context.Context, req *pb.InvokeInstanceReques
 		receive:  req.GetEntrypoint().GetValue(),
 		param:    req.GetParameter().GetValue(),
 		now:      q.n.ch().now(),
-		dryRun:   true,
 	}
 	if a := req.GetInvoker().GetAccount(); len(a.GetValue()) == 32 {
 		copy(call.invoker[:], a.GetValue())
