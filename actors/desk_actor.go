@@ -146,6 +146,8 @@ func (d *desk) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		d.start(ctx)
+	case *deskPing:
+		msg.respond(&deskPong{})
 	case *deskRegister:
 		msg.respond(d.register(ctx, msg))
 	case *deskResolve:

@@ -142,8 +142,20 @@ func (a *Arena) spawnDesk() (pid *actor.PID, fresh bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("actors: start walk-in desk: %w", err)
 	}
+	// Started runs on the desk's own goroutine: wait for it, so the mailboxes of live seats are
+	// registered before any table is restored.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := deskCall[*deskPong](ctx, a, pid, &deskPing{}); err != nil {
+		return nil, false, fmt.Errorf("actors: start walk-in desk: %w", err)
+	}
 	return pid, true, nil
 }
+
+// deskPing is answered with *deskPong once the desk has started.
+type deskPing struct{ deskReplier }
+
+type deskPong struct{}
 
 // liveWalkinTables lists the tables that have a live walk-in seat (storage live/ entries).
 func (a *Arena) liveWalkinTables() []string {

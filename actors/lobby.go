@@ -228,12 +228,12 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 		ws[i] = lobbyWalkin{Hash: e.Hash, Name: e.Name, Mailbox: mbs[i].Id}
 	}
 	spec, house := d.a.tableSpec(id, "walkin", q.format, q.pace, ws, nil)
-	a, self, root := d.a, ctx.Self(), ctx.ActorSystem().Root
+	a, self, root, pace := d.a, ctx.Self(), ctx.ActorSystem().Root, q.pace
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		round, err := a.OpenTable(octx, spec)
-		root.Send(self, &lobbyOpened{Spec: spec, House: house, Pace: q.pace, Round: round, Err: err, Entries: entries, Seated: mbs})
+		root.Send(self, &lobbyOpened{Spec: spec, House: house, Pace: pace, Round: round, Err: err, Entries: entries, Seated: mbs})
 	}()
 }
 

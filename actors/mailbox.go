@@ -134,7 +134,10 @@ func (m *mailbox) Receive(ctx actor.Context) {
 		m.deliver(msg)
 	case *RoundEnded:
 		if m.ended(msg) {
+			// The walk-in's record hears first: a client that sees the result and joins again at
+			// once then finds its seat already given up (no in_a_round).
 			ctx.Send(ctx.Parent(), &deskRoundEnded{Hash: m.hash, Table: m.table, Seat: m.seat, Ended: *msg})
+			m.wake(m.resultNext())
 		}
 	case *walkinAwait:
 		m.await(msg.W)
@@ -173,14 +176,14 @@ func (m *mailbox) deliver(p *DeliverPrompt) {
 	m.wake(m.moveNext())
 }
 
-// ended takes the round's result; false when it was already known (a redelivery).
+// ended takes the round's result; false when it was already known (a redelivery). The caller
+// wakes the waiting polls.
 func (m *mailbox) ended(e *RoundEnded) bool {
 	if m.result != nil {
 		return false
 	}
 	r := e.Result
 	m.result, m.round, m.cur, m.state = &r, e.Round, nil, 0
-	m.wake(m.resultNext())
 	return true
 }
 

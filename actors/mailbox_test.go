@@ -272,6 +272,7 @@ func TestMailboxResult(t *testing.T) {
 	if !h.m.ended(&RoundEnded{Table: "p1", Round: "T-7", Seat: 1, Result: res}) {
 		t.Fatal("first RoundEnded not taken")
 	}
+	h.m.wake(h.m.resultNext())
 	if h.m.ended(&RoundEnded{Table: "p1", Round: "T-7", Seat: 1, Result: res}) {
 		t.Fatal("a repeated RoundEnded was taken twice")
 	}
