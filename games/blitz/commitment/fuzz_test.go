@@ -76,3 +76,37 @@ func FuzzParseCondition(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIntent: ParseIntent and Fill never panic; every refusal carries a code; a filled intent
+// re-parses to the id Fill gave.
+func FuzzIntent(f *testing.F) {
+	for _, s := range []string{
+		`{"ref":"b","payee":2,"chips":40,"condition":{"and":[{"backs":[3,1,5000000]},{"honoured":"ref:a"}]},"due":3,"pair":"deal:00ff00ff"}`,
+		`{"payee":"` + carol + `","amount":1000000,"condition":{"survives":["` + bob + `",2]},"due":2}`,
+		`{"payee":9,"chips":1,"condition":{"always":true},"due":2}`,
+		`{"payee":2,"chips":1,"condition":{"not":{"backs":[1,2]}},"due":5}`,
+	} {
+		f.Add([]byte(s))
+	}
+	key := testKey("walkin")
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		in, err := ParseIntent(raw)
+		if err != nil {
+			if Code(err) == "" {
+				t.Fatalf("refusal without a code: %v", err)
+			}
+			return
+		}
+		c, cb, signed, err := Fill(in, fillCtx(), signWith(key))
+		if err != nil {
+			if Code(err) == "" {
+				t.Fatalf("Fill refusal without a code: %v", err)
+			}
+			return
+		}
+		_, cb2, err := Parse(signed)
+		if err != nil || cb2.ID != cb.ID || c.Amount != in.Amount {
+			t.Fatalf("filled commitment re-parses differently: %v", err)
+		}
+	})
+}
