@@ -70,7 +70,7 @@ type JoinReply struct {
 
 // Next statuses (Next.Status).
 const (
-	NextIdle      = "idle"      // the token holds no round and no finished one since the server started
+	NextIdle      = "idle"      // the token holds no seat and has finished no round
 	NextGathering = "gathering" // waiting at the walkin table for it to fill
 	NextPlaying   = "playing"   // in a round; no move is waiting for this seat right now
 	NextMove      = "move"      // a move is waiting: Envelope and Prompt are set
@@ -234,8 +234,8 @@ func (a *Arena) Lever(ctx context.Context, token, round, kind string, body []byt
 	default:
 		return nil, games.Errorf(games.CodeBadRequest, "unknown lever %q: call, veto or accuse", kind)
 	}
-	if len(body) == 0 || !json.Valid(body) {
-		return nil, games.Errorf(games.CodeBadRequest, "lever body must be a JSON object")
+	if _, err := jsonObjectMembers(body); err != nil {
+		return nil, games.Errorf(games.CodeBadRequest, "lever body: %v", err)
 	}
 	w, err := a.walkinPID(ctx, token)
 	if err != nil {

@@ -330,6 +330,10 @@ func TestDeskRefusals(t *testing.T) {
 	wantCode(t, err, games.CodeNotSeated)
 	_, err = e.a.Lever(ctx, token, "T-1", "bribe", []byte(`{}`))
 	wantCode(t, err, games.CodeBadRequest)
+	for _, body := range []string{``, `[]`, `{"seat":2} x`, `{"seat":2,"seat":3}`} {
+		_, err = e.a.Lever(ctx, token, "T-1", "accuse", []byte(body))
+		wantCode(t, err, games.CodeBadRequest)
+	}
 
 	j, err = e.a.JoinWalkin(ctx, token, JoinRequest{Pace: "agent"})
 	if err != nil || j.Pace != "agent" || j.Format != "blitz" {
@@ -632,6 +636,14 @@ func TestDeskServerRestart(t *testing.T) {
 			r := readRecord(t, e2.a, token)
 			if r.Rounds != 1 || r.Practice != 1 || r.Name != "Faye" || r.Live != nil {
 				t.Fatalf("record %+v", r)
+			}
+			// Restarted once more after the round: the poll still answers its result.
+			e2.stop()
+			e3 := startDeskEnv(t, dir, clock, tc.before, deskGame{})
+			last, err := e3.a.NextMove(ctx, token, 0)
+			if err != nil || last.Status != NextRevealed || last.Round != j.Round || last.Result == nil ||
+				last.Result.Payouts[1] != end.Result.Payouts[1] || last.Brief == "" {
+				t.Fatalf("poll after a restart past the round: %+v %v", last, err)
 			}
 		})
 	}

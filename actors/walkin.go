@@ -247,7 +247,22 @@ func (w *walkin) await(ctx actor.Context, msg *walkinAwait) {
 		ctx.Send(w.mailbox, msg)
 		return
 	}
-	msg.W.answer(Next{Waiting: true, Status: NextIdle})
+	msg.W.answer(w.lastResult())
+}
+
+// lastResult is the answer of a poll with no mailbox (the server restarted since the last
+// round): that round's result, read from its table's record, or idle.
+func (w *walkin) lastResult() Next {
+	if len(w.rec.Last) == 0 {
+		return Next{Waiting: true, Status: NextIdle}
+	}
+	l := w.rec.Last[0]
+	rec, err := w.a.record(l.Table)
+	if err != nil || rec.Result == nil {
+		return Next{Waiting: true, Status: NextIdle}
+	}
+	r := *rec.Result
+	return Next{Round: l.Round, Status: NextRevealed, Table: l.Table, Seat: l.Seat, Game: rec.Spec.Game, Result: &r}
 }
 
 func (w *walkin) seatOf(round string) *walkinSeatReply {
