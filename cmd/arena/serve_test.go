@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/config"
 	"arena/games/blitz"
 	"arena/games/canon"
 )
@@ -323,6 +324,15 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Errorf("the revealed transcript holds no private or sealed event: %v", types)
 	}
 
+	m := s.call(ctx, "GET", "/metrics", "", nil)
+	for _, want := range []string{`arena_tables{status="finished"} 1`, "arena_rounds_finished_total 1", "arena_moves_total",
+		"arena_timer_lateness_seconds_bucket", "arena_snapshot_commit_seconds_bucket",
+		`arena_http_requests_total{code="200",route="/v1/walkin/answer"} 21`} {
+		if !bytes.Contains(m.raw, []byte(want)) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+
 	var out, errb bytes.Buffer
 	if code := opsMain(ctx, []string{"tables", "--server", s.url, "--data", data}, func(string) string { return "" }, &out, &errb); code != 0 ||
 		!strings.Contains(out.String(), join.body["table"].(string)) || !strings.Contains(out.String(), "finished") {
@@ -520,4 +530,37 @@ func TestServeCrashMidRound(t *testing.T) {
 		t.Errorf("said %d lines, want 15 (5 turns × 3 exchanges)", len(said))
 	}
 	s2.stop()
+}
+
+func TestServeConfigErrors(t *testing.T) {
+	if code := runServe(t.Context(), []string{"--addr", "no-port"}); code != 2 {
+		t.Errorf("bad --addr: exit %d, want 2", code)
+	}
+	if code := runServe(t.Context(), []string{"--log-format", "xml"}); code != 2 {
+		t.Errorf("bad --log-format: exit %d, want 2", code)
+	}
+}
+
+// TestServeRefusesAKeyItCannotRead: a corrupt instance key is an error at start, never
+// silently replaced (that would change the instance's identity).
+func TestServeRefusesAKeyItCannotRead(t *testing.T) {
+	data := t.TempDir()
+	os.WriteFile(filepath.Join(data, "instance.key"), []byte("zz"), 0o600)
+	var out bytes.Buffer
+	cfgArgs := []string{"--addr", "127.0.0.1:0", "--data", data}
+	cfg, err := loadForTest(cfgArgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = serve(t.Context(), cfg, newLogger(cfg, io.Discard), &out)
+	if err == nil || !strings.Contains(err.Error(), "instance key") {
+		t.Fatalf("serve with a corrupt key: %v", err)
+	}
+	if out.Len() != 0 {
+		t.Fatalf("printed a listen line: %s", out.String())
+	}
+}
+
+func loadForTest(args []string) (config.Config, error) {
+	return config.Load("arena serve", args, func(string) string { return "" }, io.Discard)
 }
