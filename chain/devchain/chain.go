@@ -46,8 +46,18 @@ func initChain(c *chain, g *Genesis) (Genesis, error) {
 			}
 			g = &dg
 		}
+		gc := *g // normalize fills fields in: work on a copy, not the caller's Options
+		gc.Accounts = append([]GenesisAccount(nil), g.Accounts...)
+		g = &gc
 		if err := g.normalize(c.now()); err != nil {
 			return err
+		}
+		if g.BlockHash == ([32]byte{}) {
+			raw, err := g.marshal()
+			if err != nil {
+				return err
+			}
+			g.BlockHash = sha256.Sum256(append([]byte("devchain/genesis"), raw...))
 		}
 		raw, err := g.marshal()
 		if err != nil {
@@ -63,7 +73,7 @@ func initChain(c *chain, g *Genesis) (Genesis, error) {
 				return err
 			}
 		}
-		gh := sha256.Sum256(append([]byte("devchain/genesis"), raw...))
+		gh := g.BlockHash
 		blk := blockRec{Hash: gh[:], Parent: gh[:], Height: 0, TimeMs: g.Time.UnixMilli(), FinalizedMs: g.Time.UnixMilli()}
 		if err := putJSON(tx.Bucket(bBlocks), u64key(0), blk); err != nil {
 			return err

@@ -20,7 +20,19 @@ type Genesis struct {
 	Time time.Time
 	// Accounts are created at genesis, in order (the order gives each its account index).
 	Accounts []GenesisAccount
+	// BlockHash is the genesis block's hash, which GetConsensusInfo reports and from which a
+	// client derives the CAIP-2 chain id (its first 16 bytes, §3). Zero derives the devchain's
+	// own; TestnetGenesisHash makes the devchain pose as testnet, whose registry address
+	// (<12802,0>) it serves by default.
+	BlockHash [32]byte
 }
+
+// Genesis block hashes of the public networks. Their first 16 bytes are the CAIP-2 ids of §3
+// (testnet ccd:4221332d34e1694168c2a0c0b3fd0f27, mainnet ccd:9dd9ca4d19e9393877d2c44b70f89acb).
+const (
+	TestnetGenesisHash = "4221332d34e1694168c2a0c0b3fd0f273809612cb13d000d5c2e00e85f50f796"
+	MainnetGenesisHash = "9dd9ca4d19e9393877d2c44b70f89acbfc0883c2243e5eeaecc0d1cd0503f478"
+)
 
 // GenesisAccount is one account at genesis, with a single ed25519 key (credential 0, key 0,
 // thresholds 1).
@@ -115,8 +127,9 @@ func (g *Genesis) normalize(now time.Time) error {
 // genesisFile is the JSON form of a Genesis kept in the store and written to
 // <Dir>/devchain-genesis.json: keys and addresses in hex and base58, balances in microCCD.
 type genesisFile struct {
-	TimeMs   int64                `json:"time_ms"`
-	Accounts []genesisFileAccount `json:"accounts"`
+	TimeMs    int64                `json:"time_ms"`
+	BlockHash string               `json:"block_hash,omitempty"`
+	Accounts  []genesisFileAccount `json:"accounts"`
 }
 
 type genesisFileAccount struct {
@@ -130,6 +143,9 @@ type genesisFileAccount struct {
 
 func (g Genesis) marshal() ([]byte, error) {
 	f := genesisFile{TimeMs: g.Time.UnixMilli()}
+	if g.BlockHash != ([32]byte{}) {
+		f.BlockHash = hex.EncodeToString(g.BlockHash[:])
+	}
 	for _, a := range g.Accounts {
 		f.Accounts = append(f.Accounts, genesisFileAccount{
 			Name: a.Name, Address: a.Address.ToBase58(), Seed: hex.EncodeToString(a.Seed),
@@ -145,6 +161,13 @@ func unmarshalGenesis(b []byte) (Genesis, error) {
 		return Genesis{}, fmt.Errorf("devchain: read genesis: %w", err)
 	}
 	g := Genesis{Time: time.UnixMilli(f.TimeMs)}
+	if f.BlockHash != "" {
+		bh, err := hex.DecodeString(f.BlockHash)
+		if err != nil || len(bh) != 32 {
+			return Genesis{}, fmt.Errorf("devchain: read genesis: block_hash must be 64 hex digits")
+		}
+		g.BlockHash = [32]byte(bh)
+	}
 	for _, fa := range f.Accounts {
 		addr, err := v2.AccountAddressFromString(fa.Address)
 		if err != nil {

@@ -2,8 +2,11 @@ package devchain
 
 import (
 	"context"
+	"encoding/hex"
 	"testing"
 	"time"
+
+	v2 "github.com/Concordium/concordium-go-sdk/v2"
 )
 
 // TestGoSenders deposits through SendUpdate from a generated account, registers data from a
@@ -53,5 +56,33 @@ func TestGoSenders(t *testing.T) {
 	}
 	if _, err := n.WaitFinalized(ctx, [32]byte{1}); err == nil {
 		t.Fatal("waited on an unknown hash")
+	}
+}
+
+// TestPoseAsTestnet sets the genesis block hash to testnet's: consensus info reports it, so a
+// client derives testnet's CAIP-2 id (§3), and it survives a restart.
+func TestPoseAsTestnet(t *testing.T) {
+	dir := t.TempDir()
+	g, err := DefaultGenesis()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.BlockHash = [32]byte(unhex(t, TestnetGenesisHash))
+	n, c := testNode(t, Options{Dir: dir, Genesis: &g})
+	ci, err := c.GetConsensusInfo(context.Background())
+	if err != nil || hex.EncodeToString(ci.GetGenesisBlock().GetValue()[:16]) != "4221332d34e1694168c2a0c0b3fd0f27" || hex.EncodeToString(ci.GetLastFinalizedBlock().GetValue()) != TestnetGenesisHash {
+		t.Fatalf("consensus info %v (%v)", ci, err)
+	}
+	if g.Accounts[0].Address != (v2.AccountAddress{}) {
+		t.Fatal("Start filled in the caller's genesis")
+	}
+	n.Stop()
+	n2, _ := testNode(t, Options{Dir: dir})
+	if got := n2.Genesis().BlockHash; hex.EncodeToString(got[:]) != TestnetGenesisHash {
+		t.Fatalf("genesis hash after restart %x", got)
+	}
+	own, _ := testNode(t, Options{})
+	if h := own.Genesis().BlockHash; h == ([32]byte{}) || hex.EncodeToString(h[:]) == TestnetGenesisHash {
+		t.Fatalf("default genesis hash %x", h)
 	}
 }
