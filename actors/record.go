@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -20,7 +21,7 @@ type tableRecord struct {
 	Status string         `json:"status"`
 	Turn   int            `json:"turn"`
 	Phase  string         `json:"phase"`
-	Match  []byte         `json:"match"`
+	Match  []byte         `json:"-"` // stored after the header, raw (encode)
 	Result *games.Result  `json:"result,omitempty"`
 	// LastError is the last panic or failure; Restarts the panics survived since the last ops
 	// restart; Poison the input that last panicked (isolation rule, supervisor.go).
@@ -38,11 +39,19 @@ type poisonMark struct {
 	At    time.Time `json:"at"`
 }
 
+// The stored form is the record's JSON header, a newline, then the engine's snapshot bytes as
+// they are: the snapshot is neither base64-encoded nor escaped on every step. (json.Marshal
+// never writes a raw newline, so the first one ends the header.)
 func decodeRecord(id string, b []byte) (*tableRecord, error) {
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return nil, fmt.Errorf("actors: table %s: decode record: no header", id)
+	}
 	var r tableRecord
-	if err := json.Unmarshal(b, &r); err != nil {
+	if err := json.Unmarshal(b[:i], &r); err != nil {
 		return nil, fmt.Errorf("actors: table %s: decode record: %w", id, err)
 	}
+	r.Match = b[i+1:]
 	return &r, nil
 }
 
@@ -51,7 +60,9 @@ func (r *tableRecord) encode() []byte {
 	if err != nil { // only plain data: cannot fail
 		panic(fmt.Sprintf("actors: encode table record %s: %v", r.ID, err))
 	}
-	return b
+	out := make([]byte, 0, len(b)+1+len(r.Match))
+	out = append(append(append(out, b...), '\n'), r.Match...)
+	return out
 }
 
 func (r *tableRecord) info() TableInfo {

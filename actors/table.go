@@ -27,6 +27,7 @@ type tableActor struct {
 	rec    *tableRecord // last committed record; rec.Match is the committed snapshot
 	engine games.Engine
 	match  games.Match
+	keys   *keyring // derived once per incarnation (ed25519 key derivation is not free)
 	round  *actor.PID
 
 	gen     uint64 // timer generation: bumped on every arm; phaseDue of another gen is stale
@@ -177,6 +178,7 @@ func (t *tableActor) start(ctx actor.Context) {
 	if err != nil {
 		panic(err)
 	}
+	t.keys = keys
 	if t.match, err = eng.Restore(rec.Match, keys); err != nil {
 		panic(fmt.Sprintf("restore: %v", err))
 	}
@@ -279,11 +281,7 @@ func (t *tableActor) onAnchored(ctx actor.Context, m *Anchored) {
 
 // reload rebuilds the match from the last committed snapshot (after a failed commit).
 func (t *tableActor) reload() {
-	keys, err := buildKeyring(t.env.key, t.id, t.rec.Spec.Seats, t.rec.BYO)
-	if err != nil {
-		panic(err)
-	}
-	m, err := t.engine.Restore(t.rec.Match, keys)
+	m, err := t.engine.Restore(t.rec.Match, t.keys)
 	if err != nil {
 		panic(fmt.Sprintf("reload after failed commit: %v", err))
 	}
