@@ -26,9 +26,27 @@ var deskT0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 type deskEnv struct {
 	a        *Arena
 	clock    *FakeClock
+	armed    chan time.Time // every instant a timer was armed for (deskArmClock)
 	db       *storage.Store
 	dir      string
 	finished chan string // ids of tables that finished (Options.OnStatus)
+}
+
+// deskArmClock is the fake clock telling the test each instant a timer is armed for, so a test
+// can wait for a table to arm its deadline before moving the clock, without sleeping.
+type deskArmClock struct {
+	*FakeClock
+	armed chan time.Time
+}
+
+func (c deskArmClock) AfterFunc(d time.Duration, f func()) func() bool {
+	at := c.Now().Add(d)
+	stop := c.FakeClock.AfterFunc(d, f)
+	select {
+	case c.armed <- at:
+	default: // a test that never waits for timers: drop
+	}
+	return stop
 }
 
 // newDeskEnv starts an arena on a fresh data dir (or dir, to restart on the same file), with
@@ -58,7 +76,8 @@ func startDeskEnv(t *testing.T, dir string, clock *FakeClock, before func(*Arena
 	}
 	seed := sha256.Sum256([]byte("desk test instance"))
 	finished := make(chan string, 64)
-	a, err := Start(Options{DB: db, Bracket: br, Clock: clock, InstanceKey: ed25519.NewKeyFromSeed(seed[:]),
+	armed := make(chan time.Time, 4096)
+	a, err := Start(Options{DB: db, Bracket: br, Clock: deskArmClock{FakeClock: clock, armed: armed}, InstanceKey: ed25519.NewKeyFromSeed(seed[:]),
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:12802,0/7", AskTimeout: 5 * time.Second,
 		BeforeRecover: before,
 		OnStatus: func(table, status string) {
@@ -72,7 +91,7 @@ func startDeskEnv(t *testing.T, dir string, clock *FakeClock, before func(*Arena
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &deskEnv{a: a, clock: clock, db: db, dir: dir, finished: finished}
+	e := &deskEnv{a: a, clock: clock, armed: armed, db: db, dir: dir, finished: finished}
 	t.Cleanup(e.stop)
 	return e
 }
@@ -374,7 +393,7 @@ func TestDeskRefusals(t *testing.T) {
 	wantCode(t, err, "not_now")
 
 	// The agent clock does not close early: the next move comes at the scouting deadline.
-	waitArmed(t, e.clock, n.Prompt.Deadline)
+	waitArmed(t, e, n.Prompt.Deadline)
 	e.clock.Set(n.Prompt.Deadline)
 	n2, err := e.a.NextMove(ctx, token, MaxPollWait)
 	if err != nil || n2.Status != NextMove || n2.Prompt.Move != (games.Move{Turn: 1, Phase: "talk", Exchange: 1}) {
@@ -521,7 +540,7 @@ func TestDeskAwayRuleOnTable(t *testing.T) {
 		if i == 0 && n.Prompt.Move.Phase != "scouting" {
 			t.Fatalf("first move %+v", n.Prompt.Move)
 		}
-		waitArmed(t, e.clock, n.Prompt.Deadline)
+		waitArmed(t, e, n.Prompt.Deadline)
 		e.clock.Set(n.Prompt.Deadline)
 	}
 	// From now on every move is answered with silence at once: the table runs to its end with
@@ -547,20 +566,20 @@ func TestDeskAwayRuleOnTable(t *testing.T) {
 	}
 }
 
-// waitArmed waits (bounded, real time) until the fake clock has a timer due at or before at: the
-// table arms it right after delivering the move.
-func waitArmed(t *testing.T, c *FakeClock, at time.Time) {
+// waitArmed waits until a timer is armed for the instant at (the table arms its deadline right
+// after delivering the move).
+func waitArmed(t *testing.T, e *deskEnv, at time.Time) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	ctx := deskCtx(t)
 	for {
-		if next, ok := c.NextAt(); ok && !next.After(at) {
-			return
+		select {
+		case got := <-e.armed:
+			if got.Equal(at) {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("no timer armed for %v", at)
 		}
-		if time.Now().After(deadline) {
-			next, ok := c.NextAt()
-			t.Fatalf("no timer armed for %v (pending %d, next %v %v)", at, c.Pending(), next, ok)
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
 
