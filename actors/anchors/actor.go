@@ -585,7 +585,12 @@ func (a *chainActor) onResynced(ctx actor.Context, m *resyncDone) {
 		case it.tx.Nonce < m.nodeNext || a.expired(it, now):
 			it.state = stDead
 		default:
+			// Live: the same bytes go again, after a back-off if the node refused them before
+			// (a refusal re-sync cannot explain, such as too little balance, must not spin).
 			it.state, it.due = stReady, now
+			if it.tries > 0 {
+				it.due = now.Add(a.backoff(it.tries))
+			}
 		}
 	}
 	a.resign(ctx, m.nodeNext, now)

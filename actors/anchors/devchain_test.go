@@ -184,16 +184,18 @@ func TestDevchainNonceResync(t *testing.T) {
 		d.send(5, job(5, "exchange", uint32(i), "r"))
 	}
 	second := d.await(5)
-	d.dev.SetFaults(devchain.Faults{})
+	// The foreign transactions reach the chain through the node's Go door, which the injected
+	// faults do not cover; only then are the actor's submissions let through.
 	for nonce := uint64(2); nonce <= 4; nonce++ {
 		tx, err := ccd.RegisterData(d.key, nonce, uint64(time.Now().Add(time.Hour).Unix()), []byte("foreign"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := d.client.Send(context.Background(), tx); err != nil {
+		if _, err := d.dev.Submit(tx.BlockItem); err != nil {
 			t.Fatalf("foreign nonce %d: %v", nonce, err)
 		}
 	}
+	d.dev.SetFaults(devchain.Faults{})
 	d.landed(append(first, second...), 3)
 	s, _ := d.chain.Stats(context.Background())
 	if s.Resigned != 3 || s.Rejected == 0 {
@@ -236,7 +238,8 @@ func TestDevchainSlowNodeNeverBlocks(t *testing.T) {
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	t.Logf("answer latency, devchain at 5 s per submission: p50 %v, max %v", lat[n/2], lat[n-1])
-	if lat[n-1] > 500*time.Millisecond {
-		t.Fatalf("an answer waited %v", lat[n-1])
+	s, _ := d.chain.Stats(context.Background())
+	if s.Calls != 0 || s.Landed != 0 || lat[n/2] > 100*time.Millisecond || lat[n-1] > 2*time.Second {
+		t.Fatalf("answers waited for the node: p50 %v, max %v, %+v", lat[n/2], lat[n-1], s)
 	}
 }
