@@ -17,7 +17,8 @@ import (
 	"google.golang.org/grpc"
 )
 
-// Options configure a node. The zero value (but for a place to keep its state) works.
+// Options configure a node. The zero value works: a node on a free loopback port keeping a
+// temporary chain with a generated genesis.
 type Options struct {
 	// Addr is the TCP address to listen on; "" means "127.0.0.1:0" (a free loopback port,
 	// reported by Node.Addr).
@@ -32,7 +33,8 @@ type Options struct {
 	// BlockTime is how often received items are baked into a block; 0 means 100ms.
 	BlockTime time.Duration
 	// FinalizeAfter is how long a block stays committed before it is finalized; 0 means
-	// 500ms, negative means at once (the next tick after the block is baked).
+	// 500ms, negative means at once, in the tick that bakes the block (no caller ever sees
+	// it committed).
 	FinalizeAfter time.Duration
 	// Genesis is the first state of a fresh store; nil generates DefaultGenesis. A store that
 	// already holds a chain keeps its own genesis.
@@ -61,14 +63,14 @@ type Options struct {
 
 // Node is a running devchain node. Its methods are safe for concurrent use.
 type Node struct {
-	opts    Options
-	log     *slog.Logger
-	ownDB   bool
-	tmpDir  string
-	genesis Genesis
-	faults  *faultState
+	opts   Options
+	log    *slog.Logger
+	ownDB  bool
+	tmpDir string
+	faults *faultState
 
 	mu      sync.Mutex       // guards the fields below
+	genesis Genesis          // read back from the store at each (re)start
 	db      *bolt.DB         // replaced by Restart
 	chain   *chain           // replaced by Restart
 	extra   []GenesisAccount // made by CreateAccount

@@ -34,7 +34,8 @@ then serves until interrupted.
   --addr            listen address (default 127.0.0.1:0, a free port)
   --data            data directory (default ./data/devchain)
   --block-time      how often received transactions are baked into a block (default 100ms)
-  --finalize-after  how long a block stays committed before it is finalized (default 500ms)
+  --finalize-after  how long a block stays committed before it is finalized (default 500ms;
+                    0 finalizes a block as it is baked)
   --energy-price    fee in microCCD per NRG (default 0: free)
   --genesis         genesis accounts for a fresh DIR, in the devchain-genesis.json form
                     (ignored when DIR already holds a chain)
