@@ -91,8 +91,15 @@ func (s *faultState) countDrop() {
 	s.dropped++
 }
 
-// intercept applies latency and the Unavailable rate to every unary call.
-func (s *faultState) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+// intercept applies latency and the Unavailable rate to every unary call, and turns a panic
+// in a handler (a bug) into an Internal answer: the devchain runs inside arena serve, which
+// must not die of it.
+func (s *faultState) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp, err = nil, status.Errorf(codes.Internal, "devchain: %s panicked: %v", info.FullMethod, r)
+		}
+	}()
 	d, unavailable := s.before(path.Base(info.FullMethod))
 	if d > 0 {
 		t := time.NewTimer(d)
