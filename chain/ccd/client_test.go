@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	sdk "github.com/Concordium/concordium-go-sdk/v2"
 	"github.com/Concordium/concordium-go-sdk/v2/pb"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -217,5 +218,21 @@ func TestInvokeRequestVector(t *testing.T) {
 		if !proto.Equal(n.invoked, InvokeRequest(call)) {
 			t.Errorf("node saw %v", n.invoked)
 		}
+	}
+}
+
+// The SDK's own InvokeInstance with no invoker sends an empty invoker message (field 2, "1200"),
+// which the official SDK's request does not carry: why Client.Invoke builds the request itself.
+func TestSDKInvokeSendsEmptyInvoker(t *testing.T) {
+	n, c := serve(t)
+	p := sdk.UpdateContractPayload{Amount: &sdk.Amount{}, Address: &sdk.ContractAddress{Index: 12802},
+		ReceiveName: &sdk.ReceiveName{Value: "CIS-8004.agentOf"}, Parameter: &sdk.Parameter{Value: unhex(t, "080000000000000000")}}
+	if _, err := c.c.InvokeInstance(context.Background(), p, sdk.BlockHashInputLastFinal{}, sdk.Energy{Value: 30000}, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(n.invoked)
+	want := "0a02120012001a0308826422002a120a104349532d383030342e6167656e744f66320b0a090800000000000000003a0408b0ea01"
+	if hex.EncodeToString(b) != want {
+		t.Fatalf("the SDK's request is now %x", b)
 	}
 }
