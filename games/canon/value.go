@@ -62,13 +62,13 @@ func (v Value) Len() int {
 }
 
 // Member is the i-th member of an object, in the order received: its exact (unescaped) name
-// and its value.
+// and its value. Like a slice index, i must be below Len() of an object.
 func (v Value) Member(i int) (string, Value) {
 	m := v.n.members[i]
 	return m.name, Value{raw: v.raw, n: m.val}
 }
 
-// Elem is the i-th element of an array.
+// Elem is the i-th element of an array; i must be below Len() of an array.
 func (v Value) Elem(i int) Value { return Value{raw: v.raw, n: v.n.elems[i]} }
 
 // Str is the decoded content of a string value; false for any other kind.
