@@ -38,8 +38,15 @@ type Config struct {
 	// "error".
 	LogFormat string `json:"log_format"`
 	LogLevel  string `json:"log_level"`
-	// ChainNode is the Concordium node gRPC address; "" runs the embedded devchain.
+	// ChainNode is the Concordium node gRPC address, HOST:PORT; "" runs the embedded devchain
+	// (its chain kept under <DataDir>/devchain, posing as testnet).
 	ChainNode string `json:"chain_node"`
+	// ChainTLS dials ChainNode with TLS (public nodes need it); ignored for the devchain.
+	ChainTLS bool `json:"chain_tls"`
+	// ChainKeyFile is the arena's Concordium account key (Concordium's exported JSON, or
+	// {"address", "seed"}); "" means <DataDir>/chain-account.json, generated on first start
+	// for the devchain.
+	ChainKeyFile string `json:"chain_key_file"`
 	// Pace holds the clocks of walk-in tables (§4.4, §4.5, §5.3).
 	Pace Pace `json:"pace"`
 	// HTTP holds the doors' limits.
@@ -113,6 +120,14 @@ func (c Config) KeyPath() string {
 	return filepath.Join(c.DataDir, "instance.key")
 }
 
+// ChainKeyPath is the arena's account key file: ChainKeyFile, or <DataDir>/chain-account.json.
+func (c Config) ChainKeyPath() string {
+	if c.ChainKeyFile != "" {
+		return c.ChainKeyFile
+	}
+	return filepath.Join(c.DataDir, "chain-account.json")
+}
+
 // TokenPath is where a generated operator token is kept: <DataDir>/operator.token.
 func (c Config) TokenPath() string { return filepath.Join(c.DataDir, "operator.token") }
 
@@ -165,6 +180,14 @@ func (c Config) Validate() error {
 	positive("http.long_poll", c.HTTP.LongPoll)
 	if c.HTTP.LongPoll > Duration(30*time.Second) {
 		bad("http.long_poll", "at most 30s (§4.4), got %s", time.Duration(c.HTTP.LongPoll))
+	}
+	if c.ChainNode != "" {
+		if _, _, err := net.SplitHostPort(c.ChainNode); err != nil {
+			bad("chain_node (--chain-node, ARENA_CHAIN_NODE)", "want HOST:PORT of a node's gRPC API, got %q", c.ChainNode)
+		}
+	}
+	if c.ChainNode == "" && c.ChainTLS {
+		bad("chain_tls (--chain-tls, ARENA_CHAIN_TLS)", "needs chain_node: the embedded devchain speaks plain gRPC")
 	}
 	if c.HTTP.ShutdownGrace < 0 {
 		bad("http.shutdown_grace", "must not be negative")

@@ -109,6 +109,9 @@ func TestLoadRefuses(t *testing.T) {
 		{"bad agent id", []string{"--agent", "arena-1"}, nil, "CAIP-19"},
 		{"body cap too small", []string{"--max-body", "10"}, nil, "max_body"},
 		{"body cap not a number", []string{"--max-body", "64k"}, nil, "byte count"},
+		{"chain node without port", []string{"--chain-node", "node.example"}, nil, "chain_node"},
+		{"tls without a node", []string{"--chain-tls=true"}, nil, "chain_tls"},
+		{"tls not a bool", []string{"--chain-node", "n:20000", "--chain-tls=maybe"}, nil, "true or false"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -36,7 +36,16 @@ var settings = []setting{
 	{"operator-token", "ARENA_OPERATOR_TOKEN", "bearer token for /ops (default: <data>/operator.token, generated)", str(func(c *Config) *string { return &c.OperatorToken })},
 	{"log-format", "ARENA_LOG_FORMAT", "log format: text or json", str(func(c *Config) *string { return &c.LogFormat })},
 	{"log-level", "ARENA_LOG_LEVEL", "log level: debug, info, warn, error", str(func(c *Config) *string { return &c.LogLevel })},
-	{"chain-node", "ARENA_CHAIN_NODE", "Concordium node gRPC address (default: embedded devchain)", str(func(c *Config) *string { return &c.ChainNode })},
+	{"chain-node", "ARENA_CHAIN_NODE", "Concordium node gRPC address HOST:PORT (default: embedded devchain)", str(func(c *Config) *string { return &c.ChainNode })},
+	{"chain-tls", "ARENA_CHAIN_TLS", "dial the chain node with TLS: true or false", func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("want true or false, got %q", v)
+		}
+		c.ChainTLS = b
+		return nil
+	}},
+	{"chain-key", "ARENA_CHAIN_KEY_FILE", "the arena's Concordium account key file (default <data>/chain-account.json)", str(func(c *Config) *string { return &c.ChainKeyFile })},
 	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m)", dur(func(c *Config) *Duration { return &c.Pace.ChatMove })},
 	{"scouting", "ARENA_PACE_SCOUTING", "practice scouting phase (default 1m30s)", dur(func(c *Config) *Duration { return &c.Pace.Scouting })},
 	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", dur(func(c *Config) *Duration { return &c.Pace.WalkinTopUp })},

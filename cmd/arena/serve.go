@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,12 +13,17 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
+	v2 "github.com/Concordium/concordium-go-sdk/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"arena/actors"
+	"arena/actors/anchors"
+	"arena/chain/ccd"
+	"arena/chain/devchain"
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
@@ -96,9 +102,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		DB: store, Bracket: bracket, Logger: log,
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
 		Metrics: reg, Anchorer: ch.anchorer,
-		// The walk-in desk starts before tables are restored, so a recovered table's open move
-		// finds its mailbox (and the walk-in's next poll gets it).
-		BeforeRecover: actors.StartDesk,
+		// The walk-in desk and the chain actor start before tables are restored, so a
+		// recovered table's open move finds its mailbox and its anchors find the chain.
+		BeforeRecover: func(a *actors.Arena) error {
+			if err := actors.StartDesk(a); err != nil {
+				return err
+			}
+			return ch.start(a)
+		},
 	})
 	if err != nil {
 		return err
@@ -175,21 +186,89 @@ func newBracket() (*games.Bracket, error) {
 	return games.NewBracket(blitz.NewEngine(blitz.DefaultFees()))
 }
 
-// chainHook is what startChain returns: the anchorer tables hand anchor requests to, the node's
-// address to print ("" prints nothing), and how to stop it.
+// chainHook is what startChain returns: the anchorer tables hand anchor requests to (the chain
+// actor), how to start it inside the arena's actor system, the node's address to print, and how
+// to stop it all.
 type chainHook struct {
 	anchorer actors.Anchorer
+	start    func(a *actors.Arena) error
 	addr     string
 	stop     func()
 }
 
-// startChain is the hook for the chain: with cfg.ChainNode empty the embedded devchain is to be
-// started here and its address printed; with a node address, the chain actor pointed at it.
-// Until that wiring lands, anchors go to actors' no-op anchorer (play never waits on the chain,
-// so nothing else changes) and the log says so.
+// startChain starts the chain side: the arena's account key (cfg.ChainKeyPath, generated for
+// the devchain on first start), the node (cfg.ChainNode, or the embedded devchain under
+// <data>/devchain with the arena's account at genesis, posing as testnet), the node client and
+// the chain actor (actors/anchors), which keeps its queue in the arena's bbolt file. The chain
+// actor is spawned by hook.start, before tables are restored, so anchors of recovered tables
+// find it. Play never waits on the chain: anchoring answers at once with the transaction hash.
 func startChain(ctx context.Context, cfg config.Config, store *storage.Store, log *slog.Logger) (chainHook, error) {
-	log.Warn("chain not wired: anchors are not submitted", "chain_node", cfg.ChainNode)
-	return chainHook{stop: func() {}}, nil
+	h := chainHook{stop: func() {}}
+	key, err := ccd.LoadOrCreateKey(cfg.ChainKeyPath(), nil)
+	if err != nil {
+		return h, err
+	}
+	addr, useTLS := cfg.ChainNode, cfg.ChainTLS
+	var node *devchain.Node
+	if addr == "" {
+		g, err := devchain.DefaultGenesis()
+		if err != nil {
+			return h, err
+		}
+		seed, ok := key.Seed()
+		if !ok {
+			return h, fmt.Errorf("serve: %s is a multi-key account; the embedded devchain needs a single-key account", cfg.ChainKeyPath())
+		}
+		for i := range g.Accounts {
+			if g.Accounts[i].Name == devchain.AccountArena {
+				g.Accounts[i].Seed = seed
+				g.Accounts[i].Address = v2.AccountAddress{Value: key.Address()}
+			}
+		}
+		hash, _ := hex.DecodeString(devchain.TestnetGenesisHash)
+		copy(g.BlockHash[:], hash)
+		node, err = devchain.Start(ctx, devchain.Options{Dir: filepath.Join(cfg.DataDir, "devchain"), Genesis: &g,
+			Log: log.With("component", "devchain")})
+		if err != nil {
+			return h, fmt.Errorf("serve: start devchain: %w", err)
+		}
+		addr, useTLS = node.Addr(), false
+	}
+	stopNode := func() {
+		if node != nil {
+			node.Stop()
+		}
+	}
+	client, err := ccd.Dial(ctx, addr, useTLS)
+	if err != nil {
+		stopNode()
+		return h, fmt.Errorf("serve: dial chain node %s: %w", addr, err)
+	}
+	ch, err := anchors.New(store.DB(), key, client, anchors.Options{Logger: log.With("component", "chain")})
+	if err != nil {
+		client.Close()
+		stopNode()
+		return h, err
+	}
+	h.anchorer, h.addr = ch, addr
+	h.start = func(a *actors.Arena) error { return ch.Start(ctx, a.System()) }
+	h.stop = func() {
+		// The actor system may already be down (it stops with the arena); the queue is in
+		// bbolt either way, so a stop that does not finish in time is abandoned.
+		done := make(chan error, 1)
+		go func() { done <- ch.Stop() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				log.Warn("chain actor stop", "err", err)
+			}
+		case <-time.After(3 * time.Second):
+			log.Warn("chain actor stop timed out")
+		}
+		client.Close()
+		stopNode()
+	}
+	return h, nil
 }
 
 // deskAdapter is the walk-in desk door's view of *actors.Arena: the same calls, with the

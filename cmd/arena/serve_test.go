@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"arena/chain/anchor"
+	"arena/chain/ccd"
 	"arena/config"
 	"arena/games/blitz"
 	"arena/games/canon"
@@ -52,11 +54,12 @@ func buildArena(t *testing.T) string {
 
 // server is a running `arena serve` subprocess.
 type server struct {
-	t    *testing.T
-	cmd  *exec.Cmd
-	url  string
-	data string
-	logs *syncBuf
+	t     *testing.T
+	cmd   *exec.Cmd
+	url   string
+	chain string // the chain node's gRPC address (the embedded devchain)
+	data  string
+	logs  *syncBuf
 }
 
 type syncBuf struct {
@@ -112,6 +115,12 @@ func startServer(t *testing.T, bin, data string) *server {
 		s.url = strings.TrimPrefix(l, "arena: listening on ")
 	case <-time.After(30 * time.Second):
 		t.Fatalf("no listen line in 30s; logs:\n%s", s.logs)
+	}
+	select {
+	case l := <-lines:
+		s.chain = strings.TrimPrefix(l, "arena: chain node ")
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no chain node line; logs:\n%s", s.logs)
 	}
 	go func() {
 		for range lines {
@@ -282,6 +291,10 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	took := time.Since(start)
 	t.Logf("practice round %s: %d moves answered in %v", round, moves, took)
+	if os.Getenv("ARENA_E2E_DEBUG") != "" {
+		tr := s.call(ctx, "GET", "/v1/rounds/"+round+"/transcript", "", nil)
+		t.Logf("transcript: %s", tr.raw)
+	}
 	if moves != 1+5*4 { // scouting, then 5 turns of 3 talk exchanges and a commit (§5.3, §5.6)
 		t.Errorf("answered %d moves, want 21 (scouting + 5 × (3 talk + commit))", moves)
 	}
@@ -308,6 +321,7 @@ func TestServeEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(tr.raw, &transcript); err != nil || tr.status != 200 || transcript.Round != round {
 		t.Fatalf("transcript %d %.300s", tr.status, tr.raw)
 	}
+	checkAnchors(t, ctx, s.chain, round, tr.raw)
 	types := map[string]int{}
 	for i, ev := range transcript.Events {
 		types[ev.Type]++
@@ -563,4 +577,68 @@ func TestServeRefusesAKeyItCannotRead(t *testing.T) {
 
 func loadForTest(args []string) (config.Config, error) {
 	return config.Load("arena serve", args, func(string) string { return "" }, io.Discard)
+}
+
+// checkAnchors does what anchor-check does (§5.5): every anchor.* event of the transcript names
+// a transaction that finalizes on the chain node, whose registered 50 bytes decode to the
+// event's kind, the round's number, its seq and its hash.
+func checkAnchors(t *testing.T, ctx context.Context, node, round string, transcript []byte) {
+	t.Helper()
+	var tr struct {
+		Events []struct {
+			Type    string `json:"type"`
+			Payload struct {
+				Kind string `json:"kind"`
+				Seq  uint32 `json:"seq"`
+				Hash string `json:"hash"`
+				Tx   string `json:"tx"`
+			} `json:"payload"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(transcript, &tr); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ccd.Dial(ctx, node, false)
+	if err != nil {
+		t.Fatalf("dial the devchain at %s: %v", node, err)
+	}
+	defer c.Close()
+	n, _ := anchor.ParseRound(round)
+	kinds := map[string]int{}
+	for _, ev := range tr.Events {
+		if !strings.HasPrefix(ev.Type, "anchor.") {
+			continue
+		}
+		p := ev.Payload
+		kinds[p.Kind]++
+		var txh [32]byte
+		if b, err := hex.DecodeString(p.Tx); err != nil || len(b) != 32 {
+			t.Fatalf("%s: tx %q is not a transaction hash", ev.Type, p.Tx)
+		} else {
+			copy(txh[:], b)
+		}
+		var st ccd.Status
+		for st.State != ccd.Finalized {
+			if st, err = c.Status(ctx, txh); err != nil {
+				t.Fatalf("status of %s: %v", p.Tx, err)
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("%s tx %s not finalized: %v", ev.Type, p.Tx, st.State)
+			}
+			if st.State != ccd.Finalized {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		a, err := anchor.Decode(st.Data)
+		if err != nil || !st.Registered {
+			t.Fatalf("%s tx %s: registered %v, data %x: %v", ev.Type, p.Tx, st.Registered, st.Data, err)
+		}
+		if a.Kind.String() != p.Kind || a.Round != n || a.Seq != p.Seq || hex.EncodeToString(a.Hash[:]) != p.Hash {
+			t.Fatalf("%s: on chain %+v, in the transcript %+v", ev.Type, a, p)
+		}
+	}
+	if kinds["opened"] != 1 || kinds["exchange"] == 0 {
+		t.Errorf("anchors by kind %v: want one opened and the exchanges", kinds)
+	}
+	t.Logf("anchors checked on the devchain: %v", kinds)
 }
