@@ -581,28 +581,6 @@ func (c *chain) heads() (genesis, best, final blockRec, err error) {
 	return
 }
 
-// blockByHash finds a block by its hash (a linear scan: the devchain's blocks are few).
-func (c *chain) blockByHash(hash []byte) (blockRec, bool, error) {
-	var out blockRec
-	found := false
-	err := c.db.View(func(btx *bolt.Tx) error {
-		return btx.Bucket(bBlocks).ForEach(func(_, v []byte) error {
-			if found {
-				return nil
-			}
-			var b blockRec
-			if err := jsonUnmarshal(v, &b); err != nil {
-				return err
-			}
-			if bytes.Equal(b.Hash, hash) {
-				out, found = b, true
-			}
-			return nil
-		})
-	})
-	return out, found, err
-}
-
 // addressOfIndex finds the account with the given index (a scan: accounts are few).
 func (c *chain) addressOfIndex(index uint64) ([]byte, error) {
 	var out []byte
@@ -622,4 +600,43 @@ func (c *chain) addressOfIndex(index uint64) ([]byte, error) {
 		err = ErrNotFound
 	}
 	return out, err
+}
+
+// blockAt finds the block a BlockHashInput names: best, last final, a given hash or an
+// absolute height (relative heights are those of genesis index 0, the only one). ok is false
+// when there is no such block.
+func (c *chain) blockAt(in *pb.BlockHashInput) (blk blockRec, final uint64, ok bool, err error) {
+	err = c.db.View(func(btx *bolt.Tx) error {
+		meta, blocks := btx.Bucket(bMeta), btx.Bucket(bBlocks)
+		final = getU64(meta, keyFinal)
+		var h uint64
+		switch v := in.GetBlockHashInput().(type) {
+		case *pb.BlockHashInput_Best, nil:
+			h = getU64(meta, keyBest)
+		case *pb.BlockHashInput_LastFinal:
+			h = final
+		case *pb.BlockHashInput_AbsoluteHeight:
+			h = v.AbsoluteHeight.GetValue()
+		case *pb.BlockHashInput_RelativeHeight_:
+			if v.RelativeHeight.GetGenesisIndex().GetValue() != 0 {
+				return nil
+			}
+			h = v.RelativeHeight.GetHeight().GetValue()
+		case *pb.BlockHashInput_Given:
+			return blocks.ForEach(func(_, raw []byte) error {
+				var b blockRec
+				if err := jsonUnmarshal(raw, &b); err != nil {
+					return err
+				}
+				if !ok && bytes.Equal(b.Hash, v.Given.GetValue()) {
+					blk, ok = b, true
+				}
+				return nil
+			})
+		}
+		found, err := getJSON(blocks, u64key(h), &blk)
+		ok = found
+		return err
+	})
+	return blk, final, ok, err
 }

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
+	"github.com/Concordium/concordium-go-sdk/v2/pb"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // TestGoSenders deposits through SendUpdate from a generated account, registers data from a
@@ -84,5 +87,45 @@ func TestPoseAsTestnet(t *testing.T) {
 	own, _ := testNode(t, Options{})
 	if h := own.Genesis().BlockHash; h == ([32]byte{}) || hex.EncodeToString(h[:]) == TestnetGenesisHash {
 		t.Fatalf("default genesis hash %x", h)
+	}
+}
+
+// TestBlockInfo reads the block that holds a transaction by its hash, by height, as best and
+// as last final, and refuses a block that does not exist.
+func TestBlockInfo(t *testing.T) {
+	n, c, _, alice := twoAccounts(t, Options{})
+	ctx := context.Background()
+	h := send(t, c, alice, regData([]byte("x")), baseEnergy(1, 4)+energyRegisterData)
+	finalStatus(t, n, c, h)
+	st, err := c.GetBlockItemStatus(ctx, v2.TransactionHash{Value: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bh := st.GetFinalized().GetOutcome().GetBlockHash().GetValue()
+	for _, tt := range []struct {
+		name string
+		get  func() (*v2.BlockInfo, error)
+	}{
+		{"given", func() (*v2.BlockInfo, error) {
+			return c.GetBlockInfo(ctx, v2.BlockHashInputGiven{Given: v2.BlockHash{Value: [32]byte(bh)}})
+		}},
+		{"height", func() (*v2.BlockInfo, error) { return c.GetBlockInfo(ctx, v2.BlockHashInputAbsoluteHeight{Value: 1}) }},
+		{"best", func() (*v2.BlockInfo, error) { return c.GetBlockInfo(ctx, v2.BlockHashInputBest{}) }},
+		{"final", func() (*v2.BlockInfo, error) { return c.GetBlockInfo(ctx, v2.BlockHashInputLastFinal{}) }},
+	} {
+		bi, err := tt.get()
+		if err != nil || bi.Height.Value != 1 || bi.Hash.Value != [32]byte(bh) || !bi.Finalized || bi.TransactionCount != 1 || bi.TransactionsEnergyCost.Value != baseEnergy(1, 4)+energyRegisterData {
+			t.Fatalf("%s: %+v (%v)", tt.name, bi, err)
+		}
+	}
+	_, err = c.GetBlockInfo(ctx, v2.BlockHashInputAbsoluteHeight{Value: 9})
+	wantCode(t, err, codes.NotFound)
+	res, err := c.GrpcClient.InvokeInstance(ctx, &pb.InvokeInstanceRequest{
+		BlockHash: &pb.BlockHashInput{BlockHashInput: &pb.BlockHashInput_Given{Given: &pb.BlockHash{Value: make([]byte, 32)}}},
+		Instance:  &pb.ContractAddress{Index: 12802}, Entrypoint: &pb.ReceiveName{Value: "CIS-8004.agentOf"},
+		Parameter: &pb.Parameter{Value: EncodeTokenID(0)}, Energy: &pb.Energy{Value: 30000},
+	})
+	if status.Code(err) != codes.NotFound {
+		t.Fatalf("invoke at an unknown block: %v (%v), want NotFound", res, err)
 	}
 }

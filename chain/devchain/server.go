@@ -162,14 +162,8 @@ func (q *queries) InvokeInstance(_ context.Context, req *pb.InvokeInstanceReques
 	if req.GetInstance() == nil || req.GetEntrypoint() == nil || req.GetEnergy() == nil {
 		return nil, status.Error(codes.InvalidArgument, "devchain: instance, entrypoint and energy are required")
 	}
-	if g, ok := req.GetBlockHash().GetBlockHashInput().(*pb.BlockHashInput_Given); ok {
-		_, found, err := q.n.ch().blockByHash(g.Given.GetValue())
-		if err != nil {
-			return nil, grpcErr(err)
-		}
-		if !found {
-			return nil, status.Error(codes.NotFound, "devchain: block not found")
-		}
+	if _, _, found, err := q.n.ch().blockAt(req.GetBlockHash()); err != nil || !found {
+		return nil, blockErr(err)
 	}
 	call := contractCall{
 		amount:   req.GetAmount().GetValue(),
@@ -228,4 +222,60 @@ func (q *queries) InvokeInstance(_ context.Context, req *pb.InvokeInstanceReques
 	return &pb.InvokeInstanceResponse{Result: &pb.InvokeInstanceResponse_Success_{Success: &pb.InvokeInstanceResponse_Success{
 		ReturnValue: res.ret, UsedEnergy: &pb.Energy{Value: used}, Effects: trace,
 	}}}, nil
+}
+
+func blockErr(err error) error {
+	if err != nil {
+		return grpcErr(err)
+	}
+	return status.Error(codes.NotFound, "devchain: block not found")
+}
+
+// GetBlockInfo answers a block's hash, height, parent, time (receive, arrive and slot time are
+// the bake time), finality, transaction count and energy.
+func (q *queries) GetBlockInfo(_ context.Context, in *pb.BlockHashInput) (*pb.BlockInfo, error) {
+	c := q.n.ch()
+	blk, final, found, err := c.blockAt(in)
+	if err != nil || !found {
+		return nil, blockErr(err)
+	}
+	_, _, last, err := c.heads()
+	if err != nil {
+		return nil, grpcErr(err)
+	}
+	var energy uint64
+	for _, h := range blk.Txs {
+		st, err := c.status(h)
+		if err != nil {
+			return nil, grpcErr(err)
+		}
+		o := st.GetCommitted().GetOutcomes()
+		if f := st.GetFinalized(); f != nil {
+			o = []*pb.BlockItemSummaryInBlock{f.GetOutcome()}
+		}
+		if len(o) == 1 {
+			energy += o[0].GetOutcome().GetEnergyCost().GetValue()
+		}
+	}
+	t := &pb.Timestamp{Value: uint64(blk.TimeMs)}
+	stateHash := sha256.Sum256(append([]byte("devchain/state"), blk.Hash...)) // a stand-in
+	return &pb.BlockInfo{
+		Hash:                   &pb.BlockHash{Value: blk.Hash},
+		Height:                 &pb.AbsoluteBlockHeight{Value: blk.Height},
+		ParentBlock:            &pb.BlockHash{Value: blk.Parent},
+		LastFinalizedBlock:     &pb.BlockHash{Value: last.Hash},
+		GenesisIndex:           &pb.GenesisIndex{},
+		EraBlockHeight:         &pb.BlockHeight{Value: blk.Height},
+		ReceiveTime:            t,
+		ArriveTime:             t,
+		SlotTime:               t,
+		Finalized:              blk.Height <= final,
+		TransactionCount:       uint32(len(blk.Txs)),
+		TransactionsEnergyCost: &pb.Energy{Value: energy},
+		ProtocolVersion:        pb.ProtocolVersion_PROTOCOL_VERSION_7,
+		// The SDK's GetBlockInfo reads Baker and StateHash unconditionally: never leave them nil.
+		Baker:      &pb.BakerId{},
+		StateHash:  &pb.StateHash{Value: stateHash[:]},
+		SlotNumber: &pb.Slot{Value: blk.Height},
+	}, nil
 }
