@@ -214,9 +214,6 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 		default:
 			return "", fmt.Errorf("%w: seat %d: channel %q", ErrBadSpec, s.Seat.Seat, s.Channel)
 		}
-		if s.Seat.Agent == "" && lentKey(*s) {
-			s.Seat.Agent = HouseAgent(a.env.agent, HouseKey(a.env.key, spec.ID, s.Seat.Seat).Public().(ed25519.PublicKey))
-		}
 	}
 	byo := map[int]string{}
 	if a.opts.Keys != nil {
@@ -234,6 +231,12 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	keys, err := buildKeyring(a.env.key, spec.ID, spec.Seats, byo)
 	if err != nil {
 		return "", err
+	}
+	for i := range spec.Seats {
+		if s := &spec.Seats[i]; s.Seat.Agent == "" && lentKey(*s) {
+			pub, _ := keys.PublicKey(s.Seat.Seat)
+			s.Seat.Agent = HouseAgent(a.env.agent, pub)
+		}
 	}
 
 	var seed [32]byte

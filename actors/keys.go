@@ -62,23 +62,41 @@ func base58(b []byte) string {
 }
 
 // keyring is a table's games.Keyring: lent house keys for house and walk-in seats (it signs for
-// them, §4.4), resolved public keys for BYO seats (no private key).
+// them, §4.4), resolved public keys for BYO seats (no private key). Lent keys are derived on
+// first use (an ed25519 derivation costs a scalar multiplication; a table restored from its
+// snapshot often needs none). Like the Match it serves, it is used by one goroutine at a time.
 type keyring struct {
-	pub  map[int]ed25519.PublicKey
-	priv map[int]ed25519.PrivateKey
+	instance ed25519.PrivateKey
+	table    string
+	lent     map[int]bool
+	pub      map[int]ed25519.PublicKey
+	priv     map[int]ed25519.PrivateKey
+}
+
+func (k *keyring) derive(seat int) bool {
+	if _, ok := k.priv[seat]; ok {
+		return true
+	}
+	if !k.lent[seat] {
+		return false
+	}
+	p := HouseKey(k.instance, k.table, seat)
+	k.priv[seat] = p
+	k.pub[seat] = p.Public().(ed25519.PublicKey)
+	return true
 }
 
 func (k *keyring) PublicKey(seat int) (ed25519.PublicKey, bool) {
+	k.derive(seat)
 	p, ok := k.pub[seat]
 	return p, ok
 }
 
 func (k *keyring) Sign(seat int, msg []byte) ([]byte, error) {
-	p, ok := k.priv[seat]
-	if !ok {
+	if !k.derive(seat) {
 		return nil, fmt.Errorf("actors: keyring: seat %d's key is not held by the arena", seat)
 	}
-	return ed25519.Sign(p, msg), nil
+	return ed25519.Sign(k.priv[seat], msg), nil
 }
 
 // lentKey says whether the arena holds a seat's key: house seats and walk-ins.
@@ -87,16 +105,15 @@ func lentKey(s SeatSpec) bool {
 		s.Seat.Kind == "house" || s.Seat.Kind == "walkin"
 }
 
-// buildKeyring makes a table's keyring from its seats: derived keys for lent seats, the
-// recorded resolved keys (hex) for the others.
+// buildKeyring makes a table's keyring from its seats: lent keys for house and walk-in seats
+// (derived when first used), the recorded resolved keys (hex) for the others.
 func buildKeyring(instance ed25519.PrivateKey, tableID string, seats []SeatSpec, byo map[int]string) (*keyring, error) {
-	k := &keyring{pub: map[int]ed25519.PublicKey{}, priv: map[int]ed25519.PrivateKey{}}
+	k := &keyring{instance: instance, table: tableID, lent: map[int]bool{},
+		pub: map[int]ed25519.PublicKey{}, priv: map[int]ed25519.PrivateKey{}}
 	for _, s := range seats {
 		n := s.Seat.Seat
 		if lentKey(s) {
-			p := HouseKey(instance, tableID, n)
-			k.priv[n] = p
-			k.pub[n] = p.Public().(ed25519.PublicKey)
+			k.lent[n] = true
 			continue
 		}
 		if h, ok := byo[n]; ok {
