@@ -154,6 +154,7 @@ type AnchoredBody struct {
 // per seat; Payouts are microCCD per seat (§11.3); House is what the house took.
 type Result struct {
 	Ranking        []int           `json:"ranking"`
+	Places         map[int]int     `json:"places,omitempty"` // 1-based place per seat; ties share a place
 	Score          map[int]float64 `json:"score"`
 	Payouts        map[int]int64   `json:"payouts"`
 	House          int64           `json:"house"`
@@ -186,6 +187,10 @@ type Match interface {
 }
 
 // Engine makes and restores matches of one game.
+//
+// New makes no events: a new match's Deadline is Setup.Start, and its opening events and first
+// prompts come from the first Advance(now ≥ Start). So the caller persists and publishes every
+// event the same way, from a Step.
 type Engine interface {
 	Manifest() Manifest
 	New(s Setup, keys Keyring) (Match, error)
