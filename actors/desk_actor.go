@@ -85,6 +85,19 @@ type deskBoardLine struct {
 	Line walkinRoundLine
 }
 
+// deskPassivate goes walk-in → desk: PID has been idle for walkinIdleAfter. The desk stops
+// routing to it and asks it to stop (walkinStop).
+type deskPassivate struct {
+	Hash string
+	PID  *actor.PID
+}
+
+// deskKeep goes walk-in → desk: asked to stop, it had work again; route to it as before.
+type deskKeep struct {
+	Hash string
+	PID  *actor.PID
+}
+
 // deskGetBoard asks for this week's board. Reply *walkinViewReply.
 type deskGetBoard struct{ deskReplier }
 
@@ -130,9 +143,10 @@ type desk struct {
 	// (the desk restarted after a panic, and its mailboxes' moves were lost with them).
 	redeliver bool
 
-	walkins   map[string]*actor.PID // record key → walk-in actor
-	walkinOf  map[string]string     // walk-in actor id → record key
-	mailboxes map[string]string     // mailbox actor id → its live/ key
+	walkins   map[string]*actor.PID         // record key → walk-in actor
+	walkinOf  map[string]string             // walk-in actor id → record key
+	stopping  map[string][]func(*actor.PID) // idle walk-ins being stopped → calls parked until then
+	mailboxes map[string]string             // mailbox actor id → its live/ key
 	board     *deskBoard
 	queues    map[string]*lobbyQueue // lobby.go
 }
@@ -151,21 +165,40 @@ func (d *desk) Receive(ctx actor.Context) {
 	case *deskRegister:
 		msg.respond(d.register(ctx, msg))
 	case *deskResolve:
-		msg.respond(&deskResolveReply{PID: d.resolve(ctx, msg.Hash)})
+		d.withWalkin(ctx, msg.Hash, func(pid *actor.PID) { msg.respond(&deskResolveReply{PID: pid}) })
 	case *deskFindName:
-		var pid *actor.PID
-		if b, err := d.a.opts.DB.Get(storage.BucketWalkins, "name/"+strings.ToLower(msg.Name)); err == nil {
-			pid = d.resolve(ctx, string(b))
+		b, err := d.a.opts.DB.Get(storage.BucketWalkins, "name/"+strings.ToLower(msg.Name))
+		if err != nil {
+			msg.respond(&deskFindNameReply{})
+			return
 		}
-		msg.respond(&deskFindNameReply{PID: pid})
+		d.withWalkin(ctx, string(b), func(pid *actor.PID) { msg.respond(&deskFindNameReply{PID: pid}) })
 	case *deskSpawnMailbox:
 		msg.respond(&deskSpawnMailboxReply{PID: d.spawnMailbox(ctx, deskLiveSeat{Hash: msg.Hash, Table: msg.Table, Seat: msg.Seat, Game: msg.Game}, true)})
 	case *deskDropMailbox:
 		d.dropMailbox(ctx, msg.PID)
 	case *deskRoundEnded:
 		d.forgetLive(mailboxName(msg.Table, msg.Seat))
-		if pid := d.resolve(ctx, msg.Hash); pid != nil {
-			ctx.Send(pid, &walkinRoundEnded{Ended: msg.Ended})
+		ended := msg.Ended
+		d.withWalkin(ctx, msg.Hash, func(pid *actor.PID) {
+			if pid != nil {
+				ctx.Send(pid, &walkinRoundEnded{Ended: ended})
+			}
+		})
+	case *deskPassivate:
+		if pid, ok := d.walkins[msg.Hash]; ok && pid.Equal(msg.PID) {
+			delete(d.walkins, msg.Hash)
+			d.stopping[msg.Hash] = nil
+			ctx.Send(pid, &walkinStop{})
+		}
+	case *deskKeep:
+		// The walk-in had work again by the time it was asked to stop: keep it.
+		if parked, ok := d.stopping[msg.Hash]; ok {
+			delete(d.stopping, msg.Hash)
+			d.walkins[msg.Hash] = msg.PID
+			for _, f := range parked {
+				f(msg.PID)
+			}
 		}
 	case *deskBoardLine:
 		d.addBoardLine(msg)
@@ -186,7 +219,15 @@ func (d *desk) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		if h, ok := d.walkinOf[msg.Who.Id]; ok {
 			delete(d.walkinOf, msg.Who.Id)
-			delete(d.walkins, h)
+			if pid, ok := d.walkins[h]; ok && pid.Equal(msg.Who) {
+				delete(d.walkins, h)
+			}
+			if parked, ok := d.stopping[h]; ok {
+				delete(d.stopping, h)
+				for _, f := range parked {
+					d.withWalkin(ctx, h, f) // a fresh actor, the record reloaded
+				}
+			}
 		}
 		delete(d.mailboxes, msg.Who.Id)
 	}
@@ -196,6 +237,7 @@ func (d *desk) Receive(ctx actor.Context) {
 // live walk-in seat, so tables restored at boot can redeliver their open moves to them.
 func (d *desk) start(ctx actor.Context) {
 	d.walkins, d.walkinOf, d.mailboxes = map[string]*actor.PID{}, map[string]string{}, map[string]string{}
+	d.stopping = map[string][]func(*actor.PID){}
 	d.queues = map[string]*lobbyQueue{}
 	var live []deskLiveSeat
 	err := d.a.opts.DB.Scan(storage.BucketWalkins, "live/", func(_ string, v []byte) error {
@@ -250,6 +292,17 @@ func (d *desk) register(ctx actor.Context, m *deskRegister) *deskRegisterReply {
 		return &deskRegisterReply{Err: err}
 	}
 	return &deskRegisterReply{Token: token}
+}
+
+// withWalkin calls f with the walk-in actor of a record key (nil when no such record exists),
+// at once, or, while that walk-in's idle actor is stopping, once it has stopped and a fresh one
+// is spawned.
+func (d *desk) withWalkin(ctx actor.Context, hash string, f func(*actor.PID)) {
+	if parked, ok := d.stopping[hash]; ok {
+		d.stopping[hash] = append(parked, f)
+		return
+	}
+	f(d.resolve(ctx, hash))
 }
 
 // resolve returns the walk-in actor of a record key, spawning it when the record exists.

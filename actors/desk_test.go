@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"arena/games"
 	"arena/storage"
 )
@@ -785,4 +787,67 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestDeskIdleWalkinPassivates: a walk-in actor with nothing going on stops after
+// walkinIdleAfter (with its last seat's mailbox); the next request loads the record again and
+// the poll still answers the last result.
+func TestDeskIdleWalkinPassivates(t *testing.T) {
+	e := newDeskEnv(t, "", nil)
+	ctx := deskCtx(t)
+	token, _ := e.a.RegisterWalkin(ctx, "Jun", "")
+	j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := playRound(t, e.a, token)
+	w, err := e.a.walkinPID(ctx, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mbox := e.a.system.NewLocalPID("desk/" + mailboxName(j.Table, 1))
+	gone := deskWatch(t, e.a, w, mbox)
+	// The record has taken the round's end (messages to the walk-in are handled in order), and
+	// the idle timer is armed from now.
+	if r := readRecord(t, e.a, token); r.Rounds != 1 {
+		t.Fatalf("record %+v", r)
+	}
+	e.clock.Advance(walkinIdleAfter)
+	for i := 0; i < 2; i++ {
+		select {
+		case <-gone:
+		case <-ctx.Done():
+			t.Fatal("idle walk-in (and its mailbox) not stopped")
+		}
+	}
+	n, err := e.a.NextMove(ctx, token, 0)
+	if err != nil || n.Status != NextRevealed || n.Round != end.Round || n.Result.Payouts[1] != end.Result.Payouts[1] {
+		t.Fatalf("poll after passivation: %+v %v", n, err)
+	}
+	if r := readRecord(t, e.a, token); r.Rounds != 1 || r.Name != "Jun" {
+		t.Fatalf("record %+v", r)
+	}
+	if _, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"}); err != nil {
+		t.Fatalf("join after passivation: %v", err)
+	}
+}
+
+// deskWatch signals on the returned channel each time one of pids terminates.
+func deskWatch(t *testing.T, a *Arena, pids ...*actor.PID) <-chan struct{} {
+	t.Helper()
+	out := make(chan struct{}, len(pids))
+	props := actor.PropsFromFunc(func(c actor.Context) {
+		switch c.Message().(type) {
+		case *actor.Started:
+			for _, p := range pids {
+				c.Watch(p)
+			}
+		case *actor.Terminated:
+			out <- struct{}{}
+		}
+	})
+	if _, err := a.system.Root.SpawnNamed(props, "desk-test-watch-"+t.Name()); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

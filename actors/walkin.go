@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -71,6 +72,16 @@ type walkinViewReply struct{ JSON json.RawMessage }
 // walkinRoundEnded is the seat's round result, routed mailbox → desk → walk-in.
 type walkinRoundEnded struct{ Ended RoundEnded }
 
+// walkinIdle is the walk-in's idle timer; Gen tells a stale one apart.
+type walkinIdle struct{ Gen uint64 }
+
+// walkinStop goes desk → walk-in: stop if still idle (else answer deskKeep).
+type walkinStop struct{}
+
+// walkinIdleAfter is how long a walk-in actor with nothing going on stays in memory. Its
+// record is in storage; the next request for the token loads it again.
+const walkinIdleAfter = 15 * time.Minute
+
 type walkin struct {
 	a    *Arena
 	log  *slog.Logger
@@ -82,6 +93,10 @@ type walkin struct {
 	queued  bool   // waiting at the walkin table
 	mailbox *actor.PID
 	waiters []mboxWaiter // polls while a join is being seated
+
+	idleGen    uint64
+	idleStop   func() bool // the armed idle timer (nil: none)
+	lastActive time.Time
 }
 
 func newWalkin(a *Arena, hash string) *walkin {
@@ -90,6 +105,72 @@ func newWalkin(a *Arena, hash string) *walkin {
 
 // Receive implements actor.Actor.
 func (w *walkin) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Stopping, *actor.Restarting:
+		w.disarmIdle()
+		return
+	case *actor.Stopped, *actor.Terminated:
+		return
+	case *walkinIdle:
+		if msg.Gen != w.idleGen || !w.idle() {
+			return
+		}
+		w.idleStop = nil
+		if left := w.lastActive.Add(walkinIdleAfter).Sub(w.a.deskClock().Now()); left > 0 {
+			w.startIdle(ctx, left) // used since the timer was armed
+			return
+		}
+		ctx.Send(ctx.Parent(), &deskPassivate{Hash: w.hash, PID: ctx.Self()})
+		return
+	case *walkinStop:
+		if !w.idle() {
+			ctx.Send(ctx.Parent(), &deskKeep{Hash: w.hash, PID: ctx.Self()})
+			return
+		}
+		if w.mailbox != nil {
+			ctx.Send(ctx.Parent(), &deskDropMailbox{PID: w.mailbox}) // its result is in the table's record
+		}
+		w.disarmIdle()
+		ctx.Stop(ctx.Self())
+		return
+	}
+	w.lastActive = w.a.deskClock().Now()
+	w.receive(ctx)
+	w.armIdle(ctx)
+}
+
+// idle: no seat, no join on its way, no place in a queue, no poll waiting here.
+func (w *walkin) idle() bool {
+	return w.rec.Live == nil && w.joinGen == 0 && !w.queued && len(w.waiters) == 0
+}
+
+// armIdle runs after each message: it stops the idle timer while the walk-in is busy and arms
+// it when it is idle and none is armed. Messages while idle only move lastActive; the timer
+// then re-arms for what is left when it fires (one timer per idle spell, not per message).
+func (w *walkin) armIdle(ctx actor.Context) {
+	if !w.idle() {
+		w.disarmIdle()
+		return
+	}
+	if w.idleStop == nil {
+		w.startIdle(ctx, walkinIdleAfter)
+	}
+}
+
+func (w *walkin) startIdle(ctx actor.Context, d time.Duration) {
+	w.idleGen++
+	self, root, gen := ctx.Self(), ctx.ActorSystem().Root, w.idleGen
+	w.idleStop = w.a.deskClock().AfterFunc(d, func() { root.Send(self, &walkinIdle{Gen: gen}) })
+}
+
+func (w *walkin) disarmIdle() {
+	if w.idleStop != nil {
+		w.idleStop()
+		w.idleStop = nil
+	}
+}
+
+func (w *walkin) receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		w.load(ctx)
