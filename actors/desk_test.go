@@ -53,14 +53,14 @@ func (c deskArmClock) AfterFunc(d time.Duration, f func()) func() bool {
 
 // newDeskEnv starts an arena on a fresh data dir (or dir, to restart on the same file), with
 // the desk wired as Options.BeforeRecover.
-func newDeskEnv(t *testing.T, dir string, clock *FakeClock) *deskEnv {
+func newDeskEnv(t testing.TB, dir string, clock *FakeClock) *deskEnv {
 	t.Helper()
 	return startDeskEnv(t, dir, clock, StartDesk, deskGame{})
 }
 
 // startDeskEnv is newDeskEnv with the BeforeRecover hook (nil: the desk starts on first use) and
 // the "blitz" engine given.
-func startDeskEnv(t *testing.T, dir string, clock *FakeClock, before func(*Arena) error, eng games.Engine) *deskEnv {
+func startDeskEnv(t testing.TB, dir string, clock *FakeClock, before func(*Arena) error, eng games.Engine) *deskEnv {
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
@@ -109,7 +109,7 @@ func (e *deskEnv) stop() {
 	e.a = nil
 }
 
-func deskCtx(t *testing.T) context.Context {
+func deskCtx(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx
