@@ -115,6 +115,9 @@ func (m *Match) submit(seat int, raw json.RawMessage) (*promise, *subError) {
 	if err := commitment.Verify(cb, w.Sig, pub); err != nil {
 		return nil, asSub(err)
 	}
+	if craw, err := canon.Canonical(raw); err == nil {
+		raw = craw // the transcript carries the object in its canonical form, sig included
+	}
 	condRaw, err := canon.Marshal(w.Condition)
 	if err != nil {
 		return nil, subErr(CodeBadCondition, "%v", err)

@@ -1,6 +1,7 @@
 package blitz
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -17,8 +18,8 @@ import (
 // backs, and places (then may move) an accusation when it holds the lever. It signs nothing:
 // house seats are walk-in seats whose keys the arena holds.
 func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
-	var st stateObject
-	if json.Unmarshal(p.State, &st) != nil {
+	st, ok := decodeState(p.State)
+	if !ok {
 		return json.RawMessage(`{}`)
 	}
 	var sb [8 + 8 + 8]byte
@@ -120,8 +121,7 @@ func mustJSON(v any) json.RawMessage {
 // Brief puts a prompt in words for an assistant (§4.4 format=brief) and gives the answer body
 // to post, filled in but for the line or the promise.
 func (e *Engine) Brief(p games.Prompt) (string, json.RawMessage) {
-	var st stateObject
-	_ = json.Unmarshal(p.State, &st)
+	st, _ := decodeState(p.State)
 	var b strings.Builder
 	f := st.Format
 	fmt.Fprintf(&b, "You are seat %d", p.Seat)
@@ -171,4 +171,14 @@ func (e *Engine) Brief(p games.Prompt) (string, json.RawMessage) {
 	}
 	fmt.Fprintf(&b, "\nAnswer by %s.", fmtTime(p.Deadline))
 	return b.String(), mustJSON(body)
+}
+
+// decodeState reads a state object less its public_log, which is the last member and by far
+// the largest: policies and briefs do not read it.
+func decodeState(raw json.RawMessage) (stateObject, bool) {
+	var st stateObject
+	if i := bytes.Index(raw, []byte(`,"public_log":[`)); i > 0 {
+		raw = append(append([]byte{}, raw[:i]...), '}')
+	}
+	return st, json.Unmarshal(raw, &st) == nil
 }

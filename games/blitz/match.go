@@ -74,15 +74,16 @@ type Match struct {
 	pot   int64
 	house int64
 
-	stage     stage
-	turn      int
-	exchange  int
-	deadline  time.Time // the open phase's close instant
-	respBy    time.Time // answers accepted until here (the envelope deadline)
-	answered  map[int]bool
-	needOpen  bool // a phase opened in this call; prompts are built at its end
-	current   []games.Prompt
-	exchStart int // index in events of the open exchange's exchange.started
+	stage      stage
+	turn       int
+	exchange   int
+	deadline   time.Time // the open phase's close instant
+	respBy     time.Time // answers accepted until here (the envelope deadline)
+	answered   map[int]bool
+	needOpen   bool // a phase opened in this call; prompts are built at its end
+	current    []games.Prompt
+	exchHash   *runningHash // over the open exchange's events from exchange.started (§5.5)
+	transcript *runningHash // over every event so far (§11.5)
 
 	pending    []*promise // this commit phase, submission order
 	sealed     []*promise // sealed order
@@ -152,7 +153,7 @@ func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt 
 		byID: map[string]*promise{}, refs: map[string]string{}, whisperFrom: map[int]bool{},
 		standingAt: map[int]map[int]int{}, anchors: map[uint32]games.AnchorRequest{},
 		anchored: map[uint32]bool{}, answered: map[int]bool{}, deadline: s.Start,
-		pattern: newPatternCounter()}
+		pattern: newPatternCounter(), transcript: newRunningHash()}
 	for _, st := range s.Seats {
 		b := st.Entry * 5 / 100 // §14 bounty: 5% of entry, floor
 		m.seats = append(m.seats, &seatState{Seat: st, collateral: st.Collateral, initial: st.Collateral,
@@ -206,12 +207,16 @@ func (m *Match) emit(typ, vis string, payload any) {
 	if m.step != nil {
 		m.step.Events = append(m.step.Events, ev)
 	}
+	cb := canonicalEvent(ev)
+	m.transcript.add(cb)
+	if m.exchHash != nil {
+		m.exchHash.add(cb)
+	}
 	if vis == visPublic {
-		eb, _ := json.Marshal(ev)
 		if len(m.pubLog) > 0 {
 			m.pubLog = append(m.pubLog, ',')
 		}
-		m.pubLog = append(m.pubLog, eb...)
+		m.pubLog = append(m.pubLog, cb...)
 		m.pattern.add(ev)
 	}
 }
@@ -338,7 +343,7 @@ func (m *Match) openExchange(x int, at time.Time) {
 	m.answered = map[int]bool{}
 	m.deadline = at.Add(m.clk.talk)
 	m.respBy = at.Add(m.clk.talkResp)
-	m.exchStart = len(m.events)
+	m.exchHash = newRunningHash()
 	m.emit("exchange.started", visPublic, map[string]any{"exchange": x, "of": m.format.Exchanges,
 		"duration_ms": m.clk.talk.Milliseconds(), "ends_at": fmtTime(m.deadline)})
 	m.needOpen = true
@@ -348,10 +353,8 @@ func (m *Match) openExchange(x int, at time.Time) {
 // (§5.5: SHA-256 over JCS of the events from exchange.started to here).
 func (m *Match) closeExchange() {
 	m.rungsAfterExchange()
-	h, err := hashEvents(m.events[m.exchStart:])
-	if err == nil {
-		m.requestAnchor("exchange", h)
-	}
+	m.requestAnchor("exchange", m.exchHash.sum())
+	m.exchHash = nil
 }
 
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
@@ -393,6 +396,9 @@ func (m *Match) SeedHash() string {
 // Prompts are the moves open now for seats that have not answered them.
 func (m *Match) Prompts() []games.Prompt {
 	out := []games.Prompt{}
+	if m.stage != stScouting && m.stage != stTalk && m.stage != stCommit {
+		return out
+	}
 	for _, p := range m.current {
 		if !m.answered[p.Seat] && m.seat(p.Seat).alive {
 			out = append(out, p)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"arena/games"
+	"arena/games/canon"
 )
 
 // Reveal is round.revealed's payload and Result.Reveal (§11.4, §5.5): the draft in clear with
@@ -114,16 +115,14 @@ func (m *Match) revealRound() {
 	m.stage = stRevealed
 	m.emit("round.revealed", visPublic, r)
 	m.reveal = &r
-	th, _ := TranscriptHash(m.events)
+	th := canon.IDOf(m.transcript.sum())
 	res.House = m.house
 	res.SeedHash = m.SeedHash()
 	res.Seed = r.Seed
 	res.TranscriptHash = th
 	res.Reveal, _ = json.Marshal(r)
 	m.result = &res
-	var h [32]byte
-	copy(h[:], hexBytes(strings.TrimPrefix(th, "sha256:")))
-	m.requestAnchor("transcript", h)
+	m.requestAnchor("transcript", m.transcript.sum())
 	m.current = nil
 }
 

@@ -41,9 +41,7 @@ func (m *Match) settleTurn() {
 	}
 	m.standingAt[m.turn] = st
 	if m.turn == min(3, m.format.Turns-1) {
-		if h, err := hashEvents(m.events); err == nil {
-			m.requestAnchor("turn", h)
-		}
+		m.requestAnchor("turn", m.transcript.sum())
 	}
 }
 

@@ -15,7 +15,7 @@ type stateObject struct {
 	TaskCategory string          `json:"task_category"`
 	Bounty       int64           `json:"bounty"`
 	Pattern      []Pattern       `json:"pattern"`
-	PublicLog    json.RawMessage `json:"public_log"`
+	PublicLog    json.RawMessage `json:"public_log,omitempty"` // spliced in by stateFor
 	Talking      []talkingPair   `json:"talking"`
 	Format       formatState     `json:"format"`
 }
@@ -104,9 +104,6 @@ func (m *Match) moleTask() *moleTaskView {
 func (m *Match) stateFor(n int) json.RawMessage {
 	st := stateObject{TaskCategory: m.task.Category, Bounty: m.pot, Pattern: m.pattern.patterns(),
 		Format: formatState{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges}}
-	log := make([]byte, 0, len(m.pubLog)+2)
-	log = append(append(append(log, '['), m.pubLog...), ']')
-	st.PublicLog = log
 	for _, s := range m.seats {
 		av := agentView{Seat: s.Seat.Seat, Agent: s.Agent, Name: s.Name, Rating: s.Rating, Alive: s.alive, Dark: s.dark,
 			Commitments: []publicTerms{}}
@@ -152,7 +149,14 @@ func (m *Match) stateFor(n int) json.RawMessage {
 		st.Talking = append(st.Talking, talkingPair{p[0], p[1]})
 	}
 	b, _ := json.Marshal(st)
-	return b
+	// public_log is spliced in as bytes: it is already compact JSON, and re-validating the
+	// whole log for every envelope would cost more than the rest of the state.
+	out := make([]byte, 0, len(b)+len(m.pubLog)+16)
+	out = append(out, b[:len(b)-1]...)
+	out = append(out, `,"public_log":[`...)
+	out = append(out, m.pubLog...)
+	out = append(out, "]}"...)
+	return out
 }
 
 func terms(c *promise) openTerms {
