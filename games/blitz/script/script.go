@@ -452,6 +452,9 @@ func (p *parser) draft(root *value) error {
 			t.Named = append(t.Named, n)
 		}
 	}
+	if len(t.Named) > 0 && s.Mole == 0 {
+		return pathErr("task.named", "a task that names seats needs \"mole\" too: a mole drawn from the seed could be a named seat")
+	}
 	if len(t.Named) != k.named {
 		return pathErrf("task.named", "task %s names %d seat(s), got %d (§9)", t.Kind, k.named, len(t.Named))
 	}

@@ -122,6 +122,9 @@ func TestParseRefusals(t *testing.T) {
 		{"task kind", `"kind": "broker"`, `"kind": "spy"`, "task.kind", "nine task kinds"},
 		{"task named count", `"kind": "broker", "named": []`, `"kind": "breach", "named": []`, "task.named", "names 1 seat(s), got 0"},
 		{"task names mole", `"kind": "broker", "named": []`, `"kind": "breach", "named": [5]`, "task.named[0]", "seat 5 is the mole"},
+		{"named without mole", `"mole": 5,`, ``, "", ""}, // broker names nobody: fine
+		{"named needs mole", `"mole": 5,
+  "task": { "kind": "broker", "named": [] }`, `"task": { "kind": "breach", "named": [2] }`, "task.named", "needs \"mole\""},
 		{"task names twice", `"kind": "broker", "named": []`, `"kind": "pair", "named": [2, 2]`, "task.named[1]", "named twice"},
 		{"veto without human", `"collateral": 120000000, "human": true`, `"collateral": 120000000, "human": false`, "", ""}, // valid: broker
 		{"turn too late", `{ "turn": 3, "phase": "talk", "exchange": 1, "seat": 6`, `{ "turn": 6, "phase": "talk", "exchange": 1, "seat": 6`, "moves[5].turn", "outside 1 to 5"},
