@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"sort"
 	"sync"
 	"time"
@@ -66,6 +67,10 @@ type chainActor struct {
 	resyncDue   time.Time
 	resyncTries int
 
+	loadErr   error // the queue could not be read: jobs are refused until a reload succeeds
+	loadTries int
+	loadDue   time.Time
+
 	timerStop func() bool
 	timerGen  uint64
 
@@ -101,6 +106,14 @@ func (a *chainActor) Receive(ctx actor.Context) {
 	case *wake:
 		if m.inc == a.inc && m.gen == a.timerGen {
 			a.timerStop = nil
+			if a.loadErr != nil {
+				if !a.o.Clock.Now().Before(a.loadDue) {
+					a.load(ctx)
+				} else {
+					a.arm(ctx)
+				}
+				return
+			}
 			a.kickPersist(ctx)
 			a.kick(ctx)
 		}
@@ -123,23 +136,42 @@ func (a *chainActor) Receive(ctx actor.Context) {
 // before submitting: whatever was pending when the arena stopped is resubmitted or re-signed.
 func (a *chainActor) start(ctx actor.Context) {
 	a.inc = a.c.incarnation.Add(1)
+	a.load(ctx)
+}
+
+// load reads the queue (after any write of a previous incarnation) into memory. A store that
+// cannot be read leaves the actor refusing jobs (Anchored.Err) and retrying with back-off;
+// records that do not decode are logged and left in place for an operator.
+func (a *chainActor) load(ctx actor.Context) {
 	a.items, a.byData = map[string]*item{}, map[string]*item{}
 	a.c.writing.Lock()
-	recs, next, err := loadQueue(a.c.db)
+	recs, next, bad, err := loadQueue(a.c.db)
 	a.c.writing.Unlock()
+	now := a.o.Clock.Now()
 	if err != nil {
-		// A corrupt queue must not be papered over: the supervisor restarts us, and an operator
-		// sees the log.
+		a.loadTries++
+		a.loadErr = fmt.Errorf("anchors: chain queue unreadable: %w", err)
 		a.o.Logger.Error("chain: load queue", "err", err)
-		panic(err)
+		a.loadDue = now.Add(a.backoff(a.loadTries))
+		a.arm(ctx)
+		return
+	}
+	a.loadErr, a.loadTries = nil, 0
+	for _, k := range bad {
+		a.o.Logger.Error("chain: queue record does not decode; left for an operator", "key", k)
 	}
 	a.next = next
-	now := a.o.Clock.Now()
 	for _, r := range recs {
 		b, err1 := hex.DecodeString(r.BlockItem)
 		tx, err2 := ccd.ParseBlockItem(b)
 		if err1 != nil || err2 != nil || tx.HashHex() != r.Tx {
-			a.o.Logger.Error("chain: skipping a corrupt queue record", "id", r.ID)
+			a.o.Logger.Error("chain: skipping a corrupt queue record; left for an operator", "id", r.ID)
+			continue
+		}
+		if tx.Sender != a.c.key.Address() {
+			// Signed for another account (the key file was changed with items pending): its
+			// nonces are not ours to count or re-sign. It stays in chainq for an operator.
+			a.o.Logger.Error("chain: queue record of another account; left for an operator", "id", r.ID, "sender", tx.Sender.String())
 			continue
 		}
 		it := &item{rec: r, tx: tx, state: stReady, due: now}
@@ -171,6 +203,10 @@ func (a *chainActor) onJob(ctx actor.Context, j actors.AnchorJob) {
 	refuse := func(err error) {
 		answer.Err = err.Error()
 		send()
+	}
+	if a.loadErr != nil {
+		refuse(a.loadErr)
+		return
 	}
 	kind, err := anchor.ParseKind(j.Request.Kind)
 	if err != nil {
@@ -331,6 +367,9 @@ func (a *chainActor) arm(ctx actor.Context) {
 	}
 	if !a.persisting && len(a.pendingOps) > 0 {
 		consider(a.persistDue)
+	}
+	if a.loadErr != nil {
+		consider(a.loadDue)
 	}
 	if a.timerStop != nil {
 		a.timerStop()

@@ -133,7 +133,7 @@ func New(db *bolt.DB, key *ccd.Key, node Node, opts Options) (*Chain, error) {
 // resubmits what is pending. When no next nonce is stored yet (a fresh data file), Start asks the
 // node for it, waiting at most the call timeout, and otherwise starts from 1 and re-syncs later.
 func (c *Chain) Start(ctx context.Context, sys *actor.ActorSystem) error {
-	_, next, err := loadQueue(c.db)
+	_, next, _, err := loadQueue(c.db)
 	if err != nil {
 		return fmt.Errorf("anchors: load queue: %w", err)
 	}

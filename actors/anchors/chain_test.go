@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -478,4 +479,57 @@ func newQuietSystem() *actor.ActorSystem {
 	return actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}))
+}
+
+// Records that do not decode (or belong to another account) are skipped and left in place; the
+// rest of the queue lands, and nothing panics.
+func TestCorruptQueueRecordsSkipped(t *testing.T) {
+	h := newHarness(t, fastOptions())
+	h.node.set(func(n *fakeNode) { n.down = true })
+	for i := 0; i < 3; i++ {
+		h.send(9, job(9, "exchange", uint32(i+1), "q"))
+	}
+	answers := h.await(3)
+	h.crash()
+	db, err := bolt.Open(h.dbPath, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := ccd.NewKey(ccd.Address{9}, bytes.Repeat([]byte{9}, 32))
+	foreign, _ := ccd.RegisterData(other, 1, uint64(time.Now().Add(time.Hour).Unix()), []byte("x"))
+	db.Update(func(tx *bolt.Tx) error {
+		q := tx.Bucket([]byte(BucketQueue))
+		q.Put(bytes.Repeat([]byte{1}, 32), []byte("{not json"))
+		r := record{ID: foreign.HashHex(), Data: "78", BlockItem: hex.EncodeToString(foreign.BlockItem), Tx: foreign.HashHex(), Nonce: 1}
+		v, _ := json.Marshal(r)
+		return q.Put(foreign.Hash[:], v)
+	})
+	db.Close()
+	h.node.set(func(n *fakeNode) { n.down = false })
+	h.boot()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if d, _ := h.node.landed(); d == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("queue did not land")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	distinct, twice := h.node.landed()
+	if distinct != 3 || len(twice) != 0 {
+		t.Fatalf("landed %d, twice %v", distinct, twice)
+	}
+	for _, a := range answers {
+		if h.node.registered[hex.EncodeToString(encode(t, a))] != 1 {
+			t.Fatalf("%+v did not land", a)
+		}
+	}
+	h.db.View(func(tx *bolt.Tx) error {
+		if tx.Bucket([]byte(BucketQueue)).Get(bytes.Repeat([]byte{1}, 32)) == nil || tx.Bucket([]byte(BucketQueue)).Get(foreign.Hash[:]) == nil {
+			t.Error("skipped records were removed")
+		}
+		return nil
+	})
 }

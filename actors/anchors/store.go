@@ -100,22 +100,29 @@ func applyOps(db *bolt.DB, ops []op) error {
 	})
 }
 
-// loadQueue reads every pending record and the stored next nonce (0 when none is stored).
-func loadQueue(db *bolt.DB) (recs []*record, next uint64, err error) {
+// loadQueue reads every pending record and the stored next nonce (0 when none is stored). A
+// record that does not decode is skipped and its key returned in bad (the caller logs it); err is
+// for a store that cannot be read at all.
+func loadQueue(db *bolt.DB) (recs []*record, next uint64, bad []string, err error) {
 	err = db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket([]byte(BucketMeta)).Get(keyNextNonce); len(v) == 8 {
+		q, meta := tx.Bucket([]byte(BucketQueue)), tx.Bucket([]byte(BucketMeta))
+		if q == nil || meta == nil {
+			return fmt.Errorf("chain buckets missing")
+		}
+		if v := meta.Get(keyNextNonce); len(v) == 8 {
 			next = binary.BigEndian.Uint64(v)
 		}
-		return tx.Bucket([]byte(BucketQueue)).ForEach(func(k, v []byte) error {
+		return q.ForEach(func(k, v []byte) error {
 			var r record
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("chainq %x: %w", k, err)
+			if err := json.Unmarshal(v, &r); err != nil || r.ID != hex.EncodeToString(k) {
+				bad = append(bad, hex.EncodeToString(k))
+				return nil
 			}
 			recs = append(recs, &r)
 			return nil
 		})
 	})
-	return recs, next, err
+	return recs, next, bad, err
 }
 
 // lookupIndex returns the record indexed under the registered bytes data, or nil.
