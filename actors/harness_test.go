@@ -33,6 +33,7 @@ type harness struct {
 	store  *storage.Store
 	clock  *FakeClock
 	eng    *countdown.Engine
+	eng2   games.Engine // a second game in the bracket (real engines), set before start
 	key    ed25519.PrivateKey
 	arena  *Arena
 	probes map[string]chan any // mailbox actor name → what it received
@@ -77,7 +78,11 @@ func newHarness(t *testing.T) *harness {
 // are respawned before boot recovery so redelivered prompts reach them.
 func (h *harness) start() {
 	h.t.Helper()
-	br, err := games.NewBracket(h.eng)
+	engines := []games.Engine{h.eng}
+	if h.eng2 != nil {
+		engines = append(engines, h.eng2)
+	}
+	br, err := games.NewBracket(engines...)
 	if err != nil {
 		h.t.Fatal(err)
 	}
