@@ -151,7 +151,7 @@ func (a *Arena) JoinWalkin(ctx context.Context, token string, req JoinRequest) (
 
 // NextMove is the long poll of GET /v1/walkin/next (§4.4). It answers at once when a move is
 // waiting for the seat (or the round is over), else waits up to wait (capped at MaxPollWait;
-// ≤ 0 answers at once) for one, and returns early with the waiting answer when ctx ends. A poll
+// ≤ 0 answers at once) for one; when ctx ends first it returns ctx's error. A poll
 // never consumes the move: the same move is answered to every poll until it is answered, its
 // deadline passes, or the next move replaces it. A poll also ends the away rule (§4.5).
 func (a *Arena) NextMove(ctx context.Context, token string, wait time.Duration) (Next, error) {
@@ -183,6 +183,9 @@ func (a *Arena) NextMove(ctx context.Context, token string, wait time.Duration) 
 	case <-ctx.Done():
 	}
 	if n.Status == "" {
+		if err := ctx.Err(); err != nil {
+			return Next{}, err // the caller is gone; the move (if any) stays for the next poll
+		}
 		// The wait ended with nothing new: ask once more without waiting, so the answer says
 		// where the seat stands (and a move that raced the timer is not missed).
 		cancel()

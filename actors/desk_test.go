@@ -556,7 +556,7 @@ func TestDeskAwayRuleOnTable(t *testing.T) {
 		t.Fatal("table did not finish while the seat was away")
 	}
 	var res Next
-	res, err = e.a.NextMove(ctx, token, 0)
+	res, err = e.a.NextMove(ctx, token, MaxPollWait) // the result reaches the mailbox just after
 	if err != nil || res.Status != NextRevealed {
 		t.Fatalf("after the round: %+v %v", res, err)
 	}
