@@ -29,14 +29,17 @@ const waitMax = 10 * time.Second // a test that waits this long has failed
 // harness is one arena on a fake clock and a bbolt file in t.TempDir, with channels fed by the
 // OnEvents and OnStatus hooks so tests synchronise on what the arena did, never on sleeps.
 type harness struct {
-	t      *testing.T
-	store  *storage.Store
-	clock  *FakeClock
-	eng    *countdown.Engine
-	eng2   games.Engine // a second game in the bracket (real engines), set before start
-	key    ed25519.PrivateKey
-	arena  *Arena
-	probes map[string]chan any // mailbox actor name → what it received
+	t     *testing.T
+	store *storage.Store
+	clock *FakeClock
+	eng   *countdown.Engine
+	eng2  games.Engine // a second game in the bracket (real engines), set before start
+	// anchorer and agents, when set before start, are wired into the arena.
+	anchorer Anchorer
+	agents   AgentCaller
+	key      ed25519.PrivateKey
+	arena    *Arena
+	probes   map[string]chan any // mailbox actor name → what it received
 
 	failCommit atomic.Bool
 
@@ -95,6 +98,7 @@ func (h *harness) start() {
 			}
 		},
 		OnStatus: func(id, s string) { h.status <- [2]string{id, s} },
+		Anchorer: h.anchorer, Agents: h.agents,
 		BeforeRecover: func(a *Arena) error {
 			for name, ch := range h.probes {
 				if err := spawnProbe(a.System(), name, ch); err != nil {

@@ -120,6 +120,13 @@ func (m *match) hook(turn int, op string) {
 
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 	m.hook(m.st.Turn, "act")
+	if in.Kind == "anchored" { // §5.5: the chain actor's answer, recorded even after the end
+		var b games.AnchoredBody
+		if err := json.Unmarshal(in.Body, &b); err != nil || b.Tx == "" {
+			return games.Step{}, games.Errorf(games.CodeBadRequest, "anchored body")
+		}
+		return games.Step{Events: []games.Event{m.event(now, "anchor."+b.Kind, "public", b)}}, nil
+	}
 	if m.st.Done {
 		return games.Step{}, games.Errorf(games.CodeRoundOver, "round %s is over", m.st.Round)
 	}
