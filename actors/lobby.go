@@ -130,8 +130,14 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 	}
 	live := &walkinLive{Table: id, Round: round, Seat: 1, Kind: "practice", Game: walkinGame, Format: req.Format,
 		Pace: req.Pace, Mailbox: mb.PID.Id, Entry: walkinEntry, Seats: len(spec.Seats), House: house, Joined: a.deskClock().Now().UTC()}
-	if _, err := deskCall[*walkinEndJoinReply](octx, a, w, &walkinEndJoin{Gen: begin.Gen, Live: live}); err != nil {
+	ended, err := deskCall[*walkinEndJoinReply](octx, a, w, &walkinEndJoin{Gen: begin.Gen, Live: live})
+	if err != nil {
 		return JoinReply{}, err
+	}
+	if !ended.OK {
+		// The walk-in actor restarted meanwhile and forgot this join: the table plays on without
+		// it (the away rule keeps it quick). Ask the client to join again.
+		return JoinReply{Practice: begin.Practice}, &games.Error{Code: CodeBusy, Msg: "the seat could not be recorded; join again", Retry: true}
 	}
 	return JoinReply{Round: round, Table: id, Kind: "practice", Format: req.Format, Seat: 1, Pace: req.Pace,
 		Status: "seated", Practice: begin.Practice}, nil

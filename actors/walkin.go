@@ -188,7 +188,9 @@ func (w *walkin) receive(ctx actor.Context) {
 		}
 		msg.respond(&walkinEndJoinReply{OK: ok})
 	case *walkinSeated:
-		if w.queued {
+		// Taken even if the queue place was forgotten (a restart of this actor): the walk-in did
+		// ask for the table. Refused only when it holds a seat already.
+		if w.rec.Live == nil && w.joinGen == 0 {
 			w.queued = false
 			w.seat(ctx, msg.Live)
 		}
