@@ -162,8 +162,14 @@ func TestOpenAnchorAndAnchors(t *testing.T) {
 	}
 	// tampering with any revealed value breaks it
 	for name, f := range map[string]func(r *Reveal){
-		"mole":     func(r *Reveal) { r.Mole = r.Mole%6 + 1 },
-		"task":     func(r *Reveal) { r.Task.Kind = "ghost"; r.Task.Named = nil; if rev.Task.Kind == "ghost" { r.Task.Kind = "bank" } },
+		"mole": func(r *Reveal) { r.Mole = r.Mole%6 + 1 },
+		"task": func(r *Reveal) {
+			r.Task.Kind = "ghost"
+			r.Task.Named = nil
+			if rev.Task.Kind == "ghost" {
+				r.Task.Kind = "bank"
+			}
+		},
 		"seed":     func(r *Reveal) { r.Seed = strings.Repeat("0", 64) },
 		"playbook": func(r *Reveal) { r.Playbooks["2"] = json.RawMessage(`{"style":"meek"}`) },
 	} {
