@@ -351,6 +351,9 @@ func (d *desk) spawnMailbox(ctx actor.Context, s deskLiveSeat, record bool) *act
 	if err != nil && !errors.Is(err, actor.ErrNameExists) {
 		d.log.Error("mailbox not spawned", "err", err, "table", s.Table)
 	}
+	if pid == nil {
+		pid = actor.NewPID(ctx.Self().Address, ctx.Self().Id+"/"+name) // its stable address all the same
+	}
 	d.mailboxes[pid.Id] = key
 	return pid
 }

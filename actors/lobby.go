@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -57,12 +56,6 @@ func newTableID(prefix string) (string, error) {
 	return prefix + hex.EncodeToString(b[:]), nil
 }
 
-// lentBadge is the house Badge lent to a seat of a table (keys.go HouseKey/HouseAgent).
-func (a *Arena) lentBadge(table string, seat int) string {
-	k := HouseKey(a.opts.InstanceKey, table, seat)
-	return HouseAgent(a.opts.InstanceAgent, k.Public().(ed25519.PublicKey))
-}
-
 // lobbyWalkin is one walk-in to seat at a table.
 type lobbyWalkin struct {
 	Hash    string
@@ -70,10 +63,10 @@ type lobbyWalkin struct {
 	Mailbox string // the mailbox actor's PID id
 }
 
-// tableSpec builds the spec of a walk-in table: the walk-ins in seats 1.., house agents after
+// walkinTableSpec builds the spec of a walk-in table: the walk-ins in seats 1.., house agents after
 // them (names drawn from houseRoster with the table id as seed), every seat at the notional
 // entry and collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
-func (a *Arena) tableSpec(id, kind, format, pace string, walkins []lobbyWalkin, mole *int) (TableSpec, map[int]string) {
+func walkinTableSpec(id, kind, format, pace string, walkins []lobbyWalkin, mole *int) (TableSpec, map[int]string) {
 	n := walkinFormatSeats[format]
 	sum := sha256.Sum256([]byte(id))
 	rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])))
@@ -82,8 +75,8 @@ func (a *Arena) tableSpec(id, kind, format, pace string, walkins []lobbyWalkin, 
 	spec := TableSpec{ID: id, Game: walkinGame, Format: format, Kind: kind, Pace: paceOf(pace)}
 	house := map[int]string{}
 	for s := 1; s <= n; s++ {
-		seat := games.Seat{Seat: s, Agent: a.lentBadge(id, s), Walkin: true,
-			Entry: walkinEntry, Collateral: walkinCollateral}
+		// Agent is left empty: OpenTable lends each seat its house Badge (keys.go).
+		seat := games.Seat{Seat: s, Walkin: true, Entry: walkinEntry, Collateral: walkinCollateral}
 		if s <= len(walkins) {
 			w := walkins[s-1]
 			seat.Name, seat.Kind, seat.Human = w.Name, "walkin", true
@@ -122,7 +115,7 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 	if err != nil {
 		return fail(err)
 	}
-	spec, house := a.tableSpec(id, "practice", req.Format, req.Pace, []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
+	spec, house := walkinTableSpec(id, "practice", req.Format, req.Pace, []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
 	round, err := a.OpenTable(octx, spec)
 	if err != nil {
 		_ = a.deskSend(d, &deskDropMailbox{PID: mb.PID})
@@ -233,7 +226,7 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: e.Hash, Table: id, Seat: i + 1, Game: walkinGame}, true)
 		ws[i] = lobbyWalkin{Hash: e.Hash, Name: e.Name, Mailbox: mbs[i].Id}
 	}
-	spec, house := d.a.tableSpec(id, "walkin", q.format, q.pace, ws, nil)
+	spec, house := d.walkinTableSpec(id, "walkin", q.format, q.pace, ws, nil)
 	a, self, root, pace := d.a, ctx.Self(), ctx.ActorSystem().Root, q.pace
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
