@@ -226,7 +226,7 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: e.Hash, Table: id, Seat: i + 1, Game: walkinGame}, true)
 		ws[i] = lobbyWalkin{Hash: e.Hash, Name: e.Name, Mailbox: mbs[i].Id}
 	}
-	spec, house := d.walkinTableSpec(id, "walkin", q.format, q.pace, ws, nil)
+	spec, house := walkinTableSpec(id, "walkin", q.format, q.pace, ws, nil)
 	a, self, root, pace := d.a, ctx.Self(), ctx.ActorSystem().Root, q.pace
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
