@@ -39,7 +39,7 @@ type item struct {
 
 type reply struct {
 	to  *actor.PID
-	msg *actors.Anchored
+	msg any // *actors.Anchored or *CallSubmitted
 }
 
 // chainActor is one incarnation of the chain actor. All fields are touched only on the actor's
@@ -87,6 +87,8 @@ func (a *chainActor) Receive(ctx actor.Context) {
 		}
 	case *jobMsg:
 		a.onJob(ctx, m.job)
+	case *callMsg:
+		a.onCall(ctx, m.job)
 	case *persistDone:
 		if m.inc == a.inc {
 			a.onPersisted(ctx, m)
@@ -223,40 +225,95 @@ func (a *chainActor) onJob(ctx actor.Context, j actors.AnchorJob) {
 		refuse(err)
 		return
 	}
-	if it := a.byData[string(data)]; it != nil {
-		answer.Tx = it.rec.Tx
+	a.submit(ctx, data, func(nonce, expiry uint64) (*ccd.Tx, error) {
+		return ccd.RegisterData(a.c.key, nonce, expiry, data)
+	}, record{Table: j.Table, Round: j.Round, Kind: j.Request.Kind, Seq: j.Request.Seq}, j.ReplyTo, answer,
+		func(tx string, err error) {
+			answer.Tx = tx
+			if err != nil {
+				answer.Err = err.Error()
+			}
+		})
+}
+
+// onCall queues a contract update (the escrow's open_round, anchor, settle) like an anchor:
+// signed under the next nonce, written, answered with its hash. The same call (same payload)
+// asked again is the same transaction.
+func (a *chainActor) onCall(ctx actor.Context, j CallJob) {
+	answer := &CallSubmitted{Table: j.Table, Round: j.Round, Name: j.Name}
+	set := func(tx string, err error) {
+		answer.Tx = tx
+		if err != nil {
+			answer.Err = err.Error()
+		}
+	}
+	if a.loadErr != nil || j.Name == "" {
+		err := a.loadErr
+		if err == nil {
+			err = errors.New("anchors: call without a name")
+		}
+		set("", err)
+		if j.ReplyTo != nil {
+			ctx.Send(j.ReplyTo, answer)
+		}
+		return
+	}
+	key, err := CallKey(j.Call)
+	if err != nil {
+		set("", err)
+		if j.ReplyTo != nil {
+			ctx.Send(j.ReplyTo, answer)
+		}
+		return
+	}
+	a.submit(ctx, key, func(nonce, expiry uint64) (*ccd.Tx, error) {
+		return ccd.UpdateContract(a.c.key, nonce, expiry, j.Call)
+	}, record{Table: j.Table, Round: j.Round, Name: j.Name}, j.ReplyTo, answer, set)
+}
+
+// submit answers a repeated key with its transaction, else signs a new one under the next nonce
+// and queues it for bbolt; the answer goes out once it is written.
+func (a *chainActor) submit(ctx actor.Context, key []byte, sign func(nonce, expiry uint64) (*ccd.Tx, error),
+	base record, to *actor.PID, answer any, set func(tx string, err error)) {
+	send := func() {
+		if to != nil {
+			ctx.Send(to, answer)
+		}
+	}
+	if it := a.byData[string(key)]; it != nil {
+		set(it.rec.Tx, nil)
 		if it.state == stUnpersisted {
-			it.replies = append(it.replies, &reply{j.ReplyTo, answer})
+			it.replies = append(it.replies, &reply{to, answer})
 			return
 		}
 		send()
 		return
 	}
-	if r, err := lookupIndex(a.c.db, data); err != nil {
-		refuse(err)
+	if r, err := lookupIndex(a.c.db, key); err != nil {
+		set("", err)
+		send()
 		return
 	} else if r != nil {
-		answer.Tx = r.Tx
+		set(r.Tx, nil)
 		send()
 		return
 	}
 	now := a.o.Clock.Now()
-	tx, err := ccd.RegisterData(a.c.key, a.next, uint64(now.Add(a.o.Expiry).Unix()), data)
+	tx, err := sign(a.next, uint64(now.Add(a.o.Expiry).Unix()))
 	if err != nil {
-		refuse(err)
+		set("", err)
+		send()
 		return
 	}
 	a.next++
-	rec := &record{
-		ID: tx.HashHex(), Table: j.Table, Round: j.Round, Kind: j.Request.Kind, Seq: j.Request.Seq,
-		Data: hex.EncodeToString(data), BlockItem: hex.EncodeToString(tx.BlockItem), Tx: tx.HashHex(),
-		Nonce: tx.Nonce, Order: a.order, Created: now,
-	}
+	rec := base
+	rec.ID, rec.Data, rec.BlockItem, rec.Tx = tx.HashHex(), hex.EncodeToString(key), hex.EncodeToString(tx.BlockItem), tx.HashHex()
+	rec.Nonce, rec.Order, rec.Created = tx.Nonce, a.order, now
 	a.order++
-	answer.Tx = rec.Tx
-	it := &item{rec: rec, tx: tx, state: stUnpersisted, replies: []*reply{{j.ReplyTo, answer}}}
+	set(rec.Tx, nil)
+	it := &item{rec: &rec, tx: tx, state: stUnpersisted, replies: []*reply{{to, answer}}}
 	a.items[rec.ID] = it
-	a.byData[string(data)] = it
+	a.byData[string(key)] = it
 	a.persist(ctx, it)
 }
 
@@ -548,9 +605,7 @@ func (a *chainActor) onPolled(ctx actor.Context, m *pollDone) {
 		case st.State == ccd.Finalized && !st.Rejected:
 			a.finalize(ctx, it, st.Block)
 		case st.State == ccd.Finalized:
-			a.o.Logger.Warn("chain: transaction failed in a finalized block; re-signing", "tx", it.rec.Tx, "reason", st.Reason)
-			it.state = stDead
-			a.needResync = true
+			a.failedInBlock(ctx, it, st)
 		case st.State == ccd.Absent && a.expired(it, now):
 			it.state = stDead
 			a.needResync = true
@@ -562,6 +617,32 @@ func (a *chainActor) onPolled(ctx actor.Context, m *pollDone) {
 		}
 	}
 	a.kick(ctx)
+}
+
+// maxInBlockRetries is how often an anchor that failed in a finalized block is re-signed before
+// it is recorded as failed (a failure that repeats is not the chain's accident).
+const maxInBlockRetries = 3
+
+// failedInBlock handles a transaction that is in a finalized block but failed (its nonce is
+// spent, it had no effect). A contract call's failure is the contract's answer (round already
+// open, settled...): final, recorded with its reason, never retried. An anchor is re-signed, at
+// most maxInBlockRetries times.
+func (a *chainActor) failedInBlock(ctx actor.Context, it *item, st ccd.Status) {
+	if it.rec.Name != "" || it.rec.Resigned >= maxInBlockRetries {
+		a.o.Logger.Error("chain: transaction failed in a finalized block; recorded as failed", "tx", it.rec.Tx,
+			"call", it.rec.Name, "reason", st.Reason)
+		it.rec.Rejected = st.Reason
+		if it.rec.Rejected == "" {
+			it.rec.Rejected = "rejected"
+		}
+		a.finalize(ctx, it, st.Block)
+		a.stats.Landed--
+		a.stats.Failed++
+		return
+	}
+	a.o.Logger.Warn("chain: transaction failed in a finalized block; re-signing", "tx", it.rec.Tx, "reason", st.Reason)
+	it.state = stDead
+	a.needResync = true
 }
 
 func (a *chainActor) expired(it *item, now time.Time) bool {
@@ -618,7 +699,7 @@ func (a *chainActor) onResynced(ctx actor.Context, m *resyncDone) {
 		case st.State == ccd.Finalized && !st.Rejected:
 			a.finalize(ctx, it, st.Block)
 		case st.State == ccd.Finalized:
-			it.state = stDead
+			a.failedInBlock(ctx, it, st)
 		case st.State == ccd.Committed || st.State == ccd.Received:
 			it.state, it.due = stSent, now.Add(a.o.PollEvery)
 		case it.tx.Nonce < m.nodeNext || a.expired(it, now):

@@ -98,11 +98,12 @@ type Chain struct {
 	node Node
 	opts Options
 
-	mu      sync.Mutex
-	sys     *actor.ActorSystem
-	pid     *actor.PID
-	held    []actors.AnchorJob
-	stopped bool
+	mu        sync.Mutex
+	sys       *actor.ActorSystem
+	pid       *actor.PID
+	held      []actors.AnchorJob
+	heldCalls []CallJob
+	stopped   bool
 
 	ctx         context.Context // cancelled by Stop: abandons node calls in flight
 	cancel      context.CancelFunc
@@ -163,7 +164,10 @@ func (c *Chain) Start(ctx context.Context, sys *actor.ActorSystem) error {
 	for _, j := range c.held {
 		sys.Root.Send(pid, &jobMsg{job: j})
 	}
-	c.held = nil
+	for _, j := range c.heldCalls {
+		sys.Root.Send(pid, &callMsg{job: j})
+	}
+	c.held, c.heldCalls = nil, nil
 	return nil
 }
 
@@ -182,6 +186,42 @@ func (c *Chain) Anchor(job actors.AnchorJob) {
 	c.sys.Root.Send(c.pid, &jobMsg{job: job})
 }
 
+// CallJob asks the chain actor to submit a contract update under the arena's account: the
+// escrow's open_round, anchor and settle (§5.5, §11.5). Like an anchor it is signed at once,
+// written to the queue, answered with its transaction hash (*CallSubmitted to ReplyTo), then
+// submitted and watched to finality; the same call (same payload) asked again is the same
+// transaction. A call the contract refuses in its block is final and not retried; Lookup(CallKey)
+// reports its reason.
+type CallJob struct {
+	Table   string
+	Round   string
+	Name    string // required: what the call is ("open_round", "anchor", "settle")
+	Call    ccd.ContractCall
+	ReplyTo *actor.PID
+}
+
+// CallSubmitted answers a CallJob: Tx is the transaction hash (hex), or Err says why the job
+// was refused.
+type CallSubmitted struct {
+	Table, Round, Name string
+	Tx                 string
+	Err                string
+}
+
+// Call hands job to the chain actor and returns at once (held until Start, like Anchor).
+func (c *Chain) Call(job CallJob) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return
+	}
+	if c.pid == nil {
+		c.heldCalls = append(c.heldCalls, job)
+		return
+	}
+	c.sys.Root.Send(c.pid, &callMsg{job: job})
+}
+
 // Stats are the chain actor's counters, for ops and tests.
 type Stats struct {
 	NextNonce  uint64 // the next nonce it will assign
@@ -195,6 +235,7 @@ type Stats struct {
 	Duplicates int    // ALREADY_EXISTS answers since start (counted as success)
 	Rejected   int    // InvalidArgument answers since start
 	Resyncs    int    // nonce re-syncs completed since start
+	Failed     int    // finalized but failed, recorded as failed since start (see Landing.Rejected)
 }
 
 // Stats asks the actor for its counters.

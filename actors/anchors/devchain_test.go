@@ -243,3 +243,81 @@ func TestDevchainSlowNodeNeverBlocks(t *testing.T) {
 		t.Fatalf("answers waited for the node: p50 %v, max %v, %+v", lat[n/2], lat[n-1], s)
 	}
 }
+
+// The escrow calls (§5.5 open_round and anchor) go through the same queue: answered at once,
+// landed once; the same call twice is one transaction; a call the contract refuses in its block
+// (round already open) is recorded as failed and never re-signed.
+func TestDevchainEscrowCalls(t *testing.T) {
+	d := newDevHarness(t, fastOptions(), devchain.Options{})
+	calls := make(chan *CallSubmitted, 16)
+	pid, _ := d.sys.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
+		if m, ok := ctx.Message().(*CallSubmitted); ok {
+			calls <- m
+		}
+	}), "escrow-table")
+	await := func() *CallSubmitted {
+		select {
+		case m := <-calls:
+			if m.Err != "" || m.Tx == "" {
+				t.Fatalf("call refused: %+v", m)
+			}
+			return m
+		case <-time.After(10 * time.Second):
+			t.Fatal("no answer")
+		}
+		return nil
+	}
+	esc := func(entry string, param []byte) ccd.ContractCall {
+		return ccd.ContractCall{Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex,
+			Receive: "escrow." + entry, Parameter: param, MaxEnergy: 5000}
+	}
+	open := esc("open_round", devchain.EncodeOpenRound(42, [32]byte{0xa1}))
+	d.chain.Call(CallJob{Table: "1", Round: "T-42", Name: "open_round", Call: open, ReplyTo: pid})
+	first := await()
+	d.chain.Call(CallJob{Table: "1", Round: "T-42", Name: "open_round", Call: open, ReplyTo: pid})
+	if again := await(); again.Tx != first.Tx {
+		t.Fatalf("same call, two transactions: %s %s", first.Tx, again.Tx)
+	}
+	mid := esc("anchor", devchain.EncodeAnchor(42, 3, [32]byte{0xb2}))
+	d.chain.Call(CallJob{Table: "1", Round: "T-42", Name: "anchor", Call: mid, ReplyTo: pid})
+	await()
+	reopen := esc("open_round", devchain.EncodeOpenRound(42, [32]byte{0xc3}))
+	d.chain.Call(CallJob{Table: "1", Round: "T-42", Name: "open_round", Call: reopen, ReplyTo: pid})
+	await()
+	d.chain.Call(CallJob{Table: "1", Round: "T-42", Call: mid, ReplyTo: pid}) // no name
+	if m := <-calls; m.Err == "" {
+		t.Fatalf("nameless call accepted: %+v", m)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s, _ := d.chain.Stats(context.Background())
+		if s.Pending == 0 && s.Unwritten == 0 {
+			if s.Landed != 2 || s.Failed != 1 || s.Resigned != 0 {
+				t.Fatalf("stats %+v", s)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not settled: %+v", s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r, ok, err := d.dev.EscrowRound(42)
+	if err != nil || !ok || r.Anchor != [32]byte{0xa1} || len(r.Turns) != 1 || r.Turns[0].Turn != 3 {
+		t.Fatalf("escrow round %+v %v %v", r, ok, err)
+	}
+	for call, wantRejected := range map[*ccd.ContractCall]bool{&open: false, &mid: false, &reopen: true} {
+		k, err := CallKey(*call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, ok, err := Lookup(d.db, k)
+		if err != nil || !ok || !l.Final || (l.Rejected != "") != wantRejected {
+			t.Fatalf("%s: %+v %v %v", call.Receive, l, ok, err)
+		}
+	}
+	st, _ := d.dev.AccountState(sdk.AccountAddress{Value: d.key.Address()})
+	if st.NextNonce != 4 {
+		t.Fatalf("nonces used %d, want 3", st.NextNonce-1)
+	}
+}

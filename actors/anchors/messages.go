@@ -10,6 +10,8 @@ import (
 
 type jobMsg struct{ job actors.AnchorJob }
 
+type callMsg struct{ job CallJob }
+
 type statsRequest struct{}
 
 type persistDone struct {

@@ -1,6 +1,7 @@
 package anchors
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"arena/chain/ccd"
 )
 
 // Buckets of the chain queue, in the arena's one bbolt file.
@@ -31,18 +34,21 @@ type record struct {
 	ID        string    `json:"id"`
 	Table     string    `json:"table,omitempty"`
 	Round     string    `json:"round,omitempty"`
-	Kind      string    `json:"kind,omitempty"`
+	Kind      string    `json:"kind,omitempty"` // an anchor's kind
 	Seq       uint32    `json:"seq,omitempty"`
-	Data      string    `json:"data"` // the registered bytes, hex
+	Name      string    `json:"name,omitempty"` // a contract call's name (CallJob.Name)
+	Data      string    `json:"data"`           // the index key, hex: an anchor's 50 bytes, or "call:" || SHA-256(payload)
 	BlockItem string    `json:"block_item"`
 	Tx        string    `json:"tx"`
 	Nonce     uint64    `json:"nonce"`
 	Order     uint64    `json:"order"` // creation order, for re-signing in the order requested
 	Resigned  int       `json:"resigned,omitempty"`
 	Created   time.Time `json:"created"`
-	// Final is set in the index once the transaction is in a finalized block.
-	Final bool   `json:"final,omitempty"`
-	Block string `json:"block,omitempty"`
+	// Final is set in the index once the transaction is in a finalized block; Rejected then
+	// carries the node's reject reason when it failed there (and was not retried).
+	Final    bool   `json:"final,omitempty"`
+	Block    string `json:"block,omitempty"`
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // op is one queued change to the chain buckets; ops are applied in order, many per bbolt
@@ -145,6 +151,9 @@ type Landing struct {
 	Tx    string // the transaction that carries (or will carry) the bytes; differs from ID after a re-sign
 	Final bool   // Tx is in a finalized block
 	Block string // that block's hash (hex), when Final
+	// Rejected is the reject reason when Tx failed in its block and was not retried (a
+	// contract call the contract refused; an anchor that failed maxInBlockRetries times).
+	Rejected string
 }
 
 // Lookup reports where the registration of data (a 50-byte anchor) stands, from the chain
@@ -155,5 +164,16 @@ func Lookup(db *bolt.DB, data []byte) (Landing, bool, error) {
 	if err != nil || r == nil {
 		return Landing{}, false, err
 	}
-	return Landing{ID: r.ID, Tx: r.Tx, Final: r.Final, Block: r.Block}, true, nil
+	return Landing{ID: r.ID, Tx: r.Tx, Final: r.Final, Block: r.Block, Rejected: r.Rejected}, true, nil
+}
+
+// CallKey is the index key of a contract call (for LookupCall): "call:" || SHA-256 of the
+// Update Contract payload (amount, contract, entrypoint, parameter).
+func CallKey(call ccd.ContractCall) ([]byte, error) {
+	p, err := ccd.ContractPayload(call)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(p)
+	return append([]byte("call:"), sum[:]...), nil
 }

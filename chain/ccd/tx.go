@@ -74,6 +74,21 @@ type ContractCall struct {
 	MaxEnergy uint64
 }
 
+// ContractPayload is the serialized Update Contract payload of c (what UpdateContract signs),
+// through the SDK's UpdateContractPayload.Encode.
+func ContractPayload(c ContractCall) ([]byte, error) {
+	if len(c.Receive) > 100 || len(c.Parameter) > 65535 {
+		return nil, fmt.Errorf("ccd: update contract: receive name %d bytes (max 100), parameter %d bytes (max 65535)", len(c.Receive), len(c.Parameter))
+	}
+	p := sdk.UpdateContract{Payload: &sdk.UpdateContractPayload{
+		Amount:      &sdk.Amount{Value: c.Amount},
+		Address:     &sdk.ContractAddress{Index: c.Index, Subindex: c.Subindex},
+		ReceiveName: &sdk.ReceiveName{Value: c.Receive},
+		Parameter:   &sdk.Parameter{Value: append([]byte{}, c.Parameter...)},
+	}}
+	return p.Encode().Value, nil
+}
+
 // UpdateContract builds and signs an Update Contract transaction (payload 0x02 || amount u64 ||
 // index u64 || subindex u64 || u16 len || receive name || u16 len || parameter, big endian) with
 // the SDK's construct.UpdateContract: energy = 100·sigs + 60 + payload size + MaxEnergy.

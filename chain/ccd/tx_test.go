@@ -211,6 +211,10 @@ func TestUpdateContractVector(t *testing.T) {
 	if hex.EncodeToString(tx.Payload) != v.Payload {
 		t.Errorf("payload\n got %x\nwant %s", tx.Payload, v.Payload)
 	}
+	p, err := ContractPayload(ContractCall{Amount: u64(t, v.Amount), Index: 12802, Receive: v.Receive, Parameter: unhex(t, v.Parameter)})
+	if err != nil || hex.EncodeToString(p) != v.Payload {
+		t.Errorf("ContractPayload %x %v", p, err)
+	}
 	if strconv.FormatUint(tx.Energy, 10) != v.Energy {
 		t.Errorf("energy %d, want %s", tx.Energy, v.Energy)
 	}
