@@ -249,7 +249,9 @@ func (c *Client) client(ctx context.Context, endpoint string) (*a2aclient.Client
 }
 
 // extensionHeader adds X-A2A-Extensions naming the Badge extension (a2a-go does not).
-type extensionHeader struct{ a2aclient.PassthroughInterceptor }
+type extensionHeader struct {
+	a2aclient.PassthroughInterceptor
+}
 
 func (extensionHeader) Before(ctx context.Context, req *a2aclient.Request) (context.Context, error) {
 	req.Meta[HeaderExtensions] = []string{BadgeExtension}
