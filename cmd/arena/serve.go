@@ -123,9 +123,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	defer shutArena()
 
+	drain := make(chan struct{})
 	e, err := httpapi.New(httpapi.Options{
 		Desk:        deskAdapter{a},
-		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll)},
+		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain},
 		Ops:         opsAdapter{a},
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
 		Meta: meta.Options{
@@ -148,6 +149,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	srv := httpapi.Server(cfg.Addr, e)
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	srv.RegisterOnShutdown(func() { close(drain) }) // long polls answer at once
 	fmt.Fprintf(out, "arena: listening on http://%s\n", ln.Addr())
 	if ch.addr != "" {
 		fmt.Fprintf(out, "arena: chain node %s\n", ch.addr)

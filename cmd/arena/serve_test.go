@@ -642,3 +642,31 @@ func checkAnchors(t *testing.T, ctx context.Context, node, round string, transcr
 	}
 	t.Logf("anchors checked on the devchain: %v", kinds)
 }
+
+// TestServeSIGTERMEndsLongPolls: a SIGTERM answers a long poll in flight at once (waiting,
+// draining) instead of holding the shutdown for its 30 seconds, and the server exits 0.
+func TestServeSIGTERMEndsLongPolls(t *testing.T) {
+	bin := buildArena(t)
+	s := startServer(t, bin, filepath.Join(t.TempDir(), "data"))
+	ctx := t.Context()
+	reg := s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": "Sleeper"})
+	tok, _ := reg.body["token"].(string)
+	got := make(chan resp, 1)
+	go func() { got <- s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil) }()
+	time.Sleep(300 * time.Millisecond) // the poll is waiting: the walk-in holds no round
+	start := time.Now()
+	s.stop()
+	select {
+	case r := <-got:
+		if r.status != 200 || r.body["waiting"] != true {
+			t.Fatalf("poll in flight at SIGTERM answered %d %s", r.status, r.raw)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the poll in flight was not answered")
+	}
+	d := time.Since(start)
+	t.Logf("shutdown with a long poll in flight took %v", d)
+	if d > 10*time.Second {
+		t.Fatalf("shutdown with a long poll in flight took %v", d)
+	}
+}

@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -82,8 +83,28 @@ func (h *handlers) next(c echo.Context) error {
 	default:
 		return door.Refuse(door.CodeBadRequest, `format is "brief" or "envelope"`)
 	}
-	n, err := h.d.NextMove(c.Request().Context(), tok, wait)
+	// The wait ends when the client goes (its request context) or the server drains.
+	ctx, cancel := context.WithCancel(c.Request().Context())
+	defer cancel()
+	if h.opts.Drain != nil {
+		go func() {
+			select {
+			case <-h.opts.Drain:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	n, err := h.d.NextMove(ctx, tok, wait)
 	if err != nil {
+		if ctx.Err() != nil && c.Request().Context().Err() == nil {
+			// Drained while the client is still there: tell it to poll again (elsewhere).
+			r := waitingReply{Waiting: true, Status: "draining"}
+			if brief {
+				r.Brief = "The server is restarting. Poll again in a moment; your move is kept."
+			}
+			return sendJSON(c, http.StatusOK, r)
+		}
 		return err
 	}
 	switch {

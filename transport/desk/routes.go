@@ -23,6 +23,9 @@ type Options struct {
 	// CallTimeout bounds every desk call but the long poll; 0 selects 10 s. A call that runs out
 	// is answered busy (503, retry).
 	CallTimeout time.Duration
+	// Drain, when closed (the server is shutting down), ends every long poll at once with a
+	// waiting answer, so a SIGTERM does not wait out 30-second polls. Nil never drains.
+	Drain <-chan struct{}
 }
 
 const maxLongPoll = 30 * time.Second

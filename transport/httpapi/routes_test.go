@@ -438,3 +438,19 @@ func TestDeskFailureIsInternalAndSilent(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// A drain (the server shutting down) ends a long poll at once with a waiting answer.
+func TestNextDrain(t *testing.T) {
+	drain := make(chan struct{})
+	en := newEnv(t, desk.Options{Drain: drain})
+	tok, _ := en.joined("Ada")
+	go func() { time.Sleep(100 * time.Millisecond); close(drain) }()
+	start := time.Now()
+	r := en.do("GET", "/v1/walkin/next?wait=30&format=brief", "", "X-Walkin", tok)
+	if r.status != 200 || r.body["waiting"] != true || r.body["status"] != "draining" || r.body["brief"] == nil {
+		t.Fatalf("drained poll: %d %s", r.status, r.raw)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("drained poll held %v", d)
+	}
+}
