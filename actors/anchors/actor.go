@@ -78,6 +78,7 @@ type chainActor struct {
 }
 
 func (a *chainActor) Receive(ctx actor.Context) {
+	defer a.c.gauges.publish(a)
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		a.start(ctx)

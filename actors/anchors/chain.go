@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/prometheus/client_golang/prometheus"
 	bolt "go.etcd.io/bbolt"
 
 	"arena/actors"
@@ -53,6 +54,8 @@ type Options struct {
 	CallTimeout time.Duration
 	// Name is the actor's name (""; "chain").
 	Name string
+	// Metrics receives the arena_chain_* collectors (nil: not registered anywhere).
+	Metrics prometheus.Registerer
 }
 
 func (o Options) withDefaults() Options {
@@ -108,6 +111,7 @@ type Chain struct {
 	ctx         context.Context // cancelled by Stop: abandons node calls in flight
 	cancel      context.CancelFunc
 	incarnation atomic.Uint64
+	gauges      gauges
 
 	// writing is held by a bbolt write of the queue for its whole length, so that an actor
 	// incarnation (after a restart) loads the queue only once the previous one's write is done.
@@ -125,8 +129,14 @@ func New(db *bolt.DB, key *ccd.Key, node Node, opts Options) (*Chain, error) {
 	if err := createBuckets(db); err != nil {
 		return nil, fmt.Errorf("anchors: create buckets: %w", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	return &Chain{db: db, key: key, node: node, opts: opts.withDefaults(), ctx: ctx, cancel: cancel}, nil
+	c := &Chain{db: db, key: key, node: node, opts: opts.withDefaults()}
+	if opts.Metrics != nil {
+		if err := c.gauges.register(opts.Metrics); err != nil {
+			return nil, fmt.Errorf("anchors: register metrics: %w", err)
+		}
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c, nil
 }
 
 // Start spawns the chain actor in sys (the arena's actor system, so that replies reach the

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/prometheus/client_golang/prometheus"
 	bolt "go.etcd.io/bbolt"
 
 	"arena/actors"
@@ -213,6 +214,37 @@ func TestAnchorsAnsweredAndLandOnce(t *testing.T) {
 		if a.Table != "1" || !strings.HasPrefix(a.Round, "T-10") {
 			t.Fatalf("answer %+v", a)
 		}
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	h := &harness{t: t, dbPath: filepath.Join(t.TempDir(), "arena.db"), key: testKey(t)}
+	h.node = newFakeNode(h.key.PublicKey())
+	reg := prometheus.NewRegistry()
+	h.opts = fastOptions()
+	h.opts.Metrics = reg
+	h.boot()
+	for i := 0; i < 5; i++ {
+		h.send(3, job(3, "exchange", uint32(i+1), "m"))
+	}
+	answers := h.await(5)
+	h.settle(5)
+	h.checkChain(answers, 5)
+	got := map[string]float64{}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		m := mf.GetMetric()[0]
+		if m.GetCounter() != nil {
+			got[mf.GetName()] = m.GetCounter().GetValue()
+		} else {
+			got[mf.GetName()] = m.GetGauge().GetValue()
+		}
+	}
+	if got["arena_chain_landed_total"] != 5 || got["arena_chain_pending"] != 0 || got["arena_chain_next_nonce"] != 6 || got["arena_chain_send_calls_total"] != 5 {
+		t.Fatalf("metrics %v", got)
 	}
 }
 
