@@ -66,7 +66,7 @@ func TestWalkinRecordApply(t *testing.T) {
 	}
 	n := len(rec.Marks)
 	rec.apply(live("T-5", "practice"), res(1, 2, 3, `{"mole":2,"rungs":3}`), nil, ended) // rungs as a count
-	if len(rec.Marks) != n { // every mark it could earn again is held already
+	if len(rec.Marks) != n {                                                             // every mark it could earn again is held already
 		t.Fatalf("marks %v, want the same %d as before", rec.Marks, n)
 	}
 	for _, m := range rec.Marks {
