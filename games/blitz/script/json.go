@@ -99,6 +99,13 @@ func parseValue(dec *json.Decoder, path string, depth int) (*value, error) {
 	case bool:
 		return &value{kind: kBool, b: t}, nil
 	case json.Number:
+		// An integer beyond 2^53 − 1 anywhere (a condition's min too) is refused here: JCS would
+		// sign a different number than the one written.
+		if lit := strings.TrimPrefix(string(t), "-"); !strings.ContainsAny(lit, ".eE") {
+			if n, err := strconv.ParseInt(string(t), 10, 64); err != nil || n > maxSafeInt || n < -maxSafeInt {
+				return nil, pathErr(path, "integer "+string(t)+" is beyond 2^53 − 1")
+			}
+		}
 		return &value{kind: kNumber, num: string(t)}, nil
 	case string:
 		return &value{kind: kString, str: t}, nil

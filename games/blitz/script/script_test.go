@@ -141,6 +141,7 @@ func TestParseRefusals(t *testing.T) {
 		{"veto unknown ref", `"lever": { "veto": "a2" }`, `"lever": { "veto": "zz" }`, "moves[3].lever.veto", `no commitment in the script has ref "zz"`},
 		{"veto before its commitment", `{ "turn": 2, "phase": "commit", "seat": 1, "lever": { "veto": "a2" } }`, `{ "turn": 1, "phase": "commit", "seat": 1, "lever": { "veto": "a2" } }`, "moves[3].lever.veto", "applies after this move"},
 		{"honoured unknown ref", `{ "honoured": "ref:a" }`, `{ "honoured": "ref:b" }`, "moves[2].answer.commitments[0].condition.and[0].honoured", `no commitment in the script has ref "b"`},
+		{"condition min above 2^53", `{ "backs": [2, 3] }`, `{ "backs": [2, 3, 9007199254740993] }`, "moves[2].answer.commitments[0].condition.and[1].backs[2]", "2^53"},
 		{"backs seat not seated", `{ "backs": [2, 3] }`, `{ "backs": [2, 30] }`, "moves[2].answer.commitments[0].condition.and[1].backs[1]", "seat 30 is not seated"},
 		{"ref twice", `"ref": "a2"`, `"ref": "a"`, "moves[2].answer.commitments[0].ref", `already defined at moves[1].answer.commitments[0].ref`},
 		{"ref empty", `"ref": "a2"`, `"ref": ""`, "moves[2].answer.commitments[0].ref", "empty"},
