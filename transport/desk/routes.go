@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -103,6 +104,10 @@ func (h *handlers) register(c echo.Context) error {
 	if b.Name == "" {
 		return door.Refuse(door.CodeBadRequest, "name is required")
 	}
+	if door.LooksLikeToken(strings.TrimSpace(b.Name)) {
+		// Its public page (/v1/walkin/name/{name}) would be refused as a token in a URL.
+		return door.Refuse(door.CodeBadRequest, "a name must not look like a walk-in token (w_…)")
+	}
 	ctx, cancel := h.call(c)
 	defer cancel()
 	tok, err := h.d.RegisterWalkin(ctx, b.Name, b.Model)
@@ -197,7 +202,9 @@ func (h *handlers) page(c echo.Context) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
-	name := c.Param("name")
+	// The name from the decoded path, not the route parameter: echo leaves the parameter
+	// escaped when the path holds an escaped slash, and decoded otherwise.
+	name := strings.TrimPrefix(c.Request().URL.Path, "/v1/walkin/name/")
 	if name == "" || len(name) > 200 {
 		return door.Refuse(door.CodeUnknownName, "no walk-in by that name")
 	}

@@ -279,6 +279,18 @@ func TestMeBoardAndName(t *testing.T) {
 		t.Fatalf("name: %d %s", r.status, r.raw)
 	}
 	refused(t, en.do("GET", "/v1/walkin/name/Bob", ""), 404, "unknown_name")
+	for name, path := range map[string]string{"a/b c%": "a%2Fb%20c%25", "100%": "100%25", "Zoë": "Zo%C3%AB"} {
+		en.register(name)
+		if r := en.do("GET", "/v1/walkin/name/"+path, ""); r.status != 200 || r.body["name"] != name {
+			t.Errorf("page of %q at %s: %d %s", name, path, r.status, r.raw)
+		}
+	}
+}
+
+func TestRegisterRefusesATokenShapedName(t *testing.T) {
+	en := newEnv(t, desk.Options{})
+	refused(t, en.do("POST", "/v1/walkin", `{"name":"w_0123456789abcdefgh"}`), 400, "bad_request")
+	en.unchanged(0)
 }
 
 func TestLevers(t *testing.T) {
