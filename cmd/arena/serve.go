@@ -27,6 +27,7 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
+	"arena/games/dilemma"
 	"arena/storage"
 	"arena/transport/desk"
 	"arena/transport/door"
@@ -183,9 +184,11 @@ func tokenSource(cfg config.Config) string {
 	return cfg.TokenPath()
 }
 
-// newBracket registers every game `arena serve` hosts.
+// newBracket registers every game `arena serve` hosts: DOTDOTDOT Blitz (and Short) with §14's
+// fees, and the Warden's Game II. No door opens a Game II table yet; registering it lets
+// restored tables of it resume.
 func newBracket() (*games.Bracket, error) {
-	return games.NewBracket(blitz.NewEngine(blitz.DefaultFees()))
+	return games.NewBracket(blitz.NewEngine(blitz.DefaultFees()), dilemma.Engine{})
 }
 
 // chainHook is what startChain returns: the anchorer tables hand anchor requests to (the chain

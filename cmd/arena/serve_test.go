@@ -670,3 +670,17 @@ func TestServeSIGTERMEndsLongPolls(t *testing.T) {
 		t.Fatalf("shutdown with a long poll in flight took %v", d)
 	}
 }
+
+func TestBracketHostsBlitzAndDilemma(t *testing.T) {
+	b, err := newBracket()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range b.Manifests() {
+		ids = append(ids, m.ID)
+	}
+	if strings.Join(ids, ",") != "blitz,warden.dilemma" {
+		t.Fatalf("bracket %v", ids)
+	}
+}
