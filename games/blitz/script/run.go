@@ -175,25 +175,50 @@ func (r *run) apply(now time.Time, cur games.Move, mv *Move) error {
 			return fmt.Errorf("script: moves[%d]: the engine failed: %w", mv.Index, err)
 		}
 		r.rej = append(r.rej, Rejected{Seat: mv.Seat, Turn: cur.Turn, Ref: ref, Code: ge.Code})
-	} else {
-		// Commitments refused at submission are in the engine's rejections; other parts of an
-		// answer (messages, the accusation) only in the reply's dropped[].
-		r.engineRejections()
-		if len(step.Reply) > 0 {
-			var reply struct {
-				Dropped []blitz.Dropped `json:"dropped"`
-			}
-			if err := json.Unmarshal(step.Reply, &reply); err != nil {
-				return fmt.Errorf("script: moves[%d]: reply: %w", mv.Index, err)
-			}
-			for _, d := range reply.Dropped {
-				if d.Field != "commitments" {
-					r.rej = append(r.rej, Rejected{Seat: mv.Seat, Turn: cur.Turn, Code: d.Code})
-				}
-			}
-		}
+	} else if err := r.answerRejections(mv, cur, step); err != nil {
+		return err
 	}
 	return r.checkStep("moves[" + strconv.Itoa(mv.Index) + "]")
+}
+
+// answerRejections records what an answer had refused, in the reply's order: commitments refused
+// at submission (the engine's rejections carry them), commitments dropped before submission
+// (a fifth one: too_many_submissions), lines of talk and the accusation.
+func (r *run) answerRejections(mv *Move, cur games.Move, step games.Step) error {
+	all := r.m.Rejections()
+	fresh := all[r.nRej:]
+	r.nRej = len(all)
+	used := make([]bool, len(fresh))
+	if len(step.Reply) > 0 {
+		var reply struct {
+			Dropped []blitz.Dropped `json:"dropped"`
+		}
+		if err := json.Unmarshal(step.Reply, &reply); err != nil {
+			return fmt.Errorf("script: moves[%d]: reply: %w", mv.Index, err)
+		}
+		for _, d := range reply.Dropped {
+			x := Rejected{Seat: mv.Seat, Turn: cur.Turn, Code: d.Code}
+			if d.Field == "commitments" {
+				x.Ref = d.Ref
+				if x.Ref == "" && mv.Answer != nil && d.Index >= 0 && d.Index < len(mv.Answer.Commitments) {
+					x.Ref = mv.Answer.Commitments[d.Index].Ref
+				}
+				for i, e := range fresh {
+					if !used[i] && e.Seat == mv.Seat && e.Index == d.Index && e.Code == d.Code {
+						used[i] = true
+						break
+					}
+				}
+			}
+			r.rej = append(r.rej, x)
+		}
+	}
+	for i, e := range fresh { // refused without a line in dropped[] (none expected)
+		if !used[i] {
+			r.rej = append(r.rej, Rejected{Seat: e.Seat, Turn: e.Turn, Ref: e.Ref, Code: e.Code})
+		}
+	}
+	return nil
 }
 
 func (r *run) engineRejections() {
