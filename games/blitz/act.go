@@ -2,6 +2,7 @@ package blitz
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -182,15 +183,47 @@ func (m *Match) allAnswered() bool {
 	return true
 }
 
-// message is §6's.
+var tones = map[string]bool{"ask": true, "offer": true, "accept": true, "decline": true, "neutral": true}
+
+// message is one §6 message as read by readMessage.
 type message struct {
-	Type string          `json:"type"`
-	To   json.RawMessage `json:"to"`
-	Text string          `json:"text"`
-	Tone string          `json:"tone"`
+	typ, text, tone string
+	to              canon.Value
+	hasTo           bool
 }
 
-var tones = map[string]bool{"ask": true, "offer": true, "accept": true, "decline": true, "neutral": true}
+// readMessage reads one message strictly in one pass (canon.Parse: no member twice or
+// case-folded, valid UTF-8), exact member names type, to, text, tone, nothing else.
+func readMessage(raw json.RawMessage) (message, string) {
+	v, err := canon.Parse(raw)
+	if err != nil {
+		return message{}, err.Error()
+	}
+	if v.Kind() != canon.Object {
+		return message{}, "a message is an object"
+	}
+	var msg message
+	for i := 0; i < v.Len(); i++ {
+		name, val := v.Member(i)
+		var ok bool
+		switch name {
+		case "type":
+			msg.typ, ok = val.Str()
+		case "text":
+			msg.text, ok = val.Str()
+		case "tone":
+			msg.tone, ok = val.Str()
+		case "to":
+			msg.to, msg.hasTo, ok = val, true, true
+		default:
+			return message{}, "unknown member " + strconv.Quote(name)
+		}
+		if !ok {
+			return message{}, name + " must be a string"
+		}
+	}
+	return msg, ""
+}
 
 // talk publishes a talk answer's messages (§6): at most 8 public and 8 private per exchange,
 // 600 characters each, tone from the vocabulary (absent = neutral). Private lines go to the
@@ -203,26 +236,26 @@ func (m *Match) talk(seat int, msgs []json.RawMessage) ([]Dropped, bool) {
 		drop := func(f string, a ...any) {
 			dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: sprintf(f, a...)})
 		}
-		var msg message
-		if err := canon.Decode(raw, &msg); err != nil {
-			drop("%v", err)
+		msg, bad := readMessage(raw)
+		if bad != "" {
+			drop("%s", bad)
 			continue
 		}
-		if msg.Tone == "" {
-			msg.Tone = "neutral"
+		if msg.tone == "" {
+			msg.tone = "neutral"
 		}
-		n := utf8.RuneCountInString(msg.Text)
+		n := utf8.RuneCountInString(msg.text)
 		switch {
-		case !tones[msg.Tone]:
-			drop("tone %q not in the vocabulary", msg.Tone)
+		case !tones[msg.tone]:
+			drop("tone %q not in the vocabulary", msg.tone)
 			continue
 		case n == 0 || n > 600:
 			drop("text must be 1–600 characters, got %d", n)
 			continue
 		}
-		switch msg.Type {
+		switch msg.typ {
 		case "public":
-			if len(msg.To) > 0 {
+			if msg.hasTo {
 				drop("a public message has no to")
 				continue
 			}
@@ -232,16 +265,16 @@ func (m *Match) talk(seat int, msgs []json.RawMessage) ([]Dropped, bool) {
 			}
 			pub++
 			took = true
-			m.emit("message.public", visPublic, map[string]any{"from": seat, "text": msg.Text, "tone": msg.Tone})
-			item, _ := json.Marshal(map[string]any{"type": "public", "from": seat, "text": msg.Text, "tone": msg.Tone,
-				"turn": m.turn, "exchange": m.exchange})
+			m.emitRaw("message.public", visPublic, lineJSON(nil, "", seat, msg.text, 0, msg.tone, 0, 0),
+				&patternFields{From: seat, Text: msg.text})
+			item := lineJSON(nil, "public", seat, msg.text, 0, msg.tone, m.turn, m.exchange)
 			for _, o := range m.seats {
 				if o.Seat.Seat != seat && o.alive {
 					o.inbox = append(o.inbox, item)
 				}
 			}
 		case "private":
-			to, err := m.seatRef(msg.To)
+			to, err := m.seatRef(msg.to.Raw())
 			if err != nil || to == seat {
 				drop("to must be another seat")
 				continue
@@ -256,12 +289,10 @@ func (m *Match) talk(seat int, msgs []json.RawMessage) ([]Dropped, bool) {
 			}
 			priv++
 			took = true
-			m.emit("message.private", visSealed, map[string]any{"from": seat, "to": to, "text": msg.Text, "tone": msg.Tone})
-			m.emit("talking", visPublic, map[string]any{"from": seat, "to": to, "tone": msg.Tone})
+			m.emitRaw("message.private", visSealed, lineJSON(nil, "", seat, msg.text, to, msg.tone, 0, 0), nil)
+			m.emitRaw("talking", visPublic, talkingJSON(seat, to, msg.tone), &patternFields{From: seat, To: to})
 			m.noteTalking(seat, to)
-			item, _ := json.Marshal(map[string]any{"type": "private", "from": seat, "to": to, "text": msg.Text,
-				"tone": msg.Tone, "turn": m.turn, "exchange": m.exchange})
-			m.seat(to).inbox = append(m.seat(to).inbox, item)
+			m.seat(to).inbox = append(m.seat(to).inbox, lineJSON(nil, "private", seat, msg.text, to, msg.tone, m.turn, m.exchange))
 			if to == m.mole {
 				m.whisperFrom[seat] = true
 			}
@@ -270,6 +301,43 @@ func (m *Match) talk(seat int, msgs []json.RawMessage) ([]Dropped, bool) {
 		}
 	}
 	return dropped, took
+}
+
+// lineJSON writes a message line in JCS form: the event payload {from, text, to?, tone} when
+// typ is "", the inbox item {exchange, from, text, to?, tone, turn, type} otherwise.
+func lineJSON(b []byte, typ string, from int, text string, to int, tone string, turn, exchange int) json.RawMessage {
+	b = append(b, '{')
+	if typ != "" {
+		b = append(b, `"exchange":`...)
+		b = strconv.AppendInt(b, int64(exchange), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"from":`...)
+	b = strconv.AppendInt(b, int64(from), 10)
+	b = append(b, `,"text":`...)
+	b = appendJCSString(b, text)
+	if to != 0 {
+		b = append(b, `,"to":`...)
+		b = strconv.AppendInt(b, int64(to), 10)
+	}
+	b = append(b, `,"tone":`...)
+	b = appendJCSString(b, tone)
+	if typ != "" {
+		b = append(b, `,"turn":`...)
+		b = strconv.AppendInt(b, int64(turn), 10)
+		b = append(b, `,"type":`...)
+		b = appendJCSString(b, typ)
+	}
+	return append(b, '}')
+}
+
+func talkingJSON(from, to int, tone string) []byte {
+	b := append([]byte(`{"from":`), strconv.Itoa(from)...)
+	b = append(b, `,"to":`...)
+	b = strconv.AppendInt(b, int64(to), 10)
+	b = append(b, `,"tone":`...)
+	b = appendJCSString(b, tone)
+	return append(b, '}')
 }
 
 func (m *Match) noteTalking(a, b int) {

@@ -194,20 +194,22 @@ func (m *Match) end() games.Step {
 	return s
 }
 
-// emit appends one event (§15) at the current instant.
+// emit appends one event (§15) at the current instant. The payload is marshalled to its JCS
+// form (payloadJCS), so the event's canonical bytes can be assembled without a second pass.
 func (m *Match) emit(typ, vis string, payload any) {
-	b, err := json.Marshal(payload)
-	if err != nil {
-		b = []byte(`{}`) // payloads are our own plain structs and maps; never reached
-	}
-	phase := stageName[m.stage]
-	ev := games.Event{Seq: int64(len(m.events) + 1), Round: m.setup.Round, Turn: m.turn, Phase: phase,
-		At: m.at, Type: typ, Visibility: vis, Payload: b}
+	m.emitRaw(typ, vis, payloadJCS(payload), nil)
+}
+
+// emitRaw appends one event whose payload is already canonical JSON. pf, when given, is the
+// event's pattern fields (so the pattern counter need not parse the payload back).
+func (m *Match) emitRaw(typ, vis string, payload []byte, pf *patternFields) {
+	ev := games.Event{Seq: int64(len(m.events) + 1), Round: m.setup.Round, Turn: m.turn, Phase: stageName[m.stage],
+		At: m.at, Type: typ, Visibility: vis, Payload: payload}
 	m.events = append(m.events, ev)
 	if m.step != nil {
 		m.step.Events = append(m.step.Events, ev)
 	}
-	cb := canonicalEvent(ev)
+	cb := assembleEvent(ev)
 	m.transcript.add(cb)
 	if m.exchHash != nil {
 		m.exchHash.add(cb)
@@ -217,7 +219,11 @@ func (m *Match) emit(typ, vis string, payload any) {
 			m.pubLog = append(m.pubLog, ',')
 		}
 		m.pubLog = append(m.pubLog, cb...)
-		m.pattern.add(ev)
+		if pf != nil {
+			m.pattern.note(typ, ev.Turn, *pf)
+		} else {
+			m.pattern.add(ev)
+		}
 	}
 }
 

@@ -60,32 +60,42 @@ func (p *patternCounter) row(seat int) *Pattern {
 	return nil
 }
 
+// patternFields are the members of a public payload the counter reads.
+type patternFields struct {
+	Seat    int    `json:"seat"`
+	From    int    `json:"from"`
+	To      int    `json:"to"`
+	Text    string `json:"text"`
+	ID      string `json:"id"`
+	Payer   int    `json:"payer"`
+	Payee   int    `json:"payee"`
+	Outcome string `json:"outcome"`
+	Phase   string `json:"phase"`
+}
+
+// add counts one public event, reading its payload.
 func (p *patternCounter) add(e games.Event) {
-	if e.Turn != p.turn {
-		p.turn = e.Turn
+	switch e.Type {
+	case "seat.taken", "talking", "message.public", "commitment.sealed", "commitment.settled", "phase.started":
+	default:
+		p.note(e.Type, e.Turn, patternFields{})
+		return
+	}
+	var pl patternFields
+	if json.Unmarshal(e.Payload, &pl) != nil {
+		return
+	}
+	p.note(e.Type, e.Turn, pl)
+}
+
+// note counts one public event from its fields (the match passes them as it emits).
+func (p *patternCounter) note(typ string, turn int, pl patternFields) {
+	if turn != p.turn {
+		p.turn = turn
 		p.offers = map[int]int{}
 		p.sealedT = map[int]bool{}
 	}
-	var pl struct {
-		Seat    int    `json:"seat"`
-		From    int    `json:"from"`
-		To      int    `json:"to"`
-		Text    string `json:"text"`
-		ID      string `json:"id"`
-		Payer   int    `json:"payer"`
-		Payee   int    `json:"payee"`
-		Outcome string `json:"outcome"`
-		Phase   string `json:"phase"`
-	}
-	switch e.Type {
-	case "seat.taken", "talking", "message.public", "commitment.sealed", "commitment.settled", "phase.started":
-		if json.Unmarshal(e.Payload, &pl) != nil {
-			return
-		}
-	default:
-		return
-	}
-	switch e.Type {
+	switch typ {
 	case "seat.taken":
 		if p.row(pl.Seat) == nil {
 			p.rows = append(p.rows, Pattern{Seat: pl.Seat})

@@ -100,10 +100,22 @@ func (m *Match) moleTask() *moleTaskView {
 		Rungs: rungText[m.task.Kind], Reached: m.rungsReached()}
 }
 
-// stateFor builds seat n's §5.4 state object.
-func (m *Match) stateFor(n int) json.RawMessage {
-	st := stateObject{TaskCategory: m.task.Category, Bounty: m.pot, Pattern: m.pattern.patterns(),
-		Format: formatState{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges}}
+// sharedState is the part of the §5.4 state object that is the same for every seat of a
+// phase; it is marshalled once per phase and spliced into each seat's object.
+type sharedState struct {
+	Agents       []agentView   `json:"agents"`
+	Bounty       int64         `json:"bounty"`
+	Format       formatState   `json:"format"`
+	Pattern      []Pattern     `json:"pattern"`
+	TaskCategory string        `json:"task_category"`
+	Talking      []talkingPair `json:"talking"`
+}
+
+// shared marshals the seat-independent members, without the enclosing braces.
+func (m *Match) shared() []byte {
+	st := sharedState{TaskCategory: m.task.Category, Bounty: m.pot, Pattern: m.pattern.patterns(),
+		Format: formatState{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges},
+		Talking: []talkingPair{}}
 	for _, s := range m.seats {
 		av := agentView{Seat: s.Seat.Seat, Agent: s.Agent, Name: s.Name, Rating: s.Rating, Alive: s.alive, Dark: s.dark,
 			Commitments: []publicTerms{}}
@@ -117,6 +129,17 @@ func (m *Match) stateFor(n int) json.RawMessage {
 		}
 		st.Agents = append(st.Agents, av)
 	}
+	for _, p := range m.talking {
+		st.Talking = append(st.Talking, talkingPair{p[0], p[1]})
+	}
+	b, _ := json.Marshal(st)
+	return b[1 : len(b)-1]
+}
+
+// stateFor builds seat n's §5.4 state object: {"me": …, the shared members, "public_log": […]}.
+// public_log is spliced in as bytes: it is already canonical JSON, and re-validating the whole
+// log for every envelope would cost more than the rest of the state.
+func (m *Match) stateFor(n int, shared []byte) json.RawMessage {
 	s := m.seat(n)
 	me := meView{Seat: n, Role: "player", Collateral: s.collateral, Locks: map[string]int64{}, Unlocked: m.unlocked(n),
 		Budget: s.budget, Open: []openTerms{}, Pending: []openTerms{}, Calls: append([]string{}, s.calls...),
@@ -143,20 +166,15 @@ func (m *Match) stateFor(n int) json.RawMessage {
 		me.Levers.Accusation = 0
 		me.Task = m.moleTask()
 	}
-	st.Me = me
-	st.Talking = []talkingPair{}
-	for _, p := range m.talking {
-		st.Talking = append(st.Talking, talkingPair{p[0], p[1]})
-	}
-	b, _ := json.Marshal(st)
-	// public_log is spliced in as bytes: it is already compact JSON, and re-validating the
-	// whole log for every envelope would cost more than the rest of the state.
-	out := make([]byte, 0, len(b)+len(m.pubLog)+16)
-	out = append(out, b[:len(b)-1]...)
+	mb, _ := json.Marshal(me)
+	out := make([]byte, 0, len(mb)+len(shared)+len(m.pubLog)+32)
+	out = append(out, `{"me":`...)
+	out = append(out, mb...)
+	out = append(out, ',')
+	out = append(out, shared...)
 	out = append(out, `,"public_log":[`...)
 	out = append(out, m.pubLog...)
-	out = append(out, "]}"...)
-	return out
+	return append(out, "]}"...)
 }
 
 func terms(c *promise) openTerms {
@@ -170,6 +188,7 @@ func (m *Match) buildPrompts() {
 	m.deliverCalls()
 	cur := m.Phase()
 	m.current = nil
+	shared := m.shared()
 	for _, s := range m.seats {
 		if !s.alive {
 			s.inbox = nil // it receives no further calls (§8.2)
@@ -191,7 +210,7 @@ func (m *Match) buildPrompts() {
 		}
 		s.inbox = nil
 		m.current = append(m.current, games.Prompt{Seat: s.Seat.Seat, Move: cur, Deadline: m.respBy, Legal: legal,
-			State: m.stateFor(s.Seat.Seat), Inbox: inbox})
+			State: m.stateFor(s.Seat.Seat, shared), Inbox: inbox})
 	}
 	sort.SliceStable(m.current, func(i, j int) bool { return m.current[i].Seat < m.current[j].Seat })
 }

@@ -2,6 +2,7 @@ package blitz
 
 import (
 	"bytes"
+	"strconv"
 	"crypto/sha256"
 	"encoding"
 	"encoding/json"
@@ -147,4 +148,87 @@ func (r *runningHash) sum() [32]byte {
 	var out [32]byte
 	copy(out[:], h2.Sum(nil))
 	return out
+}
+
+// payloadJCS marshals a payload built by this package and returns its JCS bytes: encoding/json
+// with HTML escaping off, then jcs.Transform only when needsTransform finds something JCS writes
+// differently (struct member order, escapes, fractions).
+func payloadJCS(v any) []byte {
+	if raw, ok := v.(json.RawMessage); ok {
+		v = raw
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte(`{}`) // payloads are our own values; never reached
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
+	if needsTransform(b) {
+		if t, err := jcs.Transform(b); err == nil {
+			return t
+		}
+	}
+	return b
+}
+
+// assembleEvent writes an event's JCS bytes from its canonical payload: members in JCS order,
+// the string members written by appendJCSString.
+func assembleEvent(ev games.Event) []byte {
+	b := make([]byte, 0, len(ev.Payload)+160)
+	b = append(b, `{"at":`...)
+	b = appendJCSString(b, ev.At)
+	b = append(b, `,"payload":`...)
+	b = append(b, ev.Payload...)
+	b = append(b, `,"phase":`...)
+	b = appendJCSString(b, ev.Phase)
+	b = append(b, `,"round":`...)
+	b = appendJCSString(b, ev.Round)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, ev.Seq, 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(ev.Turn), 10)
+	b = append(b, `,"type":`...)
+	b = appendJCSString(b, ev.Type)
+	b = append(b, `,"visibility":`...)
+	b = appendJCSString(b, ev.Visibility)
+	return append(b, '}')
+}
+
+// appendJCSString writes s as a JSON string the way RFC 8785 does (ECMAScript
+// JSON.stringify): \" and \\ escaped, \b \t \n \f \r for those controls, \u00xx (lowercase)
+// for the other controls, everything else as is. s must be valid UTF-8 (every text reaching
+// here passed canon's checks or is the package's own).
+func appendJCSString(b []byte, s string) []byte {
+	const hexd = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexd[c>>4], hexd[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

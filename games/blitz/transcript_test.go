@@ -27,6 +27,12 @@ func TestCanonicalEventsAndTranscriptHash(t *testing.T) {
 		if got := canonicalEvent(e); !bytes.Equal(got, want) {
 			t.Fatalf("event %d %s:\n got %s\nwant %s", e.Seq, e.Type, got, want)
 		}
+		if got := assembleEvent(e); !bytes.Equal(got, want) {
+			t.Fatalf("assembled event %d %s:\n got %s\nwant %s", e.Seq, e.Type, got, want)
+		}
+		if p, _ := jcs.Transform(e.Payload); !bytes.Equal(p, e.Payload) {
+			t.Fatalf("event %d %s payload not canonical: %s", e.Seq, e.Type, e.Payload)
+		}
 	}
 	th, err := TranscriptHash(h.m.Events())
 	if err != nil || th != r.TranscriptHash {
