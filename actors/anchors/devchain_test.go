@@ -3,6 +3,7 @@ package anchors
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -320,4 +321,62 @@ func TestDevchainEscrowCalls(t *testing.T) {
 	if st.NextNonce != 4 {
 		t.Fatalf("nonces used %d, want 3", st.NextNonce-1)
 	}
+}
+
+// The node already has a transaction when the actor sends it (it got there by another path,
+// as after a reply lost on the way back): ALREADY_EXISTS, counted as success, landed once.
+func TestDevchainAlreadyExists(t *testing.T) {
+	d := newDevHarness(t, fastOptions(), devchain.Options{})
+	waitFor(t, func() bool { s, _ := d.chain.Stats(context.Background()); return s.Resyncs >= 1 }) // the start's re-sync
+	d.dev.SetFaults(devchain.Faults{UnavailableRate: 1})
+	for i := 0; i < 4; i++ {
+		d.send(11, job(11, "commitment", uint32(i+1), "ae"))
+	}
+	answers := d.await(4)
+	// Hand the node the queued block items directly, in nonce order.
+	var items [][]byte
+	d.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte(BucketQueue)).ForEach(func(_, v []byte) error {
+			var r record
+			if err := json.Unmarshal(v, &r); err != nil {
+				return err
+			}
+			b, _ := hex.DecodeString(r.BlockItem)
+			items = append(items, b)
+			return nil
+		})
+	})
+	sort.Slice(items, func(i, j int) bool {
+		a, _ := ccd.ParseBlockItem(items[i])
+		b, _ := ccd.ParseBlockItem(items[j])
+		return a.Nonce < b.Nonce
+	})
+	for _, b := range items {
+		if _, err := d.dev.Submit(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.dev.SetFaults(devchain.Faults{})
+	d.landed(answers, 0)
+	s, _ := d.chain.Stats(context.Background())
+	if s.Resigned != 0 || s.Duplicates != 4 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+// Against a node with 2 ms per submission, 96 anchors go in a handful of batches.
+func TestDevchainBatching(t *testing.T) {
+	o := fastOptions()
+	o.BatchSize = 16
+	d := newDevHarness(t, o, devchain.Options{Faults: devchain.Faults{MethodLatency: map[string]time.Duration{"SendBlockItem": 2 * time.Millisecond}}})
+	const n = 96
+	for i := 0; i < n; i++ {
+		d.send(12, job(12, "exchange", uint32(i+1), "batch"))
+	}
+	d.landed(d.await(n), 0)
+	s, _ := d.chain.Stats(context.Background())
+	if s.Calls != n || s.Batches > n/4 {
+		t.Fatalf("%d calls in %d batches", s.Calls, s.Batches)
+	}
+	t.Logf("%d anchors in %d batches", n, s.Batches)
 }
