@@ -114,7 +114,7 @@ type sharedState struct {
 // shared marshals the seat-independent members, without the enclosing braces.
 func (m *Match) shared() []byte {
 	st := sharedState{TaskCategory: m.task.Category, Bounty: m.pot, Pattern: m.pattern.patterns(),
-		Format: formatState{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges},
+		Format:  formatState{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges},
 		Talking: []talkingPair{}}
 	for _, s := range m.seats {
 		av := agentView{Seat: s.Seat.Seat, Agent: s.Agent, Name: s.Name, Rating: s.Rating, Alive: s.alive, Dark: s.dark,

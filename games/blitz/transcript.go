@@ -2,11 +2,11 @@ package blitz
 
 import (
 	"bytes"
-	"strconv"
 	"crypto/sha256"
 	"encoding"
 	"encoding/json"
 	"hash"
+	"strconv"
 
 	"arena/games"
 
