@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"arena/chain/badge"
 )
 
 // Config is everything `arena serve` reads at start-up. The zero value is not useful: start from
@@ -148,8 +150,10 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.DataDir) == "" {
 		bad("data_dir (--data, ARENA_DATA)", "must not be empty")
 	}
-	if c.InstanceAgent != "" && (!strings.HasPrefix(c.InstanceAgent, "ccd:") || !strings.Contains(c.InstanceAgent, "/cis-2:")) {
-		bad("instance_agent (--agent, ARENA_AGENT)", "want a CAIP-19 agent id ccd:<chain>/cis-2:<token>, got %q", c.InstanceAgent)
+	if c.InstanceAgent != "" {
+		if _, err := badge.ParseAgentID(c.InstanceAgent); err != nil {
+			bad("instance_agent (--agent, ARENA_AGENT)", "want a CAIP-19 agent id ccd:<chain>/cis-2:<token address> (%v)", err)
+		}
 	}
 	if c.OperatorToken != "" && len(c.OperatorToken) < 16 {
 		bad("operator_token (--operator-token, ARENA_OPERATOR_TOKEN)", "at least 16 characters, got %d", len(c.OperatorToken))

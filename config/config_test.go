@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"arena/chain/badge"
 )
 
 func env(m map[string]string) func(string) string {
@@ -107,6 +109,7 @@ func TestLoadRefuses(t *testing.T) {
 		{"bad log format", []string{"--log-format", "xml"}, nil, "log_format"},
 		{"short operator token", []string{"--operator-token", "abc"}, nil, "at least 16"},
 		{"bad agent id", []string{"--agent", "arena-1"}, nil, "CAIP-19"},
+		{"agent id outside base58", []string{"--agent", TestnetChain + "/cis-2:2rSzdzSTqWn0"}, nil, "base58"},
 		{"body cap too small", []string{"--max-body", "10"}, nil, "max_body"},
 		{"body cap not a number", []string{"--max-body", "64k"}, nil, "byte count"},
 		{"chain node without port", []string{"--chain-node", "node.example"}, nil, "chain_node"},
@@ -188,7 +191,7 @@ func TestProvisionUsesGivenTokenAndKey(t *testing.T) {
 	c := Default()
 	c.DataDir = t.TempDir()
 	c.OperatorToken = "given-token-0123456789"
-	c.InstanceAgent = TestnetChain + "/cis-2:abc"
+	c.InstanceAgent = TestnetChain + "/cis-2:2rSzdzSTqWnb" // addresses.json: <12802,0> token 01
 	seed := make([]byte, 32)
 	seed[0] = 7
 	os.WriteFile(c.KeyPath(), []byte(hex.EncodeToString(seed)+"\n"), 0o600)
@@ -220,36 +223,22 @@ func TestProvisionRefusesCorruptKey(t *testing.T) {
 	}
 }
 
-func TestDeriveAgentIsBase58(t *testing.T) {
+func TestDeriveAgentIsABadge(t *testing.T) {
 	seen := map[string]bool{}
 	for i := range 50 {
 		seed := make([]byte, 32)
 		seed[0] = byte(i)
 		id := DeriveAgent(ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey))
-		tok := strings.TrimPrefix(id, TestnetChain+"/cis-2:")
-		if tok == id || strings.ContainsAny(tok, "0OIl") || len(tok) < 20 {
-			t.Fatalf("id %q: not a base58 token address under testnet", id)
+		a, err := badge.ParseAgentID(id)
+		if err != nil || a.Chain != badge.Testnet || a.Token.Index != 12802 || a.Token.Subindex != 0 {
+			t.Fatalf("id %q: %+v, %v; want a Badge of the testnet registry", id, a, err)
+		}
+		if _, ok := a.BadgeTokenID(); !ok {
+			t.Fatalf("id %q: token id is not a u64", id)
 		}
 		if seen[id] {
 			t.Fatalf("two keys share id %q", id)
 		}
 		seen[id] = true
-	}
-}
-
-func TestBase58KnownValues(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"00", "1"},
-		{"0000ff", "115Q"},
-		{"61", "2g"},
-		{"626262", "a3gV"},
-		{"00eb15231dfceb60925886b67d065299925915aeb172c06647", "1NS17iag9jJgTHD1VXjvLCEnZuQ3rJDE9L"},
-	}
-	for _, tt := range tests {
-		b, _ := hex.DecodeString(tt.in)
-		if got := base58(b); got != tt.want {
-			t.Errorf("base58(%s) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }

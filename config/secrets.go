@@ -4,15 +4,16 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/big"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+
+	"arena/chain/badge"
 )
 
 // Secrets are what Provision read from, or made in, the data directory.
@@ -125,34 +126,17 @@ func writeSecret(path, content string) error {
 }
 
 // TestnetChain is the CAIP-2 id of Concordium testnet (§3).
-const TestnetChain = "ccd:4221332d34e1694168c2a0c0b3fd0f27"
+const TestnetChain = string(badge.Testnet)
 
-// DeriveAgent is the stand-in agent id of an instance with no registered Badge yet:
-// "ccd:<testnet>/cis-2:" + base58(first 20 bytes of SHA-256("arena-instance:" || pub)). It is
-// stable for a key, distinct per key (instances must not share an id, §3), and valid base58
-// (no 0, O, I or l). It is replaced by the Badge's CAIP-19 address once one is configured.
+// TestnetRegistry is the CIS-8004 Badge registry on testnet (§4.1: <12802,0>).
+var TestnetRegistry = badge.Contract{Chain: badge.Testnet, Index: 12802, Subindex: 0}
+
+// DeriveAgent is the stand-in agent id of an instance with no registered Badge yet: the
+// CAIP-19 Badge on the testnet registry <12802,0> whose token id (TokenIdU64) is the first 8
+// bytes, little-endian, of SHA-256("arena-instance:" || pub). It is stable for a key, distinct
+// per key (instances must not share an id, §3), and a well-formed CIS-2 token address
+// (base58check, no 0, O, I or l). Configure the real Badge with --agent once registered.
 func DeriveAgent(pub ed25519.PublicKey) string {
 	h := sha256.Sum256(append([]byte("arena-instance:"), pub...))
-	return TestnetChain + "/cis-2:" + base58(h[:20])
-}
-
-const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-// base58 is the Bitcoin alphabet encoding (each leading zero byte becomes '1').
-func base58(b []byte) string {
-	n := new(big.Int).SetBytes(b)
-	mod, radix := new(big.Int), big.NewInt(58)
-	var rev []byte
-	for n.Sign() > 0 {
-		n.DivMod(n, radix, mod)
-		rev = append(rev, b58[mod.Int64()])
-	}
-	for _, x := range b {
-		if x != 0 {
-			break
-		}
-		rev = append(rev, '1')
-	}
-	slices.Reverse(rev)
-	return string(rev)
+	return badge.NewAgentID(badge.Testnet, TestnetRegistry, binary.LittleEndian.Uint64(h[:8])).String()
 }
