@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what the client tests need, idempotently (scripts/test.sh calls it; safe to re-run):
+#   - `npm ci` in every test client folder that has a package-lock.json (the A2A JS SDK agent in
+#     transport/a2a/testagent, and any other folder listed below as it lands), skipped when its
+#     node_modules already matches the lock;
+#   - Debian's chromium for the browser tests, when apt-get is there and chromium is not (set
+#     ARENA_SKIP_CHROMIUM=1 to skip it).
+# Without node/npm the client folders are skipped with a warning: the Go tests that need them
+# then skip loudly, saying so.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+client_dirs=(
+  transport/a2a/testagent
+)
+
+if command -v npm >/dev/null 2>&1; then
+  for d in "${client_dirs[@]}"; do
+    [ -f "$d/package-lock.json" ] || continue
+    # A stamp holding the lock's SHA-256, written after a successful npm ci: when it matches,
+    # the tree is current and npm ci (which deletes node_modules first) is not run again.
+    stamp="$d/node_modules/.arena-lock-sha256"
+    want="$(sha256sum "$d/package-lock.json" | cut -d' ' -f1)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+      echo "install-test-deps: $d up to date"
+      continue
+    fi
+    echo "install-test-deps: npm ci in $d"
+    (cd "$d" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+  done
+else
+  echo "install-test-deps: WARNING: npm not found; client tests needing node will skip" >&2
+fi
+
+if [ -n "${ARENA_SKIP_CHROMIUM:-}" ]; then
+  echo "install-test-deps: chromium skipped (ARENA_SKIP_CHROMIUM)"
+elif ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "install-test-deps: apt-get install chromium"
+    apt-get update -q >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium >/dev/null ||
+      echo "install-test-deps: WARNING: chromium could not be installed; browser tests will skip" >&2
+  else
+    echo "install-test-deps: WARNING: chromium not installed and apt-get unavailable (or not root)" >&2
+  fi
+fi
