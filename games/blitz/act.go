@@ -27,6 +27,8 @@ type answerBody struct {
 	Messages    []json.RawMessage `json:"messages"`
 	Commitments []json.RawMessage `json:"commitments"`
 	Accusation  *int              `json:"accusation"`
+
+	msgVals []canon.Value // the messages already strictly parsed (fast path), else nil
 }
 
 // Dropped names one part of an answer that was not taken (§4.4 dropped[]).
@@ -124,7 +126,7 @@ func (m *Match) answer(in games.Input) error {
 				dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: "messages are sent on talk"})
 			}
 		} else {
-			d, any := m.talk(in.Seat, b.Messages)
+			d, any := m.talk(in.Seat, b.Messages, b.msgVals)
 			dropped = append(dropped, d...)
 			nonEmpty = nonEmpty || any
 		}
@@ -194,10 +196,15 @@ type message struct {
 
 // readMessage reads one message strictly in one pass (canon.Parse: no member twice or
 // case-folded, valid UTF-8), exact member names type, to, text, tone, nothing else.
-func readMessage(raw json.RawMessage) (message, string) {
-	v, err := canon.Parse(raw)
-	if err != nil {
-		return message{}, err.Error()
+func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
+	var v canon.Value
+	if parsed != nil {
+		v = *parsed
+	} else {
+		var err error
+		if v, err = canon.Parse(raw); err != nil {
+			return message{}, err.Error()
+		}
 	}
 	if v.Kind() != canon.Object {
 		return message{}, "a message is an object"
@@ -228,7 +235,7 @@ func readMessage(raw json.RawMessage) (message, string) {
 // talk publishes a talk answer's messages (§6): at most 8 public and 8 private per exchange,
 // 600 characters each, tone from the vocabulary (absent = neutral). Private lines go to the
 // addressee only, sealed in the transcript, with a public `talking` event.
-func (m *Match) talk(seat int, msgs []json.RawMessage) ([]Dropped, bool) {
+func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value) ([]Dropped, bool) {
 	var dropped []Dropped
 	pub, priv := 0, 0
 	took := false
@@ -236,7 +243,11 @@ func (m *Match) talk(seat int, msgs []json.RawMessage) ([]Dropped, bool) {
 		drop := func(f string, a ...any) {
 			dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: sprintf(f, a...)})
 		}
-		msg, bad := readMessage(raw)
+		var parsed *canon.Value
+		if i < len(vals) {
+			parsed = &vals[i]
+		}
+		msg, bad := readMessage(raw, parsed)
 		if bad != "" {
 			drop("%s", bad)
 			continue

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"arena/games/canon"
 )
 
 // decodeAnswer reads an answer's top level strictly (one object, exact-case member names from
@@ -15,6 +17,14 @@ func decodeAnswer(raw []byte) (answerBody, error) {
 	var b answerBody
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return b, nil
+	}
+	// The common case: the whole answer passes the strict checks, and one pass gives every
+	// member and message. Otherwise (a hostile item somewhere) the answer is read leniently at
+	// the top and each item is judged alone.
+	if v, err := canon.Parse(raw); err == nil && v.Kind() == canon.Object {
+		if fb, ok := fastAnswer(v); ok {
+			return fb, nil
+		}
 	}
 	var top map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -90,4 +100,66 @@ func topNames(raw []byte) error {
 		}
 	}
 	return nil
+}
+
+// fastAnswer reads a strictly parsed answer; false sends the caller to the slow path, which
+// reports the precise error.
+func fastAnswer(v canon.Value) (answerBody, bool) {
+	var b answerBody
+	intp := func(x canon.Value) (*int, bool) {
+		n, ok := x.Int()
+		if !ok || n < -1<<31 || n > 1<<31 {
+			return nil, false
+		}
+		i := int(n)
+		return &i, true
+	}
+	for i := 0; i < v.Len(); i++ {
+		name, x := v.Member(i)
+		ok := true
+		switch name {
+		case "v":
+			b.V, ok = intp(x)
+		case "turn":
+			b.Turn, ok = intp(x)
+		case "exchange":
+			b.Exchange, ok = intp(x)
+		case "seat":
+			b.Seat, ok = intp(x)
+		case "accusation":
+			if x.Kind() != canon.Null {
+				b.Accusation, ok = intp(x)
+			}
+		case "round", "phase":
+			var s string
+			s, ok = x.Str()
+			if name == "round" {
+				b.Round = &s
+			} else {
+				b.Phase = &s
+			}
+		case "messages", "commitments":
+			if x.Kind() == canon.Null {
+				continue
+			}
+			if x.Kind() != canon.Array || x.Len() > 64 {
+				return b, false
+			}
+			for j := 0; j < x.Len(); j++ {
+				e := x.Elem(j)
+				if name == "messages" {
+					b.Messages = append(b.Messages, e.Raw())
+					b.msgVals = append(b.msgVals, e)
+				} else {
+					b.Commitments = append(b.Commitments, e.Raw())
+				}
+			}
+		default:
+			return b, false
+		}
+		if !ok {
+			return b, false
+		}
+	}
+	return b, true
 }
