@@ -851,3 +851,66 @@ func deskWatch(t *testing.T, a *Arena, pids ...*actor.PID) <-chan struct{} {
 	}
 	return out
 }
+
+// TestDeskWalkinTableFills: three walk-ins ready for the walkin table fill a short one at once,
+// with no house seat and no wait for the top-up.
+func TestDeskWalkinTableFills(t *testing.T) {
+	e := newDeskEnv(t, "", nil)
+	ctx := deskCtx(t)
+	var tokens []string
+	for _, name := range []string{"Kai", "Lea", "Mo"} {
+		tok, err := e.a.RegisterWalkin(ctx, name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Give the record its three Practice rounds (the actor loads it on first use).
+		sum := sha256.Sum256([]byte(tok))
+		key := hex.EncodeToString(sum[:])
+		var rec walkinRecord
+		b, _ := e.db.Get(storage.BucketWalkins, key)
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Practice, rec.Rounds = 3, 3
+		b, _ = json.Marshal(&rec)
+		if err := e.db.Put(storage.BucketWalkins, key, b); err != nil {
+			t.Fatal(err)
+		}
+		tokens = append(tokens, tok)
+	}
+	for _, tok := range tokens {
+		if j, err := e.a.JoinWalkin(ctx, tok, JoinRequest{Table: "walkin", Format: "short"}); err != nil || j.Status != "gathering" {
+			t.Fatalf("join %+v %v", j, err)
+		}
+	}
+	results := make(chan Next, len(tokens))
+	for _, tok := range tokens {
+		go func() { results <- playRoundNoFatal(e.a, tok) }()
+	}
+	seats := map[int]bool{}
+	var round string
+	for range tokens {
+		n := <-results
+		if n.Status != NextRevealed || (round != "" && n.Round != round) {
+			t.Fatalf("result %+v", n)
+		}
+		round = n.Round
+		seats[n.Seat] = true
+	}
+	if len(seats) != 3 {
+		t.Fatalf("seats %v", seats)
+	}
+	tables, _ := e.a.Tables(ctx)
+	for _, ti := range tables {
+		for _, s := range ti.Seats {
+			if s.Channel != ChannelMailbox {
+				t.Fatalf("a house seat at a full walkin table: %+v", ti)
+			}
+		}
+	}
+	for _, tok := range tokens {
+		if r := readRecord(t, e.a, tok); r.Rounds != 4 || r.Last[0].Kind != "walkin" || len(r.VsHouse) != 0 {
+			t.Fatalf("record %+v", r)
+		}
+	}
+}
