@@ -373,7 +373,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool)
 		if i >= 4 {
 			msg := "at most 4 submissions per commit"
 			m.rejections = append(m.rejections, Rejection{Seat: seat, Turn: m.turn, Index: i, Code: CodeTooManySubmissions, Msg: msg})
-			m.emit("commitment.rejected", visPrivate(seat), map[string]any{"index": i, "code": CodeTooManySubmissions, "msg": msg})
+			m.emitRaw("commitment.rejected", visPrivate(seat), jcsObject(kv{"code", CodeTooManySubmissions}, kv{"index", i}, kv{"msg", msg}), nil)
 			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeTooManySubmissions, Msg: msg})
 			continue
 		}
@@ -399,7 +399,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool)
 				id = c.id
 			}
 			m.rejections = append(m.rejections, Rejection{Seat: seat, Turn: m.turn, Index: i, Ref: ref, ID: id, Code: err.code, Msg: err.msg})
-			m.emit("commitment.rejected", visPrivate(seat), map[string]any{"index": i, "ref": ref, "code": err.code, "msg": err.msg})
+			m.emitRaw("commitment.rejected", visPrivate(seat), jcsObject(kv{"code", err.code}, kv{"index", i}, kv{"msg", err.msg}, kv{"ref", ref}), nil)
 			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Ref: ref, Code: err.code, Msg: err.msg})
 			continue
 		}
@@ -408,7 +408,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool)
 			m.refs[ref] = c.id
 		}
 		m.pending = append(m.pending, c)
-		m.emit("commitment.pending", visPrivate(seat), map[string]any{"id": c.id, "ref": ref, "index": i, "commitment": c.raw})
+		m.emitRaw("commitment.pending", visPrivate(seat), jcsObject(kv{"commitment", c.raw}, kv{"id", c.id}, kv{"index", i}, kv{"ref", ref}), nil)
 	}
 	return dropped, took
 }

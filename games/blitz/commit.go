@@ -250,9 +250,10 @@ func (m *Match) doSeal(c *promise) {
 	c.outcome = outcomeOpen
 	m.sealed = append(m.sealed, c)
 	m.byID[c.id] = c
-	m.emit("commitment.sealed", visPublic, map[string]any{"id": c.id, "payer": c.payer, "payee": c.payee, "due": c.due})
-	m.emit("commitment.sealed", visSealed, map[string]any{"id": c.id, "amount": c.amount, "lock": c.lock,
-		"condition": c.condRaw, "seq": c.seq, "pair": c.pair, "commitment": c.raw})
+	m.emitRaw("commitment.sealed", visPublic, jcsObject(kv{"due", c.due}, kv{"id", c.id}, kv{"payee", c.payee}, kv{"payer", c.payer}),
+		&patternFields{ID: c.id, Payer: c.payer, Payee: c.payee})
+	m.emitRaw("commitment.sealed", visSealed, jcsObject(kv{"amount", c.amount}, kv{"commitment", c.raw}, kv{"condition", c.condRaw},
+		kv{"id", c.id}, kv{"lock", c.lock}, kv{"pair", c.pair}, kv{"seq", c.seq}), nil)
 	m.requestAnchor("commitment", c.digest)
 	m.rungsAfterSeal()
 }
@@ -260,5 +261,5 @@ func (m *Match) doSeal(c *promise) {
 func (m *Match) reject(c *promise, e *subError) {
 	c.done = true
 	m.rejections = append(m.rejections, Rejection{Seat: c.payer, Turn: m.turn, Index: c.order, Ref: c.ref, ID: c.id, Code: e.code, Msg: e.msg})
-	m.emit("commitment.rejected", visPrivate(c.payer), map[string]any{"id": c.id, "ref": c.ref, "code": e.code, "msg": e.msg})
+	m.emitRaw("commitment.rejected", visPrivate(c.payer), jcsObject(kv{"code", e.code}, kv{"id", c.id}, kv{"msg", e.msg}, kv{"ref", c.ref}), nil)
 }

@@ -85,9 +85,10 @@ func (m *Match) settleOne(c *promise) {
 }
 
 func (m *Match) emitSettled(c *promise) {
-	m.emit("commitment.settled", visPublic, map[string]any{"id": c.id, "outcome": c.outcome})
-	m.emit("commitment.settled", visSealed, map[string]any{"id": c.id, "outcome": c.outcome,
-		"amount": c.amount, "paid": c.paid, "penalty": c.penalty})
+	m.emitRaw("commitment.settled", visPublic, jcsObject(kv{"id", c.id}, kv{"outcome", c.outcome}),
+		&patternFields{ID: c.id, Outcome: c.outcome})
+	m.emitRaw("commitment.settled", visSealed, jcsObject(kv{"amount", c.amount}, kv{"id", c.id}, kv{"outcome", c.outcome},
+		kv{"paid", c.paid}, kv{"penalty", c.penalty}), nil)
 }
 
 // eliminate is §8.2 step 2: the seat's open commitments as payer close breached with 0 paid;

@@ -232,3 +232,45 @@ func appendJCSString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// kv is one member for jcsObject.
+type kv struct {
+	k string
+	v any // int, int64, string, bool, json.RawMessage (canonical) or nil
+}
+
+// jcsObject writes an object whose members are given in ascending key order and whose values
+// are integers, strings, booleans, null or canonical raw JSON: its JCS form, without
+// reflection. Members with a nil value are left out (as omitempty would). Used for the
+// per-commitment events, which are many.
+func jcsObject(members ...kv) json.RawMessage {
+	b := make([]byte, 0, 128)
+	b = append(b, '{')
+	first := true
+	for _, m := range members {
+		if m.v == nil {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendJCSString(b, m.k)
+		b = append(b, ':')
+		switch v := m.v.(type) {
+		case int:
+			b = strconv.AppendInt(b, int64(v), 10)
+		case int64:
+			b = strconv.AppendInt(b, v, 10)
+		case string:
+			b = appendJCSString(b, v)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case json.RawMessage:
+			b = append(b, v...)
+		default:
+			b = append(b, payloadJCS(v)...)
+		}
+	}
+	return append(b, '}')
+}
