@@ -83,6 +83,11 @@ func (h *handlers) next(c echo.Context) error {
 	default:
 		return door.Refuse(door.CodeBadRequest, `format is "brief" or "envelope"`)
 	}
+	release, err := h.holdPoll(tok)
+	if err != nil {
+		return err
+	}
+	defer release()
 	// The wait ends when the client goes (its request context) or the server drains.
 	ctx, cancel := context.WithCancel(c.Request().Context())
 	defer cancel()

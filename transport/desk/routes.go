@@ -3,10 +3,12 @@ package desk
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -27,13 +29,38 @@ type Options struct {
 	// Drain, when closed (the server is shutting down), ends every long poll at once with a
 	// waiting answer, so a SIGTERM does not wait out 30-second polls. Nil never drains.
 	Drain <-chan struct{}
+	// PollsPerToken caps the long polls one token may hold open at once; one more is refused
+	// with too_many_polls (429, retry). 0 selects 4.
+	PollsPerToken int
 }
 
 const maxLongPoll = 30 * time.Second
 
 type handlers struct {
-	d    Desk
-	opts Options
+	d     Desk
+	opts  Options
+	polls struct {
+		sync.Mutex
+		open map[string]int // token → long polls in flight; guarded by the mutex
+	}
+}
+
+// holdPoll counts one more long poll for token, refusing past the cap; release undoes it.
+func (h *handlers) holdPoll(token string) (release func(), err error) {
+	h.polls.Lock()
+	defer h.polls.Unlock()
+	if h.polls.open[token] >= h.opts.PollsPerToken {
+		return nil, &door.Refusal{Code: door.CodeTooManyPolls, Retry: true,
+			Msg: fmt.Sprintf("at most %d long polls at once per walk-in; a poll never consumes a move, so one is enough", h.opts.PollsPerToken)}
+	}
+	h.polls.open[token]++
+	return func() {
+		h.polls.Lock()
+		defer h.polls.Unlock()
+		if h.polls.open[token]--; h.polls.open[token] <= 0 {
+			delete(h.polls.open, token)
+		}
+	}, nil
 }
 
 // Mount adds the desk's routes (see the package doc) to e.
@@ -44,7 +71,11 @@ func Mount(e *echo.Echo, d Desk, opts Options) {
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 10 * time.Second
 	}
+	if opts.PollsPerToken <= 0 {
+		opts.PollsPerToken = 4
+	}
 	h := &handlers{d: d, opts: opts}
+	h.polls.open = map[string]int{}
 	e.POST("/v1/walkin", h.register)
 	e.POST("/v1/walkin/join", h.join)
 	e.GET("/v1/walkin/next", h.next)

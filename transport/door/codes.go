@@ -22,8 +22,9 @@ const (
 	CodeUnknownRound = "unknown_round"
 	CodeUnknownTable = "unknown_table"
 	CodeUnknownName  = "unknown_name"
-	CodeBusy         = "busy"     // the arena did not answer in time; retry
-	CodeInternal     = "internal" // a bug; logged with its stack
+	CodeBusy         = "busy"           // the arena did not answer in time; retry
+	CodeTooManyPolls = "too_many_polls" // more long polls open at once for one token than allowed
+	CodeInternal     = "internal"       // a bug; logged with its stack
 )
 
 // statuses maps every code the doors know to its HTTP status. A code not listed is a game's
@@ -46,6 +47,7 @@ var statuses = map[string]int{
 	CodeMethod:       http.StatusMethodNotAllowed,
 	"claimed":        http.StatusGone, // §4.4 a claimed token is spent
 	CodeBusy:         http.StatusServiceUnavailable,
+	CodeTooManyPolls: http.StatusTooManyRequests,
 	"no_registry":    http.StatusServiceUnavailable, // §4.1 an arena with no registry seats nobody
 	CodeInternal:     http.StatusInternalServerError,
 

@@ -466,3 +466,36 @@ func TestNextDrain(t *testing.T) {
 		t.Fatalf("drained poll held %v", d)
 	}
 }
+
+// One token may hold a few long polls at once, not an unbounded number.
+func TestNextPollsPerToken(t *testing.T) {
+	en := newEnv(t, desk.Options{PollsPerToken: 2})
+	tok, round := en.joined("Ada")
+	done := make(chan reply, 2)
+	for range 2 {
+		go func() { done <- en.do("GET", "/v1/walkin/next?wait=10", "", "X-Walkin", tok) }()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	var r reply
+	for time.Now().Before(deadline) { // until both polls are held
+		if r = en.do("GET", "/v1/walkin/next?wait=0", "", "X-Walkin", tok); r.status == 429 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	refused(t, r, 429, "too_many_polls")
+	if r.body["retry"] != true {
+		t.Errorf("too_many_polls must say retry: %s", r.raw)
+	}
+	env := envelope(round, 1, "talk", 1)
+	en.desk.Issue(tok, env, prompt(1, "talk", 1))
+	for range 2 {
+		if got := <-done; string(got.raw) != string(env) {
+			t.Fatalf("held poll answered %d %s", got.status, got.raw)
+		}
+	}
+	// Released: a new poll is served again.
+	if r := en.do("GET", "/v1/walkin/next?wait=0", "", "X-Walkin", tok); string(r.raw) != string(env) {
+		t.Fatalf("poll after release: %d %s", r.status, r.raw)
+	}
+}
