@@ -176,10 +176,19 @@ func (a *Arena) NextMove(ctx context.Context, token string, wait time.Duration) 
 		defer stop()
 		timeout = fired
 	}
+	// A real-time bound as well: a seat whose actors do not answer (being restarted) must not
+	// hold the caller past its wait.
+	ask := a.opts.AskTimeout
+	if ask <= 0 {
+		ask = deskDefaultAsk
+	}
+	guard := time.NewTimer(wait + ask)
+	defer guard.Stop()
 	var n Next
 	select {
 	case n = <-ch:
 	case <-timeout:
+	case <-guard.C:
 	case <-ctx.Done():
 	}
 	if n.Status == "" {
