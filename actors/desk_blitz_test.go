@@ -18,7 +18,7 @@ func TestDeskBlitzPractice(t *testing.T) {
 		mole   *int
 		seats  int
 		moves  int // scouting + turns × (exchanges + commit)
-	}{{"short", ptr(1), 3, 1 + 3*3}, {"blitz", nil, 6, 1 + 5*4}} {
+	}{{"short", deskIntPtr(1), 3, 1 + 3*3}, {"blitz", nil, 6, 1 + 5*4}} {
 		t.Run(tc.format, func(t *testing.T) { deskBlitzRound(t, tc.format, tc.mole, tc.seats, tc.moves) })
 	}
 }
@@ -82,7 +82,7 @@ func deskBlitzRound(t *testing.T, format string, mole *int, seats, wantMoves int
 	if sum+end.Result.House != int64(seats)*walkinEntry {
 		t.Fatalf("payouts %v + house %d do not add up to the entries", end.Result.Payouts, end.Result.House)
 	}
-	r := readRecord(t, e.a, token)
+	r := deskRecord(t, e.a, token)
 	role, moleRounds, rungs := "player", 0, 0
 	if rv.Mole == 1 {
 		role, moleRounds, rungs = "mole", 1, len(rv.Rungs)

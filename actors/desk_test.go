@@ -115,7 +115,7 @@ func deskCtx(t testing.TB) context.Context {
 	return ctx
 }
 
-func wantCode(t *testing.T, err error, code string) {
+func deskWantCode(t *testing.T, err error, code string) {
 	t.Helper()
 	var ge *games.Error
 	if !errors.As(err, &ge) || ge.Code != code {
@@ -123,8 +123,8 @@ func wantCode(t *testing.T, err error, code string) {
 	}
 }
 
-// answerBody echoes a move and says something.
-func answerBody(round string, mv games.Move, say string) []byte {
+// deskanswerBody echoes a move and says something.
+func deskAnswer(round string, mv games.Move, say string) []byte {
 	body := map[string]any{"round": round, "turn": mv.Turn, "phase": mv.Phase, "say": say}
 	if mv.Exchange > 0 {
 		body["exchange"] = mv.Exchange
@@ -133,8 +133,8 @@ func answerBody(round string, mv games.Move, say string) []byte {
 	return b
 }
 
-// playRound polls and answers every move of the token's round until the result, and returns it.
-func playRound(t *testing.T, a *Arena, token string) Next {
+// deskplayRound polls and answers every move of the token's round until the result, and returns it.
+func deskPlayRound(t *testing.T, a *Arena, token string) Next {
 	t.Helper()
 	ctx := deskCtx(t)
 	for moves := 0; moves < 50; moves++ {
@@ -146,7 +146,7 @@ func playRound(t *testing.T, a *Arena, token string) Next {
 		case NextRevealed:
 			return n
 		case NextMove:
-			if _, err := a.AnswerMove(ctx, token, answerBody(n.Round, n.Prompt.Move, "hello")); err != nil {
+			if _, err := a.AnswerMove(ctx, token, deskAnswer(n.Round, n.Prompt.Move, "hello")); err != nil {
 				t.Fatalf("answer %+v: %v", n.Prompt.Move, err)
 			}
 		default:
@@ -184,7 +184,7 @@ type deskRecordJSON struct {
 	Last []walkinRoundLine `json:"last"`
 }
 
-func readRecord(t *testing.T, a *Arena, token string) deskRecordJSON {
+func deskRecord(t *testing.T, a *Arena, token string) deskRecordJSON {
 	t.Helper()
 	b, err := a.WalkinRecord(deskCtx(t), token)
 	if err != nil {
@@ -231,7 +231,7 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 		t.Fatalf("join reply %+v", j)
 	}
 	_, err = e.a.JoinWalkin(ctx, token, JoinRequest{Table: "practice"})
-	wantCode(t, err, CodeInARound)
+	deskWantCode(t, err, CodeInARound)
 
 	// The table was opened as asked: the walk-in and two named house agents, chat clock.
 	tables, err := e.a.Tables(ctx)
@@ -262,7 +262,7 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 		t.Fatalf("re-poll: %+v %v", again, err)
 	}
 
-	end := playRound(t, e.a, token)
+	end := deskPlayRound(t, e.a, token)
 	if end.Result == nil || end.Round != j.Round || end.Brief == "" {
 		t.Fatalf("end: %+v", end)
 	}
@@ -271,7 +271,7 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 		t.Fatalf("payout %d, want %d", got, want)
 	}
 
-	r := readRecord(t, e.a, token)
+	r := deskRecord(t, e.a, token)
 	if r.Name != "Ada Lovelace" || r.Practice != 1 || r.Rounds != 1 || r.Net != 3_000_000 ||
 		r.WouldHavePaid != walkinEntry+walkinTableFee || r.MoleRounds != 1 || r.Rungs != 2 || r.Live != nil {
 		t.Fatalf("record %+v", r)
@@ -307,7 +307,7 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 		t.Fatalf("page %s %v", page, err)
 	}
 	_, err = e.a.WalkinPage(ctx, "nobody")
-	wantCode(t, err, CodeUnknownName)
+	deskWantCode(t, err, CodeUnknownName)
 }
 
 func TestDeskRefusals(t *testing.T) {
@@ -318,42 +318,42 @@ func TestDeskRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = e.a.RegisterWalkin(ctx, "BASIL", "")
-	wantCode(t, err, CodeNameTaken)
+	deskWantCode(t, err, CodeNameTaken)
 	for _, name := range []string{"", "a\x00b", strings.Repeat("x", 33)} {
 		_, err = e.a.RegisterWalkin(ctx, name, "")
-		wantCode(t, err, games.CodeBadRequest)
+		deskWantCode(t, err, games.CodeBadRequest)
 	}
 	forged := "w_" + strings.Repeat("A", 43)
 	for _, tok := range []string{"", "w_short", forged, token + "x", strings.Replace(token, "w_", "x_", 1)} {
 		_, err := e.a.NextMove(ctx, tok, 0)
-		wantCode(t, err, CodeUnknownToken)
+		deskWantCode(t, err, CodeUnknownToken)
 		_, err = e.a.WalkinRecord(ctx, tok)
-		wantCode(t, err, CodeUnknownToken)
+		deskWantCode(t, err, CodeUnknownToken)
 	}
 
 	j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Table: "walkin"})
-	wantCode(t, err, CodeNotYet)
+	deskWantCode(t, err, CodeNotYet)
 	if j.Practice != 0 || j.Status != CodeNotYet || !strings.Contains(err.Error(), "0 done") {
 		t.Fatalf("not_yet reply %+v (%v)", j, err)
 	}
 	bad := []JoinRequest{
-		{Table: "open"}, {Pace: "fast"}, {Format: "long"}, {Mole: new(int)}, {Mole: ptr(7)},
-		{Format: "short", Mole: ptr(4)}, {Code: "ABCD"},
+		{Table: "open"}, {Pace: "fast"}, {Format: "long"}, {Mole: new(int)}, {Mole: deskIntPtr(7)},
+		{Format: "short", Mole: deskIntPtr(4)}, {Code: "ABCD"},
 	}
 	for _, req := range bad {
 		_, err := e.a.JoinWalkin(ctx, token, req)
-		wantCode(t, err, games.CodeBadRequest)
+		deskWantCode(t, err, games.CodeBadRequest)
 	}
 
 	_, err = e.a.AnswerMove(ctx, token, []byte(`{"round":"T-1","turn":1,"phase":"commit"}`))
-	wantCode(t, err, games.CodeStale) // no move waiting
+	deskWantCode(t, err, games.CodeStale) // no move waiting
 	_, err = e.a.Lever(ctx, token, "T-1", "accuse", []byte(`{"seat":2}`))
-	wantCode(t, err, games.CodeNotSeated)
+	deskWantCode(t, err, games.CodeNotSeated)
 	_, err = e.a.Lever(ctx, token, "T-1", "bribe", []byte(`{}`))
-	wantCode(t, err, games.CodeBadRequest)
+	deskWantCode(t, err, games.CodeBadRequest)
 	for _, body := range []string{``, `[]`, `{"seat":2} x`, `{"seat":2,"seat":3}`} {
 		_, err = e.a.Lever(ctx, token, "T-1", "accuse", []byte(body))
-		wantCode(t, err, games.CodeBadRequest)
+		deskWantCode(t, err, games.CodeBadRequest)
 	}
 
 	j, err = e.a.JoinWalkin(ctx, token, JoinRequest{Pace: "agent"})
@@ -368,34 +368,34 @@ func TestDeskRefusals(t *testing.T) {
 	other := mv
 	other.Turn++
 	for name, body := range map[string][]byte{
-		"another turn":  answerBody(n.Round, other, ""),
-		"another round": answerBody("T-999", mv, ""),
+		"another turn":  deskAnswer(n.Round, other, ""),
+		"another round": deskAnswer("T-999", mv, ""),
 	} {
 		_, err := e.a.AnswerMove(ctx, token, body)
 		if err == nil {
 			t.Fatalf("%s: accepted", name)
 		}
-		wantCode(t, err, games.CodeStale)
+		deskWantCode(t, err, games.CodeStale)
 	}
 	// A body the game refuses leaves the move open for a better answer.
-	_, err = e.a.AnswerMove(ctx, token, answerBody(n.Round, mv, "refuse me"))
-	wantCode(t, err, "bad_condition")
-	reply, err := e.a.AnswerMove(ctx, token, answerBody(n.Round, mv, "fine"))
+	_, err = e.a.AnswerMove(ctx, token, deskAnswer(n.Round, mv, "refuse me"))
+	deskWantCode(t, err, "bad_condition")
+	reply, err := e.a.AnswerMove(ctx, token, deskAnswer(n.Round, mv, "fine"))
 	if err != nil || string(reply) != `{"dropped":[]}` {
 		t.Fatalf("answer: %s %v", reply, err)
 	}
-	_, err = e.a.AnswerMove(ctx, token, answerBody(n.Round, mv, "twice"))
-	wantCode(t, err, games.CodeStale)
+	_, err = e.a.AnswerMove(ctx, token, deskAnswer(n.Round, mv, "twice"))
+	deskWantCode(t, err, games.CodeStale)
 
 	// Levers go to the table over the walk-in's own seat.
 	if _, err := e.a.Lever(ctx, token, n.Round, "accuse", []byte(`{"seat":3}`)); err != nil {
 		t.Fatalf("accuse: %v", err)
 	}
 	_, err = e.a.Lever(ctx, token, n.Round, "call", []byte(`{"text":"hi"}`))
-	wantCode(t, err, "not_now")
+	deskWantCode(t, err, "not_now")
 
 	// The agent clock does not close early: the next move comes at the scouting deadline.
-	waitArmed(t, e, n.Prompt.Deadline)
+	deskWaitArmed(t, e, n.Prompt.Deadline)
 	e.clock.Set(n.Prompt.Deadline)
 	n2, err := e.a.NextMove(ctx, token, MaxPollWait)
 	if err != nil || n2.Status != NextMove || n2.Prompt.Move != (games.Move{Turn: 1, Phase: "talk", Exchange: 1}) {
@@ -406,11 +406,11 @@ func TestDeskRefusals(t *testing.T) {
 	}
 	// At its deadline the move is gone: the answer is stale.
 	e.clock.Set(n2.Prompt.Deadline)
-	_, err = e.a.AnswerMove(ctx, token, answerBody(n2.Round, n2.Prompt.Move, "late"))
-	wantCode(t, err, games.CodeStale)
+	_, err = e.a.AnswerMove(ctx, token, deskAnswer(n2.Round, n2.Prompt.Move, "late"))
+	deskWantCode(t, err, games.CodeStale)
 }
 
-func ptr(n int) *int { return &n }
+func deskIntPtr(n int) *int { return &n }
 
 func TestDeskParseEcho(t *testing.T) {
 	tests := []struct {
@@ -443,7 +443,7 @@ func TestDeskParseEcho(t *testing.T) {
 			continue
 		}
 		if err != nil {
-			wantCode(t, err, games.CodeBadRequest)
+			deskWantCode(t, err, games.CodeBadRequest)
 			continue
 		}
 		if got != tt.want {
@@ -491,11 +491,11 @@ func TestDeskDroppedPoll(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		// Answer what is waiting, so the next poll waits. The moves injected below are not the
 		// game's: the table refuses their answers as stale, which closes them just the same.
-		_, err := e.a.AnswerMove(ctx, token, answerBody(j.Round, mustPoll(t, e.a, token).Prompt.Move, ""))
+		_, err := e.a.AnswerMove(ctx, token, deskAnswer(j.Round, deskMustPoll(t, e.a, token).Prompt.Move, ""))
 		if i == 0 && err != nil {
 			t.Fatalf("answer: %v", err)
 		} else if i > 0 {
-			wantCode(t, err, games.CodeStale)
+			deskWantCode(t, err, games.CodeStale)
 		}
 		pctx, cancel := context.WithCancel(ctx)
 		got := make(chan Next, 1)
@@ -517,7 +517,7 @@ func TestDeskDroppedPoll(t *testing.T) {
 	}
 }
 
-func mustPoll(t *testing.T, a *Arena, token string) Next {
+func deskMustPoll(t *testing.T, a *Arena, token string) Next {
 	t.Helper()
 	n, err := a.NextMove(deskCtx(t), token, MaxPollWait)
 	if err != nil || n.Status != NextMove {
@@ -538,11 +538,11 @@ func TestDeskAwayRuleOnTable(t *testing.T) {
 	}
 	// Two moves pass by their deadlines unanswered (scouting, talk 1.1).
 	for i := 0; i < 2; i++ {
-		n := mustPoll(t, e.a, token)
+		n := deskMustPoll(t, e.a, token)
 		if i == 0 && n.Prompt.Move.Phase != "scouting" {
 			t.Fatalf("first move %+v", n.Prompt.Move)
 		}
-		waitArmed(t, e, n.Prompt.Deadline)
+		deskWaitArmed(t, e, n.Prompt.Deadline)
 		e.clock.Set(n.Prompt.Deadline)
 	}
 	// From now on every move is answered with silence at once: the table runs to its end with
@@ -568,9 +568,9 @@ func TestDeskAwayRuleOnTable(t *testing.T) {
 	}
 }
 
-// waitArmed waits until a timer is armed for the instant at (the table arms its deadline right
+// deskwaitArmed waits until a timer is armed for the instant at (the table arms its deadline right
 // after delivering the move).
-func waitArmed(t *testing.T, e *deskEnv, at time.Time) {
+func deskWaitArmed(t *testing.T, e *deskEnv, at time.Time) {
 	t.Helper()
 	ctx := deskCtx(t)
 	for {
@@ -595,22 +595,22 @@ func TestDeskTableRestartKeepsMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := mustPoll(t, e.a, token)
-	if _, err := e.a.AnswerMove(ctx, token, answerBody(j.Round, n.Prompt.Move, "one")); err != nil {
+	n := deskMustPoll(t, e.a, token)
+	if _, err := e.a.AnswerMove(ctx, token, deskAnswer(j.Round, n.Prompt.Move, "one")); err != nil {
 		t.Fatal(err)
 	}
-	before := mustPoll(t, e.a, token) // talk 1
+	before := deskMustPoll(t, e.a, token) // talk 1
 	if err := e.a.RestartTable(ctx, j.Table); err != nil {
 		t.Fatal(err)
 	}
-	after := mustPoll(t, e.a, token)
+	after := deskMustPoll(t, e.a, token)
 	if after.Prompt.Move != before.Prompt.Move || !after.Prompt.Deadline.Equal(before.Prompt.Deadline) {
 		t.Fatalf("after the restart: %+v, want %+v", after.Prompt, before.Prompt)
 	}
-	if _, err := e.a.AnswerMove(ctx, token, answerBody(j.Round, after.Prompt.Move, "two")); err != nil {
+	if _, err := e.a.AnswerMove(ctx, token, deskAnswer(j.Round, after.Prompt.Move, "two")); err != nil {
 		t.Fatalf("answer after the restart: %v", err)
 	}
-	end := playRound(t, e.a, token)
+	end := deskPlayRound(t, e.a, token)
 	if got := end.Result.Payouts[1]; got != walkinEntry+3_000_000 {
 		t.Fatalf("payout %d: a move was lost", got)
 	}
@@ -632,29 +632,29 @@ func TestDeskServerRestart(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n := mustPoll(t, e.a, token)
-			if _, err := e.a.AnswerMove(ctx, token, answerBody(j.Round, n.Prompt.Move, "one")); err != nil {
+			n := deskMustPoll(t, e.a, token)
+			if _, err := e.a.AnswerMove(ctx, token, deskAnswer(j.Round, n.Prompt.Move, "one")); err != nil {
 				t.Fatal(err)
 			}
-			open := mustPoll(t, e.a, token) // talk 1, open when the server stops
+			open := deskMustPoll(t, e.a, token) // talk 1, open when the server stops
 			dir, clock := e.dir, e.clock
 			e.stop()
 
 			e2 := startDeskEnv(t, dir, clock, tc.before, deskGame{})
-			again := mustPoll(t, e2.a, token)
+			again := deskMustPoll(t, e2.a, token)
 			if again.Round != j.Round || again.Prompt.Move != open.Prompt.Move || !again.Prompt.Deadline.Equal(open.Prompt.Deadline) {
 				t.Fatalf("after the restart: %+v, want %+v", again.Prompt, open.Prompt)
 			}
 			_, err = e2.a.JoinWalkin(ctx, token, JoinRequest{})
-			wantCode(t, err, CodeInARound)
-			if _, err := e2.a.AnswerMove(ctx, token, answerBody(j.Round, again.Prompt.Move, "two")); err != nil {
+			deskWantCode(t, err, CodeInARound)
+			if _, err := e2.a.AnswerMove(ctx, token, deskAnswer(j.Round, again.Prompt.Move, "two")); err != nil {
 				t.Fatal(err)
 			}
-			end := playRound(t, e2.a, token)
+			end := deskPlayRound(t, e2.a, token)
 			if got := end.Result.Payouts[1]; got != walkinEntry+3_000_000 {
 				t.Fatalf("payout %d", got)
 			}
-			r := readRecord(t, e2.a, token)
+			r := deskRecord(t, e2.a, token)
 			if r.Rounds != 1 || r.Practice != 1 || r.Name != "Faye" || r.Live != nil {
 				t.Fatalf("record %+v", r)
 			}
@@ -682,7 +682,7 @@ func TestDeskWalkinTable(t *testing.T) {
 		for _, tok := range []string{a, b} {
 			if i == PracticeRoundsForWalkin-1 && tok == b {
 				j, err := e.a.JoinWalkin(ctx, tok, JoinRequest{Table: "walkin", Format: "short"})
-				wantCode(t, err, CodeNotYet)
+				deskWantCode(t, err, CodeNotYet)
 				if j.Practice != 2 {
 					t.Fatalf("not_yet count %d, want 2", j.Practice)
 				}
@@ -690,7 +690,7 @@ func TestDeskWalkinTable(t *testing.T) {
 			if _, err := e.a.JoinWalkin(ctx, tok, JoinRequest{Format: "short"}); err != nil {
 				t.Fatal(err)
 			}
-			playRound(t, e.a, tok)
+			deskPlayRound(t, e.a, tok)
 		}
 	}
 	ja, err := e.a.JoinWalkin(ctx, a, JoinRequest{Table: "walkin", Format: "short"})
@@ -698,7 +698,7 @@ func TestDeskWalkinTable(t *testing.T) {
 		t.Fatalf("join: %+v %v", ja, err)
 	}
 	_, err = e.a.JoinWalkin(ctx, a, JoinRequest{Format: "short"})
-	wantCode(t, err, CodeInARound)
+	deskWantCode(t, err, CodeInARound)
 	if n, err := e.a.NextMove(ctx, a, 0); err != nil || n.Status != NextGathering || !n.Waiting {
 		t.Fatalf("poll while gathering: %+v %v", n, err)
 	}
@@ -723,7 +723,7 @@ func TestDeskWalkinTable(t *testing.T) {
 	e.clock.Advance(walkinTopUpAfter)
 	results := make(chan Next, 2)
 	for _, tok := range []string{b} {
-		go func() { results <- playRoundNoFatal(e.a, tok) }()
+		go func() { results <- deskPlayRoundAsync(e.a, tok) }()
 	}
 	n := <-first
 	if n.Status != NextMove || n.Seat != 1 || !strings.HasPrefix(n.Table, "w") {
@@ -732,7 +732,7 @@ func TestDeskWalkinTable(t *testing.T) {
 	if _, err := e.a.Lever(ctx, a, n.Round, "accuse", []byte(`{"seat":2}`)); err != nil {
 		t.Fatalf("accuse: %v", err)
 	}
-	endA := playRound(t, e.a, a)
+	endA := deskPlayRound(t, e.a, a)
 	endB := <-results
 	if endA.Round != endB.Round || endB.Seat != 2 || endB.Result == nil {
 		t.Fatalf("a %+v / b %+v", endA, endB)
@@ -745,19 +745,19 @@ func TestDeskWalkinTable(t *testing.T) {
 			}
 		}
 	}
-	ra := readRecord(t, e.a, a)
+	ra := deskRecord(t, e.a, a)
 	if ra.Rounds != 4 || ra.Practice != 3 || ra.Accusations != 1 || ra.AccusationsRight != 1 || ra.Last[0].Kind != "walkin" || ra.Last[0].Accused != 2 {
 		t.Fatalf("record of a %+v", ra)
 	}
-	if !ra.WalkinTable || !containsStr(ra.Marks, markPractised) || !containsStr(ra.Marks, markCaught) {
+	if !ra.WalkinTable || !deskHas(ra.Marks, markPractised) || !deskHas(ra.Marks, markCaught) {
 		t.Fatalf("marks %v", ra.Marks)
 	}
 	_, err = e.a.Lever(ctx, a, endA.Round, "accuse", []byte(`{"seat":3}`))
-	wantCode(t, err, games.CodeRoundOver)
+	deskWantCode(t, err, games.CodeRoundOver)
 }
 
-// playRoundNoFatal is playRound for another goroutine: it returns the zero Next on failure.
-func playRoundNoFatal(a *Arena, token string) Next {
+// deskplayRoundNoFatal is playRound for another goroutine: it returns the zero Next on failure.
+func deskPlayRoundAsync(a *Arena, token string) Next {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	for moves := 0; moves < 50; moves++ {
@@ -769,7 +769,7 @@ func playRoundNoFatal(a *Arena, token string) Next {
 		case NextRevealed:
 			return n
 		case NextMove:
-			if _, err := a.AnswerMove(ctx, token, answerBody(n.Round, n.Prompt.Move, "hi")); err != nil {
+			if _, err := a.AnswerMove(ctx, token, deskAnswer(n.Round, n.Prompt.Move, "hi")); err != nil {
 				return Next{}
 			}
 		case NextGathering:
@@ -780,7 +780,7 @@ func playRoundNoFatal(a *Arena, token string) Next {
 	return Next{}
 }
 
-func containsStr(list []string, s string) bool {
+func deskHas(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
@@ -800,7 +800,7 @@ func TestDeskIdleWalkinPassivates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	end := playRound(t, e.a, token)
+	end := deskPlayRound(t, e.a, token)
 	w, err := e.a.walkinPID(ctx, token)
 	if err != nil {
 		t.Fatal(err)
@@ -809,7 +809,7 @@ func TestDeskIdleWalkinPassivates(t *testing.T) {
 	gone := deskWatch(t, e.a, w, mbox)
 	// The record has taken the round's end (messages to the walk-in are handled in order), and
 	// the idle timer is armed from now.
-	if r := readRecord(t, e.a, token); r.Rounds != 1 {
+	if r := deskRecord(t, e.a, token); r.Rounds != 1 {
 		t.Fatalf("record %+v", r)
 	}
 	e.clock.Advance(walkinIdleAfter)
@@ -824,7 +824,7 @@ func TestDeskIdleWalkinPassivates(t *testing.T) {
 	if err != nil || n.Status != NextRevealed || n.Round != end.Round || n.Result.Payouts[1] != end.Result.Payouts[1] {
 		t.Fatalf("poll after passivation: %+v %v", n, err)
 	}
-	if r := readRecord(t, e.a, token); r.Rounds != 1 || r.Name != "Jun" {
+	if r := deskRecord(t, e.a, token); r.Rounds != 1 || r.Name != "Jun" {
 		t.Fatalf("record %+v", r)
 	}
 	if _, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"}); err != nil {
@@ -885,7 +885,7 @@ func TestDeskWalkinTableFills(t *testing.T) {
 	}
 	results := make(chan Next, len(tokens))
 	for _, tok := range tokens {
-		go func() { results <- playRoundNoFatal(e.a, tok) }()
+		go func() { results <- deskPlayRoundAsync(e.a, tok) }()
 	}
 	seats := map[int]bool{}
 	var round string
@@ -909,7 +909,7 @@ func TestDeskWalkinTableFills(t *testing.T) {
 		}
 	}
 	for _, tok := range tokens {
-		if r := readRecord(t, e.a, tok); r.Rounds != 4 || r.Last[0].Kind != "walkin" || len(r.VsHouse) != 0 {
+		if r := deskRecord(t, e.a, tok); r.Rounds != 4 || r.Last[0].Kind != "walkin" || len(r.VsHouse) != 0 {
 			t.Fatalf("record %+v", r)
 		}
 	}

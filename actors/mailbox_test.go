@@ -30,11 +30,11 @@ func newMboxHarness() *mboxHarness {
 func mboxMove(turn int, phase string, ex int, deadline time.Time) *DeliverPrompt {
 	mv := games.Move{Turn: turn, Phase: phase, Exchange: ex}
 	return &DeliverPrompt{Table: "p1", Round: "T-7", Seat: 1,
-		Envelope: []byte(`{"v":1,"round":"T-7","turn":` + jsonInt(turn) + `,"sig":"ed25519:00"}`),
+		Envelope: []byte(`{"v":1,"round":"T-7","turn":` + deskItoa(turn) + `,"sig":"ed25519:00"}`),
 		Prompt:   games.Prompt{Seat: 1, Move: mv, Deadline: deadline}}
 }
 
-func jsonInt(n int) string { b, _ := json.Marshal(n); return string(b) }
+func deskItoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // poll is a poll that does not wait; it returns what the mailbox answered.
 func (h *mboxHarness) poll(t *testing.T) Next {

@@ -32,7 +32,7 @@ func TestWalkinRecordApply(t *testing.T) {
 	if vs := rec.VsHouse["Ada"]; vs == nil || *vs != (walkinVs{Rounds: 1, Ahead: 1}) {
 		t.Fatalf("vs Ada %+v", vs)
 	}
-	if !containsStr(rec.Marks, markTopTable) || containsStr(rec.Marks, markUnseen) || containsStr(rec.Marks, markFullRung) {
+	if !deskHas(rec.Marks, markTopTable) || deskHas(rec.Marks, markUnseen) || deskHas(rec.Marks, markFullRung) {
 		t.Fatalf("marks %v", rec.Marks)
 	}
 
@@ -51,17 +51,17 @@ func TestWalkinRecordApply(t *testing.T) {
 	if vs := rec.VsHouse["Ada"]; *vs != (walkinVs{Rounds: 2, Ahead: 1, Behind: 1}) {
 		t.Fatalf("vs Ada %+v", vs)
 	}
-	if !containsStr(rec.Marks, markCaught) || rec.Last[0].Round != "T-2" || rec.Last[1].Round != "T-1" || rec.Live != nil {
+	if !deskHas(rec.Marks, markCaught) || rec.Last[0].Round != "T-2" || rec.Last[1].Round != "T-1" || rec.Live != nil {
 		t.Fatalf("record %+v", rec)
 	}
 
 	// The mole with all three rungs and, though accusations were made, none on it.
 	rec.apply(live("T-3", "practice"), res(1, 2, 3, `{"mole":2,"rungs":[1,2,3]}`), []walkinAccusation{{Seat: 1, On: 3}}, ended)
-	if !containsStr(rec.Marks, markFullRung) || !containsStr(rec.Marks, markUnseen) || rec.Rungs != 5 {
+	if !deskHas(rec.Marks, markFullRung) || !deskHas(rec.Marks, markUnseen) || rec.Rungs != 5 {
 		t.Fatalf("marks %v rungs %d", rec.Marks, rec.Rungs)
 	}
 	rec.apply(live("T-4", "practice"), res(1, 2, 3, `not json`), nil, ended)
-	if !containsStr(rec.Marks, markPractised) || rec.Practice != 3 || rec.Last[0].Role != "player" {
+	if !deskHas(rec.Marks, markPractised) || rec.Practice != 3 || rec.Last[0].Role != "player" {
 		t.Fatalf("after the third Practice round: %+v", rec)
 	}
 	n := len(rec.Marks)
@@ -88,7 +88,7 @@ func TestWalkinRecordApply(t *testing.T) {
 func TestWalkinRecordKeepsLast200(t *testing.T) {
 	var rec walkinRecord
 	for i := 0; i < walkinLastRounds+25; i++ {
-		l := &walkinLive{Round: "T-" + jsonInt(i+1), Seat: 1, Kind: "practice", Entry: walkinEntry}
+		l := &walkinLive{Round: "T-" + deskItoa(i+1), Seat: 1, Kind: "practice", Entry: walkinEntry}
 		rec.apply(l, games.Result{Payouts: map[int]int64{1: walkinEntry + 1}}, nil, time.Unix(0, 0))
 	}
 	if len(rec.Last) != walkinLastRounds || rec.Last[0].Round != "T-225" || rec.Last[walkinLastRounds-1].Round != "T-26" {
@@ -110,7 +110,7 @@ func TestWalkinRecordKeepsLast200(t *testing.T) {
 	}
 }
 
-func TestIsoWeek(t *testing.T) {
+func TestWalkinIsoWeek(t *testing.T) {
 	for _, tt := range []struct {
 		t    time.Time
 		want string
