@@ -49,7 +49,9 @@ type Config struct {
 	// {"address", "seed"}); "" means <DataDir>/chain-account.json, generated on first start
 	// for the devchain.
 	ChainKeyFile string `json:"chain_key_file"`
-	// Pace holds the clocks of walk-in tables (§4.4, §4.5, §5.3).
+	// Pace holds the clocks of walk-in tables (§4.4, §4.5, §5.3). Not applied yet: the lobby
+	// (actors/lobby.go) runs the spec's clocks, which are these defaults, and `arena serve`
+	// warns when a value here differs.
 	Pace Pace `json:"pace"`
 	// HTTP holds the doors' limits.
 	HTTP HTTP `json:"http"`

@@ -77,6 +77,9 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 // tests), and runs until ctx ends; then it drains HTTP (long polls included) within the
 // configured grace, shuts the actor tree down and closes the database.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writer) error {
+	if cfg.Pace != config.Default().Pace {
+		log.Warn("pace settings are not applied yet: walk-in tables run the spec's clocks", "pace", cfg.Pace)
+	}
 	sec, err := config.Provision(cfg)
 	if err != nil {
 		return err
