@@ -14,8 +14,8 @@ import (
 // HouseAnswer is the scripted house policy (games.HousePlayer): a legal walk-in answer body for
 // the prompt, deterministic from (prompt move, seat, seed). It talks (a public line, sometimes
 // a private one, with varied tones), makes at most two commitments a commit phase that its
-// unlocked collateral and budget can seal, under conditions drawn from always / survives /
-// backs, and places (then may move) an accusation when it holds the lever. It signs nothing:
+// unlocked collateral and budget can seal (now and then a bold one), under conditions drawn
+// from always / survives / backs (some void unless reciprocated), and places (then may move) an accusation when it holds the lever. It signs nothing:
 // house seats are walk-in seats whose keys the arena holds.
 func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 	st, ok := decodeState(p.State)
@@ -81,19 +81,24 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 				break
 			}
 			chips := 1 + int64(src.intn(int(min(maxChips, 25))))
+			if src.intn(6) == 0 { // now and then a bold promise, three quarters of what the lock allows
+				chips = max(1, unlocked*2/ccd*3/4)
+			}
 			to := pick()
 			due := p.Move.Turn + src.intn(2)
 			if due > st.Format.Turns {
 				due = st.Format.Turns
 			}
 			var c any
-			switch src.intn(3) {
+			switch src.intn(4) {
 			case 0:
 				c = map[string]any{"always": true}
 			case 1:
 				c = map[string]any{"survives": []any{to, due}}
-			default:
+			case 2:
 				c = map[string]any{"or": []any{map[string]any{"backs": []any{to, p.Seat, 1000000}}, map[string]any{"always": true}}}
+			default: // void unless the payee backs this seat too
+				c = map[string]any{"backs": []any{to, p.Seat, 1000000}}
 			}
 			out = append(out, map[string]any{"payee": to, "chips": chips, "condition": c, "due": due})
 			unlocked -= (chips*ccd + 1) / 2
@@ -105,7 +110,9 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 		}
 	}
 	if strings.Contains(legal, "accusation") && p.Move.Turn >= 2 && src.intn(3) == 0 {
-		body["accusation"] = pick()
+		if on := pick(); on != st.Me.Accusation {
+			body["accusation"] = on
+		}
 	}
 	return mustJSON(body)
 }
