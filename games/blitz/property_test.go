@@ -22,7 +22,7 @@ import (
 // settlement for sealed values: private text, sealed amounts, the mole's role, task and named
 // seats.
 
-const propertyRounds = 24
+const propertyRounds = 16
 
 func TestPropertyRandomRounds(t *testing.T) {
 	seen := map[string]int{}
