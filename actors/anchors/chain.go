@@ -139,17 +139,20 @@ func New(db *bolt.DB, key *ccd.Key, node Node, opts Options) (*Chain, error) {
 	return c, nil
 }
 
+// firstNonceWait bounds how long Start waits for the node's nonce on a fresh data file.
+const firstNonceWait = 3 * time.Second
+
 // Start spawns the chain actor in sys (the arena's actor system, so that replies reach the
 // tables' PIDs) and delivers the jobs held so far. The actor reloads the queue from bbolt and
 // resubmits what is pending. When no next nonce is stored yet (a fresh data file), Start asks the
-// node for it, waiting at most the call timeout, and otherwise starts from 1 and re-syncs later.
+// node for it, waiting at most 3 s, and otherwise starts from 1 and re-syncs later.
 func (c *Chain) Start(ctx context.Context, sys *actor.ActorSystem) error {
 	_, next, _, err := loadQueue(c.db)
 	if err != nil {
 		return fmt.Errorf("anchors: load queue: %w", err)
 	}
 	if next == 0 {
-		cctx, cancel := context.WithTimeout(ctx, c.opts.CallTimeout)
+		cctx, cancel := context.WithTimeout(ctx, min(c.opts.CallTimeout, firstNonceWait))
 		n, _, err := c.node.NextNonce(cctx, c.key.Address())
 		cancel()
 		if err != nil || n == 0 {
