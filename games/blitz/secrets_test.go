@@ -1,6 +1,7 @@
 package blitz
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -58,21 +59,31 @@ func TestNoSealedValueLeaks(t *testing.T) {
 		`"named"`:          func(s int) bool { return s == 6 },
 		`"role":"mole"`:    func(s int) bool { return s == 6 },
 	}
-	token := func(secret string) *regexp.Regexp {
-		return regexp.MustCompile(`(^|[^0-9])` + regexp.QuoteMeta(secret) + `($|[^0-9])`)
+	res := map[string]*regexp.Regexp{}
+	for secret := range secretFor {
+		res[secret] = regexp.MustCompile(`(^|[^0-9])` + regexp.QuoteMeta(secret) + `($|[^0-9])`)
 	}
+	token := func(secret string) *regexp.Regexp { return res[secret] }
 	checked := 0
+	seen := map[string]bool{} // positive control: entitled seats do receive each secret
 	for _, p := range prompts {
 		blob := append([]byte{}, p.State...)
 		for _, it := range p.Inbox {
 			blob = append(blob, it...)
 		}
 		for secret, ok := range secretFor {
-			if !ok(p.Seat) && token(secret).Match(blob) {
+			has := bytes.Contains(blob, []byte(secret)) && token(secret).Match(blob)
+			if !ok(p.Seat) && has {
 				t.Fatalf("seat %d's prompt %+v carries %s", p.Seat, p.Move, secret)
 			}
+			seen[secret] = seen[secret] || has
 		}
 		checked++
+	}
+	for secret := range secretFor {
+		if !seen[secret] {
+			t.Fatalf("no entitled seat ever saw %s: the scan proves nothing", secret)
+		}
 	}
 	if checked < 6*20 {
 		t.Fatalf("only %d prompts checked", checked)
