@@ -393,7 +393,7 @@ func codeOf(err error) error {
 	case errors.Is(err, actors.ErrNoRound):
 		return door.Refuse(door.CodeUnknownRound, "no such round")
 	case errors.Is(err, actors.ErrTableDown):
-		return &door.Refusal{Code: "table_down", Msg: "the table is not running (failed or stopped); an operator can restart it", Retry: true}
+		return &door.Refusal{Code: door.CodeTableDown, Msg: "the table is not running (failed or stopped); an operator can restart it", Retry: true}
 	case errors.Is(err, actors.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return &door.Refusal{Code: door.CodeBusy, Msg: "the arena did not answer in time", Retry: true}
 	case errors.Is(err, actors.ErrClosed):

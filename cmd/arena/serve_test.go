@@ -684,3 +684,82 @@ func TestBracketHostsBlitzAndDilemma(t *testing.T) {
 		t.Fatalf("bracket %v", ids)
 	}
 }
+
+// TestServeOpsStopAndRestart: an operator stops a live table with `arena ops stop`, the walk-in's
+// answer is refused meanwhile (changing nothing), `arena ops restart` brings the table back from
+// its snapshot, and the round plays on to its result.
+func TestServeOpsStopAndRestart(t *testing.T) {
+	bin := buildArena(t)
+	data := filepath.Join(t.TempDir(), "data")
+	s := startServer(t, bin, data)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	reg := s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": "Ops Walker"})
+	tok, _ := reg.body["token"].(string)
+	join := s.call(ctx, "POST", "/v1/walkin/join", tok, map[string]any{"table": "practice", "format": "short"})
+	table, _ := join.body["table"].(string)
+	if join.status != 200 || table == "" {
+		t.Fatalf("join %d %s", join.status, join.raw)
+	}
+	ops := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := opsMain(ctx, append(args, "--server", s.url, "--data", data), noEnv, &out, &errb); code != 0 {
+			t.Fatalf("arena ops %v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	next := func() (envelope, []byte) {
+		for {
+			r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+			if r.status != 200 {
+				t.Fatalf("next %d %s", r.status, r.raw)
+			}
+			if r.body["waiting"] == true {
+				continue
+			}
+			var e envelope
+			json.Unmarshal(r.raw, &e)
+			return e, r.raw
+		}
+	}
+	e, _ := next() // scouting
+	if r := s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e)); r.status != 200 {
+		t.Fatalf("answer %d %s", r.status, r.raw)
+	}
+	e, _ = next() // turn 1, talk 1
+	if out := ops("stop", table); !strings.Contains(out, "stopped") {
+		t.Fatalf("ops stop: %s", out)
+	}
+	if out := ops("tables"); !strings.Contains(out, table) || !strings.Contains(out, "stopped") {
+		t.Fatalf("ops tables after stop:\n%s", out)
+	}
+	r := s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e))
+	if r.status != 503 || r.body["code"] != "table_down" || r.body["retry"] != true {
+		t.Fatalf("an answer to a stopped table: %d %s, want 503 table_down retry", r.status, r.raw)
+	}
+	if out := ops("restart", table); !strings.Contains(out, "restarted") {
+		t.Fatalf("ops restart: %s", out)
+	}
+	for {
+		r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+		if r.status != 200 {
+			t.Fatalf("next %d %s", r.status, r.raw)
+		}
+		if r.body["result"] != nil {
+			break
+		}
+		if r.body["waiting"] == true {
+			continue
+		}
+		var e envelope
+		json.Unmarshal(r.raw, &e)
+		if a := s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e)); a.status != 200 && a.body["code"] != "stale" {
+			t.Fatalf("answer after restart: %d %s", a.status, a.raw)
+		}
+	}
+	if out := ops("tables"); !strings.Contains(out, "finished") {
+		t.Fatalf("ops tables at the end:\n%s", out)
+	}
+	s.stop()
+}

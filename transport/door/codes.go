@@ -24,6 +24,7 @@ const (
 	CodeUnknownName  = "unknown_name"
 	CodeBusy         = "busy"           // the arena did not answer in time; retry
 	CodeTooManyPolls = "too_many_polls" // more long polls open at once for one token than allowed
+	CodeTableDown    = "table_down"     // the table is failed or stopped; an operator restarts it
 	CodeInternal     = "internal"       // a bug; logged with its stack
 )
 
@@ -48,6 +49,7 @@ var statuses = map[string]int{
 	"claimed":        http.StatusGone, // §4.4 a claimed token is spent
 	CodeBusy:         http.StatusServiceUnavailable,
 	CodeTooManyPolls: http.StatusTooManyRequests,
+	CodeTableDown:    http.StatusServiceUnavailable,
 	"no_registry":    http.StatusServiceUnavailable, // §4.1 an arena with no registry seats nobody
 	CodeInternal:     http.StatusInternalServerError,
 

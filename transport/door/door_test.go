@@ -20,7 +20,7 @@ func TestStatus(t *testing.T) {
 		"forbidden": 403, "not_seated": 403, "not_found": 404, "unknown_round": 404, "unknown_table": 404,
 		"stale": 409, "not_yet": 409, "in_a_round": 409, "lever_spent": 409, "not_now": 409, "is_mole": 409,
 		"claimed": 410, "too_large": 413, "unsupported_media_type": 415, "bad_condition": 422,
-		"busy": 503, "internal": 500, "some_new_game_code": 409,
+		"busy": 503, "table_down": 503, "too_many_polls": 429, "internal": 500, "some_new_game_code": 409,
 	}
 	for code, want := range tests {
 		if got := Status(code); got != want {
