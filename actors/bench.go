@@ -27,6 +27,10 @@ type BenchOptions struct {
 	Seats   int           // house seats per table (0: 3)
 	Move    time.Duration // the compressed clock: every move's length (0: 10 s)
 	Workers int           // goroutines opening tables (0: 64)
+	// Spread paces the openings evenly over this long, so deadlines spread as they do when
+	// tables start at different times (0: one move length; negative: open all at once, the
+	// worst case where every table's deadlines fall in the same instants).
+	Spread time.Duration
 	// Engine and Game/Format pick the game (nil: the built-in countdown game). The engine must
 	// implement games.HousePlayer.
 	Engine games.Engine
@@ -55,14 +59,18 @@ type BenchResult struct {
 	LiveAtMeasure   int    // tables live when the heap was measured
 	HeapPerTable    uint64 // bytes of Go heap per live table (after GC)
 	Goroutines      int    // at the heap measurement
+	WriteTxs        int    // bbolt write transactions (commits are coalesced into them)
+	TxWriteTime     time.Duration
+	// Windows is the timer lateness p99 per 5-second window of the run, "start+Ns: p99 (n)".
+	Windows []string
 }
 
 func (r BenchResult) String() string {
 	return fmt.Sprintf("tables=%d completed=%d open=%v elapsed=%v tables/s=%.1f timers=%d lateness p50=%v p99=%v max=%v "+
-		"commits=%d commit p50=%v p99=%v heap/table=%d B (%d live, %d goroutines)",
+		"commits=%d commit p50=%v p99=%v heap/table=%d B (%d live, %d goroutines) bbolt txs=%d write time=%v",
 		r.Tables, r.Completed, r.OpenTime.Round(time.Millisecond), r.Elapsed.Round(time.Millisecond), r.TablesPerSecond,
 		r.TimerSamples, r.LatenessP50, r.LatenessP99, r.LatenessMax, r.CommitSamples, r.CommitP50, r.CommitP99,
-		r.HeapPerTable, r.LiveAtMeasure, r.Goroutines)
+		r.HeapPerTable, r.LiveAtMeasure, r.Goroutines, r.WriteTxs, r.TxWriteTime.Round(time.Millisecond))
 }
 
 // RunBench runs N concurrent practice tables of house seats on a compressed clock (the real
@@ -81,6 +89,9 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	}
 	if o.Workers <= 0 {
 		o.Workers = 64
+	}
+	if o.Spread == 0 {
+		o.Spread = o.Move
 	}
 	if o.Engine == nil {
 		o.Engine = &countdown.Engine{}
@@ -140,6 +151,9 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 				if i > o.Tables {
 					return
 				}
+				if o.Spread > 0 {
+					time.Sleep(time.Until(began.Add(o.Spread * time.Duration(i-1) / time.Duration(o.Tables))))
+				}
 				spec := TableSpec{ID: "bench-" + strconv.Itoa(i), Game: game, Format: o.Format, Kind: "practice",
 					Pace: games.Pace{Name: "agent", Scouting: o.Move, Talk: o.Move, Commit: o.Move, Settle: o.Move}}
 				for s := 1; s <= o.Seats; s++ {
@@ -184,9 +198,21 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	res.TablesPerSecond = float64(res.Completed) / res.Elapsed.Seconds()
 	samples.mu.Lock()
 	res.TimerSamples, res.CommitSamples = len(samples.lateness), len(samples.commit)
+	win := map[int][]time.Duration{}
+	last := 0
+	for i, at := range samples.latAt {
+		w := int(at.Sub(began) / (5 * time.Second))
+		win[w] = append(win[w], samples.lateness[i])
+		last = max(last, w)
+	}
+	for w := 0; w <= last; w++ {
+		res.Windows = append(res.Windows, fmt.Sprintf("+%ds: p99 %v (%d)", w*5, pct(win[w], 99).Round(time.Millisecond), len(win[w])))
+	}
 	res.LatenessP50, res.LatenessP99, res.LatenessMax = pct(samples.lateness, 50), pct(samples.lateness, 99), pct(samples.lateness, 100)
 	res.CommitP50, res.CommitP99 = pct(samples.commit, 50), pct(samples.commit, 99)
 	samples.mu.Unlock()
+	ts := st.DB().Stats().TxStats
+	res.WriteTxs, res.TxWriteTime = int(st.DB().Stats().TxN), ts.GetWriteTime()
 	return res, nil
 }
 

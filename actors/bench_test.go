@@ -28,17 +28,20 @@ func TestRunBenchSmall(t *testing.T) {
 //
 //	ARENA_BENCH_TABLES=10000 go test -run '^$' -bench TablesUnderLoad -benchtime 1x ./actors
 //
-// (ARENA_BENCH_MOVE sets the move length, ARENA_BENCH_SYNC=1 fsyncs every commit).
+// (ARENA_BENCH_MOVE sets the move length, ARENA_BENCH_SPREAD the opening spread, "-1s" for all
+// at once; ARENA_BENCH_SYNC=1 fsyncs every commit).
 func BenchmarkTablesUnderLoad(b *testing.B) {
 	n, _ := strconv.Atoi(os.Getenv("ARENA_BENCH_TABLES"))
 	move, _ := time.ParseDuration(os.Getenv("ARENA_BENCH_MOVE"))
+	spread, _ := time.ParseDuration(os.Getenv("ARENA_BENCH_SPREAD")) // "-1s": all at once
 	for i := 0; i < b.N; i++ {
-		r, err := RunBench(context.Background(), BenchOptions{Tables: n, Move: move, Dir: b.TempDir(),
+		r, err := RunBench(context.Background(), BenchOptions{Tables: n, Move: move, Spread: spread, Dir: b.TempDir(),
 			NoSync: os.Getenv("ARENA_BENCH_SYNC") != "1"})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Log(r.String())
+		b.Log(r.Windows)
 		b.ReportMetric(r.TablesPerSecond, "tables/s")
 		b.ReportMetric(float64(r.LatenessP50.Microseconds())/1000, "lateness-p50-ms")
 		b.ReportMetric(float64(r.LatenessP99.Microseconds())/1000, "lateness-p99-ms")

@@ -80,7 +80,10 @@ func (m *metrics) observeLateness(d time.Duration) {
 	}
 	m.lateness.Observe(d.Seconds())
 	if s := m.samples; s != nil {
-		s.add(&s.lateness, d)
+		s.mu.Lock()
+		s.lateness = append(s.lateness, d)
+		s.latAt = append(s.latAt, time.Now())
+		s.mu.Unlock()
 	}
 }
 
@@ -95,6 +98,7 @@ func (m *metrics) observeCommit(d time.Duration) {
 type benchSamples struct {
 	mu       sync.Mutex
 	lateness []time.Duration
+	latAt    []time.Time // when each lateness sample was taken
 	commit   []time.Duration
 	finished int
 	done     chan string // table ids as they finish (buffered; never blocks)
