@@ -59,6 +59,9 @@ func (p *Policy) timeout() time.Duration {
 	return p.Timeout
 }
 
+// BodyCap is the response size cap in effect, in bytes (MaxBytes or DefaultMaxBytes).
+func (p *Policy) BodyCap() int64 { return p.maxBytes() }
+
 func (p *Policy) maxBytes() int64 {
 	if p.MaxBytes <= 0 {
 		return DefaultMaxBytes

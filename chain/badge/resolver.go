@@ -1,0 +1,386 @@
+package badge
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"errors"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"arena/chain/ccd"
+	"arena/games"
+	"arena/games/canon"
+	"arena/transport/egress"
+)
+
+// DefaultTTL is how long a resolution is reused when Config.TTL is zero (§4.1: a round calls
+// each agent eleven times; a minute spans a round's seating without outliving a key rotation
+// by much).
+const DefaultTTL = 60 * time.Second
+
+// Config configures a Resolver.
+type Config struct {
+	// Node reads the registry. nil means no registry is configured: every Resolve refuses
+	// with CodeNoRegistry and the door answers 503 (§4.1: seat nobody, say so).
+	Node Node
+	// Registry is the registry contract on a chain that is neither testnet nor mainnet (a
+	// devchain with its own genesis); nil means <12802,0>. On testnet and mainnet the
+	// registry is fixed (§4.1) and a Registry naming another contract refuses every Badge
+	// with CodeWrongRegistry rather than read a contract that is not the network's.
+	Registry *Contract
+	// Cards fetches agent cards; nil means egress.NewClient(egress.Policy{}) (https, public
+	// addresses only, 10 s, 64 KiB).
+	Cards *egress.Client
+	// House is the house identity account (§3): the only owner whose Badges may say kind
+	// house or arena, and the owner every operator must have. Zero means no house: such
+	// cards are refused.
+	House ccd.Address
+	// HouseEndpoints are URL prefixes of endpoints the house serves for agents it runs: a
+	// player card whose endpoint starts with one of them, or that has no endpoint, is an
+	// off-the-shelf card and must name an operator (§4.2).
+	HouseEndpoints []string
+	// TTL is how long a resolution is reused: zero means DefaultTTL, negative disables the
+	// cache. Refusals are never cached.
+	TTL time.Duration
+	// Now is the clock for the cache; nil means time.Now.
+	Now func() time.Time
+	// Keys is the key→Badge index (§4.2 "a key MUST be used by exactly one Badge, ever");
+	// nil gives the Resolver an index of its own. Share one among Resolvers of a process.
+	Keys *KeyIndex
+}
+
+// Agent is a resolved Badge: everything §4.1 proved, and the card's fields that count.
+type Agent struct {
+	ID         AgentID
+	TokenID    uint64      // the registry token id
+	Owner      ccd.Address // from the registry, not the card
+	HouseOwned bool        // Owner is the house identity account (§3 in-house)
+	Name       string      // the card's name: wins over a name sent at join (§4.2)
+	Kind       string      // player, house or arena
+	Key        ed25519.PublicKey
+	Endpoint   string   // "" for an agent with none (off-the-shelf)
+	Operator   *AgentID // the house Badge running it, when the card names one (resolved)
+	OffShelf   bool     // an off-the-shelf card (see Config.HouseEndpoints)
+	Wallet     *ccd.Address
+	CardURI    string
+	CardHash   [32]byte // metadata_hash, equal to SHA-256 of Card
+	Card       []byte   // the card's bytes as served
+	ResolvedAt time.Time
+}
+
+// Resolver resolves agent ids to keys per §4.1. Safe for concurrent use.
+type Resolver struct {
+	cfg   Config
+	cards *egress.Client
+	keys  *KeyIndex
+	now   func() time.Time
+	ttl   time.Duration
+
+	mu      sync.Mutex
+	network Chain // learned from the node on first use; "" until then
+	cache   map[string]cached
+}
+
+type cached struct {
+	a       Agent
+	expires time.Time
+}
+
+// New makes a Resolver. It does not touch the node: the network is read on the first Resolve.
+func New(cfg Config) *Resolver {
+	r := &Resolver{cfg: cfg, cards: cfg.Cards, keys: cfg.Keys, now: cfg.Now, ttl: cfg.TTL, cache: map[string]cached{}}
+	if r.cards == nil {
+		r.cards = egress.NewClient(egress.Policy{})
+	}
+	if r.keys == nil {
+		r.keys = NewKeyIndex()
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	if r.ttl == 0 {
+		r.ttl = DefaultTTL
+	}
+	return r
+}
+
+// maxOperatorDepth bounds operator resolution: an agent's operator is resolved, and that
+// operator's own operator (if any) is not followed further.
+const maxOperatorDepth = 1
+
+// Resolve runs §4.1 for id, every step in order, and returns the agent or a *games.Error with
+// one of the Code* reasons. A fresh earlier resolution is returned from the cache; a refusal
+// is never cached, and it evicts any earlier resolution of the same id.
+func (r *Resolver) Resolve(ctx context.Context, id string) (Agent, error) {
+	return r.resolve(ctx, id, 0)
+}
+
+func (r *Resolver) resolve(ctx context.Context, id string, depth int) (Agent, error) {
+	if r.cfg.Node == nil {
+		return Agent{}, refuse(CodeNoRegistry, "no registry configured: nobody is seated")
+	}
+	aid, err := ParseAgentID(id)
+	if err != nil {
+		if errors.Is(err, ErrNotBase58) {
+			return Agent{}, refuse(CodeNotBase58, "agent id has a character outside base58 (0, O, I and l are not base58): %v", err)
+		}
+		return Agent{}, refuse(CodeBadAgentID, "agent id is not ccd:<chain>/cis-2:<token address>: %v", err)
+	}
+	key := aid.String()
+	now := r.now()
+	r.mu.Lock()
+	if c, ok := r.cache[key]; ok && now.Before(c.expires) {
+		r.mu.Unlock()
+		return c.a, nil
+	}
+	r.mu.Unlock()
+	a, err := r.resolveUncached(ctx, aid, depth)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		delete(r.cache, key)
+		return Agent{}, err
+	}
+	if r.ttl > 0 {
+		r.cache[key] = cached{a: a, expires: now.Add(r.ttl)}
+	}
+	return a, nil
+}
+
+// networkInUse is the node's chain, read once.
+func (r *Resolver) networkInUse(ctx context.Context) (Chain, error) {
+	r.mu.Lock()
+	n := r.network
+	r.mu.Unlock()
+	if n != "" {
+		return n, nil
+	}
+	s, err := r.cfg.Node.Network(ctx)
+	if err != nil {
+		return "", err
+	}
+	c, err := ParseChain(s)
+	if err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	r.network = c
+	r.mu.Unlock()
+	return c, nil
+}
+
+// reRejectReason finds the reject code in ccd.Client.Invoke's failure text (the SDK gives the
+// RejectReason only as text there; prototext may put spaces after the colon).
+var reRejectReason = regexp.MustCompile(`reject_reason:\s*(-?\d+)`)
+
+func isAgentNotFound(err error) bool {
+	if !errors.Is(err, ccd.ErrInvokeFailed) {
+		return false
+	}
+	m := reRejectReason.FindStringSubmatch(err.Error())
+	return m != nil && m[1] == "-7200"
+}
+
+func (r *Resolver) resolveUncached(ctx context.Context, id AgentID, depth int) (Agent, error) {
+	tokenID, ok := id.BadgeTokenID()
+	if !ok {
+		return Agent{}, refuse(CodeBadAgentID, "%s is not a Badge: its token id has %d bytes, a CIS-8004 token id has 8", id, len(id.Token.TokenID))
+	}
+	network, err := r.networkInUse(ctx)
+	if err != nil {
+		return Agent{}, refuseRetry(CodeRegistryUnreadable, "registry unreadable: the node's network: %v", err)
+	}
+	registry := RegistryFor(network, r.cfg.Registry)
+	if c := r.cfg.Registry; c != nil && (c.Index != registry.Index || c.Subindex != registry.Subindex) {
+		return Agent{}, refuse(CodeWrongRegistry, "the configured registry <%d,%d> is not the registry of %s (%s)", c.Index, c.Subindex, network, registry)
+	}
+	if id.Chain != network {
+		return Agent{}, refuse(CodeWrongNetwork, "%s is a Badge on %s; the network in use is %s", id, id.Chain, network)
+	}
+	if id.Token.Index != registry.Index || id.Token.Subindex != registry.Subindex {
+		return Agent{}, refuse(CodeWrongRegistry, "%s is a token of contract <%d,%d>, not of the registry %s: it is not a Badge", id, id.Token.Index, id.Token.Subindex, registry)
+	}
+
+	// agentOf(agent id) on chain.
+	ret, err := r.cfg.Node.Invoke(ctx, agentOfCall(registry, tokenID))
+	if err != nil {
+		if isAgentNotFound(err) {
+			return Agent{}, refuse(CodeNotRegistered, "%s is not registered in %s", id, registry)
+		}
+		return Agent{}, refuseRetry(CodeRegistryUnreadable, "registry unreadable: agentOf(%d): %v", tokenID, err)
+	}
+	rec, found, err := DecodeRecord(ret)
+	if err != nil {
+		return Agent{}, refuseRetry(CodeRegistryUnreadable, "registry unreadable: agentOf(%d): %v", tokenID, err)
+	}
+	if !found {
+		return Agent{}, refuse(CodeNotRegistered, "%s is not registered in %s", id, registry)
+	}
+	if rec.TokenID != tokenID {
+		return Agent{}, refuseRetry(CodeRegistryUnreadable, "registry unreadable: agentOf(%d) answered the record of token %d", tokenID, rec.TokenID)
+	}
+	// Status after the read: a live registry returns a revoked record, not an error.
+	if rec.Status != StatusActive {
+		return Agent{}, refuse(CodeStatusNotActive, "%s is %s, not Active", id, rec.Status)
+	}
+	if rec.AgentURI == "" {
+		return Agent{}, refuse(CodeNoAgentURI, "%s has no agent_uri: registered is not verifiable", id)
+	}
+	if rec.MetadataHash == nil {
+		return Agent{}, refuse(CodeNoMetadataHash, "%s has no metadata_hash: registered is not verifiable", id)
+	}
+
+	// GET agent_uri: the card, as bytes.
+	pol := r.cards.Policy()
+	if err := pol.CheckURLShape(rec.AgentURI); err != nil {
+		return Agent{}, refuse(CodeCardURLRefused, "agent_uri %q refused: %v", rec.AgentURI, err)
+	}
+	raw, err := r.cards.Get(ctx, rec.AgentURI, "application/json")
+	switch {
+	case errors.Is(err, egress.ErrTooLarge):
+		return Agent{}, refuse(CodeCardTooLarge, "the card at %q is larger than %d bytes", rec.AgentURI, pol.BodyCap())
+	case egress.IsRefusal(err):
+		return Agent{}, refuse(CodeCardURLRefused, "agent_uri %q refused: %v", rec.AgentURI, err)
+	case err != nil:
+		return Agent{}, refuseRetry(CodeCardUnreachable, "the card at %q could not be fetched: %v", rec.AgentURI, err)
+	}
+	// SHA-256 over the bytes as served, before any parsing.
+	sum := sha256.Sum256(raw)
+	if !bytes.Equal(sum[:], rec.MetadataHash) {
+		return Agent{}, refuse(CodeCardHashMismatch, "SHA-256 of the card as served is %x; metadata_hash on chain is %x", sum, rec.MetadataHash)
+	}
+	card, err := ParseCard(raw)
+	if err != nil {
+		return Agent{}, err
+	}
+	if card.Agent != id.String() {
+		return Agent{}, refuse(CodeCardAgentMismatch, "the card names %q, not %s: it belongs to another registration", card.Agent, id)
+	}
+	if card.Badge.TokenAddress != id.String() {
+		return Agent{}, refuse(CodeBadgeMismatch, "the badge's tokenAddress is %q, not %s", card.Badge.TokenAddress, id)
+	}
+	if card.Badge.CIS8004 != "" && card.Badge.CIS8004 != registry.String() {
+		return Agent{}, refuse(CodeBadgeMismatch, "the badge names registry %q, not %s", card.Badge.CIS8004, registry)
+	}
+	for _, reg := range card.Registrations {
+		if reg.AgentRegistry == registry.String() && reg.AgentID != int64(tokenID) {
+			return Agent{}, refuse(CodeBadgeMismatch, "registrations names agentId %d in %s, not %d", reg.AgentID, registry, tokenID)
+		}
+	}
+	owner := Account{Chain: network, Address: rec.Owner}
+	if card.Badge.OwnerAccount != "" && card.Badge.OwnerAccount != owner.String() {
+		return Agent{}, refuse(CodeOwnerMismatch, "the badge names owner %q; the registry says %s", card.Badge.OwnerAccount, owner)
+	}
+
+	// Only now does signing_key count.
+	if card.SigningKey == "" {
+		return Agent{}, refuse(CodeBadSigningKey, "the card has no signing_key")
+	}
+	pub, err := canon.ParseKey(card.SigningKey)
+	if err != nil {
+		return Agent{}, refuse(CodeBadSigningKey, "signing_key refused: %v", err)
+	}
+
+	// In-house is a fact about the owner; the card must agree (§3, §4.2).
+	house := r.cfg.House != (ccd.Address{}) && rec.Owner == r.cfg.House
+	switch {
+	case (card.Kind == KindHouse || card.Kind == KindArena) && !house:
+		return Agent{}, refuse(CodeKindNotHouseOwned, "the card says kind %s but %s is not the house identity account", card.Kind, owner)
+	case card.Kind == KindPlayer && house:
+		return Agent{}, refuse(CodeHouseKindUndisclose, "the Badge is owned by the house identity account but its card says kind player: in-house agents are disclosed")
+	}
+	if card.Endpoint != "" {
+		if err := pol.CheckURLShape(card.Endpoint); err != nil {
+			return Agent{}, refuse(CodeBadEndpoint, "endpoint %q refused: %v", card.Endpoint, err)
+		}
+	}
+	offShelf := card.Kind == KindPlayer && r.isHouseEndpoint(card.Endpoint)
+	a := Agent{ID: id, TokenID: tokenID, Owner: rec.Owner, HouseOwned: house, Name: card.Name, Kind: card.Kind,
+		Key: pub, Endpoint: card.Endpoint, OffShelf: offShelf, Wallet: rec.Wallet, CardURI: rec.AgentURI,
+		CardHash: sum, Card: raw, ResolvedAt: r.now()}
+	if offShelf && card.Operator == "" {
+		return Agent{}, refuse(CodeOperatorMissing, "an off-the-shelf card (no endpoint of its own, or one the house serves) must name its operator")
+	}
+	if card.Operator != "" {
+		op, err := r.checkOperator(ctx, card.Operator, depth)
+		if err != nil {
+			return Agent{}, err
+		}
+		a.Operator = &op
+	}
+	if err := r.keys.claim(pub, id); err != nil {
+		return Agent{}, err
+	}
+	return a, nil
+}
+
+// checkOperator resolves an operator Badge (§4.1 in full) and requires it house-owned.
+func (r *Resolver) checkOperator(ctx context.Context, opID string, depth int) (AgentID, error) {
+	if depth >= maxOperatorDepth {
+		return AgentID{}, refuse(CodeOperatorNotHouse, "operator %q names an operator in turn; not followed", opID)
+	}
+	op, err := r.resolve(ctx, opID, depth+1)
+	if err != nil {
+		var ge *games.Error
+		if errors.As(err, &ge) {
+			return AgentID{}, &games.Error{Code: CodeOperatorNotHouse, Msg: "operator " + opID + " does not resolve: " + ge.Code + ": " + ge.Msg, Retry: ge.Retry}
+		}
+		return AgentID{}, refuse(CodeOperatorNotHouse, "operator %q does not resolve: %v", opID, err)
+	}
+	if !op.HouseOwned {
+		return AgentID{}, refuse(CodeOperatorNotHouse, "operator %s is not owned by the house identity account", opID)
+	}
+	return op.ID, nil
+}
+
+func (r *Resolver) isHouseEndpoint(endpoint string) bool {
+	if endpoint == "" {
+		return true
+	}
+	for _, p := range r.cfg.HouseEndpoints {
+		if p != "" && strings.HasPrefix(endpoint, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyIndex binds each signing key to the one Badge that first presented it in a successful
+// resolution, for the life of the index (§4.2: a key MUST be used by exactly one Badge, ever).
+// A Badge may hold several keys over time (rotation); a key never moves to another Badge. The
+// index is in memory: its scope is the process (share one index among its Resolvers).
+// Safe for concurrent use.
+type KeyIndex struct {
+	mu    sync.Mutex
+	byKey map[[32]byte]string
+}
+
+// NewKeyIndex makes an empty index.
+func NewKeyIndex() *KeyIndex { return &KeyIndex{byKey: map[[32]byte]string{}} }
+
+// Owner is the Badge key is bound to, if any.
+func (k *KeyIndex) Owner(pub ed25519.PublicKey) (string, bool) {
+	if len(pub) != 32 {
+		return "", false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	id, ok := k.byKey[[32]byte(pub)]
+	return id, ok
+}
+
+// claim binds pub to id, or refuses with CodeKeyReused when another Badge holds it.
+func (k *KeyIndex) claim(pub ed25519.PublicKey, id AgentID) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	s := id.String()
+	if held, ok := k.byKey[[32]byte(pub)]; ok && held != s {
+		return refuse(CodeKeyReused, "signing_key %s already belongs to %s: a key is used by exactly one Badge", canon.FormatKey(pub), held)
+	}
+	k.byKey[[32]byte(pub)] = s
+	return nil
+}
