@@ -1,6 +1,7 @@
 package blitz
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -78,6 +79,9 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 	if err != nil {
 		m.step = nil
 		return games.Step{}, err
+	}
+	if len(bytes.TrimSpace(in.Body)) == 0 {
+		in.Body = nil // an empty answer; kept as null so the snapshot stays valid JSON
 	}
 	m.log = append(m.log, logOp{Op: "act", At: now, Input: in})
 	return m.end(), nil

@@ -216,6 +216,7 @@ func TestSnapshotRestoreDeterminism(t *testing.T) {
 		t.Fatal("two runs differ")
 	}
 	_, half := run(3)
+
 	snap, err := half.m.Snapshot()
 	if err != nil {
 		t.Fatal(err)
@@ -476,4 +477,25 @@ func FuzzAnswer(f *testing.F) {
 		_, _ = h.act(seat, "call", body)
 		h.finish()
 	})
+}
+
+// An empty (whitespace) answer is taken and survives Snapshot/Restore.
+func TestSnapshotEmptyAnswer(t *testing.T) {
+	h := newHarness(t, testSetup("short", 3, ""))
+	h.to(1, "talk", 1)
+	h.mustNoDrop(1, "  \n")
+	h.talk(2, `{"type":"public","text":"hi"}`)
+	snap, err := h.m.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := NewEngine(DefaultFees()).Restore(snap, h.keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(h.m.Events())
+	b, _ := json.Marshal(gm.(*Match).Events())
+	if !bytes.Equal(a, b) {
+		t.Fatal("restored events differ")
+	}
 }
