@@ -153,6 +153,10 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 			return nil, bad("options.playbooks: %q is not a seat", k)
 		}
 	}
+	if len(bytes.TrimSpace(s.Options)) == 0 {
+		s.Options = nil // kept as null: the snapshot must stay valid JSON
+	}
+	s.Start = s.Start.Round(0) // wall clock only, so a restored match compares instants the same way
 	return newMatch(e.fees, s, keys, f, opt, human), nil
 }
 
