@@ -22,7 +22,7 @@ import (
 
 // roundTimes plays rounds of the countdown test game (three turns, house seats answering at
 // once, each turn close anchored) on a real arena wired to the chain actor, with a node that
-// takes `latency` per call, and returns each round's move latency: the mean time from one
+// takes `latency` per submission, and returns each round's move latency: the mean time from one
 // turn.started to the next (envelope out to the next envelope), and the anchors recorded.
 func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.Duration, recorded int) {
 	t.Helper()
@@ -33,7 +33,7 @@ func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.D
 	defer st.Close()
 	key := testKey(t)
 	node := newFakeNode(key.PublicKey())
-	node.latency = latency
+	node.sendLat = latency
 	ch, err := New(st.DB(), key, node, fastOptions())
 	if err != nil {
 		t.Fatal(err)

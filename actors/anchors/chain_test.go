@@ -290,8 +290,8 @@ func TestBatching(t *testing.T) {
 	o := fastOptions()
 	o.BatchSize = 16
 	h := newHarness(t, o)
-	h.node.set(func(n *fakeNode) { n.latency = 20 * time.Millisecond })
-	const n = 96
+	h.node.set(func(n *fakeNode) { n.sendLat = 10 * time.Millisecond })
+	const n = 64
 	for i := 0; i < n; i++ {
 		h.send(1, job(1, "exchange", uint32(i+1), "b"))
 	}
@@ -477,7 +477,7 @@ func TestCrashPendingLandOnce(t *testing.T) {
 // well under a millisecond-scale bound (bbolt's fsync dominates), and the queue just grows.
 func TestPlayNeverWaitsOnSlowNode(t *testing.T) {
 	h := newHarness(t, fastOptions())
-	h.node.set(func(n *fakeNode) { n.latency = 5 * time.Second })
+	h.node.set(func(n *fakeNode) { n.sendLat = 5 * time.Second })
 	const n = 100
 	lat := make([]time.Duration, 0, n)
 	for i := 0; i < n; i++ {

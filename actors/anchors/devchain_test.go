@@ -364,12 +364,12 @@ func TestDevchainAlreadyExists(t *testing.T) {
 	}
 }
 
-// Against a node with 2 ms per submission, 96 anchors go in a handful of batches.
+// Against a node with 2 ms per submission, 48 anchors go in a handful of batches.
 func TestDevchainBatching(t *testing.T) {
 	o := fastOptions()
-	o.BatchSize = 16
+	o.BatchSize = 8
 	d := newDevHarness(t, o, devchain.Options{Faults: devchain.Faults{MethodLatency: map[string]time.Duration{"SendBlockItem": 2 * time.Millisecond}}})
-	const n = 96
+	const n = 48
 	for i := 0; i < n; i++ {
 		d.send(12, job(12, "exchange", uint32(i+1), "batch"))
 	}

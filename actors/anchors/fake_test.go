@@ -27,7 +27,8 @@ type fakeNode struct {
 	pool      map[[32]byte]*ccd.Tx
 	hold      bool // when set, the pool is not finalized until Seal
 
-	latency   time.Duration
+	latency   time.Duration // per call
+	sendLat   time.Duration // per SendBlockItem, on top of latency
 	failSends int  // the next failSends sends fail (transient)
 	loseReply int  // the next loseReply accepted sends answer with a transient error
 	down      bool // every call fails (transient)
@@ -42,9 +43,12 @@ func newFakeNode(pub ed25519.PublicKey) *fakeNode {
 		pool: map[[32]byte]*ccd.Tx{}, registered: map[string]int{}, now: time.Now}
 }
 
-func (n *fakeNode) wait(ctx context.Context) error {
+func (n *fakeNode) wait(ctx context.Context, send bool) error {
 	n.mu.Lock()
 	d := n.latency
+	if send {
+		d += n.sendLat
+	}
 	n.mu.Unlock()
 	if d == 0 {
 		return nil
@@ -58,7 +62,7 @@ func (n *fakeNode) wait(ctx context.Context) error {
 }
 
 func (n *fakeNode) Send(ctx context.Context, tx *ccd.Tx) error {
-	if err := n.wait(ctx); err != nil {
+	if err := n.wait(ctx, true); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -156,7 +160,7 @@ func (n *fakeNode) set(f func(n *fakeNode)) {
 }
 
 func (n *fakeNode) NextNonce(ctx context.Context, _ ccd.Address) (uint64, bool, error) {
-	if err := n.wait(ctx); err != nil {
+	if err := n.wait(ctx, false); err != nil {
 		return 0, false, err
 	}
 	n.mu.Lock()
@@ -181,7 +185,7 @@ func (n *fakeNode) NextNonce(ctx context.Context, _ ccd.Address) (uint64, bool, 
 }
 
 func (n *fakeNode) Status(ctx context.Context, h [32]byte) (ccd.Status, error) {
-	if err := n.wait(ctx); err != nil {
+	if err := n.wait(ctx, false); err != nil {
 		return ccd.Status{}, err
 	}
 	n.mu.Lock()
