@@ -157,7 +157,11 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 		s.Options = nil // kept as null: the snapshot must stay valid JSON
 	}
 	s.Start = s.Start.Round(0) // wall clock only, so a restored match compares instants the same way
-	return newMatch(e.fees, s, keys, f, opt, human), nil
+	m, err := newMatch(e.fees, s, keys, f, opt, human)
+	if err != nil {
+		return nil, bad("options.playbooks: %v", err)
+	}
+	return m, nil
 }
 
 // maxSafe is 2^53 − 1, the largest integer JCS writes exactly.

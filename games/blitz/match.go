@@ -148,7 +148,7 @@ func clockOf(p games.Pace) clock {
 	return c
 }
 
-func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt Options, human bool) *Match {
+func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt Options, human bool) (*Match, error) {
 	m := &Match{fees: fees, setup: s, keys: keys, format: f, opt: opt, human: human, clk: clockOf(s.Pace),
 		byID: map[string]*promise{}, refs: map[string]string{}, whisperFrom: map[int]bool{},
 		standingAt: map[int]map[int]int{}, anchors: map[uint32]games.AnchorRequest{},
@@ -169,8 +169,11 @@ func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt 
 	}
 	m.salts = deriveSalts(s.Seed, ots)
 	r := m.baseReveal()
-	m.open, m.openH, _ = OpenAnchor(r) // cannot fail: every value is ours and in range
-	return m
+	var err error
+	if m.open, m.openH, err = OpenAnchor(r); err != nil {
+		return nil, err // a playbook JCS cannot write; Options were strictly decoded, so never seen
+	}
+	return m, nil
 }
 
 func (m *Match) seat(n int) *seatState { return m.seats[n-1] }
