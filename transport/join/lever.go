@@ -1,0 +1,249 @@
+package join
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/transport/door"
+)
+
+// The owner's session for the levers (§12: "delivered over the human session, not the agent
+// endpoint"). How it is opened is ours to define:
+//
+//  1. POST /v1/session/challenge {agent} → {challenge, expires_at}: a random challenge for that
+//     Badge, single use, valid ChallengeTTL.
+//  2. POST /v1/session {agent, challenge, issued_at, sig}, signed like a join by the Badge's
+//     card key (resolved from the chain, §4.1) → {session, agent, expires_at}: a bearer token
+//     ("s_" + 43 base64url characters) valid SessionTTL, naming that one Badge.
+//  3. POST /v1/rounds/{round}/call|veto|accuse with "Authorization: Bearer s_…": the lever of
+//     the seat that Badge holds in round. The game applies every rule and its §12 refusal is
+//     answered 409 {error, code, retry} as it is.
+//
+// Sessions live in memory (a restart signs everyone out; a new challenge is one request away).
+
+// Session limits.
+const (
+	ChallengeTTL = 2 * time.Minute
+	SessionTTL   = 30 * time.Minute
+	maxPending   = 10000 // outstanding challenges and sessions each; the oldest are dropped past it
+)
+
+type session struct {
+	agent   string
+	expires time.Time
+}
+
+type sessions struct {
+	now        func() time.Time
+	mu         sync.Mutex
+	challenges map[string]session // challenge → Badge it was issued for
+	tokens     map[string]session // bearer → Badge
+}
+
+func newSessions(now func() time.Time) *sessions {
+	return &sessions{now: now, challenges: map[string]session{}, tokens: map[string]session{}}
+}
+
+func randomToken(prefix string) string {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return prefix + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// put stores v under a fresh key in m, first dropping expired entries when m is full.
+func (s *sessions) put(m map[string]session, prefix string, v session) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(m) >= maxPending {
+		now := s.now()
+		for k, e := range m {
+			if now.After(e.expires) {
+				delete(m, k)
+			}
+		}
+		for k := range m { // still full: drop arbitrary entries
+			if len(m) < maxPending {
+				break
+			}
+			delete(m, k)
+		}
+	}
+	k := randomToken(prefix)
+	m[k] = v
+	return k
+}
+
+// take removes and returns a live challenge issued for agent.
+func (s *sessions) take(challenge, agent string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.challenges[challenge]
+	if !ok {
+		return false
+	}
+	delete(s.challenges, challenge)
+	return e.agent == agent && !s.now().After(e.expires)
+}
+
+// agentOf is the Badge of a live bearer token.
+func (s *sessions) agentOf(token string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.tokens[token]
+	if !ok {
+		return "", false
+	}
+	if s.now().After(e.expires) {
+		delete(s.tokens, token)
+		return "", false
+	}
+	return e.agent, true
+}
+
+type challengeBody struct {
+	Agent string `json:"agent"`
+}
+
+func (h *handlers) challenge(c echo.Context) error {
+	var b challengeBody
+	if err := door.Decode(c, h.o.MaxBody, &b); err != nil {
+		return err
+	}
+	if h.o.Resolver == nil {
+		return &door.Refusal{Code: CodeNoRegistry, Msg: "no agent registry is configured on this arena: no owner can sign in (§4.1)"}
+	}
+	if b.Agent == "" || len(b.Agent) > 256 {
+		return door.Refuse(door.CodeBadRequest, "agent is required (a CAIP-19 Badge)")
+	}
+	exp := h.o.Now().Add(ChallengeTTL)
+	ch := h.sessions.put(h.sessions.challenges, "c_", session{agent: b.Agent, expires: exp})
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]any{"challenge": ch, "agent": b.Agent, "expires_at": exp.UTC().Format(time.RFC3339)})
+}
+
+// sessionBody is POST /v1/session: the challenge signed by the Badge's card key.
+type sessionBody struct {
+	Agent     string `json:"agent"`
+	Challenge string `json:"challenge"`
+	IssuedAt  string `json:"issued_at"`
+	Sig       string `json:"sig"`
+}
+
+func (h *handlers) session(c echo.Context) error {
+	raw, err := door.ReadBody(c, h.o.MaxBody)
+	if err != nil {
+		return err
+	}
+	var b sessionBody
+	if err := door.DecodeBytes(raw, &b); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), h.o.CallTimeout)
+	defer cancel()
+	// The challenge is the nonce: verify checks the signature, then records it as used.
+	if !strings.HasPrefix(b.Challenge, "c_") {
+		return door.Refuse(door.CodeBadRequest, "challenge must be one POST /v1/session/challenge gave")
+	}
+	ag, err := h.verify(ctx, raw, b.Agent, b.IssuedAt, b.Challenge[2:], b.Sig, "session")
+	if err != nil {
+		return err
+	}
+	if !h.sessions.take(b.Challenge, ag.ID) {
+		return door.Refuse(door.CodeForbidden, "the challenge is unknown, expired, used, or was issued for another agent")
+	}
+	exp := h.o.Now().Add(SessionTTL)
+	tok := h.sessions.put(h.sessions.tokens, "s_", session{agent: ag.ID, expires: exp})
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]any{"session": tok, "agent": ag.ID, "expires_at": exp.UTC().Format(time.RFC3339)})
+}
+
+// Lever bodies (§12), shape only: the game decides every rule.
+type callBody struct {
+	Text string `json:"text"`
+}
+type vetoBody struct {
+	PendingID string `json:"pending_id"`
+}
+type accuseBody struct {
+	Seat int `json:"seat"`
+}
+
+var roundID = regexp.MustCompile(`^T-[1-9][0-9]{0,18}$`)
+
+// bearer is the session token of an "Authorization: Bearer s_…" header ("" when there is none
+// or it is not a session token).
+func bearer(c echo.Context) string {
+	a := c.Request().Header.Get(echo.HeaderAuthorization)
+	tok, ok := strings.CutPrefix(a, "Bearer ")
+	if !ok || !strings.HasPrefix(tok, "s_") {
+		return ""
+	}
+	return strings.TrimSpace(tok)
+}
+
+// lever is POST /v1/rounds/{round}/{kind}: over a session bearer, the owner's lever; otherwise
+// the walk-in desk's handler (desk), or unauthorized when no desk is mounted.
+func (h *handlers) lever(kind string, desk echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		tok := bearer(c)
+		if tok == "" {
+			if desk != nil {
+				return desk(c) // x-walkin, or the desk's own refusal (no_token)
+			}
+			return door.Refuse(door.CodeUnauthorized, "send Authorization: Bearer <session> (POST /v1/session) or x-walkin")
+		}
+		if len(c.QueryParams()) > 0 {
+			return door.Refuse(door.CodeBadRequest, "no query parameters on a lever")
+		}
+		agent, ok := h.sessions.agentOf(tok)
+		if !ok {
+			return door.Refuse(door.CodeUnauthorized, "the session is unknown or expired; open a new one (POST /v1/session/challenge)")
+		}
+		round := c.Param("round")
+		if !roundID.MatchString(round) {
+			return door.Refuse(door.CodeBadRequest, "round must be T-<n>")
+		}
+		raw, err := door.ReadBody(c, h.o.MaxBody)
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case "call":
+			var b callBody
+			err = door.DecodeBytes(raw, &b)
+		case "veto":
+			var b vetoBody
+			if err = door.DecodeBytes(raw, &b); err == nil && b.PendingID == "" {
+				err = door.Refuse(door.CodeBadRequest, "pending_id is required")
+			}
+		case "accuse":
+			var b accuseBody
+			if err = door.DecodeBytes(raw, &b); err == nil && b.Seat < 1 {
+				err = door.Refuse(door.CodeBadRequest, "seat must be a seat number, 1 or more")
+			}
+		}
+		if err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(c.Request().Context(), h.o.CallTimeout)
+		defer cancel()
+		reply, err := h.o.Seater.Lever(ctx, agent, round, kind, raw)
+		if err != nil {
+			return err
+		}
+		if len(reply) == 0 {
+			reply = json.RawMessage(`{"ok":true}`)
+		}
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, reply)
+	}
+}
