@@ -12,10 +12,10 @@ import (
 	"arena/games/blitz"
 )
 
-// Start is the instant every scripted round starts at. A script has no clock: the runner
-// advances the match through its own deadlines from here, so outputs are byte-for-byte
-// reproducible.
-var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+// start is the instant every scripted round starts at, 2026-01-01T00:00:00Z. A script has no
+// clock: the runner advances the match through its own deadlines from here, so outputs are
+// byte-for-byte reproducible. Read-only.
+var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Check is called with the match after every step of a run (each Advance and each Act); an
 // error stops the run and is returned wrapped. Property tests use it to assert §8.3 and money
@@ -24,7 +24,8 @@ type Check func(m *blitz.Match) error
 
 // Run plays s on the Blitz engine (default fees, §14) and builds its Output
 // (round-script.md "Output"). Every seat is a walk-in whose key derives from the seed (keys.go).
-// Moves apply at their (turn, phase, exchange), in s.Order(), at the instant the phase opens.
+// The match starts at 2026-01-01T00:00:00Z on the default agent pace; moves apply at their
+// (turn, phase, exchange), in s.Order(), at the instant that phase or exchange opens.
 //
 // Errors: *Error when the engine refuses the script's setup (exit 2); *ConservationError when
 // payouts and house do not add up to the entries (exit 1); any other error is a fault of the
@@ -64,7 +65,7 @@ type run struct {
 func newRun(s *Script) (*run, error) {
 	keys := newKeyring(s.Seed, len(s.Seats))
 	setup := games.Setup{Game: blitz.ID, Format: s.Format, Round: s.Round, Arena: ArenaAgent(s.Seed),
-		Seed: s.Seed, Start: Start}
+		Seed: s.Seed, Start: start}
 	r := &run{s: s, byKey: map[moveKey][]*Move{}, applied: map[moveKey]bool{}}
 	for i, st := range s.Seats {
 		pub, _ := keys.PublicKey(i + 1)

@@ -105,24 +105,11 @@ var formats = map[string]formatShape{
 	"short": {3, 3, 3, 2},
 }
 
-// taskKinds maps each of the nine task kinds (§9) to its category and how many seats it names.
-var taskKinds = map[string]struct {
-	category string
-	named    int
-}{
-	"whisper":   {"trust", 0},
-	"bank":      {"trust", 0},
-	"broker":    {"influence", 0},
-	"pair":      {"influence", 2},
-	"veto":      {"influence", 0},
-	"breach":    {"sabotage", 1},
-	"starve":    {"sabotage", 1},
-	"scapegoat": {"sabotage", 1},
-	"ghost":     {"survival", 0},
+// taskKinds maps each of the nine task kinds (§9) to how many seats it names.
+var taskKinds = map[string]struct{ named int }{
+	"whisper": {0}, "bank": {0}, "broker": {0}, "pair": {2}, "veto": {0},
+	"breach": {1}, "starve": {1}, "scapegoat": {1}, "ghost": {0},
 }
-
-// Category is the category of a task kind (§9), or "" for an unknown kind.
-func Category(kind string) string { return taskKinds[kind].category }
 
 // minEntry is the entry minimum of §14: 50 CCD.
 const minEntry = 50_000_000
@@ -130,8 +117,10 @@ const minEntry = 50_000_000
 // maxNameLen bounds a seat's display name, in characters.
 const maxNameLen = 64
 
-// Turns and Exchanges are the counts of the script's format (§5.6).
-func (s *Script) Turns() int     { return formats[s.Format].turns }
+// Turns is the number of turns of the script's format (§5.6): 5 on blitz, 3 on short.
+func (s *Script) Turns() int { return formats[s.Format].turns }
+
+// Exchanges is the number of talk exchanges per turn of the script's format (§5.6): 3 or 2.
 func (s *Script) Exchanges() int { return formats[s.Format].exchanges }
 
 // Parse decodes and validates a script. Decoding is strict: member names match exactly in case,
