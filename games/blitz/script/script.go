@@ -149,9 +149,8 @@ type parser struct {
 }
 
 type refDef struct {
-	move int // index in Moves
-	seat int
-	path string
+	move int    // index in Moves
+	path string // where the ref is written, for messages
 }
 
 // object checks v is an object whose members are all in allowed; it returns the first unknown.
@@ -598,7 +597,7 @@ func (p *parser) moveHead(e *value, path string, shape formatShape) (Move, error
 				if d, dup := p.refs[rv.str]; dup {
 					return m, pathErrf(rpath, "ref %q is already defined at %s", rv.str, d.path)
 				}
-				p.refs[rv.str] = refDef{move: len(p.s.Moves), seat: m.Seat, path: rpath}
+				p.refs[rv.str] = refDef{move: len(p.s.Moves), path: rpath}
 			}
 		}
 	}
@@ -796,7 +795,7 @@ func (p *parser) condition(v *value, path string, m *Move, rank []int) error {
 	case "honoured":
 		if arg.kind == kString {
 			if ref, ok := strings.CutPrefix(arg.str, "ref:"); ok {
-				return p.useRef(ref, apath, m, rank, false)
+				return p.useRef(ref, apath, m, rank)
 			}
 		}
 	case "not":
@@ -813,15 +812,15 @@ func (p *parser) condition(v *value, path string, m *Move, rank []int) error {
 	return nil
 }
 
-// useRef checks that ref names a commitment submitted before move m applies. A veto must also
-// name one of the seat's own (§7.4); the engine refuses any other with bad_target, so that is not
-// checked here.
-func (p *parser) useRef(ref, path string, m *Move, rank []int, sameMoveOK bool) error {
+// useRef checks that ref names a commitment of a move applied strictly before m (not m itself:
+// its id is not known until it is submitted). A veto must also name one of the seat's own pending
+// commitments (§7.4); the engine refuses any other with bad_target, so that is not checked here.
+func (p *parser) useRef(ref, path string, m *Move, rank []int) error {
 	d, ok := p.refs[ref]
 	if !ok {
 		return pathErrf(path, "no commitment in the script has ref %q", ref)
 	}
-	if rank[d.move] > rank[m.Index] || (!sameMoveOK && d.move == m.Index) {
+	if rank[d.move] >= rank[m.Index] {
 		return pathErrf(path, "ref %q is defined at %s, which applies after this move; a ref names a commitment submitted earlier", ref, d.path)
 	}
 	return nil
@@ -847,7 +846,7 @@ func (p *parser) lever(v *value, path string, m *Move, rank []int) (*Lever, erro
 		if l.Ref, err = str(arg, apath); err != nil {
 			return nil, err
 		}
-		if err := p.useRef(l.Ref, apath, m, rank, false); err != nil {
+		if err := p.useRef(l.Ref, apath, m, rank); err != nil {
 			return nil, err
 		}
 	case "accuse":
