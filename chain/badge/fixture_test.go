@@ -193,3 +193,7 @@ func newKey() ed25519.PublicKey {
 	binary.LittleEndian.PutUint64(s, keySeq.Add(1))
 	return ed25519.NewKeyFromSeed(s).Public().(ed25519.PublicKey)
 }
+
+type ccdCall = ccd.ContractCall
+
+func sha(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
