@@ -104,3 +104,43 @@ func TestMarginLockRoundsUp(t *testing.T) {
 		t.Fatalf("unlocked %d", a.Unlocked)
 	}
 }
+
+// The plain 25% penalty, paid in full from a lock that stays attached at its reduced value.
+// Seat 1 (100 CCD) seals c2 (seq 1) 100 CCD to seat 3 due 2, lock 50; then c1 (seq 2) 60 CCD to
+// seat 2 due 1, lock 30 → unlocked 20. Turn 1: c1 takes 30 (lock) + 20 (unlocked), 10 short →
+// 10 from c2's lock (50 → 40): paid 60, breached; penalty 15 from c2's lock (40 → 25). Seat 1
+// keeps 25, all of it c2's lock. Turn 2: c2 takes its 25 lock, 75 short, nothing left: breached,
+// paid 25, penalty 0; seat 1 eliminated.
+func TestPlainPenaltyFromReducedLock(t *testing.T) {
+	h := newHarness(t, testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`))
+	h.to(1, "commit", 0)
+	h.mustNoDrop(1, commitBody(
+		`{"ref":"c2","payee":3,"amount":100000000,"condition":{"always":true},"due":2}`,
+		`{"ref":"c1","payee":2,"amount":60000000,"condition":{"always":true},"due":1}`))
+	h.to(1, "settle", 0)
+	c1, c2 := h.record("c1"), h.record("c2")
+	if c1.Outcome != "breached" || c1.Paid != 60*ccd || c1.Penalty != 15*ccd || c1.Seq != 2 {
+		t.Fatalf("c1 %+v", c1)
+	}
+	if c2.Outcome != "open" || c2.Lock != 25*ccd {
+		t.Fatalf("c2 %+v", c2)
+	}
+	if a := h.account(1); a.Collateral != 25*ccd || a.Unlocked != 0 || !a.Alive {
+		t.Fatalf("seat 1 %+v", a)
+	}
+	if a := h.account(2); a.Collateral != 175*ccd {
+		t.Fatalf("seat 2 %+v", a)
+	}
+	h.to(2, "settle", 0)
+	c2 = h.record("c2")
+	if c2.Outcome != "breached" || c2.Paid != 25*ccd || c2.Penalty != 0 {
+		t.Fatalf("c2 %+v", c2)
+	}
+	if a := h.account(1); a.Alive || a.Eliminated != 2 || h.account(3).Collateral != 125*ccd {
+		t.Fatalf("seat 1 %+v seat 3 %+v", a, h.account(3))
+	}
+	// survives [1, 2] is true at turn 2's settle (alive at the start of turn 2), false for turn 3
+	if !h.m.Alive(agentID(1), 2) || h.m.Alive(agentID(1), 3) {
+		t.Fatal("survives semantics")
+	}
+}

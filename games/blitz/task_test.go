@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"arena/games"
 )
 
 func c(payee int, amount int64, due int) string {
@@ -177,5 +179,42 @@ func TestShortCheckpoints(t *testing.T) {
 	// short: 2 exchanges per turn, 3 turns
 	if n := len(h.events("exchange.started")); n != 6 {
 		t.Fatalf("exchanges %d, want 6", n)
+	}
+}
+
+// PatternOf over the public log equals the state's pattern[], and offered_unsigned counts a
+// line with an amount only once its turn's commit closed with no seal by its speaker as payer.
+func TestPatternOf(t *testing.T) {
+	h := newHarness(t, testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`))
+	h.to(1, "talk", 1)
+	h.talk(1, `{"type":"public","text":"I pay 10 CCD to anyone"}`, `{"type":"public","text":"or 3 chips"}`, priv(2, "psst"))
+	h.talk(2, `{"type":"public","text":"seat 4 has 12.5ccd"}`, `{"type":"public","text":"no amount here, seat 5"}`)
+	h.to(1, "commit", 0)
+	h.mustNoDrop(2, commitBody(c(1, 2*ccd, 1)))
+	h.to(2, "talk", 1)
+	var st stateObject
+	for _, p := range h.m.Prompts() {
+		st, _ = decodeState(p.State)
+		break
+	}
+	want := []Pattern{
+		{Seat: 1, PrivateSent: 1, PartyTo: 1, OfferedUnsigned: 2},
+		{Seat: 2, PrivateReceived: 1, PartyTo: 1},
+		{Seat: 3}, {Seat: 4}, {Seat: 5}, {Seat: 6},
+	}
+	if !reflect.DeepEqual(st.Pattern, want) {
+		t.Fatalf("state pattern %+v\nwant %+v", st.Pattern, want)
+	}
+	var pub []games.Event
+	for _, e := range h.m.Events() {
+		if e.Visibility == "public" {
+			pub = append(pub, e)
+		}
+	}
+	if got := PatternOf(pub); !reflect.DeepEqual(got, want) {
+		t.Fatalf("PatternOf %+v", got)
+	}
+	if got := PatternOf(h.m.Events()); !reflect.DeepEqual(got, want) {
+		t.Fatalf("PatternOf over the full list (non-public ignored) %+v", got)
 	}
 }
