@@ -42,7 +42,8 @@ type Dropped struct {
 }
 
 // Act applies one input at instant now. Kinds: "answer" (the open move), "call", "veto",
-// "accuse" (§12 levers), "anchored" (games.AnchoredBody). A refusal is a *games.Error with the
+// "accuse" (§12 levers), "anchored" (games.AnchoredBody), "scripted" (Move = the open move, no
+// body: the seat's answer that follows came from the fallback policy, §15 agent.scripted). A refusal is a *games.Error with the
 // protocol's code and leaves the match unchanged. An answer whose parts are partly refused is
 // not an error: Step.Reply is {"dropped":[...]} naming each part not taken, and commitments
 // refused carry a private commitment.rejected.
@@ -73,6 +74,8 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 		}
 	case "anchored":
 		err = m.anchoredInput(in.Body)
+	case "scripted":
+		err = m.scripted(in)
 	default:
 		err = refuse(games.CodeBadRequest, "unknown input kind %q", in.Kind)
 	}
@@ -415,4 +418,20 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool)
 		m.emitRaw("commitment.pending", visPrivate(seat), jcsObject(kv{"commitment", c.raw}, kv{"id", c.id}, kv{"index", i}, kv{"ref", ref}), nil)
 	}
 	return dropped, took
+}
+
+// scripted records that an in-house or off-the-shelf seat's answer to the open move comes from
+// the fallback policy because its model could not answer (§15 agent.scripted, public). It must
+// name the open move and come before the seat's answer.
+func (m *Match) scripted(in games.Input) error {
+	s := m.seat(in.Seat)
+	switch {
+	case s.Kind != "ots" && s.Kind != "house" && s.Kind != "arena":
+		return refuse(games.CodeBadRequest, "seat %d (%s) has no fallback policy", in.Seat, s.Kind)
+	case m.stage != stScouting && m.stage != stTalk && m.stage != stCommit, in.Move != m.Phase(),
+		!s.alive, m.answered[in.Seat]:
+		return refuse(CodeStale, "no open move %+v for seat %d", in.Move, in.Seat)
+	}
+	m.emit("agent.scripted", visPublic, map[string]any{"seat": in.Seat, "turn": m.turn, "phase": stageName[m.stage]})
+	return nil
 }

@@ -499,3 +499,22 @@ func TestSnapshotEmptyAnswer(t *testing.T) {
 		t.Fatal("restored events differ")
 	}
 }
+
+func TestScripted(t *testing.T) {
+	s := testSetup("blitz", 6, "")
+	s.Seats[2].Kind, s.Seats[2].Walkin = "ots", false
+	h := newHarness(t, s)
+	h.to(1, "talk", 1)
+	if _, err := h.act(1, "scripted", ""); !isCode(err, games.CodeBadRequest, false) {
+		t.Fatalf("walk-in scripted: %v", err)
+	}
+	if _, err := h.m.Act(h.now, games.Input{Seat: 3, Kind: "scripted", Move: games.Move{Turn: 1, Phase: "commit"}}); !isCode(err, CodeStale, false) {
+		t.Fatalf("other move: %v", err)
+	}
+	if _, err := h.m.Act(h.now, games.Input{Seat: 3, Kind: "scripted", Move: h.m.Phase()}); err != nil {
+		t.Fatal(err)
+	}
+	if ev := h.events("agent.scripted"); len(ev) != 1 || ev[0].Visibility != "public" || string(ev[0].Payload) != `{"phase":"talk","seat":3,"turn":1}` {
+		t.Fatalf("agent.scripted %+v", ev)
+	}
+}
