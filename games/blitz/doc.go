@@ -28,7 +28,7 @@
 //	m.Deadline()                 // next instant to call Advance; the first is Setup.Start
 //	m.Advance(now)               // closes every phase due at or before now, opens the next
 //	m.Act(now, games.Input{...}) // Kind "answer" (Move = the open move), "call", "veto",
-//	                             // "accuse", "anchored"; refusals are *games.Error (§12, §13)
+//	                             // "accuse", "anchored", "scripted"; refusals are *games.Error
 //	m.Prompts()                  // open moves not yet answered; State is the §5.4 object (JSON)
 //
 // Answer bodies (§4.4, §6, §7): {"messages":[...], "accusation":seat} on talk,
