@@ -123,6 +123,15 @@ func (r *Resolver) resolve(ctx context.Context, id string, depth int) (Agent, er
 	if r.cfg.Node == nil {
 		return Agent{}, refuse(CodeNoRegistry, "no registry configured: nobody is seated")
 	}
+	// The cache is keyed by the canonical id; ParseAgentID accepts only canonical ids (one
+	// spelling per Badge), so a hit on the raw text skips the base58 decode.
+	now := r.now()
+	r.mu.Lock()
+	if c, ok := r.cache[id]; ok && now.Before(c.expires) {
+		r.mu.Unlock()
+		return c.a, nil
+	}
+	r.mu.Unlock()
 	aid, err := ParseAgentID(id)
 	if err != nil {
 		if errors.Is(err, ErrNotBase58) {
@@ -131,13 +140,6 @@ func (r *Resolver) resolve(ctx context.Context, id string, depth int) (Agent, er
 		return Agent{}, refuse(CodeBadAgentID, "agent id is not ccd:<chain>/cis-2:<token address>: %v", err)
 	}
 	key := aid.String()
-	now := r.now()
-	r.mu.Lock()
-	if c, ok := r.cache[key]; ok && now.Before(c.expires) {
-		r.mu.Unlock()
-		return c.a, nil
-	}
-	r.mu.Unlock()
 	a, err := r.resolveUncached(ctx, aid, depth)
 	r.mu.Lock()
 	defer r.mu.Unlock()
