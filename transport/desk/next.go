@@ -71,8 +71,8 @@ func (h *handlers) next(c echo.Context) error {
 		if err != nil || n < 0 {
 			return door.Refuse(door.CodeBadRequest, "wait is whole seconds, 0 to 30")
 		}
-		if d := time.Duration(n) * time.Second; d < wait {
-			wait = d
+		if n < int(wait/time.Second) { // compared in seconds: n·1e9 could overflow
+			wait = time.Duration(n) * time.Second
 		}
 	}
 	brief := false
