@@ -1,0 +1,246 @@
+package chatseat
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+
+	"arena/games/canon"
+)
+
+// JSON-RPC 2.0 error codes the guard answers with.
+const (
+	rpcParseError     = -32700
+	rpcInvalidRequest = -32600
+	rpcInvalidParams  = -32602
+	rpcInternalError  = -32603
+)
+
+// The guard's messages are fixed: nothing of the request (and no panic text) is echoed back.
+const (
+	msgParse         = "Parse error: the body is not one well-formed JSON value"
+	msgFolded        = "Invalid Request: a member name is given twice or in two case spellings; names are exact-case"
+	msgCaseVariant   = "Invalid Request: a member name is a case variant of a JSON-RPC or MCP name; names are exact-case"
+	msgInvalid       = "Invalid Request"
+	msgArguments     = "Invalid params: arguments must be a JSON object"
+	msgParamsObject  = "Invalid params: params must be a JSON object"
+	msgTooLarge      = "Invalid Request: body too large"
+	msgInternalError = "Internal error"
+)
+
+// rpcNames are the members of a JSON-RPC 2.0 message; callNames those of tools/call params
+// that mcp-go reads. A member that folds to one of them but is spelled otherwise would be read
+// as it by encoding/json (case-insensitive matching), so it is refused.
+var (
+	rpcNames  = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+	callNames = []string{"name", "arguments", "_meta", "task"}
+)
+
+// rpcRefusal is a JSON-RPC error the guard answers before mcp-go sees the request.
+type rpcRefusal struct {
+	id   json.RawMessage // the request's id when it could be read, else null
+	code int
+	msg  string
+}
+
+// Guard wraps the MCP handler: it reads the POST body (at most maxBody bytes), refuses hostile
+// JSON-RPC before mcp-go dispatches it, hands the rest on with the body restored, and turns any
+// panic below it into a fixed -32603 "Internal error" (logged with its stack, never sent).
+//
+// Refused, each with HTTP 400 and a JSON-RPC error (mcp-go's own status for transport errors):
+//   - -32700: not one well-formed JSON value (bad UTF-8, trailing data);
+//   - -32600: a member twice in one object or two names equal under case folding (games/canon's
+//     strict parse, anywhere in the body, batch arrays included); a top-level member that is a
+//     case variant of a JSON-RPC name ("Method"); in tools/call params, a case variant of
+//     "name" or "arguments"; an empty batch; nesting deeper than canon.MaxDepth; integers
+//     beyond ±(2^53−1);
+//   - -32602: tools/call whose params is not an object, or whose arguments are missing, null
+//     or anything but an object.
+func Guard(next http.Handler, maxBody int64, log *slog.Logger) http.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw := &trackingWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				log.Error("mcp: panic", "panic", p, "stack", string(debug.Stack()))
+				if !rw.wrote {
+					writeRPCError(rw, rpcRefusal{code: rpcInternalError, msg: msgInternalError})
+				}
+			}
+		}()
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(rw, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil {
+			writeRPCError(rw, rpcRefusal{code: rpcParseError, msg: msgParse})
+			return
+		}
+		if int64(len(body)) > maxBody {
+			writeRPCError(rw, rpcRefusal{code: rpcInvalidRequest, msg: msgTooLarge})
+			return
+		}
+		if ref := checkBody(body); ref != nil {
+			writeRPCError(rw, *ref)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(rw, r)
+	})
+}
+
+// checkBody judges one POST body: a message or a batch of them.
+func checkBody(raw []byte) *rpcRefusal {
+	if _, err := canon.Canonical(raw); err != nil {
+		switch {
+		case errors.Is(err, canon.ErrDuplicateMember), errors.Is(err, canon.ErrFoldedMember):
+			return &rpcRefusal{id: idOf(raw), code: rpcInvalidRequest, msg: msgFolded}
+		case errors.Is(err, canon.ErrSyntax), errors.Is(err, canon.ErrInvalidUTF8), errors.Is(err, canon.ErrTrailingData):
+			return &rpcRefusal{code: rpcParseError, msg: msgParse}
+		default:
+			return &rpcRefusal{id: idOf(raw), code: rpcInvalidRequest, msg: msgInvalid}
+		}
+	}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(trimmed, &batch); err != nil || len(batch) == 0 {
+			return &rpcRefusal{code: rpcInvalidRequest, msg: msgInvalid}
+		}
+		for _, m := range batch {
+			if ref := checkMessage(m); ref != nil {
+				return ref
+			}
+		}
+		return nil
+	}
+	return checkMessage(trimmed)
+}
+
+// checkMessage judges one JSON-RPC message already through canon's strict parse.
+func checkMessage(raw json.RawMessage) *rpcRefusal {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return &rpcRefusal{code: rpcInvalidRequest, msg: msgInvalid}
+	}
+	id := exactID(m)
+	if variantOf(m, rpcNames) {
+		return &rpcRefusal{id: id, code: rpcInvalidRequest, msg: msgCaseVariant}
+	}
+	var method string
+	if json.Unmarshal(m["method"], &method) != nil || method != "tools/call" {
+		return nil // mcp-go judges every other method (and responses) itself
+	}
+	var params map[string]json.RawMessage
+	if p, ok := m["params"]; !ok || json.Unmarshal(p, &params) != nil || params == nil {
+		return &rpcRefusal{id: id, code: rpcInvalidParams, msg: msgParamsObject}
+	}
+	if variantOf(params, callNames) {
+		return &rpcRefusal{id: id, code: rpcInvalidRequest, msg: msgCaseVariant}
+	}
+	args, ok := params["arguments"]
+	if a := bytes.TrimSpace(args); !ok || len(a) == 0 || a[0] != '{' {
+		return &rpcRefusal{id: id, code: rpcInvalidParams, msg: msgArguments}
+	}
+	return nil
+}
+
+// variantOf reports whether m has a member that equals one of names under case folding but is
+// not spelled exactly so.
+func variantOf(m map[string]json.RawMessage, names []string) bool {
+	for k := range m {
+		for _, n := range names {
+			if k != n && strings.EqualFold(k, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// exactID is the message's "id" when it is a string or a number (JSON-RPC's kinds), else null.
+func exactID(m map[string]json.RawMessage) json.RawMessage {
+	id := bytes.TrimSpace(m["id"])
+	if len(id) == 0 {
+		return nil
+	}
+	switch id[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return id
+	}
+	return nil
+}
+
+// idOf reads the id of a message that failed the strict parse, leniently, for the error's id.
+// A batch or anything unreadable answers null.
+func idOf(raw []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return exactID(map[string]json.RawMessage{"id": m.ID})
+}
+
+// writeRPCError answers a JSON-RPC error with HTTP 400.
+func writeRPCError(w http.ResponseWriter, ref rpcRefusal) {
+	id := ref.id
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	body, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{ref.code, ref.msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// trackingWriter remembers whether anything was written, so a panic after the response began
+// does not write a second one.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackingWriter) WriteHeader(code int) {
+	t.wrote = true
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *trackingWriter) Write(b []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(b)
+}
+
+// Flush passes through, so mcp-go can stream when it chooses to.
+func (t *trackingWriter) Flush() {
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		t.wrote = true
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }

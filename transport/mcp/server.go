@@ -1,0 +1,113 @@
+package chatseat
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Path is where the chat seat is mounted on the site host (§4.5).
+const Path = "/mcp"
+
+// MaxWait is how long next_move waits for a move (§4.5: up to 20 s).
+const MaxWait = 20 * time.Second
+
+// DefaultMaxBody caps a POST body to /mcp (bytes): a commit with four commitments and depth-2
+// conditions is a few kilobytes.
+const DefaultMaxBody = 256 << 10
+
+// Options configure the chat seat.
+type Options struct {
+	// Desk is the walk-in desk (required).
+	Desk Desk
+	// Hosted is the desk's hosted tables; nil refuses host_table, join_table {code},
+	// start_table and leave_table with not_served.
+	Hosted Hosted
+	// Feedback receives the feedback tool's text (token may be empty); nil refuses feedback
+	// with not_served.
+	Feedback func(ctx context.Context, token, round, text string) error
+	// TrustProxyHost turns off mcp-go's DNS-rebinding guard, which refuses (403) a request
+	// that arrives on a loopback connection with a Host header that is not localhost: exactly
+	// what a reverse proxy on the same machine sends when it keeps the public Host. Set it
+	// when /mcp sits behind such a proxy (serve: ARENA_MCP_BEHIND_PROXY=1).
+	TrustProxyHost bool
+	// MaxBody caps a POST body in bytes (DefaultMaxBody when ≤ 0).
+	MaxBody int64
+	// Drain, when closed, ends waiting next_move calls at once (the server is shutting down).
+	Drain <-chan struct{}
+	// Now is the clock for "time left" in briefs (time.Now when nil).
+	Now func() time.Time
+	// Logger receives internal errors and panics (with their stacks); nil discards.
+	Logger *slog.Logger
+	// Version is reported in the MCP initialize answer ("dev" when empty).
+	Version string
+}
+
+// New returns the chat seat's http.Handler, to be mounted at Path: the hostile-request Guard
+// around mcp-go's Streamable HTTP server (stateless: no session id; POST answers are
+// application/json, since no tool sends notifications), with the thirteen tools of §4.5.
+func New(o Options) (http.Handler, error) {
+	if o.Desk == nil {
+		return nil, fmt.Errorf("chatseat: Options.Desk is required")
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	s := server.NewMCPServer("arena-dotdotdot", o.Version,
+		server.WithInstructions(Instructions),
+		server.WithToolCapabilities(false),
+		server.WithTitle("DOTDOTDOT chat seat"),
+	)
+	h := &handlers{o: o}
+	for _, d := range toolDefs {
+		fn, ok := h.table()[d.name]
+		if !ok {
+			return nil, fmt.Errorf("chatseat: tool %s has no handler", d.name)
+		}
+		s.AddTool(d.tool(), h.wrap(d.name, fn))
+	}
+	st := server.NewStreamableHTTPServer(s,
+		server.WithStateLess(true),
+		server.WithDisableStreaming(true),
+		server.WithDisableLocalhostProtection(o.TrustProxyHost),
+		server.WithStreamableHTTPLogger(o.Logger),
+	)
+	return Guard(st, o.MaxBody, o.Logger), nil
+}
+
+// toolFunc is a tool's body: the raw arguments (a JSON object, the Guard saw to it) in, the
+// result out. It returns a tool error (isError) for every refusal, never a Go error.
+type toolFunc func(ctx context.Context, args []byte) *mcp.CallToolResult
+
+// wrap turns a toolFunc into mcp-go's handler: the raw arguments as sent, and a panic turned
+// into a fixed tool error (logged with its stack; no panic text reaches the client).
+func (h *handlers) wrap(name string, fn toolFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				h.o.Logger.Error("mcp: tool panic", "tool", name, "panic", p, "stack", string(debug.Stack()))
+				res, err = refusalOf("internal", "the arena failed on this call; it is logged", true), nil
+			}
+		}()
+		raw := req.Params.RawArguments
+		if len(raw) == 0 {
+			return badArgs(name, "arguments must be a JSON object"), nil
+		}
+		return fn(ctx, raw), nil
+	}
+}
