@@ -32,6 +32,7 @@ import (
 	"arena/transport/desk"
 	"arena/transport/door"
 	"arena/transport/httpapi"
+	chatseat "arena/transport/mcp"
 	"arena/transport/meta"
 	"arena/transport/ops"
 )
@@ -145,6 +146,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		Logger:  log,
 	})
 	if err != nil {
+		return err
+	}
+	// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host forwards
+	// the public Host header (mcp-go refuses that on a loopback connection otherwise).
+	if err := chatseat.Mount(e, chatseat.Options{Desk: deskAdapter{a}, Drain: drain, Logger: log,
+		Feedback: chatseat.LogFeedback(log), TrustProxyHost: os.Getenv("ARENA_MCP_BEHIND_PROXY") == "1"}); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
