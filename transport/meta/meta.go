@@ -75,6 +75,10 @@ type Options struct {
 	Gatherer prometheus.Gatherer
 	// Health, when set, is called by /healthz with a 2 s deadline; an error answers 503.
 	Health func(ctx context.Context) error
+	// Card, when set and returning bytes, is the card served instead of CardOf(Identity), byte
+	// for byte: the card written by chain/badge and anchored on chain (§4.3: its SHA-256 is the
+	// registry's metadata_hash, so it must not be re-serialised).
+	Card func() []byte
 }
 
 // Mount adds /.well-known/agent.json, /.well-known/agent-card.json, /healthz and /metrics.
@@ -82,6 +86,11 @@ func Mount(e *echo.Echo, o Options) {
 	card, _ := json.Marshal(CardOf(o.Identity))
 	serveCard := func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "public, max-age=60")
+		if o.Card != nil {
+			if b := o.Card(); len(b) > 0 {
+				return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+			}
+		}
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, card)
 	}
 	e.GET("/.well-known/agent.json", serveCard)
