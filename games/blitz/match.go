@@ -326,7 +326,7 @@ func (m *Match) openPhase(st stage, at time.Time) {
 		m.needOpen = true
 	}
 	if st == stScouting {
-		// scouting.started is emitted by openRound with the draw; its deadline is this one.
+		// scouting.started carries the draw's public part (§9: the category only) and the anchor.
 		m.emit("scouting.started", visPublic, map[string]any{"task_category": m.task.Category,
 			"duration_ms": d.Milliseconds(), "ends_at": fmtTime(m.deadline), "bounty": m.pot,
 			"format": formatView(m.format, len(m.seats)), "anchor": "sha256:" + hexOf(m.openH[:])})
