@@ -15,6 +15,7 @@ import (
 
 	"arena/transport/desk"
 	"arena/transport/door"
+	"arena/transport/join"
 	"arena/transport/meta"
 	"arena/transport/ops"
 )
@@ -26,6 +27,9 @@ type Options struct {
 	Ops         ops.Tables
 	OpsOptions  ops.Options
 	Meta        meta.Options
+	// Join, when set, mounts the registered agents' door (POST /v1/join, sessions, the owner's
+	// levers beside the desk's x-walkin ones, paid checks), after the desk.
+	Join *join.Options
 	// Metrics, when set, receives arena_http_requests_total{route,code}.
 	Metrics prometheus.Registerer
 	// Logger receives access lines (debug) and internal errors; nil discards.
@@ -66,6 +70,9 @@ func New(o Options) (*echo.Echo, error) {
 	e.Use(door.Recover(log))
 	if o.Desk != nil {
 		desk.Mount(e, o.Desk, o.DeskOptions)
+	}
+	if o.Join != nil {
+		join.Mount(e, *o.Join)
 	}
 	if o.Ops != nil {
 		ops.Mount(e, o.Ops, o.OpsOptions)
