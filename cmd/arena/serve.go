@@ -209,6 +209,8 @@ type chainHook struct {
 	start    func(a *actors.Arena) error
 	addr     string
 	stop     func()
+	client   *ccd.Client    // the node client (Badge resolution, escrow views: join.go)
+	node     *devchain.Node // the embedded devchain, nil with a configured node
 }
 
 // startChain starts the chain side: the arena's account key (cfg.ChainKeyPath, generated for
@@ -265,7 +267,7 @@ func startChain(ctx context.Context, cfg config.Config, store *storage.Store, lo
 		stopNode()
 		return h, err
 	}
-	h.anchorer, h.addr = ch, addr
+	h.anchorer, h.addr, h.client, h.node = ch, addr, client, node
 	h.start = func(a *actors.Arena) error { return ch.Start(ctx, a.System()) }
 	h.stop = func() {
 		// The actor system may already be down (it stops with the arena); the queue is in
