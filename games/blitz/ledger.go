@@ -159,6 +159,17 @@ func (m *Match) CheckInvariant() error {
 	pot := m.pot
 	if m.bountyPaid != nil {
 		pot = 0
+	} else {
+		// §8.3 literally: during play collateral only moves between seats (fees come from the
+		// action budgets), so the table's collateral is what was seated.
+		var coll, seated int64
+		for _, s := range m.seats {
+			coll += s.collateral
+			seated += s.initial
+		}
+		if coll != seated {
+			return fmt.Errorf("blitz: table collateral %d, seated %d (§8.3)", coll, seated)
+		}
 	}
 	if total+pot+m.house != entries {
 		return fmt.Errorf("blitz: money not conserved: collateral+budget %d + pot %d + house %d != entries %d",
