@@ -14,6 +14,6 @@
 //	meta      "schema", counters                 schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one
-// transaction, so a crash keeps both or neither. Commits from many tables are coalesced with
-// bbolt's Batch (one fsync for many tables). Store is safe for concurrent use.
+// transaction, so a crash keeps both or neither. Writes from many tables share transactions
+// (group commit, committer.go: one fsync pair for many tables). Store is safe for concurrent use.
 package storage

@@ -37,7 +37,7 @@ func (s *Store) Put(bucket, key string, value []byte) error {
 	if key == "" {
 		return fmt.Errorf("storage: put %s/%q: %w", bucket, key, ErrBadKey)
 	}
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucket))
 		if b == nil {
 			return fmt.Errorf("no bucket %s", bucket)
@@ -52,7 +52,7 @@ func (s *Store) Put(bucket, key string, value []byte) error {
 
 // Delete removes key from bucket; deleting an absent key is not an error.
 func (s *Store) Delete(bucket, key string) error {
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucket))
 		if b == nil {
 			return fmt.Errorf("no bucket %s", bucket)
@@ -92,7 +92,7 @@ func (s *Store) Scan(bucket, prefix string, fn func(key string, value []byte) er
 // Round numbers ("T-<n>") come from here.
 func (s *Store) Next(counter string) (uint64, error) {
 	var n uint64
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(BucketMeta))
 		key := []byte("seq/" + counter)
 		if v := b.Get(key); len(v) == 8 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -36,9 +37,6 @@ type Options struct {
 	LockTimeout time.Duration
 	// NoSync skips fsync on commit (benchmarks and tests only: a power cut may lose commits).
 	NoSync bool
-	// MaxBatchDelay bounds how long a CommitStep waits to be coalesced with others. Zero keeps
-	// bbolt's default (10 ms).
-	MaxBatchDelay time.Duration
 	// CommitHook, when set, is called at the start of every CommitStep; a non-nil error aborts
 	// the commit with that error and writes nothing. It exists for tests of write-before-speak
 	// (a failing disk), like bbolt's own OpenFile hook.
@@ -50,6 +48,11 @@ type Store struct {
 	db   *bolt.DB
 	path string
 	hook func(tableID string) error
+
+	reqs    chan writeReq // to the committer (committer.go)
+	stopped chan struct{} // closed when the committer has returned
+	closeMu sync.RWMutex  // guards closed against sends on reqs
+	closed  bool
 }
 
 // Open opens (creating if needed, with its directory) the bbolt file at path, creates the
@@ -72,9 +75,6 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
-	if opts.MaxBatchDelay > 0 {
-		db.MaxBatchDelay = opts.MaxBatchDelay
-	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
@@ -95,11 +95,23 @@ func Open(path string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
-	return &Store{db: db, path: path, hook: opts.CommitHook}, nil
+	s := &Store{db: db, path: path, hook: opts.CommitHook}
+	s.startCommitter()
+	return s, nil
 }
 
-// Close closes the file. Pending transactions finish first.
+// Close closes the file. Pending writes finish first; later ones fail. Closing twice is
+// harmless.
 func (s *Store) Close() error {
+	s.closeMu.Lock()
+	if s.closed {
+		s.closeMu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.reqs)
+	s.closeMu.Unlock()
+	<-s.stopped
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("storage: close %s: %w", s.path, err)
 	}

@@ -16,7 +16,7 @@ import (
 // (write-ahead: DESIGN.md "Write before you speak"). Each event is stored as JSON under
 // events/<event.Round>/<event.Seq>; writing the same (round, seq) again overwrites it, so a step
 // replayed after a crash is idempotent. The first event of a round also records rounds/<round> =
-// tableID. Concurrent calls are coalesced into one bbolt transaction (db.Batch); the call returns
+// tableID. Concurrent calls share one bbolt transaction (group commit, committer.go); the call returns
 // once its data is durable (or, with Options.NoSync, written).
 func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event) error {
 	if err := checkID(tableID); err != nil {
@@ -43,7 +43,7 @@ func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event
 		}
 		lines = append(lines, line{key: eventKey(ev.Round, ev.Seq), val: val, round: ev.Round})
 	}
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		if err := tx.Bucket([]byte(BucketTables)).Put([]byte(tableID), snapshot); err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event
 
 // CreateTable creates table tableID in one transaction: it fails with ErrExists if the id is
 // taken, else increments the meta counter (first value 1), calls build with the new value and
-// stores what build returns as the table record. Concurrent calls are coalesced (db.Batch), so
+// stores what build returns as the table record. Concurrent calls share a transaction, so
 // build may run more than once and must be pure; an error from build aborts the creation and is
 // returned wrapped. Round numbers ("T-<n>") come from here, so a round number is never reused.
 func (s *Store) CreateTable(tableID, counter string, build func(n uint64) ([]byte, error)) (uint64, error) {
@@ -80,7 +80,7 @@ func (s *Store) CreateTable(tableID, counter string, build func(n uint64) ([]byt
 		return 0, fmt.Errorf("storage: create table %q: %w", tableID, err)
 	}
 	var n uint64
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		tb := tx.Bucket([]byte(BucketTables))
 		if tb.Get([]byte(tableID)) != nil {
 			return ErrExists
@@ -112,7 +112,7 @@ func (s *Store) PutTable(tableID string, record []byte) error {
 	if err := checkID(tableID); err != nil {
 		return fmt.Errorf("storage: put table %q: %w", tableID, err)
 	}
-	if err := s.db.Batch(func(tx *bolt.Tx) error {
+	if err := s.write(func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte(BucketTables)).Put([]byte(tableID), record)
 	}); err != nil {
 		return fmt.Errorf("storage: put table %s: %w", tableID, err)
