@@ -29,9 +29,9 @@ type fakeNode struct {
 
 	latency   time.Duration // per call
 	sendLat   time.Duration // per SendBlockItem, on top of latency
-	failSends int  // the next failSends sends fail (transient)
-	loseReply int  // the next loseReply accepted sends answer with a transient error
-	down      bool // every call fails (transient)
+	failSends int           // the next failSends sends fail (transient)
+	loseReply int           // the next loseReply accepted sends answer with a transient error
+	down      bool          // every call fails (transient)
 
 	sends      int
 	registered map[string]int // data hex -> times finalized
