@@ -23,13 +23,15 @@ import (
 // world is one embedded devchain posing as testnet (registry at <12802,0>) on a real
 // loopback socket, the SDK client pointed at it, and a loopback HTTP server serving cards.
 type world struct {
-	t      testing.TB
-	node   *devchain.Node
-	client *ccd.Client
-	house  ccd.Address
-	player ccd.Address // test-1
-	other  ccd.Address // test-2
-	srv    *httptest.Server
+	t        testing.TB
+	node     *devchain.Node
+	client   *ccd.Client
+	house    ccd.Address
+	player   ccd.Address // test-1
+	other    ccd.Address // test-2
+	srv      *httptest.Server
+	chain    Chain    // the node's network
+	registry Contract // where the node serves the registry
 
 	mu    sync.Mutex
 	cards map[string][]byte // path → bytes served
@@ -38,13 +40,22 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
+	return newWorldWith(t, func(o *devchain.Options) {
+		h, _ := hex.DecodeString(devchain.TestnetGenesisHash)
+		o.Genesis.BlockHash = [32]byte(h)
+	})
+}
+
+// newWorldWith is newWorld with the node's options (and genesis) set by mod.
+func newWorldWith(t testing.TB, mod func(*devchain.Options)) *world {
+	t.Helper()
 	g, err := devchain.DefaultGenesis()
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, _ := hex.DecodeString(devchain.TestnetGenesisHash)
-	g.BlockHash = [32]byte(h)
-	node, err := devchain.Start(context.Background(), devchain.Options{Genesis: &g})
+	opts := devchain.Options{Genesis: &g}
+	mod(&opts)
+	node, err := devchain.Start(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +65,15 @@ func newWorld(t testing.TB) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { client.Close() })
-	w := &world{t: t, node: node, client: client, cards: map[string][]byte{}}
+	network, err := client.Network(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, node: node, client: client, cards: map[string][]byte{}, chain: Chain(network),
+		registry: Contract{Chain: Chain(network), Index: opts.Registry.Index, Subindex: opts.Registry.Subindex}}
+	if opts.Registry == (devchain.ContractAddress{}) {
+		w.registry.Index, w.registry.Subindex = devchain.DefaultRegistry.Index, devchain.DefaultRegistry.Subindex
+	}
 	acct := func(name string) ccd.Address {
 		a, ok := node.Account(name)
 		if !ok {
@@ -119,7 +138,7 @@ func (w *world) peekID() AgentID {
 			break
 		}
 	}
-	return NewAgentID(Testnet, TestnetRegistry, next)
+	return NewAgentID(w.chain, w.registry, next)
 }
 
 // reg is one registration to make: the record and the card.
@@ -144,8 +163,8 @@ func (w *world) register(r reg) AgentID {
 	if r.spec.Owner == (ccd.Address{}) {
 		r.spec.Owner = r.owner
 	}
-	if r.spec.Registry == (Contract{}) {
-		r.spec.Registry = TestnetRegistry
+	if r.spec.Registry == (Contract{}) || r.spec.Registry == TestnetRegistry {
+		r.spec.Registry = w.registry
 	}
 	card := r.card
 	if card == nil {

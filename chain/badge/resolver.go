@@ -108,8 +108,8 @@ func New(cfg Config) *Resolver {
 	return r
 }
 
-// maxOperatorDepth bounds operator resolution: an agent's operator is resolved, and that
-// operator's own operator (if any) is not followed further.
+// maxOperatorDepth bounds operator resolution: an agent's operator is resolved; an operator
+// whose own card names an operator is refused (chains of operators are not followed).
 const maxOperatorDepth = 1
 
 // Resolve runs §4.1 for id, every step in order, and returns the agent or a *games.Error with
@@ -323,7 +323,7 @@ func (r *Resolver) resolveUncached(ctx context.Context, id AgentID, depth int) (
 // checkOperator resolves an operator Badge (§4.1 in full) and requires it house-owned.
 func (r *Resolver) checkOperator(ctx context.Context, opID string, depth int) (AgentID, error) {
 	if depth >= maxOperatorDepth {
-		return AgentID{}, refuse(CodeOperatorNotHouse, "operator %q names an operator in turn; not followed", opID)
+		return AgentID{}, refuse(CodeOperatorNotHouse, "operator %q is itself run by an operator: chains of operators are not followed", opID)
 	}
 	op, err := r.resolve(ctx, opID, depth+1)
 	if err != nil {
