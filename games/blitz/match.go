@@ -427,9 +427,18 @@ func (m *Match) Result() (games.Result, bool) {
 // Events is the transcript so far, in order. The slice is shared; do not modify it.
 func (m *Match) Events() []games.Event { return m.events }
 
-// Mole is the drafted seat. Task is its task. Rungs lists the rungs reached so far.
-func (m *Match) Mole() int     { return m.mole }
-func (m *Match) Task() Task    { return m.task }
-func (m *Match) Rungs() []int  { return m.rungsReached() }
-func (m *Match) House() int64  { return m.house }
+// Mole is the drafted seat (sealed until the reveal: for the runner and tests, never a door).
+func (m *Match) Mole() int { return m.mole }
+
+// Task is the mole's task (sealed until the reveal, as Mole).
+func (m *Match) Task() Task { return m.task }
+
+// Rungs lists the rungs reached so far, ascending.
+func (m *Match) Rungs() []int { return m.rungsReached() }
+
+// House is the microCCD the house has taken so far: action fees at seal, table and inference
+// fees at round settlement.
+func (m *Match) House() int64 { return m.house }
+
+// Round is the round's id, "T-<n>".
 func (m *Match) Round() string { return m.setup.Round }
