@@ -350,6 +350,17 @@ func TestResolveRules(t *testing.T) {
 				t.Errorf("agent %+v", a)
 			}
 		}},
+		{"operator run by an operator in turn", func(t *testing.T) setup {
+			top := player("Fleet")
+			top.Kind = KindArena
+			topID := w.register(reg{owner: w.house, spec: top})
+			mid := player("Arena 9")
+			mid.Kind, mid.Operator = KindArena, &topID
+			midID := w.register(reg{owner: w.house, spec: mid})
+			spec := player("Shelf5")
+			spec.Endpoint, spec.Operator = "", &midID
+			return setup{id: w.register(reg{owner: w.player, spec: spec}).String()}
+		}, CodeOperatorNotHouse, nil},
 		{"a key used by two Badges", func(t *testing.T) setup {
 			keys := NewKeyIndex()
 			first := player("First")
@@ -386,6 +397,8 @@ func TestResolveRules(t *testing.T) {
 		"card at the metadata address":                     "is metadata",
 		"card on loopback under the production policy":     "is loopback",
 		"card over plain http under the production policy": "scheme not allowed",
+		"operator run by an operator in turn":              "chains of operators",
+		"operator that does not resolve":                   "not_registered",
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {
