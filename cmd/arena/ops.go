@@ -131,9 +131,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		return 1
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tGAME\tROUND\tPHASE\tSTATUS\tSEATS\tLAST ERROR")
+	fmt.Fprintln(tw, "ID\tGAME\tKIND\tROUND\tTURN\tPHASE\tSTATUS\tSEATS\tRESTARTS\tLAST ERROR")
 	for _, t := range list.Tables {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", t.ID, t.Game, t.Round, t.Phase, t.Status, t.Seats, t.LastError)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d\t%d\t%s\n", t.ID, t.Game, t.Kind, t.Round, t.Turn, t.Phase, t.Status, t.Seats, t.Restarts, t.LastError)
 	}
 	tw.Flush()
 	return 0

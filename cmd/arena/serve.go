@@ -371,8 +371,8 @@ func (o opsAdapter) Tables(ctx context.Context) ([]ops.Table, error) {
 	}
 	out := make([]ops.Table, 0, len(ts))
 	for _, t := range ts {
-		out = append(out, ops.Table{ID: t.ID, Game: t.Game, Round: t.Round, Phase: t.Phase, Status: t.Status,
-			Seats: len(t.Seats), LastError: t.LastError})
+		out = append(out, ops.Table{ID: t.ID, Game: t.Game, Kind: t.Kind, Round: t.Round, Turn: t.Turn, Phase: t.Phase,
+			Status: t.Status, Seats: len(t.Seats), Restarts: t.Restarts, LastError: t.LastError})
 	}
 	return out, nil
 }

@@ -27,10 +27,13 @@ import (
 type Table struct {
 	ID        string `json:"id"`
 	Game      string `json:"game"`
+	Kind      string `json:"kind,omitempty"` // practice | walkin | ...
 	Round     string `json:"round"`
+	Turn      int    `json:"turn"`
 	Phase     string `json:"phase"`
 	Status    string `json:"status"` // live | finished | failed | stopped
 	Seats     int    `json:"seats"`
+	Restarts  int    `json:"restarts"` // panics survived since the last ops restart
 	LastError string `json:"last_error,omitempty"`
 }
 
