@@ -187,4 +187,3 @@ func (m *Match) noteTalking(a, b int) {
 	}
 	m.talking = append(m.talking, [2]int{a, b})
 }
-
