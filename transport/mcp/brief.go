@@ -36,14 +36,14 @@ func renderNext(n desk.Next, now time.Time) string {
 	}
 	var h moveHead
 	if err := json.Unmarshal(n.Envelope, &h); err != nil || h.Round == "" {
-		return fmt.Sprintf("Waiting (playing). A move is open but could not be read; call next_move again.")
+		return "Waiting (playing). A move is open but could not be read; call next_move again."
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Round %s, turn %d, %s", h.Round, h.Turn, h.Phase)
 	if h.Exchange > 0 {
 		fmt.Fprintf(&b, " (exchange %d)", h.Exchange)
 	}
-	fmt.Fprintf(&b, ". Answer by %s%s.\n", h.Deadline, timeLeft(h.Deadline, now))
+	fmt.Fprintf(&b, "%s (deadline %s).\n", timeLeft(h.Deadline, now), h.Deadline)
 	if n.Brief != "" {
 		b.WriteString(n.Brief)
 		b.WriteString("\n")
@@ -72,7 +72,7 @@ func renderNext(n desk.Next, now time.Time) string {
 	return b.String()
 }
 
-// timeLeft is ", 2m40s left" for an RFC 3339 deadline, or "" when it cannot be read.
+// timeLeft is ": 2m40s left" for an RFC 3339 deadline, or "" when it cannot be read.
 func timeLeft(deadline string, now time.Time) string {
 	t, err := time.Parse(time.RFC3339Nano, deadline)
 	if err != nil {
@@ -80,9 +80,9 @@ func timeLeft(deadline string, now time.Time) string {
 	}
 	d := t.Sub(now).Round(time.Second)
 	if d <= 0 {
-		return ", the deadline has passed"
+		return ": the deadline has passed"
 	}
-	return ", " + d.String() + " left"
+	return ": " + d.String() + " left"
 }
 
 // tableLine renders the seats from a state object's public "agents" (§5.4: seat, name, alive,
@@ -142,12 +142,8 @@ func renderResult(n desk.Next) string {
 		}
 		b.WriteString("\nPayouts: " + strings.Join(parts, "; ") + ".")
 	}
-	if len(r.Reveal) > 0 && string(r.Reveal) != "null" {
-		rv := string(r.Reveal)
-		if len(rv) > 4000 {
-			rv = rv[:4000] + "…"
-		}
-		b.WriteString("\nThe reveal (the mole, its task and the rungs it reached): " + rv)
+	if rv := revealLine(r.Reveal); rv != "" {
+		b.WriteString("\n" + rv)
 	}
 	b.WriteString("\nmy_record shows your human's record; play_practice or join_table plays another round.\n\n")
 	b.WriteString(Closing)
@@ -165,4 +161,56 @@ func ccd(micro int64) string {
 		s += strings.TrimRight(fmt.Sprintf(".%06d", f), "0")
 	}
 	return sign + s
+}
+
+// revealLine summarises a §9 reveal in words: the mole, its task and named seats, the rungs it
+// reached and the round's moments. A reveal of another shape is shown as it is (capped).
+func revealLine(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var rv struct {
+		Mole int `json:"mole"`
+		Task *struct {
+			Kind     string `json:"kind"`
+			Category string `json:"category"`
+			Named    []int  `json:"named"`
+		} `json:"task"`
+		Rungs     []int `json:"rungs"`
+		Standings []struct {
+			Seat int    `json:"seat"`
+			Name string `json:"name"`
+		} `json:"standings"`
+		Moments []struct {
+			What string `json:"what"`
+		} `json:"moments"`
+	}
+	if json.Unmarshal(raw, &rv) != nil || rv.Mole == 0 || rv.Task == nil {
+		s := string(raw)
+		if len(s) > 2000 {
+			s = s[:2000] + "…"
+		}
+		return "The reveal: " + s
+	}
+	name := ""
+	for _, st := range rv.Standings {
+		if st.Seat == rv.Mole && st.Name != "" {
+			name = " (" + st.Name + ")"
+		}
+	}
+	s := fmt.Sprintf("The reveal: the mole was seat %d%s; its task was %s (%s)", rv.Mole, name, rv.Task.Kind, rv.Task.Category)
+	if len(rv.Task.Named) > 0 {
+		s += fmt.Sprintf(" naming seat(s) %v", rv.Task.Named)
+	}
+	if len(rv.Rungs) == 0 {
+		s += "; it reached no rung."
+	} else {
+		s += fmt.Sprintf("; rungs reached: %v.", rv.Rungs)
+	}
+	for _, m := range rv.Moments {
+		if m.What != "" {
+			s += "\n- " + m.What
+		}
+	}
+	return s
 }

@@ -378,8 +378,8 @@ func (h *handlers) commit(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	}
 	cs := make([]map[string]any, 0, len(a.Commitments))
 	for i, c := range a.Commitments {
-		if c.Payee == nil || c.Due == nil {
-			return badArgs("commit", fmt.Sprintf("commitments[%d] needs payee (a seat) and due (a turn)", i))
+		if c.Payee == nil || c.Due == nil || len(c.Condition) == 0 || string(c.Condition) == "null" {
+			return badArgs("commit", fmt.Sprintf(`commitments[%d] needs payee (a seat), due (a turn) and condition ({"always": true} for an unconditional promise)`, i))
 		}
 		if (c.Chips == nil) == (c.Amount == nil) {
 			return badArgs("commit", fmt.Sprintf("commitments[%d] gives exactly one of chips (whole CCD) or amount (microCCD)", i))
@@ -390,9 +390,7 @@ func (h *handlers) commit(ctx context.Context, raw []byte) *mcp.CallToolResult {
 		} else {
 			o["amount"] = *c.Amount
 		}
-		if len(c.Condition) > 0 && string(c.Condition) != "null" {
-			o["condition"] = c.Condition
-		}
+		o["condition"] = c.Condition
 		if c.Pair != "" {
 			o["pair"] = c.Pair
 		}

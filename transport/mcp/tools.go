@@ -70,12 +70,12 @@ var toolDefs = []toolDef{
 				"tone": {"type": "string", "enum": ["ask", "offer", "accept", "decline", "neutral"], "description": "the stance you declare, public even on a private line (default neutral)"}}}}}}`},
 	{"commit", "Answer a commit phase with up to 4 promises to pay another seat. Each seals at the end of the phase, locks half its amount from your unlocked collateral (the margin lock) and costs 5 CCD of action budget. Echo round and turn from next_move.",
 		`{"type": "object", "additionalProperties": false, "required": ["token", "round", "turn", "commitments"], "properties": {` + tokenProp + `, ` + roundProp + `, ` + turnProp + `, ` + accuseProp + `,
-			"commitments": {"type": "array", "maxItems": 4, "description": "the promises; an empty list promises nothing", "items": {"type": "object", "additionalProperties": false, "required": ["payee", "due"], "properties": {
+			"commitments": {"type": "array", "maxItems": 4, "description": "the promises; an empty list promises nothing", "items": {"type": "object", "additionalProperties": false, "required": ["payee", "due", "condition"], "properties": {
 				"payee": ` + seatProp + `,
 				"chips": {"type": "integer", "minimum": 1, "description": "the amount in whole CCD (give chips or amount)"},
 				"amount": {"type": "integer", "minimum": 1000000, "description": "the amount in microCCD, at least 1000000 (1 CCD) (give chips or amount)"},
 				"due": {"type": "integer", "minimum": 1, "maximum": 5, "description": "the turn it is paid at settle: this turn up to the last"},
-				"condition": {"type": "object", "description": "optional, default {\"always\": true}: {\"backs\": [payer seat, payee seat, min microCCD]}, {\"survives\": [seat, turn]}, {\"honoured\": commitment id}, {\"not\": c}, {\"and\": [c, c]}, {\"or\": [c, c]}"},
+				"condition": {"type": "object", "description": "when it pays: {\"always\": true} for an unconditional promise, or {\"backs\": [payer seat, payee seat, min microCCD]}, {\"survives\": [seat, turn]}, {\"honoured\": commitment id}, {\"not\": c}, {\"and\": [c, c]}, {\"or\": [c, c]}"},
 				"pair": {"type": "string", "maxLength": 64, "description": "optional: a nonce shared with the payee's commitment back to you; the two seal together or not at all"}}}}}}`},
 	{"pass", "Stay silent for this move (say or promise nothing). Echo round, turn, phase and, on talk, exchange from next_move. Answering closes your part of the phase at once.",
 		`{"type": "object", "additionalProperties": false, "required": ["token", "round", "turn", "phase"], "properties": {` + tokenProp + `, ` + roundProp + `, ` + turnProp + `, ` + exchProp + `,
