@@ -316,4 +316,3 @@ func TestLocalhostProtection(t *testing.T) {
 		}
 	}
 }
-
