@@ -102,11 +102,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 	defer ch.stop()
+	ag := startAgents(&ch, log) // A2A caller, Badge resolver (join.go)
+	if err := ag.devAgents(); err != nil {
+		return err
+	}
 
 	a, err := actors.Start(actors.Options{
 		DB: store, Bracket: bracket, Logger: log,
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
-		Metrics: reg, Anchorer: ch.anchorer,
+		Metrics: reg, Anchorer: ch.anchorer, Agents: ag.caller, Keys: ag.keys,
 		// The walk-in desk and the chain actor start before tables are restored, so a
 		// recovered table's open move finds its mailbox and its anchors find the chain.
 		BeforeRecover: func(a *actors.Arena) error {
@@ -129,7 +133,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	defer shutArena()
 
 	drain := make(chan struct{})
+	jo, err := ag.joinOptions(a, cfg, store)
+	if err != nil {
+		return err
+	}
 	e, err := httpapi.New(httpapi.Options{
+		Join:        jo,
 		Desk:        deskAdapter{a},
 		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain},
 		Ops:         opsAdapter{a},
@@ -137,6 +146,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		Meta: meta.Options{
 			Identity: meta.Identity{Agent: sec.InstanceAgent, Name: cfg.InstanceName, Key: sec.InstanceKey.Public().(ed25519.PublicKey)},
 			Gatherer: reg,
+			Card:     ag.instanceCard,
 			Health: func(ctx context.Context) error {
 				_, err := a.Tables(ctx) // reads the database: a closed or broken file fails here
 				return err
@@ -157,6 +167,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
+	}
+	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), "http://"+ln.Addr().String()); err != nil {
+		log.Warn("the instance Badge is not registered: agents cannot verify this instance (§4.3)", "err", err)
 	}
 	srv := httpapi.Server(cfg.Addr, e)
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync/atomic"
+	"time"
+
+	v2 "github.com/Concordium/concordium-go-sdk/v2"
+
+	"arena/actors"
+	"arena/chain/badge"
+	"arena/chain/ccd"
+	"arena/chain/devchain"
+	"arena/config"
+	"arena/games"
+	"arena/storage"
+	"arena/transport/a2a"
+	"arena/transport/egress"
+	"arena/transport/join"
+)
+
+// Registered agents in `arena serve` (§4, §4.1, §4.3, §5.7, §12): the A2A caller through the
+// egress policy, Badge resolution on the chain (chain/badge), the join door, paid tables on the
+// escrow, and the instance's own Badge.
+//
+// Development settings (environment only; production needs none of them):
+//
+//	ARENA_EGRESS_LOOPBACK=1   agent cards and endpoints may be http:// on loopback (agents on this
+//	                          machine); every other inside address stays refused
+//	ARENA_DEV_AGENTS=FILE     CIS-8004 registrations (`arena devchain --agents` format) stored on
+//	                          the embedded devchain at start
+//	ARENA_PUBLIC_URL=URL      the base URL the instance card names (default http://<listen addr>)
+
+// a2aTimeout bounds one HTTP exchange with an agent: above the longest move deadline (20 s at
+// commit, §5.3), which is what really ends a call.
+const a2aTimeout = 25 * time.Second
+
+// agentsHook is the agent side of serve.
+type agentsHook struct {
+	caller   actors.AgentCaller
+	keys     actors.KeyResolver // nil: no registry
+	resolver *badge.Resolver    // nil: no registry
+	house    ccd.Address
+	chain    *chainHook
+	log      *slog.Logger
+	card     atomic.Pointer[[]byte] // the instance card, once written (afterListen)
+	paidOn   bool
+}
+
+// startAgents builds the caller and the resolver. With no node client (never, in serve) the
+// registry is unconfigured and the join door answers 503 no_registry.
+func startAgents(ch *chainHook, log *slog.Logger) *agentsHook {
+	pol := egress.Policy{Timeout: a2aTimeout}
+	cardPol := egress.Policy{}
+	if os.Getenv("ARENA_EGRESS_LOOPBACK") == "1" {
+		pol.AllowLoopback, pol.AllowHTTP = true, true
+		cardPol.AllowLoopback, cardPol.AllowHTTP = true, true
+		log.Warn("egress: loopback http agents allowed (ARENA_EGRESS_LOOPBACK=1); development only")
+	}
+	h := &agentsHook{chain: ch, log: log,
+		caller: a2a.New(a2a.Options{HTTP: egress.NewClient(pol).HTTP()})}
+	if ch.client == nil {
+		return h
+	}
+	if ch.node != nil {
+		if acc, ok := ch.node.Account(devchain.AccountHouse); ok {
+			h.house = ccd.Address(acc.Address.Value)
+		}
+		h.paidOn = true
+	}
+	h.resolver = badge.New(badge.Config{Node: ch.client, Cards: egress.NewClient(cardPol), House: h.house})
+	h.keys = keyResolver{h.resolver}
+	return h
+}
+
+// devAgents stores ARENA_DEV_AGENTS on the embedded devchain.
+func (h *agentsHook) devAgents() error {
+	path := os.Getenv("ARENA_DEV_AGENTS")
+	if path == "" || h.chain.node == nil {
+		return nil
+	}
+	list, err := devchain.LoadAgents(path)
+	if err != nil {
+		return err
+	}
+	for _, a := range list {
+		if a.RegisteredAtMs == 0 {
+			a.RegisteredAtMs = uint64(time.Now().UnixMilli())
+		}
+		if err := h.chain.node.PutAgent(a); err != nil {
+			return fmt.Errorf("serve: ARENA_DEV_AGENTS: %w", err)
+		}
+	}
+	h.log.Info("dev agents registered on the embedded devchain", "count", len(list))
+	return nil
+}
+
+// registerInstance writes the instance card (chain/badge's writer, kind arena, owned by the
+// house account) and, on the embedded devchain, registers the instance Badge with the card's
+// SHA-256 as metadata_hash, so an agent can resolve the arena's key from the chain (§4.3).
+// With a configured node the operator registers the Badge; the card is served all the same.
+func (h *agentsHook) registerInstance(instanceAgent, name string, key ed25519.PublicKey, base string) error {
+	if u := os.Getenv("ARENA_PUBLIC_URL"); u != "" {
+		base = u
+	}
+	id, err := badge.ParseAgentID(instanceAgent)
+	if err != nil {
+		return fmt.Errorf("serve: instance agent: %w", err)
+	}
+	tok, ok := id.BadgeTokenID()
+	if !ok {
+		return fmt.Errorf("serve: instance agent %s is not a Badge", instanceAgent)
+	}
+	reg := badge.Contract{Chain: id.Chain, Index: id.Token.Index, Subindex: id.Token.Subindex}
+	card, err := badge.WriteCard(badge.CardSpec{Agent: id, Name: name, Kind: badge.KindArena, SigningKey: key,
+		Owner: h.house, Registry: reg, Description: "DOTDOTDOT arena instance"})
+	if err != nil {
+		return fmt.Errorf("serve: instance card: %w", err)
+	}
+	h.card.Store(&card)
+	if h.chain.node == nil {
+		return nil
+	}
+	sum := sha256.Sum256(card)
+	err = h.chain.node.PutAgent(devchain.Agent{TokenID: tok, Owner: v2.AccountAddress{Value: h.house},
+		AgentURI: base + "/.well-known/agent.json", MetadataHash: sum[:], Status: devchain.AgentActive,
+		RegisteredAtMs: uint64(time.Now().UnixMilli())})
+	if err != nil {
+		return fmt.Errorf("serve: register the instance Badge: %w", err)
+	}
+	h.log.Info("instance Badge registered on the embedded devchain", "agent", instanceAgent, "card", base+"/.well-known/agent.json")
+	return nil
+}
+
+// instanceCard is meta.Options.Card.
+func (h *agentsHook) instanceCard() []byte {
+	if p := h.card.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// joinOptions is the join door's configuration for arena a.
+func (h *agentsHook) joinOptions(a *actors.Arena, cfg config.Config, store *storage.Store) (*join.Options, error) {
+	n, err := join.NewBoltNonces(store.DB(), nil)
+	if err != nil {
+		return nil, err
+	}
+	o := &join.Options{Seater: joinSeater{a: a, pace: agentPace(cfg)}, Nonces: n, MaxBody: cfg.HTTP.MaxBody}
+	if h.resolver != nil {
+		o.Resolver = joinResolver{h.resolver}
+	}
+	if h.paidOn && h.chain.client != nil {
+		escrow := badge.Contract{Chain: badge.Testnet, Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex}
+		o.Paid = paidAdapter{actors.NewPaidTables(a, actors.PaidOptions{
+			Deposits: escrowDeposits{client: h.chain.client, escrow: devchain.DefaultEscrow},
+			Pace:     agentPace(cfg), Escrow: escrow.String(), Logger: h.log.With("component", "paid"),
+		})}
+	}
+	return o, nil
+}
+
+// agentPace is the clock of tables registered agents join: the config's agent clock (§5.3:
+// talk exchanges of pace.agent_talk, commit pace.agent_commit, scouting pace.scouting), settle
+// 5 s or one talk exchange when that is shorter; every phase its full length.
+func agentPace(cfg config.Config) games.Pace {
+	settle := 5 * time.Second
+	if t := time.Duration(cfg.Pace.AgentTalk); t < settle {
+		settle = t
+	}
+	return games.Pace{Name: "agent", Scouting: time.Duration(cfg.Pace.Scouting), Talk: time.Duration(cfg.Pace.AgentTalk),
+		Commit: time.Duration(cfg.Pace.AgentCommit), Settle: settle}
+}
+
+// keyResolver is actors.KeyResolver over the Badge resolver (cached, §4.1).
+type keyResolver struct{ r *badge.Resolver }
+
+func (k keyResolver) Resolve(ctx context.Context, agent string) (ed25519.PublicKey, error) {
+	a, err := k.r.Resolve(ctx, agent)
+	if err != nil {
+		return nil, err
+	}
+	return a.Key, nil
+}
+
+// joinResolver is join.Resolver over the Badge resolver.
+type joinResolver struct{ r *badge.Resolver }
+
+func (j joinResolver) Resolve(ctx context.Context, agent string) (join.Agent, error) {
+	a, err := j.r.Resolve(ctx, agent)
+	if err != nil {
+		return join.Agent{}, err
+	}
+	out := join.Agent{ID: a.ID.String(), Owner: string(a.ID.Chain) + ":" + a.Owner.String(), Name: a.Name, Kind: a.Kind,
+		Endpoint: a.Endpoint, SigningKey: a.Key}
+	if a.Wallet != nil {
+		out.Wallet = string(a.ID.Chain) + ":" + a.Wallet.String()
+	}
+	return out, nil
+}
+
+// seatKind is the seat kind of a card kind: a player card's agent is the owner's own ("byo").
+func seatKind(cardKind string) string {
+	if cardKind == badge.KindHouse || cardKind == badge.KindArena {
+		return cardKind
+	}
+	return "byo"
+}
+
+// joinSeater is join.Seater over the arena. The Badge's owner holds the seat's levers over a
+// session (§12), so the seat is a human seat.
+type joinSeater struct {
+	a    *actors.Arena
+	pace games.Pace
+}
+
+func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (join.Seated, error) {
+	r, err := s.a.JoinAgent(ctx, actors.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
+		Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Pace: s.pace, Human: true})
+	if err != nil {
+		return join.Seated{}, codeOf(err)
+	}
+	return join.Seated{Round: r.Round, Table: r.Table, Seat: r.Seat, Format: r.Format, Pace: r.Pace, Status: r.Status}, nil
+}
+
+func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error) {
+	r, err := s.a.AgentLever(ctx, agent, round, kind, body)
+	return r, codeOf(err)
+}
+
+// paidAdapter is join.Paid over actors.PaidTables.
+type paidAdapter struct{ p *actors.PaidTables }
+
+func (p paidAdapter) Hold(ctx context.Context, ag join.Agent) (join.Hold, error) {
+	payFrom := []string{ag.Owner}
+	if ag.Wallet != "" {
+		payFrom = append(payFrom, ag.Wallet)
+	}
+	h, err := p.p.Hold(ctx, actors.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Kind: seatKind(ag.Kind), Human: true}, payFrom)
+	if err != nil {
+		return join.Hold{}, codeOf(err)
+	}
+	return join.Hold{Hold: h.Hold, SeatToken: h.SeatToken, StartsAt: h.StartsAt, PayFrom: h.PayFrom, Entry: h.Entry,
+		Escrow: h.Escrow, Table: h.Table}, nil
+}
+
+func (p paidAdapter) Check(ctx context.Context, hold, tok string) (json.RawMessage, error) {
+	c, err := p.p.Check(ctx, hold, tok)
+	if err != nil {
+		return nil, codeOf(err)
+	}
+	return json.Marshal(c)
+}
+
+// escrowDeposits reads escrow.view_deposits(String seat_token) through the node API at the last
+// finalized block (so every deposit it returns is finalized): u32 n || (payer[32] || amount u64
+// || time u64 ms)×n, little endian (docs/protocol-notes.md "devchain").
+type escrowDeposits struct {
+	client *ccd.Client
+	escrow devchain.ContractAddress
+}
+
+func (e escrowDeposits) Deposits(ctx context.Context, tok string) ([]actors.EscrowDeposit, error) {
+	b, err := e.client.Invoke(ctx, ccd.ContractCall{Index: e.escrow.Index, Subindex: e.escrow.Subindex,
+		Receive: "escrow.view_deposits", Parameter: devchain.EncodeDeposit(tok), MaxEnergy: 100_000})
+	if err != nil {
+		return nil, err
+	}
+	return decodeDeposits(b)
+}
+
+var errDepositsView = errors.New("escrow.view_deposits: malformed return value")
+
+func decodeDeposits(b []byte) ([]actors.EscrowDeposit, error) {
+	if len(b) < 4 {
+		return nil, errDepositsView
+	}
+	n := binary.LittleEndian.Uint32(b)
+	b = b[4:]
+	if uint64(len(b)) != uint64(n)*48 {
+		return nil, errDepositsView
+	}
+	out := make([]actors.EscrowDeposit, 0, n)
+	for i := uint32(0); i < n; i++ {
+		var payer ccd.Address
+		copy(payer[:], b[:32])
+		amt := binary.LittleEndian.Uint64(b[32:40])
+		ms := binary.LittleEndian.Uint64(b[40:48])
+		b = b[48:]
+		if amt > 1<<62 {
+			return nil, errDepositsView
+		}
+		out = append(out, actors.EscrowDeposit{Payer: payer.String(), Amount: int64(amt),
+			At: time.UnixMilli(int64(ms)).UTC(), Finalized: true})
+	}
+	return out, nil
+}
