@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"arena/chain/devchain"
 )
 
 // countingNode counts agentOf calls that reach the node.
@@ -155,3 +157,45 @@ func TestConcurrentResolve(t *testing.T) {
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// TestRegistryTimeoutAndSweep: a node slower than RegistryTimeout is registry_unreadable in
+// about that time; expired entries leave the cache at the next sweep.
+func TestRegistryTimeoutAndSweep(t *testing.T) {
+	w := newWorld(t)
+	id := w.register(reg{owner: w.player, spec: player("Slow")})
+	clock := &fakeClock{now: time.Unix(1_800_000_000, 0)}
+	r := w.resolver(func(c *Config) { c.RegistryTimeout = 150 * time.Millisecond; c.Now = clock.Now })
+	ctx := context.Background()
+	if _, err := r.Resolve(ctx, id.String()); err != nil {
+		t.Fatal(err)
+	}
+	// Sweep: stale entries of other Badges go, the fresh one stays.
+	r.mu.Lock()
+	for i := 0; i < 300; i++ {
+		r.cache[string(rune('a'+i%26))+time.Duration(i).String()] = cached{expires: clock.Now().Add(-time.Second)}
+	}
+	r.inserts = sweepEvery - 1
+	r.mu.Unlock()
+	other := w.register(reg{owner: w.other, spec: player("Other")})
+	if _, err := r.Resolve(ctx, other.String()); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	n := len(r.cache)
+	r.mu.Unlock()
+	if n != 2 {
+		t.Fatalf("%d cache entries after the sweep, want 2", n)
+	}
+
+	w.node.SetFaults(devchain.Faults{MethodLatency: map[string]time.Duration{"InvokeInstance": 2 * time.Second}})
+	defer w.node.SetFaults(devchain.Faults{})
+	clock.Advance(time.Hour)
+	start := time.Now()
+	_, err := r.Resolve(ctx, id.String())
+	if codeOf(err) != CodeRegistryUnreadable {
+		t.Fatalf("slow node: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("slow node refused after %v, want about 150ms", d)
+	}
+}

@@ -22,6 +22,14 @@ import (
 // by much).
 const DefaultTTL = 60 * time.Second
 
+// DefaultRegistryTimeout bounds the node calls of one resolution when Config.RegistryTimeout is
+// zero.
+const DefaultRegistryTimeout = 5 * time.Second
+
+// sweepEvery is how many cache inserts pass between sweeps of expired entries, so the cache
+// holds about the Badges resolved within one TTL, not every Badge ever seen.
+const sweepEvery = 256
+
 // Config configures a Resolver.
 type Config struct {
 	// Node reads the registry. nil means no registry is configured: every Resolve refuses
@@ -48,6 +56,10 @@ type Config struct {
 	TTL time.Duration
 	// Now is the clock for the cache; nil means time.Now.
 	Now func() time.Time
+	// RegistryTimeout bounds the node calls of one resolution (the network read and agentOf);
+	// zero or negative means DefaultRegistryTimeout. The card fetch is bounded by the egress
+	// policy's timeout. A call that runs out is registry_unreadable.
+	RegistryTimeout time.Duration
 	// Keys is the key→Badge index (§4.2 "a key MUST be used by exactly one Badge, ever");
 	// nil gives the Resolver an index of its own. Share one among Resolvers of a process.
 	Keys *KeyIndex
@@ -83,6 +95,7 @@ type Resolver struct {
 	mu      sync.Mutex
 	network Chain // learned from the node on first use; "" until then
 	cache   map[string]cached
+	inserts int // since the last sweep
 }
 
 type cached struct {
@@ -149,6 +162,14 @@ func (r *Resolver) resolve(ctx context.Context, id string, depth int) (Agent, er
 	}
 	if r.ttl > 0 {
 		r.cache[key] = cached{a: a, expires: now.Add(r.ttl)}
+		if r.inserts++; r.inserts >= sweepEvery {
+			r.inserts = 0
+			for k, c := range r.cache {
+				if !now.Before(c.expires) {
+					delete(r.cache, k)
+				}
+			}
+		}
 	}
 	return a, nil
 }
@@ -192,7 +213,13 @@ func (r *Resolver) resolveUncached(ctx context.Context, id AgentID, depth int) (
 	if !ok {
 		return Agent{}, refuse(CodeBadAgentID, "%s is not a Badge: its token id has %d bytes, a CIS-8004 token id has 8", id, len(id.Token.TokenID))
 	}
-	network, err := r.networkInUse(ctx)
+	rt := r.cfg.RegistryTimeout
+	if rt <= 0 {
+		rt = DefaultRegistryTimeout
+	}
+	nctx, cancel := context.WithTimeout(ctx, rt)
+	defer cancel()
+	network, err := r.networkInUse(nctx)
 	if err != nil {
 		return Agent{}, refuseRetry(CodeRegistryUnreadable, "registry unreadable: the node's network: %v", err)
 	}
@@ -208,7 +235,7 @@ func (r *Resolver) resolveUncached(ctx context.Context, id AgentID, depth int) (
 	}
 
 	// agentOf(agent id) on chain.
-	ret, err := r.cfg.Node.Invoke(ctx, agentOfCall(registry, tokenID))
+	ret, err := r.cfg.Node.Invoke(nctx, agentOfCall(registry, tokenID))
 	if err != nil {
 		if isAgentNotFound(err) {
 			return Agent{}, refuse(CodeNotRegistered, "%s is not registered in %s", id, registry)
