@@ -372,3 +372,23 @@ func TestDialContextDirect(t *testing.T) {
 		t.Errorf("control public: %v", err)
 	}
 }
+
+// TestSystemResolverForms: names the system resolver may read as loopback (localhost, the
+// inet_aton spellings of 127.0.0.1) never pass, whichever way the resolver reads them.
+func TestSystemResolverForms(t *testing.T) {
+	p := Policy{}
+	for _, u := range []string{"https://localhost/", "https://LOCALHOST./", "https://2130706433/", "https://0x7f.1/",
+		"https://127.1/", "https://017700000001/"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err := p.CheckURL(ctx, u)
+		cancel()
+		if !errors.Is(err, ErrBlocked) && !errors.Is(err, ErrResolve) {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := p.CheckURL(ctx, "https://localhost/"); !errors.Is(err, ErrBlocked) {
+		t.Errorf("localhost: %v, want ErrBlocked", err)
+	}
+}
