@@ -8,19 +8,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
+	"arena/chain/anchor"
 	"arena/chain/ccd"
 )
 
-// chainCommand is `arena chain <sub-command>`: offline Concordium tools for operators.
+// chainCommand is `arena chain <sub-command>`: Concordium tools for operators.
 var chainCommand = command{
-	summary: "offline Concordium tools: sign-register-data",
-	run: func(_ context.Context, args []string) int {
-		return runChain(args, os.Stdout, os.Stderr)
+	summary: "Concordium tools: sign-register-data (offline), status (of transactions on a node)",
+	run: func(ctx context.Context, args []string) int {
+		return runChain(ctx, args, os.Stdout, os.Stderr)
 	},
 }
 
 const chainUsage = `usage: arena chain sign-register-data --seed HEX --sender ADDRESS --nonce N --expiry UNIX --data HEX
+       arena chain status --node HOST:PORT [--tls] TXHASH...
 
 sign-register-data signs a Register Data transaction offline and prints
   {"energy":<NRG>,"block_item":"<hex>","transaction_hash":"<hex>"}
@@ -31,11 +34,19 @@ transaction_hash is SHA-256 of it, the hash the node returns and the transcript 
   --nonce    the account's sequence number (from 1)
   --expiry   Unix seconds after which the node refuses the transaction
   --data     the bytes to register, hex, at most 256 bytes (a §5.5 anchor is 50)
+
+status asks the node (gRPC API v2) for each transaction and prints one JSON line per hash:
+  {"tx","state":"absent|received|committed|finalized","block","rejected","data","anchor"}
+where data is the registered bytes (hex) and anchor their §5.5 decoding when they are one.
+Exit 0 when every transaction is finalized and none failed, 1 otherwise, 2 on a usage error.
 `
 
-// runChain runs `arena chain` with its arguments and returns the exit code: 0 done, 2 usage
-// error (message on stderr).
-func runChain(args []string, stdout, stderr io.Writer) int {
+// runChain runs `arena chain` with its arguments and returns the exit code: 0 done, 1 a
+// status that is not final, 2 usage error (message on stderr).
+func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "status" {
+		return runChainStatus(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "sign-register-data" {
 		fmt.Fprint(stderr, chainUsage)
 		return 2
@@ -101,4 +112,69 @@ func parseSender(s string) (ccd.Address, error) {
 		}
 	}
 	return ccd.ParseAddress(s)
+}
+
+// runChainStatus is `arena chain status`.
+func runChainStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("arena chain status", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, chainUsage) }
+	node := fs.String("node", "", "node gRPC address HOST:PORT")
+	useTLS := fs.Bool("tls", false, "TLS with the system roots")
+	timeout := fs.Duration("timeout", 10*time.Second, "per call")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "arena chain status: "+format+"\n", a...)
+		return 2
+	}
+	if *node == "" || fs.NArg() == 0 {
+		return fail("--node and at least one transaction hash are required")
+	}
+	var hashes [][32]byte
+	for _, a := range fs.Args() {
+		b, err := hex.DecodeString(a)
+		if err != nil || len(b) != 32 {
+			return fail("%q is not a transaction hash (64 hex digits)", a)
+		}
+		hashes = append(hashes, [32]byte(b))
+	}
+	c, err := ccd.Dial(ctx, *node, *useTLS)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer c.Close()
+	code := 0
+	for _, h := range hashes {
+		cctx, cancel := context.WithTimeout(ctx, *timeout)
+		st, err := c.Status(cctx, h)
+		cancel()
+		line := map[string]any{"tx": hex.EncodeToString(h[:])}
+		if err != nil {
+			line["error"] = err.Error()
+			code = 1
+		} else {
+			line["state"] = st.State.String()
+			if st.State >= ccd.Committed {
+				line["block"] = hex.EncodeToString(st.Block[:])
+			}
+			if st.Rejected {
+				line["rejected"] = st.Reason
+			}
+			if st.Registered {
+				line["data"] = hex.EncodeToString(st.Data)
+				if a, err := anchor.Decode(st.Data); err == nil {
+					line["anchor"] = map[string]any{"kind": a.Kind.String(), "round": anchor.RoundID(a.Round),
+						"seq": a.Seq, "hash": hex.EncodeToString(a.Hash[:])}
+				}
+			}
+			if st.State != ccd.Finalized || st.Rejected {
+				code = 1
+			}
+		}
+		out, _ := json.Marshal(line)
+		fmt.Fprintln(stdout, string(out))
+	}
+	return code
 }

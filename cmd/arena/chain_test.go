@@ -2,10 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"arena/chain/anchor"
+	"arena/chain/ccd"
+	"arena/chain/devchain"
 )
 
 // `arena chain sign-register-data` reproduces every Register Data vector made by Concordium's
@@ -37,7 +44,7 @@ func TestChainSignRegisterDataVectors(t *testing.T) {
 	for _, v := range f.Vectors {
 		for _, sender := range []string{v.Inputs.Sender58, v.Inputs.Sender} {
 			var out, errb bytes.Buffer
-			code := runChain([]string{"sign-register-data", "--seed", v.Inputs.Seed, "--sender", sender,
+			code := runChain(context.Background(), []string{"sign-register-data", "--seed", v.Inputs.Seed, "--sender", sender,
 				"--nonce", v.Inputs.Nonce, "--expiry", v.Inputs.Expiry, "--data", v.Inputs.Data}, &out, &errb)
 			if code != 0 {
 				t.Fatalf("%s: exit %d: %s", v.Name, code, errb.String())
@@ -70,12 +77,65 @@ func TestChainSignRegisterDataRefusals(t *testing.T) {
 			args = append(args, k, v)
 		}
 		var out, errb bytes.Buffer
-		if code := runChain(args, &out, &errb); code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), b.msg) {
+		if code := runChain(context.Background(), args, &out, &errb); code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), b.msg) {
 			t.Errorf("%s=%s: exit %d, stderr %q", b.flag, b.value, code, errb.String())
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := runChain(nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage") {
+	if code := runChain(context.Background(), nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage") {
 		t.Errorf("no sub-command: %d", code)
+	}
+}
+
+// `arena chain status` over a real socket to the devchain: a finalized anchor decodes, an
+// unknown hash is absent and makes the exit code 1.
+func TestChainStatusOnDevchain(t *testing.T) {
+	seed := bytes.Repeat([]byte{3}, 32)
+	dev, err := devchain.Start(context.Background(), devchain.Options{Dir: t.TempDir(), NoSync: true,
+		BlockTime: 5 * time.Millisecond, FinalizeAfter: -1,
+		Genesis: &devchain.Genesis{Accounts: []devchain.GenesisAccount{{Name: devchain.AccountArena, Seed: seed, Balance: devchain.DefaultBalance}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Stop()
+	key, _ := ccd.NewKey(ccd.DevAddress(ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey)), seed)
+	data, _ := anchor.Anchor{Kind: anchor.Opened, Round: 77, Seq: 1, Hash: [32]byte{0xcd}}.Encode()
+	tx, err := ccd.RegisterData(key, 1, uint64(time.Now().Add(time.Hour).Unix()), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dev.Submit(tx.BlockItem); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var out, errb bytes.Buffer
+		code := runChain(context.Background(), []string{"status", "--node", dev.Addr(), tx.HashHex()}, &out, &errb)
+		if code == 0 {
+			var line struct {
+				State  string
+				Data   string
+				Anchor struct {
+					Kind, Round string
+					Seq         uint32
+				}
+			}
+			if err := json.Unmarshal(out.Bytes(), &line); err != nil || line.State != "finalized" ||
+				line.Anchor.Kind != "opened" || line.Anchor.Round != "T-77" || line.Anchor.Seq != 1 {
+				t.Fatalf("status line %s (%v)", out.String(), err)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not finalized: %s %s", out.String(), errb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var out, errb bytes.Buffer
+	if code := runChain(context.Background(), []string{"status", "--node", dev.Addr(), strings.Repeat("ab", 32)}, &out, &errb); code != 1 || !strings.Contains(out.String(), `"state":"absent"`) {
+		t.Fatalf("unknown hash: %d %s %s", code, out.String(), errb.String())
+	}
+	if code := runChain(context.Background(), []string{"status", "--node", dev.Addr(), "xyz"}, &out, &errb); code != 2 {
+		t.Fatalf("bad hash: %d", code)
 	}
 }
