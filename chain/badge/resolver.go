@@ -363,6 +363,10 @@ func (r *Resolver) checkOperator(ctx context.Context, opID string, depth int) (A
 	if !op.HouseOwned {
 		return AgentID{}, refuse(CodeOperatorNotHouse, "operator %s is not owned by the house identity account", opID)
 	}
+	if op.Operator != nil {
+		// Also when op came from the cache, resolved on its own with its operator checked.
+		return AgentID{}, refuse(CodeOperatorNotHouse, "operator %q is itself run by an operator: chains of operators are not followed", opID)
+	}
 	return op.ID, nil
 }
 

@@ -438,3 +438,27 @@ var allCodes = []string{CodeNoRegistry, CodeNotBase58, CodeBadAgentID, CodeRegis
 	CodeCardUnreachable, CodeCardTooLarge, CodeCardHashMismatch, CodeBadCard, CodeBadgeMissing, CodeCardAgentMismatch,
 	CodeBadgeMismatch, CodeOwnerMismatch, CodeBadSigningKey, CodeKindNotHouseOwned, CodeHouseKindUndisclose,
 	CodeBadEndpoint, CodeOperatorMissing, CodeOperatorNotHouse, CodeKeyReused}
+
+// TestOperatorChainFromCache: an operator already resolved on its own (its own operator
+// checked, and cached) is still refused as an operator when it has an operator.
+func TestOperatorChainFromCache(t *testing.T) {
+	w := newWorld(t)
+	top := player("Fleet")
+	top.Kind = KindArena
+	topID := w.register(reg{owner: w.house, spec: top})
+	mid := player("Arena 9")
+	mid.Kind, mid.Operator = KindArena, &topID
+	midID := w.register(reg{owner: w.house, spec: mid})
+	spec := player("Shelf")
+	spec.Endpoint, spec.Operator = "", &midID
+	shelf := w.register(reg{owner: w.player, spec: spec})
+	r := w.resolver(nil)
+	if a, err := r.Resolve(context.Background(), midID.String()); err != nil || a.Operator == nil || a.Operator.String() != topID.String() {
+		t.Fatalf("mid on its own: %+v %v", a, err)
+	}
+	_, err := r.Resolve(context.Background(), shelf.String())
+	var ge *games.Error
+	if !errors.As(err, &ge) || ge.Code != CodeOperatorNotHouse || !strings.Contains(ge.Msg, "chains of operators") {
+		t.Fatalf("shelf run by a cached operator with an operator: %v", err)
+	}
+}
