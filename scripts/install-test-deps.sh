@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 
 client_dirs=(
   transport/a2a/testagent
+  transport/mcp/testclient
 )
 
 if command -v npm >/dev/null 2>&1; then
