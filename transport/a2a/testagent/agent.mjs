@@ -9,14 +9,23 @@
 //               caller (§4.3). When set, every envelope's sig is verified and a forged one is
 //               refused (the task is answered "rejected"); when unset nothing is verified.
 //   PORT        listen port on 127.0.0.1 (default 0: any free port)
+//   CARD_FILE   when set, GET /card.json serves this file's bytes as they are on disk, read at
+//               each request (the §4.2 card the test wrote with chain/badge's card writer and
+//               anchored on chain; it can be written after the agent started, once the port is
+//               known)
 //
 // It prints one line "testagent: listening on http://127.0.0.1:PORT" when ready.
 // Routes: POST /a2a (JSON-RPC), GET /.well-known/agent-card.json and /.well-known/agent.json
-// (the same bytes: an A2A AgentCard that is also the §4.2 protocol card), GET /stats.
+// (the same bytes: an A2A AgentCard that is also the §4.2 protocol card), GET /card.json
+// (CARD_FILE), GET /stats, and POST /control {arena_key?, join?: {url, table, format?}}:
+// arena_key sets the key envelopes are verified with (resolved from the chain by the caller);
+// join signs a join (§4.3) with the card key, posts it to url, and answers
+// {status, reply, sent} (sent: the exact signed body, so a test can replay it).
 //
 // Play: scouting → an empty answer; talk → one public line; commit → one signed commitment
 // ({always:true}, 1 CCD, due this turn) to the next live seat, with me.next_seq as seq.
 import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
 import express from 'express';
 import { v4 as uuidv4 } from 'uuid';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
@@ -36,14 +45,18 @@ const privateKey = crypto.createPrivateKey({
   format: 'der', type: 'pkcs8',
 });
 const publicRaw = crypto.createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
-let arenaKey = null;
-if (process.env.ARENA_KEY) {
-  const m = /^ed25519:([0-9a-f]{64})$/.exec(process.env.ARENA_KEY);
-  if (!m) { console.error('testagent: ARENA_KEY must be ed25519:<64 hex>'); process.exit(2); }
-  arenaKey = crypto.createPublicKey({
+function parseKey(s) {
+  const m = /^ed25519:([0-9a-f]{64})$/.exec(s || '');
+  if (!m) return null;
+  return crypto.createPublicKey({
     key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(m[1], 'hex')]),
     format: 'der', type: 'spki',
   });
+}
+let arenaKey = null;
+if (process.env.ARENA_KEY) {
+  arenaKey = parseKey(process.env.ARENA_KEY);
+  if (!arenaKey) { console.error('testagent: ARENA_KEY must be ed25519:<64 hex>'); process.exit(2); }
 }
 
 // JCS (RFC 8785) for the JSON this agent sees: ES number and string serialisation are JCS's,
@@ -64,9 +77,23 @@ function verifyEnvelope(env) {
   return crypto.verify(null, digestOf(unsigned), arenaKey, Buffer.from(m[1], 'hex'));
 }
 
-function signCommitment(c) {
+function signObject(c) {
   const sig = crypto.sign(null, digestOf(c), privateKey);
   return { ...c, sig: 'ed25519:' + sig.toString('hex') };
+}
+const signCommitment = signObject;
+
+// join signs {agent, table, issued_at, nonce, format?} and posts it (§4.3, §5.7).
+async function join({ url, table, format }) {
+  const obj = { agent: agentId, table, issued_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    nonce: crypto.randomBytes(16).toString('hex') };
+  if (format) obj.format = format;
+  const sent = JSON.stringify(signObject(obj));
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: sent });
+  const text = await r.text();
+  let reply;
+  try { reply = JSON.parse(text); } catch { reply = text; }
+  return { status: r.status, reply, sent };
 }
 
 const stats = { calls: 0, answered: 0, forged: 0, commitments: 0, extensionHeader: 0, phases: {} };
@@ -139,6 +166,31 @@ const server = app.listen(Number(process.env.PORT || 0), '127.0.0.1', () => {
   app.get('/.well-known/agent-card.json', serveCard);
   app.get('/.well-known/agent.json', serveCard);
   app.get('/stats', (_req, res) => res.json(stats));
+  if (process.env.CARD_FILE) {
+    app.get('/card.json', async (_req, res) => {
+      try {
+        res.type('application/json').send(await fs.readFile(process.env.CARD_FILE));
+      } catch (e) {
+        res.status(404).send('no card yet');
+      }
+    });
+  }
+  app.post('/control', express.json(), async (req, res) => {
+    const b = req.body || {};
+    if (b.arena_key !== undefined) {
+      const k = parseKey(b.arena_key);
+      if (!k) return res.status(400).json({ error: 'arena_key must be ed25519:<64 hex>' });
+      arenaKey = k;
+    }
+    if (b.join) {
+      try {
+        return res.json(await join(b.join));
+      } catch (e) {
+        return res.status(502).json({ error: String(e) });
+      }
+    }
+    res.json({ ok: true });
+  });
   app.use('/a2a', (req, _res, next) => {
     if ((req.get('x-a2a-extensions') || '').includes(BADGE)) stats.extensionHeader++;
     next();
