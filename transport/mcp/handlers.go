@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -15,7 +16,29 @@ import (
 
 // handlers hold the tools' bodies. Each decodes its arguments strictly (games/canon.Decode:
 // exact-case member names, no unknown member, right types) and makes one call on the desk.
-type handlers struct{ o Options }
+type handlers struct {
+	o     Options
+	mu    sync.Mutex
+	polls map[string]int // next_move calls waiting, per token
+}
+
+// holdPoll counts one more waiting next_move for token, refusing past the cap (too_many_polls);
+// release undoes it.
+func (h *handlers) holdPoll(token string) (release func(), refused *mcp.CallToolResult) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.polls[token] >= h.o.PollsPerToken {
+		return nil, refusalOf("too_many_polls", fmt.Sprintf("at most %d next_move calls wait at once per walk-in", h.o.PollsPerToken), true)
+	}
+	h.polls[token]++
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.polls[token]--; h.polls[token] <= 0 {
+			delete(h.polls, token)
+		}
+	}, nil
+}
 
 func (h *handlers) table() map[string]toolFunc {
 	return map[string]toolFunc{
@@ -66,8 +89,8 @@ func (h *handlers) register(ctx context.Context, raw []byte) *mcp.CallToolResult
 	return text(fmt.Sprintf("Registered %q. Your walk-in token is %s\nPass it as \"token\" to every other tool; keep it in this chat and never put it in a URL. Next: play_practice (format \"short\" is the quickest round).", strings.TrimSpace(a.Name), tok))
 }
 
-// list_tables: {token?} → where one can sit now. The token is accepted for symmetry and not
-// needed: nothing here is the walk-in's own.
+// list_tables: {token?} → where one can sit now; with a token, also how many Practice rounds
+// the walk-in has finished (from its record) and whether the walk-in table is open to it.
 func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a struct {
 		Token string `json:"token"`
@@ -76,6 +99,24 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 		return r
 	}
 	var b strings.Builder
+	if a.Token != "" {
+		rec, err := h.o.Desk.WalkinRecord(ctx, a.Token)
+		if err != nil {
+			return refusal(err)
+		}
+		var r struct {
+			Practice    int  `json:"practice"`
+			Needed      int  `json:"practice_needed"`
+			WalkinTable bool `json:"walkin_table"`
+		}
+		if json.Unmarshal(rec, &r) == nil && r.Needed > 0 {
+			open := "not open to you yet"
+			if r.WalkinTable {
+				open = "open to you"
+			}
+			fmt.Fprintf(&b, "Your human has finished %d of the %d Practice rounds the walk-in table asks: it is %s.\n", r.Practice, r.Needed, open)
+		}
+	}
 	b.WriteString("Practice: always open (play_practice). Your human in seat 1, house agents in the others; blitz (6 seats, 5 turns) or short (3 seats, 3 turns). Unrated.\n")
 	b.WriteString("The walk-in table: after three finished Practice rounds (join_table with table \"walkin\"). Fills from waiting walk-ins; house seats top it up two minutes after the first came.\n")
 	if h.o.Hosted == nil {
@@ -281,6 +322,11 @@ func (h *handlers) nextMove(ctx context.Context, raw []byte) *mcp.CallToolResult
 		}
 		wait = time.Duration(*a.Wait) * time.Second
 	}
+	release, refused := h.holdPoll(a.Token)
+	if refused != nil {
+		return refused
+	}
+	defer release()
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if h.o.Drain != nil {

@@ -27,6 +27,8 @@ type fakeDesk struct {
 	err     error // returned by every call when set
 	panicOn string
 	hosted  HostedTable
+	block   chan struct{} // when set, NextMove waits for it (or the caller) before answering
+	waiting chan struct{} // when set, NextMove signals here once it is waiting
 }
 
 func (f *fakeDesk) rec(call string) error {
@@ -71,8 +73,18 @@ func (f *fakeDesk) NextMove(ctx context.Context, token string, wait time.Duratio
 	}
 	f.mu.Lock()
 	f.waits = append(f.waits, wait)
-	n := f.next
+	n, block, waiting := f.next, f.block, f.waiting
 	f.mu.Unlock()
+	if block != nil {
+		if waiting != nil {
+			waiting <- struct{}{}
+		}
+		select {
+		case <-block:
+		case <-ctx.Done():
+			return desk.Next{}, ctx.Err()
+		}
+	}
 	return n, nil
 }
 
@@ -90,7 +102,7 @@ func (f *fakeDesk) WalkinRecord(ctx context.Context, token string) (json.RawMess
 	if err := f.rec("record:" + token); err != nil {
 		return nil, err
 	}
-	return json.RawMessage(`{"name":"Ada","practice":2,"rounds":2}`), nil
+	return json.RawMessage(`{"name":"Ada","practice":2,"practice_needed":3,"walkin_table":false,"rounds":2}`), nil
 }
 
 func (f *fakeDesk) HostTable(ctx context.Context, token, format string) (HostedTable, error) {

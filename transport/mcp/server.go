@@ -39,6 +39,11 @@ type Options struct {
 	TrustProxyHost bool
 	// MaxBody caps a POST body in bytes (DefaultMaxBody when ≤ 0).
 	MaxBody int64
+	// PollsPerToken caps next_move calls waiting at once for one token (4 when ≤ 0, as the
+	// HTTP door's long polls): a poll never consumes a move, so one is enough.
+	PollsPerToken int
+	// CallTimeout bounds every desk call but next_move's wait (10 s when ≤ 0).
+	CallTimeout time.Duration
 	// Drain, when closed, ends waiting next_move calls at once (the server is shutting down).
 	Drain <-chan struct{}
 	// Now is the clock for "time left" in briefs (time.Now when nil).
@@ -59,6 +64,12 @@ func New(o Options) (http.Handler, error) {
 	if o.MaxBody <= 0 {
 		o.MaxBody = DefaultMaxBody
 	}
+	if o.PollsPerToken <= 0 {
+		o.PollsPerToken = 4
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 10 * time.Second
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -73,7 +84,7 @@ func New(o Options) (http.Handler, error) {
 		server.WithToolCapabilities(false),
 		server.WithTitle("DOTDOTDOT chat seat"),
 	)
-	h := &handlers{o: o}
+	h := &handlers{o: o, polls: map[string]int{}}
 	for _, d := range toolDefs {
 		fn, ok := h.table()[d.name]
 		if !ok {
@@ -107,6 +118,11 @@ func (h *handlers) wrap(name string, fn toolFunc) server.ToolHandlerFunc {
 		raw := req.Params.RawArguments
 		if len(raw) == 0 {
 			return badArgs(name, "arguments must be a JSON object"), nil
+		}
+		if name != "next_move" {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, h.o.CallTimeout)
+			defer cancel()
 		}
 		return fn(ctx, raw), nil
 	}

@@ -3,6 +3,8 @@ package chatseat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"sort"
@@ -218,7 +220,9 @@ func TestRecordAndFeedback(t *testing.T) {
 		return nil
 	}})
 	out, _ := call(t, srv, "my_record", `{"token":"`+tok+`"}`)
-	mustContain(t, out, "microCCD", `{"name":"Ada","practice":2,"rounds":2}`)
+	mustContain(t, out, "microCCD", `{"name":"Ada","practice":2,"practice_needed":3,"walkin_table":false,"rounds":2}`)
+	out, _ = call(t, srv, "list_tables", `{"token":"`+tok+`"}`)
+	mustContain(t, out, "finished 2 of the 3 Practice rounds the walk-in table asks: it is not open to you yet", "Practice: always open")
 	out, isErr := call(t, srv, "feedback", `{"token":"`+tok+`","round":"T-7","text":" the commit phase was confusing "}`)
 	if isErr {
 		t.Fatal(out)
@@ -315,4 +319,46 @@ func TestLocalhostProtection(t *testing.T) {
 			t.Fatalf("trust=%v: status %d, want %d", trust, resp.StatusCode, want)
 		}
 	}
+}
+
+// TestTooManyPolls: a fifth next_move waiting at once for one token is refused; the four
+// waiting answer once a move comes, and the count is given back.
+func TestTooManyPolls(t *testing.T) {
+	f := &fakeDesk{block: make(chan struct{}), waiting: make(chan struct{}, 8), next: desk.Next{Waiting: true, Round: "T-7", Status: "playing"}}
+	srv := seat(t, f, Options{})
+	done := make(chan string, 4)
+	for range 4 {
+		go func() { // no t.Fatal off the test goroutine: the outcome goes back on done
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+Path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"next_move","arguments":{"token":"`+tok+`"}}}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			done <- fmt.Sprint(resp.StatusCode, strings.Contains(string(raw), `"Waiting (playing)`))
+		}()
+	}
+	for range 4 {
+		<-f.waiting
+	}
+	out, isErr := call(t, srv, "next_move", `{"token":"`+tok+`","wait":0}`)
+	if !isErr {
+		t.Fatal(out)
+	}
+	mustContain(t, out, "Refused (too_many_polls): at most 4 next_move calls wait at once per walk-in.")
+	close(f.block)
+	for range 4 {
+		if got := <-done; got != "200 true" {
+			t.Fatalf("a waiting next_move answered %s", got)
+		}
+	}
+	out, isErr = call(t, srv, "next_move", `{"token":"`+tok+`","wait":0}`)
+	if isErr {
+		t.Fatalf("the cap was not given back: %s", out)
+	}
+	mustContain(t, out, "Waiting (playing)")
 }
