@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/actors"
+	"arena/chain/badge"
+	"arena/chain/ccd"
+	"arena/chain/devchain"
+	"arena/games"
+	"arena/storage"
+	"arena/transport/door"
+	"arena/transport/join"
+)
+
+// chainOf starts an embedded devchain posing as testnet and dials it.
+func chainOf(t *testing.T) (*devchain.Node, *ccd.Client) {
+	t.Helper()
+	g, err := devchain.DefaultGenesis()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := hex.DecodeString(devchain.TestnetGenesisHash)
+	g.BlockHash = [32]byte(h)
+	node, err := devchain.Start(context.Background(), devchain.Options{Genesis: &g, FinalizeAfter: -1, BlockTime: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(node.Stop)
+	c, err := ccd.Dial(context.Background(), node.Addr(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return node, c
+}
+
+// The escrow's deposits are read through the node API (view_deposits at the last final
+// block): the amount and the payer as the chain has them, never a claim.
+func TestEscrowDepositsFromTheChain(t *testing.T) {
+	node, client := chainOf(t)
+	ctx := context.Background()
+	rd := escrowDeposits{client: client, escrow: devchain.DefaultEscrow}
+	if got, err := rd.Deposits(ctx, "st_none"); err != nil || len(got) != 0 {
+		t.Fatalf("no deposits: %v %v", got, err)
+	}
+	hash, err := node.SendUpdate("test-1", devchain.DefaultEscrow, "escrow.deposit", devchain.EncodeDeposit("st_abc"), 100_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := node.WaitFinalized(wctx, hash); err != nil {
+		t.Fatal(err)
+	}
+	got, err := rd.Deposits(ctx, "st_abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, _ := node.Account("test-1")
+	if len(got) != 1 || got[0].Amount != 100_000_000 || got[0].Payer != acc.Address.ToBase58() || !got[0].Finalized || got[0].At.IsZero() {
+		t.Fatalf("deposits %+v (payer want %s)", got, acc.Address.ToBase58())
+	}
+	if _, err := decodeDeposits([]byte{1, 0, 0, 0, 9}); err == nil {
+		t.Fatal("a short view accepted")
+	}
+}
+
+// A paid join on the arena's door: the hold names the escrow instruction; the check reads the
+// chain; a deposit from the owner makes it paid by the owner; at starts_at the table opens with
+// the seat, and payouts route to paid_by.
+func TestPaidJoinReadsTheEscrow(t *testing.T) {
+	node, client := chainOf(t)
+	ctx := context.Background()
+	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	br, _ := newBracket()
+	a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
+		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Shutdown(ctx)
+	opened := make(chan string, 1)
+	paid := actors.NewPaidTables(a, actors.PaidOptions{Deposits: escrowDeposits{client: client, escrow: devchain.DefaultEscrow},
+		Entry: 100_000_000, Gather: 2 * time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
+		OnOpen: func(_, round string, err error) {
+			if err != nil {
+				t.Errorf("open: %v", err)
+			}
+			opened <- round
+		}})
+	owner, _ := node.Account("test-1")
+	key := ed25519.NewKeyFromSeed([]byte("paid join test agent key 32 byte"))
+	agentID := badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 4243).String()
+	res := staticResolver{join.Agent{ID: agentID, Owner: string(badge.Testnet) + ":" + owner.Address.ToBase58(), Name: "Payer",
+		Kind: "player", Endpoint: "https://payer.example/a2a", SigningKey: key.Public().(ed25519.PublicKey)}}
+	nonces, _ := join.NewBoltNonces(st.DB(), nil)
+	e := echo.New()
+	e.HTTPErrorHandler = door.ErrorHandler(slog.New(slog.DiscardHandler))
+	join.Mount(e, join.Options{Seater: joinSeater{a: a}, Resolver: res, Nonces: nonces, Paid: paidAdapter{paid}})
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+
+	body := signedObj(t, key, map[string]any{"agent": agentID, "table": "open", "issued_at": time.Now().UTC().Format(time.RFC3339), "nonce": "paid-nonce-00000000001"})
+	code, hold, raw := postJSON(t, srv.URL+"/v1/join", body, nil)
+	if code != 200 {
+		t.Fatalf("%d %s", code, raw)
+	}
+	tok, _ := hold["seat_token"].(string)
+	entry, _ := hold["entry"].(map[string]any)
+	check, _ := hold["check"].(string)
+	if !strings.HasPrefix(tok, "st_") || entry["amount"] != float64(100_000_000) || entry["contract"] != "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0" ||
+		entry["parameter_hex"] != hex.EncodeToString(devchain.EncodeDeposit(tok)) || !strings.HasPrefix(check, "/v1/join/paid/h_") {
+		t.Fatalf("hold %s", raw)
+	}
+	get := func() map[string]any {
+		req := httptest.NewRequest("GET", check, nil)
+		req.Header.Set(join.HeaderSeatToken, tok)
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		var m map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &m)
+		if rec.Code != 200 {
+			t.Fatalf("check: %d %s", rec.Code, rec.Body)
+		}
+		return m
+	}
+	if c := get(); c["paid"] != false {
+		t.Fatalf("paid before any deposit: %v", c)
+	}
+	// A stranger's deposit does not count; the owner's does.
+	for _, from := range []string{"test-2", "test-1"} {
+		h, err := node.SendUpdate(from, devchain.DefaultEscrow, "escrow.deposit", devchain.EncodeDeposit(tok), 100_000_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err = node.WaitFinalized(wctx, h)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := get()
+		if from == "test-2" && (c["paid"] != false || c["foreign"] != float64(100_000_000)) {
+			t.Fatalf("a stranger's deposit: %v", c)
+		}
+		if from == "test-1" && (c["paid"] != true || c["paid_by"] != res.a.Owner) {
+			t.Fatalf("the owner's deposit: %v", c)
+		}
+	}
+	var round string
+	select {
+	case round = <-opened:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the paid table did not open at starts_at")
+	}
+	if c := get(); c["status"] != "seated" || c["round"] != round || c["seat"] != float64(1) {
+		t.Fatalf("after starts_at: %v", c)
+	}
+	pays, ok := paid.Payouts(round, games.Result{Payouts: map[int]int64{1: 150_000_000, 2: 1, 3: 2}})
+	if !ok || len(pays) != 1 || pays[0].Account != res.a.Owner || pays[0].Amount != 150_000_000 {
+		t.Fatalf("payouts %+v", pays)
+	}
+}
+
+type staticResolver struct{ a join.Agent }
+
+func (s staticResolver) Resolve(_ context.Context, agent string) (join.Agent, error) {
+	if agent != s.a.ID {
+		return join.Agent{}, games.Errorf("not_registered", "no such Badge")
+	}
+	return s.a, nil
+}
