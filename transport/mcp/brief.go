@@ -86,23 +86,69 @@ func timeLeft(deadline string, now time.Time) string {
 }
 
 // tableLine renders the seats from a state object's public "agents" (§5.4: seat, name, alive,
-// dark, the collateral bar in percent), marking the seat's own. It reads only what every seat
-// may see; an unreadable state gives "".
+// dark, the collateral bar in percent), marking the seat's own, then the seat's own open
+// commitments and accusation. An unreadable state gives "".
 func tableLine(state json.RawMessage, me int) string {
-	var st struct {
-		Agents []struct {
-			Seat       int    `json:"seat"`
-			Name       string `json:"name"`
-			Alive      bool   `json:"alive"`
-			Dark       bool   `json:"dark"`
-			Collateral int    `json:"collateral"`
-		} `json:"agents"`
-	}
+	var st stateView
 	if len(state) == 0 || json.Unmarshal(state, &st) != nil || len(st.Agents) == 0 {
 		return ""
 	}
-	parts := make([]string, 0, len(st.Agents))
-	for _, a := range st.Agents {
+	out := "The table (collateral as a share of what each seat sat down with): " + seatsLine(st.Agents, me) + "."
+	if o := openLine(st.Me.Open, me); o != "" {
+		out += "\n" + o
+	}
+	if st.Me.Accusation > 0 {
+		out += fmt.Sprintf("\nYour accusation stands on seat %d.", st.Me.Accusation)
+	}
+	return out
+}
+
+// stateView is what the chat seat reads of a §5.4 state object: the public seats and the
+// seat's own open commitments and accusation.
+type stateView struct {
+	Agents []agentView `json:"agents"`
+	Me     struct {
+		Open       []openView `json:"open"`
+		Accusation int        `json:"accusation"`
+	} `json:"me"`
+}
+
+type agentView struct {
+	Seat       int    `json:"seat"`
+	Name       string `json:"name"`
+	Alive      bool   `json:"alive"`
+	Dark       bool   `json:"dark"`
+	Collateral int    `json:"collateral"`
+}
+
+type openView struct {
+	Payer  int   `json:"payer"`
+	Payee  int   `json:"payee"`
+	Amount int64 `json:"amount"`
+	Due    int   `json:"due"`
+	Lock   int64 `json:"lock"`
+}
+
+// openLine lists the seat's open commitments (§5.4 me.open), both ways, amounts in CCD.
+func openLine(open []openView, me int) string {
+	if len(open) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(open))
+	for _, c := range open {
+		if c.Payer == me {
+			parts = append(parts, fmt.Sprintf("you owe seat %d %s CCD due turn %d (%s CCD locked)", c.Payee, ccd(c.Amount), c.Due, ccd(c.Lock)))
+		} else {
+			parts = append(parts, fmt.Sprintf("seat %d owes you %s CCD due turn %d", c.Payer, ccd(c.Amount), c.Due))
+		}
+	}
+	return "Open promises: " + strings.Join(parts, "; ") + "."
+}
+
+// seatsLine is the seats in words, the seat's own marked.
+func seatsLine(agents []agentView, me int) string {
+	parts := make([]string, 0, len(agents))
+	for _, a := range agents {
 		s := fmt.Sprintf("seat %d %s", a.Seat, orDefault(a.Name, "?"))
 		if a.Seat == me {
 			s += " (you)"
@@ -117,7 +163,7 @@ func tableLine(state json.RawMessage, me int) string {
 		}
 		parts = append(parts, s)
 	}
-	return "The table (collateral as a share of what each seat sat down with): " + strings.Join(parts, "; ") + "."
+	return strings.Join(parts, "; ")
 }
 
 // renderResult is the end of the round: the desk's brief, the places and payouts (microCCD),

@@ -120,7 +120,7 @@ func TestPlayPracticeAndWalkin(t *testing.T) {
 func moveNext(phase string, exchange int, deadline time.Time) desk.Next {
 	env, _ := json.Marshal(map[string]any{"round": "T-7", "turn": 2, "phase": phase, "exchange": exchange,
 		"deadline": deadline.UTC().Format(time.RFC3339Nano), "sig": "ed25519:00"})
-	state := json.RawMessage(`{"agents":[{"seat":1,"name":"Ada","alive":true,"collateral":100},{"seat":2,"name":"Bram","alive":true,"dark":true,"collateral":60},{"seat":3,"name":"Cleo","alive":false,"collateral":0}],"me":{"seat":1}}`)
+	state := json.RawMessage(`{"agents":[{"seat":1,"name":"Ada","alive":true,"collateral":100},{"seat":2,"name":"Bram","alive":true,"dark":true,"collateral":60},{"seat":3,"name":"Cleo","alive":false,"collateral":0}],"me":{"seat":1,"accusation":2,"open":[{"id":"sha256:aa","payer":1,"payee":2,"amount":10000000,"due":3,"lock":5000000},{"id":"sha256:bb","payer":3,"payee":1,"amount":2500000,"due":2,"lock":1250000}]}}`)
 	return desk.Next{Round: "T-7", Status: "move", Envelope: env,
 		Prompt: &games.Prompt{Seat: 1, Move: games.Move{Turn: 2, Phase: phase, Exchange: exchange}, Deadline: deadline, State: state},
 		Brief:  "You are seat 1, the mole. Your task is whisper (trust): rung 1 one seat whispers.\nSeat 2 said: hello"}
@@ -137,6 +137,8 @@ func TestNextMoveMove(t *testing.T) {
 	mustContain(t, out, "Round T-7, turn 2, talk (exchange 2): 2m30s left (deadline 2026-11-30T06:02:30Z)",
 		"the mole. Your task is whisper", "Seat 2 said: hello",
 		"seat 1 Ada (you) ~100%; seat 2 Bram dark, ~60%; seat 3 Cleo eliminated",
+		"Open promises: you owe seat 2 10 CCD due turn 3 (5 CCD locked); seat 3 owes you 2.5 CCD due turn 2.",
+		"Your accusation stands on seat 2.",
 		"two or three numbered moves", "pick marked",
 		`talk {"token", "round": "T-7", "turn": 2, "exchange": 2,`,
 		`pass {"token", "round": "T-7", "turn": 2, "phase": "talk", "exchange": 2}`)
