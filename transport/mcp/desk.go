@@ -27,8 +27,9 @@ type Desk interface {
 }
 
 // HostedTable is a hosted table as the chat seat shows it (§4.5): its four-character code, the
-// link to its page on the site (/t/<code>), the format, who is seated (display names only) and
-// its status ("gathering" or "started", with Round once started).
+// link to its page on the site (a path "/t/<code>" is made absolute against the site's origin),
+// the format, who is seated (display names only) and its status ("gathering", "starting" or
+// "started", with Round once started).
 type HostedTable struct {
 	Code    string   `json:"code"`
 	Link    string   `json:"link"`
@@ -36,7 +37,7 @@ type HostedTable struct {
 	Host    string   `json:"host,omitempty"`    // the host's display name
 	Players []string `json:"players,omitempty"` // display names of the walk-ins seated so far
 	Seats   int      `json:"seats,omitempty"`   // seats at the table (6 blitz, 3 short)
-	Status  string   `json:"status"`            // "gathering" | "started"
+	Status  string   `json:"status"`            // "gathering" | "starting" | "started"
 	Round   string   `json:"round,omitempty"`   // "T-<n>" once started
 }
 

@@ -133,6 +133,7 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 	}
 	b.WriteString("Hosted tables gathering (join_table with the code):")
 	for _, t := range ts {
+		t.Link = siteLink(ctx, t.Link)
 		fmt.Fprintf(&b, "\n- %s", hostedLine(t))
 	}
 	return text(b.String())
@@ -221,6 +222,7 @@ func (h *handlers) hostTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	if err != nil {
 		return refusal(err)
 	}
+	t.Link = siteLink(ctx, t.Link)
 	return text(fmt.Sprintf("Your table is open: code %s, %s. Hand your friends the link %s (it shows the code and every way to join: this connector, Claude Code, plain HTTP) or just the code for join_table. It starts when full, when you call start_table, or ten minutes from now with whoever came; house agents take the empty seats. Unrated, nothing at stake. Call next_move to wait for the first move.",
 		t.Code, orDefault(t.Format, "blitz"), t.Link))
 }
@@ -259,6 +261,7 @@ func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	if err != nil {
 		return refusal(err)
 	}
+	t.Link = siteLink(ctx, t.Link)
 	return text("Joined " + hostedLine(t) + ". Call next_move to wait for the first move; the table starts when full, when the host starts it, or ten minutes after it opened.")
 }
 
@@ -280,6 +283,7 @@ func (h *handlers) startTable(ctx context.Context, raw []byte) *mcp.CallToolResu
 	if err != nil {
 		return refusal(err)
 	}
+	t.Link = siteLink(ctx, t.Link)
 	return text("Started " + hostedLine(t) + ". House agents took the empty seats. Call next_move for your first move.")
 }
 

@@ -42,6 +42,8 @@ var legalNow = map[string]string{
 	"not_seated":        "You hold no seat in that round. Call next_move to see where you stand.",
 	"not_host":          "Only the host starts a hosted table. It also starts by itself when full, or ten minutes after it opened.",
 	"unknown_table":     "No table has that code. Check the four characters with your human, or call list_tables for the tables gathering.",
+	"table_started":     "That table has started and takes no more joins or leaves. Ask its host for a new code, or call play_practice.",
+	"not_at_a_table":    "You wait at no hosted table: host_table opens one, join_table joins one by its code.",
 	"unknown_round":     "No such round. Call next_move to see where you stand.",
 	"bad_request":       "Check the arguments against this tool's input schema and call it again.",
 	"busy":              "The arena is busy: call the same tool again in a few seconds.",

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -32,6 +33,11 @@ type Options struct {
 	// Feedback receives the feedback tool's text (token may be empty); nil refuses feedback
 	// with not_served.
 	Feedback func(ctx context.Context, token, round, text string) error
+	// Site is the public origin of the site ("https://arena.example"), prefixed to a hosted
+	// table's link when the desk gives a path ("/t/K7QX"). Empty: the origin the request came
+	// to (its Host; https when the connection is TLS or, with TrustProxyHost, when
+	// X-Forwarded-Proto says so).
+	Site string
 	// TrustProxyHost turns off mcp-go's DNS-rebinding guard, which refuses (403) a request
 	// that arrives on a loopback connection with a Host header that is not localhost: exactly
 	// what a reverse proxy on the same machine sends when it keeps the public Host. Set it
@@ -97,6 +103,9 @@ func New(o Options) (http.Handler, error) {
 		server.WithDisableStreaming(true),
 		server.WithDisableLocalhostProtection(o.TrustProxyHost),
 		server.WithStreamableHTTPLogger(o.Logger),
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			return context.WithValue(ctx, originKey{}, originOf(r, o))
+		}),
 	)
 	return Guard(st, o.MaxBody, o.Logger), nil
 }
@@ -126,4 +135,33 @@ func (h *handlers) wrap(name string, fn toolFunc) server.ToolHandlerFunc {
 		}
 		return fn(ctx, raw), nil
 	}
+}
+
+// originKey carries the request's site origin to the tools (for hosted tables' links).
+type originKey struct{}
+
+// originOf is the site origin a link is written against: Options.Site, else the request's.
+func originOf(r *http.Request, o Options) string {
+	if o.Site != "" {
+		return strings.TrimRight(o.Site, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if o.TrustProxyHost {
+		if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+			scheme = p
+		}
+	}
+	return scheme + "://" + r.Host
+}
+
+// siteLink makes a path link absolute against the request's origin; anything else is kept.
+func siteLink(ctx context.Context, link string) string {
+	if !strings.HasPrefix(link, "/") {
+		return link
+	}
+	origin, _ := ctx.Value(originKey{}).(string)
+	return origin + link
 }

@@ -242,10 +242,10 @@ func TestRecordAndFeedback(t *testing.T) {
 }
 
 func TestHostedTools(t *testing.T) {
-	f := &fakeDesk{hosted: HostedTable{Code: "K7QX", Link: "https://arena.example/t/K7QX", Format: "blitz", Host: "Ada", Players: []string{"Ada", "Bo"}, Seats: 6, Status: "gathering"}}
+	f := &fakeDesk{hosted: HostedTable{Code: "K7QX", Link: "/t/K7QX", Format: "blitz", Host: "Ada", Players: []string{"Ada", "Bo"}, Seats: 6, Status: "gathering"}}
 	srv := seat(t, f, Options{Hosted: f})
 	out, _ := call(t, srv, "host_table", `{"token":"`+tok+`"}`)
-	mustContain(t, out, "code K7QX", "https://arena.example/t/K7QX", "ten minutes")
+	mustContain(t, out, "code K7QX", "the link "+srv.URL+"/t/K7QX", "ten minutes")
 	out, _ = call(t, srv, "join_table", `{"token":"`+tok+`","code":"K7QX"}`)
 	mustContain(t, out, "Joined code K7QX, blitz, hosted by Ada, 2 of 6 seats taken (Ada, Bo), gathering")
 	out, _ = call(t, srv, "list_tables", `{}`)
@@ -266,6 +266,17 @@ func TestHostedTools(t *testing.T) {
 	f.err = &games.Error{Code: "at_a_hosted_table", Msg: "waiting at K7QX"}
 	out, _ = call(t, srv, "play_practice", `{"token":"`+tok+`"}`)
 	mustContain(t, out, "Refused (at_a_hosted_table)", "leave_table")
+	f.err = &games.Error{Code: "table_started", Msg: "K7QX has started"}
+	out, _ = call(t, srv, "join_table", `{"token":"`+tok+`","code":"K7QX"}`)
+	mustContain(t, out, "Refused (table_started): K7QX has started.", "Ask its host for a new code")
+
+	// With the site's origin configured, links are written against it.
+	f.err = nil
+	srvSite := seat(t, f, Options{Hosted: f, Site: "https://arena.example/"})
+	out, _ = call(t, srvSite, "host_table", `{"token":"`+tok+`","format":"short"}`)
+	mustContain(t, out, "the link https://arena.example/t/K7QX ")
+	out, _ = call(t, srvSite, "list_tables", `{}`)
+	mustContain(t, out, ", https://arena.example/t/K7QX")
 
 	// Without hosted tables the four tools say so; list_tables still answers.
 	srv2 := seat(t, &fakeDesk{}, Options{})
