@@ -84,7 +84,7 @@ func (h *handlers) register(ctx context.Context, raw []byte) *mcp.CallToolResult
 	}
 	tok, err := h.o.Desk.RegisterWalkin(ctx, a.Name, a.Model)
 	if err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	return text(fmt.Sprintf("Registered %q. Your walk-in token is %s\nPass it as \"token\" to every other tool; keep it in this chat and never put it in a URL. Next: play_practice (format \"short\" is the quickest round).", strings.TrimSpace(a.Name), tok))
 }
@@ -102,7 +102,7 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 	if a.Token != "" {
 		rec, err := h.o.Desk.WalkinRecord(ctx, a.Token)
 		if err != nil {
-			return refusal(err)
+			return h.refusal(err)
 		}
 		var r struct {
 			Practice    int  `json:"practice"`
@@ -125,7 +125,7 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 	}
 	ts, err := h.o.Hosted.ListHosted(ctx)
 	if err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	if len(ts) == 0 {
 		b.WriteString("Hosted tables gathering: none. host_table opens one with a code to hand to friends.")
@@ -179,7 +179,7 @@ func (h *handlers) playPractice(ctx context.Context, raw []byte) *mcp.CallToolRe
 	}
 	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, desk.JoinRequest{Table: "practice", Format: a.Format, Pace: a.Pace, Mole: a.Mole})
 	if err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	return text(joinedText(rep))
 }
@@ -220,7 +220,7 @@ func (h *handlers) hostTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	}
 	t, err := h.o.Hosted.HostTable(ctx, a.Token, a.Format)
 	if err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	t.Link = siteLink(ctx, t.Link)
 	return text(fmt.Sprintf("Your table is open: code %s, %s. Hand your friends the link %s (it shows the code and every way to join: this connector, Claude Code, plain HTTP) or just the code for join_table. It starts when full, when you call start_table, or ten minutes from now with whoever came; house agents take the empty seats. Unrated, nothing at stake. Call next_move to wait for the first move.",
@@ -246,7 +246,7 @@ func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	case a.Table == "walkin":
 		rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, desk.JoinRequest{Table: "walkin"})
 		if err != nil {
-			return refusal(err)
+			return h.refusal(err)
 		}
 		return text(joinedText(rep))
 	case a.Table != "":
@@ -259,7 +259,7 @@ func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	}
 	t, err := h.o.Hosted.JoinHosted(ctx, a.Token, a.Code)
 	if err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	t.Link = siteLink(ctx, t.Link)
 	return text("Joined " + hostedLine(t) + ". Call next_move to wait for the first move; the table starts when full, when the host starts it, or ten minutes after it opened.")
@@ -281,7 +281,7 @@ func (h *handlers) startTable(ctx context.Context, raw []byte) *mcp.CallToolResu
 	}
 	t, err := h.o.Hosted.StartHosted(ctx, a.Token)
 	if err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	t.Link = siteLink(ctx, t.Link)
 	return text("Started " + hostedLine(t) + ". House agents took the empty seats. Call next_move for your first move.")
@@ -302,7 +302,7 @@ func (h *handlers) leaveTable(ctx context.Context, raw []byte) *mcp.CallToolResu
 		return notServed("hosted tables")
 	}
 	if err := h.o.Hosted.LeaveTable(ctx, a.Token); err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	return text("You left the hosted table. play_practice, join_table or host_table to sit somewhere else.")
 }
@@ -347,7 +347,7 @@ func (h *handlers) nextMove(ctx context.Context, raw []byte) *mcp.CallToolResult
 		if pctx.Err() != nil && ctx.Err() == nil {
 			return text("Waiting: the server is restarting. Call next_move again in a moment; your move is kept.")
 		}
-		return refusal(err)
+		return h.refusal(err)
 	}
 	return text(renderNext(n, h.o.Now()))
 }
@@ -487,7 +487,7 @@ func (h *handlers) answer(ctx context.Context, token string, body map[string]any
 	}
 	rep, err := h.o.Desk.AnswerMove(ctx, token, raw)
 	if err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	var r struct {
 		Dropped []json.RawMessage `json:"dropped"`
@@ -522,7 +522,7 @@ func (h *handlers) feedback(ctx context.Context, raw []byte) *mcp.CallToolResult
 		return notServed("feedback notes")
 	}
 	if err := h.o.Feedback(ctx, a.Token, a.Round, t); err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	return text("Thank you: Nell, the feedback agent, reads every note. Nothing about play changes with it.")
 }
@@ -540,7 +540,7 @@ func (h *handlers) myRecord(ctx context.Context, raw []byte) *mcp.CallToolResult
 	}
 	rec, err := h.o.Desk.WalkinRecord(ctx, a.Token)
 	if err != nil {
-		return refusal(err)
+		return h.refusal(err)
 	}
 	return text("Your human's record (amounts in microCCD, results against a notional 200 CCD entry):\n" + string(rec))
 }

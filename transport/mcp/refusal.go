@@ -83,3 +83,12 @@ func trimDot(s string) string {
 	}
 	return s
 }
+
+// refusal is the package refusal, logging errors that carry no protocol code (their text is
+// for the operator, never the client).
+func (h *handlers) refusal(err error) *mcp.CallToolResult {
+	if code, _, _ := codeOf(err); code == door.CodeInternal {
+		h.o.Logger.Error("mcp: desk call failed", "err", err)
+	}
+	return refusal(err)
+}
