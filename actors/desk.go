@@ -48,7 +48,7 @@ const MaxPollWait = 30 * time.Second
 // JoinRequest is the body of POST /v1/walkin/join (§4.4, §4.5).
 type JoinRequest struct {
 	Table  string // "practice" (default) | "walkin"
-	Code   string // a hosted table's code (not served yet: refused with bad_request)
+	Code   string // a hosted table's code (§4.5): JoinHosted, the other members ignored
 	Mole   *int   // practice: the seat to be the mole (1..seats); nil lets the seed draft it
 	Pace   string // "chat" (default: 3-minute moves, closeEarly) | "agent" (the 20 s clock, §5.3)
 	Format string // "blitz" (default, 6 seats) | "short" (3 seats)
@@ -123,11 +123,16 @@ func (a *Arena) RegisterWalkin(ctx context.Context, name, model string) (token s
 // JoinWalkin seats the token's walk-in (§4.4): "practice" opens a table at once (the walk-in in
 // seat 1, named house agents in the others; blitz 6 seats or short 3; the mole fixed by
 // req.Mole when given); "walkin" queues it for the walk-in table, which opens when full or,
-// two minutes after its first walk-in came, topped up with house seats. Refusals:
-// unknown_token, bad_request (unknown table/pace/format, mole out of range, a hosted code),
+// two minutes after its first walk-in came, topped up with house seats. With req.Code it joins
+// that hosted table instead (JoinHosted, §4.5; Kind "hosted", Status "gathering", or "seated"
+// with Round and Seat when this join filled it). Refusals:
+// unknown_token, bad_request (unknown table/pace/format, mole out of range),
 // not_yet (fewer than three Practice rounds; JoinReply.Practice carries the count),
 // in_a_round (a live round or a queue place already held).
 func (a *Arena) JoinWalkin(ctx context.Context, token string, req JoinRequest) (JoinReply, error) {
+	if req.Code != "" {
+		return a.joinByCode(ctx, token, req) // a hosted table (hosted.go)
+	}
 	req, err := normalizeJoin(req)
 	if err != nil {
 		return JoinReply{}, err

@@ -149,6 +149,7 @@ type desk struct {
 	mailboxes map[string]string             // mailbox actor id → its live/ key
 	board     *deskBoard
 	queues    map[string]*lobbyQueue // lobby.go
+	hosted    *hostedDesk            // hosted_desk.go
 }
 
 func newDesk(a *Arena) *desk {
@@ -230,6 +231,8 @@ func (d *desk) Receive(ctx actor.Context) {
 			}
 		}
 		delete(d.mailboxes, msg.Who.Id)
+	default:
+		d.receiveHosted(ctx, msg)
 	}
 }
 
@@ -239,6 +242,7 @@ func (d *desk) start(ctx actor.Context) {
 	d.walkins, d.walkinOf, d.mailboxes = map[string]*actor.PID{}, map[string]string{}, map[string]string{}
 	d.stopping = map[string][]func(*actor.PID){}
 	d.queues = map[string]*lobbyQueue{}
+	d.hosted = nil
 	var live []deskLiveSeat
 	err := d.a.opts.DB.Scan(storage.BucketWalkins, "live/", func(_ string, v []byte) error {
 		var s deskLiveSeat

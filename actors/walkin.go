@@ -91,6 +91,7 @@ type walkin struct {
 	gens    uint64
 	joinGen uint64 // a practice join in flight (0: none)
 	queued  bool   // waiting at the walkin table
+	hosted  string // the hosted table's code waited at, hostedPending, or "" (hosted_walkin.go)
 	mailbox *actor.PID
 	waiters []mboxWaiter // polls while a join is being seated
 
@@ -141,7 +142,7 @@ func (w *walkin) Receive(ctx actor.Context) {
 
 // idle: no seat, no join on its way, no place in a queue, no poll waiting here.
 func (w *walkin) idle() bool {
-	return w.rec.Live == nil && w.joinGen == 0 && !w.queued && len(w.waiters) == 0
+	return w.rec.Live == nil && w.joinGen == 0 && !w.queued && w.hosted == "" && len(w.waiters) == 0
 }
 
 // armIdle runs after each message: it stops the idle timer while the walk-in is busy and arms
@@ -220,6 +221,8 @@ func (w *walkin) receive(ctx actor.Context) {
 		msg.respond(&walkinViewReply{JSON: b})
 	case *walkinRoundEnded:
 		w.roundEnded(ctx, &msg.Ended)
+	default:
+		w.receiveHosted(ctx, msg)
 	}
 }
 
@@ -254,6 +257,10 @@ func (w *walkin) persist() {
 
 func (w *walkin) beginJoin(ctx actor.Context, req JoinRequest) *walkinBeginJoinReply {
 	r := &walkinBeginJoinReply{Hash: w.hash, Name: w.rec.Name, Practice: w.rec.Practice}
+	if w.hosted != "" {
+		r.Err = games.Errorf(CodeAtAHostedTable, "this walk-in waits at a hosted table; leave it first (§4.5)")
+		return r
+	}
 	if w.rec.Live != nil || w.joinGen != 0 || w.queued {
 		round := "a table that is being opened"
 		if w.rec.Live != nil {
@@ -308,7 +315,7 @@ func (w *walkin) release(n Next) {
 }
 
 func (w *walkin) await(ctx actor.Context, msg *walkinAwait) {
-	if w.queued || w.joinGen != 0 {
+	if w.queued || w.joinGen != 0 || w.hosted != "" {
 		status := NextGathering
 		if w.joinGen != 0 {
 			status = NextPlaying
@@ -372,9 +379,12 @@ func (w *walkin) roundEnded(ctx actor.Context, e *RoundEnded) {
 	if err != nil {
 		w.log.Warn("transcript unreadable: accusations not recorded", "round", e.Round, "err", err)
 	}
+	kind := l.Kind
 	line := w.rec.apply(l, e.Result, roundAccusations(evs), now)
 	w.persist()
-	ctx.Send(ctx.Parent(), &deskBoardLine{Name: w.rec.Name, Week: isoWeek(now), Line: line})
+	if kind != "hosted" { // hosted tables are unrated (§4.5): in the record, not on the board
+		ctx.Send(ctx.Parent(), &deskBoardLine{Name: w.rec.Name, Week: isoWeek(now), Line: line})
+	}
 }
 
 // deskLogger is the arena's logger (discarding when none was given).
