@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,4 +174,85 @@ func bytesOf(b byte, n int) []byte {
 		out[i] = b
 	}
 	return out
+}
+
+// A slow agent and an agent answering with a wrong echo: their moves are empty, and the table
+// never waits for them beyond each move's deadline (the round ends on the clock).
+func TestSlowOrMisechoingAgentNeverDelaysTheTable(t *testing.T) {
+	for name, f := range map[string]*fakeAgent{
+		"slow": {delay: time.Minute, answer: func(env map[string]any) any { return message(echoOf(env, nil)) }},
+		"wrong echo": {answer: func(env map[string]any) any {
+			a := echoOf(env, map[string]any{"messages": []any{map[string]any{"type": "public", "text": "hi"}}})
+			a["seat"] = 2
+			return message(a)
+		}},
+		"working forever": {answer: func(env map[string]any) any { return task("working", nil) },
+			task: func(int, map[string]any) any { return task("working", nil) }},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f.t = t
+			srv := httptest.NewServer(f)
+			defer srv.Close()
+			st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			br, _ := games.NewBracket(blitz.NewEngine(blitz.DefaultFees()))
+			done := make(chan struct{}, 1)
+			a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
+				Agents: New(Options{PollInterval: 20 * time.Millisecond}),
+				OnStatus: func(_, s string) {
+					if s == actors.StatusFinished {
+						done <- struct{}{}
+					}
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Shutdown(context.Background())
+			seats := []actors.SeatSpec{{Seat: games.Seat{Seat: 1, Agent: testAgentID, Name: "Slow", Kind: "byo",
+				Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelA2A, Endpoint: srv.URL}}
+			for i := 2; i <= 3; i++ {
+				seats = append(seats, actors.SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i), Kind: "house",
+					Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelHouse})
+			}
+			// Short: scouting + 3 turns × (2 exchanges + commit + settle) = 0.2 + 3 × 1.25 s.
+			pace := games.Pace{Name: "test", Scouting: 200 * time.Millisecond, Talk: 400 * time.Millisecond,
+				Commit: 400 * time.Millisecond, Settle: 50 * time.Millisecond, CloseEarly: true}
+			t0 := time.Now()
+			round, err := a.OpenTable(context.Background(), actors.TableSpec{ID: "slow-1", Game: blitz.ID, Format: "short",
+				Kind: "practice", Seats: seats, Pace: pace})
+			if err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("the round did not finish")
+			}
+			took := time.Since(t0)
+			if took > 3950*time.Millisecond+1500*time.Millisecond {
+				t.Fatalf("the round took %v: the table waited on the agent", took)
+			}
+			evs, _, _ := a.Transcript(context.Background(), round)
+			houseLines := 0
+			for _, e := range evs {
+				var p map[string]any
+				_ = json.Unmarshal(e.Payload, &p)
+				if e.Type != "message.public" {
+					continue
+				}
+				if p["seat"] == float64(1) || p["from"] == float64(1) {
+					t.Fatalf("a move of seat 1 was taken: %s", e.Payload)
+				}
+				houseLines++
+			}
+			if houseLines == 0 {
+				t.Fatal("no public line at all: the check above proves nothing")
+			}
+			t.Logf("%s: round finished in %v", name, took)
+		})
+	}
 }
