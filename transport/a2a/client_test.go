@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"arena/transport/egress"
 )
 
 // fakeAgent is a JSON-RPC A2A v0.3 agent written by hand (not with a2a-go's server), so the
@@ -293,5 +295,28 @@ func TestCapBodyExactlyAtCap(t *testing.T) {
 	b = &capBody{rc: io.NopCloser(strings.NewReader("abcde")), left: 4}
 	if _, err := io.ReadAll(b); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Through the production egress policy, an endpoint on loopback (or any inside address) is
+// refused before anything is sent; the dev policy admits loopback.
+func TestCallThroughEgressPolicy(t *testing.T) {
+	f := &fakeAgent{answer: func(env map[string]any) any { return message(echoOf(env, nil)) }}
+	f.t = t
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	prod := New(Options{HTTP: egress.NewClient(egress.Policy{AllowHTTP: true}).HTTP()})
+	for _, url := range []string{srv.URL, "http://10.0.0.1/a2a", "http://169.254.169.254/a2a", "http://[::1]:9/a2a"} {
+		_, err := prod.Call(context.Background(), url, []byte(testEnvelope), time.Now().Add(2*time.Second))
+		if err == nil || !egress.IsRefusal(err) {
+			t.Errorf("%s: err = %v, want an egress refusal", url, err)
+		}
+	}
+	if f.env != nil {
+		t.Fatal("the refused call reached the agent")
+	}
+	dev := New(Options{HTTP: egress.NewClient(egress.Dev()).HTTP()})
+	if _, err := dev.Call(context.Background(), srv.URL, []byte(testEnvelope), time.Now().Add(2*time.Second)); err != nil {
+		t.Fatalf("dev policy: %v", err)
 	}
 }
