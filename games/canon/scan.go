@@ -41,6 +41,39 @@ type member struct {
 type scanner struct {
 	data []byte
 	i    int
+	slab []node // nodes are carved from here, a chunk at a time, instead of one allocation each
+	path []pathElem
+}
+
+// newNode returns a zeroed node from the scanner's slab. A chunk is never grown in place, so
+// earlier nodes keep their addresses.
+func (s *scanner) newNode(kind byte, start int) *node {
+	if len(s.slab) == cap(s.slab) {
+		s.slab = make([]node, 0, min(8+2*cap(s.slab), 64)) // small values stay small
+	}
+	s.slab = append(s.slab, node{kind: kind, start: start})
+	return &s.slab[len(s.slab)-1]
+}
+
+// pathElem is one step of the scanner's position: a member name, or an array index when
+// index ≥ 0. The scanner keeps a stack of them and writes the path ("$", "$.a", "$.a[2]")
+// only when an error is reported: building the path string for every member cost an
+// allocation per member on the hot path.
+type pathElem struct {
+	name  string
+	index int
+}
+
+func (s *scanner) pathString() string {
+	out := "$"
+	for _, e := range s.path {
+		if e.index >= 0 {
+			out += "[" + strconv.Itoa(e.index) + "]"
+		} else {
+			out += "." + e.name
+		}
+	}
+	return out
 }
 
 // parse checks raw strictly and returns its tree: valid UTF-8, exactly one value, no member
@@ -51,7 +84,7 @@ func parse(raw []byte) (*node, error) {
 	}
 	s := &scanner{data: raw}
 	s.skipWS()
-	n, err := s.value(0, "$")
+	n, err := s.value(0)
 	if err != nil {
 		return nil, err
 	}
@@ -77,23 +110,25 @@ func (s *scanner) syntax(what string) error {
 	return fmt.Errorf("%w: %s at offset %d", ErrSyntax, what, s.i)
 }
 
-func (s *scanner) value(depth int, path string) (*node, error) {
+func (s *scanner) value(depth int) (*node, error) {
 	if s.i >= len(s.data) {
 		return nil, s.syntax("unexpected end")
 	}
 	switch c := s.data[s.i]; {
 	case c == '{':
-		return s.object(depth+1, path)
+		return s.object(depth + 1)
 	case c == '[':
-		return s.array(depth+1, path)
+		return s.array(depth + 1)
 	case c == '"':
 		start := s.i
-		if _, err := s.str(); err != nil {
+		if err := s.skipStr(); err != nil {
 			return nil, err
 		}
-		return &node{kind: '"', start: start, end: s.i}, nil
+		n := s.newNode('"', start)
+		n.end = s.i
+		return n, nil
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number(path)
+		return s.number()
 	case c == 't':
 		return s.literal("true", 't')
 	case c == 'f':
@@ -109,16 +144,18 @@ func (s *scanner) literal(word string, kind byte) (*node, error) {
 	if len(s.data)-s.i < len(word) || string(s.data[s.i:s.i+len(word)]) != word {
 		return nil, s.syntax("bad literal")
 	}
-	n := &node{kind: kind, start: s.i, end: s.i + len(word)}
+	n := s.newNode(kind, s.i)
+	n.end = s.i + len(word)
 	s.i += len(word)
 	return n, nil
 }
 
-func (s *scanner) object(depth int, path string) (*node, error) {
+func (s *scanner) object(depth int) (*node, error) {
 	if depth > MaxDepth {
-		return nil, fmt.Errorf("%w: %s", ErrTooDeep, path)
+		return nil, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
 	}
-	n := &node{kind: '{', start: s.i, members: make([]member, 0, 8)}
+	n := s.newNode('{', s.i)
+	n.members = make([]member, 0, 8)
 	s.i++
 	s.skipWS()
 	if s.i < len(s.data) && s.data[s.i] == '}' {
@@ -142,10 +179,10 @@ func (s *scanner) object(depth int, path string) (*node, error) {
 			// Few members: compare pairwise, no allocation.
 			for _, m := range n.members {
 				if m.name == name {
-					return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, path)
+					return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, s.pathString())
 				}
 				if strings.EqualFold(m.name, name) {
-					return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, m.name, name, path)
+					return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, m.name, name, s.pathString())
 				}
 			}
 		} else {
@@ -158,12 +195,12 @@ func (s *scanner) object(depth int, path string) (*node, error) {
 				}
 			}
 			if _, dup := exact[name]; dup {
-				return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, path)
+				return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, s.pathString())
 			}
 			exact[name] = struct{}{}
 			fk := foldKey(name)
 			if other, clash := folded[fk]; clash {
-				return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, other, name, path)
+				return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, other, name, s.pathString())
 			}
 			folded[fk] = name
 		}
@@ -173,10 +210,12 @@ func (s *scanner) object(depth int, path string) (*node, error) {
 		}
 		s.i++
 		s.skipWS()
-		v, err := s.value(depth, path+"."+name)
+		s.path = append(s.path, pathElem{name: name, index: -1})
+		v, err := s.value(depth)
 		if err != nil {
 			return nil, err
 		}
+		s.path = s.path[:len(s.path)-1]
 		n.members = append(n.members, member{name: name, keyStart: keyStart, val: v})
 		s.skipWS()
 		if s.i >= len(s.data) {
@@ -195,11 +234,11 @@ func (s *scanner) object(depth int, path string) (*node, error) {
 	}
 }
 
-func (s *scanner) array(depth int, path string) (*node, error) {
+func (s *scanner) array(depth int) (*node, error) {
 	if depth > MaxDepth {
-		return nil, fmt.Errorf("%w: %s", ErrTooDeep, path)
+		return nil, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
 	}
-	n := &node{kind: '[', start: s.i}
+	n := s.newNode('[', s.i)
 	s.i++
 	s.skipWS()
 	if s.i < len(s.data) && s.data[s.i] == ']' {
@@ -209,10 +248,12 @@ func (s *scanner) array(depth int, path string) (*node, error) {
 	}
 	for {
 		s.skipWS()
-		v, err := s.value(depth, path+"["+strconv.Itoa(len(n.elems))+"]")
+		s.path = append(s.path, pathElem{index: len(n.elems)})
+		v, err := s.value(depth)
 		if err != nil {
 			return nil, err
 		}
+		s.path = s.path[:len(s.path)-1]
 		n.elems = append(n.elems, v)
 		s.skipWS()
 		if s.i >= len(s.data) {
@@ -229,6 +270,30 @@ func (s *scanner) array(depth int, path string) (*node, error) {
 		}
 		return nil, s.syntax("expected ',' or ']'")
 	}
+}
+
+// skipStr checks a string value starting at its opening quote exactly as str does, without
+// building its content when it has no escape (string values are decoded on demand by
+// Value.Str; only member names are needed while scanning).
+func (s *scanner) skipStr() error {
+	start := s.i
+	for i := s.i + 1; i < len(s.data); i++ {
+		c := s.data[i]
+		if c == '"' {
+			s.i = i + 1
+			return nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			s.i = i
+			return s.syntax("control character in string")
+		}
+	}
+	s.i = start
+	_, err := s.str()
+	return err
 }
 
 // str reads a string starting at the opening quote and returns its decoded value. Escapes
@@ -335,7 +400,7 @@ func (s *scanner) hex4() (rune, bool) {
 // number reads a JSON number and refuses it when it is integer-valued and outside ±(2^53−1)
 // (JCS would print a neighbouring integer: 9007199254740993 becomes ...992). Non-integer
 // values are left to JCS.
-func (s *scanner) number(path string) (*node, error) {
+func (s *scanner) number() (*node, error) {
 	start := s.i
 	if s.data[s.i] == '-' {
 		s.i++
@@ -389,9 +454,11 @@ func (s *scanner) number(path string) (*node, error) {
 		}
 	}
 	if !safeNumber(intDigits, fracDigits, exp) {
-		return nil, fmt.Errorf("%w: %s at %s", ErrUnsafeInteger, s.data[start:s.i], path)
+		return nil, fmt.Errorf("%w: %s at %s", ErrUnsafeInteger, s.data[start:s.i], s.pathString())
 	}
-	return &node{kind: '0', start: start, end: s.i}, nil
+	n := s.newNode('0', start)
+	n.end = s.i
+	return n, nil
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
