@@ -18,6 +18,7 @@ import (
 	"arena/transport/join"
 	"arena/transport/meta"
 	"arena/transport/ops"
+	"arena/transport/pages"
 )
 
 // Options are the doors to mount. A nil Desk or Ops leaves those routes out (404).
@@ -30,6 +31,9 @@ type Options struct {
 	// Join, when set, mounts the registered agents' door (POST /v1/join, sessions, the owner's
 	// levers beside the desk's x-walkin ones, paid checks), after the desk.
 	Join *join.Options
+	// Pages, when set, mounts the pages people open (/, /t/{code}, /r/{round}, the round's
+	// public SSE feed, /protocol/v1, /skill.md; transport/pages).
+	Pages *pages.Options
 	// Metrics, when set, receives arena_http_requests_total{route,code}.
 	Metrics prometheus.Registerer
 	// Logger receives access lines (debug) and internal errors; nil discards.
@@ -78,6 +82,11 @@ func New(o Options) (*echo.Echo, error) {
 		ops.Mount(e, o.Ops, o.OpsOptions)
 	}
 	meta.Mount(e, o.Meta)
+	if o.Pages != nil {
+		if err := pages.Mount(e, *o.Pages); err != nil {
+			return nil, err
+		}
+	}
 	return e, nil
 }
 
