@@ -338,7 +338,7 @@ func TestDeskRefusals(t *testing.T) {
 	}
 	bad := []JoinRequest{
 		{Table: "open"}, {Pace: "fast"}, {Format: "long"}, {Mole: new(int)}, {Mole: deskIntPtr(7)},
-		{Format: "short", Mole: deskIntPtr(4)}, {Code: "ABCD"},
+		{Format: "short", Mole: deskIntPtr(4)}, {Code: "AB0"}, // a malformed hosted code (hosted.go)
 	}
 	for _, req := range bad {
 		_, err := e.a.JoinWalkin(ctx, token, req)
