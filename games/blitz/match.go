@@ -104,9 +104,11 @@ type Match struct {
 	anchors   map[uint32]games.AnchorRequest
 	anchored  map[uint32]bool
 
-	events  []games.Event
-	pubLog  []byte // JSON of public events so far, comma-joined, for state.public_log
-	pattern *patternCounter
+	events     []games.Event
+	pubLog     publicLog // JCS of the public events so far, comma-joined, for state.public_log
+	evBuf      []byte    // scratch for the event being emitted: its JCS bytes are hashed, then copied to pubLog
+	stateParts [][]byte  // scratch for stateFor
+	pattern    *patternCounter
 
 	// the current call's output
 	now  time.Time
@@ -212,16 +214,14 @@ func (m *Match) emitRaw(typ, vis string, payload []byte, pf *patternFields) {
 	if m.step != nil {
 		m.step.Events = append(m.step.Events, ev)
 	}
-	cb := assembleEvent(ev)
+	m.evBuf = appendEvent(m.evBuf[:0], ev)
+	cb := m.evBuf
 	m.transcript.add(cb)
 	if m.exchHash != nil {
 		m.exchHash.add(cb)
 	}
 	if vis == visPublic {
-		if len(m.pubLog) > 0 {
-			m.pubLog = append(m.pubLog, ',')
-		}
-		m.pubLog = append(m.pubLog, cb...)
+		m.pubLog.add(cb)
 		if pf != nil {
 			m.pattern.note(typ, ev.Turn, *pf)
 		} else {

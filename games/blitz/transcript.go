@@ -175,7 +175,11 @@ func payloadJCS(v any) []byte {
 // assembleEvent writes an event's JCS bytes from its canonical payload: members in JCS order,
 // the string members written by appendJCSString.
 func assembleEvent(ev games.Event) []byte {
-	b := make([]byte, 0, len(ev.Payload)+160)
+	return appendEvent(make([]byte, 0, len(ev.Payload)+160), ev)
+}
+
+// appendEvent appends an event's JCS bytes (as assembleEvent) to b.
+func appendEvent(b []byte, ev games.Event) []byte {
 	b = append(b, `{"at":`...)
 	b = appendJCSString(b, ev.At)
 	b = append(b, `,"payload":`...)
