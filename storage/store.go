@@ -71,7 +71,10 @@ func Open(path string, opts Options) (*Store, error) {
 	case timeout < 0:
 		timeout = 0 // bbolt: zero waits indefinitely
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync})
+	// The freelist is kept as a hashmap and not written on every commit (bbolt rebuilds it when
+	// the file is opened): less to write per transaction, for a slower Open.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync,
+		NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
