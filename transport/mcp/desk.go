@@ -26,34 +26,10 @@ type Desk interface {
 	WalkinRecord(ctx context.Context, token string) (json.RawMessage, error)
 }
 
-// HostedTable is a hosted table as the chat seat shows it (§4.5): its four-character code, the
-// link to its page on the site (a path "/t/<code>" is made absolute against the site's origin),
-// the format, who is seated (display names only) and its status ("gathering", "starting" or
-// "started", with Round once started).
-type HostedTable struct {
-	Code    string   `json:"code"`
-	Link    string   `json:"link"`
-	Format  string   `json:"format"`            // "blitz" | "short"
-	Host    string   `json:"host,omitempty"`    // the host's display name
-	Players []string `json:"players,omitempty"` // display names of the walk-ins seated so far
-	Seats   int      `json:"seats,omitempty"`   // seats at the table (6 blitz, 3 short)
-	Status  string   `json:"status"`            // "gathering" | "starting" | "started"
-	Round   string   `json:"round,omitempty"`   // "T-<n>" once started
-}
-
-// Hosted is the desk's hosted tables (§4.5). A nil Hosted in Options leaves host_table,
-// join_table {code}, start_table and leave_table refusing with "not served here yet".
-// Refusals: at_a_hosted_table, in_a_round, not_host (start by another than the host),
-// unknown_table (no such code), bad_request (a bad format or code).
-type Hosted interface {
-	// HostTable opens a table with a code; format "blitz" (default) or "short".
-	HostTable(ctx context.Context, token, format string) (HostedTable, error)
-	// JoinHosted seats the token at the table with that code.
-	JoinHosted(ctx context.Context, token, code string) (HostedTable, error)
-	// StartHosted starts the token's table now (the host only); house seats fill the rest.
-	StartHosted(ctx context.Context, token string) (HostedTable, error)
-	// LeaveTable takes the token away from the hosted table it waits at.
-	LeaveTable(ctx context.Context, token string) error
-	// ListHosted lists the tables gathering (display names only, never a token).
-	ListHosted(ctx context.Context) ([]HostedTable, error)
-}
+// Hosted is the desk's hosted tables (§4.5), the HTTP door's desk.Hosted: HostTable,
+// StartHosted, LeaveTable, ListHosted and HostedByCode over desk.HostedTable (display names
+// only; Link a path "/t/<code>"). Joining by code is Desk.JoinWalkin with JoinRequest.Code, as
+// POST /v1/walkin/join {code} is. When Options.Hosted is nil and the Desk implements Hosted,
+// the Desk serves them; when neither, host_table, start_table, leave_table answer not_served.
+// Refusals: at_a_hosted_table, not_host, unknown_table, table_started, not_at_a_table.
+type Hosted = desk.Hosted

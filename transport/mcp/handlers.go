@@ -140,7 +140,7 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 }
 
 // hostedLine is one hosted table in words.
-func hostedLine(t HostedTable) string {
+func hostedLine(t desk.HostedTable) string {
 	s := fmt.Sprintf("code %s, %s", t.Code, t.Format)
 	if t.Host != "" {
 		s += ", hosted by " + t.Host
@@ -156,6 +156,9 @@ func hostedLine(t HostedTable) string {
 	}
 	if t.Round != "" {
 		s += ", round " + t.Round
+	}
+	if !t.StartsBy.IsZero() && t.Status == "gathering" {
+		s += ", starts by " + t.StartsBy.UTC().Format("15:04 UTC")
 	}
 	if t.Link != "" {
 		s += ", " + t.Link
@@ -191,7 +194,10 @@ func joinedText(r desk.JoinReply) string {
 		clock = "the agent clock: 20 seconds for a commit, 13 for a talk exchange"
 	}
 	if r.Status == "gathering" || r.Round == "" {
-		return fmt.Sprintf("Waiting for the %s table to fill (%s Practice rounds done). It runs on %s. Call next_move: it answers with the first move once the table opens.", orDefault(r.Kind, "walkin"), fmt.Sprint(r.Practice), clock)
+		if r.Kind == "hosted" {
+			return fmt.Sprintf("Waiting at the hosted table: it starts when full, when the host starts it, or ten minutes after it opened, house agents taking the empty seats. It runs on %s. Call next_move: it answers with the first move once the table starts.", clock)
+		}
+		return fmt.Sprintf("Waiting for the walk-in table to fill; house agents top it up two minutes after the first walk-in came. It runs on %s. Call next_move: it answers with the first move once the table opens.", clock)
 	}
 	return fmt.Sprintf("Seated: round %s, seat %d, a %s %s table on %s. Call next_move now for your first move.", r.Round, r.Seat, orDefault(r.Format, "blitz"), orDefault(r.Kind, "practice"), clock)
 }
@@ -227,7 +233,9 @@ func (h *handlers) hostTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 		t.Code, orDefault(t.Format, "blitz"), t.Link))
 }
 
-// join_table: {token, code} → Hosted.JoinHosted, or {token, table: "walkin"} → JoinWalkin.
+// join_table: {token, code} → JoinWalkin {code} (§4.5, as POST /v1/walkin/join {code}), or
+// {token, table: "walkin"} → JoinWalkin {table: "walkin"}. A join by code then shows the table
+// (HostedByCode) when hosted tables are served.
 func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a struct {
 		Token string `json:"token"`
@@ -254,15 +262,18 @@ func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	case a.Code == "":
 		return badArgs("join_table", `give the hosted table's four-character code, or table "walkin"`)
 	}
-	if h.o.Hosted == nil {
-		return notServed("hosted tables")
-	}
-	t, err := h.o.Hosted.JoinHosted(ctx, a.Token, a.Code)
+	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, desk.JoinRequest{Code: a.Code})
 	if err != nil {
 		return h.refusal(err)
 	}
-	t.Link = siteLink(ctx, t.Link)
-	return text("Joined " + hostedLine(t) + ". Call next_move to wait for the first move; the table starts when full, when the host starts it, or ten minutes after it opened.")
+	out := joinedText(rep)
+	if h.o.Hosted != nil {
+		if t, err := h.o.Hosted.HostedByCode(ctx, a.Code); err == nil {
+			t.Link = siteLink(ctx, t.Link)
+			out = "The table: " + hostedLine(t) + ".\n" + out
+		}
+	}
+	return text(out)
 }
 
 // start_table: {token} → Hosted.StartHosted.

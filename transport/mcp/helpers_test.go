@@ -16,7 +16,8 @@ import (
 	"arena/transport/desk"
 )
 
-// fakeDesk records every call and answers what the test set. It implements Desk and Hosted.
+// fakeDesk records every call and answers what the test set. It implements Desk and Hosted
+// (so the chat seat takes its hosted tables from the Desk unless told otherwise).
 type fakeDesk struct {
 	mu      sync.Mutex
 	calls   []string
@@ -26,7 +27,7 @@ type fakeDesk struct {
 	next    desk.Next
 	err     error // returned by every call when set
 	panicOn string
-	hosted  HostedTable
+	hosted  desk.HostedTable
 	block   chan struct{} // when set, NextMove waits for it (or the caller) before answering
 	waiting chan struct{} // when set, NextMove signals here once it is waiting
 }
@@ -61,6 +62,9 @@ func (f *fakeDesk) JoinWalkin(ctx context.Context, token string, req desk.JoinRe
 	f.mu.Lock()
 	f.joins = append(f.joins, req)
 	f.mu.Unlock()
+	if req.Code != "" {
+		return desk.JoinReply{Kind: "hosted", Format: "blitz", Pace: "chat", Status: "gathering"}, nil
+	}
 	if req.Table == "walkin" {
 		return desk.JoinReply{Kind: "walkin", Status: "gathering", Pace: "chat", Practice: 3}, nil
 	}
@@ -105,34 +109,34 @@ func (f *fakeDesk) WalkinRecord(ctx context.Context, token string) (json.RawMess
 	return json.RawMessage(`{"name":"Ada","practice":2,"practice_needed":3,"walkin_table":false,"rounds":2}`), nil
 }
 
-func (f *fakeDesk) HostTable(ctx context.Context, token, format string) (HostedTable, error) {
+func (f *fakeDesk) HostTable(ctx context.Context, token, format string) (desk.HostedTable, error) {
 	if err := f.rec("host:" + format); err != nil {
-		return HostedTable{}, err
+		return desk.HostedTable{}, err
 	}
 	return f.hosted, nil
 }
 
-func (f *fakeDesk) JoinHosted(ctx context.Context, token, code string) (HostedTable, error) {
-	if err := f.rec("joinhosted:" + code); err != nil {
-		return HostedTable{}, err
+func (f *fakeDesk) HostedByCode(ctx context.Context, code string) (desk.HostedTable, error) {
+	if err := f.rec("bycode:" + code); err != nil {
+		return desk.HostedTable{}, err
 	}
 	return f.hosted, nil
 }
 
-func (f *fakeDesk) StartHosted(ctx context.Context, token string) (HostedTable, error) {
+func (f *fakeDesk) StartHosted(ctx context.Context, token string) (desk.HostedTable, error) {
 	if err := f.rec("start"); err != nil {
-		return HostedTable{}, err
+		return desk.HostedTable{}, err
 	}
 	return f.hosted, nil
 }
 
 func (f *fakeDesk) LeaveTable(ctx context.Context, token string) error { return f.rec("leave") }
 
-func (f *fakeDesk) ListHosted(ctx context.Context) ([]HostedTable, error) {
+func (f *fakeDesk) ListHosted(ctx context.Context) ([]desk.HostedTable, error) {
 	if err := f.rec("list"); err != nil {
 		return nil, err
 	}
-	return []HostedTable{f.hosted}, nil
+	return []desk.HostedTable{f.hosted}, nil
 }
 
 const tok = "w_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"

@@ -27,8 +27,8 @@ const DefaultMaxBody = 256 << 10
 type Options struct {
 	// Desk is the walk-in desk (required).
 	Desk Desk
-	// Hosted is the desk's hosted tables; nil refuses host_table, join_table {code},
-	// start_table and leave_table with not_served.
+	// Hosted is the desk's hosted tables; nil takes the Desk's own when it implements Hosted,
+	// else host_table, start_table and leave_table answer not_served.
 	Hosted Hosted
 	// Feedback receives the feedback tool's text (token may be empty); nil refuses feedback
 	// with not_served.
@@ -66,6 +66,11 @@ type Options struct {
 func New(o Options) (http.Handler, error) {
 	if o.Desk == nil {
 		return nil, fmt.Errorf("chatseat: Options.Desk is required")
+	}
+	if o.Hosted == nil {
+		if hd, ok := o.Desk.(Hosted); ok {
+			o.Hosted = hd
+		}
 	}
 	if o.MaxBody <= 0 {
 		o.MaxBody = DefaultMaxBody

@@ -102,7 +102,7 @@ func TestPlayPracticeAndWalkin(t *testing.T) {
 	}
 	mustContain(t, out, "round T-7, seat 1", "short practice", "three minutes a move")
 	out, _ = call(t, srv, "join_table", `{"token":"`+tok+`","table":"walkin"}`)
-	mustContain(t, out, "Waiting for the walkin table")
+	mustContain(t, out, "Waiting for the walk-in table to fill; house agents top it up two minutes")
 	two := 2
 	want := []desk.JoinRequest{{Table: "practice", Format: "short", Pace: "chat", Mole: &two}, {Table: "walkin"}}
 	if !reflect.DeepEqual(f.joins, want) {
@@ -242,19 +242,21 @@ func TestRecordAndFeedback(t *testing.T) {
 }
 
 func TestHostedTools(t *testing.T) {
-	f := &fakeDesk{hosted: HostedTable{Code: "K7QX", Link: "/t/K7QX", Format: "blitz", Host: "Ada", Players: []string{"Ada", "Bo"}, Seats: 6, Status: "gathering"}}
-	srv := seat(t, f, Options{Hosted: f})
+	startsBy := time.Date(2026, 11, 30, 6, 10, 0, 0, time.UTC)
+	f := &fakeDesk{hosted: desk.HostedTable{Code: "K7QX", Link: "/t/K7QX", Format: "blitz", Host: "Ada", Players: []string{"Ada", "Bo"}, Seats: 6, Status: "gathering", StartsBy: startsBy}}
+	srv := seat(t, f, Options{}) // the Desk serves hosted tables itself
 	out, _ := call(t, srv, "host_table", `{"token":"`+tok+`"}`)
 	mustContain(t, out, "code K7QX", "the link "+srv.URL+"/t/K7QX", "ten minutes")
 	out, _ = call(t, srv, "join_table", `{"token":"`+tok+`","code":"K7QX"}`)
-	mustContain(t, out, "Joined code K7QX, blitz, hosted by Ada, 2 of 6 seats taken (Ada, Bo), gathering")
+	mustContain(t, out, "The table: code K7QX, blitz, hosted by Ada, 2 of 6 seats taken (Ada, Bo), gathering, starts by 06:10 UTC, "+srv.URL+"/t/K7QX.",
+		"Waiting at the hosted table: it starts when full")
 	out, _ = call(t, srv, "list_tables", `{}`)
 	mustContain(t, out, "Practice: always open", "Hosted tables gathering", "code K7QX")
 	out, _ = call(t, srv, "start_table", `{"token":"`+tok+`"}`)
 	mustContain(t, out, "Started code K7QX")
 	out, _ = call(t, srv, "leave_table", `{"token":"`+tok+`"}`)
 	mustContain(t, out, "You left the hosted table")
-	if got, want := f.callList(), []string{"host:", "joinhosted:K7QX", "list", "start", "leave"}; !reflect.DeepEqual(got, want) {
+	if got, want := f.callList(), []string{"host:", "join:" + tok, "bycode:K7QX", "list", "start", "leave"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("calls %v, want %v", got, want)
 	}
 	f.err = &games.Error{Code: "not_host", Msg: "only the host starts the table"}
@@ -278,9 +280,14 @@ func TestHostedTools(t *testing.T) {
 	out, _ = call(t, srvSite, "list_tables", `{}`)
 	mustContain(t, out, ", https://arena.example/t/K7QX")
 
-	// Without hosted tables the four tools say so; list_tables still answers.
-	srv2 := seat(t, &fakeDesk{}, Options{})
-	for _, c := range [][2]string{{"host_table", `{"token":"` + tok + `"}`}, {"join_table", `{"token":"` + tok + `","code":"K7QX"}`}, {"start_table", `{"token":"` + tok + `"}`}, {"leave_table", `{"token":"` + tok + `"}`}} {
+	if j := f.joins[len(f.joins)-1]; j.Code != "K7QX" || j.Table != "" {
+		t.Fatalf("join by code went to the desk as %+v", j)
+	}
+
+	// Without hosted tables three tools say so (a join by code is the desk's to refuse);
+	// list_tables still answers.
+	srv2 := seat(t, &fakeDesk{}, Options{Desk: deskOnly{&fakeDesk{}}})
+	for _, c := range [][2]string{{"host_table", `{"token":"` + tok + `"}`}, {"start_table", `{"token":"` + tok + `"}`}, {"leave_table", `{"token":"` + tok + `"}`}} {
 		out, isErr := call(t, srv2, c[0], c[1])
 		if !isErr || !strings.Contains(out, "Refused (not_served): hosted tables are not served by this arena yet") {
 			t.Fatalf("%s: %v %q", c[0], isErr, out)
@@ -375,3 +382,6 @@ func TestTooManyPolls(t *testing.T) {
 	}
 	mustContain(t, out, "Waiting (playing)")
 }
+
+// deskOnly hides the fake's hosted tables: a Desk that does not serve them.
+type deskOnly struct{ Desk }
