@@ -126,6 +126,11 @@ func describe(e games.Event, names map[int]string) string {
 			return fmt.Sprintf("%s and %s talk in private.", who(names, from), who(names, to))
 		}
 		return "Two seats talk in private."
+	case "commitment.sealed":
+		// The public half: parties and due turn; amount and condition stay sealed (§15).
+		return fmt.Sprintf("%s sealed a promise to %s, due turn %d.", who(names, num("payer")), who(names, num("payee")), num("due"))
+	case "commitment.settled":
+		return fmt.Sprintf("A promise was settled: %s.", str("outcome"))
 	case "mole.rung":
 		return fmt.Sprintf("A bell: the mole reached rung %d.", num("rung"))
 	case "agent.eliminated":
