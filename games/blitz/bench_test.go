@@ -1,6 +1,7 @@
 package blitz_test
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/json"
@@ -246,3 +247,53 @@ func BenchmarkVerifyOnly(b *testing.B) {
 	}
 	reportCPU(b, start)
 }
+
+// BenchmarkStateCopy is the floor the §5.4 state objects set on BenchmarkRound: the round's
+// 126 envelopes' states (25 MB: each carries the public log so far), copied into fresh
+// memory once each, and nothing else. Whatever the engine does, each envelope's state is
+// bytes of its own, so a round costs at least this on top of its signature checks.
+func BenchmarkStateCopy(b *testing.B) {
+	f := newBenchFixture(b)
+	gm, err := blitz.NewEngine(blitz.DefaultFees()).New(f.setup, f.keys)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := gm.(*blitz.Match)
+	var states [][]byte
+	for {
+		dl, ok := m.Deadline()
+		if !ok {
+			break
+		}
+		m.Advance(dl)
+		cur := m.Phase()
+		for _, p := range m.Prompts() {
+			states = append(states, p.State)
+			var body json.RawMessage
+			switch cur.Phase {
+			case "talk":
+				body = f.talk[p.Seat]
+			case "commit":
+				body = f.commit[p.Seat][cur.Turn]
+			default:
+				continue
+			}
+			if _, err := m.Act(dl, games.Input{Seat: p.Seat, Kind: "answer", Move: cur, Body: body}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if len(states) != 126 {
+		b.Fatalf("%d states, want 126", len(states))
+	}
+	b.ReportAllocs()
+	start := cpuTime(b)
+	for b.Loop() {
+		for _, s := range states {
+			stateSink = bytes.Clone(s)
+		}
+	}
+	reportCPU(b, start)
+}
+
+var stateSink []byte

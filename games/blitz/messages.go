@@ -2,6 +2,7 @@ package blitz
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -64,6 +65,9 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value) ([]Dr
 	var dropped []Dropped
 	pub, priv := 0, 0
 	took := false
+	if m.step != nil {
+		m.step.Events = slices.Grow(m.step.Events, 2*len(msgs)) // a line is at most two events
+	}
 	for i, raw := range msgs {
 		drop := func(f string, a ...any) {
 			dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: sprintf(f, a...)})

@@ -22,6 +22,18 @@ type Pattern struct {
 // ccd, chip or chips, case-insensitive ("40 CCD", "12.5ccd", "3 chips").
 var amountRE = regexp.MustCompile(`(?i)\d+(?:[.,]\d+)?\s*(?:ccd|chips?)\b`)
 
+// hasAmount is amountRE.MatchString(text). Every match starts with an ASCII digit (\d is
+// ASCII in Go's regexp), so a line without one is answered without running the regexp: most
+// lines of talk name no amount, and the regexp cost more than the rest of a line's counting.
+func hasAmount(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c >= '0' && c <= '9' {
+			return amountRE.MatchString(text[i:])
+		}
+	}
+	return false
+}
+
 // PatternOf computes pattern[] from a public log (the public events of a round so far, in
 // order): one entry per seat.taken seat, in seat order. Only public payloads are read, so a
 // board and an agent see the same numbers. A line "with an amount" counts as offered_unsigned
@@ -108,7 +120,7 @@ func (p *patternCounter) note(typ string, turn int, pl patternFields) {
 			r.PrivateReceived++
 		}
 	case "message.public":
-		if amountRE.MatchString(pl.Text) {
+		if hasAmount(pl.Text) {
 			p.offers[pl.From]++
 		}
 	case "commitment.sealed":
