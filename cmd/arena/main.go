@@ -22,11 +22,12 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		// one line per sub-command, kept sorted
-		"chain":    chainCommand,
-		"devchain": devchainCommand,
-		"ops":      opsCommand,
-		"serve":    serveCommand,
-		"sim":      simCommand,
+		"anchor-check": anchorCheckCommand,
+		"chain":        chainCommand,
+		"devchain":     devchainCommand,
+		"ops":          opsCommand,
+		"serve":        serveCommand,
+		"sim":          simCommand,
 	}
 }
 

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// playPractice plays one practice round of format ("" for Blitz) to its result as a walk-in
+// with answerFor, and returns the round id and the per-move latencies (from the answer's reply
+// to the next envelope's arrival).
+func playPractice(t testing.TB, ctx context.Context, s *server, format string) (string, []time.Duration) {
+	t.Helper()
+	reg := s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": "Anchor Walker", "model": "test"})
+	tok, _ := reg.body["token"].(string)
+	body := map[string]any{"table": "practice"}
+	if format != "" {
+		body["format"] = format
+	}
+	join := s.call(ctx, "POST", "/v1/walkin/join", tok, body)
+	round, _ := join.body["round"].(string)
+	if join.status != 200 || round == "" {
+		t.Fatalf("join %d %s", join.status, join.raw)
+	}
+	var lat []time.Duration
+	var answeredAt time.Time
+	for {
+		if ctx.Err() != nil {
+			t.Fatalf("round %s not over; logs:\n%s", round, s.logs)
+		}
+		r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+		if r.status != 200 {
+			t.Fatalf("next %d %s", r.status, r.raw)
+		}
+		if r.body["result"] != nil {
+			return round, lat
+		}
+		if r.body["waiting"] == true {
+			continue
+		}
+		if !answeredAt.IsZero() {
+			lat = append(lat, time.Since(answeredAt))
+		}
+		var e envelope
+		if err := json.Unmarshal(r.raw, &e); err != nil || e.Round != round {
+			t.Fatalf("envelope %s: %v", r.raw, err)
+		}
+		a := s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e))
+		if a.status != 200 {
+			t.Fatalf("answer %d/%s/%d: %d %s", e.Turn, e.Phase, e.Exchange, a.status, a.raw)
+		}
+		answeredAt = time.Now()
+	}
+}
+
+// revealedTranscript polls the round's transcript until the final transcript anchor is
+// recorded in it (transcript.anchored: the chain actor answers after the reveal) and every
+// anchor request has its event, and returns the body.
+func revealedTranscript(t testing.TB, ctx context.Context, s *server, round string) []byte {
+	t.Helper()
+	for {
+		tr := s.call(ctx, "GET", "/v1/rounds/"+round+"/transcript", "", nil)
+		if tr.status == 200 && bytes.Contains(tr.raw, []byte(`"type":"transcript.anchored"`)) {
+			return tr.raw
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the transcript of %s never recorded its transcript anchor: %d %.300s", round, tr.status, tr.raw)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// runAnchorCheck runs the sub-command in-process and returns its exit code and output.
+func runAnchorCheck(ctx context.Context, env map[string]string, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := anchorCheckMain(ctx, args, func(k string) string { return env[k] }, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// firstFail is the first FAIL line of anchor-check's output, "" if none.
+func firstFail(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "FAIL ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// tamper returns a copy of the transcript body with event i (0-based) changed by edit, which
+// gets the event decoded with json.Number (so every other byte keeps its value).
+func tamper(t *testing.T, raw []byte, i int, edit func(ev map[string]any)) []byte {
+	t.Helper()
+	var body struct {
+		Round  string            `json:"round"`
+		Events []json.RawMessage `json:"events"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body.Events[i]))
+	dec.UseNumber()
+	var ev map[string]any
+	if err := dec.Decode(&ev); err != nil {
+		t.Fatal(err)
+	}
+	edit(ev)
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body.Events[i] = b
+	out, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// tevent is what the tamper cases read of an event.
+type tevent struct {
+	Seq        int64          `json:"seq"`
+	Turn       int            `json:"turn"`
+	Type       string         `json:"type"`
+	Visibility string         `json:"visibility"`
+	Payload    map[string]any `json:"payload"`
+}
+
+// TestAnchorCheckEndToEnd plays a practice round on the real binary with the embedded chain,
+// then runs anchor-check on the transcript URL and on a file copy: every check passes, one line
+// per anchor (opened, each exchange, each commitment, turn, transcript). Then four tampered
+// copies (one private line's text, one commitment amount, one event seq, one anchor's seq) each
+// fail, and the FIRST failing line is the check that covers the changed event.
+func TestAnchorCheckEndToEnd(t *testing.T) {
+	bin := buildArena(t)
+	s := startServer(t, bin, filepath.Join(t.TempDir(), "data"))
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	round, _ := playPractice(t, ctx, s, "")
+	raw := revealedTranscript(t, ctx, s, round)
+
+	// The URL form, the node from --node.
+	code, out, errOut := runAnchorCheck(ctx, nil, "--node", s.chain, s.url+"/v1/rounds/"+round+"/transcript")
+	if code != 0 || firstFail(out) != "" {
+		t.Fatalf("anchor-check of the served transcript: exit %d\n%s%s", code, out, errOut)
+	}
+	counts := map[string]int{}
+	for _, l := range strings.Split(out, "\n") {
+		for _, k := range []string{"opened", "exchange", "commitment", "turn", "transcript"} {
+			if strings.HasPrefix(l, "ok   anchor #") && strings.Contains(l, " "+k+": ") && strings.Contains(l, " holds kind "+k+",") {
+				counts[k]++
+			}
+		}
+	}
+	if counts["opened"] != 1 || counts["exchange"] != 15 || counts["turn"] != 1 || counts["transcript"] != 1 || counts["commitment"] == 0 {
+		t.Errorf("anchors checked on chain by kind %v, want 1 opened, 15 exchanges, commitments, 1 turn, 1 transcript\n%s", counts, out)
+	}
+	if !strings.Contains(out, "ok   open-round anchor: recomputed from the revealed salts") {
+		t.Errorf("no open-round anchor line:\n%s", out)
+	}
+	t.Logf("anchor-check %s: %d lines, on chain by kind %v", round, strings.Count(out, "\n"), counts)
+
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// The file form, the node from ARENA_CHAIN_NODE.
+	env := map[string]string{"ARENA_CHAIN_NODE": s.chain}
+	if code, out, errOut := runAnchorCheck(ctx, env, write("good.json", raw)); code != 0 {
+		t.Fatalf("anchor-check of the file: exit %d\n%s%s", code, out, errOut)
+	}
+
+	var tr struct {
+		Events []tevent `json:"events"`
+	}
+	if err := json.Unmarshal(raw, &tr); err != nil {
+		t.Fatal(err)
+	}
+	find := func(ok func(i int, e tevent) bool) int {
+		for i, e := range tr.Events {
+			if ok(i, e) {
+				return i
+			}
+		}
+		t.Fatal("no such event in the transcript")
+		return -1
+	}
+	exchangeOf := func(i int) (turn, x int) {
+		for j := i; j >= 0; j-- {
+			if tr.Events[j].Type == "exchange.started" {
+				return tr.Events[j].Turn, int(tr.Events[j].Payload["exchange"].(float64))
+			}
+		}
+		return 0, 0
+	}
+
+	cases := []struct {
+		name  string
+		event int
+		edit  func(ev map[string]any)
+		want  func(ev tevent) string // a prefix of the first FAIL line
+	}{{
+		name:  "private line text",
+		event: find(func(_ int, e tevent) bool { return e.Type == "message.private" && e.Turn == 2 }),
+		edit:  func(ev map[string]any) { ev["payload"].(map[string]any)["text"] = "Seat 5: 90 CCD each way, due next turn?" },
+	}, {
+		name:  "commitment amount",
+		event: find(func(_ int, e tevent) bool { return e.Type == "commitment.sealed" && e.Visibility == "sealed" }),
+		edit: func(ev map[string]any) {
+			p := ev["payload"].(map[string]any)
+			p["amount"] = json.Number("99000000")
+			p["commitment"].(map[string]any)["amount"] = json.Number("99000000")
+		},
+		want: func(ev tevent) string { return "FAIL commitment " + strings.TrimPrefix(ev.Payload["id"].(string), "sha256:")[:12] },
+	}, {
+		name:  "event seq",
+		event: find(func(_ int, e tevent) bool { return e.Type == "message.public" && e.Turn == 3 }),
+		edit:  func(ev map[string]any) { ev["seq"] = json.Number(fmt.Sprint(ev["seq"].(json.Number) + "0")) },
+		want:  func(ev tevent) string { return fmt.Sprintf("FAIL events: event %d (message.public) has seq %d0", ev.Seq, ev.Seq) },
+	}, {
+		name:  "anchor seq",
+		event: find(func(_ int, e tevent) bool { return e.Type == "anchor.exchange" && e.Turn == 4 }),
+		edit: func(ev map[string]any) {
+			p := ev["payload"].(map[string]any)
+			n, _ := p["seq"].(json.Number).Int64()
+			p["seq"] = json.Number(fmt.Sprint(n + 1))
+		},
+		want: func(ev tevent) string { return fmt.Sprintf("FAIL anchor #%d exchange: ", int(ev.Payload["seq"].(float64))) },
+	}}
+	cases[0].want = func(ev tevent) string {
+		turn, x := exchangeOf(cases[0].event)
+		return fmt.Sprintf("FAIL anchor #") + "|" + fmt.Sprintf("exchange: turn %d exchange %d, ", turn, x)
+	}
+	for _, c := range cases {
+		p := write(strings.ReplaceAll(c.name, " ", "-")+".json", tamper(t, raw, c.event, c.edit))
+		code, out, errOut := runAnchorCheck(ctx, env, p)
+		first := firstFail(out)
+		want := c.want(tr.Events[c.event])
+		ok := strings.HasPrefix(first, want)
+		if pre, rest, two := strings.Cut(want, "|"); two {
+			ok = strings.HasPrefix(first, pre) && strings.Contains(first, rest)
+		}
+		if code != 1 || !ok {
+			t.Errorf("%s changed (event %d): exit %d, first FAIL %q, want %q\n%s%s", c.name, c.event+1, code, first, want, out, errOut)
+			continue
+		}
+		t.Logf("%s changed (event %d): %s", c.name, c.event+1, first)
+	}
+	s.stop()
+}
