@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"arena/games/canon"
 )
 
 // playPractice plays one practice round of format ("" for Blitz) to its result as a walk-in
@@ -205,57 +209,139 @@ func TestAnchorCheckEndToEnd(t *testing.T) {
 		return 0, 0
 	}
 
+	privateAt := find(func(_ int, e tevent) bool { return e.Type == "message.private" && e.Turn == 2 })
+	forgeText := func(ev map[string]any) {
+		ev["payload"].(map[string]any)["text"] = "Seat 5: 90 CCD each way, due next turn?"
+	}
+	turn, x := exchangeOf(privateAt)
+	exchangeLine := fmt.Sprintf(" exchange: turn %d exchange %d, ", turn, x)
 	cases := []struct {
-		name  string
-		event int
-		edit  func(ev map[string]any)
-		want  func(ev tevent) string // a prefix of the first FAIL line
+		name     string
+		edits    map[int]func(ev map[string]any)
+		prefix   string // the first FAIL line starts with it
+		contains string // and contains it
 	}{{
-		name:  "private line text",
-		event: find(func(_ int, e tevent) bool { return e.Type == "message.private" && e.Turn == 2 }),
-		edit:  func(ev map[string]any) { ev["payload"].(map[string]any)["text"] = "Seat 5: 90 CCD each way, due next turn?" },
-	}, {
-		name:  "commitment amount",
-		event: find(func(_ int, e tevent) bool { return e.Type == "commitment.sealed" && e.Visibility == "sealed" }),
-		edit: func(ev map[string]any) {
+		name:     "private line text",
+		edits:    map[int]func(map[string]any){privateAt: forgeText},
+		prefix:   "FAIL anchor #",
+		contains: exchangeLine + "events ",
+	}}
+	// The same line changed AND the recorded exchange hash rewritten to match the forgery: the
+	// transcript agrees with itself, the chain does not.
+	{
+		i := privateAt
+		for tr.Events[i].Type != "exchange.started" {
+			i--
+		}
+		from := i
+		for i = privateAt + 1; tr.Events[i].Type != "exchange.started" && tr.Events[i].Type != "phase.started"; i++ {
+		}
+		forged := tamper(t, raw, privateAt, forgeText)
+		h := exchangeHashOf(t, forged, from, i-1)
+		at := find(func(_ int, e tevent) bool {
+			return e.Type == "anchor.exchange" && e.Payload["hash"] != nil && int(e.Payload["seq"].(float64)) == anchorSeqOfWindow(t, out, exchangeLine)
+		})
+		cases = append(cases, struct {
+			name     string
+			edits    map[int]func(ev map[string]any)
+			prefix   string
+			contains string
+		}{
+			name: "private line text and its recorded exchange hash",
+			edits: map[int]func(map[string]any){privateAt: forgeText, at: func(ev map[string]any) {
+				ev["payload"].(map[string]any)["hash"] = h
+			}},
+			prefix:   "FAIL anchor #",
+			contains: exchangeLine + "events ",
+		})
+	}
+	sealedAt := find(func(_ int, e tevent) bool { return e.Type == "commitment.sealed" && e.Visibility == "sealed" })
+	seqAt := find(func(_ int, e tevent) bool { return e.Type == "message.public" && e.Turn == 3 })
+	anchorAt := find(func(_ int, e tevent) bool { return e.Type == "anchor.exchange" && e.Turn == 4 })
+	cases = append(cases, []struct {
+		name     string
+		edits    map[int]func(ev map[string]any)
+		prefix   string
+		contains string
+	}{{
+		name: "commitment amount",
+		edits: map[int]func(map[string]any){sealedAt: func(ev map[string]any) {
 			p := ev["payload"].(map[string]any)
 			p["amount"] = json.Number("99000000")
 			p["commitment"].(map[string]any)["amount"] = json.Number("99000000")
-		},
-		want: func(ev tevent) string { return "FAIL commitment " + strings.TrimPrefix(ev.Payload["id"].(string), "sha256:")[:12] },
+		}},
+		prefix:   "FAIL commitment " + strings.TrimPrefix(tr.Events[sealedAt].Payload["id"].(string), "sha256:")[:12],
+		contains: "SHA-256 of its canonical bytes is",
 	}, {
-		name:  "event seq",
-		event: find(func(_ int, e tevent) bool { return e.Type == "message.public" && e.Turn == 3 }),
-		edit:  func(ev map[string]any) { ev["seq"] = json.Number(fmt.Sprint(ev["seq"].(json.Number) + "0")) },
-		want:  func(ev tevent) string { return fmt.Sprintf("FAIL events: event %d (message.public) has seq %d0", ev.Seq, ev.Seq) },
+		name:     "event seq",
+		edits:    map[int]func(map[string]any){seqAt: func(ev map[string]any) { ev["seq"] = ev["seq"].(json.Number) + "0" }},
+		prefix:   fmt.Sprintf("FAIL events: event %d (message.public) has seq %d0", seqAt+1, seqAt+1),
+		contains: fmt.Sprintf("want %d", seqAt+1),
 	}, {
-		name:  "anchor seq",
-		event: find(func(_ int, e tevent) bool { return e.Type == "anchor.exchange" && e.Turn == 4 }),
-		edit: func(ev map[string]any) {
+		name: "anchor seq",
+		edits: map[int]func(map[string]any){anchorAt: func(ev map[string]any) {
 			p := ev["payload"].(map[string]any)
 			n, _ := p["seq"].(json.Number).Int64()
 			p["seq"] = json.Number(fmt.Sprint(n + 1))
-		},
-		want: func(ev tevent) string { return fmt.Sprintf("FAIL anchor #%d exchange: ", int(ev.Payload["seq"].(float64))) },
-	}}
-	cases[0].want = func(ev tevent) string {
-		turn, x := exchangeOf(cases[0].event)
-		return fmt.Sprintf("FAIL anchor #") + "|" + fmt.Sprintf("exchange: turn %d exchange %d, ", turn, x)
-	}
+		}},
+		prefix:   fmt.Sprintf("FAIL anchor #%d exchange: ", int(tr.Events[anchorAt].Payload["seq"].(float64))),
+		contains: "no anchor.exchange event with seq",
+	}}...)
 	for _, c := range cases {
-		p := write(strings.ReplaceAll(c.name, " ", "-")+".json", tamper(t, raw, c.event, c.edit))
+		b := raw
+		for i, edit := range c.edits {
+			b = tamper(t, b, i, edit)
+		}
+		p := write(strings.ReplaceAll(c.name, " ", "-")+".json", b)
 		code, out, errOut := runAnchorCheck(ctx, env, p)
 		first := firstFail(out)
-		want := c.want(tr.Events[c.event])
-		ok := strings.HasPrefix(first, want)
-		if pre, rest, two := strings.Cut(want, "|"); two {
-			ok = strings.HasPrefix(first, pre) && strings.Contains(first, rest)
-		}
-		if code != 1 || !ok {
-			t.Errorf("%s changed (event %d): exit %d, first FAIL %q, want %q\n%s%s", c.name, c.event+1, code, first, want, out, errOut)
+		if code != 1 || !strings.HasPrefix(first, c.prefix) || !strings.Contains(first, c.contains) {
+			t.Errorf("%s changed: exit %d, first FAIL %q, want %q…%q\n%s%s", c.name, code, first, c.prefix, c.contains, out, errOut)
 			continue
 		}
-		t.Logf("%s changed (event %d): %s", c.name, c.event+1, first)
+		t.Logf("%s changed: %s", c.name, first)
 	}
 	s.stop()
+}
+
+// exchangeHashOf is the exchange hash a forger would write: hex SHA-256 of JCS of events
+// [from..to] of the transcript body raw.
+func exchangeHashOf(t *testing.T, raw []byte, from, to int) string {
+	t.Helper()
+	var body struct {
+		Events []json.RawMessage `json:"events"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	list := []byte{'['}
+	for i := from; i <= to; i++ {
+		c, err := canon.Canonical(body.Events[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > from {
+			list = append(list, ',')
+		}
+		list = append(list, c...)
+	}
+	list = append(list, ']')
+	return hex.EncodeToString(sha256Sum(list))
+}
+
+func sha256Sum(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
+
+// anchorSeqOfWindow reads, from a passing anchor-check output, the seq of the exchange anchor
+// whose line names the window (" exchange: turn T exchange X, ").
+func anchorSeqOfWindow(t *testing.T, out, window string) int {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "ok   anchor #") && strings.Contains(l, window) {
+			var n int
+			fmt.Sscanf(strings.TrimPrefix(l, "ok   anchor #"), "%d", &n)
+			return n
+		}
+	}
+	t.Fatalf("no line for %q in\n%s", window, out)
+	return 0
 }
