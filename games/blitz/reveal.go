@@ -1,6 +1,7 @@
 package blitz
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -132,18 +133,10 @@ func (m *Match) revealRound() {
 // round's largest commitment; the first bell; the last accusation placed or moved; the largest
 // honoured commitment; the first commitment sealed.
 func (m *Match) moments() []Moment {
-	seqOf := map[string]map[string]games.Event{} // type -> id -> public event
 	var firstElim, firstBell, lastAcc *games.Event
 	for i := range m.events {
 		e := &m.events[i]
 		switch {
-		case e.Visibility == visPublic && (e.Type == "commitment.sealed" || e.Type == "commitment.settled"):
-			var p struct{ ID string }
-			_ = json.Unmarshal(e.Payload, &p)
-			if seqOf[e.Type] == nil {
-				seqOf[e.Type] = map[string]games.Event{}
-			}
-			seqOf[e.Type][p.ID] = *e
 		case e.Type == "agent.eliminated" && firstElim == nil:
 			firstElim = e
 		case e.Type == "mole.rung" && firstBell == nil:
@@ -151,6 +144,22 @@ func (m *Match) moments() []Moment {
 		case e.Type == "accusation.sealed" || e.Type == "accusation.moved":
 			lastAcc = e
 		}
+	}
+	// eventOf is the last public event of type typ whose payload's id is id (the zero Event when
+	// there is none). Only the few commitments a moment names are looked up, so the payloads of
+	// the round's other commitment events are never decoded.
+	eventOf := func(typ, id string) games.Event {
+		for i := len(m.events) - 1; i >= 0; i-- {
+			e := &m.events[i]
+			if e.Visibility != visPublic || e.Type != typ || !bytes.Contains(e.Payload, []byte(id)) {
+				continue
+			}
+			var p struct{ ID string }
+			if json.Unmarshal(e.Payload, &p) == nil && p.ID == id {
+				return *e
+			}
+		}
+		return games.Event{}
 	}
 	largest := func(pred func(*promise) bool) *promise {
 		var best *promise
@@ -170,7 +179,7 @@ func (m *Match) moments() []Moment {
 		}
 	}
 	if c := largest(func(c *promise) bool { return c.outcome == outcomeBreached }); c != nil {
-		add(seqOf["commitment.settled"][c.id], fmt.Sprintf("seat %d breached %s to seat %d (paid %s, penalty %s)", c.payer, money(c.amount), c.payee, money(c.paid), money(c.penalty)))
+		add(eventOf("commitment.settled", c.id), fmt.Sprintf("seat %d breached %s to seat %d (paid %s, penalty %s)", c.payer, money(c.amount), c.payee, money(c.paid), money(c.penalty)))
 	}
 	if firstElim != nil {
 		var p struct{ Seat int }
@@ -178,7 +187,7 @@ func (m *Match) moments() []Moment {
 		add(*firstElim, fmt.Sprintf("seat %d was eliminated", p.Seat))
 	}
 	if c := largest(func(*promise) bool { return true }); c != nil {
-		add(seqOf["commitment.sealed"][c.id], fmt.Sprintf("seat %d sealed the round's largest commitment, %s to seat %d", c.payer, money(c.amount), c.payee))
+		add(eventOf("commitment.sealed", c.id), fmt.Sprintf("seat %d sealed the round's largest commitment, %s to seat %d", c.payer, money(c.amount), c.payee))
 	}
 	if firstBell != nil {
 		add(*firstBell, "the mole's first rung rang")
@@ -189,11 +198,11 @@ func (m *Match) moments() []Moment {
 		add(*lastAcc, fmt.Sprintf("seat %d's accusation settled on seat %d", p.Seat, p.On))
 	}
 	if c := largest(func(c *promise) bool { return c.outcome == outcomeHonoured }); c != nil {
-		add(seqOf["commitment.settled"][c.id], fmt.Sprintf("seat %d honoured %s to seat %d", c.payer, money(c.amount), c.payee))
+		add(eventOf("commitment.settled", c.id), fmt.Sprintf("seat %d honoured %s to seat %d", c.payer, money(c.amount), c.payee))
 	}
 	if len(m.sealed) > 0 {
 		c := m.sealed[0]
-		add(seqOf["commitment.sealed"][c.id], fmt.Sprintf("the first commitment: seat %d to seat %d", c.payer, c.payee))
+		add(eventOf("commitment.sealed", c.id), fmt.Sprintf("the first commitment: seat %d to seat %d", c.payer, c.payee))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	if out == nil {
