@@ -259,22 +259,22 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	}
 	// The round number, the id check and the first record are one transaction (CreateTable);
 	// the game's refusal aborts it.
-	n, err := a.env.store.CreateTable(spec.ID, "round", func(n uint64) ([]byte, error) {
+	n, err := a.env.store.CreateTable(spec.ID, "round", func(n uint64) ([]byte, string, error) {
 		setup.Round = "T-" + strconv.FormatUint(n, 10)
 		match, err := eng.New(setup, keys)
 		if err != nil {
-			return nil, &badSpecError{err}
+			return nil, "", &badSpecError{err}
 		}
 		snap, err := match.Snapshot()
 		if err != nil {
-			return nil, fmt.Errorf("snapshot: %w", err)
+			return nil, "", fmt.Errorf("snapshot: %w", err)
 		}
 		rec := &tableRecord{ID: spec.ID, Round: setup.Round, Spec: spec, Seed: hex.EncodeToString(seed[:]),
 			BYO: byo, Status: StatusLive, Match: snap, Created: now, Updated: now}
 		if ps := match.Prompts(); len(ps) > 0 {
 			rec.Turn, rec.Phase = ps[0].Move.Turn, ps[0].Move.Phase
 		}
-		return rec.encode(), nil
+		return rec.encode(), setup.Round, nil
 	})
 	var bad *badSpecError
 	switch {
@@ -337,7 +337,6 @@ func (a *Arena) Transcript(ctx context.Context, round string) (events []games.Ev
 	}
 	id, err := a.env.store.RoundTable(round)
 	if errors.Is(err, storage.ErrNotFound) {
-		// A round whose table exists but has committed no event yet is known but empty.
 		return nil, false, fmt.Errorf("%w: %s", ErrNoRound, round)
 	} else if err != nil {
 		return nil, false, err

@@ -37,6 +37,7 @@ type harness struct {
 	// anchorer and agents, when set before start, are wired into the arena.
 	anchorer Anchorer
 	agents   AgentCaller
+	reg      *prometheus.Registry // the current arena's metrics
 	key      ed25519.PrivateKey
 	arena    *Arena
 	probes   map[string]chan any // mailbox actor name → what it received
@@ -89,9 +90,10 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	h.reg = prometheus.NewRegistry()
 	a, err := Start(Options{DB: h.store, Bracket: br, Clock: h.clock, InstanceKey: h.key,
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7",
-		Logger:        slog.New(slog.DiscardHandler), Metrics: prometheus.NewRegistry(),
+		Logger:        slog.New(slog.DiscardHandler), Metrics: h.reg,
 		OnEvents: func(_, _ string, evs []games.Event) {
 			for _, e := range evs {
 				h.events <- e
@@ -336,4 +338,41 @@ func typeIs(typ string) func(games.Event) bool {
 
 func turnIs(turn int) func(games.Event) bool {
 	return func(e games.Event) bool { return e.Turn == turn }
+}
+
+// metric is the value of one series in the registry: counters, gauges, and histogram counts.
+func (h *harness) metric(name string, labels ...string) float64 {
+	h.t.Helper()
+	mfs, err := h.reg.Gather()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+	next:
+		for _, m := range mf.GetMetric() {
+			for i := 0; i+1 < len(labels); i += 2 {
+				found := false
+				for _, lp := range m.GetLabel() {
+					if lp.GetName() == labels[i] && lp.GetValue() == labels[i+1] {
+						found = true
+					}
+				}
+				if !found {
+					continue next
+				}
+			}
+			switch {
+			case m.Counter != nil:
+				return m.GetCounter().GetValue()
+			case m.Gauge != nil:
+				return m.GetGauge().GetValue()
+			case m.Histogram != nil:
+				return float64(m.GetHistogram().GetSampleCount())
+			}
+		}
+	}
+	return -1
 }

@@ -22,6 +22,9 @@ func TestHouseRoundPlaysToEnd(t *testing.T) {
 	if round != "T-1" {
 		t.Fatalf("round = %q, want T-1", round)
 	}
+	if _, revealed, err := h.arena.Transcript(context.Background(), round); err != nil || revealed {
+		t.Fatalf("transcript of a round just opened: revealed %v, %v", revealed, err)
+	}
 	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
 	h.waitStatus("h1", StatusFinished)
 
@@ -69,11 +72,22 @@ func TestHouseRoundPlaysToEnd(t *testing.T) {
 	if r := h.record("h1"); r.Result == nil || len(r.Result.Ranking) != 3 {
 		t.Fatalf("record result %+v", r.Result)
 	}
-	if got := counterValue(h.arena.env.m.moves); got != 9 {
-		t.Fatalf("moves metric = %v, want 9", got)
-	}
-	if got := counterValue(h.arena.env.m.roundsFinished); got != 1 {
-		t.Fatalf("rounds finished metric = %v", got)
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   func(float64) bool
+	}{
+		{"arena_moves_total", nil, func(v float64) bool { return v == 9 }},
+		{"arena_rounds_started_total", nil, func(v float64) bool { return v == 1 }},
+		{"arena_rounds_finished_total", nil, func(v float64) bool { return v == 1 }},
+		{"arena_tables", []string{"status", "finished"}, func(v float64) bool { return v == 1 }},
+		{"arena_tables", []string{"status", "live"}, func(v float64) bool { return v == 0 }},
+		{"arena_snapshot_commit_seconds", nil, func(v float64) bool { return v >= 4 }}, // at least one per turn
+		{"arena_timer_lateness_seconds", nil, func(v float64) bool { return v == 0 }},  // closeEarly: no timer fired
+	} {
+		if v := h.metric(c.name, c.labels...); !c.want(v) {
+			t.Errorf("metric %s%v = %v", c.name, c.labels, v)
+		}
 	}
 	// An answer after the end is refused with round_over, whether the actor is still draining
 	// or gone.

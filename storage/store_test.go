@@ -188,7 +188,9 @@ func TestOpenRefusesNewerSchemaAndSecondOpener(t *testing.T) {
 
 func TestCreateTable(t *testing.T) {
 	s, _ := openTest(t, Options{NoSync: true})
-	build := func(n uint64) ([]byte, error) { return []byte(fmt.Sprintf("round %d", n)), nil }
+	build := func(n uint64) ([]byte, string, error) {
+		return []byte(fmt.Sprintf("round %d", n)), fmt.Sprintf("T-%d", n), nil
+	}
 	if n, err := s.CreateTable("a", "round", build); err != nil || n != 1 {
 		t.Fatalf("CreateTable(a) = %d, %v", n, err)
 	}
@@ -196,7 +198,7 @@ func TestCreateTable(t *testing.T) {
 		t.Fatalf("CreateTable(a) again: %v", err)
 	}
 	boom := errors.New("game refused")
-	if _, err := s.CreateTable("b", "round", func(uint64) ([]byte, error) { return nil, boom }); !errors.Is(err, boom) {
+	if _, err := s.CreateTable("b", "round", func(uint64) ([]byte, string, error) { return nil, "", boom }); !errors.Is(err, boom) {
 		t.Fatalf("refused build: %v", err)
 	}
 	if _, err := s.LoadTable("b"); !errors.Is(err, ErrNotFound) {
@@ -225,5 +227,8 @@ func TestCreateTable(t *testing.T) {
 	}
 	if rec, _ := s.LoadTable("a"); string(rec) != "round 1" {
 		t.Fatalf("record a = %q", rec)
+	}
+	if id, err := s.RoundTable("T-1"); err != nil || id != "a" {
+		t.Fatalf("RoundTable(T-1) = %q, %v", id, err)
 	}
 }

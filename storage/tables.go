@@ -72,10 +72,11 @@ func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event
 
 // CreateTable creates table tableID in one transaction: it fails with ErrExists if the id is
 // taken, else increments the meta counter (first value 1), calls build with the new value and
-// stores what build returns as the table record. Concurrent calls share a transaction, so
+// stores what build returns as the table record, and (if round is not empty) rounds/<round> =
+// tableID, so the round is known before its first event. Concurrent calls share a transaction, so
 // build may run more than once and must be pure; an error from build aborts the creation and is
 // returned wrapped. Round numbers ("T-<n>") come from here, so a round number is never reused.
-func (s *Store) CreateTable(tableID, counter string, build func(n uint64) ([]byte, error)) (uint64, error) {
+func (s *Store) CreateTable(tableID, counter string, build func(n uint64) (record []byte, round string, err error)) (uint64, error) {
 	if err := checkID(tableID); err != nil {
 		return 0, fmt.Errorf("storage: create table %q: %w", tableID, err)
 	}
@@ -95,9 +96,17 @@ func (s *Store) CreateTable(tableID, counter string, build func(n uint64) ([]byt
 		if err := meta.Put(key, u64(n)); err != nil {
 			return err
 		}
-		rec, err := build(n)
+		rec, round, err := build(n)
 		if err != nil {
 			return err
+		}
+		if round != "" {
+			if err := checkID(round); err != nil {
+				return fmt.Errorf("round %q: %w", round, err)
+			}
+			if err := tx.Bucket([]byte(BucketRounds)).Put([]byte(round), []byte(tableID)); err != nil {
+				return err
+			}
 		}
 		return tb.Put([]byte(tableID), rec)
 	})
