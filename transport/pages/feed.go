@@ -253,8 +253,7 @@ func (p *pages) feed(c echo.Context) error {
 	read := func() ([]games.Event, error) {
 		ctx, cancel := p.ctx(c)
 		defer cancel()
-		evs, _, err := p.o.Source.Transcript(ctx, round)
-		return publicOnly(evs), err
+		return p.cache.public(ctx, p.o.Source, round, p.o.Poll) // feed_cache.go: shared by every viewer
 	}
 	evs, err := read()
 	if err != nil {

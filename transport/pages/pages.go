@@ -102,6 +102,7 @@ type pages struct {
 	o      Options
 	tmpl   *template.Template
 	skillT *textTemplate.Template
+	cache  feedCache
 }
 
 // Mount adds the pages' routes to e. It fails only if the embedded templates do not parse.

@@ -25,6 +25,7 @@ type fakeSource struct {
 	events   []games.Event
 	revealed bool
 	hosted   []desk.HostedTable
+	reads    int // Transcript calls
 }
 
 func (f *fakeSource) ListHosted(context.Context) ([]desk.HostedTable, error) { return f.hosted, nil }
@@ -46,6 +47,7 @@ func (f *fakeSource) Transcript(_ context.Context, round string) ([]games.Event,
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.reads++
 	return append([]games.Event(nil), f.events...), f.revealed, nil
 }
 
@@ -237,5 +239,39 @@ func TestFeedPublicOnly(t *testing.T) {
 	if !strings.Contains(page, `id="reveal"`) || !strings.Contains(page, "broker") || strings.Contains(page, "SECRET") || strings.Contains(page, "4321000") ||
 		strings.Contains(page, "EventSource") {
 		t.Fatal("the revealed round page")
+	}
+}
+
+// TestFeedSharedReads: twenty viewers of one round share its transcript reads: about one per
+// poll interval in all, not one per viewer.
+func TestFeedSharedReads(t *testing.T) {
+	f := &fakeSource{}
+	f.add("seat.taken", "public", `{"seat":1,"name":"Ann","kind":"walkin"}`)
+	srv := fakeServer(t, f, pages.Options{Poll: 50 * time.Millisecond})
+	const viewers = 20
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithTimeout(t.Context(), 600*time.Millisecond)
+	defer cancel()
+	for range viewers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/v1/rounds/T-7/events", nil)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}()
+	}
+	wg.Wait()
+	f.mu.Lock()
+	reads := f.reads
+	f.mu.Unlock()
+	// 600 ms / 50 ms = 12 intervals; unshared it would be about viewers × 12 = 240.
+	t.Logf("%d viewers for 600 ms at a 50 ms poll: %d transcript reads", viewers, reads)
+	if reads > 30 {
+		t.Fatalf("%d transcript reads for %d viewers: not shared", reads, viewers)
 	}
 }
