@@ -294,6 +294,20 @@ func TestPagesInBrowser(t *testing.T) {
 	}
 	shoot(t, ctx, dir, "round-revealed.png")
 
+	// The protocol, as a browser asks for it (an HTML page around the embedded text); the
+	// screenshot is of the first screen only (the text is long).
+	do(t, ctx, chromedp.Navigate(s.srv.URL+"/protocol/v1"), chromedp.WaitVisible(chromedp.CSS("#protocol")))
+	if p := text(t, ctx, "#protocol"); !strings.Contains(p, "4.5 The chat seat (MCP) and hosted tables") {
+		t.Fatalf("protocol page: %d characters", len(p))
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil || len(png) < 1000 {
+		t.Fatalf("protocol screenshot: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "protocol.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// No sealed value was ever in the page: the full transcript (now public) names them.
 	all, revealed, err := s.a.Transcript(t.Context(), got.Round)
 	if err != nil || !revealed {
