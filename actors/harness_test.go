@@ -128,7 +128,7 @@ type probe struct{ ch chan any }
 
 func (p *probe) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *DeliverPrompt, *RoundEnded:
+	case *DeliverPrompt, *RoundEnded, *TableStopped:
 		p.ch <- m
 	}
 }

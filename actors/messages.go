@@ -73,3 +73,13 @@ type RoundEnded struct {
 	Seat   int
 	Result games.Result
 }
+
+// TableStopped tells a seat's mailbox that its table is no longer running: stopped by an
+// operator (Status "stopped") or parked after a repeated panic (Status "failed"). Its open moves
+// cannot be answered; an ops restart brings the table back, and it then redelivers them.
+type TableStopped struct {
+	Table  string
+	Round  string
+	Seat   int
+	Status string
+}

@@ -66,6 +66,7 @@ func (s *tablesActor) Receive(ctx actor.Context) {
 		if s.parking[id] {
 			delete(s.parking, id)
 			s.env.m.setStatus(id, StatusFailed)
+			s.tellMailboxes(ctx, id, StatusFailed)
 		}
 		ops := s.pending[id]
 		delete(s.pending, id)
@@ -162,7 +163,26 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 	if restart {
 		return s.spawn(ctx, id)
 	}
+	s.tellMailboxes(ctx, id, StatusStopped)
 	return nil
+}
+
+// tellMailboxes sends *TableStopped to the mailbox of every walk-in seat of table id.
+func (s *tablesActor) tellMailboxes(ctx actor.Context, id, status string) {
+	b, err := s.env.store.LoadTable(id)
+	if err != nil {
+		return
+	}
+	rec, err := decodeRecord(id, b)
+	if err != nil {
+		return
+	}
+	for _, st := range rec.Spec.Seats {
+		if st.Channel == ChannelMailbox && st.Mailbox != "" {
+			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), st.Mailbox),
+				&TableStopped{Table: id, Round: rec.Round, Seat: st.Seat.Seat, Status: status})
+		}
+	}
 }
 
 // HandleFailure makes tablesActor its children's supervisor strategy (protoactor-go notes §1):

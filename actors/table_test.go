@@ -485,6 +485,20 @@ func TestOpsStopAndRestart(t *testing.T) {
 	if err := h.arena.StopTable(ctx, "o1"); err != nil {
 		t.Fatal(err)
 	}
+	// The walk-in's mailbox is told: its open move cannot be answered now.
+	for stopped := false; !stopped; {
+		select {
+		case m := <-mb:
+			if ts, ok := m.(*TableStopped); ok {
+				if ts.Table != "o1" || ts.Round != round || ts.Seat != 1 || ts.Status != StatusStopped {
+					t.Fatalf("TableStopped %+v", ts)
+				}
+				stopped = true
+			}
+		case <-time.After(waitMax):
+			t.Fatal("the mailbox was not told the table stopped")
+		}
+	}
 	if in, _ := h.arena.Table(ctx, "o1"); in.Status != StatusStopped {
 		t.Fatalf("status after stop: %s", in.Status)
 	}
