@@ -42,7 +42,11 @@ func TestPropertyRandomRounds(t *testing.T) {
 		if err := p.final(out); err != nil {
 			t.Fatalf("round %d (seed %#x): %v\nscript: %s", i, seed, err, src)
 		}
+		paired := pairRefs(src)
 		for _, c := range out.Commitments {
+			if paired[c.Ref] {
+				seen["pair sealed"]++
+			}
 			seen["outcome "+c.Outcome]++
 			if c.Penalty > 0 {
 				seen["penalty"]++
@@ -50,6 +54,11 @@ func TestPropertyRandomRounds(t *testing.T) {
 		}
 		for _, r := range out.Rejected {
 			seen["code "+r.Code]++
+			// The arena fills seq and signs for walk-ins (§4.4): neither refusal can be theirs.
+			if r.Code == "bad_seq" || r.Code == "invalid_signature" {
+				t.Errorf("round %d (seed %#x): seat %d's %s refused %s, though the arena filled and signed it\nscript: %s",
+					i, seed, r.Seat, r.Ref, r.Code, src)
+			}
 		}
 		seen["eliminated"] += len(out.Eliminated)
 		for _, e := range out.Events {
@@ -62,12 +71,38 @@ func TestPropertyRandomRounds(t *testing.T) {
 	// The random rounds must reach the interesting paths, or the properties prove little.
 	for _, k := range []string{"outcome honoured", "outcome void", "outcome breached", "penalty", "eliminated",
 		"commitment.vetoed", "mole.rung", "format blitz", "format short", "code bad_condition",
-		"code bad_commitment", "code insufficient_unlocked", "code pair_unmatched", "code lever_spent"} {
+		"code bad_commitment", "code insufficient_unlocked", "code pair_unmatched", "code lever_spent", "pair sealed"} {
 		if seen[k] == 0 {
 			t.Errorf("no random round reached %q (seen: %v)", k, seen)
 		}
 	}
 	t.Logf("reached: %v", seen)
+}
+
+// pairRefs are the refs of the commitments that carry a pair nonce in a generated script.
+func pairRefs(src []byte) map[string]bool {
+	var doc struct {
+		Moves []struct {
+			Answer struct {
+				Commitments []struct {
+					Ref  string `json:"ref"`
+					Pair string `json:"pair"`
+				} `json:"commitments"`
+			} `json:"answer"`
+		} `json:"moves"`
+	}
+	out := map[string]bool{}
+	if json.Unmarshal(src, &doc) != nil {
+		return out
+	}
+	for _, m := range doc.Moves {
+		for _, c := range m.Answer.Commitments {
+			if c.Pair != "" {
+				out[c.Ref] = true
+			}
+		}
+	}
+	return out
 }
 
 // propertyCheck holds what one round's checks need across steps.
@@ -471,18 +506,40 @@ func (g *gen) script() []byte {
 			}
 		}
 		var defined []genRef
-		for n := 1; n <= g.seats; n++ {
-			if g.r.IntN(3) == 0 {
+		// A pair between two seats, sometimes unmatched: each side rides in its seat's one commit
+		// answer, at a random place among its other commitments (a seat answers a move once).
+		pairWith := map[int]map[string]any{}
+		if g.r.IntN(2) == 0 {
+			a := 1 + g.r.IntN(g.seats)
+			b := g.otherSeat(a)
+			nonce := fmt.Sprintf("deal:%08x", g.r.Uint32())
+			pairWith[a] = g.commitment(a, turn, b)
+			pairWith[a]["pair"] = nonce
+			if g.r.IntN(4) > 0 {
+				pairWith[b] = g.commitment(b, turn, a)
+				pairWith[b]["pair"] = nonce
+			}
+		}
+		order := g.r.Perm(g.seats)
+		for _, i := range order {
+			n := i + 1
+			if g.r.IntN(3) == 0 && pairWith[n] == nil {
 				continue
 			}
 			var subs []any
-			for k := g.r.IntN(5); k > 0; k-- {
+			for k := g.r.IntN(4); k > 0; k-- {
 				c := g.commitment(n, turn, g.otherSeat(n))
 				if g.r.IntN(40) == 0 {
 					c["payee"] = n // to oneself: refused
 				}
 				subs = append(subs, c)
-				defined = append(defined, genRef{c["ref"].(string), n})
+			}
+			if pc := pairWith[n]; pc != nil {
+				at := g.r.IntN(len(subs) + 1)
+				subs = append(subs[:at], append([]any{pc}, subs[at:]...)...)
+			}
+			for _, c := range subs {
+				defined = append(defined, genRef{c.(map[string]any)["ref"].(string), n})
 			}
 			if len(subs) > 0 {
 				moves = append(moves, map[string]any{"turn": turn, "phase": "commit", "seat": n,
@@ -495,21 +552,6 @@ func (g *gen) script() []byte {
 				}
 				moves = append(moves, map[string]any{"turn": turn, "phase": "commit", "seat": n,
 					"lever": map[string]any{"veto": ref}})
-			}
-		}
-		if g.r.IntN(2) == 0 { // a pair between two seats, sometimes unmatched
-			a := 1 + g.r.IntN(g.seats)
-			b := g.otherSeat(a)
-			nonce := fmt.Sprintf("deal:%08x", g.r.Uint32())
-			ca := g.commitment(a, turn, b)
-			ca["pair"] = nonce
-			moves = append(moves, map[string]any{"turn": turn, "phase": "commit", "seat": a,
-				"answer": map[string]any{"commitments": []any{ca}}})
-			if g.r.IntN(4) > 0 {
-				cb := g.commitment(b, turn, a)
-				cb["pair"] = nonce
-				moves = append(moves, map[string]any{"turn": turn, "phase": "commit", "seat": b,
-					"answer": map[string]any{"commitments": []any{cb}}})
 			}
 		}
 		g.refs = append(g.refs, defined...)
