@@ -78,6 +78,9 @@ func (a *Arena) briefNext(n *Next) {
 	case NextIdle:
 		n.Brief = "You hold no seat. Join a Practice table (POST /v1/walkin/join {\"table\":\"practice\"}) to play."
 	case NextGathering:
+		if n.Brief != "" {
+			break // a hosted table's own line (hosted_walkin.go)
+		}
 		n.Brief = "You are waiting at the walkin table for it to fill; house agents take the empty seats two minutes after the first walk-in came. Ask again for your first move."
 	case NextPlaying:
 		n.Brief = fmt.Sprintf("Round %s is on and no move is waiting for you now. Ask again: the next one comes when the phase turns.", n.Round)

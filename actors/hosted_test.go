@@ -53,7 +53,7 @@ func TestHostedFillsAndStarts(t *testing.T) {
 	_, err = e.a.HostTable(ctx, bo, "")
 	deskWantCode(t, err, CodeAtAHostedTable)
 	n, err := e.a.NextMove(ctx, bo, 0)
-	if err != nil || n.Status != NextGathering {
+	if err != nil || n.Status != NextGathering || !strings.Contains(n.Brief, "hosted table "+h.Code) {
 		t.Fatalf("poll while gathering %+v %v", n, err)
 	}
 	j, err = e.a.JoinWalkin(ctx, cy, JoinRequest{Code: h.Code})

@@ -92,3 +92,13 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		}
 	}
 }
+
+// hostedBrief is the waiting line of a walk-in at a hosted table (next_move, format=brief); ""
+// when it waits at none.
+func (w *walkin) hostedBrief() string {
+	if w.hosted == "" || w.hosted == hostedPending {
+		return ""
+	}
+	return "You are waiting at hosted table " + w.hosted + " (its page: /t/" + w.hosted + "). It starts when full, " +
+		"when its host starts it, or ten minutes after it was hosted, house agents taking the empty seats. Ask again for your first move."
+}

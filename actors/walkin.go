@@ -321,7 +321,7 @@ func (w *walkin) await(ctx actor.Context, msg *walkinAwait) {
 			status = NextPlaying
 		}
 		if !msg.W.wait {
-			msg.W.answer(Next{Waiting: true, Status: status})
+			msg.W.answer(Next{Waiting: true, Status: status, Brief: w.hostedBrief()})
 			return
 		}
 		live := w.waiters[:0]
