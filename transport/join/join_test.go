@@ -82,7 +82,7 @@ type env struct {
 	desks int
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	db, err := bolt.Open(filepath.Join(t.TempDir(), "n.db"), 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func newEnv(t *testing.T) *env {
 }
 
 // mount (re)builds the server on the same nonce file, as a restart would.
-func (v *env) mount(t *testing.T) {
+func (v *env) mount(t testing.TB) {
 	n, err := NewBoltNonces(v.db, func() time.Time { return v.now })
 	if err != nil {
 		t.Fatal(err)
