@@ -294,6 +294,28 @@ func TestPagesInBrowser(t *testing.T) {
 	}
 	shoot(t, ctx, dir, "round-revealed.png")
 
+	// Unrated (§4.5): the round is in each walk-in's record, and not on this week's board.
+	var me struct {
+		Rounds int `json:"rounds"`
+		Last   []struct {
+			Kind  string `json:"kind"`
+			Round string `json:"round"`
+		} `json:"last"`
+	}
+	for wait := time.Now().Add(5 * time.Second); me.Rounds == 0 && time.Now().Before(wait); time.Sleep(10 * time.Millisecond) {
+		s.must(200, "GET", "/v1/walkin/me", toks[1], "", &me) // the record is written just after the result
+	}
+	if me.Rounds != 1 || len(me.Last) != 1 || me.Last[0].Kind != "hosted" || me.Last[0].Round != got.Round {
+		t.Fatalf("Bo's record %+v", me)
+	}
+	var board struct {
+		Lines []json.RawMessage `json:"lines"`
+	}
+	s.must(200, "GET", "/v1/walkin/board", "", "", &board)
+	if len(board.Lines) != 0 {
+		t.Fatalf("a hosted round on the board: %+v", board)
+	}
+
 	// The protocol, as a browser asks for it (an HTML page around the embedded text); the
 	// screenshot is of the first screen only (the text is long).
 	do(t, ctx, chromedp.Navigate(s.srv.URL+"/protocol/v1"), chromedp.WaitVisible(chromedp.CSS("#protocol")))
