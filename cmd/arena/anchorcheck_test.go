@@ -13,6 +13,10 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
+	"arena/chain/anchor"
+	"arena/chain/devchain"
 	"arena/games/canon"
 )
 
@@ -302,6 +306,76 @@ func TestAnchorCheckEndToEnd(t *testing.T) {
 		t.Logf("%s changed: %s", c.name, first)
 	}
 	s.stop()
+
+	// --data: the stopped server's arena.db opens read-only, and the chain actor's index
+	// answers where each anchor's bytes landed (after a re-sign, another hash than the one in
+	// the transcript; here the same). chain/verify's tests follow a re-signed one.
+	node := startDevchainOn(t, s.data)
+	if code, out, errOut := runAnchorCheck(ctx, nil, "--node", node, "--data", s.data, write("again.json", raw)); code != 0 {
+		t.Fatalf("anchor-check --data on the stopped server: exit %d\n%s%s", code, out, errOut)
+	}
+	db, err := bolt.Open(filepath.Join(s.data, "arena.db"), 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ev := tr.Events[anchorAt]
+	n, _ := anchor.ParseRound(round)
+	a := anchor.Anchor{Kind: anchor.Exchange, Round: n, Seq: uint32(ev.Payload["seq"].(float64))}
+	hex.Decode(a.Hash[:], []byte(ev.Payload["hash"].(string)))
+	data, _ := a.Encode()
+	got, ok, err := followIn(db)(ctx, data)
+	if err != nil || !ok || hex.EncodeToString(got[:]) != ev.Payload["tx"] {
+		t.Fatalf("the chain index has anchor #%d at %x (%v, %v), the transcript says %s", a.Seq, got, ok, err, ev.Payload["tx"])
+	}
+	a.Seq += 1000
+	data, _ = a.Encode()
+	if _, ok, err := followIn(db)(ctx, data); ok || err != nil {
+		t.Fatalf("an anchor never registered is found: %v %v", ok, err)
+	}
+}
+
+// startDevchainOn runs the stopped server's embedded devchain again from its data dir (the
+// chain it anchored on), in-process, and returns its address.
+func startDevchainOn(t *testing.T, data string) string {
+	t.Helper()
+	n, err := devchain.Start(t.Context(), devchain.Options{Dir: filepath.Join(data, "devchain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(n.Stop)
+	return n.Addr()
+}
+
+func TestAnchorCheckUsage(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.json")
+	os.WriteFile(junk, []byte("not json"), 0o600)
+	good := filepath.Join(dir, "t.json")
+	os.WriteFile(good, []byte(`{"round":"T-1","events":[]}`), 0o600)
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		code int
+		says string
+	}{
+		{nil, nil, 2, "want one TRANSCRIPT"},
+		{[]string{"a", "b"}, nil, 2, "want one TRANSCRIPT"},
+		{[]string{"--bogus", good}, nil, 2, "flag provided but not defined"},
+		{[]string{filepath.Join(dir, "none.json")}, nil, 2, "no such file"},
+		{[]string{junk}, nil, 2, "transcript"},
+		{[]string{good}, nil, 2, "no chain node: give --node"},
+		{[]string{"--keys", junk, good}, map[string]string{"ARENA_CHAIN_NODE": "127.0.0.1:1"}, 2, "--keys"},
+	} {
+		code, out, errOut := runAnchorCheck(ctx, c.env, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.says) {
+			t.Errorf("anchor-check %q: exit %d, stderr %q, want %d and %q (stdout %q)", c.args, code, errOut, c.code, c.says, out)
+		}
+	}
+	if code, out, _ := runAnchorCheck(ctx, nil, "-h"); code != 0 || !strings.Contains(out, "usage: arena anchor-check") {
+		t.Errorf("-h: exit %d %q", code, out)
+	}
 }
 
 // exchangeHashOf is the exchange hash a forger would write: hex SHA-256 of JCS of events
