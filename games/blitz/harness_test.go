@@ -87,6 +87,11 @@ func (h *harness) check() {
 	if err := h.m.CheckInvariant(); err != nil {
 		h.t.Fatalf("invariant after step at %v (%+v): %v", h.now, h.m.Phase(), err)
 	}
+	if n := len(h.steps); n > 0 {
+		if err := CheckStates(h.m, h.steps[n-1].Prompts); err != nil {
+			h.t.Fatal(err)
+		}
+	}
 }
 
 // next advances to the next deadline.

@@ -108,6 +108,7 @@ type Match struct {
 	pubLog     publicLog // JCS of the public events so far, comma-joined, for state.public_log
 	evBuf      []byte    // scratch for the event being emitted: its JCS bytes are hashed, then copied to pubLog
 	stateParts [][]byte  // scratch for stateFor
+	meBuf      []byte    // scratch for stateFor: {"me":…,
 	pattern    *patternCounter
 
 	// the current call's output

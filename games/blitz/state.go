@@ -112,75 +112,26 @@ type sharedState struct {
 	Talking      []talkingPair `json:"talking"`
 }
 
-// shared marshals the seat-independent members, without the enclosing braces.
+// shared writes the seat-independent members once per phase (appendShared), without the
+// enclosing braces, for stateFor to splice into each seat's object.
 func (m *Match) shared() []byte {
-	st := sharedState{TaskCategory: m.task.Category, Bounty: m.pot, Pattern: m.pattern.patterns(),
-		Format:  formatState{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges},
-		Talking: []talkingPair{}}
-	for _, s := range m.seats {
-		av := agentView{Seat: s.Seat.Seat, Agent: s.Agent, Name: s.Name, Rating: s.Rating, Alive: s.alive, Dark: s.dark,
-			Commitments: []publicTerms{}}
-		if s.initial > 0 {
-			av.Collateral = int(s.collateral*10/s.initial) * 10
-		}
-		for _, c := range m.sealed {
-			if c.payer == s.Seat.Seat || c.payee == s.Seat.Seat {
-				av.Commitments = append(av.Commitments, publicTerms{ID: c.id, Payer: c.payer, Payee: c.payee, Due: c.due})
-			}
-		}
-		st.Agents = append(st.Agents, av)
-	}
-	for _, p := range m.talking {
-		st.Talking = append(st.Talking, talkingPair{p[0], p[1]})
-	}
-	b, _ := json.Marshal(st)
-	return b[1 : len(b)-1]
+	return m.appendShared(make([]byte, 0, 1024))
 }
 
 // stateFor builds seat n's §5.4 state object: {"me": …, the shared members, "public_log": […]}.
 // public_log is spliced in as bytes: it is already canonical JSON, and re-validating the whole
 // log for every envelope would cost more than the rest of the state.
 func (m *Match) stateFor(n int, shared []byte) json.RawMessage {
-	s := m.seat(n)
-	me := meView{Seat: n, Role: "player", Collateral: s.collateral, Locks: map[string]int64{}, Unlocked: m.unlocked(n),
-		Budget: s.budget, Open: []openTerms{}, Pending: []openTerms{}, Calls: append([]string{}, s.calls...),
-		Accusation: s.accusation, NextSeq: max(s.lastSeq+1, s.nextSeq)}
-	for _, c := range m.sealed {
-		if c.outcome == outcomeOpen && (c.payer == n || c.payee == n) {
-			if c.payer == n {
-				me.Locks[c.id] = c.lock
-			}
-			me.Open = append(me.Open, terms(c))
-		}
-	}
-	for _, c := range m.pending {
-		if c.payer == n && !c.vetoed {
-			me.Pending = append(me.Pending, terms(c))
-		}
-	}
-	me.Levers = leverView{Calls: 2 - s.callsUsed, Veto: 1, Accusation: 2 - s.accuseUsed}
-	if s.vetoUsed {
-		me.Levers.Veto = 0
-	}
-	if n == m.mole {
-		me.Role = "mole"
-		me.Levers.Accusation = 0
-		me.Task = m.moleTask()
-	}
-	mb, _ := json.Marshal(me)
+	m.meBuf = m.appendMe(append(m.meBuf[:0], `{"me":`...), n)
+	m.meBuf = append(m.meBuf, ',')
 	// One allocation of the exact size, not zeroed first (bytes.Join): the state is mostly the
 	// public log, hundreds of kilobytes late in a round, and clearing it before the copy would
 	// double the memory traffic.
-	parts := append(m.stateParts[:0], []byte(`{"me":`), mb, []byte(","), shared, []byte(`,"public_log":[`))
+	parts := append(m.stateParts[:0], m.meBuf, shared, []byte(`,"public_log":[`))
 	parts = append(parts, m.pubLog.chunks...)
 	parts = append(parts, []byte("]}"))
 	m.stateParts = parts
 	return bytes.Join(parts, nil)
-}
-
-func terms(c *promise) openTerms {
-	return openTerms{ID: c.id, Ref: c.ref, Payer: c.payer, Payee: c.payee, Amount: c.amount, Condition: c.condRaw,
-		Due: c.due, Lock: c.lock, SealedTurn: c.sealedTurn, Pair: c.pair}
 }
 
 // buildPrompts makes the open phase's envelopes for every live seat: calls delivered first,

@@ -13,7 +13,8 @@ import (
 // TestStatePublicLog plays the benchmark's round (its public log grows past 400 kB, across
 // many of the engine's log chunks) and checks every envelope's state: valid JSON, and its
 // public_log member, the last, is byte for byte canon.Marshal of the public events emitted
-// so far, computed here independently of the engine's own event writer.
+// so far, computed here independently of the engine's own event writer; the rest of each
+// state equals the encoding/json reference (CheckStates).
 func TestStatePublicLog(t *testing.T) {
 	f := newBenchFixture(t)
 	gm, err := blitz.NewEngine(blitz.DefaultFees()).New(f.setup, f.keys)
@@ -39,6 +40,9 @@ func TestStatePublicLog(t *testing.T) {
 			want = append(want, c...)
 		}
 		seen = len(m.Events())
+		if err := blitz.CheckStates(m, prompts); err != nil {
+			t.Fatal(err)
+		}
 		tail := append(append([]byte(`,"public_log":[`), want...), "]}"...)
 		for _, p := range prompts {
 			envelopes++
