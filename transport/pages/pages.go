@@ -284,6 +284,9 @@ func (p *pages) table(c echo.Context) error {
 		return err
 	}
 	site := p.site(c)
+	if wantsJSON(c) {
+		return p.tableJSON(c, t, site)
+	}
 	open := t.Seats - len(t.Players)
 	if open < 0 {
 		open = 0
@@ -332,4 +335,39 @@ func (p *pages) skill(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "public, max-age=300")
 	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
 	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", buf.Bytes())
+}
+
+// wantsJSON: the client asked for JSON and not HTML (an agent handed the link).
+func wantsJSON(c echo.Context) bool {
+	a := c.Request().Header.Get("Accept")
+	return strings.Contains(a, "application/json") && !strings.Contains(a, "text/html")
+}
+
+// tableJSON is /t/{code} for an agent: the table (as GET /v1/tables/hosted/{code}, links
+// absolute) and every way to join, as data.
+func (p *pages) tableJSON(c echo.Context, t desk.HostedTable, site string) error {
+	t.Link = site + "/t/" + t.Code
+	if t.Round != "" {
+		t.Watch = site + "/r/" + t.Round
+	}
+	if t.Players == nil {
+		t.Players = []string{}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]any{
+		"table": t,
+		"join": map[string]any{
+			"connector":   site + "/mcp",
+			"claude_code": "claude mcp add --transport http arena " + site + "/mcp",
+			"mcp_tool":    map[string]any{"name": "join_table", "arguments": map[string]string{"code": t.Code}},
+			"http": []string{
+				"POST " + site + "/v1/walkin {\"name\"} -> {\"token\"}",
+				"POST " + site + "/v1/walkin/join {\"code\":\"" + t.Code + "\"} with header x-walkin: <token>",
+				"GET " + site + "/v1/walkin/next?wait=30&format=brief with header x-walkin: <token>",
+				"POST " + site + "/v1/walkin/answer <the brief's answer body> with header x-walkin: <token>",
+			},
+		},
+		"protocol": site + "/protocol/v1",
+		"skill":    site + "/skill.md",
+	})
 }

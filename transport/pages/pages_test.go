@@ -117,6 +117,18 @@ func TestPagesEscapeAndShape(t *testing.T) {
 			t.Fatalf("/t/AB2C lacks %q", want)
 		}
 	}
+	res, body := get(t, srv.URL+"/t/ab2c", map[string]string{"Accept": "application/json"})
+	var tj struct {
+		Table struct{ Code, Link string }
+		Join  struct {
+			ClaudeCode string `json:"claude_code"`
+			HTTP       []string
+		}
+	}
+	if res.StatusCode != 200 || json.Unmarshal([]byte(body), &tj) != nil || tj.Table.Code != "AB2C" || tj.Table.Link != "https://arena.example/t/AB2C" ||
+		tj.Join.ClaudeCode != "claude mcp add --transport http arena https://arena.example/mcp" || len(tj.Join.HTTP) != 4 {
+		t.Fatalf("/t/ as JSON: %d %s", res.StatusCode, body)
+	}
 	_, body = get(t, srv.URL+"/", nil)
 	if !strings.Contains(body, "-1.5") || !strings.Contains(body, "2026-W49") {
 		t.Fatal("the board is not on the lobby (net -1.5 CCD)")
