@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,13 +21,19 @@ import (
 	"arena/games/canon"
 )
 
+// walkers numbers the walk-ins of this package's tests (names are unique per server).
+var walkers atomic.Int64
+
 // playPractice plays one practice round of format ("" for Blitz) to its result as a walk-in
 // with answerFor, and returns the round id and the per-move latencies (from the answer's reply
 // to the next envelope's arrival).
 func playPractice(t testing.TB, ctx context.Context, s *server, format string) (string, []time.Duration) {
 	t.Helper()
-	reg := s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": "Anchor Walker", "model": "test"})
+	reg := s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": fmt.Sprintf("Anchor Walker %d", walkers.Add(1)), "model": "test"})
 	tok, _ := reg.body["token"].(string)
+	if reg.status != 201 || tok == "" {
+		t.Fatalf("register %d %s", reg.status, reg.raw)
+	}
 	body := map[string]any{"table": "practice"}
 	if format != "" {
 		body["format"] = format
