@@ -241,8 +241,12 @@ func (t *tableActor) onSubmit(ctx actor.Context, m *SubmitAnswer) {
 		return
 	}
 	t.env.m.moves.Inc()
-	t.step(ctx, step, &pendingReply{to: ctx.Sender(), ok: func() any { return &SubmitAnswerReply{Reply: step.Reply} },
-		fail: unavailable})
+	var r *pendingReply
+	if ctx.Sender() != nil { // a plain Send asks for no reply
+		r = &pendingReply{to: ctx.Sender(), ok: func() any { return &SubmitAnswerReply{Reply: step.Reply} },
+			fail: unavailable}
+	}
+	t.step(ctx, step, r)
 }
 
 func unavailable() any {

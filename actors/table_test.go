@@ -532,3 +532,24 @@ func TestOpsStopAndRestart(t *testing.T) {
 		t.Fatalf("stop unknown: %v", err)
 	}
 }
+
+// An input sent without a sender (a plain Send) is applied and answered to no one; the table
+// neither panics nor restarts.
+func TestSubmitWithoutSender(t *testing.T) {
+	h := newHarness(t)
+	mb := h.mailbox("mb-n-1")
+	sp := seats(ChannelMailbox, ChannelHouse)
+	sp[0].Mailbox = "mb-n-1"
+	round := h.open(TableSpec{ID: "n1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	nextPrompt(t, mb, 1)
+	pid := h.arena.TablePID("n1")
+	h.arena.System().Root.Send(pid, &SubmitAnswer{Table: "n1", Round: "T-0"}) // refused: other round
+	h.arena.System().Root.Send(pid, &SubmitAnswer{Table: "n1", Round: round,
+		Input: games.Input{Seat: 1, Kind: "answer", Move: games.Move{Turn: 1, Phase: "move"}, Body: json.RawMessage(`{"n":6}`)}})
+	h.waitEvent("seat 1 answer", func(e games.Event) bool {
+		return e.Round == round && e.Type == "answer" && e.Visibility == "private:1"
+	})
+	if r := h.record("n1"); r.Restarts != 0 {
+		t.Fatalf("table restarted %d times: %s", r.Restarts, r.LastError)
+	}
+}
