@@ -207,6 +207,9 @@ func lastColon(s string) int {
 	return -1
 }
 
+// Entry is every seat's entry at these tables, microCCD.
+func (p *PaidTables) Entry() int64 { return p.o.Entry }
+
 // Check is GET {check} with x-seat-token: paid and paid_by as the chain has them now (before
 // starts_at), or as they stood when the table opened. A wrong token is forbidden; an unknown
 // hold unknown_table.
@@ -364,6 +367,46 @@ func (p *PaidTables) Payouts(round string, res games.Result) (out []PaidPayout, 
 		out = append(out, PaidPayout{Seat: seat, Account: acc, Amount: res.Payouts[seat]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seat < out[j].Seat })
+	return out, true
+}
+
+// PaidSettlement is what a finished paid round owes (§5.7, §11.5): the paid seats' payouts to
+// their paid_by accounts, and the house seats' payouts (their entries were the house's).
+type PaidSettlement struct {
+	Table, Round string
+	Result       games.Result
+	Paid         []PaidPayout  // paid seats, seat order
+	House        map[int]int64 // house seat → payout, microCCD
+	Entry        int64         // every seat's entry, microCCD
+	Seats        int
+}
+
+// Finished is the settlement of tableID once it is a finished table this lobby opened (ok false
+// otherwise: not ours, or not finished).
+func (p *PaidTables) Finished(tableID string) (PaidSettlement, bool) {
+	p.mu.Lock()
+	var t *paidTable
+	for _, tt := range p.tables {
+		if tt.id == tableID {
+			t = tt
+		}
+	}
+	p.mu.Unlock()
+	if t == nil {
+		return PaidSettlement{}, false
+	}
+	rec, err := p.a.record(tableID)
+	if err != nil || rec.Status != StatusFinished || rec.Result == nil {
+		return PaidSettlement{}, false
+	}
+	out := PaidSettlement{Table: tableID, Round: t.round, Result: *rec.Result, House: map[int]int64{}, Entry: p.o.Entry,
+		Seats: walkinFormatSeats[p.o.Format]}
+	out.Paid, _ = p.Payouts(t.round, *rec.Result)
+	for seat := 1; seat <= out.Seats; seat++ {
+		if _, paid := t.paidBy[seat]; !paid {
+			out.House[seat] = rec.Result.Payouts[seat]
+		}
+	}
 	return out, true
 }
 

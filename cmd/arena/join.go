@@ -5,22 +5,27 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
 
 	"arena/actors"
+	"arena/actors/anchors"
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
 	"arena/config"
 	"arena/games"
+	"arena/games/blitz"
 	"arena/storage"
 	"arena/transport/a2a"
 	"arena/transport/egress"
@@ -53,6 +58,7 @@ type agentsHook struct {
 	log      *slog.Logger
 	card     atomic.Pointer[[]byte] // the instance card, once written (afterListen)
 	paidOn   bool
+	paid     atomic.Pointer[actors.PaidTables] // set once the arena runs (joinOptions)
 }
 
 // startAgents builds the caller and the resolver. With no node client (never, in serve) the
@@ -160,10 +166,17 @@ func (h *agentsHook) joinOptions(a *actors.Arena, cfg config.Config, store *stor
 	}
 	if h.paidOn && h.chain.client != nil {
 		escrow := badge.Contract{Chain: badge.Testnet, Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex}
-		o.Paid = paidAdapter{actors.NewPaidTables(a, actors.PaidOptions{
+		pt := actors.NewPaidTables(a, actors.PaidOptions{
 			Deposits: escrowDeposits{client: h.chain.client, escrow: devchain.DefaultEscrow},
 			Pace:     agentPace(cfg), Escrow: escrow.String(), Logger: h.log.With("component", "paid"),
-		})}
+			OnOpen: func(table, round string, err error) {
+				if err == nil && round != "" {
+					go h.fundHouse(a, table, round)
+				}
+			},
+		})
+		h.paid.Store(pt)
+		o.Paid = paidAdapter{pt}
 	}
 	return o, nil
 }
@@ -302,4 +315,154 @@ func decodeDeposits(b []byte) ([]actors.EscrowDeposit, error) {
 			At: time.UnixMilli(int64(ms)).UTC(), Finalized: true})
 	}
 	return out, nil
+}
+
+// The escrow side of a paid table (§5.7, §11.5). The house seats' entries are the house's: when
+// the table opens, the arena's account deposits each house seat's entry under the seat token
+// "house/<table>/<seat>", so the escrow holds every seat's entry. When the round is over the
+// arena opens the round on the escrow (open_round with the open-round anchor recomputed from the
+// reveal; the anchor was already registered before turn 1 by Register Data, kind opened) and
+// settles it: each paid seat's payout to its paid_by, the house seats' payouts and the house's
+// take to the arena's account, with the transcript hash and the reveal. Every call goes through
+// the chain actor (signed at once, queued in bbolt, watched to finality). A paid table recovered
+// after a restart is not settled on the escrow (the lobby's memory is gone): see the notes.
+
+// escrowEnergy bounds each escrow call.
+const escrowEnergy = 50_000
+
+// chainCaller is the chain actor's Call (anchors.Chain).
+type chainCaller interface{ Call(job anchors.CallJob) }
+
+func (h *agentsHook) caller2() (chainCaller, ccd.Address, bool) {
+	c, ok := h.chain.anchorer.(chainCaller)
+	if !ok || h.chain.node == nil {
+		return nil, ccd.Address{}, false
+	}
+	acc, ok := h.chain.node.Account(devchain.AccountArena)
+	if !ok {
+		return nil, ccd.Address{}, false
+	}
+	return c, ccd.Address(acc.Address.Value), true
+}
+
+// fundHouse deposits the house seats' entries of a paid table that just opened.
+func (h *agentsHook) fundHouse(a *actors.Arena, table, round string) {
+	c, _, ok := h.caller2()
+	pt := h.paid.Load()
+	if !ok || pt == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ti, err := a.Table(ctx, table)
+	if err != nil {
+		h.log.Warn("paid table: house seats not funded", "table", table, "err", err)
+		return
+	}
+	entry := pt.Entry()
+	for _, s := range ti.Seats {
+		if s.Channel != actors.ChannelHouse {
+			continue
+		}
+		tok := fmt.Sprintf("house/%s/%d", table, s.Seat)
+		c.Call(anchors.CallJob{Table: table, Round: round, Name: "deposit", Call: ccd.ContractCall{Amount: uint64(entry),
+			Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex, Receive: "escrow.deposit",
+			Parameter: devchain.EncodeDeposit(tok), MaxEnergy: escrowEnergy}})
+	}
+}
+
+// onStatus is actors.Options.OnStatus: a finished paid table is settled on the escrow.
+func (h *agentsHook) onStatus(table, status string) {
+	if status != actors.StatusFinished || h.paid.Load() == nil {
+		return
+	}
+	go h.settlePaid(table)
+}
+
+// settlePaid opens and settles a finished paid round on the escrow.
+func (h *agentsHook) settlePaid(table string) {
+	pt := h.paid.Load()
+	c, arena, ok := h.caller2()
+	if pt == nil || !ok {
+		return
+	}
+	st, ok := pt.Finished(table)
+	if !ok {
+		return
+	}
+	log := h.log.With("table", table, "round", st.Round)
+	calls, err := escrowSettlement(st, arena)
+	if err != nil {
+		log.Error("paid round not settled on the escrow", "err", err)
+		return
+	}
+	for _, call := range calls {
+		c.Call(call)
+	}
+	log.Info("paid round sent to the escrow", "calls", len(calls), "paid_seats", len(st.Paid))
+}
+
+// escrowSettlement is the open_round and settle calls of a finished paid round.
+func escrowSettlement(st actors.PaidSettlement, arena ccd.Address) ([]anchors.CallJob, error) {
+	n, err := strconv.ParseUint(strings.TrimPrefix(st.Round, "T-"), 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("round %q: %w", st.Round, err)
+	}
+	var rv blitz.Reveal
+	if err := json.Unmarshal(st.Result.Reveal, &rv); err != nil {
+		return nil, fmt.Errorf("reveal: %w", err)
+	}
+	_, anchor, err := blitz.OpenAnchor(rv)
+	if err != nil {
+		return nil, err
+	}
+	th, err := hex.DecodeString(strings.TrimPrefix(st.Result.TranscriptHash, "sha256:"))
+	if err != nil || len(th) != 32 {
+		return nil, fmt.Errorf("transcript hash %q", st.Result.TranscriptHash)
+	}
+	var pays []devchain.Payout
+	var total int64
+	for _, p := range st.Paid {
+		addr, err := accountOf(p.Account)
+		if err != nil {
+			return nil, fmt.Errorf("paid_by of seat %d: %w", p.Seat, err)
+		}
+		if p.Amount > 0 {
+			pays = append(pays, devchain.Payout{To: v2.AccountAddress{Value: addr}, Amount: uint64(p.Amount)})
+		}
+		total += p.Amount
+	}
+	house := st.Result.House
+	for _, amt := range st.House {
+		house += amt
+	}
+	total += house
+	if house > 0 {
+		pays = append(pays, devchain.Payout{To: v2.AccountAddress{Value: arena}, Amount: uint64(house)})
+	}
+	if want := st.Entry * int64(st.Seats); total != want {
+		return nil, fmt.Errorf("payouts and the house take sum to %d microCCD, the entries to %d", total, want)
+	}
+	reveal := []byte(st.Result.Reveal)
+	if len(reveal) > 64<<10 {
+		reveal = nil // the escrow takes at most 64 KiB; the transcript hash still binds the round
+	}
+	esc := func(name string, param []byte) anchors.CallJob {
+		return anchors.CallJob{Table: st.Table, Round: st.Round, Name: name, Call: ccd.ContractCall{
+			Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex, Receive: "escrow." + name,
+			Parameter: param, MaxEnergy: escrowEnergy}}
+	}
+	return []anchors.CallJob{
+		esc("open_round", devchain.EncodeOpenRound(n, anchor)),
+		esc("settle", devchain.EncodeSettle(n, pays, [32]byte(th), reveal)),
+	}, nil
+}
+
+// accountOf is the address of a CAIP-10 account ("ccd:<chain>:<base58>").
+func accountOf(caip10 string) (ccd.Address, error) {
+	i := strings.LastIndexByte(caip10, ':')
+	if i < 0 {
+		return ccd.Address{}, fmt.Errorf("%q is not a CAIP-10 account", caip10)
+	}
+	return ccd.ParseAddress(caip10[i+1:])
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
+	"arena/config"
 	"arena/games"
 	"arena/storage"
 	"arena/transport/door"
@@ -185,4 +187,130 @@ func (s staticResolver) Resolve(_ context.Context, agent string) (join.Agent, er
 		return join.Agent{}, games.Errorf("not_registered", "no such Badge")
 	}
 	return s.a, nil
+}
+
+// A paid round end to end on the embedded devchain, with serve's own chain wiring (startChain,
+// the chain actor) and the agents hook: the owner deposits the entry, the table opens at
+// starts_at, the house seats' entries are deposited by the arena's account, and when the round
+// is over it is opened and settled on the escrow with the paid seat's payout to paid_by and the
+// rest to the arena's account; the escrow is left empty.
+func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	st, err := storage.Open(filepath.Join(cfg.DataDir, "arena.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	log := slog.New(slog.DiscardHandler)
+	ch, err := startChain(ctx, cfg, st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ch.stop()
+	ag := startAgents(&ch, log)
+	br, _ := newBracket()
+	a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
+		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: ch.anchorer,
+		OnStatus: ag.onStatus, BeforeRecover: ch.start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Shutdown(context.Background())
+	opened := make(chan string, 1)
+	pt := actors.NewPaidTables(a, actors.PaidOptions{Deposits: escrowDeposits{client: ch.client, escrow: devchain.DefaultEscrow},
+		Entry: 50_000_000, Gather: time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
+		Pace: games.Pace{Name: "test", Scouting: 100 * time.Millisecond, Talk: 150 * time.Millisecond, Commit: 150 * time.Millisecond,
+			Settle: 20 * time.Millisecond, CloseEarly: true},
+		OnOpen: func(table, round string, err error) {
+			if err != nil {
+				t.Errorf("open: %v", err)
+			}
+			go ag.fundHouse(a, table, round)
+			opened <- round
+		}})
+	ag.paid.Store(pt)
+	node := ch.node
+	owner, _ := node.Account("test-1")
+	arenaAcc, _ := node.Account(devchain.AccountArena)
+	ownerCAIP := string(badge.Testnet) + ":" + owner.Address.ToBase58()
+	hold, err := pt.Hold(ctx, actors.AgentJoin{Agent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 4244).String(),
+		Name: "Payer", Endpoint: "http://127.0.0.1:1/a2a", Human: true}, []string{ownerCAIP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := node.SendUpdate("test-1", devchain.DefaultEscrow, "escrow.deposit", devchain.EncodeDeposit(hold.SeatToken), 50_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer wcancel()
+	if _, err := node.WaitFinalized(wctx, h); err != nil {
+		t.Fatal(err)
+	}
+	var round string
+	select {
+	case round = <-opened:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the paid table did not open")
+	}
+	n, _ := strconv.ParseUint(strings.TrimPrefix(round, "T-"), 10, 64)
+	var er devchain.EscrowRound
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r, ok, err := node.EscrowRound(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok && r.Settled {
+			er = r
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("round %s not settled on the escrow in 30 s (opened %v)", round, ok)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	rec, ok := pt.Finished(mustTable(t, a, round))
+	if !ok {
+		t.Fatal("no settlement")
+	}
+	var toOwner, toArena uint64
+	for _, p := range er.Payouts {
+		switch p.To {
+		case owner.Address:
+			toOwner += p.Amount
+		case arenaAcc.Address:
+			toArena += p.Amount
+		default:
+			t.Fatalf("payout to %s", p.To.ToBase58())
+		}
+	}
+	if int64(toOwner) != rec.Result.Payouts[1] || toOwner+toArena != 3*50_000_000 {
+		t.Fatalf("payouts: owner %d (seat 1 won %d), arena %d", toOwner, rec.Result.Payouts[1], toArena)
+	}
+	if th := hex.EncodeToString(er.TranscriptHash[:]); "sha256:"+th != rec.Result.TranscriptHash {
+		t.Fatalf("transcript hash %s vs %s", th, rec.Result.TranscriptHash)
+	}
+	if bal, _ := node.EscrowBalance(); bal != 0 {
+		t.Fatalf("escrow balance %d after settle", bal)
+	}
+	t.Logf("round %s settled on the escrow: owner %d, arena %d microCCD", round, toOwner, toArena)
+}
+
+func mustTable(t *testing.T, a *actors.Arena, round string) string {
+	t.Helper()
+	ts, err := a.Tables(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ti := range ts {
+		if ti.Round == round {
+			return ti.ID
+		}
+	}
+	t.Fatalf("no table for %s", round)
+	return ""
 }

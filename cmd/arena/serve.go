@@ -111,6 +111,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		DB: store, Bracket: bracket, Logger: log,
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
 		Metrics: reg, Anchorer: ch.anchorer, Agents: ag.caller, Keys: ag.keys,
+		OnStatus: ag.onStatus, // a finished paid table settles on the escrow (join.go)
 		// The walk-in desk and the chain actor start before tables are restored, so a
 		// recovered table's open move finds its mailbox and its anchors find the chain.
 		BeforeRecover: func(a *actors.Arena) error {
