@@ -146,16 +146,20 @@ func Start(opts Options) (*Arena, error) {
 	a := &Arena{opts: opts, env: e, system: sys, tables: actor.NewPID(sys.Address(), "arena/tables")}
 	if opts.BeforeRecover != nil {
 		if err := opts.BeforeRecover(a); err != nil {
+			sys.Shutdown()
 			return nil, fmt.Errorf("actors: start: %w", err)
 		}
 	}
 	a.root, err = sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &rootActor{env: e} }),
 		"arena")
 	if err != nil {
+		sys.Shutdown()
 		return nil, fmt.Errorf("actors: start: spawn arena: %w", err)
 	}
 	// The ping is answered by "tables" once its Started (boot recovery) has run.
 	if _, err := sys.Root.RequestFuture(a.root, &ping{}, 30*time.Second).Result(); err != nil {
+		_ = sys.Root.PoisonFuture(a.root).Wait()
+		sys.Shutdown()
 		return nil, fmt.Errorf("actors: start: tables supervisor: %w", err)
 	}
 	return a, nil
