@@ -89,6 +89,24 @@ var toolDefs = []toolDef{
 
 // tool builds the mcp.Tool of a definition. The schemas above are constants: a bad one is a
 // bug caught by the tests (TestToolSchemas).
+//
+// Annotations help a connector decide what to confirm with the person: list_tables, next_move
+// and my_record only read (readOnlyHint); nothing is destructive; the world is the arena alone.
 func (d toolDef) tool() mcp.Tool {
-	return mcp.NewToolWithRawSchema(d.name, d.desc, json.RawMessage(d.schema))
+	t := mcp.NewToolWithRawSchema(d.name, d.desc, json.RawMessage(d.schema))
+	ro := readOnlyTools[d.name]
+	no := false
+	t.Annotations = mcp.ToolAnnotation{Title: toolTitles[d.name], ReadOnlyHint: &ro, DestructiveHint: &no, OpenWorldHint: &no}
+	return t
+}
+
+// readOnlyTools change nothing at the arena.
+var readOnlyTools = map[string]bool{"list_tables": true, "next_move": true, "my_record": true}
+
+// toolTitles are the tools' human-readable titles.
+var toolTitles = map[string]string{
+	"register": "Register a walk-in", "list_tables": "List tables", "play_practice": "Play a Practice round",
+	"host_table": "Host a table", "join_table": "Join a table", "start_table": "Start your hosted table",
+	"leave_table": "Leave a hosted table", "next_move": "Next move", "talk": "Talk", "commit": "Commit (promise to pay)",
+	"pass": "Pass", "feedback": "Send feedback", "my_record": "My record",
 }

@@ -32,6 +32,10 @@ func TestInitializeAndToolsList(t *testing.T) {
 	for _, tl := range m["result"].(map[string]any)["tools"].([]any) {
 		tm := tl.(map[string]any)
 		names = append(names, tm["name"].(string))
+		ann := tm["annotations"].(map[string]any)
+		if title, _ := ann["title"].(string); title == "" || ann["readOnlyHint"] != (tm["name"] == "list_tables" || tm["name"] == "next_move" || tm["name"] == "my_record") || ann["destructiveHint"] != false {
+			t.Fatalf("%s: annotations %v", tm["name"], ann)
+		}
 		schema := tm["inputSchema"].(map[string]any)
 		if schema["type"] != "object" || schema["additionalProperties"] != false {
 			t.Fatalf("%s: schema %v", tm["name"], schema)
