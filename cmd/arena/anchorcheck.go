@@ -20,6 +20,7 @@ import (
 
 	"arena/actors/anchors"
 	"arena/chain/ccd"
+	"arena/chain/devchain"
 	"arena/chain/verify"
 	"arena/games/canon"
 )
@@ -42,11 +43,12 @@ It recomputes the open-round anchor from the revealed salts and every sealed com
 from its canonical bytes. One line per check ("ok" or "FAIL"), then a summary line.
 
   --node HOST:PORT  the Concordium node's gRPC API (env ARENA_CHAIN_NODE; for a URL, else the
-                    "chain_node" member of the server's /healthz when it has one)
+                    "chain_node" member of the server's /healthz when it has one; else, with
+                    --data, the data dir's embedded devchain, run for the check)
   --tls             dial the node with TLS
-  --data DIR        the arena's data dir: a transaction the node does not know is followed to its
-                    re-signed replacement through DIR/arena.db (opened read-only: the server must
-                    be stopped, or DIR a copy)
+  --data DIR        the arena's data dir (the server stopped, or a copy): a transaction the node
+                    does not know is followed to its re-signed replacement through DIR/arena.db
+                    (opened read-only); with no node given, DIR/devchain is the chain
   --keys FILE       JSON {"<agent id>": "ed25519:<hex>"}: verify those payers' commitment sigs
   --wait D          how long to wait for each transaction to be finalized (default 30s)
 
@@ -106,8 +108,21 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 	if addr == "" && isURL(src) {
 		addr = healthzNode(ctx, src)
 	}
+	if addr == "" && *data != "" {
+		// The data dir's embedded devchain, run here: the server must be stopped (its lock).
+		dir := filepath.Join(*data, "devchain")
+		if _, err := os.Stat(filepath.Join(dir, "devchain.db")); err == nil {
+			n, err := devchain.Start(ctx, devchain.Options{Dir: dir})
+			if err != nil {
+				fmt.Fprintf(stderr, "arena anchor-check: start the devchain of %s (is the server still running? give --node): %v\n", *data, err)
+				return 2
+			}
+			defer n.Stop()
+			addr = n.Addr()
+		}
+	}
 	if addr == "" {
-		fmt.Fprint(stderr, "arena anchor-check: no chain node: give --node HOST:PORT (arena serve prints \"arena: chain node HOST:PORT\" at start)\n")
+		fmt.Fprint(stderr, "arena anchor-check: no chain node: give --node HOST:PORT (arena serve prints \"arena: chain node HOST:PORT\" at start), or --data DIR of a stopped server\n")
 		return 2
 	}
 	c, err := ccd.Dial(ctx, addr, *useTLS)
