@@ -7,7 +7,7 @@
 // walk-in token ("w_…") is a tool argument, never part of a URL. The package only translates:
 // strict tool arguments in, a brief or a refusal in words out.
 //
-// Tools (inputs; every tool but register and list_tables takes "token"):
+// Tools (inputs; every tool but register, list_tables and feedback requires "token"):
 //
 //	register      {name, model?}                          → the walk-in token
 //	list_tables   {token?}                                → Practice, the walk-in table, hosted tables gathering
