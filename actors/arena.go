@@ -194,8 +194,8 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	if a.closed.Load() {
 		return "", ErrClosed
 	}
-	if spec.ID == "" || strings.ContainsAny(spec.ID, "/ ") {
-		return "", fmt.Errorf("%w: table id %q (non-empty, no '/' or space)", ErrBadSpec, spec.ID)
+	if !validTableID(spec.ID) {
+		return "", fmt.Errorf("%w: table id %q (1 to 128 of A-Z a-z 0-9 . _ : -)", ErrBadSpec, spec.ID)
 	}
 	eng, ok := a.env.bracket.Engine(spec.Game)
 	if !ok {
@@ -306,7 +306,7 @@ func (a *Arena) Submit(ctx context.Context, m SubmitAnswer) (SubmitAnswerReply, 
 	if a.closed.Load() {
 		return SubmitAnswerReply{}, ErrClosed
 	}
-	if m.Table == "" || strings.Contains(m.Table, "/") {
+	if !validTableID(m.Table) {
 		return SubmitAnswerReply{}, fmt.Errorf("%w: %q", ErrNoTable, m.Table)
 	}
 	res, err := a.system.Root.RequestFuture(a.TablePID(m.Table), &m, a.wait(ctx)).Result()
@@ -463,3 +463,18 @@ func (a *Arena) ask(ctx context.Context, pid *actor.PID, msg any) error {
 type badSpecError struct{ err error }
 
 func (e *badSpecError) Error() string { return e.err.Error() }
+
+// validTableID: 1 to 128 ASCII letters, digits, '.', '_', ':' or '-'. The id names the actor,
+// the storage key and ops URLs (/ops/tables/{id}), so nothing there needs escaping.
+func validTableID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

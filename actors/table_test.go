@@ -179,6 +179,10 @@ func TestOpenTableRefusals(t *testing.T) {
 	}{
 		{TableSpec{ID: "a", Game: "chess", Seats: seats(ChannelHouse, ChannelHouse)}, ErrBadSpec},
 		{TableSpec{ID: "a/b", Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse)}, ErrBadSpec},
+		{TableSpec{ID: "a b", Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse)}, ErrBadSpec},
+		{TableSpec{ID: "é", Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse)}, ErrBadSpec},
+		{TableSpec{ID: strings.Repeat("a", 129), Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse)}, ErrBadSpec},
+		{TableSpec{ID: "", Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse)}, ErrBadSpec},
 		{TableSpec{ID: "a", Game: "countdown", Seats: seats(ChannelHouse)}, ErrBadSpec},                 // game refuses 1 seat
 		{TableSpec{ID: "a", Game: "countdown", Seats: seats(ChannelMailbox, ChannelHouse)}, ErrBadSpec}, // no mailbox id
 		{TableSpec{ID: "a", Game: "countdown", Seats: seats("carrier-pigeon", ChannelHouse)}, ErrBadSpec},
