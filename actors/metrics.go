@@ -68,6 +68,9 @@ func (m *metrics) setStatus(id, status string) {
 		m.tables.WithLabelValues(old).Dec()
 	}
 	m.status[id] = status
+	if status == StatusFinished {
+		delete(m.status, id) // terminal: no need to remember it (the map would grow forever)
+	}
 	m.tables.WithLabelValues(status).Inc()
 	if m.onStatus != nil {
 		m.onStatus(id, status)
