@@ -182,15 +182,42 @@ func (m *Match) seal() {
 		}
 		return o
 	}
+	// The seq check (§7.1: strictly increasing per agent) is against the payer's seqs sealed in
+	// earlier turns and those of its own submissions sealed this pass that it submitted before
+	// this one. A pair seals at its first member's place, so the partner can be sealed ahead of
+	// its seat's earlier submissions; its seq must not make those look reused (docs/protocol-notes.md).
+	base := map[int]int64{}
+	for _, s := range m.seats {
+		base[s.Seat.Seat] = s.lastSeq
+	}
+	pos := make(map[*promise]int, len(m.pending))
+	for i, c := range m.pending {
+		pos[c] = i
+	}
+	var sealedNow []*promise
+	floor := func(c *promise) int64 {
+		f := base[c.payer]
+		for _, o := range sealedNow {
+			if o.payer == c.payer && pos[o] < pos[c] {
+				f = max(f, o.seq)
+			}
+		}
+		return f
+	}
+	check := func(c *promise) *subError { return m.sealCheck(c, floor(c)) }
+	seal := func(c *promise) {
+		m.doSeal(c)
+		sealedNow = append(sealedNow, c)
+	}
 	for _, c := range m.pending {
 		if c.vetoed || c.done {
 			continue
 		}
 		if c.pair == "" {
-			if e := m.sealCheck(c); e != nil {
+			if e := check(c); e != nil {
 				m.reject(c, e)
 			} else {
-				m.doSeal(c)
+				seal(c)
 			}
 			continue
 		}
@@ -199,10 +226,10 @@ func (m *Match) seal() {
 			m.reject(c, subErr(CodePairUnmatched, "pair %s has no single counterpart with payer and payee swapped", c.pair))
 			continue
 		}
-		e1, e2 := m.sealCheck(c), m.sealCheck(o)
+		e1, e2 := check(c), check(o)
 		if e1 == nil && e2 == nil {
-			m.doSeal(c)
-			m.doSeal(o)
+			seal(c)
+			seal(o)
 			continue
 		}
 		if e1 == nil {
@@ -218,12 +245,12 @@ func (m *Match) seal() {
 }
 
 // sealCheck is §7.4's state-dependent validation, against the state as it stands after the
-// commitments sealed before this one.
-func (m *Match) sealCheck(c *promise) *subError {
+// commitments sealed before this one; seqFloor is the seq c must be above (seal's floor).
+func (m *Match) sealCheck(c *promise, seqFloor int64) *subError {
 	p := m.seat(c.payer)
 	switch {
-	case c.seq <= p.lastSeq:
-		return subErr(CodeBadSeq, "seq %d not above %d", c.seq, p.lastSeq)
+	case c.seq <= seqFloor:
+		return subErr(CodeBadSeq, "seq %d not above %d", c.seq, seqFloor)
 	case !m.seat(c.payee).alive:
 		return subErr(CodePayeeNotAlive, "payee seat %d is eliminated", c.payee)
 	case m.unlocked(c.payer) < ceilHalf(c.amount):
@@ -244,7 +271,7 @@ func (m *Match) doSeal(c *promise) {
 	c.done = true
 	p.budget -= m.fees.Action
 	m.house += m.fees.Action
-	p.lastSeq = c.seq
+	p.lastSeq = max(p.lastSeq, c.seq) // a pair's partner may seal ahead of a lower seq of its seat
 	c.lock = ceilHalf(c.amount)
 	c.sealedTurn = m.turn
 	c.outcome = outcomeOpen
