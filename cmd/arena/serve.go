@@ -35,6 +35,7 @@ import (
 	chatseat "arena/transport/mcp"
 	"arena/transport/meta"
 	"arena/transport/ops"
+	"arena/transport/pages"
 )
 
 var serveCommand = command{
@@ -144,6 +145,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain},
 		Ops:         opsAdapter{a},
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
+		Pages:       &pages.Options{Source: deskAdapter{a}, Drain: drain, Logger: log},
 		Meta: meta.Options{
 			Identity: meta.Identity{Agent: sec.InstanceAgent, Name: cfg.InstanceName, Key: sec.InstanceKey.Public().(ed25519.PublicKey)},
 			Gatherer: reg,
