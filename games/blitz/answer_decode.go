@@ -145,6 +145,12 @@ func fastAnswer(v canon.Value) (answerBody, bool) {
 			if x.Kind() != canon.Array || x.Len() > 64 {
 				return b, false
 			}
+			if name == "messages" {
+				b.Messages = make([]json.RawMessage, 0, x.Len())
+				b.msgVals = make([]canon.Value, 0, x.Len())
+			} else {
+				b.Commitments = make([]json.RawMessage, 0, x.Len())
+			}
 			for j := 0; j < x.Len(); j++ {
 				e := x.Elem(j)
 				if name == "messages" {

@@ -42,6 +42,24 @@ func (m *Match) Honoured(id string) bool {
 
 // seatRef reads a seat number or an agent id (a message's `to`).
 func (m *Match) seatRef(raw json.RawMessage) (int, error) {
+	// A plain seat number (the common case: every private line names one) is read directly;
+	// anything else goes through encoding/json as before.
+	if len(raw) > 0 && len(raw) <= 4 && raw[0] >= '1' && raw[0] <= '9' {
+		n := 0
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		if n > 0 {
+			if n > len(m.seats) {
+				return 0, fmt.Errorf("seat %d not at the table", n)
+			}
+			return n, nil
+		}
+	}
 	var n int
 	if err := json.Unmarshal(raw, &n); err == nil {
 		if n < 1 || n > len(m.seats) {

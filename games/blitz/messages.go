@@ -146,6 +146,9 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value) ([]Dr
 // lineJSON writes a message line in JCS form: the event payload {from, text, to?, tone} when
 // typ is "", the inbox item {exchange, from, text, to?, tone, turn, type} otherwise.
 func lineJSON(b []byte, typ string, from int, text string, to int, tone string, turn, exchange int) json.RawMessage {
+	if b == nil {
+		b = make([]byte, 0, len(text)+len(tone)+96) // one allocation: the members around the text are short
+	}
 	b = append(b, '{')
 	if typ != "" {
 		b = append(b, `"exchange":`...)
@@ -172,7 +175,8 @@ func lineJSON(b []byte, typ string, from int, text string, to int, tone string, 
 }
 
 func talkingJSON(from, to int, tone string) []byte {
-	b := append([]byte(`{"from":`), strconv.Itoa(from)...)
+	b := append(make([]byte, 0, 48), `{"from":`...)
+	b = strconv.AppendInt(b, int64(from), 10)
 	b = append(b, `,"to":`...)
 	b = strconv.AppendInt(b, int64(to), 10)
 	b = append(b, `,"tone":`...)

@@ -122,11 +122,13 @@ type runningHash struct {
 
 func newRunningHash() *runningHash { return &runningHash{h: sha256.New()} }
 
+var openBracket, comma = []byte{'['}, []byte{','}
+
 func (r *runningHash) add(canonical []byte) {
 	if r.n == 0 {
-		r.h.Write([]byte{'['})
+		r.h.Write(openBracket)
 	} else {
-		r.h.Write([]byte{','})
+		r.h.Write(comma)
 	}
 	r.h.Write(canonical)
 	r.n++

@@ -39,10 +39,12 @@ type member struct {
 }
 
 type scanner struct {
-	data []byte
-	i    int
-	slab []node // nodes are carved from here, a chunk at a time, instead of one allocation each
-	path []pathElem
+	data   []byte
+	i      int
+	slab   []node // nodes are carved from here, a chunk at a time, instead of one allocation each
+	path   []pathElem
+	names  [16]string // member names met so far, for name
+	nnames int
 }
 
 // newNode returns a zeroed node from the scanner's slab. A chunk is never grown in place, so
@@ -171,7 +173,7 @@ func (s *scanner) object(depth int) (*node, error) {
 			return nil, s.syntax("expected member name")
 		}
 		keyStart := s.i
-		name, err := s.str()
+		name, err := s.name()
 		if err != nil {
 			return nil, err
 		}
@@ -294,6 +296,35 @@ func (s *scanner) skipStr() error {
 	s.i = start
 	_, err := s.str()
 	return err
+}
+
+// name reads a member name as str does, reusing the string of an equal name met earlier in
+// the same input: protocol objects come in arrays of objects with the same members (16
+// messages of an answer), so most names are repeats and need no allocation.
+func (s *scanner) name() (string, error) {
+	start := s.i + 1
+	for i := start; i < len(s.data) && i-start <= 32; i++ {
+		c := s.data[i]
+		if c == '"' {
+			raw := s.data[start:i]
+			for _, n := range s.names[:s.nnames] {
+				if n == string(raw) {
+					s.i = i + 1
+					return n, nil
+				}
+			}
+			break
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	n, err := s.str()
+	if err == nil && s.nnames < len(s.names) && len(n) <= 32 {
+		s.names[s.nnames] = n
+		s.nnames++
+	}
+	return n, err
 }
 
 // str reads a string starting at the opening quote and returns its decoded value. Escapes
