@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -53,9 +54,55 @@ type BadgeParams struct {
 }
 
 // Registration is one ERC-8004 registrations entry.
+//
+// AgentID is the Badge's token id (a u64). §4.2 writes it as a JSON number, but strict JSON
+// (I-JSON, canon) holds integers only up to 2^53−1, and a u64 token id from a hash is almost
+// always above that; such an id is written and read as a decimal string ("13077503408096846387"),
+// so what WriteCard writes ParseCard reads back for every token id (docs/protocol-notes.md,
+// chain/badge). NoAgentID is true when the entry has no agentId member.
 type Registration struct {
-	AgentID       int64
+	AgentID       uint64
 	AgentRegistry string
+	NoAgentID     bool
+}
+
+// maxJSONInt is the largest integer I-JSON (and canon) carries as a number: 2^53 − 1.
+const maxJSONInt = 1<<53 - 1
+
+// agentIDJSON is a registrations agentId as WriteCard writes it: a JSON number up to
+// 2^53 − 1, a decimal string above (see Registration).
+type agentIDJSON uint64
+
+// MarshalJSON writes the number, or the decimal string above 2^53 − 1.
+func (a agentIDJSON) MarshalJSON() ([]byte, error) {
+	s := strconv.FormatUint(uint64(a), 10)
+	if a > maxJSONInt {
+		return []byte(`"` + s + `"`), nil
+	}
+	return []byte(s), nil
+}
+
+// readAgentID reads an agentId: a non-negative integer number, or a decimal string of a u64
+// (digits only, no sign, no leading zero) whose value is above 2^53 − 1. A string for a
+// smaller id is refused: it has one form, the number, so no card carries two spellings of it.
+func readAgentID(v canon.Value) (uint64, bool) {
+	if n, ok := v.Int(); ok {
+		return uint64(n), n >= 0
+	}
+	s, ok := v.Str()
+	if !ok || s == "" || len(s) > 20 || s[0] == '0' {
+		return 0, false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n <= maxJSONInt {
+		return 0, false
+	}
+	return n, true
 }
 
 // ParseCard reads a card's bytes: strict JSON (canon.Parse: one value, valid UTF-8, no
@@ -277,13 +324,13 @@ func readRegistrations(root map[string]canon.Value) ([]Registration, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := Registration{AgentID: -1, AgentRegistry: reg}
+		r := Registration{AgentRegistry: reg, NoAgentID: true}
 		if idv, ok := e["agentId"]; ok {
-			n, ok := idv.Int()
-			if !ok || n < 0 {
-				return nil, refuse(CodeBadCard, "registrations[%d].agentId is not a non-negative integer", i)
+			n, ok := readAgentID(idv)
+			if !ok {
+				return nil, refuse(CodeBadCard, "registrations[%d].agentId is not a u64 (a number up to 2^53-1, a decimal string above)", i)
 			}
-			r.AgentID = n
+			r.AgentID, r.NoAgentID = n, false
 		}
 		out = append(out, r)
 	}
@@ -348,8 +395,8 @@ func WriteCard(s CardSpec) ([]byte, error) {
 		Params      params `json:"params"`
 	}
 	type registration struct {
-		AgentID       uint64 `json:"agentId"`
-		AgentRegistry string `json:"agentRegistry"`
+		AgentID       agentIDJSON `json:"agentId"`
+		AgentRegistry string      `json:"agentRegistry"`
 	}
 	type card struct {
 		V            int    `json:"v"`
@@ -384,7 +431,7 @@ func WriteCard(s CardSpec) ([]byte, error) {
 			Verify:       "Resolve tokenAddress via CIS-8004 agent_of; confirm owner + status is Active + card SHA-256 equals metadata_hash.",
 		},
 	}}
-	c.Registrations = []registration{{AgentID: tok, AgentRegistry: s.Registry.String()}}
+	c.Registrations = []registration{{AgentID: agentIDJSON(tok), AgentRegistry: s.Registry.String()}}
 	b, err := json.Marshal(c)
 	if err != nil {
 		return nil, fmt.Errorf("badge: write card: %w", err)

@@ -296,7 +296,7 @@ func (r *Resolver) resolveUncached(ctx context.Context, id AgentID, depth int) (
 		return Agent{}, refuse(CodeBadgeMismatch, "the badge names registry %q, not %s", card.Badge.CIS8004, registry)
 	}
 	for _, reg := range card.Registrations {
-		if reg.AgentRegistry == registry.String() && reg.AgentID != int64(tokenID) {
+		if reg.AgentRegistry == registry.String() && !reg.NoAgentID && reg.AgentID != tokenID {
 			return Agent{}, refuse(CodeBadgeMismatch, "registrations names agentId %d in %s, not %d", reg.AgentID, registry, tokenID)
 		}
 	}
