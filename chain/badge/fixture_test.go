@@ -15,7 +15,7 @@ import (
 
 	"arena/chain/ccd"
 	"arena/chain/devchain"
-	"arena/transport/egress"
+	"arena/chain/egress"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
 )

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"arena/chain/ccd"
+	"arena/chain/egress"
 	"arena/games"
 	"arena/games/canon"
-	"arena/transport/egress"
 )
 
 // DefaultTTL is how long a resolution is reused when Config.TTL is zero (§4.1: a round calls

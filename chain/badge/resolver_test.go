@@ -10,9 +10,9 @@ import (
 
 	"arena/chain/ccd"
 	"arena/chain/devchain"
+	"arena/chain/egress"
 	"arena/games"
 	"arena/games/canon"
-	"arena/transport/egress"
 )
 
 func player(name string) CardSpec {

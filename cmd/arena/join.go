@@ -23,12 +23,12 @@ import (
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
+	"arena/chain/egress"
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
 	"arena/transport/a2a"
-	"arena/transport/egress"
 	"arena/transport/join"
 )
 

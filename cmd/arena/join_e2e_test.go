@@ -21,10 +21,10 @@ import (
 	"arena/actors"
 	"arena/chain/badge"
 	"arena/chain/ccd"
+	"arena/chain/egress"
 	"arena/games"
 	"arena/games/canon"
 	"arena/transport/a2a"
-	"arena/transport/egress"
 )
 
 // jsAgentProc is the A2A JS SDK agent (transport/a2a/testagent) under node.

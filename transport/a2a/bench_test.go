@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/chain/egress"
 	"arena/games"
 	"arena/games/canon"
-	"arena/transport/egress"
 )
 
 // BenchmarkRoundTrip is one A2A call on loopback: message/send with a signed-envelope-sized data

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/transport/egress"
+	"arena/chain/egress"
 )
 
 // fakeAgent is a JSON-RPC A2A v0.3 agent written by hand (not with a2a-go's server), so the

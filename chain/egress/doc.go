@@ -10,6 +10,9 @@
 // The same Policy checks a URL at registration time (CheckURL), so a card or endpoint that
 // points inside is refused before it is ever stored.
 //
+// It lives under chain/ (the bottom floor) because Badge resolution (chain/badge) and the A2A
+// door (transport/a2a) both go out through it, and chain may not import transport.
+//
 // The development setting (Policy.AllowLoopback, Policy.AllowHTTP) admits loopback and plain
 // http for agents on the same machine; nothing else inside is ever admitted.
 package egress
