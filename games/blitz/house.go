@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"arena/games"
 )
@@ -166,18 +168,46 @@ func (e *Engine) Brief(p games.Prompt) (string, json.RawMessage) {
 		if json.Unmarshal(it, &m) == nil {
 			switch m.Type {
 			case "public":
-				fmt.Fprintf(&b, "\nSeat %d said: %s", m.From, m.Text)
+				fmt.Fprintf(&b, "\nSeat %d said: %s", m.From, oneLine(m.Text))
 			case "private":
-				fmt.Fprintf(&b, "\nSeat %d told you: %s", m.From, m.Text)
+				fmt.Fprintf(&b, "\nSeat %d told you: %s", m.From, oneLine(m.Text))
 			case "call":
-				fmt.Fprintf(&b, "\nYour human: %s", m.Text)
+				fmt.Fprintf(&b, "\nYour human: %s", oneLine(m.Text))
 			case "notice":
-				fmt.Fprintf(&b, "\nNotice: %s", m.Text)
+				fmt.Fprintf(&b, "\nNotice: %s", oneLine(m.Text))
 			}
 		}
 	}
 	fmt.Fprintf(&b, "\nAnswer by %s.", fmtTime(p.Deadline))
 	return b.String(), mustJSON(body)
+}
+
+// oneLine renders a text someone else wrote (a seat's message, a human's call) as one line of a
+// brief: every rune that is not printable (line breaks, U+2028/U+2029, NUL, bidi controls) is
+// written as its Go escape (\n, \u2028, \x00), so a seat's line can never start a line of the
+// brief and pass for one the arena writes ("Your human: …", "Notice: …", "Answer by …").
+// Printable text, spaces included, is left as it was said.
+func oneLine(s string) string {
+	clean := true
+	for _, r := range s {
+		if r != ' ' && !unicode.IsPrint(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == ' ' || unicode.IsPrint(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r) // '\n', '\u2028', '\x00': drop the quotes
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
 }
 
 // decodeState reads a state object less its public_log, which is the last member and by far
