@@ -47,16 +47,26 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 	switch p.Move.Phase {
 	case "talk":
 		tones := []string{"offer", "ask", "accept", "decline", "neutral"}
-		lines := []string{
-			"I back whoever backs me. %d CCD on the table for a partner.",
-			"Seat %d, what are you offering this turn?",
-			"Honoured everything so far. Looking for a %d CCD deal.",
-			"Watching the bells. Someone is steering this table.",
-			"Pass for now; I'll commit if seat %d commits first.",
+		// Each template takes a CCD figure (1..20) or, when it addresses a seat, a live other seat
+		// of the table, never a number that only looks like one.
+		lines := []struct {
+			text string
+			seat bool
+		}{
+			{"I back whoever backs me. %d CCD on the table for a partner.", false},
+			{"Seat %d, what are you offering this turn?", true},
+			{"Honoured everything so far. Looking for a %d CCD deal.", false},
+			{"Watching the bells. Someone is steering this table.", false},
+			{"Pass for now; I'll commit if seat %d commits first.", true},
 		}
-		l := lines[src.intn(len(lines))]
+		tl := lines[src.intn(len(lines))]
+		l := tl.text
 		if strings.Contains(l, "%d") {
-			l = fmt.Sprintf(l, 1+src.intn(20))
+			x := 1 + src.intn(20) // one draw either way: the stream, and every later choice, is the same
+			if tl.seat {
+				x = others[(x-1)%len(others)]
+			}
+			l = fmt.Sprintf(l, x)
 		}
 		msgs := []any{map[string]any{"type": "public", "text": l, "tone": tones[src.intn(len(tones))]}}
 		if src.intn(2) == 0 {
