@@ -131,6 +131,15 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 		return 2
 	}
 	defer c.Close()
+	// The dial is lazy: ask the node once, so an unreachable node is one error, not a FAIL
+	// per anchor.
+	pctx, pcancel := context.WithTimeout(ctx, 10*time.Second)
+	_, err = c.Network(pctx)
+	pcancel()
+	if err != nil {
+		fmt.Fprintf(stderr, "arena anchor-check: the node at %s does not answer: %v\n", addr, err)
+		return 2
+	}
 	opts.Node = c
 	if *data != "" {
 		db, err := bolt.Open(filepath.Join(*data, "arena.db"), 0o600, &bolt.Options{ReadOnly: true, Timeout: 2 * time.Second})

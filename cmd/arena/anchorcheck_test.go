@@ -360,6 +360,7 @@ func TestAnchorCheckUsage(t *testing.T) {
 		{[]string{junk}, nil, 2, "transcript"},
 		{[]string{good}, nil, 2, "no chain node: give --node"},
 		{[]string{"--keys", junk, good}, map[string]string{"ARENA_CHAIN_NODE": "127.0.0.1:1"}, 2, "--keys"},
+		{[]string{good}, map[string]string{"ARENA_CHAIN_NODE": "127.0.0.1:1"}, 2, "the node at 127.0.0.1:1 does not answer"},
 	} {
 		code, out, errOut := runAnchorCheck(ctx, c.env, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.says) {
