@@ -182,33 +182,34 @@ func (m *Match) seal() {
 		}
 		return o
 	}
-	// The seq check (§7.1: strictly increasing per agent) is against the payer's seqs sealed in
-	// earlier turns and those of its own submissions sealed this pass that it submitted before
-	// this one. A pair seals at its first member's place, so the partner can be sealed ahead of
-	// its seat's earlier submissions; its seq must not make those look reused (docs/protocol-notes.md).
-	base := map[int]int64{}
+	// The seq check (§7.1: "reused or decreasing seq MUST be rejected") is judged per agent over
+	// its submissions in the order it submitted them, before any seal, so the seal's order
+	// cannot change it: a pair seals at its first member's place, which can put the partner
+	// ahead of an earlier submission of its own seat. Each non-vetoed submission's seq must be
+	// above the payer's last sealed seq (earlier turns) and above every seq it submitted before
+	// this one in this phase that was not itself bad_seq (docs/protocol-notes.md).
+	seqErr := map[*promise]*subError{}
+	floor := map[int]int64{}
 	for _, s := range m.seats {
-		base[s.Seat.Seat] = s.lastSeq
+		floor[s.Seat.Seat] = s.lastSeq
 	}
-	pos := make(map[*promise]int, len(m.pending))
-	for i, c := range m.pending {
-		pos[c] = i
-	}
-	var sealedNow []*promise
-	floor := func(c *promise) int64 {
-		f := base[c.payer]
-		for _, o := range sealedNow {
-			if o.payer == c.payer && pos[o] < pos[c] {
-				f = max(f, o.seq)
-			}
+	for _, c := range m.pending {
+		if c.vetoed || c.done {
+			continue
 		}
-		return f
+		if f := floor[c.payer]; c.seq <= f {
+			seqErr[c] = subErr(CodeBadSeq, "seq %d not above %d", c.seq, f)
+			continue
+		}
+		floor[c.payer] = c.seq
 	}
-	check := func(c *promise) *subError { return m.sealCheck(c, floor(c)) }
-	seal := func(c *promise) {
-		m.doSeal(c)
-		sealedNow = append(sealedNow, c)
+	check := func(c *promise) *subError {
+		if e := seqErr[c]; e != nil {
+			return e
+		}
+		return m.sealCheck(c)
 	}
+	seal := m.doSeal
 	for _, c := range m.pending {
 		if c.vetoed || c.done {
 			continue
@@ -245,12 +246,10 @@ func (m *Match) seal() {
 }
 
 // sealCheck is §7.4's state-dependent validation, against the state as it stands after the
-// commitments sealed before this one; seqFloor is the seq c must be above (seal's floor).
-func (m *Match) sealCheck(c *promise, seqFloor int64) *subError {
+// commitments sealed before this one (the seq is judged apart, in submission order: seal).
+func (m *Match) sealCheck(c *promise) *subError {
 	p := m.seat(c.payer)
 	switch {
-	case c.seq <= seqFloor:
-		return subErr(CodeBadSeq, "seq %d not above %d", c.seq, seqFloor)
 	case !m.seat(c.payee).alive:
 		return subErr(CodePayeeNotAlive, "payee seat %d is eliminated", c.payee)
 	case m.unlocked(c.payer) < ceilHalf(c.amount):

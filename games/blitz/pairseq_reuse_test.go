@@ -1,0 +1,39 @@
+package blitz
+
+import (
+	"fmt"
+	"testing"
+)
+
+// §7.1: a seq reused or decreasing across an agent's submissions is refused, judged in the
+// order the agent submitted them, whatever order the seal later puts them in. Seat 2 (BYO,
+// signing its own seqs) submits x and then its pair side p2 with a seq not above x's. The pair
+// seals at p1's place (§7.5, ahead of x), so checking p2 only against what is already sealed
+// would let two commitments of seat 2 seal with one seq (or p2 below x). p2 is bad_seq, its
+// partner p1 pair_unmatched, x seals.
+func TestPairPartnerCannotReuseAnEarlierSubmissionsSeq(t *testing.T) {
+	for _, tc := range []struct{ x, p2 int }{{3, 3}, {5, 4}} {
+		t.Run(fmt.Sprintf("x%d_p2%d", tc.x, tc.p2), func(t *testing.T) {
+			h := newHarness(t, byoSetup())
+			h.to(1, "commit", 0)
+			pair := `,"pair":"deal:0000000a"`
+			h.mustNoDrop(1, commitBody(h.signed(1, base(1, 1, 1, 2, 2*ccd, 2)+pair)))
+			h.mustNoDrop(2, commitBody(h.signed(2, base(1, tc.x, 2, 3, ccd, 2)), h.signed(2, base(1, tc.p2, 2, 1, 2*ccd, 2)+pair)))
+			h.next()
+			codes := map[string]string{}
+			for _, r := range h.m.Rejections() {
+				codes[fmt.Sprintf("%d/%d", r.Seat, r.Index)] = r.Code
+			}
+			if len(codes) != 2 || codes["2/1"] != CodeBadSeq || codes["1/0"] != CodePairUnmatched {
+				t.Fatalf("rejections %+v, want seat 2's p2 bad_seq and seat 1's p1 pair_unmatched", h.m.Rejections())
+			}
+			cs := h.m.Commitments()
+			if len(cs) != 1 || cs[0].Payer != 2 || cs[0].Payee != 3 || cs[0].Seq != int64(tc.x) {
+				t.Fatalf("sealed %+v, want only seat 2's x (seq %d)", cs, tc.x)
+			}
+			if got := h.m.seat(2).lastSeq; got != int64(tc.x) {
+				t.Fatalf("seat 2 last sealed seq %d, want %d", got, tc.x)
+			}
+		})
+	}
+}
