@@ -98,11 +98,12 @@ type Next struct {
 }
 
 // RegisterWalkin issues a walk-in token ("w_" + base64url of 32 random bytes, §4.4) for a display
-// name (1–32 characters, no control characters, unique case-insensitively: CodeNameTaken) and an
+// name (1–32 characters, no control characters, unique by nameKey: canonically equivalent and
+// case-folded spellings are one name, CodeNameTaken; kept in NFC, white space collapsed) and an
 // optional model (≤ 64 characters). The record is committed under walkins/<sha256(token) hex>
 // before the token is returned; the raw token is never stored. bad_request for a bad name.
 func (a *Arena) RegisterWalkin(ctx context.Context, name, model string) (token string, err error) {
-	name, model = strings.TrimSpace(name), strings.TrimSpace(model)
+	name, model = canonicalName(name), strings.TrimSpace(model)
 	if err := checkWalkinName(name, model); err != nil {
 		return "", err
 	}
@@ -299,13 +300,14 @@ func (a *Arena) Board(ctx context.Context) (json.RawMessage, error) {
 }
 
 // WalkinPage is GET /v1/walkin/name/{name}: a walk-in's public page (its record less the live
-// seat, the last 20 rounds), found by display name case-insensitively. CodeUnknownName if none.
+// seat, the last 20 rounds), found by display name compared by nameKey (any case, NFC or NFD).
+// CodeUnknownName if none.
 func (a *Arena) WalkinPage(ctx context.Context, name string) (json.RawMessage, error) {
 	d, err := a.deskPID()
 	if err != nil {
 		return nil, err
 	}
-	r, err := deskCall[*deskFindNameReply](ctx, a, d, &deskFindName{Name: strings.TrimSpace(name)})
+	r, err := deskCall[*deskFindNameReply](ctx, a, d, &deskFindName{Name: name})
 	if err != nil {
 		return nil, err
 	}

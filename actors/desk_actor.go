@@ -21,7 +21,7 @@ import (
 // (lobby.go) and keeps this week's board. Its keys in the walkins bucket, beside the records
 // (<sha256(token) hex>):
 //
-//	name/<lower-case name>     → the record's key (names are unique)
+//	name/<nameKey(name)>       → the record's key (names are unique; walkin_name.go)
 //	live/<mailbox actor name>  → deskLiveSeat JSON: a walk-in seat whose round is live
 //	board/<ISO week>           → deskBoard JSON
 
@@ -168,7 +168,11 @@ func (d *desk) Receive(ctx actor.Context) {
 	case *deskResolve:
 		d.withWalkin(ctx, msg.Hash, func(pid *actor.PID) { msg.respond(&deskResolveReply{PID: pid}) })
 	case *deskFindName:
-		b, err := d.a.opts.DB.Get(storage.BucketWalkins, "name/"+strings.ToLower(msg.Name))
+		b, err := d.a.opts.DB.Get(storage.BucketWalkins, "name/"+nameKey(msg.Name))
+		if errors.Is(err, storage.ErrNotFound) {
+			// A name registered before names were keyed by nameKey sits under its lower case.
+			b, err = d.a.opts.DB.Get(storage.BucketWalkins, "name/"+strings.ToLower(strings.TrimSpace(msg.Name)))
+		}
 		if err != nil {
 			msg.respond(&deskFindNameReply{})
 			return
@@ -273,11 +277,14 @@ func (d *desk) start(ctx actor.Context) {
 
 func (d *desk) register(ctx actor.Context, m *deskRegister) *deskRegisterReply {
 	db := d.a.opts.DB
-	nameKey := "name/" + strings.ToLower(m.Name)
-	if _, err := db.Get(storage.BucketWalkins, nameKey); err == nil {
-		return &deskRegisterReply{Err: games.Errorf(CodeNameTaken, "the name %q is taken", m.Name)}
-	} else if !errors.Is(err, storage.ErrNotFound) {
-		return &deskRegisterReply{Err: err}
+	key := "name/" + nameKey(m.Name)
+	// The second key is where a name registered before nameKey existed sits (its lower case).
+	for _, k := range []string{key, "name/" + strings.ToLower(m.Name)} {
+		if _, err := db.Get(storage.BucketWalkins, k); err == nil {
+			return &deskRegisterReply{Err: games.Errorf(CodeNameTaken, "the name %q is taken", m.Name)}
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return &deskRegisterReply{Err: err}
+		}
 	}
 	token, err := newWalkinToken()
 	if err != nil {
@@ -290,7 +297,7 @@ func (d *desk) register(ctx actor.Context, m *deskRegister) *deskRegisterReply {
 		err = db.Put(storage.BucketWalkins, hash, b)
 	}
 	if err == nil {
-		err = db.Put(storage.BucketWalkins, nameKey, []byte(hash))
+		err = db.Put(storage.BucketWalkins, key, []byte(hash))
 	}
 	if err != nil {
 		return &deskRegisterReply{Err: err}

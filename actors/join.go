@@ -68,7 +68,8 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	if err != nil {
 		return AgentJoinReply{}, err
 	}
-	spec, _ := walkinTableSpec(id, "practice", format, "agent", nil, nil)
+	// The agent's name is passed so that no house seat shares it (§9 names seats by name).
+	spec, _ := walkinTableSpec(id, "practice", format, "agent", []lobbyWalkin{{Name: j.Name}}, nil)
 	if !paceZero(j.Pace) {
 		spec.Pace = j.Pace
 	}

@@ -64,14 +64,27 @@ type lobbyWalkin struct {
 }
 
 // walkinTableSpec builds the spec of a walk-in table: the walk-ins in seats 1.., house agents after
-// them (names drawn from houseRoster with the table id as seed), every seat at the notional
+// them (names drawn from houseRoster with the table id as seed, none a walk-in's name by
+// nameKey: at most 6 seats, 8 names, so there are always enough), every seat at the notional
 // entry and collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
 func walkinTableSpec(id, kind, format, pace string, walkins []lobbyWalkin, mole *int) (TableSpec, map[int]string) {
 	n := walkinFormatSeats[format]
 	sum := sha256.Sum256([]byte(id))
 	rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])))
-	names := houseRoster
-	rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+	shuffled := houseRoster
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	// The display names at one table are distinct by nameKey (§9: a call names a seat by its
+	// display name), so a house agent whose name a seated walk-in (or agent) holds sits out.
+	taken := map[string]bool{}
+	for _, w := range walkins {
+		taken[nameKey(w.Name)] = true
+	}
+	names := make([]string, 0, len(shuffled))
+	for _, h := range shuffled {
+		if !taken[nameKey(h)] {
+			names = append(names, h)
+		}
+	}
 	spec := TableSpec{ID: id, Game: walkinGame, Format: format, Kind: kind, Pace: paceOf(pace)}
 	house := map[int]string{}
 	for s := 1; s <= n; s++ {

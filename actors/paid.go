@@ -322,7 +322,12 @@ func (p *PaidTables) open(t *paidTable) {
 		finish("", nil)
 		return
 	}
-	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, "agent", nil, nil)
+	// The paid agents' names are passed so that no house seat shares one (§9 names seats by name).
+	named := make([]lobbyWalkin, len(paid))
+	for i, h := range paid {
+		named[i].Name = h.join.Name
+	}
+	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, "agent", named, nil)
 	if !paceZero(p.o.Pace) {
 		spec.Pace = p.o.Pace
 	}
