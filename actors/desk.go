@@ -75,6 +75,7 @@ const (
 	NextPlaying   = "playing"   // in a round; no move is waiting for this seat right now
 	NextMove      = "move"      // a move is waiting: Envelope and Prompt are set
 	NextRevealed  = "revealed"  // the round is over: Result is set
+	// NextStopped (mailbox_stopped.go): the seat's table was stopped or parked; seat given up.
 )
 
 // Next is what GET /v1/walkin/next answers (§4.4). Waiting is true when there is neither a move

@@ -190,6 +190,14 @@ func (d *desk) Receive(ctx actor.Context) {
 				ctx.Send(pid, &walkinRoundEnded{Ended: ended})
 			}
 		})
+	case *deskSeatStopped:
+		st := msg.Stopped
+		d.forgetLive(mailboxName(st.Table, st.Seat))
+		d.withWalkin(ctx, msg.Hash, func(pid *actor.PID) {
+			if pid != nil {
+				ctx.Send(pid, &walkinSeatStopped{Stopped: st})
+			}
+		})
 	case *deskPassivate:
 		if pid, ok := d.walkins[msg.Hash]; ok && pid.Equal(msg.PID) {
 			delete(d.walkins, msg.Hash)

@@ -109,6 +109,9 @@ type mailbox struct {
 	round   string
 	result  *games.Result
 	waiters []mboxWaiter
+	// stopped is the table's status ("stopped", "failed") once TableStopped came: the seat is
+	// given up (mailbox_stopped.go). "" while the table runs.
+	stopped string
 }
 
 // newMailbox makes the mailbox of one walk-in seat. The away rule's silent answers go to the
@@ -132,7 +135,16 @@ func (m *mailbox) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *DeliverPrompt:
 		m.deliver(msg)
+	case *TableStopped:
+		if m.stop(msg) {
+			// The walk-in gives up the seat (no in_a_round for a round that is not live, §4.4).
+			ctx.Send(ctx.Parent(), &deskSeatStopped{Hash: m.hash, Stopped: *msg})
+			m.wake(m.stoppedNext())
+		}
 	case *RoundEnded:
+		if m.stopped != "" {
+			return // the seat was given up when the table stopped: not this walk-in's round now
+		}
 		if m.ended(msg) {
 			// The walk-in's record hears first: a client that sees the result and joins again at
 			// once then finds its seat already given up (no in_a_round).
@@ -156,6 +168,16 @@ func (m *mailbox) deliver(p *DeliverPrompt) {
 		if m.state == mboxOpen {
 			m.cur = p
 		}
+		return
+	}
+	if m.stopped != "" {
+		// An ops restart brought the table back after the walk-in gave the seat up: the move
+		// is answered with silence at once, so the table plays on without waiting for it.
+		m.cur, m.state = p, mboxAnswered
+		m.silence(SubmitAnswer{
+			Table: m.table, Round: p.Round, At: m.now(),
+			Input: games.Input{Seat: m.seat, Kind: "answer", Move: p.Prompt.Move, Body: silentBody(p.Round, p.Prompt.Move)},
+		})
 		return
 	}
 	if m.cur != nil && m.state == mboxOpen {
@@ -193,6 +215,10 @@ func (m *mailbox) ended(e *RoundEnded) bool {
 // never answers holds a chat-clock table as long as one that is gone.
 func (m *mailbox) await(w mboxWaiter) {
 	m.prune()
+	if m.stopped != "" {
+		w.answer(m.stoppedNext()) // nothing will come: answer at once
+		return
+	}
 	m.expire()
 	if m.away {
 		m.away, m.missed = false, 0
@@ -212,6 +238,9 @@ func (m *mailbox) await(w mboxWaiter) {
 // claim grants the answer to the waiting move if the echo names it and its deadline has not
 // passed; else stale (§4.4, §13).
 func (m *mailbox) claim(c *mboxClaim) *mboxClaimReply {
+	if m.stopped != "" {
+		return &mboxClaimReply{Err: games.Errorf(games.CodeStale, "table %s is %s: no move is waiting for this seat", m.table, m.stopped)}
+	}
 	m.expire()
 	if m.cur == nil || m.state != mboxOpen {
 		return &mboxClaimReply{Err: games.Errorf(games.CodeStale, "no move is waiting for this seat")}

@@ -221,6 +221,8 @@ func (w *walkin) receive(ctx actor.Context) {
 		msg.respond(&walkinViewReply{JSON: b})
 	case *walkinRoundEnded:
 		w.roundEnded(ctx, &msg.Ended)
+	case *walkinSeatStopped:
+		w.seatStopped(msg.Stopped)
 	default:
 		w.receiveHosted(ctx, msg)
 	}
@@ -260,6 +262,9 @@ func (w *walkin) beginJoin(ctx actor.Context, req JoinRequest) *walkinBeginJoinR
 	if w.hosted != "" {
 		r.Err = games.Errorf(CodeAtAHostedTable, "this walk-in waits at a hosted table; leave it first (§4.5)")
 		return r
+	}
+	if w.rec.Live != nil && w.joinGen == 0 && w.liveGone() {
+		w.seatStopped(TableStopped{Table: w.rec.Live.Table, Round: w.rec.Live.Round, Seat: w.rec.Live.Seat})
 	}
 	if w.rec.Live != nil || w.joinGen != 0 || w.queued {
 		round := "a table that is being opened"
