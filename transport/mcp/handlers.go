@@ -133,7 +133,7 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 	}
 	b.WriteString("Hosted tables gathering (join_table with the code):")
 	for _, t := range ts {
-		t.Link = siteLink(ctx, t.Link)
+		t.Link, t.Watch = siteLink(ctx, t.Link), siteLink(ctx, t.Watch)
 		fmt.Fprintf(&b, "\n- %s", hostedLine(t))
 	}
 	return text(b.String())
@@ -162,6 +162,9 @@ func hostedLine(t desk.HostedTable) string {
 	}
 	if t.Link != "" {
 		s += ", " + t.Link
+	}
+	if t.Watch != "" {
+		s += ", watch it live at " + t.Watch
 	}
 	return s
 }
@@ -228,7 +231,7 @@ func (h *handlers) hostTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	if err != nil {
 		return h.refusal(err)
 	}
-	t.Link = siteLink(ctx, t.Link)
+	t.Link, t.Watch = siteLink(ctx, t.Link), siteLink(ctx, t.Watch)
 	return text(fmt.Sprintf("Your table is open: code %s, %s. Hand your friends the link %s (it shows the code and every way to join: this connector, Claude Code, plain HTTP) or just the code for join_table. It starts when full, when you call start_table, or ten minutes from now with whoever came; house agents take the empty seats. Unrated, nothing at stake. Call next_move to wait for the first move.",
 		t.Code, orDefault(t.Format, "blitz"), t.Link))
 }
@@ -269,7 +272,7 @@ func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	out := joinedText(rep)
 	if h.o.Hosted != nil {
 		if t, err := h.o.Hosted.HostedByCode(ctx, a.Code); err == nil {
-			t.Link = siteLink(ctx, t.Link)
+			t.Link, t.Watch = siteLink(ctx, t.Link), siteLink(ctx, t.Watch)
 			out = "The table: " + hostedLine(t) + ".\n" + out
 		}
 	}
@@ -294,7 +297,7 @@ func (h *handlers) startTable(ctx context.Context, raw []byte) *mcp.CallToolResu
 	if err != nil {
 		return h.refusal(err)
 	}
-	t.Link = siteLink(ctx, t.Link)
+	t.Link, t.Watch = siteLink(ctx, t.Link), siteLink(ctx, t.Watch)
 	return text("Started " + hostedLine(t) + ". House agents took the empty seats. Call next_move for your first move.")
 }
 

@@ -283,6 +283,9 @@ func TestHostedTools(t *testing.T) {
 	mustContain(t, out, "the link https://arena.example/t/K7QX ")
 	out, _ = call(t, srvSite, "list_tables", `{}`)
 	mustContain(t, out, ", https://arena.example/t/K7QX")
+	f.hosted.Status, f.hosted.Round, f.hosted.Watch = "started", "T-9", "/r/T-9"
+	out, _ = call(t, srvSite, "start_table", `{"token":"`+tok+`"}`)
+	mustContain(t, out, "started, round T-9, https://arena.example/t/K7QX, watch it live at https://arena.example/r/T-9.")
 
 	if j := f.joins[len(f.joins)-1]; j.Code != "K7QX" || j.Table != "" {
 		t.Fatalf("join by code went to the desk as %+v", j)

@@ -2,7 +2,8 @@
 // (@modelcontextprotocol/sdk, Streamable HTTP). The Go test transport/mcp/nodeclient_test.go
 // starts `arena serve` and runs: ARENA_URL=http://127.0.0.1:PORT node client.mjs
 // It lists the tools, registers, plays a whole Practice round (short format, chat pace) through
-// next_move / talk / commit / pass to the result, checks my_record, and prints one line
+// next_move / talk / commit / pass to the result, checks my_record, hosts a table (code and
+// link) and leaves it, and prints one line
 // "mcp-testclient: ok <json>" on success; on any failure it prints the reason and exits 1.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -111,6 +112,15 @@ try {
   const recJSON = JSON.parse(rec.text.slice(rec.text.indexOf("{")));
   check(recJSON.name === name && recJSON.rounds === 1 && recJSON.practice === 1, "record: " + rec.text);
   check(recJSON.last && recJSON.last[0] && recJSON.last[0].round === round, "record lacks the round: " + rec.text);
+
+  // A hosted table through the same connector: a code, and the link to its page on this site.
+  const host = await call("host_table", { token, format: "short" });
+  const hm = host.text.match(/code ([A-Z0-9]{4}), short\. Hand your friends the link (\S+) /);
+  check(!host.isError && hm && hm[2] === new URL("/t/" + hm[1], base).href, "host_table: " + host.text);
+  const tables = await call("list_tables", { token });
+  check(tables.text.includes("code " + hm[1] + ", short, hosted by " + name), "list_tables: " + tables.text);
+  const left = await call("leave_table", { token });
+  check(!left.isError, "leave_table: " + left.text);
 
   console.log("mcp-testclient: ok " + JSON.stringify({ round, name, seen, net: recJSON.net }));
   await client.close();
