@@ -109,6 +109,7 @@ type Match struct {
 	evBuf      []byte    // scratch for the event being emitted: its JCS bytes are hashed, then copied to pubLog
 	stateParts [][]byte  // scratch for stateFor
 	meBuf      []byte    // scratch for stateFor: {"me":…,
+	sharedBuf  []byte    // scratch for shared
 	pattern    *patternCounter
 
 	// the current call's output

@@ -114,8 +114,10 @@ type sharedState struct {
 
 // shared writes the seat-independent members once per phase (appendShared), without the
 // enclosing braces, for stateFor to splice into each seat's object.
+// The buffer is the match's scratch, reused phase after phase: each state copies it.
 func (m *Match) shared() []byte {
-	return m.appendShared(make([]byte, 0, 1024))
+	m.sharedBuf = m.appendShared(m.sharedBuf[:0])
+	return m.sharedBuf
 }
 
 // stateFor builds seat n's §5.4 state object: {"me": …, the shared members, "public_log": […]}.
