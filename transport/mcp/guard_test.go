@@ -148,3 +148,8 @@ func TestCleanRequestPasses(t *testing.T) {
 		t.Fatalf("calls %v", calls)
 	}
 }
+
+func TestHostileCaseVariantParamsAlone(t *testing.T) {
+	refused(t, `{"jsonrpc":"2.0","id":19,"method":"tools/call","Params":{"name":"register","arguments":{"name":"Eve"}}}`,
+		-32600, msgCaseVariant, float64(19))
+}
