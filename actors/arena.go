@@ -55,6 +55,9 @@ type Options struct {
 	// spawned: spawn here the actors tables deliver to (walk-in mailboxes), so the prompts that
 	// recovered tables redeliver at once find them. An error aborts Start.
 	BeforeRecover func(a *Arena) error
+	// Paces are the clocks of the tables the desk and the joins open (pace.go); zero fields are
+	// the spec's values.
+	Paces Paces
 
 	samples *benchSamples // RunBench: raw timer lateness and commit latency
 }

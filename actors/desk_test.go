@@ -62,6 +62,12 @@ func newDeskEnv(t testing.TB, dir string, clock *FakeClock) *deskEnv {
 // the "blitz" engine given.
 func startDeskEnv(t testing.TB, dir string, clock *FakeClock, before func(*Arena) error, eng games.Engine) *deskEnv {
 	t.Helper()
+	return startDeskEnvPaces(t, dir, clock, before, eng, Paces{})
+}
+
+// startDeskEnvPaces is startDeskEnv with the arena's Options.Paces.
+func startDeskEnvPaces(t testing.TB, dir string, clock *FakeClock, before func(*Arena) error, eng games.Engine, paces Paces) *deskEnv {
+	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
 	}
@@ -81,7 +87,7 @@ func startDeskEnv(t testing.TB, dir string, clock *FakeClock, before func(*Arena
 	armed := make(chan time.Time, 4096)
 	a, err := Start(Options{DB: db, Bracket: br, Clock: deskArmClock{FakeClock: clock, armed: armed}, InstanceKey: ed25519.NewKeyFromSeed(seed[:]),
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:12802,0/7", AskTimeout: 5 * time.Second,
-		BeforeRecover: before,
+		BeforeRecover: before, Paces: paces,
 		OnStatus: func(table, status string) {
 			if status == StatusFinished {
 				select {

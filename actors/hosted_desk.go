@@ -87,6 +87,7 @@ type hostedTab struct {
 	members      []hostedMember // the host first; seat order when it opens
 	status       string
 	created      time.Time
+	startsBy     time.Time // created + Paces.HostedStart: it starts with whoever came
 	started      time.Time
 	round, table string
 	gen          uint64
@@ -105,7 +106,7 @@ func (t *hostedTab) view(now time.Time) HostedTable {
 		Seats: walkinFormatSeats[t.format], Status: t.status, Round: t.round, Table: t.table,
 		Created: t.created.UTC(), Players: make([]string, 0, len(t.members))}
 	if t.status == HostedGathering {
-		v.StartsBy = t.created.Add(hostedStartAfter).UTC()
+		v.StartsBy = t.startsBy.UTC()
 	}
 	if !t.started.IsZero() {
 		v.Started = t.started.UTC()
@@ -157,9 +158,10 @@ func (d *desk) receiveHosted(ctx actor.Context, msg any) {
 		}
 		h.gen++
 		t := &hostedTab{code: code, format: m.Format, status: HostedGathering, created: now, gen: h.gen,
-			members: []hostedMember{{Hash: m.Hash, Name: m.Name, PID: m.PID}}}
+			startsBy: now.Add(d.a.paces().HostedStart),
+			members:  []hostedMember{{Hash: m.Hash, Name: m.Name, PID: m.PID}}}
 		self, root, gen := ctx.Self(), ctx.ActorSystem().Root, t.gen
-		t.stop = d.a.deskClock().AfterFunc(hostedStartAfter, func() { root.Send(self, &hostedTimer{Code: code, Gen: gen}) })
+		t.stop = d.a.deskClock().AfterFunc(d.a.paces().HostedStart, func() { root.Send(self, &hostedTimer{Code: code, Gen: gen}) })
 		h.tabs[code] = t
 		ctx.Send(m.PID, &walkinHostedAt{Code: code})
 		m.respond(&hostedReply{T: t.view(now)})
@@ -303,6 +305,7 @@ func (d *desk) openHosted(ctx actor.Context, t *hostedTab) {
 		ws[i] = lobbyWalkin{Hash: m.Hash, Name: m.Name, Mailbox: mbs[i].Id}
 	}
 	spec, house := walkinTableSpec(id, "hosted", t.format, "chat", ws, nil)
+	spec.Pace = d.a.pace("chat")
 	a, self, root, code := d.a, ctx.Self(), ctx.ActorSystem().Root, t.code
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

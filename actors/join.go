@@ -70,6 +70,7 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	}
 	// The agent's name is passed so that no house seat shares it (§9 names seats by name).
 	spec, _ := walkinTableSpec(id, "practice", format, "agent", []lobbyWalkin{{Name: j.Name}}, nil)
+	spec.Pace = a.pace("agent")
 	if !paceZero(j.Pace) {
 		spec.Pace = j.Pace
 	}

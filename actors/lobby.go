@@ -23,14 +23,15 @@ import (
 // walkinGame is the game every walk-in table plays (DOTDOTDOT Blitz, formats blitz and short).
 const walkinGame = "blitz"
 
-// walkinTopUpAfter is how long the walkin table waits for walk-ins before house seats fill it.
+// walkinTopUpAfter is how long the walkin table waits for walk-ins before house seats fill it:
+// the spec's value (§4.4), used when Options.Paces.WalkinTopUp is zero.
 const walkinTopUpAfter = 2 * time.Minute
 
 // houseRoster is the named house agents a walk-in meets (their record against each is kept by
 // name). In-house agents are disclosed: their seats are kind "house".
 var houseRoster = [...]string{"Ada", "Basil", "Cleo", "Dara", "Emil", "Faye", "Gideon", "Hana"}
 
-// Paces (§4.4, §4.5, §5.3). The chat clock: three minutes a move, closing as soon as every seat
+// The spec's paces (§4.4, §4.5, §5.3), used where Options.Paces leaves a field zero. The chat clock: three minutes a move, closing as soon as every seat
 // answered. The agent clock: §5.2 scouting, 15 s talk exchanges, 25 s commit, 5 s settle, every
 // phase its full length.
 var (
@@ -129,6 +130,7 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 		return fail(err)
 	}
 	spec, house := walkinTableSpec(id, "practice", req.Format, req.Pace, []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
+	spec.Pace = a.pace(req.Pace)
 	round, err := a.OpenTable(octx, spec)
 	if err != nil {
 		_ = a.deskSend(d, &deskDropMailbox{PID: mb.PID})
@@ -203,7 +205,7 @@ func (d *desk) enqueue(ctx actor.Context, m *lobbyEnqueue) {
 	if len(q.entries) == 1 {
 		q.gen++
 		self, root, gen := ctx.Self(), ctx.ActorSystem().Root, q.gen
-		q.stop = d.a.deskClock().AfterFunc(walkinTopUpAfter, func() { root.Send(self, &lobbyTopUp{Key: key, Gen: gen}) })
+		q.stop = d.a.deskClock().AfterFunc(d.a.paces().WalkinTopUp, func() { root.Send(self, &lobbyTopUp{Key: key, Gen: gen}) })
 	}
 }
 
@@ -240,6 +242,7 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 		ws[i] = lobbyWalkin{Hash: e.Hash, Name: e.Name, Mailbox: mbs[i].Id}
 	}
 	spec, house := walkinTableSpec(id, "walkin", q.format, q.pace, ws, nil)
+	spec.Pace = d.a.pace(q.pace)
 	a, self, root, pace := d.a, ctx.Self(), ctx.ActorSystem().Root, q.pace
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -328,6 +328,7 @@ func (p *PaidTables) open(t *paidTable) {
 		named[i].Name = h.join.Name
 	}
 	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, "agent", named, nil)
+	spec.Pace = p.a.pace("agent")
 	if !paceZero(p.o.Pace) {
 		spec.Pace = p.o.Pace
 	}

@@ -49,9 +49,8 @@ type Config struct {
 	// {"address", "seed"}); "" means <DataDir>/chain-account.json, generated on first start
 	// for the devchain.
 	ChainKeyFile string `json:"chain_key_file"`
-	// Pace holds the clocks of walk-in tables (§4.4, §4.5, §5.3). Not applied yet: the lobby
-	// (actors/lobby.go) runs the spec's clocks, which are these defaults, and `arena serve`
-	// warns when a value here differs.
+	// Pace holds the clocks of walk-in, practice and hosted tables (§4.4, §4.5, §5.3); `arena
+	// serve` hands them to actors.Options.Paces. The defaults are the spec's.
 	Pace Pace `json:"pace"`
 	// HTTP holds the doors' limits.
 	HTTP HTTP `json:"http"`
@@ -71,6 +70,9 @@ type Pace struct {
 	// WalkinTopUp is how long the walk-in table waits for walk-ins before topping up with house
 	// seats (§4.4: two minutes).
 	WalkinTopUp Duration `json:"walkin_top_up"`
+	// HostedStart is how long a hosted table gathers before it starts with whoever came (§4.5:
+	// ten minutes).
+	HostedStart Duration `json:"hosted_start"`
 }
 
 // HTTP is the doors' limits.
@@ -99,6 +101,7 @@ func Default() Config {
 			AgentCommit: Duration(25 * time.Second),
 			Scouting:    Duration(90 * time.Second),
 			WalkinTopUp: Duration(2 * time.Minute),
+			HostedStart: Duration(10 * time.Minute),
 		},
 		HTTP: HTTP{
 			MaxBody:       64 << 10,
@@ -183,6 +186,7 @@ func (c Config) Validate() error {
 	positive("pace.agent_commit", c.Pace.AgentCommit)
 	positive("pace.scouting", c.Pace.Scouting)
 	positive("pace.walkin_top_up", c.Pace.WalkinTopUp)
+	positive("pace.hosted_start", c.Pace.HostedStart)
 	positive("http.long_poll", c.HTTP.LongPoll)
 	if c.HTTP.LongPoll > Duration(30*time.Second) {
 		bad("http.long_poll", "at most 30s (§4.4), got %s", time.Duration(c.HTTP.LongPoll))

@@ -46,9 +46,10 @@ var settings = []setting{
 		return nil
 	}},
 	{"chain-key", "ARENA_CHAIN_KEY_FILE", "the arena's Concordium account key file (default <data>/chain-account.json)", str(func(c *Config) *string { return &c.ChainKeyFile })},
-	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m; not applied yet)", dur(func(c *Config) *Duration { return &c.Pace.ChatMove })},
-	{"scouting", "ARENA_PACE_SCOUTING", "practice scouting phase (default 1m30s; not applied yet)", dur(func(c *Config) *Duration { return &c.Pace.Scouting })},
-	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m; not applied yet)", dur(func(c *Config) *Duration { return &c.Pace.WalkinTopUp })},
+	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m)", dur(func(c *Config) *Duration { return &c.Pace.ChatMove })},
+	{"scouting", "ARENA_PACE_SCOUTING", "agent clock: scouting phase (default 1m30s)", dur(func(c *Config) *Duration { return &c.Pace.Scouting })},
+	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", dur(func(c *Config) *Duration { return &c.Pace.WalkinTopUp })},
+	{"hosted-start", "ARENA_PACE_HOSTED_START", "a hosted table starts with whoever came this long after it was hosted (default 10m)", dur(func(c *Config) *Duration { return &c.Pace.HostedStart })},
 	{"long-poll", "ARENA_LONG_POLL", "cap of GET /v1/walkin/next?wait= (default 30s, at most 30s)", dur(func(c *Config) *Duration { return &c.HTTP.LongPoll })},
 	{"max-body", "ARENA_MAX_BODY", "request body cap in bytes (default 65536)", func(c *Config, v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)

@@ -79,9 +79,6 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 // tests), and runs until ctx ends; then it drains HTTP (long polls included) within the
 // configured grace, shuts the actor tree down and closes the database.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writer) error {
-	if cfg.Pace != config.Default().Pace {
-		log.Warn("pace settings are not applied yet: walk-in tables run the spec's clocks", "pace", cfg.Pace)
-	}
 	sec, err := config.Provision(cfg)
 	if err != nil {
 		return err
@@ -113,6 +110,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
 		Metrics: reg, Anchorer: ch.anchorer, Agents: ag.caller, Keys: ag.keys,
 		OnStatus: ag.onStatus, // a finished paid table settles on the escrow (join.go)
+		Paces:    pacesOf(cfg.Pace),
 		// The walk-in desk and the chain actor start before tables are restored, so a
 		// recovered table's open move finds its mailbox and its anchors find the chain.
 		BeforeRecover: func(a *actors.Arena) error {
@@ -427,4 +425,18 @@ func codeOf(err error) error {
 		return door.Refuse("refused", err.Error())
 	}
 	return err
+}
+
+// pacesOf maps the configured clocks onto the actors' (§4.4, §4.5, §5.3): on the chat clock
+// scouting, each talk exchange and the commit are each one move (chat_move); the agent clock
+// takes scouting, agent_talk and agent_commit. Settle stays the spec's (1 s chat, 5 s agent).
+func pacesOf(p config.Pace) actors.Paces {
+	move := time.Duration(p.ChatMove)
+	return actors.Paces{
+		Chat: games.Pace{Name: "chat", Scouting: move, Talk: move, Commit: move, CloseEarly: true},
+		Agent: games.Pace{Name: "agent", Scouting: time.Duration(p.Scouting), Talk: time.Duration(p.AgentTalk),
+			Commit: time.Duration(p.AgentCommit)},
+		WalkinTopUp: time.Duration(p.WalkinTopUp),
+		HostedStart: time.Duration(p.HostedStart),
+	}
 }

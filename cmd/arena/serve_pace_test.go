@@ -1,0 +1,28 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"arena/config"
+)
+
+// TestPacesOfConfig: every configured clock reaches actors.Paces; the defaults are the spec's.
+func TestPacesOfConfig(t *testing.T) {
+	d := config.Default().Pace
+	if time.Duration(d.HostedStart) != 10*time.Minute || time.Duration(d.Scouting) != 90*time.Second {
+		t.Fatalf("defaults %+v", d)
+	}
+	p := pacesOf(config.Pace{ChatMove: config.Duration(20 * time.Second), AgentTalk: config.Duration(6 * time.Second),
+		AgentCommit: config.Duration(8 * time.Second), Scouting: config.Duration(30 * time.Second),
+		WalkinTopUp: config.Duration(45 * time.Second), HostedStart: config.Duration(3 * time.Minute)})
+	if p.Chat.Name != "chat" || !p.Chat.CloseEarly || p.Chat.Scouting != 20*time.Second || p.Chat.Talk != 20*time.Second || p.Chat.Commit != 20*time.Second {
+		t.Errorf("chat %+v", p.Chat)
+	}
+	if p.Agent.Name != "agent" || p.Agent.CloseEarly || p.Agent.Scouting != 30*time.Second || p.Agent.Talk != 6*time.Second || p.Agent.Commit != 8*time.Second {
+		t.Errorf("agent %+v", p.Agent)
+	}
+	if p.WalkinTopUp != 45*time.Second || p.HostedStart != 3*time.Minute {
+		t.Errorf("top-up %v, hosted start %v", p.WalkinTopUp, p.HostedStart)
+	}
+}
