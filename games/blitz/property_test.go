@@ -124,10 +124,16 @@ func (p *propertyCheck) step(m *blitz.Match) error {
 		pot += st.Entry * 5 / 100
 	}
 	open := map[string]int64{} // lock by commitment id, open ones
+	lastSeq := map[int]int64{}
 	for _, c := range m.Commitments() {
 		if c.Outcome == "open" {
 			open[c.ID] = c.Lock
 		}
+		// Sealed order is settlement order (§7.4); a seat's own commitments keep its seq order.
+		if c.Seq <= lastSeq[c.Payer] {
+			return fmt.Errorf("seat %d's %s (seq %d) sealed after its seq %d", c.Payer, c.Ref, c.Seq, lastSeq[c.Payer])
+		}
+		lastSeq[c.Payer] = c.Seq
 	}
 	for _, a := range m.Accounts() {
 		var locks int64
