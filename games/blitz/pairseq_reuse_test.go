@@ -37,3 +37,32 @@ func TestPairPartnerCannotReuseAnEarlierSubmissionsSeq(t *testing.T) {
 		})
 	}
 }
+
+// Two pairs crossing two seats' answers (seat 1 [P, z], seat 2 [x, P2]; pairs P/P2 and x/z):
+// no order seals each pair together and keeps both seats' submissions in order, so each pair
+// seals at its first member's place: P, P2, z, x. Every seq was submitted increasing, so none is
+// bad_seq, and each seat's seqs go on from its highest.
+func TestCrossedPairsSealAtTheirFirstMembersPlace(t *testing.T) {
+	h := newHarness(t, testSetup("blitz", 6, `{"mole":5,"task":{"kind":"broker","named":[]}}`))
+	h.to(1, "commit", 0)
+	h.mustNoDrop(1, commitBody(
+		`{"ref":"P","payee":2,"amount":2000000,"condition":{"always":true},"due":2,"pair":"deal:0000000a"}`,
+		`{"ref":"z","payee":2,"amount":3000000,"condition":{"always":true},"due":2,"pair":"deal:0000000b"}`))
+	h.mustNoDrop(2, commitBody(
+		`{"ref":"x","payee":1,"amount":3000000,"condition":{"always":true},"due":2,"pair":"deal:0000000b"}`,
+		`{"ref":"P2","payee":1,"amount":2000000,"condition":{"always":true},"due":2,"pair":"deal:0000000a"}`))
+	h.next()
+	if rj := h.m.Rejections(); len(rj) != 0 {
+		t.Fatalf("rejections %+v, want none", rj)
+	}
+	var got []string
+	for _, c := range h.m.Commitments() {
+		got = append(got, fmt.Sprintf("%s:%d", c.Ref, c.Seq))
+	}
+	if fmt.Sprint(got) != "[P:1 P2:2 z:2 x:1]" {
+		t.Fatalf("sealed (ref:seq) %v, want [P:1 P2:2 z:2 x:1]", got)
+	}
+	if a, b := h.m.seat(1).lastSeq, h.m.seat(2).lastSeq; a != 2 || b != 2 {
+		t.Fatalf("last sealed seqs %d and %d, want 2 and 2", a, b)
+	}
+}
