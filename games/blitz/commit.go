@@ -161,10 +161,28 @@ func (m *Match) condSeated(c commitment.Condition) *subError {
 // count < 4, pairs (§7.5) sealed together or not at all. Sealing charges the fee, creates the
 // lock, emits commitment.sealed (public parties; sealed terms) and asks for a commitment
 // anchor; a refusal is a private commitment.rejected with its code.
+//
+// Order (docs/protocol-notes.md, golden pair_seq): no seat's commitment is sealed ahead of an
+// earlier submission of the same seat, since a seat's sealed order is its settlement order and
+// its seq order. The seal is a merge of the seats' own submission lists: the next one decided
+// is the earliest-submitted at the head of its seat's list that can go; a pair member goes
+// only when its partner is at the head of its own seat's list too (so a pair is sealed when
+// its later member comes up, or later if that seat's earlier submissions still wait), and both
+// go together. Pairs that wait on each other across two seats' lists (seat 1 [P, z], seat 2
+// [x, P2], pairs P/P2 and x/z) cannot all be sealed together in order: the one whose later
+// member was submitted last is refused (pair_unmatched) until the rest can go.
 func (m *Match) seal() {
-	groups := map[string][]*promise{}
+	var live []*promise // non-vetoed pendings, in submission order
 	for _, c := range m.pending {
-		if !c.vetoed && c.pair != "" {
+		if !c.vetoed && !c.done {
+			live = append(live, c)
+		}
+	}
+	groups := map[string][]*promise{}
+	pos := make(map[*promise]int, len(live))
+	for i, c := range live {
+		pos[c] = i
+		if c.pair != "" {
 			groups[c.pair] = append(groups[c.pair], c)
 		}
 	}
@@ -183,20 +201,16 @@ func (m *Match) seal() {
 		return o
 	}
 	// The seq check (§7.1: "reused or decreasing seq MUST be rejected") is judged per agent over
-	// its submissions in the order it submitted them, before any seal, so the seal's order
-	// cannot change it: a pair seals at its first member's place, which can put the partner
-	// ahead of an earlier submission of its own seat. Each non-vetoed submission's seq must be
-	// above the payer's last sealed seq (earlier turns) and above every seq it submitted before
-	// this one in this phase that was not itself bad_seq (docs/protocol-notes.md).
+	// its submissions in the order it submitted them, before any seal and apart from the state
+	// checks: each non-vetoed submission's seq must be above the payer's last sealed seq
+	// (earlier turns) and above every seq it submitted before this one in this phase that was
+	// not itself bad_seq (docs/protocol-notes.md).
 	seqErr := map[*promise]*subError{}
 	floor := map[int]int64{}
 	for _, s := range m.seats {
 		floor[s.Seat.Seat] = s.lastSeq
 	}
-	for _, c := range m.pending {
-		if c.vetoed || c.done {
-			continue
-		}
+	for _, c := range live {
 		if f := floor[c.payer]; c.seq <= f {
 			seqErr[c] = subErr(CodeBadSeq, "seq %d not above %d", c.seq, f)
 			continue
@@ -209,38 +223,75 @@ func (m *Match) seal() {
 		}
 		return m.sealCheck(c)
 	}
-	seal := m.doSeal
-	for _, c := range m.pending {
-		if c.vetoed || c.done {
-			continue
-		}
-		if c.pair == "" {
-			if e := check(c); e != nil {
-				m.reject(c, e)
-			} else {
-				seal(c)
+	// head reports whether c is its seat's earliest submission not yet decided.
+	head := func(c *promise) bool {
+		for _, o := range live[:pos[c]] {
+			if o.payer == c.payer && !o.done {
+				return false
 			}
+		}
+		return true
+	}
+	for left := len(live); left > 0; {
+		var next, with *promise
+		for _, c := range live {
+			if c.done || !head(c) {
+				continue
+			}
+			o := (*promise)(nil)
+			if c.pair != "" {
+				o = partner(c)
+			}
+			if o == nil || head(o) {
+				next, with = c, o
+				break
+			}
+		}
+		if next == nil { // every head waits on a partner behind another head: refuse one pair
+			for _, c := range live {
+				if c.done || !head(c) {
+					continue
+				}
+				o := partner(c) // non-nil: a head with no partner would have gone
+				if next == nil || max(pos[c], pos[o]) > max(pos[next], pos[with]) {
+					next, with = c, o
+				}
+			}
+			if pos[with] < pos[next] {
+				next, with = with, next
+			}
+			e := subErr(CodePairUnmatched, "pair %s waits on a pair that waits on it: no seal order keeps every seat's submissions in order", next.pair)
+			m.reject(next, e)
+			m.reject(with, e)
+			left -= 2
 			continue
 		}
-		o := partner(c)
-		if o == nil {
-			m.reject(c, subErr(CodePairUnmatched, "pair %s has no single counterpart with payer and payee swapped", c.pair))
+		if with == nil {
+			if next.pair != "" {
+				m.reject(next, subErr(CodePairUnmatched, "pair %s has no single counterpart with payer and payee swapped", next.pair))
+			} else if e := check(next); e != nil {
+				m.reject(next, e)
+			} else {
+				m.doSeal(next)
+			}
+			left--
 			continue
 		}
-		e1, e2 := check(c), check(o)
+		e1, e2 := check(next), check(with)
+		left -= 2
 		if e1 == nil && e2 == nil {
-			seal(c)
-			seal(o)
+			m.doSeal(next)
+			m.doSeal(with)
 			continue
 		}
 		if e1 == nil {
-			e1 = subErr(CodePairUnmatched, "its pair partner %s cannot be sealed", o.id)
+			e1 = subErr(CodePairUnmatched, "its pair partner %s cannot be sealed", with.id)
 		}
 		if e2 == nil {
-			e2 = subErr(CodePairUnmatched, "its pair partner %s cannot be sealed", c.id)
+			e2 = subErr(CodePairUnmatched, "its pair partner %s cannot be sealed", next.id)
 		}
-		m.reject(c, e1)
-		m.reject(o, e2)
+		m.reject(next, e1)
+		m.reject(with, e2)
 	}
 	m.pending = nil
 }
@@ -270,7 +321,7 @@ func (m *Match) doSeal(c *promise) {
 	c.done = true
 	p.budget -= m.fees.Action
 	m.house += m.fees.Action
-	p.lastSeq = max(p.lastSeq, c.seq) // a pair's partner may seal ahead of a lower seq of its seat
+	p.lastSeq = max(p.lastSeq, c.seq)
 	c.lock = ceilHalf(c.amount)
 	c.sealedTurn = m.turn
 	c.outcome = outcomeOpen

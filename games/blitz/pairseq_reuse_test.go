@@ -39,10 +39,10 @@ func TestPairPartnerCannotReuseAnEarlierSubmissionsSeq(t *testing.T) {
 }
 
 // Two pairs crossing two seats' answers (seat 1 [P, z], seat 2 [x, P2]; pairs P/P2 and x/z):
-// no order seals each pair together and keeps both seats' submissions in order, so each pair
-// seals at its first member's place: P, P2, z, x. Every seq was submitted increasing, so none is
-// bad_seq, and each seat's seqs go on from its highest.
-func TestCrossedPairsSealAtTheirFirstMembersPlace(t *testing.T) {
+// no order seals each pair together and keeps both seats' submissions in order. The pair whose
+// later member came last (P/P2: P2 is the last submission) is refused pair_unmatched; then z
+// and x are both at their seats' heads and seal together. No seat's seqs go backwards.
+func TestCrossedPairsRefuseTheLaterCompletedPair(t *testing.T) {
 	h := newHarness(t, testSetup("blitz", 6, `{"mole":5,"task":{"kind":"broker","named":[]}}`))
 	h.to(1, "commit", 0)
 	h.mustNoDrop(1, commitBody(
@@ -52,17 +52,49 @@ func TestCrossedPairsSealAtTheirFirstMembersPlace(t *testing.T) {
 		`{"ref":"x","payee":1,"amount":3000000,"condition":{"always":true},"due":2,"pair":"deal:0000000b"}`,
 		`{"ref":"P2","payee":1,"amount":2000000,"condition":{"always":true},"due":2,"pair":"deal:0000000a"}`))
 	h.next()
-	if rj := h.m.Rejections(); len(rj) != 0 {
-		t.Fatalf("rejections %+v, want none", rj)
+	var rj []string
+	for _, r := range h.m.Rejections() {
+		rj = append(rj, r.Ref+":"+r.Code)
+	}
+	if fmt.Sprint(rj) != "[P:pair_unmatched P2:pair_unmatched]" {
+		t.Fatalf("rejections %v, want [P:pair_unmatched P2:pair_unmatched]", rj)
 	}
 	var got []string
 	for _, c := range h.m.Commitments() {
 		got = append(got, fmt.Sprintf("%s:%d", c.Ref, c.Seq))
 	}
-	if fmt.Sprint(got) != "[P:1 P2:2 z:2 x:1]" {
-		t.Fatalf("sealed (ref:seq) %v, want [P:1 P2:2 z:2 x:1]", got)
+	if fmt.Sprint(got) != "[z:2 x:1]" {
+		t.Fatalf("sealed (ref:seq) %v, want [z:2 x:1]", got)
 	}
-	if a, b := h.m.seat(1).lastSeq, h.m.seat(2).lastSeq; a != 2 || b != 2 {
-		t.Fatalf("last sealed seqs %d and %d, want 2 and 2", a, b)
+	if a, b := h.m.seat(1).lastSeq, h.m.seat(2).lastSeq; a != 2 || b != 1 {
+		t.Fatalf("last sealed seqs %d and %d, want 2 and 1", a, b)
+	}
+	if a := h.account(1); a.Budget != h.account(3).Budget-DefaultFees().Action {
+		t.Fatalf("seat 1 budget %d, want one fee (z) below seat 3's %d", a.Budget, h.account(3).Budget)
+	}
+}
+
+// A pair waits for its partner's seat's earlier submissions, and that seat's later ones wait
+// for the pair: seat 1 [P, y], seat 2 [x, P2] seal x, P, P2, y (never y ahead of P).
+func TestPairWaitsAndSeatsKeepTheirOrder(t *testing.T) {
+	h := newHarness(t, testSetup("blitz", 6, `{"mole":5,"task":{"kind":"broker","named":[]}}`))
+	h.to(1, "commit", 0)
+	h.mustNoDrop(1, commitBody(
+		`{"ref":"P","payee":2,"amount":2000000,"condition":{"always":true},"due":2,"pair":"deal:0000000a"}`,
+		`{"ref":"y","payee":3,"amount":1000000,"condition":{"always":true},"due":2}`))
+	h.mustNoDrop(2, commitBody(
+		`{"ref":"x","payee":4,"amount":1000000,"condition":{"always":true},"due":2}`,
+		`{"ref":"P2","payee":1,"amount":2000000,"condition":{"always":true},"due":2,"pair":"deal:0000000a"}`))
+	h.mustNoDrop(3, commitBody(`{"ref":"w","payee":4,"amount":1000000,"condition":{"always":true},"due":2}`))
+	h.next()
+	if rj := h.m.Rejections(); len(rj) != 0 {
+		t.Fatalf("rejections %+v, want none", rj)
+	}
+	var got []string
+	for _, c := range h.m.Commitments() {
+		got = append(got, c.Ref)
+	}
+	if fmt.Sprint(got) != "[x P P2 y w]" {
+		t.Fatalf("sealed %v, want [x P P2 y w]", got)
 	}
 }

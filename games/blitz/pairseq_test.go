@@ -2,10 +2,10 @@ package blitz
 
 import "testing"
 
-// A pair seals at its first member's place (§7.5), which can put the partner ahead of an earlier
-// submission of the partner's seat. The earlier submission's seq is checked against what that
-// seat submitted before it, not against the partner's higher seq: all three seal, in the order
-// p1, p2, x, and the seat's seqs go on from the highest sealed.
+// A pair waits at the seal for its partner's seat's earlier submissions (golden pair_seq,
+// §7.4: a seat's sealed order is its settlement order and keeps its submission order): seat 2
+// submitted x before its pair side p2, so all three seal, in the order x, p1, p2, and the
+// seat's seqs go on from the highest sealed.
 func TestPairPartnerAheadKeepsEarlierSeq(t *testing.T) {
 	h := newHarness(t, testSetup("blitz", 6, `{"mole":5,"task":{"kind":"broker","named":[]}}`))
 	h.to(1, "commit", 0)
@@ -23,8 +23,8 @@ func TestPairPartnerAheadKeepsEarlierSeq(t *testing.T) {
 		order = append(order, c.Ref)
 		seqs[c.Ref] = c.Seq
 	}
-	if len(order) != 3 || order[0] != "p1" || order[1] != "p2" || order[2] != "x" {
-		t.Fatalf("sealed order %v, want [p1 p2 x]", order)
+	if len(order) != 3 || order[0] != "x" || order[1] != "p1" || order[2] != "p2" {
+		t.Fatalf("sealed order %v, want [x p1 p2]", order)
 	}
 	if seqs["x"] != 1 || seqs["p2"] != 2 {
 		t.Fatalf("seqs %v, want x 1 and p2 2", seqs)
