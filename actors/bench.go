@@ -5,10 +5,12 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -43,6 +45,14 @@ type BenchOptions struct {
 	// Reboot shuts the arena down once every table is open and starts it again on the same
 	// store (boot recovery of every live table), timing both.
 	Reboot bool
+	// Practice opens each table as the walk-in desk opens a Practice table with no walk-in
+	// (walkinTableSpec: named house seats of kind "house" at the notional entry and collateral,
+	// as many as Format has: blitz 6, short 3), on the agent clock compressed to Move per phase.
+	// Engine must then be the Blitz engine (games/blitz); Seats is ignored. Format "" is blitz.
+	Practice bool
+	// HeapProfile, when set, receives a pprof heap profile taken with the heap measurement
+	// (every table open, after a forced GC): where a live table's bytes are.
+	HeapProfile io.Writer
 }
 
 // BenchResult is what RunBench measured. Durations are wall-clock.
@@ -89,6 +99,12 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	}
 	if o.Seats <= 0 {
 		o.Seats = 3
+	}
+	if o.Practice && o.Format == "" {
+		o.Format = walkinGame
+	}
+	if _, ok := walkinFormatSeats[o.Format]; o.Practice && !ok {
+		return BenchResult{}, fmt.Errorf("actors: bench: practice format %q: blitz or short", o.Format)
 	}
 	if o.Move <= 0 {
 		o.Move = 10 * time.Second
@@ -160,11 +176,16 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 				if o.Spread > 0 {
 					time.Sleep(time.Until(began.Add(o.Spread * time.Duration(i-1) / time.Duration(o.Tables))))
 				}
-				spec := TableSpec{ID: "bench-" + strconv.Itoa(i), Game: game, Format: o.Format, Kind: "practice",
-					Pace: games.Pace{Name: "agent", Scouting: o.Move, Talk: o.Move, Commit: o.Move, Settle: o.Move}}
-				for s := 1; s <= o.Seats; s++ {
-					spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s),
-						Kind: "house"}, Channel: ChannelHouse})
+				pace := games.Pace{Name: "agent", Scouting: o.Move, Talk: o.Move, Commit: o.Move, Settle: o.Move}
+				spec := TableSpec{ID: "bench-" + strconv.Itoa(i), Game: game, Format: o.Format, Kind: "practice", Pace: pace}
+				if o.Practice {
+					spec, _ = walkinTableSpec(spec.ID, "practice", o.Format, "agent", nil, nil)
+					spec.Game, spec.Pace = game, pace
+				} else {
+					for s := 1; s <= o.Seats; s++ {
+						spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s),
+							Kind: "house"}, Channel: ChannelHouse})
+					}
 				}
 				if _, err := a.OpenTable(ctx, spec); err != nil {
 					errs <- err
@@ -183,6 +204,11 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
+	if o.HeapProfile != nil {
+		if err := pprof.WriteHeapProfile(o.HeapProfile); err != nil {
+			return BenchResult{}, fmt.Errorf("actors: bench: heap profile: %w", err)
+		}
+	}
 	res.LiveAtMeasure = o.Tables - len(samples.done)
 	res.Goroutines = runtime.NumGoroutine()
 	if res.LiveAtMeasure > 0 && after.HeapAlloc > before.HeapAlloc {

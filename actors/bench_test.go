@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"arena/games/blitz"
 )
 
 // TestRunBenchSmall checks the load tool itself: every table completes and every figure is
@@ -52,5 +54,22 @@ func BenchmarkTablesUnderLoad(b *testing.B) {
 		b.ReportMetric(float64(r.CommitP50.Microseconds())/1000, "commit-p50-ms")
 		b.ReportMetric(float64(r.CommitP99.Microseconds())/1000, "commit-p99-ms")
 		b.ReportMetric(float64(r.HeapPerTable), "heap-B/table")
+	}
+}
+
+// TestRunBenchBlitzPractice runs the load tool's Practice mode on the real Blitz engine: six
+// named house seats per table, the house policy answering every move, the agent clock compressed.
+func TestRunBenchBlitzPractice(t *testing.T) {
+	r, err := RunBench(context.Background(), BenchOptions{Tables: 4, Move: 50 * time.Millisecond, NoSync: true, Practice: true,
+		Engine: blitz.NewEngine(blitz.DefaultFees()), Dir: t.TempDir(), Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Completed != 4 || r.TimerSamples < 4*5 || r.CommitSamples < 4*6*5 || r.TablesPerSecond <= 0 || r.HeapPerTable == 0 {
+		t.Fatalf("bench result %v", r)
+	}
+	if _, err := RunBench(context.Background(), BenchOptions{Tables: 1, Practice: true, Format: "long",
+		Engine: blitz.NewEngine(blitz.DefaultFees())}); err == nil {
+		t.Fatal("practice format long was run")
 	}
 }

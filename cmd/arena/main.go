@@ -23,6 +23,7 @@ func commands() map[string]command {
 	return map[string]command{
 		// one line per sub-command, kept sorted
 		"anchor-check": anchorCheckCommand,
+		"bench":        benchCommand,
 		"chain":        chainCommand,
 		"devchain":     devchainCommand,
 		"ops":          opsCommand,
