@@ -59,8 +59,12 @@ type rpcRefusal struct {
 //     case variant of a JSON-RPC name ("Method"); in tools/call params, a case variant of
 //     "name" or "arguments"; an empty batch; nesting deeper than canon.MaxDepth; integers
 //     beyond ±(2^53−1);
+//   - -32600: any batch, even of sound messages (refused after its messages are judged, so
+//     a hostile member still gets its own answer); "method" not a string; "id" not a string,
+//     number or null;
 //   - -32602: tools/call whose params is not an object, or whose arguments are missing, null
-//     or anything but an object.
+//     or anything but an object; any method mcp-go serves whose message does not decode into
+//     mcp-go's request type (params.name a number): a fixed message, never decoder text.
 func Guard(next http.Handler, maxBody int64, log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -124,7 +128,9 @@ func checkBody(raw []byte) *rpcRefusal {
 				return ref
 			}
 		}
-		return nil
+		// A batch of sound messages is still refused: mcp-go's streamable HTTP transport does
+		// not serve batches (it answers -32700 to valid JSON), and MCP 2025-06-18 dropped them.
+		return &rpcRefusal{code: rpcInvalidRequest, msg: msgBatch}
 	}
 	return checkMessage(trimmed)
 }
@@ -139,9 +145,12 @@ func checkMessage(raw json.RawMessage) *rpcRefusal {
 	if variantOf(m, rpcNames) {
 		return &rpcRefusal{id: id, code: rpcInvalidRequest, msg: msgCaseVariant}
 	}
+	if ref := checkTypes(m, id); ref != nil {
+		return ref
+	}
 	var method string
 	if json.Unmarshal(m["method"], &method) != nil || method != "tools/call" {
-		return nil // mcp-go judges every other method (and responses) itself
+		return checkDecodes(method, raw, id) // mcp-go judges responses and notifications itself
 	}
 	var params map[string]json.RawMessage
 	if p, ok := m["params"]; !ok || json.Unmarshal(p, &params) != nil || params == nil {
@@ -154,7 +163,7 @@ func checkMessage(raw json.RawMessage) *rpcRefusal {
 	if a := bytes.TrimSpace(args); !ok || len(a) == 0 || a[0] != '{' {
 		return &rpcRefusal{id: id, code: rpcInvalidParams, msg: msgArguments}
 	}
-	return nil
+	return checkDecodes(method, raw, id)
 }
 
 // variantOf reports whether m has a member that equals one of names under case folding but is

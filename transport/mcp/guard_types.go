@@ -1,0 +1,69 @@
+package chatseat
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// msgBatch and msgParamsTypes are fixed like the guard's other messages.
+const (
+	msgBatch       = "Invalid Request: batches are not served; send one JSON-RPC message per POST"
+	msgParamsTypes = "Invalid params: a member of params has the wrong type"
+)
+
+// typedRequests maps each method mcp-go serves to a fresh value of the request type it decodes
+// the message into. mcp-go answers a decoding failure with -32600 and Go's decoder text
+// ("json: cannot unmarshal number into Go struct field CallToolRequest.params.name"), so the
+// guard decodes first and answers a fixed -32602 itself: no decoder text reaches the client.
+var typedRequests = map[string]func() any{
+	string(mcp.MethodInitialize):             func() any { return new(mcp.InitializeRequest) },
+	string(mcp.MethodPing):                   func() any { return new(mcp.PingRequest) },
+	string(mcp.MethodServerDiscover):         func() any { return new(mcp.DiscoverRequest) },
+	string(mcp.MethodSubscriptionsListen):    func() any { return new(mcp.SubscriptionsListenRequest) },
+	string(mcp.MethodSetLogLevel):            func() any { return new(mcp.SetLevelRequest) },
+	string(mcp.MethodResourcesList):          func() any { return new(mcp.ListResourcesRequest) },
+	string(mcp.MethodResourcesTemplatesList): func() any { return new(mcp.ListResourceTemplatesRequest) },
+	string(mcp.MethodResourcesRead):          func() any { return new(mcp.ReadResourceRequest) },
+	string(mcp.MethodResourcesSubscribe):     func() any { return new(mcp.SubscribeRequest) },
+	string(mcp.MethodResourcesUnsubscribe):   func() any { return new(mcp.UnsubscribeRequest) },
+	string(mcp.MethodPromptsList):            func() any { return new(mcp.ListPromptsRequest) },
+	string(mcp.MethodPromptsGet):             func() any { return new(mcp.GetPromptRequest) },
+	string(mcp.MethodToolsList):              func() any { return new(mcp.ListToolsRequest) },
+	string(mcp.MethodToolsCall):              func() any { return new(mcp.CallToolRequest) },
+	string(mcp.MethodTasksGet):               func() any { return new(mcp.GetTaskRequest) },
+	string(mcp.MethodTasksList):              func() any { return new(mcp.ListTasksRequest) },
+	string(mcp.MethodTasksResult):            func() any { return new(mcp.TaskResultRequest) },
+	string(mcp.MethodTasksCancel):            func() any { return new(mcp.CancelTaskRequest) },
+	string(mcp.MethodCompletionComplete):     func() any { return new(mcp.CompleteRequest) },
+}
+
+// checkTypes judges the JSON kinds of one message's members as mcp-go will decode them:
+//   - "method" present but not a string: -32600 (mcp-go would answer -32700 to valid JSON);
+//   - "id" present and not a string, a number or null: -32600 (JSON-RPC 2.0 §4);
+//
+// checkDecodes then judges the params (checkMessage runs its own params checks in between).
+func checkTypes(m map[string]json.RawMessage, id json.RawMessage) *rpcRefusal {
+	if v, ok := m["id"]; ok && id == nil && string(bytes.TrimSpace(v)) != "null" {
+		return &rpcRefusal{code: rpcInvalidRequest, msg: msgInvalid}
+	}
+	mv, ok := m["method"]
+	if !ok {
+		return nil // a response (or nothing): mcp-go answers it with its own fixed texts
+	}
+	var method string
+	if json.Unmarshal(mv, &method) != nil {
+		return &rpcRefusal{id: id, code: rpcInvalidRequest, msg: msgInvalid}
+	}
+	return nil
+}
+
+// checkDecodes is the last check of a message: one whose method mcp-go serves must decode into
+// mcp-go's request type for it, else -32602 with msgParamsTypes.
+func checkDecodes(method string, raw json.RawMessage, id json.RawMessage) *rpcRefusal {
+	if mk, ok := typedRequests[method]; ok && json.Unmarshal(raw, mk()) != nil {
+		return &rpcRefusal{id: id, code: rpcInvalidParams, msg: msgParamsTypes}
+	}
+	return nil
+}
