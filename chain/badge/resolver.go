@@ -140,11 +140,13 @@ func (r *Resolver) resolve(ctx context.Context, id string, depth int) (Agent, er
 	// spelling per Badge), so a hit on the raw text skips the base58 decode.
 	now := r.now()
 	r.mu.Lock()
-	if c, ok := r.cache[id]; ok && now.Before(c.expires) {
-		r.mu.Unlock()
+	c, hit := r.cache[id]
+	r.mu.Unlock()
+	// A cached resolution counts only while its Badge still holds its key: an earlier
+	// registration naming the same key takes it (KeyIndex), and this one is then key_reused.
+	if hit && now.Before(c.expires) && r.keys.holds(c.a.Key, id) {
 		return c.a, nil
 	}
-	r.mu.Unlock()
 	aid, err := ParseAgentID(id)
 	if err != nil {
 		if errors.Is(err, ErrNotBase58) {
@@ -341,7 +343,7 @@ func (r *Resolver) resolveUncached(ctx context.Context, id AgentID, depth int) (
 		}
 		a.Operator = &op
 	}
-	if err := r.keys.claim(pub, id); err != nil {
+	if err := r.keys.claim(pub, id, tokenID); err != nil {
 		return Agent{}, err
 	}
 	return a, nil
@@ -382,18 +384,33 @@ func (r *Resolver) isHouseEndpoint(endpoint string) bool {
 	return false
 }
 
-// KeyIndex binds each signing key to the one Badge that first presented it in a successful
-// resolution, for the life of the index (§4.2: a key MUST be used by exactly one Badge, ever).
-// A Badge may hold several keys over time (rotation); a key never moves to another Badge. The
-// index is in memory: its scope is the process (share one index among its Resolvers).
+// KeyIndex binds each signing key to one Badge for the life of the index (§4.2: a key MUST be
+// used by exactly one Badge, ever). A Badge may hold several keys over time (rotation); who
+// holds a key is decided so that a card merely naming someone else's public key (no private
+// key needed) can never take it from its Badge:
+//   - a binding proven by a signature (Prove: a request signed with the key verified for that
+//     Badge) is final: every other Badge naming the key is key_reused;
+//   - among unproven bindings the earlier registration holds the key: the lower registry token
+//     id (the registry numbers Badges in registration order), whatever order they are read in.
+//     A later card read first holds the key only until the earlier Badge is read; from then on
+//     the later one is key_reused (its cached resolution is dropped too).
+//
+// The index is in memory: its scope is the process (share one index among its Resolvers).
 // Safe for concurrent use.
 type KeyIndex struct {
 	mu    sync.Mutex
-	byKey map[[32]byte]string
+	byKey map[[32]byte]keyHolder
+}
+
+// keyHolder is the Badge a key is bound to.
+type keyHolder struct {
+	id     string // canonical agent id
+	token  uint64 // registry token id: lower is the earlier registration
+	proven bool   // a signature with the key verified for id
 }
 
 // NewKeyIndex makes an empty index.
-func NewKeyIndex() *KeyIndex { return &KeyIndex{byKey: map[[32]byte]string{}} }
+func NewKeyIndex() *KeyIndex { return &KeyIndex{byKey: map[[32]byte]keyHolder{}} }
 
 // Owner is the Badge key is bound to, if any.
 func (k *KeyIndex) Owner(pub ed25519.PublicKey) (string, bool) {
@@ -402,18 +419,61 @@ func (k *KeyIndex) Owner(pub ed25519.PublicKey) (string, bool) {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	id, ok := k.byKey[[32]byte(pub)]
-	return id, ok
+	h, ok := k.byKey[[32]byte(pub)]
+	return h.id, ok
 }
 
-// claim binds pub to id, or refuses with CodeKeyReused when another Badge holds it.
-func (k *KeyIndex) claim(pub ed25519.PublicKey, id AgentID) error {
+// Prove records that a signature with pub verified for the Badge agent: when agent holds pub,
+// the binding becomes final. It reports whether agent holds pub (false: another Badge does,
+// or the key is unknown here; nothing changes).
+func (k *KeyIndex) Prove(pub ed25519.PublicKey, agent string) bool {
+	if len(pub) != 32 {
+		return false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	h, ok := k.byKey[[32]byte(pub)]
+	if !ok || h.id != agent {
+		return false
+	}
+	h.proven = true
+	k.byKey[[32]byte(pub)] = h
+	return true
+}
+
+// holds reports whether pub is bound to agent (a cached resolution is reused only then).
+func (k *KeyIndex) holds(pub ed25519.PublicKey, agent string) bool {
+	if len(pub) != 32 {
+		return false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	h, ok := k.byKey[[32]byte(pub)]
+	return ok && h.id == agent
+}
+
+// claim binds pub to id (registry token id token) by the rules on KeyIndex, or refuses with
+// CodeKeyReused when another Badge holds it.
+func (k *KeyIndex) claim(pub ed25519.PublicKey, id AgentID, token uint64) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	s := id.String()
-	if held, ok := k.byKey[[32]byte(pub)]; ok && held != s {
-		return refuse(CodeKeyReused, "signing_key %s already belongs to %s: a key is used by exactly one Badge", canon.FormatKey(pub), held)
+	h, ok := k.byKey[[32]byte(pub)]
+	switch {
+	case !ok:
+		k.byKey[[32]byte(pub)] = keyHolder{id: s, token: token}
+	case h.id == s:
+	case h.proven || h.token <= token:
+		return refuse(CodeKeyReused, "signing_key %s already belongs to %s: a key is used by exactly one Badge", canon.FormatKey(pub), h.id)
+	default: // an earlier registration than the unproven holder: the key is its own
+		k.byKey[[32]byte(pub)] = keyHolder{id: s, token: token}
 	}
-	k.byKey[[32]byte(pub)] = s
 	return nil
+}
+
+// Proven tells the key index that a signature with key verified for agent (a signed join or
+// owner session, §4.1): the Badge's hold on the key becomes final, so no other card naming it
+// can take it, earlier registration or not. It reports whether agent holds key.
+func (r *Resolver) Proven(agent string, key ed25519.PublicKey) bool {
+	return r.keys.Prove(key, agent)
 }

@@ -59,6 +59,12 @@ type Resolver interface {
 	Resolve(ctx context.Context, agent string) (Agent, error)
 }
 
+// KeyProver is implemented by a Resolver that wants to know when a signature with an agent's
+// signing key verified (chain/badge's Resolver.Proven): the door tells it after each one.
+type KeyProver interface {
+	Proven(agent string, key ed25519.PublicKey) bool
+}
+
 // Seat is a verified join handed to the Seater.
 type Seat struct {
 	Agent  Agent
@@ -238,6 +244,11 @@ func (h *handlers) verify(ctx context.Context, raw []byte, agent, issuedAt, nonc
 	d := canon.Digest(unsigned)
 	if len(ag.SigningKey) != ed25519.PublicKeySize || !canon.Verify(ag.SigningKey, d[:], s) {
 		return Agent{}, door.Refuse(CodeBadSignature, "sig does not verify with the signing_key of "+agent+"'s anchored card (§4.1)")
+	}
+	// The signature proves the Badge holds the key's private half: its hold on the key becomes
+	// final, so no card merely naming the key can take it (§4.2, chain/badge KeyIndex).
+	if p, ok := h.o.Resolver.(KeyProver); ok {
+		p.Proven(agent, ag.SigningKey)
 	}
 	fresh, err := h.o.Nonces.Use(ctx, purpose+"|"+agent+"|"+nonce, at.Add(MaxAge+MaxSkew))
 	if err != nil {
