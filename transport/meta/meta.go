@@ -75,6 +75,10 @@ type Options struct {
 	Gatherer prometheus.Gatherer
 	// Health, when set, is called by /healthz with a 2 s deadline; an error answers 503.
 	Health func(ctx context.Context) error
+	// ChainNode, when set, is reported by /healthz as "chain_node": the node's gRPC address
+	// (HOST:PORT) this arena anchors to, the embedded devchain's loopback port included, so
+	// `arena anchor-check URL` finds the node without --node (issue 4).
+	ChainNode string
 	// Card, when set and returning bytes, is the card served instead of CardOf(Identity), byte
 	// for byte: the card written by chain/badge and anchored on chain (§4.3: its SHA-256 is the
 	// registry's metadata_hash, so it must not be re-serialised).
@@ -101,14 +105,22 @@ func Mount(e *echo.Echo, o Options) {
 			ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 			defer cancel()
 			if err := o.Health(ctx); err != nil {
-				return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error(), "code": "unavailable"})
+				return c.JSON(http.StatusServiceUnavailable, withNode(map[string]string{"status": "unavailable", "error": err.Error(), "code": "unavailable"}, o.ChainNode))
 			}
 		}
-		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+		return c.JSON(http.StatusOK, withNode(map[string]string{"status": "ok"}, o.ChainNode))
 	})
 	g := o.Gatherer
 	if g == nil {
 		g = prometheus.NewRegistry()
 	}
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(g, promhttp.HandlerOpts{})))
+}
+
+// withNode adds "chain_node" to a /healthz body when the arena has a node to report.
+func withNode(body map[string]string, node string) map[string]string {
+	if node != "" {
+		body["chain_node"] = node
+	}
+	return body
 }
