@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -85,12 +86,18 @@ type hostedHandlers struct {
 	hd Hosted
 }
 
-// origin is the site as the client reached it (X-Forwarded-Proto honoured for the scheme).
-func origin(c echo.Context) string { return c.Scheme() + "://" + c.Request().Host }
+// origin is the site the links name: Options.Site when set, else the site as the client
+// reached it (X-Forwarded-Proto honoured for the scheme; the Host is the client's word).
+func origin(c echo.Context, site string) string {
+	if site != "" {
+		return strings.TrimRight(site, "/")
+	}
+	return c.Scheme() + "://" + c.Request().Host
+}
 
-// absolute makes a table's links absolute on the request's origin.
-func absolute(c echo.Context, t HostedTable) HostedTable {
-	o := origin(c)
+// absolute makes a table's links absolute on origin(c, site).
+func absolute(c echo.Context, site string, t HostedTable) HostedTable {
+	o := origin(c, site)
 	if t.Link == "" {
 		t.Link = "/t/" + t.Code
 	}
@@ -144,7 +151,7 @@ func (h *hostedHandlers) host(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusCreated, absolute(c, t))
+	return sendJSON(c, http.StatusCreated, absolute(c, h.opts.Site, t))
 }
 
 func (h *hostedHandlers) start(c echo.Context) error {
@@ -164,7 +171,7 @@ func (h *hostedHandlers) start(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, absolute(c, t))
+	return sendJSON(c, http.StatusOK, absolute(c, h.opts.Site, t))
 }
 
 func (h *hostedHandlers) leave(c echo.Context) error {
@@ -198,7 +205,7 @@ func (h *hostedHandlers) list(c echo.Context) error {
 	}
 	out := make([]HostedTable, 0, len(ts))
 	for _, t := range ts {
-		out = append(out, absolute(c, t))
+		out = append(out, absolute(c, h.opts.Site, t))
 	}
 	return sendJSON(c, http.StatusOK, map[string]any{"tables": out})
 }
@@ -217,5 +224,5 @@ func (h *hostedHandlers) byCode(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, absolute(c, t))
+	return sendJSON(c, http.StatusOK, absolute(c, h.opts.Site, t))
 }

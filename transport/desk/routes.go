@@ -32,6 +32,10 @@ type Options struct {
 	// PollsPerToken caps the long polls one token may hold open at once; one more is refused
 	// with too_many_polls (429, retry). 0 selects 4.
 	PollsPerToken int
+	// Site is the public origin ("https://arena.example") the hosted-table links (link,
+	// watch) are written against. Empty: the request's scheme and Host, which a client can
+	// forge; `arena serve` always sets it (ARENA_PUBLIC_URL, else its listen address).
+	Site string
 }
 
 const maxLongPoll = 30 * time.Second
