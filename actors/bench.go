@@ -53,6 +53,10 @@ type BenchOptions struct {
 	// HeapProfile, when set, receives a pprof heap profile taken with the heap measurement
 	// (every table open, after a forced GC): where a live table's bytes are.
 	HeapProfile io.Writer
+	// HeapAt, when positive, takes the heap measurement this long after the first table opened
+	// (at least once every table is open) rather than as soon as they are: a Blitz table's public
+	// log grows through the round, so mid-round is its typical size, the opening its least.
+	HeapAt time.Duration
 }
 
 // BenchResult is what RunBench measured. Durations are wall-clock.
@@ -200,6 +204,13 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 		return BenchResult{}, fmt.Errorf("actors: bench: open: %w", err)
 	}
 	res := BenchResult{Tables: o.Tables, OpenTime: time.Since(began)}
+	if o.HeapAt > 0 {
+		select {
+		case <-time.After(time.Until(began.Add(o.HeapAt))):
+		case <-ctx.Done():
+			return res, ctx.Err()
+		}
+	}
 
 	runtime.GC()
 	var after runtime.MemStats

@@ -43,6 +43,8 @@ flags:
                   recovery of every live table), timed
   --timeout D     give up after D (default 30m)
   --heapprofile F write a pprof heap profile to F when the heap is measured
+  --heap-at D     measure the heap D after the first table opened (default: once all are open;
+                  a Blitz table's public log grows through the round)
 
 exit status: 0 every table finished; 1 the run failed; 2 usage error.
 `
@@ -65,6 +67,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	reboot := fs.Bool("reboot", false, "")
 	timeout := fs.Duration("timeout", 30*time.Minute, "")
 	heapProfile := fs.String("heapprofile", "", "")
+	heapAt := fs.Duration("heap-at", 0, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stderr, benchUsage)
@@ -88,7 +91,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usage("--workers and --timeout must be positive")
 	}
 	o := actors.BenchOptions{Tables: *tables, Move: *move, Workers: *workers, NoSync: !*sync, Reboot: *reboot,
-		Timeout: *timeout, Spread: *spread}
+		Timeout: *timeout, Spread: *spread, HeapAt: *heapAt}
 	switch {
 	case *spread < 0:
 		o.Spread = 0 // RunBench's default: one move
