@@ -123,6 +123,9 @@ func (m *Match) answer(in games.Input) error {
 	}
 	// From here the answer is taken; parts may be dropped.
 	m.answered[in.Seat] = true
+	if m.stage == stCommit {
+		s.committedAt = m.now // its veto window starts here (vetoHold)
+	}
 	var dropped []Dropped
 	nonEmpty := false
 	if len(b.Messages) > 0 {
@@ -174,10 +177,7 @@ func (m *Match) answer(in games.Input) error {
 		dropped = []Dropped{}
 	}
 	m.step.Reply, _ = json.Marshal(map[string]any{"dropped": dropped})
-	if m.clk.closeEarly && m.allAnswered() {
-		m.closePhase(m.now)
-		m.cascade(m.now)
-	}
+	m.closeIfAllAnswered()
 	return nil
 }
 

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"arena/games"
+	"arena/games/blitz/commitment"
 	"arena/games/canon"
 )
 
@@ -73,8 +73,6 @@ type Notice struct {
 	Link string `json:"link"`
 }
 
-var roundRE = regexp.MustCompile(`^T-[1-9][0-9]{0,18}$`)
-
 // minEntry is §14's entry minimum, 50 CCD (or chips).
 const minEntry = 50 * ccd
 
@@ -82,7 +80,9 @@ const minEntry = 50 * ccd
 // Advance opens the round (round.created, seat.taken, the draw, scouting). Errors are
 // *games.Error with code bad_request naming the field at fault: unknown format, seat count
 // outside the format, seats not numbered 1..N, empty or duplicate agent ids, entry below
-// 50 CCD, collateral outside 40–80% of entry (§14), a round not "T-<n>", bad Options.
+// 50 CCD, collateral outside 40–80% of entry (§14), a round not "T-<n>" by commitment.ParseRound
+// (the rule every commitment's round is held to, so no round opens whose commitments must all
+// be refused), bad Options.
 func (e *Engine) New(s games.Setup, keys games.Keyring) (games.Match, error) {
 	return e.newMatch(s, keys)
 }
@@ -96,8 +96,8 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 	if !ok {
 		return nil, bad("unknown format %q", s.Format)
 	}
-	if !roundRE.MatchString(s.Round) {
-		return nil, bad("round %q is not T-<n>", s.Round)
+	if _, ok := commitment.ParseRound(s.Round); !ok {
+		return nil, bad("round %q is not T-<n> with n from 1 to 2^64-1, no leading zero (§3, §5.5 u64)", s.Round)
 	}
 	n := len(s.Seats)
 	if n < f.MinSeats || n > f.MaxSeats {

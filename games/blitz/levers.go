@@ -114,6 +114,7 @@ func (m *Match) vetoLever(seat int, body json.RawMessage) error {
 	if m.task.Kind == "veto" && target.payee == m.mole {
 		m.bell(1, "commit", 0)
 	}
+	m.closeIfAllAnswered() // the veto spent, the phase need not wait on this seat's window
 	return nil
 }
 

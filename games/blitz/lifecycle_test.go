@@ -389,7 +389,7 @@ func TestStateMe(t *testing.T) {
 }
 
 func TestDarkSetAndCleared(t *testing.T) {
-	h := newHarness(t, testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`))
+	h := newHarness(t, allByo(testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`)))
 	for turn := 1; turn <= 2; turn++ {
 		h.to(turn, "talk", 1)
 		for s := 2; s <= 6; s++ {

@@ -35,24 +35,25 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // seatState is one seat's book: money in microCCD and levers.
 type seatState struct {
 	games.Seat
-	collateral int64 // includes locks
-	budget     int64 // action budget remaining
-	bounty     int64 // paid into the pot at seating
-	initial    int64 // collateral at seating, for the public bar
-	alive      bool
-	elimTurn   int // turn whose settle eliminated it; 0 while alive
-	dark       bool
-	emptyRun   int  // consecutive empty turns
-	spoke      bool // answered something non-empty this turn
-	lastSeq    int64
-	nextSeq    int64 // next seq the arena fills for a walk-in
-	callsUsed  int
-	callsQueue []string
-	calls      []string // calls delivered
-	vetoUsed   bool
-	accusation int // seat the accusation stands on; 0 none
-	accuseUsed int // 0 none, 1 placed, 2 moved
-	inbox      []json.RawMessage
+	collateral  int64 // includes locks
+	budget      int64 // action budget remaining
+	bounty      int64 // paid into the pot at seating
+	initial     int64 // collateral at seating, for the public bar
+	alive       bool
+	elimTurn    int // turn whose settle eliminated it; 0 while alive
+	dark        bool
+	emptyRun    int  // consecutive empty turns
+	spoke       bool // answered something non-empty this turn
+	lastSeq     int64
+	nextSeq     int64 // next seq the arena fills for a walk-in
+	callsUsed   int
+	callsQueue  []string
+	calls       []string // calls delivered
+	vetoUsed    bool
+	committedAt time.Time // when its answer to the open commit phase was taken (vetoHold)
+	accusation  int       // seat the accusation stands on; 0 none
+	accuseUsed  int       // 0 none, 1 placed, 2 moved
+	inbox       []json.RawMessage
 }
 
 // Match is one Blitz round. It is not safe for concurrent use (games.Match).
@@ -266,9 +267,7 @@ func (m *Match) closePhase(at time.Time) {
 		m.openRound()
 		m.openPhase(stScouting, at)
 	case stScouting:
-		m.turn = 1
-		m.emit("turn.started", visPublic, map[string]any{"turn": 1, "of": m.format.Turns})
-		m.openPhase(stTalk, at)
+		m.startTurn(1, at)
 	case stTalk:
 		m.closeExchange()
 		if m.exchange < m.format.Exchanges {
@@ -288,14 +287,23 @@ func (m *Match) closePhase(at time.Time) {
 			m.deadline = at
 		}
 	case stSettle:
-		m.turn++
 		for _, s := range m.seats {
 			s.spoke = false
 		}
 		m.talking = nil
-		m.emit("turn.started", visPublic, map[string]any{"turn": m.turn, "of": m.format.Turns})
-		m.openPhase(stTalk, at)
+		m.startTurn(m.turn+1, at)
 	}
+}
+
+// startTurn opens turn t at `at`: public turn.started {turn, of}, then the talk phase. The
+// event belongs to the turn it starts, so its envelope carries that turn and phase "talk" (the
+// phase it opens), never the scouting or settle phase just closed (docs/protocol-notes.md,
+// games/blitz, "Event phase").
+func (m *Match) startTurn(t int, at time.Time) {
+	m.turn = t
+	m.stage = stTalk
+	m.emit("turn.started", visPublic, map[string]any{"turn": t, "of": m.format.Turns})
+	m.openPhase(stTalk, at)
 }
 
 // openPhase moves to phase st starting at `at` and emits phase.started.

@@ -6,7 +6,7 @@ import (
 
 // A quiet round: nobody says anything; the round still settles, conserves money and reveals.
 func TestQuietRound(t *testing.T) {
-	h := newHarness(t, testSetup("blitz", 6, `{"mole":2,"task":{"kind":"broker","named":[]}}`))
+	h := newHarness(t, allByo(testSetup("blitz", 6, `{"mole":2,"task":{"kind":"broker","named":[]}}`)))
 	r := h.finish()
 	var total int64
 	for _, p := range r.Payouts {

@@ -2,6 +2,8 @@ package blitz
 
 import (
 	"sort"
+
+	"arena/games"
 )
 
 // settleTurn is §8.2 at the end of the turn: due commitments in sealed order, elimination,
@@ -19,7 +21,7 @@ func (m *Match) settleTurn() {
 		}
 	}
 	for _, s := range m.seats {
-		if !s.alive || s.Kind == "house" || s.Kind == "arena" {
+		if !s.alive || !canGoDark(s.Seat) {
 			continue
 		}
 		if s.spoke {
@@ -43,6 +45,16 @@ func (m *Match) settleTurn() {
 	if m.turn == min(3, m.format.Turns-1) {
 		m.requestAnchor("turn", m.transcript.sum())
 	}
+}
+
+// canGoDark reports whether the §8.2 step 3 dark check applies to seat s: "Any BYO agent with
+// two consecutive empty turns is marked dark". Only a seat of kind "byo" (or "", which
+// seat.taken shows as "byo") that is not a walk-in qualifies. A walk-in's silence has its own
+// rule, §4.5 "Away" (the table answers it with silence at once), and house, arena and ots
+// seats are played by the arena, whose fallback policy answers for them (agent.scripted); none
+// of those is marked dark (docs/protocol-notes.md, games/blitz, "Dark").
+func canGoDark(s games.Seat) bool {
+	return (s.Kind == "byo" || s.Kind == "") && !s.Walkin
 }
 
 // penalty is §8.2's breach penalty: 25% of the amount, ×1.5 when the payee is the mole

@@ -89,15 +89,17 @@ func (m *Match) bell(r int, phase string, exchange int) {
 	}
 	rg := &rung{Turn: m.turn, Phase: phase, Exchange: exchange}
 	m.rungs[r-1] = rg
-	m.emit("mole.rung", visPublic, map[string]any{"rung": r, "turn": rg.Turn, "phase": rg.Phase, "exchange": omitZero(exchange)})
+	m.emit("mole.rung", visPublic, bellPayload(r, rg))
 }
 
-// omitZero turns 0 into nil so that JSON leaves "exchange" out of non-talk bells.
-func omitZero(v int) any {
-	if v == 0 {
-		return nil
+// bellPayload is the mole.rung payload {rung, turn, phase, exchange?} (§9): "exchange" is
+// present only for a bell rung in a talk exchange, and left out (not null) otherwise.
+func bellPayload(r int, rg *rung) map[string]any {
+	p := map[string]any{"rung": r, "turn": rg.Turn, "phase": rg.Phase}
+	if rg.Exchange != 0 {
+		p["exchange"] = rg.Exchange
 	}
-	return v
+	return p
 }
 
 // afterExchange: whisper counts distinct seats that sent the mole a private message.

@@ -48,7 +48,7 @@ const (
 // Parse takes a commitment's raw bytes as received and returns it with its canonical bytes and
 // id. Order: the strict raw checks and canonical bytes first (canon.Parse, then JCS of the
 // object without sig, §7.2), then an exact-case read of the members (no unknown member, no
-// null, integers written as integers), then the §7.1 schema: v == 1; round "T-" + digits;
+// null, integers written as integers), then the §7.1 schema: v == 1; round a valid ParseRound id;
 // turn ≥ 1; seq ≥ 1; payer and payee well-formed agent ids and different; amount ≥ 1_000_000
 // microCCD; condition in the §10 vocabulary with every survives n ≤ due; turn ≤ due; pair
 // absent or "deal:<8 lowercase hex>"; sig present in "ed25519:<128 hex>" form (checked by
@@ -156,7 +156,7 @@ func read(v canon.Value) (Commitment, *games.Error) {
 	case c.V != 1:
 		return Commitment{}, badCommitment("v: %d, want 1", c.V)
 	case !validRound(c.Round):
-		return Commitment{}, badCommitment("round: %q is not T-<n>", c.Round)
+		return Commitment{}, badCommitment("round: %q is not T-<n> with n from 1 to 2^64-1, no leading zero", c.Round)
 	case c.Turn < 1:
 		return Commitment{}, badCommitment("turn: %d, want ≥ 1", c.Turn)
 	case c.Seq < 1:
@@ -231,10 +231,10 @@ func validAgent(s string) bool {
 	return true
 }
 
-// validRound accepts "T-" followed by 1 to 18 decimal digits (§3, "T-<n>").
+// validRound is ParseRound's rule (§3 "T-<n>", n a u64 from 1, no leading zero).
 func validRound(s string) bool {
-	n, ok := strings.CutPrefix(s, "T-")
-	return ok && len(n) >= 1 && len(n) <= 18 && allIn(n, "0123456789")
+	_, ok := ParseRound(s)
+	return ok
 }
 
 // validPair accepts "deal:<8 lowercase hex>" (§3).

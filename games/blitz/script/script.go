@@ -7,13 +7,15 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"arena/games/blitz/commitment"
 )
 
 // Script is a parsed and validated round script (round-script.md "Input"). Money is integer
 // microCCD. Seats are numbered from 1: Seats[0] is seat 1.
 type Script struct {
 	Format string   // "blitz" or "short" (§5.6)
-	Round  string   // "T-<n>", n a decimal u64 without leading zeros
+	Round  string   // "T-<n>" by commitment.ParseRound: n a decimal u64 from 1, no leading zero
 	Seed   [32]byte // the round's seed: the draw and the seats' keys derive from it
 	Seats  []Seat
 	Mole   int   // the mole's seat; 0 when the script leaves the draw to the seed
@@ -234,7 +236,7 @@ func (p *parser) script(root *value) (*Script, error) {
 		return nil, err
 	}
 	if !validRound(s.Round) {
-		return nil, pathErrf("round", "must be \"T-<n>\" with n a whole number from 1 to 18 digits without leading zeros, got %q", s.Round)
+		return nil, pathErrf("round", "must be \"T-<n>\" with n a whole number from 1 to 2^64-1 without leading zeros, got %q", s.Round)
 	}
 
 	sv, err := required(root, "", "seed")
@@ -264,12 +266,8 @@ func (p *parser) script(root *value) (*Script, error) {
 }
 
 func validRound(r string) bool {
-	n, ok := strings.CutPrefix(r, "T-")
-	if !ok || n == "" || n[0] == '0' || len(n) > 18 {
-		return false
-	}
-	_, err := strconv.ParseUint(n, 10, 64)
-	return err == nil
+	_, ok := commitment.ParseRound(r)
+	return ok
 }
 
 func (p *parser) seats(root *value, shape formatShape) error {

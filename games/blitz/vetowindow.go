@@ -1,0 +1,53 @@
+package blitz
+
+import "time"
+
+// vetoWindow is how long, on a clock that closes phases early (Pace.CloseEarly: the chat
+// clock of §4.5), a lever holder keeps the commit phase open for its veto after its own commit
+// answer was taken. §12 allows a veto "only during commit" on the human's own pending
+// commitment, and pendings exist only once the seat has answered; closing the phase the moment
+// the last seat answers would leave no instant to veto in, and the veto task's first rung
+// (§9) could never ring at chat pace. One minute is a chat round trip with room to spare and a
+// third of the chat clock's three-minute move. The window never runs past the phase's
+// scheduled end (docs/protocol-notes.md, games/blitz, "Veto window").
+const vetoWindow = time.Minute
+
+// vetoHold reports until when the open commit phase stays open after every live seat has
+// answered: the latest (commit answer + vetoWindow) over the live seats that hold the levers
+// (Human or Walkin), have not used their veto and have a pending commitment of their own that
+// is not vetoed, capped at the phase's current deadline. false when no seat waits, or its
+// window has passed, so the phase closes now.
+func (m *Match) vetoHold() (time.Time, bool) {
+	var until time.Time
+	for _, c := range m.pending {
+		s := m.seat(c.payer)
+		if c.vetoed || !s.alive || !s.holdsLevers() || s.vetoUsed {
+			continue
+		}
+		if end := s.committedAt.Add(vetoWindow); end.After(until) {
+			until = end
+		}
+	}
+	if until.After(m.deadline) {
+		until = m.deadline
+	}
+	return until, until.After(m.now)
+}
+
+// closeIfAllAnswered closes the open phase now when the clock closes phases early and every
+// live seat has answered it (§4.5 closeEarly), except that a commit phase first waits out the
+// veto window of any seat that can still veto (vetoHold): the phase's deadline moves to the
+// window's end, and Advance closes it then, or a later call here does once the veto is spent.
+func (m *Match) closeIfAllAnswered() {
+	if !m.clk.closeEarly || !m.allAnswered() {
+		return
+	}
+	if m.stage == stCommit {
+		if until, ok := m.vetoHold(); ok {
+			m.deadline = until
+			return
+		}
+	}
+	m.closePhase(m.now)
+	m.cascade(m.now)
+}

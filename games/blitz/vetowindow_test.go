@@ -1,0 +1,147 @@
+package blitz
+
+import (
+	"testing"
+	"time"
+
+	"arena/games"
+)
+
+// chatSetup is Short on the chat clock (§4.5: three-minute moves, phases close as soon as
+// every seat answered), seat 1 a walk-in with a human, the mole seat 3 drawn the veto task.
+func chatSetup(t *testing.T) *harness {
+	s := testSetup("short", 3, `{"mole":3,"task":{"kind":"veto","named":[]}}`)
+	s.Seats[0].Human = true
+	s.Pace = games.Pace{Name: "chat", Scouting: 3 * time.Minute, Talk: 3 * time.Minute, Commit: 3 * time.Minute,
+		Settle: time.Second, CloseEarly: true}
+	h := newHarness(t, s)
+	h.to(1, "commit", 0)
+	return h
+}
+
+const vetoTarget = `{"ref":"v","payee":3,"amount":10000000,"condition":{"always":true},"due":2}`
+
+// §12 veto "only during commit" at chat pace: once every seat has answered, the commit phase
+// stays open for the lever holder's veto window (one minute from its own answer); the veto
+// then closes it at once, and the veto task's rung 1 rings in commit (§9).
+func TestChatVetoWindowVetoCloses(t *testing.T) {
+	h := chatSetup(t)
+	answered := h.now.Add(time.Millisecond)
+	h.mustNoDrop(1, commitBody(vetoTarget))
+	h.mustNoDrop(2, `{}`)
+	h.mustNoDrop(3, `{}`)
+	if mv := h.m.Phase(); mv != (games.Move{Turn: 1, Phase: "commit"}) {
+		t.Fatalf("phase %+v after every seat answered: want commit held for the veto", mv)
+	}
+	if d, _ := h.m.Deadline(); !d.Equal(answered.Add(time.Minute)) {
+		t.Fatalf("deadline %v, want the veto window's end %v", d, answered.Add(time.Minute))
+	}
+	if ps := h.m.Prompts(); len(ps) != 0 {
+		t.Fatalf("prompts while held: %+v", ps)
+	}
+	h.now = h.now.Add(30 * time.Second)
+	if _, err := h.act(1, "veto", `{"ref":"v"}`); err != nil {
+		t.Fatalf("veto inside the window: %v", err)
+	}
+	if mv := h.m.Phase(); mv != (games.Move{Turn: 2, Phase: "talk", Exchange: 1}) {
+		t.Fatalf("phase %+v after the veto: want turn 2 talk (commit closed, settle takes no time)", mv)
+	}
+	if r := h.m.Rungs(); len(r) != 1 || r[0] != 1 {
+		t.Fatalf("rungs %v, want [1]", r)
+	}
+	if b := h.events("mole.rung"); len(b) != 1 || string(b[0].Payload) != `{"phase":"commit","rung":1,"turn":1}` {
+		t.Fatalf("bell %+v", b)
+	}
+	if cs := h.m.Commitments(); len(cs) != 0 {
+		t.Fatalf("sealed %+v: the vetoed pending must not seal", cs)
+	}
+}
+
+// No veto: the phase closes at the window's end (Advance), not at the three-minute end, and
+// the pending commitment seals.
+func TestChatVetoWindowLapses(t *testing.T) {
+	h := chatSetup(t)
+	answered := h.now.Add(time.Millisecond)
+	h.mustNoDrop(1, commitBody(vetoTarget))
+	h.mustNoDrop(2, `{}`)
+	h.mustNoDrop(3, `{}`)
+	if st := h.m.Advance(answered.Add(time.Minute - time.Millisecond)); len(st.Events) != 0 {
+		t.Fatalf("closed before the window's end: %+v", st.Events)
+	}
+	h.next()
+	if !h.now.Equal(answered.Add(time.Minute)) {
+		t.Fatalf("closed at %v, want %v", h.now, answered.Add(time.Minute))
+	}
+	if mv := h.m.Phase(); mv != (games.Move{Turn: 2, Phase: "talk", Exchange: 1}) {
+		t.Fatalf("phase %+v", mv)
+	}
+	if cs := h.m.Commitments(); len(cs) != 1 || cs[0].Ref != "v" {
+		t.Fatalf("sealed %+v", cs)
+	}
+	if len(h.m.Rungs()) != 0 {
+		t.Fatalf("rungs %v without a veto", h.m.Rungs())
+	}
+}
+
+// The window runs from the holder's own answer: when the others answered more than a minute
+// later, the holder already had its window and the phase closes on the last answer. A holder
+// with no pending commitment, or whose veto is spent, holds nothing either.
+func TestChatVetoWindowNoHold(t *testing.T) {
+	h := chatSetup(t)
+	h.mustNoDrop(1, commitBody(vetoTarget))
+	h.now = h.now.Add(90 * time.Second)
+	h.mustNoDrop(2, `{}`)
+	h.mustNoDrop(3, `{}`)
+	if mv := h.m.Phase(); mv.Turn != 2 || mv.Phase != "talk" {
+		t.Fatalf("phase %+v: the holder's window had passed, want turn 2 talk", mv)
+	}
+	if cs := h.m.Commitments(); len(cs) != 1 || cs[0].Ref != "v" {
+		t.Fatalf("sealed %+v", cs)
+	}
+
+	h = chatSetup(t)
+	h.mustNoDrop(1, `{}`)
+	h.mustNoDrop(2, commitBody(`{"ref":"w","payee":1,"amount":10000000,"condition":{"always":true},"due":2}`,
+		`{"ref":"x","payee":3,"amount":10000000,"condition":{"always":true},"due":2}`))
+	if _, err := h.act(2, "veto", `{"ref":"x"}`); err != nil {
+		t.Fatal(err)
+	}
+	if mv := h.m.Phase(); mv.Phase != "commit" {
+		t.Fatalf("phase %+v before seat 3 answered", mv)
+	}
+	h.mustNoDrop(3, `{}`)
+	if mv := h.m.Phase(); mv.Turn != 2 || mv.Phase != "talk" {
+		t.Fatalf("phase %+v: no seat can still veto, want turn 2 talk", mv)
+	}
+	if cs := h.m.Commitments(); len(cs) != 1 || cs[0].Ref != "w" {
+		t.Fatalf("sealed %+v", cs)
+	}
+}
+
+// A snapshot taken while the phase is held restores to the same deadline and the same close.
+func TestChatVetoWindowRestore(t *testing.T) {
+	h := chatSetup(t)
+	h.mustNoDrop(1, commitBody(vetoTarget))
+	h.mustNoDrop(2, `{}`)
+	h.mustNoDrop(3, `{}`)
+	snap, err := h.m.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm, err := NewEngine(DefaultFees()).Restore(snap, h.keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rm.(*Match)
+	d1, _ := h.m.Deadline()
+	d2, _ := r.Deadline()
+	if !d1.Equal(d2) || r.Phase() != h.m.Phase() {
+		t.Fatalf("restored deadline %v phase %+v, want %v %+v", d2, r.Phase(), d1, h.m.Phase())
+	}
+	a, b := h.m.Advance(d1), r.Advance(d2)
+	ha, _ := TranscriptHash(h.m.Events())
+	hb, _ := TranscriptHash(r.Events())
+	if len(a.Events) == 0 || len(a.Events) != len(b.Events) || ha != hb || r.Phase().Turn != 2 {
+		t.Fatalf("restored match closes differently: %d vs %d events", len(a.Events), len(b.Events))
+	}
+}
