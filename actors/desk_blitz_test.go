@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/games/blitz"
 )
@@ -37,7 +38,7 @@ func deskBlitzRound(t *testing.T, format string, mole *int, seats, wantMoves int
 	var end Next
 	moves := 0
 	for end.Status != NextRevealed {
-		n, err := e.a.NextMove(ctx, token, MaxPollWait)
+		n, err := deskBlitzPoll(t, e, token)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,5 +91,42 @@ func deskBlitzRound(t *testing.T, format string, mole *int, seats, wantMoves int
 	if r.Rounds != 1 || r.MoleRounds != moleRounds || r.Rungs != rungs || r.Net != end.Result.Payouts[1]-walkinEntry ||
 		len(r.VsHouse) != seats-1 || r.Last[0].Role != role || r.Last[0].Mole != rv.Mole {
 		t.Fatalf("record %+v (result %+v)", r, end.Result)
+	}
+}
+
+// deskBlitzPoll polls until a move or the result is there. The fake clock stands still, so
+// every chat phase closes early, except that the commit phase waits out a lever holder's
+// one-minute veto window (§12; the walk-in holds the levers): when nothing comes for a while
+// and the table's last armed timer is that window (within two minutes: never a move's
+// three-minute deadline), the clock is moved to it.
+func deskBlitzPoll(t *testing.T, e *deskEnv, token string) (Next, error) {
+	t.Helper()
+	ctx := deskCtx(t)
+	var last time.Time
+	quiet := time.Now()
+	for {
+		n, err := e.a.NextMove(ctx, token, 0)
+		if err != nil || n.Status == NextMove || n.Status == NextRevealed {
+			return n, err
+		}
+	drain:
+		for {
+			select {
+			case at := <-e.armed:
+				last, quiet = at, time.Now()
+			default:
+				break drain
+			}
+		}
+		now := e.clock.Now()
+		if time.Since(quiet) > 300*time.Millisecond && last.After(now) && last.Sub(now) <= 2*time.Minute {
+			e.clock.Set(last)
+			quiet = time.Now()
+		}
+		select {
+		case <-ctx.Done():
+			return n, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 }
