@@ -4,13 +4,14 @@ import "time"
 
 // vetoWindow is how long, on a clock that closes phases early (Pace.CloseEarly: the chat
 // clock of §4.5), a lever holder keeps the commit phase open for its veto after its own commit
-// answer was taken. §12 allows a veto "only during commit" on the human's own pending
-// commitment, and pendings exist only once the seat has answered; closing the phase the moment
-// the last seat answers would leave no instant to veto in, and the veto task's first rung
-// (§9) could never ring at chat pace. One minute is a chat round trip with room to spare and a
-// third of the chat clock's three-minute move. The window never runs past the phase's
-// scheduled end (docs/protocol-notes.md, games/blitz, "Veto window").
-const vetoWindow = time.Minute
+// answer was taken: a fifth of the commit phase (36 s of the chat clock's three minutes). §12
+// allows a veto "only during commit" on the human's own pending commitment, and pendings exist
+// only once the seat has answered; closing the phase the moment the last seat answers would
+// leave no instant to veto in, and the veto task's first rung (§9) could never ring at chat
+// pace. The fifth is §5.3's own proportion: on the agent clock the commit phase is 25 s and the
+// agent answers within 20 s, which leaves the human the last 5 s. The window never runs past the
+// phase's scheduled end (docs/protocol-notes.md, games/blitz, "Veto window").
+func (c clock) vetoWindow() time.Duration { return c.commit / 5 }
 
 // vetoHold reports until when the open commit phase stays open after every live seat has
 // answered: the latest (commit answer + vetoWindow) over the live seats that hold the levers
@@ -24,7 +25,7 @@ func (m *Match) vetoHold() (time.Time, bool) {
 		if c.vetoed || !s.alive || !s.holdsLevers() || s.vetoUsed {
 			continue
 		}
-		if end := s.committedAt.Add(vetoWindow); end.After(until) {
+		if end := s.committedAt.Add(m.clk.vetoWindow()); end.After(until) {
 			until = end
 		}
 	}

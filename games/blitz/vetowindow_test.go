@@ -19,10 +19,14 @@ func chatSetup(t *testing.T) *harness {
 	return h
 }
 
+// chatWindow is the veto window on chatSetup's clock: a fifth of its 3-minute commit phase.
+const chatWindow = 36 * time.Second
+
 const vetoTarget = `{"ref":"v","payee":3,"amount":10000000,"condition":{"always":true},"due":2}`
 
 // §12 veto "only during commit" at chat pace: once every seat has answered, the commit phase
-// stays open for the lever holder's veto window (one minute from its own answer); the veto
+// stays open for the lever holder's veto window (36 s, a fifth of the 3-minute commit, from its
+// own answer); the veto
 // then closes it at once, and the veto task's rung 1 rings in commit (§9).
 func TestChatVetoWindowVetoCloses(t *testing.T) {
 	h := chatSetup(t)
@@ -33,13 +37,13 @@ func TestChatVetoWindowVetoCloses(t *testing.T) {
 	if mv := h.m.Phase(); mv != (games.Move{Turn: 1, Phase: "commit"}) {
 		t.Fatalf("phase %+v after every seat answered: want commit held for the veto", mv)
 	}
-	if d, _ := h.m.Deadline(); !d.Equal(answered.Add(time.Minute)) {
-		t.Fatalf("deadline %v, want the veto window's end %v", d, answered.Add(time.Minute))
+	if d, _ := h.m.Deadline(); !d.Equal(answered.Add(chatWindow)) {
+		t.Fatalf("deadline %v, want the veto window's end %v", d, answered.Add(chatWindow))
 	}
 	if ps := h.m.Prompts(); len(ps) != 0 {
 		t.Fatalf("prompts while held: %+v", ps)
 	}
-	h.now = h.now.Add(30 * time.Second)
+	h.now = h.now.Add(30 * time.Second) // inside the 36 s
 	if _, err := h.act(1, "veto", `{"ref":"v"}`); err != nil {
 		t.Fatalf("veto inside the window: %v", err)
 	}
@@ -65,12 +69,12 @@ func TestChatVetoWindowLapses(t *testing.T) {
 	h.mustNoDrop(1, commitBody(vetoTarget))
 	h.mustNoDrop(2, `{}`)
 	h.mustNoDrop(3, `{}`)
-	if st := h.m.Advance(answered.Add(time.Minute - time.Millisecond)); len(st.Events) != 0 {
+	if st := h.m.Advance(answered.Add(chatWindow - time.Millisecond)); len(st.Events) != 0 {
 		t.Fatalf("closed before the window's end: %+v", st.Events)
 	}
 	h.next()
-	if !h.now.Equal(answered.Add(time.Minute)) {
-		t.Fatalf("closed at %v, want %v", h.now, answered.Add(time.Minute))
+	if !h.now.Equal(answered.Add(chatWindow)) {
+		t.Fatalf("closed at %v, want %v", h.now, answered.Add(chatWindow))
 	}
 	if mv := h.m.Phase(); mv != (games.Move{Turn: 2, Phase: "talk", Exchange: 1}) {
 		t.Fatalf("phase %+v", mv)
@@ -83,13 +87,13 @@ func TestChatVetoWindowLapses(t *testing.T) {
 	}
 }
 
-// The window runs from the holder's own answer: when the others answered more than a minute
-// later, the holder already had its window and the phase closes on the last answer. A holder
+// The window runs from the holder's own answer: when the others answered more than a window
+// later (over 36 s), the holder already had its window and the phase closes on the last answer. A holder
 // with no pending commitment, or whose veto is spent, holds nothing either.
 func TestChatVetoWindowNoHold(t *testing.T) {
 	h := chatSetup(t)
 	h.mustNoDrop(1, commitBody(vetoTarget))
-	h.now = h.now.Add(90 * time.Second)
+	h.now = h.now.Add(chatWindow + time.Second)
 	h.mustNoDrop(2, `{}`)
 	h.mustNoDrop(3, `{}`)
 	if mv := h.m.Phase(); mv.Turn != 2 || mv.Phase != "talk" {
@@ -143,5 +147,23 @@ func TestChatVetoWindowRestore(t *testing.T) {
 	hb, _ := TranscriptHash(r.Events())
 	if len(a.Events) == 0 || len(a.Events) != len(b.Events) || ha != hb || r.Phase().Turn != 2 {
 		t.Fatalf("restored match closes differently: %d vs %d events", len(a.Events), len(b.Events))
+	}
+}
+
+// The window never runs past the commit phase's scheduled end: a holder answering 10 s before
+// the end holds the phase to the end, not 36 s on.
+func TestChatVetoWindowCappedAtPhaseEnd(t *testing.T) {
+	h := chatSetup(t)
+	end, _ := h.m.Deadline()
+	h.mustNoDrop(2, `{}`)
+	h.mustNoDrop(3, `{}`)
+	h.now = end.Add(-10 * time.Second)
+	h.mustNoDrop(1, commitBody(vetoTarget))
+	if d, _ := h.m.Deadline(); !d.Equal(end) || h.m.Phase().Phase != "commit" {
+		t.Fatalf("deadline %v phase %+v, want held to the phase end %v", d, h.m.Phase(), end)
+	}
+	h.next()
+	if !h.now.Equal(end) || h.m.Phase().Turn != 2 {
+		t.Fatalf("closed at %v into %+v, want %v into turn 2", h.now, h.m.Phase(), end)
 	}
 }
