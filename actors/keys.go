@@ -4,11 +4,13 @@ import (
 	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"math/big"
 	"strconv"
-	"strings"
+
+	"arena/chain/badge"
 )
 
 // House keys (issue 3: "Walk-ins are lent a house Badge and key per table"). Until Badge
@@ -18,25 +20,33 @@ import (
 //	seed = HMAC-SHA256(key = InstanceKey.Seed(), msg = "arena/house-key/v1" 0x00 <table id> 0x00 <seat decimal>)
 //	key  = ed25519.NewKeyFromSeed(seed)
 //
-// and the lent Badge id is the instance agent's CAIP-19 prefix (up to and including "/cis-2:")
-// followed by base58(SHA-256(public key)[:16]) (docs/protocol-notes.md "actors: house keys").
+// and the lent Badge id is a CAIP-19 Badge in the instance's registry whose token id is the first
+// 8 bytes of SHA-256(public key) (HouseAgent; docs/protocol-notes.md "actors: house keys").
 func HouseKey(instance ed25519.PrivateKey, tableID string, seat int) ed25519.PrivateKey {
 	mac := hmac.New(sha256.New, instance.Seed())
 	mac.Write([]byte("arena/house-key/v1\x00" + tableID + "\x00" + strconv.Itoa(seat)))
 	return ed25519.NewKeyFromSeed(mac.Sum(nil))
 }
 
-// defaultBadgePrefix is used when the instance agent id has no "/cis-2:" part.
-const defaultBadgePrefix = "ccd:00000000000000000000000000000000/cis-2:"
+// defaultBadgeChain is the chain of lent Badges when the instance agent id names none.
+const defaultBadgeChain = badge.Chain("ccd:00000000000000000000000000000000")
 
-// HouseAgent is the lent house Badge id for a house key (see HouseKey).
+// HouseAgent is the lent house Badge id for a house key (see HouseKey): a well-formed CAIP-19
+// Badge (§3; chain/badge.ParseAgentID reads it) in the instance's own registry contract (its
+// chain, index and subindex; chain ccd:000…0 and contract 0,0 when the instance id is not a
+// Badge), whose u64 token id is the first 8 bytes of SHA-256(pub), little-endian (the CIS-2
+// token id bytes, as Badges are minted).
 func HouseAgent(instanceAgent string, pub ed25519.PublicKey) string {
-	prefix := defaultBadgePrefix
-	if i := strings.Index(instanceAgent, "/cis-2:"); i >= 0 {
-		prefix = instanceAgent[:i+len("/cis-2:")]
-	}
 	sum := sha256.Sum256(pub)
-	return prefix + base58(sum[:16])
+	reg := badge.Contract{Chain: defaultBadgeChain}
+	if id, err := badge.ParseAgentID(instanceAgent); err == nil {
+		reg = badge.Contract{Chain: id.Chain, Index: id.Token.Index, Subindex: id.Token.Subindex}
+	} else if len(instanceAgent) >= len(defaultBadgeChain) {
+		if ch, err := badge.ParseChain(instanceAgent[:len(defaultBadgeChain)]); err == nil {
+			reg.Chain = ch
+		}
+	}
+	return badge.NewAgentID(reg.Chain, reg, binary.LittleEndian.Uint64(sum[:8])).String()
 }
 
 const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
