@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -105,6 +106,9 @@ type Arena struct {
 	root   *actor.PID // arena
 	tables *actor.PID // arena/tables
 	closed atomic.Bool
+	// joining holds the Badges whose JoinAgent is between its in_a_round check and its table's
+	// opening (join.go), so concurrent joins of one Badge seat it once.
+	joining sync.Map
 }
 
 // Start builds the actor system, spawns arena → tables, and respawns every live table found in

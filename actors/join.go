@@ -59,6 +59,12 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	if _, ok := walkinFormatSeats[format]; !ok {
 		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "format %q: blitz or short", format)
 	}
+	// One join per Badge at a time: the live-seat check and the opening are one step, or joins
+	// arriving together would each find no live seat and each open a table.
+	if _, busy := a.joining.LoadOrStore(j.Agent, struct{}{}); busy {
+		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s is being seated by another join", j.Agent)
+	}
+	defer a.joining.Delete(j.Agent)
 	if live, err := a.liveSeatOf(ctx, j.Agent); err != nil {
 		return AgentJoinReply{}, err
 	} else if live != nil {
