@@ -119,7 +119,12 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 		if st.Collateral*100 < st.Entry*40 || st.Collateral*100 > st.Entry*80 {
 			return nil, bad("seats[%d].collateral %d outside 40–80%% of entry %d", i, st.Collateral, st.Entry)
 		}
-		human = human || st.Human
+		// §9 "a table with no human seat MUST NOT draw veto", read as: no seat whose human can
+		// actually veto. A walk-in is its own human, and on a clock that closes a phase as soon as
+		// every seat answered (the chat clock) its commit answer is its last word in the phase, so
+		// it has no instant left to veto in: only a human beside an agent, or any human on a clock
+		// that keeps the commit phase open to its deadline, can (docs/protocol-notes.md, "Veto").
+		human = human || (st.Human && (!st.Walkin || !s.Pace.CloseEarly))
 	}
 	var opt Options
 	if len(bytes.TrimSpace(s.Options)) > 0 && string(bytes.TrimSpace(s.Options)) != "null" {

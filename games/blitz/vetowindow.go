@@ -15,14 +15,17 @@ func (c clock) vetoWindow() time.Duration { return c.commit / 5 }
 
 // vetoHold reports until when the open commit phase stays open after every live seat has
 // answered: the latest (commit answer + vetoWindow) over the live seats that hold the levers
-// (Human or Walkin), have not used their veto and have a pending commitment of their own that
+// (a Human beside an agent; never a walk-in, which answers for itself), have not used their veto and have a pending commitment of their own that
 // is not vetoed, capped at the phase's current deadline. false when no seat waits, or its
 // window has passed, so the phase closes now.
 func (m *Match) vetoHold() (time.Time, bool) {
 	var until time.Time
 	for _, c := range m.pending {
 		s := m.seat(c.payer)
-		if c.vetoed || !s.alive || !s.holdsLevers() || s.vetoUsed {
+		// A walk-in is its own human: its commit answer is its human's word, so it holds no window
+		// (else every chat-clock Practice commit would wait out a minute nobody uses, against §4.5
+		// "a round is as slow as its slowest player and no slower").
+		if c.vetoed || !s.alive || !s.Human || s.Walkin || s.vetoUsed {
 			continue
 		}
 		if end := s.committedAt.Add(m.clk.vetoWindow()); end.After(until) {

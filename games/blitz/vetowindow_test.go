@@ -5,13 +5,15 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/blitz/commitment"
 )
 
 // chatSetup is Short on the chat clock (§4.5: three-minute moves, phases close as soon as
-// every seat answered), seat 1 a walk-in with a human, the mole seat 3 drawn the veto task.
+// every seat answered), seat 1 a BYO agent with a human beside it (the one kind of seat whose
+// human can veto at this pace: a walk-in answers for itself), the mole seat 3 drawn the veto task.
 func chatSetup(t *testing.T) *harness {
 	s := testSetup("short", 3, `{"mole":3,"task":{"kind":"veto","named":[]}}`)
-	s.Seats[0].Human = true
+	s.Seats[0].Human, s.Seats[0].Walkin, s.Seats[0].Kind = true, false, "byo"
 	s.Pace = games.Pace{Name: "chat", Scouting: 3 * time.Minute, Talk: 3 * time.Minute, Commit: 3 * time.Minute,
 		Settle: time.Second, CloseEarly: true}
 	h := newHarness(t, s)
@@ -22,7 +24,21 @@ func chatSetup(t *testing.T) *harness {
 // chatWindow is the veto window on chatSetup's clock: a fifth of its 3-minute commit phase.
 const chatWindow = 36 * time.Second
 
-const vetoTarget = `{"ref":"v","payee":3,"amount":10000000,"condition":{"always":true},"due":2}`
+// vetoTarget is seat 1's signed commitment to the mole (10 CCD, due 2) and its pending id.
+func vetoTarget(h *harness) (body, id string) {
+	h.t.Helper()
+	body = h.signed(1, base(1, 1, 1, 3, 10*ccd, 2))
+	_, can, err := commitment.Parse([]byte(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return body, can.ID
+}
+
+// sealedTarget reports whether the only sealed commitment is vetoTarget's.
+func sealedTarget(cs []Record) bool {
+	return len(cs) == 1 && cs[0].Payer == 1 && cs[0].Payee == 3
+}
 
 // §12 veto "only during commit" at chat pace: once every seat has answered, the commit phase
 // stays open for the lever holder's veto window (36 s, a fifth of the 3-minute commit, from its
@@ -31,7 +47,8 @@ const vetoTarget = `{"ref":"v","payee":3,"amount":10000000,"condition":{"always"
 func TestChatVetoWindowVetoCloses(t *testing.T) {
 	h := chatSetup(t)
 	answered := h.now.Add(time.Millisecond)
-	h.mustNoDrop(1, commitBody(vetoTarget))
+	target, id := vetoTarget(h)
+	h.mustNoDrop(1, commitBody(target))
 	h.mustNoDrop(2, `{}`)
 	h.mustNoDrop(3, `{}`)
 	if mv := h.m.Phase(); mv != (games.Move{Turn: 1, Phase: "commit"}) {
@@ -44,7 +61,7 @@ func TestChatVetoWindowVetoCloses(t *testing.T) {
 		t.Fatalf("prompts while held: %+v", ps)
 	}
 	h.now = h.now.Add(30 * time.Second) // inside the 36 s
-	if _, err := h.act(1, "veto", `{"ref":"v"}`); err != nil {
+	if _, err := h.act(1, "veto", `{"pending_id":"`+id+`"}`); err != nil {
 		t.Fatalf("veto inside the window: %v", err)
 	}
 	if mv := h.m.Phase(); mv != (games.Move{Turn: 2, Phase: "talk", Exchange: 1}) {
@@ -66,7 +83,7 @@ func TestChatVetoWindowVetoCloses(t *testing.T) {
 func TestChatVetoWindowLapses(t *testing.T) {
 	h := chatSetup(t)
 	answered := h.now.Add(time.Millisecond)
-	h.mustNoDrop(1, commitBody(vetoTarget))
+	h.mustNoDrop(1, commitBody(first(vetoTarget(h))))
 	h.mustNoDrop(2, `{}`)
 	h.mustNoDrop(3, `{}`)
 	if st := h.m.Advance(answered.Add(chatWindow - time.Millisecond)); len(st.Events) != 0 {
@@ -79,7 +96,7 @@ func TestChatVetoWindowLapses(t *testing.T) {
 	if mv := h.m.Phase(); mv != (games.Move{Turn: 2, Phase: "talk", Exchange: 1}) {
 		t.Fatalf("phase %+v", mv)
 	}
-	if cs := h.m.Commitments(); len(cs) != 1 || cs[0].Ref != "v" {
+	if cs := h.m.Commitments(); !sealedTarget(cs) {
 		t.Fatalf("sealed %+v", cs)
 	}
 	if len(h.m.Rungs()) != 0 {
@@ -92,14 +109,14 @@ func TestChatVetoWindowLapses(t *testing.T) {
 // with no pending commitment, or whose veto is spent, holds nothing either.
 func TestChatVetoWindowNoHold(t *testing.T) {
 	h := chatSetup(t)
-	h.mustNoDrop(1, commitBody(vetoTarget))
+	h.mustNoDrop(1, commitBody(first(vetoTarget(h))))
 	h.now = h.now.Add(chatWindow + time.Second)
 	h.mustNoDrop(2, `{}`)
 	h.mustNoDrop(3, `{}`)
 	if mv := h.m.Phase(); mv.Turn != 2 || mv.Phase != "talk" {
 		t.Fatalf("phase %+v: the holder's window had passed, want turn 2 talk", mv)
 	}
-	if cs := h.m.Commitments(); len(cs) != 1 || cs[0].Ref != "v" {
+	if cs := h.m.Commitments(); !sealedTarget(cs) {
 		t.Fatalf("sealed %+v", cs)
 	}
 
@@ -125,7 +142,7 @@ func TestChatVetoWindowNoHold(t *testing.T) {
 // A snapshot taken while the phase is held restores to the same deadline and the same close.
 func TestChatVetoWindowRestore(t *testing.T) {
 	h := chatSetup(t)
-	h.mustNoDrop(1, commitBody(vetoTarget))
+	h.mustNoDrop(1, commitBody(first(vetoTarget(h))))
 	h.mustNoDrop(2, `{}`)
 	h.mustNoDrop(3, `{}`)
 	snap, err := h.m.Snapshot()
@@ -158,12 +175,42 @@ func TestChatVetoWindowCappedAtPhaseEnd(t *testing.T) {
 	h.mustNoDrop(2, `{}`)
 	h.mustNoDrop(3, `{}`)
 	h.now = end.Add(-10 * time.Second)
-	h.mustNoDrop(1, commitBody(vetoTarget))
+	h.mustNoDrop(1, commitBody(first(vetoTarget(h))))
 	if d, _ := h.m.Deadline(); !d.Equal(end) || h.m.Phase().Phase != "commit" {
 		t.Fatalf("deadline %v phase %+v, want held to the phase end %v", d, h.m.Phase(), end)
 	}
 	h.next()
 	if !h.now.Equal(end) || h.m.Phase().Turn != 2 {
 		t.Fatalf("closed at %v into %+v, want %v into turn 2", h.now, h.m.Phase(), end)
+	}
+}
+
+func first(body, _ string) string { return body }
+
+// A walk-in is its own human: on the chat clock its commit answer closes the phase like any
+// other seat's, holding no veto window (§4.5: a round is as slow as its slowest player and no
+// slower), and with only walk-in humans at a chat table the veto task is never drawn (§9).
+func TestChatWalkinHoldsNoVetoWindow(t *testing.T) {
+	s := testSetup("short", 3, `{"mole":3}`)
+	s.Seats[0].Human = true
+	s.Pace = games.Pace{Name: "chat", Scouting: 3 * time.Minute, Talk: 3 * time.Minute, Commit: 3 * time.Minute,
+		Settle: time.Second, CloseEarly: true}
+	h := newHarness(t, s)
+	h.to(1, "commit", 0)
+	h.mustNoDrop(1, commitBody(`{"ref":"v","payee":3,"amount":10000000,"condition":{"always":true},"due":2}`))
+	h.mustNoDrop(2, `{}`)
+	h.mustNoDrop(3, `{}`)
+	if mv := h.m.Phase(); mv.Turn != 2 || mv.Phase != "talk" {
+		t.Fatalf("phase %+v after every seat answered: a walk-in holds no window, want turn 2 talk", mv)
+	}
+	for seed := 0; seed < 200; seed++ {
+		s.Seed = [32]byte{byte(seed), byte(seed >> 8), 7}
+		m, err := NewEngine(DefaultFees()).New(s, h.keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := m.(*Match).Task().Kind; k == "veto" {
+			t.Fatalf("seed %d drew veto at a chat table whose only human is a walk-in", seed)
+		}
 	}
 }
