@@ -137,17 +137,34 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	if err != nil {
 		return err
 	}
+	// Listen first: every link the doors write names the public site, the listen address
+	// when ARENA_PUBLIC_URL is unset, never a request's Host header (site.go).
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
+	}
+	defer ln.Close() // srv.Serve closes it too; this covers a return before serving
+	site, localOnly, err := publicSite(os.Getenv("ARENA_PUBLIC_URL"), ln.Addr())
+	if err != nil {
+		return err
+	}
+	if localOnly {
+		log.Warn("ARENA_PUBLIC_URL is unset and the listen address names no host: links and pages name "+site+", which works on this machine only", "site", site)
+	}
 	e, err := httpapi.New(httpapi.Options{
 		Join:        jo,
 		Desk:        deskAdapter{a},
-		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain},
+		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain, Site: site},
 		Ops:         opsAdapter{a},
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
-		Pages:       &pages.Options{Source: deskAdapter{a}, Drain: drain, Logger: log},
+		Pages:       &pages.Options{Source: deskAdapter{a}, Drain: drain, Logger: log, Site: site},
 		Meta: meta.Options{
 			Identity: meta.Identity{Agent: sec.InstanceAgent, Name: cfg.InstanceName, Key: sec.InstanceKey.Public().(ed25519.PublicKey)},
 			Gatherer: reg,
 			Card:     ag.instanceCard,
+			// /healthz reports the node anchors go to (the embedded devchain's loopback port
+			// too): `arena anchor-check URL` reads it when no --node is given.
+			ChainNode: ch.addr,
 			Health: func(ctx context.Context) error {
 				_, err := a.Tables(ctx) // reads the database: a closed or broken file fails here
 				return err
@@ -161,15 +178,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host forwards
 	// the public Host header (mcp-go refuses that on a loopback connection otherwise).
-	if err := chatseat.Mount(e, chatseat.Options{Desk: deskAdapter{a}, Drain: drain, Logger: log,
+	if err := chatseat.Mount(e, chatseat.Options{Desk: deskAdapter{a}, Drain: drain, Logger: log, Site: site,
 		Feedback: chatseat.LogFeedback(log), TrustProxyHost: os.Getenv("ARENA_MCP_BEHIND_PROXY") == "1"}); err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
-	}
-	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), "http://"+ln.Addr().String()); err != nil {
+	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), site); err != nil {
 		log.Warn("the instance Badge is not registered: agents cannot verify this instance (§4.3)", "err", err)
 	}
 	srv := httpapi.Server(cfg.Addr, e)
