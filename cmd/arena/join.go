@@ -29,6 +29,7 @@ import (
 	"arena/games/blitz"
 	"arena/storage"
 	"arena/transport/a2a"
+	"arena/transport/arenadoor"
 	"arena/transport/join"
 )
 
@@ -239,14 +240,14 @@ func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (join.Seated, e
 	r, err := s.a.JoinAgent(ctx, actors.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
 		Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Pace: s.pace, Human: true})
 	if err != nil {
-		return join.Seated{}, codeOf(err)
+		return join.Seated{}, arenadoor.CodeOf(err)
 	}
 	return join.Seated{Round: r.Round, Table: r.Table, Seat: r.Seat, Format: r.Format, Pace: r.Pace, Status: r.Status}, nil
 }
 
 func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error) {
 	r, err := s.a.AgentLever(ctx, agent, round, kind, body)
-	return r, codeOf(err)
+	return r, arenadoor.CodeOf(err)
 }
 
 // paidAdapter is join.Paid over actors.PaidTables.
@@ -259,7 +260,7 @@ func (p paidAdapter) Hold(ctx context.Context, ag join.Agent) (join.Hold, error)
 	}
 	h, err := p.p.Hold(ctx, actors.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Kind: seatKind(ag.Kind), Human: true}, payFrom)
 	if err != nil {
-		return join.Hold{}, codeOf(err)
+		return join.Hold{}, arenadoor.CodeOf(err)
 	}
 	return join.Hold{Hold: h.Hold, SeatToken: h.SeatToken, StartsAt: h.StartsAt, PayFrom: h.PayFrom, Entry: h.Entry,
 		Escrow: h.Escrow, Table: h.Table}, nil
@@ -268,7 +269,7 @@ func (p paidAdapter) Hold(ctx context.Context, ag join.Agent) (join.Hold, error)
 func (p paidAdapter) Check(ctx context.Context, hold, tok string) (json.RawMessage, error) {
 	c, err := p.p.Check(ctx, hold, tok)
 	if err != nil {
-		return nil, codeOf(err)
+		return nil, arenadoor.CodeOf(err)
 	}
 	return json.Marshal(c)
 }

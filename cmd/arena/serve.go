@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,8 +28,8 @@ import (
 	"arena/games/blitz"
 	"arena/games/dilemma"
 	"arena/storage"
+	"arena/transport/arenadoor"
 	"arena/transport/desk"
-	"arena/transport/door"
 	"arena/transport/httpapi"
 	chatseat "arena/transport/mcp"
 	"arena/transport/meta"
@@ -153,11 +152,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	e, err := httpapi.New(httpapi.Options{
 		Join:        jo,
-		Desk:        deskAdapter{a},
+		Desk:        arenadoor.Desk{A: a},
 		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain, Site: site},
-		Ops:         opsAdapter{a},
+		Ops:         arenadoor.Ops{A: a},
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
-		Pages:       &pages.Options{Source: deskAdapter{a}, Drain: drain, Logger: log, Site: site},
+		Pages:       &pages.Options{Source: arenadoor.Desk{A: a}, Drain: drain, Logger: log, Site: site},
 		Meta: meta.Options{
 			Identity: meta.Identity{Agent: sec.InstanceAgent, Name: cfg.InstanceName, Key: sec.InstanceKey.Public().(ed25519.PublicKey)},
 			Gatherer: reg,
@@ -178,7 +177,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host forwards
 	// the public Host header (mcp-go refuses that on a loopback connection otherwise).
-	if err := chatseat.Mount(e, chatseat.Options{Desk: deskAdapter{a}, Drain: drain, Logger: log, Site: site,
+	if err := chatseat.Mount(e, chatseat.Options{Desk: arenadoor.Desk{A: a}, Drain: drain, Logger: log, Site: site,
 		Feedback: chatseat.LogFeedback(log), TrustProxyHost: os.Getenv("ARENA_MCP_BEHIND_PROXY") == "1"}); err != nil {
 		return err
 	}
@@ -313,131 +312,6 @@ func startChain(ctx context.Context, cfg config.Config, store *storage.Store, lo
 		stopNode()
 	}
 	return h, nil
-}
-
-// deskAdapter is the walk-in desk door's view of *actors.Arena: the same calls, with the
-// door's own types (transport does not import actors) and the façade's sentinels turned into
-// protocol codes.
-type deskAdapter struct{ a *actors.Arena }
-
-func (d deskAdapter) RegisterWalkin(ctx context.Context, name, model string) (string, error) {
-	t, err := d.a.RegisterWalkin(ctx, name, model)
-	return t, codeOf(err)
-}
-
-func (d deskAdapter) JoinWalkin(ctx context.Context, token string, req desk.JoinRequest) (desk.JoinReply, error) {
-	r, err := d.a.JoinWalkin(ctx, token, actors.JoinRequest{Table: req.Table, Code: req.Code, Mole: req.Mole, Pace: req.Pace, Format: req.Format})
-	if err != nil {
-		var ge *games.Error
-		if errors.As(err, &ge) && ge.Code == actors.CodeNotYet {
-			return desk.JoinReply{}, notYet{ge, r.Practice}
-		}
-		return desk.JoinReply{}, codeOf(err)
-	}
-	return desk.JoinReply{Round: r.Round, Table: r.Table, Kind: r.Kind, Format: r.Format, Seat: r.Seat, Pace: r.Pace, Status: r.Status, Practice: r.Practice}, nil
-}
-
-// notYet is the not_yet refusal with the Practice count as body members (§4.4).
-type notYet struct {
-	err      *games.Error
-	practice int
-}
-
-func (e notYet) Error() string { return e.err.Error() }
-func (e notYet) Unwrap() error { return e.err }
-func (e notYet) Details() map[string]any {
-	return map[string]any{"practice": e.practice, "needed": actors.PracticeRoundsForWalkin}
-}
-
-func (d deskAdapter) NextMove(ctx context.Context, token string, wait time.Duration) (desk.Next, error) {
-	n, err := d.a.NextMove(ctx, token, wait)
-	if err != nil {
-		return desk.Next{}, codeOf(err)
-	}
-	return desk.Next{Waiting: n.Waiting, Round: n.Round, Status: n.Status, Envelope: n.Envelope, Prompt: n.Prompt,
-		Brief: n.Brief, Answer: n.Answer, Result: n.Result}, nil
-}
-
-func (d deskAdapter) AnswerMove(ctx context.Context, token string, body []byte) (json.RawMessage, error) {
-	r, err := d.a.AnswerMove(ctx, token, body)
-	return r, codeOf(err)
-}
-
-func (d deskAdapter) Lever(ctx context.Context, token, round, kind string, body []byte) (json.RawMessage, error) {
-	r, err := d.a.Lever(ctx, token, round, kind, body)
-	return r, codeOf(err)
-}
-
-func (d deskAdapter) WalkinRecord(ctx context.Context, token string) (json.RawMessage, error) {
-	r, err := d.a.WalkinRecord(ctx, token)
-	return r, codeOf(err)
-}
-
-func (d deskAdapter) Board(ctx context.Context) (json.RawMessage, error) {
-	r, err := d.a.Board(ctx)
-	return r, codeOf(err)
-}
-
-func (d deskAdapter) WalkinPage(ctx context.Context, name string) (json.RawMessage, error) {
-	r, err := d.a.WalkinPage(ctx, name)
-	return r, codeOf(err)
-}
-
-func (d deskAdapter) Transcript(ctx context.Context, round string) ([]games.Event, bool, error) {
-	evs, rev, err := d.a.Transcript(ctx, round)
-	return evs, rev, codeOf(err)
-}
-
-// opsAdapter is the ops door's view of *actors.Arena.
-type opsAdapter struct{ a *actors.Arena }
-
-func (o opsAdapter) Tables(ctx context.Context) ([]ops.Table, error) {
-	ts, err := o.a.Tables(ctx)
-	if err != nil {
-		return nil, codeOf(err)
-	}
-	out := make([]ops.Table, 0, len(ts))
-	for _, t := range ts {
-		out = append(out, ops.Table{ID: t.ID, Game: t.Game, Kind: t.Kind, Round: t.Round, Turn: t.Turn, Phase: t.Phase,
-			Status: t.Status, Seats: len(t.Seats), Restarts: t.Restarts, LastError: t.LastError})
-	}
-	return out, nil
-}
-
-func (o opsAdapter) RestartTable(ctx context.Context, id string) error {
-	return codeOf(o.a.RestartTable(ctx, id))
-}
-
-func (o opsAdapter) StopTable(ctx context.Context, id string) error {
-	return codeOf(o.a.StopTable(ctx, id))
-}
-
-// codeOf turns the façade's sentinel errors into refusals with protocol codes (the doors' one
-// status table then applies); *games.Error and nil pass through; anything else stays an
-// internal error (500, logged).
-func codeOf(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ge *games.Error
-	if errors.As(err, &ge) {
-		return err
-	}
-	switch {
-	case errors.Is(err, actors.ErrNoTable):
-		return door.Refuse(door.CodeUnknownTable, "no such table")
-	case errors.Is(err, actors.ErrNoRound):
-		return door.Refuse(door.CodeUnknownRound, "no such round")
-	case errors.Is(err, actors.ErrTableDown):
-		return &door.Refusal{Code: door.CodeTableDown, Msg: "the table is not running (failed or stopped); an operator can restart it", Retry: true}
-	case errors.Is(err, actors.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
-		return &door.Refusal{Code: door.CodeBusy, Msg: "the arena did not answer in time", Retry: true}
-	case errors.Is(err, actors.ErrClosed):
-		return &door.Refusal{Code: door.CodeBusy, Msg: "the arena is shutting down", Retry: true}
-	case errors.Is(err, actors.ErrBadSpec):
-		return door.Refuse("refused", err.Error())
-	}
-	return err
 }
 
 // pacesOf maps the configured clocks onto the actors' (§4.4, §4.5, §5.3): on the chat clock

@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
-	"encoding/json"
-	"errors"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -15,98 +13,9 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
-	"arena/transport/desk"
-	"arena/transport/door"
+	"arena/transport/arenadoor"
 )
 
-// realDesk is a real *actors.Arena as the chat seat sees it: cmd/arena's adapter, in short,
-// for the tests that run the desk's hosted tables through /mcp.
-type realDesk struct{ a *actors.Arena }
-
-var (
-	_ Desk   = realDesk{}
-	_ Hosted = realDesk{}
-)
-
-func realErr(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, actors.ErrNoRound):
-		return door.Refuse(door.CodeUnknownRound, "no such round")
-	case errors.Is(err, actors.ErrNoTable):
-		return door.Refuse(door.CodeUnknownTable, "no such table")
-	}
-	return err
-}
-
-func (d realDesk) RegisterWalkin(ctx context.Context, name, model string) (string, error) {
-	t, err := d.a.RegisterWalkin(ctx, name, model)
-	return t, realErr(err)
-}
-
-func (d realDesk) JoinWalkin(ctx context.Context, token string, req desk.JoinRequest) (desk.JoinReply, error) {
-	r, err := d.a.JoinWalkin(ctx, token, actors.JoinRequest{Table: req.Table, Code: req.Code, Mole: req.Mole, Pace: req.Pace, Format: req.Format})
-	if err != nil {
-		return desk.JoinReply{}, realErr(err)
-	}
-	return desk.JoinReply{Round: r.Round, Table: r.Table, Kind: r.Kind, Format: r.Format, Seat: r.Seat, Pace: r.Pace, Status: r.Status, Practice: r.Practice}, nil
-}
-
-func (d realDesk) NextMove(ctx context.Context, token string, wait time.Duration) (desk.Next, error) {
-	n, err := d.a.NextMove(ctx, token, wait)
-	if err != nil {
-		return desk.Next{}, realErr(err)
-	}
-	return desk.Next{Waiting: n.Waiting, Round: n.Round, Status: n.Status, Envelope: n.Envelope, Prompt: n.Prompt,
-		Brief: n.Brief, Answer: n.Answer, Result: n.Result}, nil
-}
-
-func (d realDesk) AnswerMove(ctx context.Context, token string, body []byte) (json.RawMessage, error) {
-	r, err := d.a.AnswerMove(ctx, token, body)
-	return r, realErr(err)
-}
-
-func (d realDesk) WalkinRecord(ctx context.Context, token string) (json.RawMessage, error) {
-	r, err := d.a.WalkinRecord(ctx, token)
-	return r, realErr(err)
-}
-
-func hostedOf(t actors.HostedTable) desk.HostedTable {
-	return desk.HostedTable{Code: t.Code, Link: t.Link, Format: t.Format, Pace: t.Pace, Host: t.Host, Players: t.Players,
-		Seats: t.Seats, Status: t.Status, Round: t.Round, Created: t.Created, StartsBy: t.StartsBy, Started: t.Started}
-}
-
-func (d realDesk) HostTable(ctx context.Context, token, format string) (desk.HostedTable, error) {
-	t, err := d.a.HostTable(ctx, token, format)
-	return hostedOf(t), realErr(err)
-}
-
-func (d realDesk) StartHosted(ctx context.Context, token string) (desk.HostedTable, error) {
-	t, err := d.a.StartHosted(ctx, token)
-	return hostedOf(t), realErr(err)
-}
-
-func (d realDesk) LeaveTable(ctx context.Context, token string) error {
-	return realErr(d.a.LeaveTable(ctx, token))
-}
-
-func (d realDesk) ListHosted(ctx context.Context) ([]desk.HostedTable, error) {
-	ts, err := d.a.ListHosted(ctx)
-	out := make([]desk.HostedTable, 0, len(ts))
-	for _, t := range ts {
-		out = append(out, hostedOf(t))
-	}
-	return out, realErr(err)
-}
-
-func (d realDesk) HostedByCode(ctx context.Context, code string) (desk.HostedTable, error) {
-	t, err := d.a.HostedByCode(ctx, code)
-	return hostedOf(t), realErr(err)
-}
-
-// startRealArena is a real arena (the Blitz engine, storage on a temp dir, the real clock)
-// with the walk-in desk, stopped at cleanup.
 func startRealArena(t *testing.T) *actors.Arena {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
@@ -141,7 +50,7 @@ var tokenRe = regexp.MustCompile(`w_[A-Za-z0-9_-]{43}`)
 // (at_a_hosted_table), one leaves and comes back, the host starts it and the first move comes.
 func TestHostedTablesOnRealArena(t *testing.T) {
 	a := startRealArena(t)
-	srv := seat(t, nil, Options{Desk: realDesk{a}})
+	srv := seat(t, nil, Options{Desk: arenadoor.Desk{A: a}})
 	tokens := map[string]string{}
 	for _, name := range []string{"Ada", "Bo", "Cy"} {
 		out, isErr := call(t, srv, "register", `{"name":"`+name+`"}`)

@@ -18,6 +18,7 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
+	"arena/transport/arenadoor"
 	"arena/transport/httpapi"
 	"arena/transport/pages"
 )
@@ -51,7 +52,7 @@ func newStack(t *testing.T) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ad := arenaDesk{a}
+	ad := arenadoor.Desk{A: a}
 	e, err := httpapi.New(httpapi.Options{Desk: ad, Pages: &pages.Options{Source: ad, Poll: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
