@@ -10,14 +10,23 @@ type publicLog struct {
 	size   int // bytes in all chunks
 }
 
-// logChunk is the usual chunk capacity; an event larger than that gets a chunk of its own size.
-const logChunk = 64 << 10
+// Chunks start at firstChunk and double up to logChunk, so a table early in its round (most of
+// the live tables a server holds) does not carry 64 KiB of log it has not written yet; an event
+// larger than a chunk gets a chunk of its own size.
+const (
+	firstChunk = 4 << 10
+	logChunk   = 64 << 10
+)
 
 // add appends one event's canonical bytes, preceded by a comma unless it is the first.
 func (l *publicLog) add(ev []byte) {
 	need := len(ev) + 1
 	if n := len(l.chunks); n == 0 || cap(l.chunks[n-1])-len(l.chunks[n-1]) < need {
-		l.chunks = append(l.chunks, make([]byte, 0, max(logChunk, need)))
+		size := logChunk
+		if n < 4 {
+			size = firstChunk << n // 4, 8, 16, 32 KiB, then 64 KiB
+		}
+		l.chunks = append(l.chunks, make([]byte, 0, max(size, need)))
 	}
 	c := &l.chunks[len(l.chunks)-1]
 	if l.size > 0 {
