@@ -11,6 +11,9 @@ import (
 const (
 	msgBatch       = "Invalid Request: batches are not served; send one JSON-RPC message per POST"
 	msgParamsTypes = "Invalid params: a member of params has the wrong type"
+
+	rpcMethodNotFound = -32601
+	msgMethodNotFound = "Method not found"
 )
 
 // typedRequests maps each method mcp-go serves to a fresh value of the request type it decodes
@@ -42,6 +45,7 @@ var typedRequests = map[string]func() any{
 // checkTypes judges the JSON kinds of one message's members as mcp-go will decode them:
 //   - "method" present but not a string: -32600 (mcp-go would answer -32700 to valid JSON);
 //   - "id" present and not a string, a number or null: -32600 (JSON-RPC 2.0 §4);
+//   - a request (with an id) for a method mcp-go does not serve: -32601 "Method not found";
 //
 // checkDecodes then judges the params (checkMessage runs its own params checks in between).
 func checkTypes(m map[string]json.RawMessage, id json.RawMessage) *rpcRefusal {
@@ -55,6 +59,12 @@ func checkTypes(m map[string]json.RawMessage, id json.RawMessage) *rpcRefusal {
 	var method string
 	if json.Unmarshal(mv, &method) != nil {
 		return &rpcRefusal{id: id, code: rpcInvalidRequest, msg: msgInvalid}
+	}
+	// A request (it has an id) for a method mcp-go does not serve: mcp-go would echo the method
+	// back ("Method <text> not found"); the guard answers a fixed text. Notifications (no id)
+	// are mcp-go's to ignore.
+	if _, served := typedRequests[method]; !served && id != nil {
+		return &rpcRefusal{id: id, code: rpcMethodNotFound, msg: msgMethodNotFound}
 	}
 	return nil
 }

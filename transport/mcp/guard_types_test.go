@@ -20,3 +20,10 @@ func TestWrongTypedEnvelopeIsInvalidRequest(t *testing.T) {
 func TestSoundBatchIsRefused(t *testing.T) {
 	refused(t, `[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]`, -32600, msgBatch, nil)
 }
+
+// An unknown method is answered with a fixed text, not the method echoed back; a notification
+// of an unknown method is left to mcp-go (no answer is due).
+func TestUnknownMethodIsFixedMethodNotFound(t *testing.T) {
+	refused(t, `{"jsonrpc":"2.0","id":26,"method":"<script>alert(1)</script>"}`, -32601, msgMethodNotFound, float64(26))
+	refused(t, `{"jsonrpc":"2.0","id":"x","method":"tools/delete","params":{}}`, -32601, msgMethodNotFound, "x")
+}
