@@ -115,6 +115,7 @@ type PaidTables struct {
 	filling *paidTable
 	holds   map[string]*paidHold  // hold id → hold
 	tables  map[string]*paidTable // round → table (after opening)
+	ids     map[string]bool       // table ids of every paid table opened or opening
 }
 
 // NewPaidTables serves paid joins on a.
@@ -132,7 +133,8 @@ func NewPaidTables(a *Arena, o PaidOptions) *PaidTables {
 	if log == nil {
 		log = a.opts.Logger
 	}
-	return &PaidTables{a: a, o: o, log: log, holds: map[string]*paidHold{}, tables: map[string]*paidTable{}}
+	return &PaidTables{a: a, o: o, log: log, holds: map[string]*paidHold{}, tables: map[string]*paidTable{},
+		ids: map[string]bool{}}
 }
 
 // Hold holds a seat for j's Badge owner on the table filling now (the first hold starts the
@@ -274,6 +276,7 @@ func (p *PaidTables) open(t *paidTable) {
 		p.filling = nil
 	}
 	holds := append([]*paidHold(nil), t.holds...)
+	p.ids[t.id] = true // before the table opens: its first anchor (opened) comes at once
 	p.mu.Unlock()
 
 	var paid []*paidHold
@@ -358,6 +361,17 @@ func (p *PaidTables) open(t *paidTable) {
 	}
 	finish(round, err)
 }
+
+// IsPaidTable reports whether id is a paid table this lobby opened or is opening: its round is
+// held on the escrow, so its opened and mid-round anchors go there too (§5.5).
+func (p *PaidTables) IsPaidTable(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ids[id]
+}
+
+// Format is the paid tables' format ("blitz" or "short").
+func (p *PaidTables) Format() string { return p.o.Format }
 
 // Payouts routes a finished paid round's payouts (Result.Payouts, microCCD by seat) to the
 // paid_by account of each paid seat, in seat order (§5.7: "at settle the seat's payout goes to

@@ -320,11 +320,12 @@ func decodeDeposits(b []byte) ([]actors.EscrowDeposit, error) {
 
 // The escrow side of a paid table (§5.7, §11.5). The house seats' entries are the house's: when
 // the table opens, the arena's account deposits each house seat's entry under the seat token
-// "house/<table>/<seat>", so the escrow holds every seat's entry. When the round is over the
-// arena opens the round on the escrow (open_round with the open-round anchor recomputed from the
-// reveal; the anchor was already registered before turn 1 by Register Data, kind opened) and
-// settles it: each paid seat's payout to its paid_by, the house seats' payouts and the house's
-// take to the arena's account, with the transcript hash and the reveal. Every call goes through
+// "house/<table>/<seat>", so the escrow holds every seat's entry. The round is held on the escrow
+// as §5.5 orders it: open_round(round, anchor) before turn 1 and anchor(round, turn, hash) after
+// the mid-round settle, both as the table asks for its opened and turn anchors (escrowAnchorer,
+// beside the Register Data anchors), and when the round is over settle: each paid seat's payout
+// to its paid_by, the house seats' payouts and the house's take to the arena's account, with the
+// transcript hash and the reveal. Every call goes through
 // the chain actor (signed at once, queued in bbolt, watched to finality). A paid table recovered
 // after a restart is not settled on the escrow (the lobby's memory is gone): see the notes.
 
@@ -403,19 +404,47 @@ func (h *agentsHook) settlePaid(table string) {
 	log.Info("paid round sent to the escrow", "calls", len(calls), "paid_seats", len(st.Paid))
 }
 
-// escrowSettlement is the open_round and settle calls of a finished paid round.
+// escrowAnchorer is the Anchorer tables are given in serve: every anchor goes to the chain actor
+// (Register Data, §5.5); a paid table's opened and turn anchors also go to the escrow as
+// open_round(round, anchor) and anchor(round, turn, hash), in the order the table asks for them.
+// Like every anchor it never blocks the table: the chain actor signs, queues and answers at once.
+type escrowAnchorer struct{ h *agentsHook }
+
+func (e escrowAnchorer) Anchor(job actors.AnchorJob) {
+	e.h.chain.anchorer.Anchor(job)
+	pt := e.h.paid.Load()
+	if pt == nil || (job.Request.Kind != "opened" && job.Request.Kind != "turn") || !pt.IsPaidTable(job.Table) {
+		return
+	}
+	c, _, ok := e.h.caller2()
+	n, err := strconv.ParseUint(strings.TrimPrefix(job.Round, "T-"), 10, 64)
+	if !ok || err != nil {
+		return
+	}
+	var param []byte
+	name := "open_round"
+	if job.Request.Kind == "opened" {
+		param = devchain.EncodeOpenRound(n, job.Request.Hash)
+	} else {
+		f, _ := games.FormatOf(blitz.NewEngine(blitz.DefaultFees()).Manifest(), pt.Format())
+		name, param = "anchor", devchain.EncodeAnchor(n, uint32(min(3, f.Turns-1)), job.Request.Hash)
+	}
+	c.Call(escrowCall(job.Table, job.Round, name, param))
+}
+
+// escrowCall is one call on the escrow contract.
+func escrowCall(table, round, name string, param []byte) anchors.CallJob {
+	return anchors.CallJob{Table: table, Round: round, Name: name, Call: ccd.ContractCall{
+		Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex, Receive: "escrow." + name,
+		Parameter: param, MaxEnergy: escrowEnergy}}
+}
+
+// escrowSettlement is the settle call of a finished paid round (open_round and anchor were
+// made during play by escrowAnchorer).
 func escrowSettlement(st actors.PaidSettlement, arena ccd.Address) ([]anchors.CallJob, error) {
 	n, err := strconv.ParseUint(strings.TrimPrefix(st.Round, "T-"), 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("round %q: %w", st.Round, err)
-	}
-	var rv blitz.Reveal
-	if err := json.Unmarshal(st.Result.Reveal, &rv); err != nil {
-		return nil, fmt.Errorf("reveal: %w", err)
-	}
-	_, anchor, err := blitz.OpenAnchor(rv)
-	if err != nil {
-		return nil, err
 	}
 	th, err := hex.DecodeString(strings.TrimPrefix(st.Result.TranscriptHash, "sha256:"))
 	if err != nil || len(th) != 32 {
@@ -448,15 +477,7 @@ func escrowSettlement(st actors.PaidSettlement, arena ccd.Address) ([]anchors.Ca
 	if len(reveal) > 64<<10 {
 		reveal = nil // the escrow takes at most 64 KiB; the transcript hash still binds the round
 	}
-	esc := func(name string, param []byte) anchors.CallJob {
-		return anchors.CallJob{Table: st.Table, Round: st.Round, Name: name, Call: ccd.ContractCall{
-			Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex, Receive: "escrow." + name,
-			Parameter: param, MaxEnergy: escrowEnergy}}
-	}
-	return []anchors.CallJob{
-		esc("open_round", devchain.EncodeOpenRound(n, anchor)),
-		esc("settle", devchain.EncodeSettle(n, pays, [32]byte(th), reveal)),
-	}, nil
+	return []anchors.CallJob{escrowCall(st.Table, st.Round, "settle", devchain.EncodeSettle(n, pays, [32]byte(th), reveal))}, nil
 }
 
 // accountOf is the address of a CAIP-10 account ("ccd:<chain>:<base58>").

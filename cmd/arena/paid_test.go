@@ -21,6 +21,7 @@ import (
 	"arena/chain/devchain"
 	"arena/config"
 	"arena/games"
+	"arena/games/blitz"
 	"arena/storage"
 	"arena/transport/door"
 	"arena/transport/join"
@@ -213,7 +214,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	ag := startAgents(&ch, log)
 	br, _ := newBracket()
 	a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
-		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: ch.anchorer,
+		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},
 		OnStatus: ag.onStatus, BeforeRecover: ch.start})
 	if err != nil {
 		t.Fatal(err)
@@ -296,6 +297,23 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	}
 	if bal, _ := node.EscrowBalance(); bal != 0 {
 		t.Fatalf("escrow balance %d after settle", bal)
+	}
+	// §5.5: the round was opened on the escrow before turn 1 with the open-round anchor the reveal
+	// recomputes, and anchored once mid-round (Short: after the turn 2 settle), before settle.
+	var rv blitz.Reveal
+	if err := json.Unmarshal(rec.Result.Reveal, &rv); err != nil {
+		t.Fatal(err)
+	}
+	_, open, err := blitz.OpenAnchor(rv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if er.Anchor != open {
+		t.Fatalf("escrow open_round anchor %x, the reveal recomputes %x", er.Anchor, open)
+	}
+	if len(er.Turns) != 1 || er.Turns[0].Turn != 2 || er.OpenedAtMs > er.SettledAtMs {
+		t.Fatalf("escrow round: opened at %d, mid-round anchors %+v, settled at %d: want one anchor at turn 2",
+			er.OpenedAtMs, er.Turns, er.SettledAtMs)
 	}
 	t.Logf("round %s settled on the escrow: owner %d, arena %d microCCD", round, toOwner, toArena)
 }

@@ -107,7 +107,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	a, err := actors.Start(actors.Options{
 		DB: store, Bracket: bracket, Logger: log,
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
-		Metrics: reg, Anchorer: ch.anchorer, Agents: ag.caller, Keys: ag.keys,
+		Metrics: reg, Anchorer: escrowAnchorer{ag}, Agents: ag.caller, Keys: ag.keys,
 		OnStatus: ag.onStatus, // a finished paid table settles on the escrow (join.go)
 		Paces:    pacesOf(cfg.Pace),
 		// The walk-in desk and the chain actor start before tables are restored, so a
