@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"arena/games/blitz/commitment"
+	"arena/games/canon"
 )
 
 // checkCommitments checks every sealed commitment the revealed transcript carries in clear
@@ -16,6 +17,7 @@ import (
 // hold the payer's key. One line per commitment, at its sealed event.
 func checkCommitments(t Transcript, keys map[string]ed25519.PublicKey, add func(int, bool, string, string, ...any)) {
 	agents := map[int]string{}
+	fromSeat := map[string]ed25519.PublicKey{} // keys published in seat.taken (§7.3), when Keys has none
 	type pub struct {
 		ID           string `json:"id"`
 		Payer, Payee int
@@ -26,11 +28,17 @@ func checkCommitments(t Transcript, keys map[string]ed25519.PublicKey, add func(
 		switch {
 		case e.Type == "seat.taken":
 			var p struct {
-				Seat  int    `json:"seat"`
-				Agent string `json:"agent"`
+				Seat       int    `json:"seat"`
+				Agent      string `json:"agent"`
+				SigningKey string `json:"signing_key"`
 			}
 			_ = json.Unmarshal(e.Payload, &p)
 			agents[p.Seat] = p.Agent
+			if k, err := canon.ParseKey(p.SigningKey); err == nil && p.Agent != "" {
+				if _, given := keys[p.Agent]; !given {
+					fromSeat[p.Agent] = k
+				}
+			}
 		case e.Type == "commitment.sealed" && e.Visibility == "public":
 			var p pub
 			_ = json.Unmarshal(e.Payload, &p)
@@ -69,12 +77,18 @@ func checkCommitments(t Transcript, keys map[string]ed25519.PublicKey, add func(
 				continue
 			}
 			sig := "sig well-formed, not verified (no key for the payer)"
-			if key, ok := keys[c.Payer]; ok {
+			key, ok := keys[c.Payer]
+			from := "the payer's key"
+			if !ok {
+				key, ok = fromSeat[c.Payer]
+				from = "the payer's key from its seat.taken"
+			}
+			if ok {
 				if err := commitment.Verify(cb, c.Sig, key); err != nil {
 					add(i, false, name, "event %d: %v", i+1, err)
 					continue
 				}
-				sig = "sig verifies under the payer's key"
+				sig = "sig verifies under " + from
 			}
 			add(i, true, name, "turn %d, seat %d → seat %d, %d microCCD due %d: id = SHA-256 of its canonical bytes; %s",
 				c.Turn, pp.Payer, pp.Payee, c.Amount, c.Due, sig)

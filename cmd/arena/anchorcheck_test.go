@@ -179,6 +179,11 @@ func TestAnchorCheckEndToEnd(t *testing.T) {
 	if !strings.Contains(out, "ok   open-round anchor: recomputed from the revealed salts") {
 		t.Errorf("no open-round anchor line:\n%s", out)
 	}
+	// Every sealed commitment's signature verifies with no --keys: each seat.taken publishes the
+	// key its commitments are checked against (§7.3).
+	if v, n := strings.Count(out, "sig verifies under the payer's key from its seat.taken"), counts["commitment"]; v != n || strings.Contains(out, "not verified") {
+		t.Errorf("%d commitment signatures verified from seat.taken, want all %d:\n%s", v, n, out)
+	}
 	t.Logf("anchor-check %s: %d lines, on chain by kind %v", round, strings.Count(out, "\n"), counts)
 
 	dir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/canon"
 )
 
 // stage is the round's lifecycle position (§5.1).
@@ -389,8 +390,17 @@ func (m *Match) openRound() {
 		if kind == "" {
 			kind = "byo"
 		}
-		m.emit("seat.taken", visPublic, map[string]any{"seat": s.Seat.Seat, "agent": s.Agent,
-			"name": s.Name, "rating": s.Rating, "arena": m.setup.Arena, "human": s.Human, "kind": kind})
+		p := map[string]any{"seat": s.Seat.Seat, "agent": s.Agent,
+			"name": s.Name, "rating": s.Rating, "arena": m.setup.Arena, "human": s.Human, "kind": kind}
+		// The key the seat's commitments are checked against (§7.3), public, so a transcript
+		// verifies every commitment signature on its own (anchor-check); for a BYO seat it is
+		// its card's signing_key as resolved (§4.1), for a walk-in the lent Badge's.
+		if m.keys != nil {
+			if k, ok := m.keys.PublicKey(s.Seat.Seat); ok {
+				p["signing_key"] = canon.FormatKey(k)
+			}
+		}
+		m.emit("seat.taken", visPublic, p)
 	}
 	m.requestAnchor("opened", m.openH)
 }
