@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"math/big"
 	"strconv"
 
 	"arena/chain/badge"
@@ -47,28 +46,6 @@ func HouseAgent(instanceAgent string, pub ed25519.PublicKey) string {
 		}
 	}
 	return badge.NewAgentID(reg.Chain, reg, binary.LittleEndian.Uint64(sum[:8])).String()
-}
-
-const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-func base58(b []byte) string {
-	n := new(big.Int).SetBytes(b)
-	var out []byte
-	mod, base := new(big.Int), big.NewInt(58)
-	for n.Sign() > 0 {
-		n.DivMod(n, base, mod)
-		out = append(out, b58[mod.Int64()])
-	}
-	for _, c := range b {
-		if c != 0 {
-			break
-		}
-		out = append(out, '1')
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return string(out)
 }
 
 // keyring is a table's games.Keyring: lent house keys for house and walk-in seats (it signs for
