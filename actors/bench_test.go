@@ -65,7 +65,10 @@ func TestRunBenchBlitzPractice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Completed != 4 || r.TimerSamples < 4*5 || r.CommitSamples < 4*6*5 || r.TablesPerSecond <= 0 || r.HeapPerTable == 0 {
+	// Commits are counted per transaction, and the table's commit pipeline puts every step that
+	// arrives while one commit is in flight into the next (actors/commit.go), so how many a round
+	// takes depends on the machine's load: only "every table committed" is fixed.
+	if r.Completed != 4 || r.TimerSamples < 4*5 || r.CommitSamples < 4 || r.TablesPerSecond <= 0 || r.HeapPerTable == 0 {
 		t.Fatalf("bench result %v", r)
 	}
 	if _, err := RunBench(context.Background(), BenchOptions{Tables: 1, Practice: true, Format: "long",
