@@ -105,7 +105,11 @@ func Mount(e *echo.Echo, o Options) {
 			ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 			defer cancel()
 			if err := o.Health(ctx); err != nil {
-				return c.JSON(http.StatusServiceUnavailable, withNode(map[string]string{"status": "unavailable", "error": err.Error(), "code": "unavailable"}, o.ChainNode))
+				// The cause goes to the log, not to whoever asked: it is internal text (paths,
+				// driver errors) and /healthz needs no token.
+				c.Logger().Errorf("healthz: %v", err)
+				return c.JSON(http.StatusServiceUnavailable, withNode(map[string]string{"status": "unavailable",
+					"error": "the arena cannot serve: see the server log", "code": "unavailable"}, o.ChainNode))
 			}
 		}
 		return c.JSON(http.StatusOK, withNode(map[string]string{"status": "ok"}, o.ChainNode))
