@@ -134,10 +134,7 @@ func (h *hostedHandlers) optionalBody(c echo.Context, v any) error {
 }
 
 func (h *hostedHandlers) host(c echo.Context) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	tok, err := door.WalkinToken(c)
+	tok, err := walkinRequest(c)
 	if err != nil {
 		return err
 	}
@@ -155,10 +152,7 @@ func (h *hostedHandlers) host(c echo.Context) error {
 }
 
 func (h *hostedHandlers) start(c echo.Context) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	tok, err := door.WalkinToken(c)
+	tok, err := walkinRequest(c)
 	if err != nil {
 		return err
 	}
@@ -175,10 +169,7 @@ func (h *hostedHandlers) start(c echo.Context) error {
 }
 
 func (h *hostedHandlers) leave(c echo.Context) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	tok, err := door.WalkinToken(c)
+	tok, err := walkinRequest(c)
 	if err != nil {
 		return err
 	}

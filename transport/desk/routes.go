@@ -100,6 +100,15 @@ func (h *handlers) call(c echo.Context) (context.Context, context.CancelFunc) {
 
 // onlyQuery refuses query members other than those allowed (bad_request): a misspelt
 // parameter must not be silently ignored.
+// walkinRequest is the prelude of every walk-in route with no query parameters: nothing in the
+// query (a token there is refused by the guard; anything else is unknown), then the x-walkin token.
+func walkinRequest(c echo.Context) (string, error) {
+	if err := onlyQuery(c); err != nil {
+		return "", err
+	}
+	return door.WalkinToken(c)
+}
+
 func onlyQuery(c echo.Context, allowed ...string) error {
 	for k := range c.QueryParams() {
 		ok := false
@@ -154,10 +163,7 @@ func (h *handlers) register(c echo.Context) error {
 }
 
 func (h *handlers) join(c echo.Context) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	tok, err := door.WalkinToken(c)
+	tok, err := walkinRequest(c)
 	if err != nil {
 		return err
 	}
@@ -178,10 +184,7 @@ func (h *handlers) join(c echo.Context) error {
 }
 
 func (h *handlers) answer(c echo.Context) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	tok, err := door.WalkinToken(c)
+	tok, err := walkinRequest(c)
 	if err != nil {
 		return err
 	}
@@ -205,10 +208,7 @@ func (h *handlers) answer(c echo.Context) error {
 }
 
 func (h *handlers) me(c echo.Context) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	tok, err := door.WalkinToken(c)
+	tok, err := walkinRequest(c)
 	if err != nil {
 		return err
 	}
