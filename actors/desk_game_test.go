@@ -214,7 +214,7 @@ func (m *deskMatch) Prompts() []games.Prompt {
 			continue
 		}
 		out = append(out, games.Prompt{Seat: s.Seat, Move: m.cur(), Deadline: m.st.Deadline,
-			Legal: []string{"say"}, State: json.RawMessage(`{}`)})
+			Legal: []string{"say"}, State: games.RawDoc([]byte(`{}`))})
 	}
 	return out
 }

@@ -38,7 +38,7 @@ func FormatDeadline(t time.Time) string {
 // the JCS form of the whole envelope, sig included, so every copy is byte-identical.
 func SignEnvelope(key ed25519.PrivateKey, round string, p games.Prompt) ([]byte, error) {
 	env := envelope{V: 1, Round: round, Turn: p.Move.Turn, Phase: p.Move.Phase, Exchange: p.Move.Exchange,
-		Seat: p.Seat, Deadline: FormatDeadline(p.Deadline), State: p.State, Inbox: p.Inbox}
+		Seat: p.Seat, Deadline: FormatDeadline(p.Deadline), State: p.State.Bytes(), Inbox: p.Inbox}
 	if len(env.State) == 0 {
 		env.State = json.RawMessage(`{}`)
 	}

@@ -20,7 +20,7 @@ func TestSignEnvelopeMatchesHandWrittenCanonicalForm(t *testing.T) {
 	key := ed25519.NewKeyFromSeed(seed)
 	p := games.Prompt{Seat: 4, Move: games.Move{Turn: 3, Phase: "talk", Exchange: 2},
 		Deadline: time.Date(2026, 9, 9, 14, 3, 20, 0, time.FixedZone("CEST", 2*3600)),
-		State:    json.RawMessage(`{ "b": [true, null], "a": 1.0 }`),
+		State:    games.RawDoc([]byte(`{ "b": [true, null], "a": 1.0 }`)),
 		Inbox:    []json.RawMessage{json.RawMessage(`{"type":"call","text":"é<>"}`)}}
 	got, err := SignEnvelope(key, "T-9931", p)
 	if err != nil {

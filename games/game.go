@@ -100,14 +100,15 @@ type Input struct {
 
 // Prompt asks one seat for one move. It is Break Room's your_turn and Blitz's envelope less the
 // arena's signature: State is the seat's visible state (Blitz §5.4 state object; Break Room
-// visible_state), Legal the action kinds legal now, Inbox what reached the seat since its last
-// prompt.
+// visible_state), a JSON object held as a Doc so prompts can share the bytes they have in common
+// (Blitz's public log); Legal the action kinds legal now, Inbox what reached the seat since its
+// last prompt.
 type Prompt struct {
 	Seat     int               `json:"seat"`
 	Move     Move              `json:"move"`
 	Deadline time.Time         `json:"deadline"`
 	Legal    []string          `json:"legal"`
-	State    json.RawMessage   `json:"state"`
+	State    Doc               `json:"state"`
 	Inbox    []json.RawMessage `json:"inbox"`
 }
 

@@ -222,9 +222,20 @@ func oneLine(s string) string {
 
 // decodeState reads a state object less its public_log, which is the last member and by far
 // the largest: policies and briefs do not read it.
-func decodeState(raw json.RawMessage) (stateObject, bool) {
+func decodeState(d games.Doc) (stateObject, bool) {
 	var st stateObject
-	if i := bytes.Index(raw, []byte(`,"public_log":[`)); i > 0 {
+	// A state stateFor wrote: everything before the public log's segment, closed. The house
+	// policy reads no public log, and decoding it would cost more than the rest of the answer.
+	var head []byte
+	for _, p := range d.Parts() {
+		if string(p) == logOpen {
+			return st, json.Unmarshal(append(head, '}'), &st) == nil
+		}
+		head = append(head, p...)
+	}
+	// Any other state (a prompt decoded from JSON): cut the log out of the whole document.
+	raw := d.Bytes()
+	if i := bytes.Index(raw, []byte(logOpen)); i > 0 {
 		raw = append(append([]byte{}, raw[:i]...), '}')
 	}
 	return st, json.Unmarshal(raw, &st) == nil

@@ -344,7 +344,7 @@ func TestMessagesAndInbox(t *testing.T) {
 			t.Fatalf("seat %d inbox pub %d priv %d", p.Seat, pub, pv)
 		}
 		var s stateObject
-		_ = json.Unmarshal(p.State, &s)
+		_ = json.Unmarshal(p.State.Bytes(), &s)
 		if len(s.Talking) != 2 || s.Format.Exchanges != 3 || s.Format.Turns != 5 || s.Format.Seats != 6 || s.TaskCategory != "influence" || s.Bounty != 60*ccd {
 			t.Fatalf("state %+v", s)
 		}

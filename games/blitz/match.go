@@ -109,9 +109,8 @@ type Match struct {
 	events     []games.Event
 	pubLog     publicLog // JCS of the public events so far, comma-joined, for state.public_log
 	evBuf      []byte    // scratch for the event being emitted: its JCS bytes are hashed, then copied to pubLog
-	stateParts [][]byte  // scratch for stateFor
-	meBuf      []byte    // scratch for stateFor: {"me":…,
-	sharedBuf  []byte    // scratch for shared
+	meHint     int       // bytes to allocate for a state's "me" (the largest so far)
+	sharedHint int       // bytes to allocate for a phase's shared members (the last phase's)
 	pattern    *patternCounter
 
 	// the current call's output

@@ -246,7 +246,7 @@ func (p *propertyCheck) final(out *script.Output) error {
 		return ""
 	}
 	for _, pr := range p.prompts {
-		blob := string(pr.State)
+		blob := pr.State.String()
 		for _, it := range pr.Inbox {
 			blob += string(it)
 		}

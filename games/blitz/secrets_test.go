@@ -67,7 +67,7 @@ func TestNoSealedValueLeaks(t *testing.T) {
 	checked := 0
 	seen := map[string]bool{} // positive control: entitled seats do receive each secret
 	for _, p := range prompts {
-		blob := append([]byte{}, p.State...)
+		blob := p.State.AppendTo(nil)
 		for _, it := range p.Inbox {
 			blob = append(blob, it...)
 		}

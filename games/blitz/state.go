@@ -1,7 +1,6 @@
 package blitz
 
 import (
-	"bytes"
 	"encoding/json"
 	"sort"
 
@@ -102,7 +101,7 @@ func (m *Match) moleTask() *moleTaskView {
 }
 
 // sharedState is the part of the §5.4 state object that is the same for every seat of a
-// phase; it is marshalled once per phase and spliced into each seat's object.
+// phase; it is written once per phase and shared by each seat's object.
 type sharedState struct {
 	Agents       []agentView   `json:"agents"`
 	Bounty       int64         `json:"bounty"`
@@ -112,28 +111,38 @@ type sharedState struct {
 	Talking      []talkingPair `json:"talking"`
 }
 
+// logOpen and logClose enclose the public log in a state object; stateFor writes the state as
+// segments {"me":…, | shared members | logOpen | log chunks… | logClose.
+const (
+	logOpen  = `,"public_log":[`
+	logClose = `]}`
+)
+
+// The segments every state shares; a Doc never writes into its segments.
+var logOpenBytes, logCloseBytes = []byte(logOpen), []byte(logClose)
+
 // shared writes the seat-independent members once per phase (appendShared), without the
-// enclosing braces, for stateFor to splice into each seat's object.
-// The buffer is the match's scratch, reused phase after phase: each state copies it.
+// enclosing braces, into bytes of their own: every seat's state of the phase shares them.
+// It is sized by the last phase's, which it rarely outgrows by much.
 func (m *Match) shared() []byte {
-	m.sharedBuf = m.appendShared(m.sharedBuf[:0])
-	return m.sharedBuf
+	b := m.appendShared(make([]byte, 0, m.sharedHint))
+	m.sharedHint = len(b) + len(b)/8
+	return b
 }
 
 // stateFor builds seat n's §5.4 state object: {"me": …, the shared members, "public_log": […]}.
-// public_log is spliced in as bytes: it is already canonical JSON, and re-validating the whole
-// log for every envelope would cost more than the rest of the state.
-func (m *Match) stateFor(n int, shared []byte) json.RawMessage {
-	m.meBuf = m.appendMe(append(m.meBuf[:0], `{"me":`...), n)
-	m.meBuf = append(m.meBuf, ',')
-	// One allocation of the exact size, not zeroed first (bytes.Join): the state is mostly the
-	// public log, hundreds of kilobytes late in a round, and clearing it before the copy would
-	// double the memory traffic.
-	parts := append(m.stateParts[:0], m.meBuf, shared, []byte(`,"public_log":[`))
+// Only "me" is new bytes. The shared members and the public log are segments every seat's state
+// shares (games.Doc): the log is already canonical JSON in append-only chunks whose written
+// bytes never change, so a state holds the chunks as they are now and later events, written
+// past them, are not in it. A state costs its own "me", not a copy of all the table has said.
+func (m *Match) stateFor(n int, shared []byte) games.Doc {
+	me := append(m.appendMe(append(make([]byte, 0, m.meHint), `{"me":`...), n), ',')
+	m.meHint = max(m.meHint, len(me)+len(me)/8)
+	parts := make([][]byte, 0, len(m.pubLog.chunks)+4)
+	parts = append(parts, me, shared, logOpenBytes)
 	parts = append(parts, m.pubLog.chunks...)
-	parts = append(parts, []byte("]}"))
-	m.stateParts = parts
-	return bytes.Join(parts, nil)
+	parts = append(parts, logCloseBytes)
+	return games.JoinDoc(parts...)
 }
 
 // buildPrompts makes the open phase's envelopes for every live seat: calls delivered first,

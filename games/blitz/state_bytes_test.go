@@ -25,6 +25,8 @@ func TestStatePublicLog(t *testing.T) {
 	var want []byte // the public events' JCS so far, comma-joined
 	seen := 0
 	envelopes := 0
+	var issued []games.Doc // every state as issued, and its bytes then
+	var flat [][]byte
 	check := func(prompts []games.Prompt) {
 		for _, e := range m.Events()[seen:] {
 			if e.Visibility != "public" {
@@ -46,10 +48,13 @@ func TestStatePublicLog(t *testing.T) {
 		tail := append(append([]byte(`,"public_log":[`), want...), "]}"...)
 		for _, p := range prompts {
 			envelopes++
-			if !json.Valid(p.State) {
+			got := p.State.Bytes()
+			if !json.Valid(got) || p.State.Len() != len(got) {
 				t.Fatalf("seat %d %+v: state is not valid JSON", p.Seat, p.Move)
 			}
-			if !bytes.HasPrefix(p.State, []byte(`{"me":{"seat":`)) || !bytes.HasSuffix(p.State, tail) {
+			issued = append(issued, p.State)
+			flat = append(flat, bytes.Clone(got))
+			if !bytes.HasPrefix(got, []byte(`{"me":{"seat":`)) || !bytes.HasSuffix(got, tail) {
 				t.Fatalf("seat %d %+v: state does not end with the public log so far (%d bytes)", p.Seat, p.Move, len(want))
 			}
 		}
@@ -79,5 +84,12 @@ func TestStatePublicLog(t *testing.T) {
 	}
 	if envelopes != 126 || len(want) < 400<<10 {
 		t.Fatalf("%d envelopes, final log %d bytes: want 126 envelopes and a log past 400 kB", envelopes, len(want))
+	}
+	// The states share the log's chunks, which kept growing after each was issued: every state
+	// still reads as it did when it was issued, not one byte of a later event in it.
+	for i, d := range issued {
+		if got := d.Bytes(); !bytes.Equal(got, flat[i]) {
+			t.Fatalf("envelope %d: its state changed after it was issued (%d bytes, was %d)", i, len(got), len(flat[i]))
+		}
 	}
 }

@@ -68,13 +68,7 @@ func (m *Match) stateForReflect(n int, shared []byte) json.RawMessage {
 		me.Task = m.moleTask()
 	}
 	mb, _ := json.Marshal(me)
-	// One allocation of the exact size, not zeroed first (bytes.Join): the state is mostly the
-	// public log, hundreds of kilobytes late in a round, and clearing it before the copy would
-	// double the memory traffic.
-	parts := append(m.stateParts[:0], []byte(`{"me":`), mb, []byte(","), shared, []byte(`,"public_log":[`))
-	parts = append(parts, m.pubLog.chunks...)
-	parts = append(parts, []byte("]}"))
-	m.stateParts = parts
+	parts := [][]byte{[]byte(`{"me":`), mb, []byte(","), shared, []byte(`,"public_log":[`), m.pubLog.bytes(), []byte("]}")}
 	return bytes.Join(parts, nil)
 }
 
@@ -89,13 +83,14 @@ func termsOf(c *promise) openTerms {
 func CheckStates(m *Match, prompts []games.Prompt) error {
 	ref := m.sharedReflect()
 	for _, p := range prompts {
-		if want := m.stateForReflect(p.Seat, ref); !bytes.Equal(p.State, want) {
+		got := p.State.Bytes()
+		if want := m.stateForReflect(p.Seat, ref); !bytes.Equal(got, want) {
 			i := 0
-			for i < len(want) && i < len(p.State) && want[i] == p.State[i] {
+			for i < len(want) && i < len(got) && want[i] == got[i] {
 				i++
 			}
 			return fmt.Errorf("seat %d %+v: state differs from encoding/json at byte %d:\n got  %.200s\n want %.200s",
-				p.Seat, p.Move, i, p.State[max(0, i-40):], want[max(0, i-40):])
+				p.Seat, p.Move, i, got[max(0, i-40):], want[max(0, i-40):])
 		}
 	}
 	return nil

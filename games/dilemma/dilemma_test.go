@@ -282,19 +282,19 @@ func TestPromptsAndSecrecy(t *testing.T) {
 		t.Fatalf("prompt %+v", p)
 	}
 	var vs map[string]any
-	if err := json.Unmarshal(p.State, &vs); err != nil || vs["game"] != GameID || vs["rules_version"] != RulesVersion {
+	if err := json.Unmarshal(p.State.Bytes(), &vs); err != nil || vs["game"] != GameID || vs["rules_version"] != RulesVersion {
 		t.Fatalf("visible_state %s", p.State)
 	}
-	if string(s.Prompts[0].State) != string(m.Prompts()[0].State) {
+	if !s.Prompts[0].State.Equal(m.Prompts()[0].State) {
 		t.Fatal("redelivered prompt differs")
 	}
 	s1, _ := m.Act(t0.Add(time.Second), answer(1, `{"action":"defect"}`))
 	open := m.Prompts()
-	if len(open) != 1 || open[0].Seat != 2 || !strings.Contains(string(open[0].State), `"opponent_submitted":{"commit":true}`) {
+	if len(open) != 1 || open[0].Seat != 2 || !strings.Contains(open[0].State.String(), `"opponent_submitted":{"commit":true}`) {
 		t.Fatalf("prompts after one commit: %+v", open)
 	}
 	for _, p := range open {
-		if strings.Contains(string(p.State), `"`+Defect+`"`) {
+		if strings.Contains(p.State.String(), `"`+Defect+`"`) {
 			t.Fatalf("seat 2's state shows seat 1's choice: %s", p.State)
 		}
 	}

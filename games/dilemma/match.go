@@ -308,7 +308,7 @@ func (m *match) prompt(i int, opened time.Time) games.Prompt {
 		},
 	})
 	return games.Prompt{Seat: i + 1, Move: theMove, Deadline: st.Due,
-		Legal: []string{ActionCooperate, ActionDefect}, State: state, Inbox: []json.RawMessage{}}
+		Legal: []string{ActionCooperate, ActionDefect}, State: games.RawDoc(state), Inbox: []json.RawMessage{}}
 }
 
 // SeedHash commits to the seed before play.

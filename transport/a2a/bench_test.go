@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
-	"encoding/json"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -59,7 +58,7 @@ func BenchmarkRoundTripJSAgent(b *testing.B) {
 	js := startJSAgent(b, testAgentID, 7, canon.FormatKey(instance.Public().(ed25519.PublicKey)))
 	c := New(Options{})
 	p := games.Prompt{Seat: 1, Move: games.Move{Turn: 2, Phase: "commit"}, Deadline: time.Now().Add(time.Hour),
-		State: json.RawMessage(`{"agents":[{"seat":1,"agent":"` + testAgentID + `","alive":true},{"seat":2,"agent":"ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:Other","alive":true}],"me":{"unlocked":60000000,"next_seq":1}}`)}
+		State: games.RawDoc([]byte(`{"agents":[{"seat":1,"agent":"` + testAgentID + `","alive":true},{"seat":2,"agent":"ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:Other","alive":true}],"me":{"unlocked":60000000,"next_seq":1}}`))}
 	env, err := actors.SignEnvelope(instance, "T-1", p)
 	if err != nil {
 		b.Fatal(err)

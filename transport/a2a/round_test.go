@@ -142,7 +142,7 @@ func TestJSAgentCatchesForgedEnvelope(t *testing.T) {
 	js := startJSAgent(t, testAgentID, 8, canon.FormatKey(instance.Public().(ed25519.PublicKey)))
 	c := New(Options{})
 	p := games.Prompt{Seat: 2, Move: games.Move{Turn: 1, Phase: "talk", Exchange: 1},
-		Deadline: time.Now().Add(5 * time.Second).UTC(), State: json.RawMessage(`{"format":{"seats":3}}`)}
+		Deadline: time.Now().Add(5 * time.Second).UTC(), State: games.RawDoc([]byte(`{"format":{"seats":3}}`))}
 	good, err := actors.SignEnvelope(instance, "T-7", p)
 	if err != nil {
 		t.Fatal(err)

@@ -49,7 +49,7 @@ func renderNext(n desk.Next, now time.Time) string {
 		b.WriteString("\n")
 	}
 	if n.Prompt != nil {
-		if t := tableLine(n.Prompt.State, n.Prompt.Seat); t != "" {
+		if t := tableLine(n.Prompt.State.Bytes(), n.Prompt.Seat); t != "" {
 			b.WriteString(t + "\n")
 		}
 	}

@@ -126,7 +126,7 @@ func moveNext(phase string, exchange int, deadline time.Time) desk.Next {
 		"deadline": deadline.UTC().Format(time.RFC3339Nano), "sig": "ed25519:00"})
 	state := json.RawMessage(`{"agents":[{"seat":1,"name":"Ada","alive":true,"collateral":100},{"seat":2,"name":"Bram","alive":true,"dark":true,"collateral":60},{"seat":3,"name":"Cleo","alive":false,"collateral":0}],"me":{"seat":1,"accusation":2,"open":[{"id":"sha256:aa","payer":1,"payee":2,"amount":10000000,"due":3,"lock":5000000},{"id":"sha256:bb","payer":3,"payee":1,"amount":2500000,"due":2,"lock":1250000}]}}`)
 	return desk.Next{Round: "T-7", Status: "move", Envelope: env,
-		Prompt: &games.Prompt{Seat: 1, Move: games.Move{Turn: 2, Phase: phase, Exchange: exchange}, Deadline: deadline, State: state},
+		Prompt: &games.Prompt{Seat: 1, Move: games.Move{Turn: 2, Phase: phase, Exchange: exchange}, Deadline: deadline, State: games.RawDoc(state)},
 		Brief:  "You are seat 1, the mole. Your task is whisper (trust): rung 1 one seat whispers.\nSeat 2 said: hello"}
 }
 

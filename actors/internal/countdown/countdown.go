@@ -192,7 +192,7 @@ func (m *match) closeTurn(now time.Time) games.Step {
 	step.Events = append(step.Events, m.event(now, "turn.started", "public", map[string]int{"turn": m.st.Turn}))
 	for s := 1; s <= m.st.Seats; s++ {
 		p := games.Prompt{Seat: s, Move: games.Move{Turn: m.st.Turn, Phase: "move"}, Deadline: m.st.Deadline,
-			Legal: []string{"answer"}, State: json.RawMessage(fmt.Sprintf(`{"turn":%d,"total":%d}`, m.st.Turn, m.st.Totals[s])),
+			Legal: []string{"answer"}, State: games.RawDoc(fmt.Appendf(nil, `{"turn":%d,"total":%d}`, m.st.Turn, m.st.Totals[s])),
 			Inbox: []json.RawMessage{}}
 		m.st.Pending = append(m.st.Pending, p)
 	}
