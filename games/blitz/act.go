@@ -28,6 +28,8 @@ type answerBody struct {
 	Accusation  *int              `json:"accusation"`
 
 	msgVals []canon.Value // the messages already strictly parsed (fast path), else nil
+	comVals []canon.Value // the commitments already strictly parsed (fast path), else nil
+	quick   []message     // the messages as quickAnswer read them, else nil
 }
 
 // Dropped names one part of an answer that was not taken (§4.4 dropped[]).
@@ -134,7 +136,7 @@ func (m *Match) answer(in games.Input) error {
 				dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: "messages are sent on talk"})
 			}
 		} else {
-			d, any := m.talk(in.Seat, b.Messages, b.msgVals)
+			d, any := m.talk(in.Seat, b.Messages, b.msgVals, b.quick)
 			dropped = append(dropped, d...)
 			nonEmpty = nonEmpty || any
 		}
@@ -145,7 +147,7 @@ func (m *Match) answer(in games.Input) error {
 				dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeBadCommitment, Msg: "commitments are sent on commit"})
 			}
 		} else {
-			d, any := m.commitAnswer(in.Seat, b.Commitments)
+			d, any := m.commitAnswer(in.Seat, b.Commitments, b.comVals)
 			dropped = append(dropped, d...)
 			nonEmpty = nonEmpty || any
 		}
@@ -192,7 +194,8 @@ func (m *Match) allAnswered() bool {
 
 // commitAnswer takes up to 4 submissions (§5.3) as pending (§7.4); walk-in seats send intents
 // that the arena fills and signs (§4.4).
-func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool) {
+// vals, when not nil, are subs already strictly parsed.
+func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Value) ([]Dropped, bool) {
 	var dropped []Dropped
 	took := false
 	s := m.seat(seat)
@@ -213,7 +216,11 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage) ([]Dropped, bool)
 		}
 		var c *promise
 		if err == nil {
-			c, err = m.submit(seat, signed)
+			var parsed *canon.Value
+			if !s.Walkin && i < len(vals) {
+				parsed = &vals[i]
+			}
+			c, err = m.submit(seat, signed, parsed)
 		}
 		if err == nil && ref != "" {
 			if _, dup := m.refs[ref]; dup {

@@ -18,9 +18,13 @@ func decodeAnswer(raw []byte) (answerBody, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return b, nil
 	}
-	// The common case: the whole answer passes the strict checks, and one pass gives every
-	// member and message. Otherwise (a hostile item somewhere) the answer is read leniently at
-	// the top and each item is judged alone.
+	// The common talk answer: read in one pass over the bytes, no tree (quickAnswer).
+	if qb, ok := quickAnswer(raw); ok {
+		return qb, nil
+	}
+	// The common case otherwise: the whole answer passes the strict checks, and one pass gives
+	// every member, message and commitment. Otherwise (a hostile item somewhere) the answer is
+	// read leniently at the top and each item is judged alone.
 	if v, err := canon.Parse(raw); err == nil && v.Kind() == canon.Object {
 		if fb, ok := fastAnswer(v); ok {
 			return fb, nil
@@ -150,6 +154,7 @@ func fastAnswer(v canon.Value) (answerBody, bool) {
 				b.msgVals = make([]canon.Value, 0, x.Len())
 			} else {
 				b.Commitments = make([]json.RawMessage, 0, x.Len())
+				b.comVals = make([]canon.Value, 0, x.Len())
 			}
 			for j := 0; j < x.Len(); j++ {
 				e := x.Elem(j)
@@ -158,6 +163,7 @@ func fastAnswer(v canon.Value) (answerBody, bool) {
 					b.msgVals = append(b.msgVals, e)
 				} else {
 					b.Commitments = append(b.Commitments, e.Raw())
+					b.comVals = append(b.comVals, e)
 				}
 			}
 		default:

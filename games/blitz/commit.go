@@ -79,8 +79,19 @@ func refOf(raw json.RawMessage) string {
 // (this round and turn, payer the sender, payee another seated agent alive, due ≤ turns,
 // condition agents seated), then commitment.Verify against the Keyring's key (small-order keys
 // refused). The state-dependent checks (seq, unlocked, budget, open count, pair) run at seal.
-func (m *Match) submit(seat int, raw json.RawMessage) (*promise, *subError) {
-	w, cb, err := commitment.Parse(raw)
+//
+// parsed, when given, is raw already strictly parsed (the answer's own scan): the commitment is
+// then read from that tree, with the same outcome as from raw.
+func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value) (*promise, *subError) {
+	var w commitment.Commitment
+	var cb commitment.Canonical
+	var forms commitment.Forms
+	var err error
+	if parsed != nil {
+		w, cb, forms, err = commitment.ParseValue(*parsed)
+	} else {
+		w, cb, forms, err = commitment.ParseForms(raw)
+	}
 	if err != nil {
 		return nil, asSub(err)
 	}
@@ -115,15 +126,9 @@ func (m *Match) submit(seat int, raw json.RawMessage) (*promise, *subError) {
 	if err := commitment.Verify(cb, w.Sig, pub); err != nil {
 		return nil, asSub(err)
 	}
-	if craw, err := canon.Canonical(raw); err == nil {
-		raw = craw // the transcript carries the object in its canonical form, sig included
-	}
-	condRaw, err := canon.Marshal(w.Condition)
-	if err != nil {
-		return nil, subErr(CodeBadCondition, "%v", err)
-	}
+	// The transcript carries the object and its condition in canonical form, sig included.
 	return &promise{id: cb.ID, digest: cb.Digest, payer: seat, payee: payee, amount: w.Amount, due: w.Due,
-		seq: int64(w.Seq), pair: w.Pair, cond: w.Condition, condRaw: condRaw, raw: raw, outcome: outcomeOpen}, nil
+		seq: int64(w.Seq), pair: w.Pair, cond: w.Condition, condRaw: forms.Condition, raw: forms.Signed, outcome: outcomeOpen}, nil
 }
 
 // seatOf is the seat of an agent id, 0 if none.

@@ -11,13 +11,23 @@ import (
 
 // Messages (§6): reading, limits, the events and the inbox items.
 
-var tones = map[string]bool{"ask": true, "offer": true, "accept": true, "decline": true, "neutral": true}
+// toneOK reports whether tone is in the §6 vocabulary.
+func toneOK(tone string) bool {
+	switch tone {
+	case "ask", "offer", "accept", "decline", "neutral":
+		return true
+	}
+	return false
+}
 
-// message is one §6 message as read by readMessage.
+// message is one §6 message as read by readMessage or quickAnswer. text is the decoded text
+// and textJCS the same text as a JCS string literal (quotes included); to is the raw value of
+// the `to` member.
 type message struct {
-	typ, text, tone string
-	to              canon.Value
-	hasTo           bool
+	typ, tone     string
+	text, textJCS []byte
+	to            []byte
+	hasTo         bool
 }
 
 // readMessage reads one message strictly in one pass (canon.Parse: no member twice or
@@ -43,11 +53,15 @@ func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
 		case "type":
 			msg.typ, ok = val.Str()
 		case "text":
-			msg.text, ok = val.Str()
+			var text string
+			if text, ok = val.Str(); ok {
+				msg.text = []byte(text)
+				msg.textJCS = appendJCSString(nil, text)
+			}
 		case "tone":
 			msg.tone, ok = val.Str()
 		case "to":
-			msg.to, msg.hasTo, ok = val, true, true
+			msg.to, msg.hasTo, ok = val.Raw(), true, true
 		default:
 			return message{}, "unknown member " + strconv.Quote(name)
 		}
@@ -60,33 +74,54 @@ func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
 
 // talk publishes a talk answer's messages (§6): at most 8 public and 8 private per exchange,
 // 600 characters each, tone from the vocabulary (absent = neutral). Private lines go to the
-// addressee only, sealed in the transcript, with a public `talking` event.
-func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value) ([]Dropped, bool) {
+// addressee only, sealed in the transcript, with a public `talking` event. vals and quick,
+// when not nil, are the messages already read (strictly parsed, or by quickAnswer).
+//
+// The payloads and inbox items of one answer are written into one buffer of their own (each
+// a full slice of it, never written again), not one allocation each: a talk answer is up to
+// 16 lines, each two to three such objects.
+func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick []message) ([]Dropped, bool) {
 	var dropped []Dropped
 	pub, priv := 0, 0
 	took := false
 	if m.step != nil {
 		m.step.Events = slices.Grow(m.step.Events, 2*len(msgs)) // a line is at most two events
 	}
+	size := 0
+	for _, raw := range msgs {
+		size += 2*len(raw) + 160 // a text's JCS form is never longer than its literal as received
+	}
+	buf := make([]byte, 0, size)
+	// carve writes one object at the end of buf and returns it as a full slice.
+	carve := func(write func([]byte) []byte) []byte {
+		start := len(buf)
+		buf = write(buf)
+		return buf[start:len(buf):len(buf)]
+	}
 	for i, raw := range msgs {
 		drop := func(f string, a ...any) {
 			dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: sprintf(f, a...)})
 		}
-		var parsed *canon.Value
-		if i < len(vals) {
-			parsed = &vals[i]
-		}
-		msg, bad := readMessage(raw, parsed)
-		if bad != "" {
-			drop("%s", bad)
-			continue
+		var msg message
+		if i < len(quick) {
+			msg = quick[i]
+		} else {
+			var parsed *canon.Value
+			if i < len(vals) {
+				parsed = &vals[i]
+			}
+			var bad string
+			if msg, bad = readMessage(raw, parsed); bad != "" {
+				drop("%s", bad)
+				continue
+			}
 		}
 		if msg.tone == "" {
 			msg.tone = "neutral"
 		}
-		n := utf8.RuneCountInString(msg.text)
+		n := utf8.RuneCount(msg.text)
 		switch {
-		case !tones[msg.tone]:
+		case !toneOK(msg.tone):
 			drop("tone %q not in the vocabulary", msg.tone)
 			continue
 		case n == 0 || n > 600:
@@ -105,16 +140,18 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value) ([]Dr
 			}
 			pub++
 			took = true
-			m.emitRaw("message.public", visPublic, lineJSON(nil, "", seat, msg.text, 0, msg.tone, 0, 0),
-				&patternFields{From: seat, Text: msg.text})
-			item := lineJSON(nil, "public", seat, msg.text, 0, msg.tone, m.turn, m.exchange)
+			payload := carve(func(b []byte) []byte { return lineJSON(b, "", seat, msg.textJCS, 0, msg.tone, 0, 0) })
+			m.emitRaw("message.public", visPublic, payload, &patternFields{From: seat, offer: hasAmountBytes(msg.text)})
+			item := carve(func(b []byte) []byte {
+				return lineJSON(b, "public", seat, msg.textJCS, 0, msg.tone, m.turn, m.exchange)
+			})
 			for _, o := range m.seats {
 				if o.Seat.Seat != seat && o.alive {
 					o.inbox = append(o.inbox, item)
 				}
 			}
 		case "private":
-			to, err := m.seatRef(msg.to.Raw())
+			to, err := m.seatRef(msg.to)
 			if err != nil || to == seat {
 				drop("to must be another seat")
 				continue
@@ -129,10 +166,13 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value) ([]Dr
 			}
 			priv++
 			took = true
-			m.emitRaw("message.private", visSealed, lineJSON(nil, "", seat, msg.text, to, msg.tone, 0, 0), nil)
-			m.emitRaw("talking", visPublic, talkingJSON(seat, to, msg.tone), &patternFields{From: seat, To: to})
+			m.emitRaw("message.private", visSealed, carve(func(b []byte) []byte { return lineJSON(b, "", seat, msg.textJCS, to, msg.tone, 0, 0) }), nil)
+			m.emitRaw("talking", visPublic, carve(func(b []byte) []byte { return talkingJSON(b, seat, to, msg.tone) }), &patternFields{From: seat, To: to})
 			m.noteTalking(seat, to)
-			m.seat(to).inbox = append(m.seat(to).inbox, lineJSON(nil, "private", seat, msg.text, to, msg.tone, m.turn, m.exchange))
+			item := carve(func(b []byte) []byte {
+				return lineJSON(b, "private", seat, msg.textJCS, to, msg.tone, m.turn, m.exchange)
+			})
+			m.seat(to).inbox = append(m.seat(to).inbox, item)
 			if to == m.mole {
 				m.whisperFrom[seat] = true
 			}
@@ -143,12 +183,10 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value) ([]Dr
 	return dropped, took
 }
 
-// lineJSON writes a message line in JCS form: the event payload {from, text, to?, tone} when
-// typ is "", the inbox item {exchange, from, text, to?, tone, turn, type} otherwise.
-func lineJSON(b []byte, typ string, from int, text string, to int, tone string, turn, exchange int) json.RawMessage {
-	if b == nil {
-		b = make([]byte, 0, len(text)+len(tone)+96) // one allocation: the members around the text are short
-	}
+// lineJSON appends a message line in JCS form to b: the event payload {from, text, to?, tone}
+// when typ is "", the inbox item {exchange, from, text, to?, tone, turn, type} otherwise.
+// textJCS is the text already written as a JCS string literal.
+func lineJSON(b []byte, typ string, from int, textJCS []byte, to int, tone string, turn, exchange int) []byte {
 	b = append(b, '{')
 	if typ != "" {
 		b = append(b, `"exchange":`...)
@@ -158,7 +196,7 @@ func lineJSON(b []byte, typ string, from int, text string, to int, tone string, 
 	b = append(b, `"from":`...)
 	b = strconv.AppendInt(b, int64(from), 10)
 	b = append(b, `,"text":`...)
-	b = appendJCSString(b, text)
+	b = append(b, textJCS...)
 	if to != 0 {
 		b = append(b, `,"to":`...)
 		b = strconv.AppendInt(b, int64(to), 10)
@@ -174,8 +212,9 @@ func lineJSON(b []byte, typ string, from int, text string, to int, tone string, 
 	return append(b, '}')
 }
 
-func talkingJSON(from, to int, tone string) []byte {
-	b := append(make([]byte, 0, 48), `{"from":`...)
+// talkingJSON appends the talking payload {from, to, tone} to b.
+func talkingJSON(b []byte, from, to int, tone string) []byte {
+	b = append(b, `{"from":`...)
 	b = strconv.AppendInt(b, int64(from), 10)
 	b = append(b, `,"to":`...)
 	b = strconv.AppendInt(b, int64(to), 10)

@@ -34,6 +34,16 @@ func hasAmount(text string) bool {
 	return false
 }
 
+// hasAmountBytes is hasAmount for a text held as bytes.
+func hasAmountBytes(text []byte) bool {
+	for i, c := range text {
+		if c >= '0' && c <= '9' {
+			return amountRE.Match(text[i:])
+		}
+	}
+	return false
+}
+
 // PatternOf computes pattern[] from a public log (the public events of a round so far, in
 // order): one entry per seat.taken seat, in seat order. Only public payloads are read, so a
 // board and an agent see the same numbers. A line "with an amount" counts as offered_unsigned
@@ -83,6 +93,10 @@ type patternFields struct {
 	Payee   int    `json:"payee"`
 	Outcome string `json:"outcome"`
 	Phase   string `json:"phase"`
+
+	// offer is set by the match for a public line whose text has an amount (hasAmount), so
+	// the text itself need not be passed as a string; the payload never sets it.
+	offer bool
 }
 
 // add counts one public event, reading its payload.
@@ -120,7 +134,7 @@ func (p *patternCounter) note(typ string, turn int, pl patternFields) {
 			r.PrivateReceived++
 		}
 	case "message.public":
-		if hasAmount(pl.Text) {
+		if pl.offer || hasAmount(pl.Text) {
 			p.offers[pl.From]++
 		}
 	case "commitment.sealed":

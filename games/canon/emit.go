@@ -40,6 +40,28 @@ func canonicalTree(raw []byte, n *node, skip string, drop bool) ([]byte, error) 
 func writeNode(b *bytes.Buffer, raw []byte, n *node, skip string, drop bool) error {
 	switch n.kind {
 	case '{':
+		if membersSorted(n.members, skip, drop) {
+			// Already in JCS order (what a JCS writer or encoding/json's maps send): write the
+			// members as they stand, without a sorted copy.
+			b.WriteByte('{')
+			first := true
+			for _, m := range n.members {
+				if drop && m.name == skip {
+					continue
+				}
+				if !first {
+					b.WriteByte(',')
+				}
+				first = false
+				writeString(b, m.name)
+				b.WriteByte(':')
+				if err := writeNode(b, raw, m.val, "", false); err != nil {
+					return err
+				}
+			}
+			b.WriteByte('}')
+			return nil
+		}
 		ms := make([]member, 0, len(n.members))
 		for _, m := range n.members {
 			if !drop || m.name != skip {
@@ -71,6 +93,12 @@ func writeNode(b *bytes.Buffer, raw []byte, n *node, skip string, drop bool) err
 		}
 		b.WriteByte(']')
 	case '"':
+		if lit := raw[n.start:n.end]; bytes.IndexByte(lit, '\\') < 0 {
+			// No escape: the strict scan refused control characters and invalid UTF-8, so the
+			// literal as received is already its JCS form (JCS escapes only ", \ and controls).
+			b.Write(lit)
+			return nil
+		}
 		s := &scanner{data: raw, i: n.start}
 		v, err := s.str()
 		if err != nil {
@@ -92,6 +120,24 @@ func writeNode(b *bytes.Buffer, raw []byte, n *node, skip string, drop bool) err
 		b.Write(raw[n.start:n.end])
 	}
 	return nil
+}
+
+// membersSorted reports whether the members (less skip when drop is set) are in JCS order:
+// ascending by the UTF-16 code units of their names. Names are never equal (the strict scan
+// refuses a duplicate).
+func membersSorted(ms []member, skip string, drop bool) bool {
+	prev := ""
+	started := false
+	for _, m := range ms {
+		if drop && m.name == skip {
+			continue
+		}
+		if started && compareUTF16(prev, m.name) > 0 {
+			return false
+		}
+		prev, started = m.name, true
+	}
+	return true
 }
 
 const hexDigits = "0123456789abcdef"

@@ -59,19 +59,67 @@ func Parse(raw []byte) (Commitment, Canonical, error) {
 	if err != nil {
 		return Commitment{}, Canonical{}, badCommitment("%v", err)
 	}
-	if v.Kind() != canon.Object {
-		return Commitment{}, Canonical{}, badCommitment("a commitment is a JSON object")
-	}
-	cb, err := v.CanonicalWithout("sig")
-	if err != nil {
-		return Commitment{}, Canonical{}, badCommitment("%v", err)
-	}
-	c, gerr := read(v)
+	c, cb, _, gerr := parseValue(v)
 	if gerr != nil {
 		return Commitment{}, Canonical{}, gerr
 	}
+	return c, cb, nil
+}
+
+// Forms are the JCS forms of a commitment's parts a transcript carries: Signed is the whole
+// object sig included, Condition its condition (JCS of the condition as received, which is
+// also JCS of the parsed Condition marshalled back: the §10 vocabulary holds only strings,
+// true and integers written as integers).
+type Forms struct {
+	Signed    []byte
+	Condition []byte
+}
+
+// ParseForms is Parse also returning the Forms.
+func ParseForms(raw []byte) (Commitment, Canonical, Forms, error) {
+	v, err := canon.Parse(raw)
+	if err != nil {
+		return Commitment{}, Canonical{}, Forms{}, badCommitment("%v", err)
+	}
+	return ParseValue(v)
+}
+
+// ParseValue is Parse for a value that already passed canon.Parse (the whole value, or a
+// member or element of one: the strict checks hold for every part of a checked value), so an
+// answer's commitments are not scanned a second time. It also returns the Forms, written from
+// the same tree. Errors as Parse, for the same bytes.
+func ParseValue(v canon.Value) (Commitment, Canonical, Forms, error) {
+	c, cb, f, gerr := parseValue(v)
+	if gerr != nil {
+		return Commitment{}, Canonical{}, Forms{}, gerr
+	}
+	return c, cb, f, nil
+}
+
+// parseValue is Parse after the strict scan: the object check, the canonical bytes without
+// sig, the exact-case read and schema; then the Forms.
+func parseValue(v canon.Value) (Commitment, Canonical, Forms, *games.Error) {
+	if v.Kind() != canon.Object {
+		return Commitment{}, Canonical{}, Forms{}, badCommitment("a commitment is a JSON object")
+	}
+	cb, err := v.CanonicalWithout("sig")
+	if err != nil {
+		return Commitment{}, Canonical{}, Forms{}, badCommitment("%v", err)
+	}
+	c, cond, gerr := read(v)
+	if gerr != nil {
+		return Commitment{}, Canonical{}, Forms{}, gerr
+	}
 	d := canon.Digest(cb)
-	return c, Canonical{Bytes: cb, Digest: d, ID: canon.IDOf(d)}, nil
+	var f Forms
+	// Neither can fail once read has passed: every number left is an integer JCS writes as is.
+	if f.Signed, err = v.Canonical(); err != nil {
+		return Commitment{}, Canonical{}, Forms{}, badCommitment("%v", err)
+	}
+	if f.Condition, err = cond.Canonical(); err != nil {
+		return Commitment{}, Canonical{}, Forms{}, badCondition("%v", err)
+	}
+	return c, Canonical{Bytes: cb, Digest: d, ID: canon.IDOf(d)}, f, nil
 }
 
 // Members of a commitment object, as bits of a presence mask.
@@ -90,8 +138,9 @@ const (
 	required = hasV | hasRound | hasTurn | hasSeq | hasPayer | hasPayee | hasAmount | hasCondition | hasDue
 )
 
-// read takes the members of a checked object by exact name, then checks the schema.
-func read(v canon.Value) (Commitment, *games.Error) {
+// read takes the members of a checked object by exact name, then checks the schema; it also
+// returns the condition's value.
+func read(v canon.Value) (Commitment, canon.Value, *games.Error) {
 	var c Commitment
 	var cond canon.Value
 	seen := 0
@@ -141,53 +190,53 @@ func read(v canon.Value) (Commitment, *games.Error) {
 			c.Sig, ok = m.Str()
 			seen |= hasSig
 		default:
-			return Commitment{}, badCommitment("unknown member %q", name)
+			return Commitment{}, canon.Value{}, badCommitment("unknown member %q", name)
 		}
 		if !ok {
 			if name == "sig" {
-				return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: not a string")
+				return Commitment{}, canon.Value{}, games.Errorf(CodeInvalidSignature, "sig: not a string")
 			}
-			return Commitment{}, badCommitment("%s: wrong type or out of range", name)
+			return Commitment{}, canon.Value{}, badCommitment("%s: wrong type or out of range", name)
 		}
 	}
 	switch {
 	case seen&required != required:
-		return Commitment{}, badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
+		return Commitment{}, canon.Value{}, badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
 	case c.V != 1:
-		return Commitment{}, badCommitment("v: %d, want 1", c.V)
+		return Commitment{}, canon.Value{}, badCommitment("v: %d, want 1", c.V)
 	case !validRound(c.Round):
-		return Commitment{}, badCommitment("round: %q is not T-<n> with n from 1 to 2^64-1, no leading zero", c.Round)
+		return Commitment{}, canon.Value{}, badCommitment("round: %q is not T-<n> with n from 1 to 2^64-1, no leading zero", c.Round)
 	case c.Turn < 1:
-		return Commitment{}, badCommitment("turn: %d, want ≥ 1", c.Turn)
+		return Commitment{}, canon.Value{}, badCommitment("turn: %d, want ≥ 1", c.Turn)
 	case c.Seq < 1:
-		return Commitment{}, badCommitment("seq: %d, want ≥ 1", c.Seq)
+		return Commitment{}, canon.Value{}, badCommitment("seq: %d, want ≥ 1", c.Seq)
 	case !validAgent(c.Payer):
-		return Commitment{}, badCommitment("payer: %q is not an agent id", c.Payer)
+		return Commitment{}, canon.Value{}, badCommitment("payer: %q is not an agent id", c.Payer)
 	case !validAgent(c.Payee):
-		return Commitment{}, badCommitment("payee: %q is not an agent id", c.Payee)
+		return Commitment{}, canon.Value{}, badCommitment("payee: %q is not an agent id", c.Payee)
 	case c.Payer == c.Payee:
-		return Commitment{}, badCommitment("payee is the payer")
+		return Commitment{}, canon.Value{}, badCommitment("payee is the payer")
 	case c.Amount < MinAmount:
-		return Commitment{}, badCommitment("amount: %d microCCD, want ≥ %d", c.Amount, MinAmount)
+		return Commitment{}, canon.Value{}, badCommitment("amount: %d microCCD, want ≥ %d", c.Amount, MinAmount)
 	case c.Due < c.Turn:
-		return Commitment{}, badCommitment("due: %d before turn %d", c.Due, c.Turn)
+		return Commitment{}, canon.Value{}, badCommitment("due: %d before turn %d", c.Due, c.Turn)
 	case seen&hasPair != 0 && !validPair(c.Pair):
-		return Commitment{}, badCommitment("pair: %q is not deal:<8 lowercase hex>", c.Pair)
+		return Commitment{}, canon.Value{}, badCommitment("pair: %q is not deal:<8 lowercase hex>", c.Pair)
 	case seen&hasSig == 0:
-		return Commitment{}, games.Errorf(CodeInvalidSignature, "missing sig")
+		return Commitment{}, canon.Value{}, games.Errorf(CodeInvalidSignature, "missing sig")
 	}
 	if _, err := canon.ParseSig(c.Sig); err != nil {
-		return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: %v", err)
+		return Commitment{}, canon.Value{}, games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
 	parsed, e := parseCond(cond, 0, false)
 	if e != nil {
-		return Commitment{}, e
+		return Commitment{}, canon.Value{}, e
 	}
 	if n := parsed.maxSurvivesN(); n > c.Due {
-		return Commitment{}, badCondition("survives: turn %d after due %d", n, c.Due)
+		return Commitment{}, canon.Value{}, badCondition("survives: turn %d after due %d", n, c.Due)
 	}
 	c.Condition = parsed
-	return c, nil
+	return c, cond, nil
 }
 
 // Verify checks sig (the "ed25519:<128 hex>" text) over c.Digest under key with canon.Verify,

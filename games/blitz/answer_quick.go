@@ -1,0 +1,334 @@
+package blitz
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// The common talk answer read in one pass over its bytes, without a parse tree:
+//
+//	{"messages":[{"type":"public","text":"…","tone":"offer"}, {"type":"private","to":3,…}, …]}
+//
+// with, optionally, the echo members (v, round, turn, phase, exchange, seat) and accusation.
+// quickAnswer accepts only input the strict path (canon.Parse, then fastAnswer and
+// readMessage) reads the same way, and gives the same answerBody and messages; anything
+// else (an escape in a string, a member outside the vocabulary or given twice, a number that
+// is not a short plain integer, commitments, more than 64 messages, non-ASCII outside a string,
+// malformed JSON) returns false, and the caller takes the strict path, which finds the same
+// answer or the precise error. Names are compared exactly and each may appear once per object;
+// every accepted name is ASCII and no two accepted names fold to each other, so no duplicate or
+// case-folded member can get through. Strings have no escape, so their bytes are their text
+// and, between the quotes as received, their JCS form (JCS escapes only ", \ and controls,
+// which an escape-free valid string cannot hold).
+
+// quickScan is the cursor of quickAnswer.
+type quickScan struct {
+	data []byte
+	i    int
+}
+
+func (q *quickScan) ws() {
+	for q.i < len(q.data) {
+		switch q.data[q.i] {
+		case ' ', '\t', '\n', '\r':
+			q.i++
+		default:
+			return
+		}
+	}
+}
+
+// next skips whitespace and reports whether the next byte is c (consuming it if so).
+func (q *quickScan) next(c byte) bool {
+	q.ws()
+	if q.i < len(q.data) && q.data[q.i] == c {
+		q.i++
+		return true
+	}
+	return false
+}
+
+// str reads an escape-free string at the cursor (after whitespace): its literal with the
+// quotes and its content. false on anything else: no string, an escape, a control
+// character, invalid UTF-8, no closing quote.
+func (q *quickScan) str() (lit, text []byte, ok bool) {
+	q.ws()
+	if q.i >= len(q.data) || q.data[q.i] != '"' {
+		return nil, nil, false
+	}
+	start := q.i
+	ascii := true
+	for i := start + 1; i < len(q.data); i++ {
+		c := q.data[i]
+		switch {
+		case c == '"':
+			text = q.data[start+1 : i]
+			if !ascii && !utf8.Valid(text) {
+				return nil, nil, false
+			}
+			q.i = i + 1
+			return q.data[start:q.i], text, true
+		case c == '\\' || c < 0x20:
+			return nil, nil, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return nil, nil, false
+}
+
+// smallInt reads a plain integer (-?digits, JSON's grammar: no leading zero) of at most 9
+// digits: its literal and value. Anything else (a fraction, an exponent, more digits) is
+// false: the strict path judges it.
+func (q *quickScan) smallInt() (lit []byte, n int, ok bool) {
+	q.ws()
+	start := q.i
+	i := q.i
+	neg := false
+	if i < len(q.data) && q.data[i] == '-' {
+		neg = true
+		i++
+	}
+	ds := i
+	for i < len(q.data) && q.data[i] >= '0' && q.data[i] <= '9' {
+		n = n*10 + int(q.data[i]-'0')
+		i++
+	}
+	nd := i - ds
+	if nd == 0 || nd > 9 || (nd > 1 && q.data[ds] == '0') {
+		return nil, 0, false
+	}
+	if i < len(q.data) {
+		switch q.data[i] {
+		case '.', 'e', 'E':
+			return nil, 0, false
+		}
+	}
+	if neg {
+		n = -n
+	}
+	q.i = i
+	return q.data[start:i], n, true
+}
+
+// null reads the literal null.
+func (q *quickScan) null() bool {
+	q.ws()
+	if len(q.data)-q.i >= 4 && string(q.data[q.i:q.i+4]) == "null" {
+		q.i += 4
+		return true
+	}
+	return false
+}
+
+// Top-level members of an answer, as bits of a presence mask.
+const (
+	qaV = 1 << iota
+	qaRound
+	qaTurn
+	qaPhase
+	qaExchange
+	qaSeat
+	qaMessages
+	qaCommitments
+	qaAccusation
+)
+
+// quickAnswer reads raw as described above; false sends the caller to the strict path.
+func quickAnswer(raw []byte) (answerBody, bool) {
+	var b answerBody
+	q := &quickScan{data: raw}
+	if !q.next('{') {
+		return b, false
+	}
+	if q.next('}') {
+		return b, q.end()
+	}
+	seen := 0
+	for {
+		_, name, ok := q.str()
+		if !ok || !q.next(':') {
+			return b, false
+		}
+		var bit int
+		switch string(name) {
+		case "v":
+			bit = qaV
+			b.V, ok = q.intp()
+		case "turn":
+			bit = qaTurn
+			b.Turn, ok = q.intp()
+		case "exchange":
+			bit = qaExchange
+			b.Exchange, ok = q.intp()
+		case "seat":
+			bit = qaSeat
+			b.Seat, ok = q.intp()
+		case "accusation":
+			bit = qaAccusation
+			if !q.null() {
+				b.Accusation, ok = q.intp()
+			}
+		case "round", "phase":
+			bit = qaRound
+			p := &b.Round
+			if string(name) == "phase" {
+				bit, p = qaPhase, &b.Phase
+			}
+			var s []byte
+			if _, s, ok = q.str(); ok {
+				v := string(s)
+				*p = &v
+			}
+		case "messages":
+			bit = qaMessages
+			if !q.null() {
+				ok = q.messages(&b)
+			}
+		case "commitments":
+			bit = qaCommitments
+			ok = q.null() // an answer with commitments takes the strict path, which keeps their trees
+		default:
+			return b, false
+		}
+		if !ok || seen&bit != 0 {
+			return b, false
+		}
+		seen |= bit
+		if q.next(',') {
+			continue
+		}
+		if q.next('}') {
+			return b, q.end()
+		}
+		return b, false
+	}
+}
+
+// end reports whether only whitespace is left.
+func (q *quickScan) end() bool {
+	q.ws()
+	return q.i == len(q.data)
+}
+
+// intp reads an integer member as fastAnswer does (a plain integer; 9 digits at most here).
+func (q *quickScan) intp() (*int, bool) {
+	_, n, ok := q.smallInt()
+	if !ok {
+		return nil, false
+	}
+	return &n, true
+}
+
+// messages reads the messages array: at most 64 message objects.
+func (q *quickScan) messages(b *answerBody) bool {
+	if !q.next('[') {
+		return false
+	}
+	b.Messages = make([]json.RawMessage, 0, 16)
+	b.quick = make([]message, 0, 16)
+	if q.next(']') {
+		return true
+	}
+	for {
+		q.ws()
+		start := q.i
+		msg, ok := q.message()
+		if !ok || len(b.quick) == 64 {
+			return false
+		}
+		b.Messages = append(b.Messages, q.data[start:q.i:q.i])
+		b.quick = append(b.quick, msg)
+		if q.next(',') {
+			continue
+		}
+		return q.next(']')
+	}
+}
+
+// Members of a message, as bits of a presence mask.
+const (
+	qmType = 1 << iota
+	qmText
+	qmTone
+	qmTo
+)
+
+// message reads one message object as readMessage would: members type, text, tone (strings)
+// and to (here a plain integer only, kept as its literal for seatRef).
+func (q *quickScan) message() (message, bool) {
+	var msg message
+	if !q.next('{') {
+		return msg, false
+	}
+	if q.next('}') {
+		return msg, true
+	}
+	seen := 0
+	for {
+		_, name, ok := q.str()
+		if !ok || !q.next(':') {
+			return msg, false
+		}
+		var bit int
+		switch string(name) {
+		case "type":
+			bit = qmType
+			var s []byte
+			if _, s, ok = q.str(); ok {
+				msg.typ = internType(s)
+			}
+		case "text":
+			bit = qmText
+			msg.textJCS, msg.text, ok = q.str()
+		case "tone":
+			bit = qmTone
+			var s []byte
+			if _, s, ok = q.str(); ok {
+				msg.tone = internTone(s)
+			}
+		case "to":
+			bit = qmTo
+			msg.to, _, ok = q.smallInt()
+			msg.hasTo = true
+		default:
+			return msg, false
+		}
+		if !ok || seen&bit != 0 {
+			return msg, false
+		}
+		seen |= bit
+		if q.next(',') {
+			continue
+		}
+		return msg, q.next('}')
+	}
+}
+
+// internType and internTone return the vocabulary's own strings for the common values, so a
+// message costs no string allocation; any other value is copied.
+func internType(s []byte) string {
+	switch string(s) {
+	case "public":
+		return "public"
+	case "private":
+		return "private"
+	}
+	return string(s)
+}
+
+func internTone(s []byte) string {
+	switch string(s) {
+	case "ask":
+		return "ask"
+	case "offer":
+		return "offer"
+	case "accept":
+		return "accept"
+	case "decline":
+		return "decline"
+	case "neutral":
+		return "neutral"
+	}
+	return string(s)
+}
