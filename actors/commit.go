@@ -119,6 +119,7 @@ func (t *tableActor) kick(ctx actor.Context) {
 	}
 	store, id, m, self, root := t.env.store, t.id, t.env.m, ctx.Self(), ctx.ActorSystem().Root
 	events, encoded := box.events, rec.encode()
+	rec.Match = nil // the snapshot's home is the store (reload reads it back), not the heap
 	go func() {
 		began := time.Now()
 		f.err = store.CommitStep(id, encoded, events)
@@ -213,6 +214,7 @@ func (t *tableActor) commitSync(step games.Step) error {
 	if err == nil {
 		began := time.Now()
 		err = t.env.store.CommitStep(t.id, rec.encode(), step.Events)
+		rec.Match = nil
 		t.env.m.observeCommit(time.Since(began))
 	}
 	if err != nil {

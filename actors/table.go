@@ -24,7 +24,7 @@ import (
 type tableActor struct {
 	env    *env
 	id     string
-	rec    *tableRecord // last committed record; rec.Match is the committed snapshot
+	rec    *tableRecord // last committed record, less its snapshot (Match: in the store only)
 	engine games.Engine
 	match  games.Match
 	keys   *keyring // derived once per incarnation (ed25519 key derivation is not free)
@@ -123,16 +123,16 @@ func (t *tableActor) guard(ctx actor.Context, key string, f func()) {
 // used up Options.MaxRestarts.
 func (t *tableActor) recordPanic(key string, reason any) bool {
 	t.waitFlight() // the record written below must not race the commit in flight
-	rec := t.rec
-	if rec == nil {
-		b, err := t.env.store.LoadTable(t.id)
-		if err != nil {
-			t.env.log.Error("table panicked before its record loaded", "table", t.id, "input", key, "reason", reason, "err", err)
-			return false
-		}
-		if rec, err = decodeRecord(t.id, b); err != nil {
-			return true // an undecodable record will not get better
-		}
+	// The record as last committed, read back from the store: t.rec does not hold the snapshot,
+	// and the record written here must keep it.
+	b, err := t.env.store.LoadTable(t.id)
+	if err != nil {
+		t.env.log.Error("table panicked and its record cannot be read", "table", t.id, "input", key, "reason", reason, "err", err)
+		return false
+	}
+	rec, err := decodeRecord(t.id, b)
+	if err != nil {
+		return true // an undecodable record will not get better
 	}
 	next := *rec
 	next.Restarts++
@@ -182,6 +182,7 @@ func (t *tableActor) start(ctx actor.Context) {
 	if t.match, err = eng.Restore(rec.Match, keys); err != nil {
 		panic(fmt.Sprintf("restore: %v", err))
 	}
+	rec.Match = nil // kept in the store only: reload reads it back
 	t.env.m.setStatus(t.id, StatusLive)
 	seed, _ := hex.DecodeString(rec.Seed)
 	t.round, err = ctx.SpawnNamed(roundProps(t.env, ctx.Self(), t.id, rec.Round, eng, seed, rec.Spec.Seats),
@@ -283,9 +284,18 @@ func (t *tableActor) onAnchored(ctx actor.Context, m *Anchored) {
 	t.maybeStop(ctx)
 }
 
-// reload rebuilds the match from the last committed snapshot (after a failed commit).
+// reload rebuilds the match from the last committed snapshot (after a failed commit), read back
+// from the store: a live table does not hold its snapshot on the heap between commits.
 func (t *tableActor) reload() {
-	m, err := t.engine.Restore(t.rec.Match, t.keys)
+	b, err := t.env.store.LoadTable(t.id)
+	if err != nil {
+		panic(fmt.Sprintf("reload after failed commit: %v", err))
+	}
+	rec, err := decodeRecord(t.id, b)
+	if err != nil {
+		panic(fmt.Sprintf("reload after failed commit: %v", err))
+	}
+	m, err := t.engine.Restore(rec.Match, t.keys)
 	if err != nil {
 		panic(fmt.Sprintf("reload after failed commit: %v", err))
 	}

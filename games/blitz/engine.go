@@ -175,6 +175,11 @@ const maxSafe = 1<<53 - 1
 // Restore rebuilds a match from Snapshot's bytes by replaying its setup and inputs at their
 // instants; the result is byte-identical to the original (events, prompts, state).
 func (e *Engine) Restore(snapshot []byte, keys games.Keyring) (games.Match, error) {
+	return restore(snapshot, keys, false)
+}
+
+// restore is Restore; recording keeps every event in the match (Events).
+func restore(snapshot []byte, keys games.Keyring, recording bool) (*Match, error) {
 	var sn snapshotV1
 	if err := json.Unmarshal(snapshot, &sn); err != nil {
 		return nil, fmt.Errorf("blitz: restore: %w", err)
@@ -186,6 +191,7 @@ func (e *Engine) Restore(snapshot []byte, keys games.Keyring) (games.Match, erro
 	if err != nil {
 		return nil, fmt.Errorf("blitz: restore: %w", err)
 	}
+	m.recording = recording
 	for i, op := range sn.Log {
 		switch op.Op {
 		case "advance":

@@ -106,11 +106,17 @@ type Match struct {
 	anchors   map[uint32]games.AnchorRequest
 	anchored  map[uint32]bool
 
-	events     []games.Event
-	pubLog     publicLog // JCS of the public events so far, comma-joined, for state.public_log
-	evBuf      []byte    // scratch for the event being emitted: its JCS bytes are hashed, then copied to pubLog
-	meHint     int       // bytes to allocate for a state's "me" (the largest so far)
-	sharedHint int       // bytes to allocate for a phase's shared members (the last phase's)
+	// A live match keeps no list of its events: each Step hands them out once and the table
+	// persists them. It keeps what it reads back: the public log, the running hashes, and the
+	// few events the reveal's moments name (marks).
+	nEvents    int64         // events emitted so far: the next event's seq is nEvents+1
+	recording  bool          // keep every event in events (Events' replay copy only)
+	events     []games.Event // every event, when recording
+	marks      eventMarks
+	pubLog     chunkLog // JCS of the public events so far, comma-joined, for state.public_log
+	evBuf      []byte   // scratch for the event being emitted: its JCS bytes are hashed, then copied to pubLog
+	meHint     int      // bytes to allocate for a state's "me" (the largest so far)
+	sharedHint int      // bytes to allocate for a phase's shared members (the last phase's)
 	pattern    *patternCounter
 
 	// the current call's output
@@ -118,7 +124,8 @@ type Match struct {
 	at   string
 	step *games.Step
 
-	log []logOp // inputs for Snapshot
+	log     []logOp  // inputs since the last Snapshot, which moves them to logJSON
+	logJSON chunkLog // every earlier input as its snapshot JSON, comma-joined
 }
 
 type clock struct {
@@ -211,9 +218,13 @@ func (m *Match) emit(typ, vis string, payload any) {
 // emitRaw appends one event whose payload is already canonical JSON. pf, when given, is the
 // event's pattern fields (so the pattern counter need not parse the payload back).
 func (m *Match) emitRaw(typ, vis string, payload []byte, pf *patternFields) {
-	ev := games.Event{Seq: int64(len(m.events) + 1), Round: m.setup.Round, Turn: m.turn, Phase: stageName[m.stage],
+	m.nEvents++
+	ev := games.Event{Seq: m.nEvents, Round: m.setup.Round, Turn: m.turn, Phase: stageName[m.stage],
 		At: m.at, Type: typ, Visibility: vis, Payload: payload}
-	m.events = append(m.events, ev)
+	if m.recording {
+		m.events = append(m.events, ev)
+	}
+	m.marks.note(&ev, pf)
 	if m.step != nil {
 		m.step.Events = append(m.step.Events, ev)
 	}
@@ -443,8 +454,24 @@ func (m *Match) Result() (games.Result, bool) {
 	return *m.result, true
 }
 
-// Events is the transcript so far, in order. The slice is shared; do not modify it.
-func (m *Match) Events() []games.Event { return m.events }
+// Events is the transcript so far, in order. A live match keeps no copy of its events (each
+// Step hands them out once), so Events replays the match's inputs into a copy that records
+// them: it costs a replay and is meant for the round runner and tests. Nil if the replay fails,
+// which Restore(Snapshot()) never does.
+func (m *Match) Events() []games.Event {
+	if m.recording {
+		return m.events
+	}
+	snap, err := m.Snapshot()
+	if err != nil {
+		return nil
+	}
+	r, err := restore(snap, m.keys, true)
+	if err != nil {
+		return nil
+	}
+	return r.events
+}
 
 // Mole is the drafted seat (sealed until the reveal: for the runner and tests, never a door).
 func (m *Match) Mole() int { return m.mole }

@@ -1,7 +1,6 @@
 package blitz
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -133,33 +132,14 @@ func (m *Match) revealRound() {
 // round's largest commitment; the first bell; the last accusation placed or moved; the largest
 // honoured commitment; the first commitment sealed.
 func (m *Match) moments() []Moment {
-	var firstElim, firstBell, lastAcc *games.Event
-	for i := range m.events {
-		e := &m.events[i]
-		switch {
-		case e.Type == "agent.eliminated" && firstElim == nil:
-			firstElim = e
-		case e.Type == "mole.rung" && firstBell == nil:
-			firstBell = e
-		case e.Type == "accusation.sealed" || e.Type == "accusation.moved":
-			lastAcc = e
-		}
-	}
-	// eventOf is the last public event of type typ whose payload's id is id (the zero Event when
-	// there is none). Only the few commitments a moment names are looked up, so the payloads of
-	// the round's other commitment events are never decoded.
+	firstElim, firstBell, lastAcc := m.marks.firstElim, m.marks.firstBell, m.marks.lastAcc
+	// eventOf is the last public event of type typ about commitment id (the zero Event when there
+	// is none).
 	eventOf := func(typ, id string) games.Event {
-		for i := len(m.events) - 1; i >= 0; i-- {
-			e := &m.events[i]
-			if e.Visibility != visPublic || e.Type != typ || !bytes.Contains(e.Payload, []byte(id)) {
-				continue
-			}
-			var p struct{ ID string }
-			if json.Unmarshal(e.Payload, &p) == nil && p.ID == id {
-				return *e
-			}
+		if typ == "commitment.sealed" {
+			return lastMark(m.marks.sealed, typ, id)
 		}
-		return games.Event{}
+		return lastMark(m.marks.settled, typ, id)
 	}
 	largest := func(pred func(*promise) bool) *promise {
 		var best *promise
