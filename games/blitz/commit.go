@@ -3,6 +3,7 @@ package blitz
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"arena/games"
 	"arena/games/blitz/commitment"
@@ -332,10 +333,27 @@ func (m *Match) doSeal(c *promise) {
 	c.outcome = outcomeOpen
 	m.sealed = append(m.sealed, c)
 	m.byID[c.id] = c
-	m.emitRaw("commitment.sealed", visPublic, jcsObject(kv{"due", c.due}, kv{"id", c.id}, kv{"payee", c.payee}, kv{"payer", c.payer}),
-		&patternFields{ID: c.id, Payer: c.payer, Payee: c.payee})
-	m.emitRaw("commitment.sealed", visSealed, jcsObject(kv{"amount", c.amount}, kv{"commitment", c.raw}, kv{"condition", c.condRaw},
-		kv{"id", c.id}, kv{"lock", c.lock}, kv{"pair", c.pair}, kv{"seq", c.seq}), nil)
+	// The two payloads, {due, id, payee, payer} and {amount, commitment, condition, id, lock,
+	// pair, seq} (JCS order), written into one buffer.
+	b := make([]byte, 0, 2*len(c.id)+len(c.raw)+len(c.condRaw)+len(c.pair)+200)
+	b = append(b, `{"due":`...)
+	b = strconv.AppendInt(b, int64(c.due), 10)
+	b = appendJCSString(append(b, `,"id":`...), c.id)
+	b = strconv.AppendInt(append(b, `,"payee":`...), int64(c.payee), 10)
+	b = strconv.AppendInt(append(b, `,"payer":`...), int64(c.payer), 10)
+	b = append(b, '}')
+	public := b[:len(b):len(b)]
+	at := len(b)
+	b = strconv.AppendInt(append(b, `{"amount":`...), c.amount, 10)
+	b = append(append(b, `,"commitment":`...), c.raw...)
+	b = append(append(b, `,"condition":`...), c.condRaw...)
+	b = appendJCSString(append(b, `,"id":`...), c.id)
+	b = strconv.AppendInt(append(b, `,"lock":`...), c.lock, 10)
+	b = appendJCSString(append(b, `,"pair":`...), c.pair) // "" when unpaired, as ever
+	b = strconv.AppendInt(append(b, `,"seq":`...), c.seq, 10)
+	b = append(b, '}')
+	m.emitRaw("commitment.sealed", visPublic, public, &patternFields{ID: c.id, Payer: c.payer, Payee: c.payee})
+	m.emitRaw("commitment.sealed", visSealed, b[at:len(b):len(b)], nil)
 	m.requestAnchor("commitment", c.digest)
 	m.rungsAfterSeal()
 }

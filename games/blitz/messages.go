@@ -88,20 +88,15 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 		m.step.Events = slices.Grow(m.step.Events, 2*len(msgs)) // a line is at most two events
 	}
 	size := 0
-	for _, raw := range msgs {
-		size += 2*len(raw) + 160 // a text's JCS form is never longer than its literal as received
+	for i, raw := range msgs {
+		if i < len(quick) {
+			size += lineSize(&quick[i])
+		} else {
+			size += 2*len(raw) + 200 // a text's JCS form is never longer than its literal as received
+		}
 	}
 	buf := make([]byte, 0, size)
-	// carve writes one object at the end of buf and returns it as a full slice.
-	carve := func(write func([]byte) []byte) []byte {
-		start := len(buf)
-		buf = write(buf)
-		return buf[start:len(buf):len(buf)]
-	}
 	for i, raw := range msgs {
-		drop := func(f string, a ...any) {
-			dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: sprintf(f, a...)})
-		}
 		var msg message
 		if i < len(quick) {
 			msg = quick[i]
@@ -112,7 +107,7 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 			}
 			var bad string
 			if msg, bad = readMessage(raw, parsed); bad != "" {
-				drop("%s", bad)
+				dropped = dropMessage(dropped, i, "%s", bad)
 				continue
 			}
 		}
@@ -122,29 +117,31 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 		n := utf8.RuneCount(msg.text)
 		switch {
 		case !toneOK(msg.tone):
-			drop("tone %q not in the vocabulary", msg.tone)
+			dropped = dropMessage(dropped, i, "tone %q not in the vocabulary", msg.tone)
 			continue
 		case n == 0 || n > 600:
-			drop("text must be 1–600 characters, got %d", n)
+			dropped = dropMessage(dropped, i, "text must be 1–600 characters, got %d", n)
 			continue
 		}
+		// Each object is written at the end of buf and taken as a full slice of it.
 		switch msg.typ {
 		case "public":
 			if msg.hasTo {
-				drop("a public message has no to")
+				dropped = dropMessage(dropped, i, "a public message has no to")
 				continue
 			}
 			if pub == 8 {
-				drop("8 public messages per exchange")
+				dropped = dropMessage(dropped, i, "8 public messages per exchange")
 				continue
 			}
 			pub++
 			took = true
-			payload := carve(func(b []byte) []byte { return lineJSON(b, "", seat, msg.textJCS, 0, msg.tone, 0, 0) })
-			m.emitRaw("message.public", visPublic, payload, &patternFields{From: seat, offer: hasAmountBytes(msg.text)})
-			item := carve(func(b []byte) []byte {
-				return lineJSON(b, "public", seat, msg.textJCS, 0, msg.tone, m.turn, m.exchange)
-			})
+			at := len(buf)
+			buf = lineJSON(buf, "", seat, msg.textJCS, 0, msg.tone, 0, 0)
+			m.emitRaw("message.public", visPublic, buf[at:len(buf):len(buf)], &patternFields{From: seat, offer: hasAmountBytes(msg.text)})
+			at = len(buf)
+			buf = lineJSON(buf, "public", seat, msg.textJCS, 0, msg.tone, m.turn, m.exchange)
+			item := buf[at:len(buf):len(buf)]
 			for _, o := range m.seats {
 				if o.Seat.Seat != seat && o.alive {
 					o.inbox = append(o.inbox, item)
@@ -153,34 +150,48 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 		case "private":
 			to, err := m.seatRef(msg.to)
 			if err != nil || to == seat {
-				drop("to must be another seat")
+				dropped = dropMessage(dropped, i, "to must be another seat")
 				continue
 			}
 			if !m.seat(to).alive {
-				drop("seat %d is eliminated", to)
+				dropped = dropMessage(dropped, i, "seat %d is eliminated", to)
 				continue
 			}
 			if priv == 8 {
-				drop("8 private messages per exchange")
+				dropped = dropMessage(dropped, i, "8 private messages per exchange")
 				continue
 			}
 			priv++
 			took = true
-			m.emitRaw("message.private", visSealed, carve(func(b []byte) []byte { return lineJSON(b, "", seat, msg.textJCS, to, msg.tone, 0, 0) }), nil)
-			m.emitRaw("talking", visPublic, carve(func(b []byte) []byte { return talkingJSON(b, seat, to, msg.tone) }), &patternFields{From: seat, To: to})
+			at := len(buf)
+			buf = lineJSON(buf, "", seat, msg.textJCS, to, msg.tone, 0, 0)
+			m.emitRaw("message.private", visSealed, buf[at:len(buf):len(buf)], nil)
+			at = len(buf)
+			buf = talkingJSON(buf, seat, to, msg.tone)
+			m.emitRaw("talking", visPublic, buf[at:len(buf):len(buf)], &patternFields{From: seat, To: to})
 			m.noteTalking(seat, to)
-			item := carve(func(b []byte) []byte {
-				return lineJSON(b, "private", seat, msg.textJCS, to, msg.tone, m.turn, m.exchange)
-			})
-			m.seat(to).inbox = append(m.seat(to).inbox, item)
+			at = len(buf)
+			buf = lineJSON(buf, "private", seat, msg.textJCS, to, msg.tone, m.turn, m.exchange)
+			m.seat(to).inbox = append(m.seat(to).inbox, buf[at:len(buf):len(buf)])
 			if to == m.mole {
 				m.whisperFrom[seat] = true
 			}
 		default:
-			drop("type must be public or private")
+			dropped = dropMessage(dropped, i, "type must be public or private")
 		}
 	}
 	return dropped, took
+}
+
+// dropMessage appends the refusal of message i (bad_message, §6).
+func dropMessage(dropped []Dropped, i int, f string, a ...any) []Dropped {
+	return append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: sprintf(f, a...)})
+}
+
+// lineSize bounds the bytes talk writes for one message read by quickAnswer: a public line's
+// payload and inbox item, or a private line's payload, talking payload and inbox item.
+func lineSize(msg *message) int {
+	return 2*len(msg.textJCS) + 3*len(msg.tone) + 200
 }
 
 // lineJSON appends a message line in JCS form to b: the event payload {from, text, to?, tone}

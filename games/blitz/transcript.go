@@ -6,9 +6,12 @@ import (
 	"encoding"
 	"encoding/json"
 	"hash"
+	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"arena/games"
+	"arena/games/canon"
 
 	"github.com/gowebpki/jcs"
 )
@@ -114,24 +117,39 @@ func needsTransform(b []byte) bool {
 }
 
 // runningHash is SHA-256 over "[" e1 "," e2 ... "]" fed one canonical event at a time; sum
-// gives the hash of the list so far without disturbing the stream.
+// gives the hash of the list so far without disturbing the stream. Events are gathered in a
+// buffer and hashed a few kilobytes at a time: most events are a few hundred bytes, and a
+// Write per event and separator cost more than the copy.
 type runningHash struct {
-	h hash.Hash
-	n int
+	h       hash.Hash
+	n       int
+	pending []byte // bytes of the stream not yet written to h
 }
+
+// hashBatch is how many bytes runningHash gathers before writing them to the hash.
+const hashBatch = 4 << 10
 
 func newRunningHash() *runningHash { return &runningHash{h: sha256.New()} }
 
-var openBracket, comma = []byte{'['}, []byte{','}
-
 func (r *runningHash) add(canonical []byte) {
-	if r.n == 0 {
-		r.h.Write(openBracket)
-	} else {
-		r.h.Write(comma)
+	if r.pending == nil {
+		r.pending = make([]byte, 0, hashBatch+512)
 	}
-	r.h.Write(canonical)
+	if r.n == 0 {
+		r.pending = append(r.pending, '[')
+	} else {
+		r.pending = append(r.pending, ',')
+	}
 	r.n++
+	if len(r.pending)+len(canonical) > cap(r.pending) {
+		r.h.Write(r.pending)
+		r.pending = r.pending[:0]
+		if len(canonical) > hashBatch {
+			r.h.Write(canonical)
+			return
+		}
+	}
+	r.pending = append(r.pending, canonical...)
 }
 
 func (r *runningHash) sum() [32]byte {
@@ -143,6 +161,7 @@ func (r *runningHash) sum() [32]byte {
 	if err != nil { // never: crypto/sha256 digests marshal
 		return [32]byte{}
 	}
+	h2.Write(r.pending)
 	if r.n == 0 {
 		h2.Write([]byte{'['})
 	}
@@ -159,6 +178,12 @@ func payloadJCS(v any) []byte {
 	if raw, ok := v.(json.RawMessage); ok {
 		v = raw
 	}
+	if mp, ok := v.(map[string]any); ok {
+		// The common payload, a small map of integers, strings and booleans: written directly.
+		if b, ok := appendMapJCS(make([]byte, 0, 128), mp, 0); ok {
+			return b
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -167,11 +192,81 @@ func payloadJCS(v any) []byte {
 	}
 	b := bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
 	if needsTransform(b) {
+		// canon writes JCS from its own tree; what it refuses (a member twice, an integer
+		// beyond 2^53) goes to jcs.Transform as before. The two agree wherever canon accepts
+		// (games/canon's vector and fuzz tests).
+		if t, err := canon.Canonical(b); err == nil {
+			return t
+		}
 		if t, err := jcs.Transform(b); err == nil {
 			return t
 		}
 	}
 	return b
+}
+
+// appendMapJCS appends the JCS form of mp when every key is ASCII and every value is a string
+// of valid UTF-8, an integer within ±(2^53−1), a boolean, nil or such a map (nested at most 4
+// deep); false otherwise, and the caller marshals mp the general way. The bytes are what the
+// general way gives: encoding/json's value, canonicalised.
+func appendMapJCS(b []byte, mp map[string]any, depth int) ([]byte, bool) {
+	if depth > 4 || len(mp) > 16 {
+		return b, false
+	}
+	var keys [16]string
+	n := 0
+	for k := range mp {
+		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf {
+				return b, false
+			}
+		}
+		keys[n] = k
+		n++
+	}
+	ks := keys[:n]
+	slices.Sort(ks) // ASCII: byte order is JCS's UTF-16 order
+	b = append(b, '{')
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJCSString(b, k)
+		b = append(b, ':')
+		var ok bool
+		if b, ok = appendValueJCS(b, mp[k], depth); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+func appendValueJCS(b []byte, v any, depth int) ([]byte, bool) {
+	const maxSafe = 1<<53 - 1
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case string:
+		if !utf8.ValidString(x) {
+			return b, false // encoding/json would write U+FFFD for the invalid bytes
+		}
+		return appendJCSString(b, x), true
+	case int:
+		if x > maxSafe || x < -maxSafe {
+			return b, false
+		}
+		return strconv.AppendInt(b, int64(x), 10), true
+	case int64:
+		if x > maxSafe || x < -maxSafe {
+			return b, false
+		}
+		return strconv.AppendInt(b, x, 10), true
+	case bool:
+		return strconv.AppendBool(b, x), true
+	case map[string]any:
+		return appendMapJCS(b, x, depth+1)
+	}
+	return b, false
 }
 
 // assembleEvent writes an event's JCS bytes from its canonical payload: members in JCS order,
@@ -250,7 +345,19 @@ type kv struct {
 // reflection. Members with a nil value are left out (as omitempty would). Used for the
 // per-commitment events, which are many.
 func jcsObject(members ...kv) json.RawMessage {
-	b := make([]byte, 0, 128)
+	size := 2
+	for _, m := range members {
+		size += len(m.k) + 4
+		switch v := m.v.(type) {
+		case string:
+			size += len(v) + 8 // room for a few escapes
+		case json.RawMessage:
+			size += len(v)
+		default:
+			size += 20
+		}
+	}
+	b := make([]byte, 0, size)
 	b = append(b, '{')
 	first := true
 	for _, m := range members {
