@@ -23,8 +23,9 @@ import (
 
 // quickScan is the cursor of quickAnswer.
 type quickScan struct {
-	data []byte
-	i    int
+	data  []byte
+	i     int
+	ascii bool // the last string read was all ASCII
 }
 
 func (q *quickScan) ws() {
@@ -67,6 +68,7 @@ func (q *quickScan) str() (lit, text []byte, ok bool) {
 				return nil, nil, false
 			}
 			q.i = i + 1
+			q.ascii = ascii
 			return q.data[start:q.i], text, true
 		case c == '\\' || c < 0x20:
 			return nil, nil, false
@@ -280,7 +282,12 @@ func (q *quickScan) message() (message, bool) {
 			}
 		case "text":
 			bit = qmText
-			msg.textJCS, msg.text, ok = q.str()
+			if msg.textJCS, msg.text, ok = q.str(); ok {
+				msg.runes = len(msg.text)
+				if !q.ascii {
+					msg.runes = utf8.RuneCount(msg.text)
+				}
+			}
 		case "tone":
 			bit = qmTone
 			var s []byte

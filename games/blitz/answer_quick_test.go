@@ -60,7 +60,8 @@ func checkQuick(t *testing.T, raw []byte) bool {
 		}
 		got := q.quick[i]
 		if got.typ != want.typ || got.tone != want.tone || !bytes.Equal(got.text, want.text) ||
-			!bytes.Equal(got.textJCS, want.textJCS) || !bytes.Equal(got.to, want.to) || got.hasTo != want.hasTo {
+			!bytes.Equal(got.textJCS, want.textJCS) || !bytes.Equal(got.to, want.to) || got.hasTo != want.hasTo ||
+			got.runes != want.runes {
 			t.Fatalf("%q: message %d read %+v, readMessage %+v", raw, i, got, want)
 		}
 	}

@@ -26,6 +26,7 @@ func toneOK(tone string) bool {
 type message struct {
 	typ, tone     string
 	text, textJCS []byte
+	runes         int // characters in text
 	to            []byte
 	hasTo         bool
 }
@@ -57,6 +58,7 @@ func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
 			if text, ok = val.Str(); ok {
 				msg.text = []byte(text)
 				msg.textJCS = appendJCSString(nil, text)
+				msg.runes = utf8.RuneCountInString(text)
 			}
 		case "tone":
 			msg.tone, ok = val.Str()
@@ -84,16 +86,22 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 	var dropped []Dropped
 	pub, priv := 0, 0
 	took := false
-	if m.step != nil {
-		m.step.Events = slices.Grow(m.step.Events, 2*len(msgs)) // a line is at most two events
-	}
-	size := 0
+	size, events := 0, 0
 	for i, raw := range msgs {
-		if i < len(quick) {
-			size += lineSize(&quick[i])
-		} else {
+		switch {
+		case i >= len(quick):
 			size += 2*len(raw) + 200 // a text's JCS form is never longer than its literal as received
+			events += 2
+		case quick[i].typ == "public":
+			size += lineSize(&quick[i])
+			events++ // message.public
+		default:
+			size += lineSize(&quick[i])
+			events += 2 // message.private, talking
 		}
+	}
+	if m.step != nil {
+		m.step.Events = slices.Grow(m.step.Events, events)
 	}
 	buf := make([]byte, 0, size)
 	for i, raw := range msgs {
@@ -114,7 +122,7 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 		if msg.tone == "" {
 			msg.tone = "neutral"
 		}
-		n := utf8.RuneCount(msg.text)
+		n := msg.runes
 		switch {
 		case !toneOK(msg.tone):
 			dropped = dropMessage(dropped, i, "tone %q not in the vocabulary", msg.tone)
@@ -144,7 +152,7 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 			item := buf[at:len(buf):len(buf)]
 			for _, o := range m.seats {
 				if o.Seat.Seat != seat && o.alive {
-					o.inbox = append(o.inbox, item)
+					o.inbox = m.inboxAppend(o.inbox, item)
 				}
 			}
 		case "private":
@@ -172,7 +180,7 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 			m.noteTalking(seat, to)
 			at = len(buf)
 			buf = lineJSON(buf, "private", seat, msg.textJCS, to, msg.tone, m.turn, m.exchange)
-			m.seat(to).inbox = append(m.seat(to).inbox, buf[at:len(buf):len(buf)])
+			m.seat(to).inbox = m.inboxAppend(m.seat(to).inbox, buf[at:len(buf):len(buf)])
 			if to == m.mole {
 				m.whisperFrom[seat] = true
 			}
@@ -189,9 +197,21 @@ func dropMessage(dropped []Dropped, i int, f string, a ...any) []Dropped {
 }
 
 // lineSize bounds the bytes talk writes for one message read by quickAnswer: a public line's
-// payload and inbox item, or a private line's payload, talking payload and inbox item.
+// payload and inbox item (2 texts, 2 tones and 105 bytes of members), or a private line's
+// payload, talking payload and inbox item (2 texts, 3 tones, 150 bytes), with seat, turn and
+// exchange numbers of up to 3 digits; an absent tone is written "neutral".
 func lineSize(msg *message) int {
-	return 2*len(msg.textJCS) + 3*len(msg.tone) + 200
+	return 2*len(msg.textJCS) + 3*max(len(msg.tone), len("neutral")) + 150
+}
+
+// inboxAppend appends an item to a seat's inbox. An inbox emptied by the seat's last envelope
+// starts with room for a whole exchange of lines to it (8 public and 8 private from every
+// other seat, §6), so it is not regrown item by item.
+func (m *Match) inboxAppend(inbox []json.RawMessage, item []byte) []json.RawMessage {
+	if inbox == nil {
+		inbox = make([]json.RawMessage, 0, 16*(len(m.seats)-1)+1)
+	}
+	return append(inbox, item)
 }
 
 // lineJSON appends a message line in JCS form to b: the event payload {from, text, to?, tone}
