@@ -62,13 +62,7 @@ func writeNode(b *bytes.Buffer, raw []byte, n *node, skip string, drop bool) err
 			b.WriteByte('}')
 			return nil
 		}
-		ms := make([]member, 0, len(n.members))
-		for _, m := range n.members {
-			if !drop || m.name != skip {
-				ms = append(ms, m)
-			}
-		}
-		slices.SortFunc(ms, func(a, b member) int { return compareUTF16(a.name, b.name) })
+		ms := sortedMembers(n.members, skip, drop)
 		b.WriteByte('{')
 		for i, m := range ms {
 			if i > 0 {
@@ -120,6 +114,18 @@ func writeNode(b *bytes.Buffer, raw []byte, n *node, skip string, drop bool) err
 		b.Write(raw[n.start:n.end])
 	}
 	return nil
+}
+
+// sortedMembers is a copy of ms (less skip when drop is set) in JCS order.
+func sortedMembers(ms []member, skip string, drop bool) []member {
+	out := make([]member, 0, len(ms))
+	for _, m := range ms {
+		if !drop || m.name != skip {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b member) int { return compareUTF16(a.name, b.name) })
+	return out
 }
 
 // membersSorted reports whether the members (less skip when drop is set) are in JCS order:

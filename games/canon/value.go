@@ -1,6 +1,8 @@
 package canon
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -124,4 +126,84 @@ func (v Value) CanonicalWithout(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%w", ErrNotObject)
 	}
 	return canonicalTree(v.raw, v.n, name, true)
+}
+
+// CanonicalForms writes an object's JCS form once and returns three views of it: full, the
+// form of the whole object (Canonical); without, the form less the top-level member skip
+// (CanonicalWithout); and member, the form of the top-level member named member's value, a
+// subslice of full (nil when there is no such member). It is what a signed object needs (its
+// transcript form, its signed bytes and a part of it) for one walk of the tree. Bytes and
+// errors are those of Canonical and CanonicalWithout; ErrNotObject for any other kind.
+func (v Value) CanonicalForms(skip, member string) (full, without, part []byte, err error) {
+	if v.Kind() != Object {
+		return nil, nil, nil, fmt.Errorf("%w", ErrNotObject)
+	}
+	var b bytes.Buffer
+	b.Grow(v.n.end - v.n.start)
+	skipAt, skipEnd, partAt, partEnd := -1, -1, -1, -1
+	ms := v.n.members
+	if !membersSorted(ms, "", false) {
+		ms = sortedMembers(ms, "", false)
+	}
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		start := b.Len()
+		writeString(&b, m.name)
+		b.WriteByte(':')
+		valAt := b.Len()
+		if err := writeNode(&b, v.raw, m.val, "", false); err != nil {
+			if !errors.Is(err, errNeedsJCS) {
+				return nil, nil, nil, err
+			}
+			return v.canonicalFormsSlow(skip, member)
+		}
+		switch m.name {
+		case skip:
+			// The member and the comma that joins it to its neighbours: the one before it,
+			// or the one after it when it is first.
+			skipAt, skipEnd = start, b.Len()
+			if i > 0 {
+				skipAt--
+			} else if len(ms) > 1 {
+				skipEnd++
+			}
+		case member:
+			partAt, partEnd = valAt, b.Len()
+		}
+	}
+	b.WriteByte('}')
+	full = b.Bytes()
+	full = full[:len(full):len(full)]
+	if skipAt < 0 {
+		without = full
+	} else {
+		without = make([]byte, 0, len(full)-(skipEnd-skipAt))
+		without = append(append(without, full[:skipAt]...), full[skipEnd:]...)
+	}
+	if partAt >= 0 {
+		part = full[partAt:partEnd:partEnd]
+	}
+	return full, without, part, nil
+}
+
+// canonicalFormsSlow is CanonicalForms for an object holding a number only
+// github.com/gowebpki/jcs writes: each form on its own.
+func (v Value) canonicalFormsSlow(skip, member string) (full, without, part []byte, err error) {
+	if without, err = v.CanonicalWithout(skip); err != nil {
+		return nil, nil, nil, err
+	}
+	if full, err = v.Canonical(); err != nil {
+		return nil, nil, nil, err
+	}
+	for i := 0; i < v.Len(); i++ {
+		if name, x := v.Member(i); name == member {
+			if part, err = x.Canonical(); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+	}
+	return full, without, part, nil
 }

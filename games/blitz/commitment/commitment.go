@@ -102,24 +102,18 @@ func parseValue(v canon.Value) (Commitment, Canonical, Forms, *games.Error) {
 	if v.Kind() != canon.Object {
 		return Commitment{}, Canonical{}, Forms{}, badCommitment("a commitment is a JSON object")
 	}
-	cb, err := v.CanonicalWithout("sig")
+	// One walk gives the signed bytes (without sig), the whole object's form and the
+	// condition's, with the errors CanonicalWithout would give.
+	full, cb, condJCS, err := v.CanonicalForms("sig", "condition")
 	if err != nil {
 		return Commitment{}, Canonical{}, Forms{}, badCommitment("%v", err)
 	}
-	c, cond, gerr := read(v)
+	c, gerr := read(v)
 	if gerr != nil {
 		return Commitment{}, Canonical{}, Forms{}, gerr
 	}
 	d := canon.Digest(cb)
-	var f Forms
-	// Neither can fail once read has passed: every number left is an integer JCS writes as is.
-	if f.Signed, err = v.Canonical(); err != nil {
-		return Commitment{}, Canonical{}, Forms{}, badCommitment("%v", err)
-	}
-	if f.Condition, err = cond.Canonical(); err != nil {
-		return Commitment{}, Canonical{}, Forms{}, badCondition("%v", err)
-	}
-	return c, Canonical{Bytes: cb, Digest: d, ID: canon.IDOf(d)}, f, nil
+	return c, Canonical{Bytes: cb, Digest: d, ID: canon.IDOf(d)}, Forms{Signed: full, Condition: condJCS}, nil
 }
 
 // Members of a commitment object, as bits of a presence mask.
@@ -138,9 +132,8 @@ const (
 	required = hasV | hasRound | hasTurn | hasSeq | hasPayer | hasPayee | hasAmount | hasCondition | hasDue
 )
 
-// read takes the members of a checked object by exact name, then checks the schema; it also
-// returns the condition's value.
-func read(v canon.Value) (Commitment, canon.Value, *games.Error) {
+// read takes the members of a checked object by exact name, then checks the schema.
+func read(v canon.Value) (Commitment, *games.Error) {
 	var c Commitment
 	var cond canon.Value
 	seen := 0
@@ -190,53 +183,53 @@ func read(v canon.Value) (Commitment, canon.Value, *games.Error) {
 			c.Sig, ok = m.Str()
 			seen |= hasSig
 		default:
-			return Commitment{}, canon.Value{}, badCommitment("unknown member %q", name)
+			return Commitment{}, badCommitment("unknown member %q", name)
 		}
 		if !ok {
 			if name == "sig" {
-				return Commitment{}, canon.Value{}, games.Errorf(CodeInvalidSignature, "sig: not a string")
+				return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: not a string")
 			}
-			return Commitment{}, canon.Value{}, badCommitment("%s: wrong type or out of range", name)
+			return Commitment{}, badCommitment("%s: wrong type or out of range", name)
 		}
 	}
 	switch {
 	case seen&required != required:
-		return Commitment{}, canon.Value{}, badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
+		return Commitment{}, badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
 	case c.V != 1:
-		return Commitment{}, canon.Value{}, badCommitment("v: %d, want 1", c.V)
+		return Commitment{}, badCommitment("v: %d, want 1", c.V)
 	case !validRound(c.Round):
-		return Commitment{}, canon.Value{}, badCommitment("round: %q is not T-<n> with n from 1 to 2^64-1, no leading zero", c.Round)
+		return Commitment{}, badCommitment("round: %q is not T-<n> with n from 1 to 2^64-1, no leading zero", c.Round)
 	case c.Turn < 1:
-		return Commitment{}, canon.Value{}, badCommitment("turn: %d, want ≥ 1", c.Turn)
+		return Commitment{}, badCommitment("turn: %d, want ≥ 1", c.Turn)
 	case c.Seq < 1:
-		return Commitment{}, canon.Value{}, badCommitment("seq: %d, want ≥ 1", c.Seq)
+		return Commitment{}, badCommitment("seq: %d, want ≥ 1", c.Seq)
 	case !validAgent(c.Payer):
-		return Commitment{}, canon.Value{}, badCommitment("payer: %q is not an agent id", c.Payer)
+		return Commitment{}, badCommitment("payer: %q is not an agent id", c.Payer)
 	case !validAgent(c.Payee):
-		return Commitment{}, canon.Value{}, badCommitment("payee: %q is not an agent id", c.Payee)
+		return Commitment{}, badCommitment("payee: %q is not an agent id", c.Payee)
 	case c.Payer == c.Payee:
-		return Commitment{}, canon.Value{}, badCommitment("payee is the payer")
+		return Commitment{}, badCommitment("payee is the payer")
 	case c.Amount < MinAmount:
-		return Commitment{}, canon.Value{}, badCommitment("amount: %d microCCD, want ≥ %d", c.Amount, MinAmount)
+		return Commitment{}, badCommitment("amount: %d microCCD, want ≥ %d", c.Amount, MinAmount)
 	case c.Due < c.Turn:
-		return Commitment{}, canon.Value{}, badCommitment("due: %d before turn %d", c.Due, c.Turn)
+		return Commitment{}, badCommitment("due: %d before turn %d", c.Due, c.Turn)
 	case seen&hasPair != 0 && !validPair(c.Pair):
-		return Commitment{}, canon.Value{}, badCommitment("pair: %q is not deal:<8 lowercase hex>", c.Pair)
+		return Commitment{}, badCommitment("pair: %q is not deal:<8 lowercase hex>", c.Pair)
 	case seen&hasSig == 0:
-		return Commitment{}, canon.Value{}, games.Errorf(CodeInvalidSignature, "missing sig")
+		return Commitment{}, games.Errorf(CodeInvalidSignature, "missing sig")
 	}
 	if _, err := canon.ParseSig(c.Sig); err != nil {
-		return Commitment{}, canon.Value{}, games.Errorf(CodeInvalidSignature, "sig: %v", err)
+		return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
 	parsed, e := parseCond(cond, 0, false)
 	if e != nil {
-		return Commitment{}, canon.Value{}, e
+		return Commitment{}, e
 	}
 	if n := parsed.maxSurvivesN(); n > c.Due {
-		return Commitment{}, canon.Value{}, badCondition("survives: turn %d after due %d", n, c.Due)
+		return Commitment{}, badCondition("survives: turn %d after due %d", n, c.Due)
 	}
 	c.Condition = parsed
-	return c, cond, nil
+	return c, nil
 }
 
 // Verify checks sig (the "ed25519:<128 hex>" text) over c.Digest under key with canon.Verify,
