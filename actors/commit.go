@@ -108,7 +108,7 @@ func (t *tableActor) kick(ctx actor.Context) {
 		t.release(ctx, box)
 		return
 	}
-	rec, err := t.nextRecord(box)
+	rec, journal, err := t.nextRecord(box)
 	f := &flight{box: box, rec: rec, done: make(chan struct{})}
 	t.flying = f
 	if err != nil {
@@ -122,28 +122,41 @@ func (t *tableActor) kick(ctx actor.Context) {
 	rec.Match = nil // the snapshot's home is the store (reload reads it back), not the heap
 	go func() {
 		began := time.Now()
-		f.err = store.CommitStep(id, encoded, events)
+		f.err = store.CommitJournal(id, encoded, journal, events)
 		m.observeCommit(time.Since(began))
 		close(f.done)
 		root.Send(self, &commitDone{flight: f})
 	}()
 }
 
-// nextRecord is the record the match is at now.
-func (t *tableActor) nextRecord(box *outbox) (*tableRecord, error) {
-	snap, err := t.match.Snapshot()
+// nextRecord is the record the match is at now and, for a journaled match (games.Journaler), the
+// journal entries to store with it; the record then holds the journal's head in place of a
+// snapshot, and every step stores only its new inputs.
+func (t *tableActor) nextRecord(box *outbox) (*tableRecord, [][]byte, error) {
+	var snap []byte
+	var journal [][]byte
+	var err error
+	jm, isJournal := t.match.(games.Journaler)
+	if _, ok := t.engine.(games.JournalRestorer); !ok {
+		isJournal = false
+	}
+	if isJournal {
+		snap, journal, err = jm.Journal()
+	} else {
+		snap, err = t.match.Snapshot()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("actors: table %s: snapshot: %w", t.id, err)
+		return nil, nil, fmt.Errorf("actors: table %s: snapshot: %w", t.id, err)
 	}
 	next := *t.rec
-	next.Match = snap
+	next.Match, next.Journal = snap, isJournal
 	next.Updated = t.env.clock.Now()
 	next.Turn, next.Phase = t.position(box.events)
 	if res, ok := t.match.Result(); ok {
 		next.Status = StatusFinished
 		next.Result = &res
 	}
-	return &next, nil
+	return &next, journal, nil
 }
 
 // landed handles the flight's outcome on the table's goroutine.
@@ -210,10 +223,10 @@ func (t *tableActor) rollback(ctx actor.Context, f *flight) {
 
 // commitSync commits one step on the table's goroutine (Started, where nothing is pending).
 func (t *tableActor) commitSync(step games.Step) error {
-	rec, err := t.nextRecord(&outbox{events: step.Events})
+	rec, journal, err := t.nextRecord(&outbox{events: step.Events})
 	if err == nil {
 		began := time.Now()
-		err = t.env.store.CommitStep(t.id, rec.encode(), step.Events)
+		err = t.env.store.CommitJournal(t.id, rec.encode(), journal, step.Events)
 		rec.Match = nil
 		t.env.m.observeCommit(time.Since(began))
 	}

@@ -22,7 +22,10 @@ type tableRecord struct {
 	Turn   int            `json:"turn"`
 	Phase  string         `json:"phase"`
 	Match  []byte         `json:"-"` // stored after the header, raw (encode)
-	Result *games.Result  `json:"result,omitempty"`
+	// Journal says Match is a journal's head (games.Journaler): the match is its head plus the
+	// entries stored under journal/<id> (storage.LoadJournal), not a whole snapshot.
+	Journal bool          `json:"journal,omitempty"`
+	Result  *games.Result `json:"result,omitempty"`
 	// LastError is the last panic or failure; Restarts the panics survived since the last ops
 	// restart; Poison the input that last panicked (isolation rule, supervisor.go).
 	LastError string      `json:"last_error,omitempty"`

@@ -179,7 +179,7 @@ func (t *tableActor) start(ctx actor.Context) {
 		panic(err)
 	}
 	t.keys = keys
-	if t.match, err = eng.Restore(rec.Match, keys); err != nil {
+	if t.match, err = t.restoreMatch(rec); err != nil {
 		panic(fmt.Sprintf("restore: %v", err))
 	}
 	rec.Match = nil // kept in the store only: reload reads it back
@@ -295,7 +295,7 @@ func (t *tableActor) reload() {
 	if err != nil {
 		panic(fmt.Sprintf("reload after failed commit: %v", err))
 	}
-	m, err := t.engine.Restore(rec.Match, t.keys)
+	m, err := t.restoreMatch(rec)
 	if err != nil {
 		panic(fmt.Sprintf("reload after failed commit: %v", err))
 	}
@@ -407,4 +407,21 @@ func mustJSON(v any) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// restoreMatch rebuilds the match of a record read from the store: from its snapshot, or from its
+// journal's head and the entries stored so far.
+func (t *tableActor) restoreMatch(rec *tableRecord) (games.Match, error) {
+	if !rec.Journal {
+		return t.engine.Restore(rec.Match, t.keys)
+	}
+	jr, ok := t.engine.(games.JournalRestorer)
+	if !ok {
+		return nil, fmt.Errorf("table %s: the record is a journal, and game %q restores none", t.id, rec.Spec.Game)
+	}
+	entries, err := t.env.store.LoadJournal(t.id)
+	if err != nil {
+		return nil, err
+	}
+	return jr.RestoreJournal(rec.Match, entries, t.keys)
 }

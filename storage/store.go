@@ -22,13 +22,14 @@ const (
 	BucketCommands = "commands"
 	BucketChainQ   = "chainq"
 	BucketMeta     = "meta"
+	BucketJournal  = "journal" // journal/<table id>/<seq>: a journaled match's entries (CommitJournal)
 )
 
 // SchemaVersion is written to meta/"schema" on creation; Open refuses a higher one.
 const SchemaVersion = 1
 
 var allBuckets = []string{BucketTables, BucketEvents, BucketRounds, BucketWalkins, BucketAgents,
-	BucketLedger, BucketCommands, BucketChainQ, BucketMeta}
+	BucketLedger, BucketCommands, BucketChainQ, BucketMeta, BucketJournal}
 
 // Options tune Open. The zero value works: wait 2 s for the file lock, fsync every commit.
 type Options struct {

@@ -19,6 +19,14 @@ import (
 // tableID. Concurrent calls share one bbolt transaction (group commit, committer.go); the call returns
 // once its data is durable (or, with Options.NoSync, written).
 func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event) error {
+	return s.CommitJournal(tableID, snapshot, nil, events)
+}
+
+// CommitJournal is CommitStep for a table whose match keeps a journal (games.Journaler): the
+// record, the journal's new entries and the step's events in one transaction. Entries are
+// appended under journal/<tableID>/<seq> (seq from 1, big-endian) in the order given, after every
+// entry an earlier call stored; LoadJournal reads them back.
+func (s *Store) CommitJournal(tableID string, snapshot []byte, entries [][]byte, events []games.Event) error {
 	if err := checkID(tableID); err != nil {
 		return fmt.Errorf("storage: commit step of table %q: %w", tableID, err)
 	}
@@ -46,6 +54,21 @@ func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event
 	err := s.write(func(tx *bolt.Tx) error {
 		if err := tx.Bucket([]byte(BucketTables)).Put([]byte(tableID), snapshot); err != nil {
 			return err
+		}
+		if len(entries) > 0 {
+			jb, err := tx.Bucket([]byte(BucketJournal)).CreateBucketIfNotExists([]byte(tableID))
+			if err != nil {
+				return err
+			}
+			for _, e := range entries {
+				n, err := jb.NextSequence()
+				if err != nil {
+					return err
+				}
+				if err := jb.Put(binary.BigEndian.AppendUint64(nil, n), e); err != nil {
+					return err
+				}
+			}
 		}
 		evb, rb := tx.Bucket([]byte(BucketEvents)), tx.Bucket([]byte(BucketRounds))
 		last := ""
@@ -136,6 +159,26 @@ func (s *Store) LoadTable(tableID string) ([]byte, error) {
 		return nil, fmt.Errorf("storage: load table %s: %w", tableID, err)
 	}
 	return v, nil
+}
+
+// LoadJournal returns copies of table tableID's journal entries in the order they were
+// committed (none when the table keeps no journal).
+func (s *Store) LoadJournal(tableID string) ([][]byte, error) {
+	var out [][]byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		jb := tx.Bucket([]byte(BucketJournal)).Bucket([]byte(tableID))
+		if jb == nil {
+			return nil
+		}
+		return jb.ForEach(func(_, v []byte) error {
+			out = append(out, bytes.Clone(v))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: load journal of table %s: %w", tableID, err)
+	}
+	return out, nil
 }
 
 // ListTables calls fn with every table id and a copy of its record, in id order, until fn returns

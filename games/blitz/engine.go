@@ -36,10 +36,12 @@ type Engine struct {
 }
 
 var (
-	_ games.Engine      = (*Engine)(nil)
-	_ games.Briefer     = (*Engine)(nil)
-	_ games.HousePlayer = (*Engine)(nil)
-	_ games.Match       = (*Match)(nil)
+	_ games.Engine          = (*Engine)(nil)
+	_ games.Briefer         = (*Engine)(nil)
+	_ games.HousePlayer     = (*Engine)(nil)
+	_ games.Match           = (*Match)(nil)
+	_ games.Journaler       = (*Match)(nil)
+	_ games.JournalRestorer = (*Engine)(nil)
 )
 
 // NewEngine returns the Blitz engine charging f (use DefaultFees() for §14). Negative fees are
@@ -193,16 +195,54 @@ func restore(snapshot []byte, keys games.Keyring, recording bool) (*Match, error
 	}
 	m.recording = recording
 	for i, op := range sn.Log {
-		switch op.Op {
-		case "advance":
-			m.Advance(op.At)
-		case "act":
-			if _, err := m.Act(op.At, op.Input); err != nil {
-				return nil, fmt.Errorf("blitz: restore: input %d refused on replay: %w", i, err)
-			}
-		default:
-			return nil, fmt.Errorf("blitz: restore: op %d %q", i, op.Op)
+		if err := m.replay(i, op); err != nil {
+			return nil, err
 		}
 	}
+	return m, nil
+}
+
+// replay applies input i of a snapshot or journal as it was first applied.
+func (m *Match) replay(i int, op logOp) error {
+	switch op.Op {
+	case "advance":
+		m.Advance(op.At)
+	case "act":
+		if _, err := m.Act(op.At, op.Input); err != nil {
+			return fmt.Errorf("blitz: restore: input %d refused on replay: %w", i, err)
+		}
+	default:
+		return fmt.Errorf("blitz: restore: op %d %q", i, op.Op)
+	}
+	return nil
+}
+
+// RestoreJournal rebuilds a match from its journal (games.JournalRestorer): Journal's head and
+// every entry it handed out, in order, replayed as Restore replays a snapshot. The entries count
+// as handed out: the match's next Journal returns only what follows.
+func (e *Engine) RestoreJournal(head []byte, entries [][]byte, keys games.Keyring) (games.Match, error) {
+	var h snapshotHead
+	if err := json.Unmarshal(head, &h); err != nil {
+		return nil, fmt.Errorf("blitz: restore journal: %w", err)
+	}
+	if h.V != 1 {
+		return nil, fmt.Errorf("blitz: restore journal: head version %d", h.V)
+	}
+	m, err := NewEngine(h.Fees).newMatch(h.Setup, keys)
+	if err != nil {
+		return nil, fmt.Errorf("blitz: restore journal: %w", err)
+	}
+	for i, raw := range entries {
+		var op logOp
+		if err := json.Unmarshal(raw, &op); err != nil {
+			return nil, fmt.Errorf("blitz: restore journal: entry %d: %w", i, err)
+		}
+		if err := m.replay(i, op); err != nil {
+			return nil, err
+		}
+	}
+	clear(m.log)
+	m.log = m.log[:0]
+	m.journaled = true
 	return m, nil
 }

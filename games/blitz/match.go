@@ -124,8 +124,9 @@ type Match struct {
 	at   string
 	step *games.Step
 
-	log     []logOp  // inputs since the last Snapshot, which moves them to logJSON
-	logJSON chunkLog // every earlier input as its snapshot JSON, comma-joined
+	journaled bool     // the inputs were handed out by Journal: Snapshot can no longer be taken
+	log       []logOp  // inputs since the last Snapshot (which moves them to logJSON) or Journal
+	logJSON   chunkLog // every earlier input as its snapshot JSON, comma-joined
 }
 
 type clock struct {

@@ -2,6 +2,8 @@ package blitz
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"arena/games"
@@ -35,16 +37,16 @@ type snapshotHead struct {
 // table's snapshot, taken at every commit, costs its new inputs and one copy, and the match holds
 // no decoded input longer than until the next commit.
 func (m *Match) Snapshot() ([]byte, error) {
-	for i := range m.log {
-		b, err := json.Marshal(m.log[i])
-		if err != nil {
-			m.log = m.log[:copy(m.log, m.log[i:])]
-			return nil, err
-		}
+	if m.journaled {
+		return nil, errJournaled
+	}
+	entries, err := m.takeLog()
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range entries {
 		m.logJSON.add(b)
 	}
-	clear(m.log)
-	m.log = m.log[:0]
 	head, err := json.Marshal(snapshotHead{V: 1, Fees: m.fees, Setup: m.setup})
 	if err != nil {
 		return nil, err
@@ -52,4 +54,42 @@ func (m *Match) Snapshot() ([]byte, error) {
 	out := make([]byte, 0, len(head)+len(`,"log":[]`)+m.logJSON.size)
 	out = append(append(out, head[:len(head)-1]...), `,"log":[`...)
 	return append(m.logJSON.appendTo(out), "]}"...), nil
+}
+
+// errJournaled is Snapshot's error once the match has handed its inputs out as a journal.
+var errJournaled = errors.New("blitz: snapshot: the match's inputs are in its journal (games.Journaler)")
+
+// Journal hands out the match's inputs since the last call as journal entries, each the JSON of
+// one snapshot log op, and forgets them (games.Journaler). head is the snapshot less its log
+// (snapshotHead). Restore the match with Engine.RestoreJournal; Snapshot fails from now on.
+func (m *Match) Journal() ([]byte, [][]byte, error) {
+	if m.logJSON.size > 0 {
+		return nil, nil, errors.New("blitz: journal: a snapshot already holds earlier inputs")
+	}
+	head, err := json.Marshal(snapshotHead{V: 1, Fees: m.fees, Setup: m.setup})
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := m.takeLog()
+	if err != nil {
+		return nil, nil, err
+	}
+	m.journaled = true
+	return head, entries, nil
+}
+
+// takeLog writes the inputs since the last Snapshot or Journal as JSON, one value each, and
+// forgets them; on an error it keeps them all and returns nothing.
+func (m *Match) takeLog() ([][]byte, error) {
+	entries := make([][]byte, 0, len(m.log))
+	for i := range m.log {
+		b, err := json.Marshal(m.log[i])
+		if err != nil {
+			return nil, fmt.Errorf("blitz: snapshot input %d: %w", i, err)
+		}
+		entries = append(entries, b)
+	}
+	clear(m.log)
+	m.log = m.log[:0]
+	return entries, nil
 }
