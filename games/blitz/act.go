@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/blitz/commitment"
 	"arena/games/canon"
 )
 
@@ -30,6 +31,8 @@ type answerBody struct {
 	msgVals []canon.Value // the messages already strictly parsed (fast path), else nil
 	comVals []canon.Value // the commitments already strictly parsed (fast path), else nil
 	quick   []message     // the messages as quickAnswer read them, else nil
+	// the commitments as quickAnswer read them (commitment.ScanQuick), else nil
+	quickCom []commitment.Quick
 }
 
 // Dropped names one part of an answer that was not taken (§4.4 dropped[]).
@@ -147,7 +150,7 @@ func (m *Match) answer(in games.Input) error {
 				dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeBadCommitment, Msg: "commitments are sent on commit"})
 			}
 		} else {
-			d, any := m.commitAnswer(in.Seat, b.Commitments, b.comVals)
+			d, any := m.commitAnswer(in.Seat, b.Commitments, b.comVals, b.quickCom)
 			dropped = append(dropped, d...)
 			nonEmpty = nonEmpty || any
 		}
@@ -175,10 +178,11 @@ func (m *Match) answer(in games.Input) error {
 			m.emit("agent.dark", visPublic, map[string]any{"seat": in.Seat, "dark": false})
 		}
 	}
-	if dropped == nil {
-		dropped = []Dropped{}
+	if len(dropped) == 0 {
+		m.step.Reply = []byte(`{"dropped":[]}`) // what json.Marshal writes for an empty list
+	} else {
+		m.step.Reply, _ = json.Marshal(map[string]any{"dropped": dropped})
 	}
-	m.step.Reply, _ = json.Marshal(map[string]any{"dropped": dropped})
 	m.closeIfAllAnswered()
 	return nil
 }
@@ -194,8 +198,8 @@ func (m *Match) allAnswered() bool {
 
 // commitAnswer takes up to 4 submissions (§5.3) as pending (§7.4); walk-in seats send intents
 // that the arena fills and signs (§4.4).
-// vals, when not nil, are subs already strictly parsed.
-func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Value) ([]Dropped, bool) {
+// vals or quick, when not nil, are subs already strictly parsed or read whole.
+func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Value, quick []commitment.Quick) ([]Dropped, bool) {
 	var dropped []Dropped
 	took := false
 	s := m.seat(seat)
@@ -217,10 +221,15 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 		var c *promise
 		if err == nil {
 			var parsed *canon.Value
-			if !s.Walkin && i < len(vals) {
+			var read *commitment.Quick
+			switch {
+			case s.Walkin: // the arena signed it: fill's bytes
+			case i < len(quick):
+				read = &quick[i]
+			case i < len(vals):
 				parsed = &vals[i]
 			}
-			c, err = m.submit(seat, signed, parsed)
+			c, err = m.submit(seat, signed, parsed, read)
 		}
 		if err == nil && ref != "" {
 			if _, dup := m.refs[ref]; dup {

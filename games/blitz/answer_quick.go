@@ -1,21 +1,25 @@
 package blitz
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"unicode/utf8"
+
+	"arena/games/blitz/commitment"
 )
 
 // The common talk answer read in one pass over its bytes, without a parse tree:
 //
 //	{"messages":[{"type":"public","text":"…","tone":"offer"}, {"type":"private","to":3,…}, …]}
 //
-// with, optionally, the echo members (v, round, turn, phase, exchange, seat) and accusation.
+// or the common commit answer, {"commitments":[{signed §7.1 object}, …]}, with, optionally,
+// the echo members (v, round, turn, phase, exchange, seat) and accusation.
 // quickAnswer accepts only input the strict path (canon.Parse, then fastAnswer and
 // readMessage) reads the same way, and gives the same answerBody and messages; anything
 // else (an escape in a string, a member outside the vocabulary or given twice, a number that
-// is not a short plain integer, commitments, more than 64 messages, non-ASCII outside a string,
-// malformed JSON) returns false, and the caller takes the strict path, which finds the same
-// answer or the precise error. Names are compared exactly and each may appear once per object;
+// is not a short plain integer, more than 64 messages, non-ASCII outside a string,
+// malformed JSON, a commitment commitment.ScanQuick does not take) returns false, and the
+// caller takes the strict path, which finds the same answer or the precise error. Names are compared exactly and each may appear once per object;
 // every accepted name is ASCII and no two accepted names fold to each other, so no duplicate or
 // case-folded member can get through. Strings have no escape, so their bytes are their text
 // and, between the quotes as received, their JCS form (JCS escapes only ", \ and controls,
@@ -59,7 +63,15 @@ func (q *quickScan) str() (lit, text []byte, ok bool) {
 	}
 	start := q.i
 	ascii := true
-	for i := start + 1; i < len(q.data); i++ {
+	i := start + 1
+	// Eight bytes at a time while none is special (a quote, a backslash, a control character or
+	// a byte of a multi-byte character); the loop below judges the word that has one.
+	for ; i+8 <= len(q.data); i += 8 {
+		if special8(binary.LittleEndian.Uint64(q.data[i:])) {
+			break
+		}
+	}
+	for ; i < len(q.data); i++ {
 		c := q.data[i]
 		switch {
 		case c == '"':
@@ -77,6 +89,15 @@ func (q *quickScan) str() (lit, text []byte, ok bool) {
 		}
 	}
 	return nil, nil, false
+}
+
+// special8 reports whether any of the eight bytes in x is below 0x20, a quote, a backslash
+// or 0x80 and above (the classic "has zero byte" and "has byte less than" word tests).
+func special8(x uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - lo) & ^v & hi }
+	ctl := (x - lo*0x20) & ^x & hi
+	return (ctl | hasZero(x^(lo*'"')) | hasZero(x^(lo*'\\')) | x&hi) != 0
 }
 
 // smallInt reads a plain integer (-?digits, JSON's grammar: no leading zero) of at most 9
@@ -189,7 +210,9 @@ func quickAnswer(raw []byte) (answerBody, bool) {
 			}
 		case "commitments":
 			bit = qaCommitments
-			ok = q.null() // an answer with commitments takes the strict path, which keeps their trees
+			if !q.null() {
+				ok = q.commitments(&b)
+			}
 		default:
 			return b, false
 		}
@@ -241,6 +264,35 @@ func (q *quickScan) messages(b *answerBody) bool {
 		}
 		b.Messages = append(b.Messages, q.data[start:q.i:q.i])
 		b.quick = append(b.quick, msg)
+		if q.next(',') {
+			continue
+		}
+		return q.next(']')
+	}
+}
+
+// commitments reads the commitments array: at most 64 signed commitments, each taken by
+// commitment.ScanQuick (the common shape, valid under the schema); any other item sends the
+// whole answer to the strict path, which judges each item alone.
+func (q *quickScan) commitments(b *answerBody) bool {
+	if !q.next('[') {
+		return false
+	}
+	b.Commitments = make([]json.RawMessage, 0, 4)
+	b.quickCom = make([]commitment.Quick, 0, 4)
+	if q.next(']') {
+		return true
+	}
+	for {
+		q.ws()
+		start := q.i
+		c, end, ok := commitment.ScanQuick(q.data, q.i)
+		if !ok || len(b.quickCom) == 64 {
+			return false
+		}
+		q.i = end
+		b.Commitments = append(b.Commitments, q.data[start:end:end])
+		b.quickCom = append(b.quickCom, c)
 		if q.next(',') {
 			continue
 		}

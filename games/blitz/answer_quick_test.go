@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"strings"
 	"testing"
 
 	"arena/games"
+	"arena/games/blitz/commitment"
 	"arena/games/canon"
 )
 
@@ -44,8 +47,20 @@ func checkQuick(t *testing.T, raw []byte) bool {
 	eqInt("accusation", q.Accusation, s.Accusation)
 	eqStr("round", q.Round, s.Round)
 	eqStr("phase", q.Phase, s.Phase)
-	if len(q.Commitments) != 0 || len(s.Commitments) != 0 {
-		t.Fatalf("%q: quickAnswer took commitments", raw)
+	if len(q.Commitments) != len(s.Commitments) || len(q.quickCom) != len(q.Commitments) {
+		t.Fatalf("%q: %d commitments (%d read), strict %d", raw, len(q.Commitments), len(q.quickCom), len(s.Commitments))
+	}
+	for i := range q.Commitments {
+		if !bytes.Equal(q.Commitments[i], s.Commitments[i]) {
+			t.Fatalf("%q: commitment %d span %q, strict %q", raw, i, q.Commitments[i], s.Commitments[i])
+		}
+		c, cb, f, err := commitment.ParseValue(s.comVals[i])
+		got := q.quickCom[i]
+		if err != nil || !reflect.DeepEqual(got.Commitment, c) || got.Canonical.ID != cb.ID ||
+			!bytes.Equal(got.Canonical.Bytes, cb.Bytes) || !bytes.Equal(got.Forms.Signed, f.Signed) ||
+			!bytes.Equal(got.Forms.Condition, f.Condition) {
+			t.Fatalf("%q: commitment %d read %+v, ParseValue %+v %+v (%v)", raw, i, got, c, cb, err)
+		}
 	}
 	if len(q.Messages) != len(s.Messages) || len(q.quick) != len(q.Messages) {
 		t.Fatalf("%q: %d messages (%d read), strict %d", raw, len(q.Messages), len(q.quick), len(s.Messages))
@@ -73,12 +88,12 @@ var quickSeeds = []string{
 	`{"messages":[{"type":"private","to":3,"text":"psst","tone":"ask"},{"text":"é 😀","type":"public"}]}`,
 	` { "v" : 1 , "round":"T-7","turn":2,"phase":"talk","exchange":3,"seat":4,"messages":[ ] , "accusation":null} `,
 	`{"messages":null,"commitments":null,"accusation":5}`,
-	`{}`, `{"messages":[{}]}`, `{"messages":[{"to":-0}]}`, `{"turn":-12}`,
+	`{}`, `{"messages":[{}]}`, `{"messages":[{"to":-0}]}`, `{"turn":-12}`, `{"commitments":[]}`,
 	// each of these takes the strict path
 	`{"messages":[{"type":"public","text":"a\nb"}]}`, `{"messages":[{"type":"public","Type":"public"}]}`,
 	`{"messages":[{"type":"public","type":"public"}]}`, `{"messages":[{"to":3.0}]}`, `{"messages":[{"to":"3"}]}`,
 	`{"messages":[{"to":007}]}`, `{"turn":1e0}`, `{"turn":9007199254740993}`, `{"messages":[1]}`, `{"Messages":[]}`,
-	`{"commitments":[]}`, `{"messages":[{"text":"` + "\xff" + `"}]}`, `{"messages":[{"text":"` + "\x01" + `"}]}`,
+	`{"commitments":[{}]}`, `{"messages":[{"text":"` + "\xff" + `"}]}`, `{"messages":[{"text":"` + "\x01" + `"}]}`,
 	`{"messages":[]`, `{"messages":[]} x`, `[]`, `null`, `{"round":"\u0054-7"}`, `{"seat":1234567890}`,
 }
 
@@ -89,8 +104,8 @@ func TestQuickAnswerMatchesStrict(t *testing.T) {
 			took++
 		}
 	}
-	if took != 8 {
-		t.Errorf("quickAnswer took %d seeds, want the first 8", took)
+	if took != 9 {
+		t.Errorf("quickAnswer took %d seeds, want the first 9", took)
 	}
 	// The fingerprint's talk answers: varied, partly hostile.
 	r := rand.New(rand.NewPCG(9, 9))
@@ -102,6 +117,22 @@ func TestQuickAnswerMatchesStrict(t *testing.T) {
 	}
 	if took < 100 {
 		t.Errorf("quickAnswer took only %d of 3000 generated answers", took)
+	}
+	// The fingerprint's commit answers of BYO seats: signed, some hostile.
+	keys := newTestKeys(6)
+	took = 0
+	for i := 0; i < 600; i++ {
+		seat, turn, seq := 1+i%3, 1+i%5, i
+		var subs []string
+		for j, n := 0, r.IntN(5); j < n; j++ {
+			subs = append(subs, fpSigned(r, keys, seat, 6, turn, &seq))
+		}
+		if checkQuick(t, []byte(`{"commitments":[`+strings.Join(subs, ","+fpWS(r))+`]}`)) {
+			took++
+		}
+	}
+	if took < 100 {
+		t.Errorf("quickAnswer took only %d of 600 generated commit answers", took)
 	}
 	// 64 messages is the limit; 65 goes to the strict path.
 	many := func(n int) []byte {
@@ -123,7 +154,48 @@ func FuzzQuickAnswer(f *testing.F) {
 	for _, s := range quickSeeds {
 		f.Add(s)
 	}
+	r, keys, seq := rand.New(rand.NewPCG(5, 5)), newTestKeys(6), 0
+	for i := 0; i < 4; i++ {
+		f.Add(`{"commitments":[` + fpSigned(r, keys, 1, 6, 1, &seq) + `,` + fpSigned(r, keys, 1, 6, 1, &seq) + `]}`)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkQuick(t, []byte(s))
 	})
+}
+
+// special8 finds exactly the words holding a quote, a backslash, a control character or a
+// non-ASCII byte, wherever it sits.
+func TestSpecial8(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c < 0x20 || c == '"' || c == '\\' || c >= 0x80
+		for pos := 0; pos < 8; pos++ {
+			w := []byte("abcdefgh")
+			w[pos] = byte(c)
+			var x uint64
+			for i := 7; i >= 0; i-- {
+				x = x<<8 | uint64(w[i])
+			}
+			if got := special8(x); got != want {
+				t.Fatalf("byte %#x at %d: special8 %v, want %v", c, pos, got, want)
+			}
+		}
+	}
+	if special8(0x7e7e7e7e20202020) {
+		t.Fatal("spaces and tildes are plain")
+	}
+	r := rand.New(rand.NewPCG(8, 8))
+	for i := 0; i < 200000; i++ {
+		x := r.Uint64()
+		if i%2 == 0 {
+			x &= 0x7f7f7f7f7f7f7f7f // ASCII words, where the quote/backslash/control tests matter
+		}
+		want := false
+		for k := 0; k < 8; k++ {
+			c := byte(x >> (8 * k))
+			want = want || c < 0x20 || c == '"' || c == '\\' || c >= 0x80
+		}
+		if special8(x) != want {
+			t.Fatalf("%#x: special8 %v, want %v", x, !want, want)
+		}
+	}
 }

@@ -82,15 +82,19 @@ func refOf(raw json.RawMessage) string {
 // refused). The state-dependent checks (seq, unlocked, budget, open count, pair) run at seal.
 //
 // parsed, when given, is raw already strictly parsed (the answer's own scan): the commitment is
-// then read from that tree, with the same outcome as from raw.
-func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value) (*promise, *subError) {
+// then read from that tree, with the same outcome as from raw. read, when given, is raw already
+// read whole (commitment.ScanQuick, which takes only what ParseForms takes, with its result).
+func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value, read *commitment.Quick) (*promise, *subError) {
 	var w commitment.Commitment
 	var cb commitment.Canonical
 	var forms commitment.Forms
 	var err error
-	if parsed != nil {
+	switch {
+	case read != nil:
+		w, cb, forms = read.Commitment, read.Canonical, read.Forms
+	case parsed != nil:
 		w, cb, forms, err = commitment.ParseValue(*parsed)
-	} else {
+	default:
 		w, cb, forms, err = commitment.ParseForms(raw)
 	}
 	if err != nil {

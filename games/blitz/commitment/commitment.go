@@ -192,6 +192,12 @@ func read(v canon.Value) (Commitment, *games.Error) {
 			return Commitment{}, badCommitment("%s: wrong type or out of range", name)
 		}
 	}
+	return schema(c, seen, cond)
+}
+
+// schema is the §7.1 schema check of read, on the members read (seen: the presence mask) and
+// the condition's value; it parses the condition into c.
+func schema(c Commitment, seen int, cond canon.Value) (Commitment, *games.Error) {
 	switch {
 	case seen&required != required:
 		return Commitment{}, badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")

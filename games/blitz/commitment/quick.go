@@ -1,0 +1,366 @@
+package commitment
+
+import (
+	"unicode/utf8"
+
+	"arena/games/canon"
+)
+
+// Quick is a commitment read by ScanQuick: exactly what ParseForms returns for its bytes.
+type Quick struct {
+	Commitment Commitment
+	Canonical  Canonical
+	Forms      Forms
+}
+
+// ScanQuick reads the commitment object that starts at data[at] (after optional whitespace)
+// in one pass over its bytes, without a parse tree, and returns it with the index just past
+// its closing brace. It takes only the common, well-formed shape: the §7.1 members by their
+// exact names (v, round, turn, seq, payer, payee, amount, condition, due, pair, sig), each
+// once; strings without escapes; integers written plainly (no sign on zero, at most 15
+// digits); a condition of objects, arrays, escape-free strings, plain integers and literals
+// that canon.Parse and the §10 parser accept; and a commitment that passes the schema. For
+// anything else, a refusal included, it returns false and the caller reads the bytes with
+// Parse or ParseValue, which give the precise error. Whatever it takes, canon.Parse takes
+// too (valid UTF-8, no member twice, no two names folding together, safe integers) and
+// ParseForms gives the same Commitment, Canonical and Forms: the canonical forms are written
+// from the members' literals in JCS order (an escape-free string and a plain integer are
+// their own JCS form).
+func ScanQuick(data []byte, at int) (Quick, int, bool) {
+	q := quickScan{d: data, i: at}
+	var (
+		c        Commitment
+		seen     int
+		lits     [nMembers][]byte // each member's literal (for the condition, its span)
+		condSpan []byte
+	)
+	if !q.next('{') {
+		return Quick{}, 0, false
+	}
+	for {
+		name, ok := q.str()
+		if !ok || !q.next(':') {
+			return Quick{}, 0, false
+		}
+		k := memberIndex(name[1 : len(name)-1])
+		if k < 0 || seen&(1<<k) != 0 {
+			return Quick{}, 0, false
+		}
+		seen |= 1 << k
+		q.ws()
+		start := q.i
+		var n int64
+		switch k {
+		case mV, mTurn, mSeq, mAmount, mDue:
+			if n, ok = q.integer(); !ok {
+				return Quick{}, 0, false
+			}
+			switch k {
+			case mV:
+				c.V = int(n)
+			case mTurn:
+				c.Turn = int(n)
+				ok = n >= -maxTurn && n <= maxTurn
+			case mSeq:
+				c.Seq = int(n)
+				ok = n >= -maxSeq && n <= maxSeq
+			case mAmount:
+				c.Amount = n
+			case mDue:
+				c.Due = int(n)
+				ok = n >= -maxTurn && n <= maxTurn
+			}
+		case mCondition:
+			ok = q.skip(0)
+			condSpan = q.d[start:q.i]
+		default: // the strings
+			var lit []byte
+			if lit, ok = q.str(); ok {
+				s := string(lit[1 : len(lit)-1])
+				switch k {
+				case mRound:
+					c.Round = s
+				case mPayer:
+					c.Payer = s
+				case mPayee:
+					c.Payee = s
+				case mPair:
+					c.Pair = s
+				case mSig:
+					c.Sig = s
+				}
+			}
+		}
+		if !ok {
+			return Quick{}, 0, false
+		}
+		lits[k] = q.d[start:q.i]
+		if q.next(',') {
+			continue
+		}
+		if !q.next('}') {
+			return Quick{}, 0, false
+		}
+		break
+	}
+	end := q.i
+	if seen&(1<<mCondition) == 0 || seen&(1<<mSig) == 0 {
+		return Quick{}, 0, false
+	}
+	cond, err := canon.Parse(condSpan)
+	if err != nil {
+		return Quick{}, 0, false
+	}
+	c, gerr := schema(c, presence(seen), cond)
+	if gerr != nil {
+		return Quick{}, 0, false
+	}
+	// The forms: the whole object in JCS order, the condition's JCS in its place; the signed
+	// bytes are the same less the sig member.
+	condJCS, err := cond.Canonical()
+	if err != nil {
+		return Quick{}, 0, false
+	}
+	lits[mCondition] = condJCS
+	size := 2
+	for k := range lits {
+		size += len(lits[k]) + len(memberNames[k]) + 4
+	}
+	full := make([]byte, 0, size)
+	full = append(full, '{')
+	sigAt, sigEnd, condAt := 0, 0, 0
+	first := true
+	for k := range jcsOrder {
+		m := jcsOrder[k]
+		if lits[m] == nil {
+			continue
+		}
+		if m == mSig {
+			sigAt = len(full)
+		}
+		if !first {
+			full = append(full, ',')
+		}
+		first = false
+		full = append(full, '"')
+		full = append(full, memberNames[m]...)
+		full = append(full, '"', ':')
+		if m == mCondition {
+			condAt = len(full)
+		}
+		full = append(full, lits[m]...)
+		if m == mSig {
+			sigEnd = len(full)
+		}
+	}
+	full = append(full, '}')
+	full = full[:len(full):len(full)]
+	// sig is never first in JCS order (amount, condition and due are required and sort before
+	// it), so its member is always preceded by a comma, taken out with it.
+	without := make([]byte, 0, len(full)-(sigEnd-sigAt))
+	without = append(append(without, full[:sigAt]...), full[sigEnd:]...)
+	d := canon.Digest(without)
+	return Quick{
+		Commitment: c,
+		Canonical:  Canonical{Bytes: without, Digest: d, ID: canon.IDOf(d)},
+		Forms:      Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]},
+	}, end, true
+}
+
+// Member indices for ScanQuick, in JCS order (ascending names).
+const (
+	mAmount = iota
+	mCondition
+	mDue
+	mPair
+	mPayee
+	mPayer
+	mRound
+	mSeq
+	mSig
+	mTurn
+	mV
+	nMembers
+)
+
+var memberNames = [nMembers]string{"amount", "condition", "due", "pair", "payee", "payer", "round", "seq", "sig", "turn", "v"}
+
+// jcsOrder lists the member indices in JCS order (they are numbered in it).
+var jcsOrder = [nMembers]int{mAmount, mCondition, mDue, mPair, mPayee, mPayer, mRound, mSeq, mSig, mTurn, mV}
+
+func memberIndex(name []byte) int {
+	switch string(name) {
+	case "amount":
+		return mAmount
+	case "condition":
+		return mCondition
+	case "due":
+		return mDue
+	case "pair":
+		return mPair
+	case "payee":
+		return mPayee
+	case "payer":
+		return mPayer
+	case "round":
+		return mRound
+	case "seq":
+		return mSeq
+	case "sig":
+		return mSig
+	case "turn":
+		return mTurn
+	case "v":
+		return mV
+	}
+	return -1
+}
+
+// presence turns ScanQuick's member mask into read's (hasV, hasRound, ...).
+func presence(seen int) int {
+	bits := [nMembers]int{mAmount: hasAmount, mCondition: hasCondition, mDue: hasDue, mPair: hasPair, mPayee: hasPayee,
+		mPayer: hasPayer, mRound: hasRound, mSeq: hasSeq, mSig: hasSig, mTurn: hasTurn, mV: hasV}
+	out := 0
+	for k := range bits {
+		if seen&(1<<k) != 0 {
+			out |= bits[k]
+		}
+	}
+	return out
+}
+
+// quickScan is ScanQuick's cursor.
+type quickScan struct {
+	d []byte
+	i int
+}
+
+func (q *quickScan) ws() {
+	for q.i < len(q.d) {
+		switch q.d[q.i] {
+		case ' ', '\t', '\n', '\r':
+			q.i++
+		default:
+			return
+		}
+	}
+}
+
+func (q *quickScan) next(c byte) bool {
+	q.ws()
+	if q.i < len(q.d) && q.d[q.i] == c {
+		q.i++
+		return true
+	}
+	return false
+}
+
+// str reads an escape-free string and returns its literal, quotes included; false for an
+// escape, a control character, invalid UTF-8 or no string.
+func (q *quickScan) str() ([]byte, bool) {
+	q.ws()
+	if q.i >= len(q.d) || q.d[q.i] != '"' {
+		return nil, false
+	}
+	ascii := true
+	for i := q.i + 1; i < len(q.d); i++ {
+		switch c := q.d[i]; {
+		case c == '"':
+			lit := q.d[q.i : i+1]
+			if !ascii && !utf8.Valid(lit) {
+				return nil, false
+			}
+			q.i = i + 1
+			return lit, true
+		case c == '\\' || c < 0x20:
+			return nil, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return nil, false
+}
+
+// integer reads a plain integer: -?(0|[1-9][0-9]*), at most 15 digits, not -0, no fraction
+// or exponent after it.
+func (q *quickScan) integer() (int64, bool) {
+	i := q.i
+	neg := i < len(q.d) && q.d[i] == '-'
+	if neg {
+		i++
+	}
+	ds := i
+	var n int64
+	for i < len(q.d) && q.d[i] >= '0' && q.d[i] <= '9' {
+		n = n*10 + int64(q.d[i]-'0')
+		i++
+	}
+	nd := i - ds
+	switch {
+	case nd == 0 || nd > 15, nd > 1 && q.d[ds] == '0', neg && n == 0:
+		return 0, false
+	case i < len(q.d) && (q.d[i] == '.' || q.d[i] == 'e' || q.d[i] == 'E'):
+		return 0, false
+	}
+	q.i = i
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// skip passes over one value of the condition's grammar (objects, arrays, escape-free strings,
+// plain integers, true, false, null), at most 8 levels deep; canon.Parse then checks its span
+// strictly.
+func (q *quickScan) skip(depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	q.ws()
+	if q.i >= len(q.d) {
+		return false
+	}
+	switch c := q.d[q.i]; {
+	case c == '{':
+		q.i++
+		if q.next('}') {
+			return true
+		}
+		for {
+			if _, ok := q.str(); !ok || !q.next(':') || !q.skip(depth+1) {
+				return false
+			}
+			if q.next(',') {
+				continue
+			}
+			return q.next('}')
+		}
+	case c == '[':
+		q.i++
+		if q.next(']') {
+			return true
+		}
+		for {
+			if !q.skip(depth + 1) {
+				return false
+			}
+			if q.next(',') {
+				continue
+			}
+			return q.next(']')
+		}
+	case c == '"':
+		_, ok := q.str()
+		return ok
+	case c == '-' || c >= '0' && c <= '9':
+		_, ok := q.integer()
+		return ok
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(q.d)-q.i >= len(lit) && string(q.d[q.i:q.i+len(lit)]) == lit {
+			q.i += len(lit)
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,101 @@
+package commitment
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// checkQuick holds ScanQuick to ParseForms: whatever ScanQuick takes, ParseForms takes with
+// the same Commitment, Canonical and Forms, and ScanQuick ends where the object does.
+func checkQuick(t *testing.T, raw []byte) bool {
+	t.Helper()
+	q, end, ok := ScanQuick(raw, 0)
+	if !ok {
+		return false
+	}
+	if rest := bytes.TrimSpace(raw[end:]); len(rest) != 0 {
+		// Trailing bytes are the caller's (the rest of an answer); judge the object alone.
+		raw = raw[:end]
+	}
+	c, cb, f, err := ParseForms(raw)
+	if err != nil {
+		t.Fatalf("ScanQuick took %q, ParseForms refused it: %v", raw, err)
+	}
+	if !reflect.DeepEqual(q.Commitment, c) {
+		t.Fatalf("%q: commitment %+v, ParseForms %+v", raw, q.Commitment, c)
+	}
+	if !bytes.Equal(q.Canonical.Bytes, cb.Bytes) || q.Canonical.Digest != cb.Digest || q.Canonical.ID != cb.ID {
+		t.Fatalf("%q: canonical %s, ParseForms %s", raw, q.Canonical.Bytes, cb.Bytes)
+	}
+	if !bytes.Equal(q.Forms.Signed, f.Signed) || !bytes.Equal(q.Forms.Condition, f.Condition) {
+		t.Fatalf("%q: forms %s / %s, ParseForms %s / %s", raw, q.Forms.Signed, q.Forms.Condition, f.Signed, f.Condition)
+	}
+	_ = append(q.Forms.Condition, "XX"...) // never writes into Signed
+	if !bytes.Equal(q.Forms.Signed, f.Signed) {
+		t.Fatalf("%q: an append to the condition's form changed the signed form", raw)
+	}
+	return true
+}
+
+func quickCases(t testing.TB) []string {
+	k := testKey("alice")
+	b := baseObj()
+	with := func(old, new string) string { return strings.Replace(b, old, new, 1) }
+	dummySig := func(obj string) string {
+		return obj[:len(obj)-1] + `,"sig":"ed25519:` + strings.Repeat("00", 64) + `"}`
+	}
+	return []string{
+		string(signed(t, b, k)),
+		string(signed(t, exampleObj, k)),
+		string(signedLoose(t, b, k)),
+		string(signedLoose(t, with(`"due":2`, `"due":2,"pair":"deal:0000abcd"`), k)),
+		string(signedLoose(t, with(`{"always":true}`, `{"and":[{"survives":["`+carol+`",2]},{"not":{"honoured":"sha256:`+strings.Repeat("0f", 32)+`"}}]}`), k)),
+		string(signedLoose(t, with(`{"always":true}`, ` { "or" : [ {"backs":["`+carol+`","`+alice+`"]} , {"always":true} ] } `), k)),
+		string(signedLoose(t, "\t{\n"+strings.ReplaceAll(b[1:], ",", " ,\r\n "), k)),
+		// each of these takes the strict path
+		string(signedLoose(t, with(`"payer":"`+alice, `"payer":"ccd:é😀`), k)),
+		dummySig(with(`"amount":40000000`, `"amount":40000000,"Amount":1`)),
+		string(signedLoose(t, with(`"amount":40000000`, `"amount":9007199254740993`), k)),
+		string(signedLoose(t, with(`"amount":40000000`, `"amount":500000`), k)),
+		string(signedLoose(t, with(`"amount":40000000`, `"amount":4e7`), k)),
+		string(signedLoose(t, with(`"round":"T-7"`, `"round":"T\u002d7"`), k)),
+		string(signedLoose(t, with(`"seq":1`, `"seq":-0`), k)),
+		dummySig(with(`"seq":1`, `"seq":01`)),
+		string(signedLoose(t, with(`"due":2`, `"due":2,"memo":"x"`), k)),
+		dummySig(with(`{"always":true}`, `{"always":true,"always":true}`)),
+		string(signedLoose(t, with(`{"always":true}`, `{"and":[{"always":true}]}`), k)),
+		string(signedLoose(t, with(`{"always":true}`, `{"not":{"not":{"not":{"always":true}}}}`), k)),
+		string(signedLoose(t, with(`"payer":"`+alice, `"payer":"`+bob), k)),
+		dummySig(with(`"turn":1`, `"turn":1,"turn":1`)),
+		b, `{}`, `[]`, `{"v":1`, `{"v":1,}`, "{\"round\":\"\xff\"}",
+	}
+}
+
+func TestScanQuickMatchesParse(t *testing.T) {
+	took := 0
+	for _, c := range quickCases(t) {
+		if checkQuick(t, []byte(c)) {
+			took++
+		}
+	}
+	if took != 7 {
+		t.Errorf("ScanQuick took %d cases, want the first 7", took)
+	}
+	// Inside an answer: it starts after whitespace and stops at the closing brace.
+	raw := []byte(`[  ` + string(signed(t, baseObj(), testKey("alice"))) + ` ,1]`)
+	q, end, ok := ScanQuick(raw, 1)
+	if !ok || raw[end-1] != '}' || !strings.HasPrefix(string(raw[end:]), " ,1]") || q.Commitment.Amount != 40_000_000 {
+		t.Fatalf("in an array: ok %v, end %d", ok, end)
+	}
+}
+
+func FuzzScanQuick(f *testing.F) {
+	for _, c := range quickCases(f) {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		checkQuick(t, raw)
+	})
+}
