@@ -86,8 +86,11 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 		m.step = nil
 		return games.Step{}, err
 	}
-	if len(bytes.TrimSpace(in.Body)) == 0 {
-		in.Body = nil // an empty answer; kept as null so the snapshot stays valid JSON
+	// The log keeps a body only if it is JSON, so a snapshot or journal entry can always be
+	// written: an answer's or a lever's body was decoded strictly (one that is not JSON was
+	// refused), and a kind that takes no body (scripted) is logged without whatever came with it.
+	if len(bytes.TrimSpace(in.Body)) == 0 || (in.Kind != "answer" && !json.Valid(in.Body)) {
+		in.Body = nil // kept as null
 	}
 	m.log = append(m.log, logOp{Op: "act", At: now, Input: in})
 	return m.end(), nil
