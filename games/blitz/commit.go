@@ -358,6 +358,7 @@ func (m *Match) doSeal(c *promise) {
 	b = append(b, '}')
 	m.emitRaw("commitment.sealed", visPublic, public, &patternFields{ID: c.id, Payer: c.payer, Payee: c.payee})
 	m.emitRaw("commitment.sealed", visSealed, b[at:len(b):len(b)], nil)
+	c.raw = nil // the signed object is in the sealed event now; a live ledger needs none of it
 	m.requestAnchor("commitment", c.digest)
 	m.rungsAfterSeal()
 }

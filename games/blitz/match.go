@@ -199,8 +199,11 @@ func (m *Match) begin(now time.Time) {
 	m.needOpen = false
 }
 
-// end closes one call: builds the prompts of a phase opened during it.
+// end closes one call: builds the prompts of a phase opened during it and writes the call's
+// events to the running hashes (flush).
 func (m *Match) end() games.Step {
+	m.transcript.flush()
+	m.exchHash.flush()
 	if m.needOpen {
 		m.buildPrompts()
 		m.step.Prompts = append(m.step.Prompts, m.current...)

@@ -209,7 +209,9 @@ func lineSize(msg *message) int {
 // other seat, §6), so it is not regrown item by item.
 func (m *Match) inboxAppend(inbox []json.RawMessage, item []byte) []json.RawMessage {
 	if inbox == nil {
-		inbox = make([]json.RawMessage, 0, 16*(len(m.seats)-1)+1)
+		// room for the rest of a talk exchange's lines from the other seats, not a whole
+		// exchange of every seat's 8+8: an inbox lives until the seat's next envelope
+		inbox = make([]json.RawMessage, 0, 8)
 	}
 	return append(inbox, item)
 }

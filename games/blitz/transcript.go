@@ -133,7 +133,7 @@ func newRunningHash() *runningHash { return &runningHash{h: sha256.New()} }
 
 func (r *runningHash) add(canonical []byte) {
 	if r.pending == nil {
-		r.pending = make([]byte, 0, hashBatch+512)
+		r.pending = make([]byte, 0, hashBatch+512) // a step's worth of events; flush lets it go
 	}
 	if r.n == 0 {
 		r.pending = append(r.pending, '[')
@@ -150,6 +150,17 @@ func (r *runningHash) add(canonical []byte) {
 		}
 	}
 	r.pending = append(r.pending, canonical...)
+}
+
+// flush writes the gathered bytes to the hash and lets the buffer go: a match calls it as each
+// call ends, so a live table holds no batch between its steps (thousands of tables are live at
+// once), while the events of one step, a talk answer's dozen lines, still go to the hash together.
+func (r *runningHash) flush() {
+	if r == nil || r.pending == nil {
+		return
+	}
+	r.h.Write(r.pending)
+	r.pending = nil
 }
 
 func (r *runningHash) sum() [32]byte {
