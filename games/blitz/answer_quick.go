@@ -95,9 +95,10 @@ func (q *quickScan) str() (lit, text []byte, ok bool) {
 // or 0x80 and above (the classic "has zero byte" and "has byte less than" word tests).
 func special8(x uint64) bool {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(v uint64) uint64 { return (v - lo) & ^v & hi }
-	ctl := (x - lo*0x20) & ^x & hi
-	return (ctl | hasZero(x^(lo*'"')) | hasZero(x^(lo*'\\')) | x&hi) != 0
+	ctl := (x - lo*0x20) & ^x & hi                           // a byte below 0x20
+	q := x ^ (lo * '"')                                      // a zero byte where x has a quote
+	bs := x ^ (lo * '\\')                                    // a zero byte where x has a backslash
+	return (ctl | (q-lo)&^q&hi | (bs-lo)&^bs&hi | x&hi) != 0 // or a byte of 0x80 and above
 }
 
 // smallInt reads a plain integer (-?digits, JSON's grammar: no leading zero) of at most 9

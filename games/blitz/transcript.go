@@ -313,9 +313,17 @@ func appendEvent(b []byte, ev games.Event) []byte {
 // here passed canon's checks or is the package's own).
 func appendJCSString(b []byte, s string) []byte {
 	const hexd = "0123456789abcdef"
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
 	b = append(b, '"')
+	if i == len(s) { // the common case: nothing to escape
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue

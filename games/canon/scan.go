@@ -51,7 +51,13 @@ type scanner struct {
 // earlier nodes keep their addresses.
 func (s *scanner) newNode(kind byte, start int) *node {
 	if len(s.slab) == cap(s.slab) {
-		s.slab = make([]node, 0, min(8+2*cap(s.slab), 64)) // small values stay small
+		// Small values stay small: a value of n bytes holds at most n/2+1 nodes ("[1,1]"), so
+		// the first chunk is no larger than that; chunks then grow to 64 nodes.
+		size := min(8+2*cap(s.slab), 64)
+		if cap(s.slab) == 0 {
+			size = min(size, len(s.data)/2+1)
+		}
+		s.slab = make([]node, 0, size)
 	}
 	s.slab = append(s.slab, node{kind: kind, start: start})
 	return &s.slab[len(s.slab)-1]
@@ -157,7 +163,8 @@ func (s *scanner) object(depth int) (*node, error) {
 		return nil, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
 	}
 	n := s.newNode('{', s.i)
-	n.members = make([]member, 0, 8)
+	// A member takes at least four bytes ("":0,), so the bytes left bound how many can follow.
+	n.members = make([]member, 0, min(8, (len(s.data)-s.i)/4+1))
 	s.i++
 	s.skipWS()
 	if s.i < len(s.data) && s.data[s.i] == '}' {
