@@ -1,0 +1,71 @@
+package blitz
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"arena/games"
+)
+
+// A live match keeps no event list: Events() replays the inputs, taking them from Snapshot(),
+// which moves them into the snapshot's JSON (logJSON). Journal (games.Journaler, what the arena's
+// tables now use at every commit) and Snapshot exclude each other. Two defects follow (low today:
+// the callers of Events are the round runner and tests, which do not journal; but Events reads as
+// a query and its doc promises the transcript so far):
+
+// journalFixture plays to turn 1's talk, with one line said, and returns the events handed out.
+func journalFixture(t *testing.T) (*harness, []byte) {
+	h := newHarness(t, hostileSetup(1))
+	h.to(1, "talk", 1)
+	h.mustNoDrop(1, `{"messages":[{"type":"public","text":"before the journal"}]}`)
+	var handed []games.Event
+	for _, st := range h.steps {
+		handed = append(handed, st.Events...)
+	}
+	want, _ := json.Marshal(handed)
+	return h, want
+}
+
+// DEFECT: after Journal (or RestoreJournal) Snapshot is refused, and Events() silently returns
+// nil: the transcript of a live round with events reads as empty. Events must still be the
+// transcript so far (or say that it cannot be), never empty.
+func TestEventsAfterJournal(t *testing.T) {
+	h, want := journalFixture(t)
+	head, entries, err := h.m.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(h.m.Events()); !bytes.Equal(got, want) {
+		t.Errorf("after Journal, Events() of the live match is %.80s, want the events handed out (%d bytes)", got, len(want))
+	}
+	rm, err := NewEngine(DefaultFees()).RestoreJournal(head, entries, h.keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(rm.(*Match).Events()); !bytes.Equal(got, want) {
+		t.Errorf("restored from its journal, Events() is %.80s, want the events handed out (%d bytes)", got, len(want))
+	}
+}
+
+// DEFECT: Events() has a side effect. It calls Snapshot, which moves the inputs into the
+// snapshot's JSON; a later Journal then fails ("a snapshot already holds earlier inputs"), so a
+// table whose match was asked for its events can never commit its journal. Asking for the
+// events must leave the match as it was: Journal afterwards hands out every input.
+func TestEventsLeavesJournalPossible(t *testing.T) {
+	h, want := journalFixture(t)
+	if got, _ := json.Marshal(h.m.Events()); !bytes.Equal(got, want) {
+		t.Fatalf("Events() is not the events handed out")
+	}
+	head, entries, err := h.m.Journal()
+	if err != nil {
+		t.Fatalf("Journal after Events(): %v", err)
+	}
+	rm, err := NewEngine(DefaultFees()).RestoreJournal(head, entries, h.keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if promptsOf(rm.(*Match)) != promptsOf(h.m) {
+		t.Fatal("the match restored from the journal differs")
+	}
+}
