@@ -57,6 +57,10 @@ type BenchOptions struct {
 	// (at least once every table is open) rather than as soon as they are: a Blitz table's public
 	// log grows through the round, so mid-round is its typical size, the opening its least.
 	HeapAt time.Duration
+	// HeapEvery, when positive, also measures the heap per live table every HeapEvery (after a
+	// forced GC) while at least 90% of the tables are still live, through the round: its mean
+	// and peak are the figures for a table over its life (HeapSamples, HeapMean, HeapPeak).
+	HeapEvery time.Duration
 }
 
 // BenchResult is what RunBench measured. Durations are wall-clock.
@@ -78,6 +82,9 @@ type BenchResult struct {
 	Goroutines      int    // at the heap measurement
 	WriteTxs        int    // bbolt write transactions (commits are coalesced into them)
 	TxWriteTime     time.Duration
+	// With HeapEvery: each sample "+Ns: B (live)", and the mean and peak bytes per live table.
+	HeapSamples        []string
+	HeapMean, HeapPeak uint64
 	// Windows is the timer lateness p99 per 5-second window of the run, "start+Ns: p99 (n)".
 	Windows []string
 	// With Reboot: Shutdown of the whole tree and Start with boot recovery (until every live
@@ -241,8 +248,33 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 		res.RecoverTime = time.Since(t0)
 	}
 	timeout := time.After(o.Timeout)
+	var every <-chan time.Time
+	if o.HeapEvery > 0 {
+		tk := time.NewTicker(o.HeapEvery)
+		defer tk.Stop()
+		every = tk.C
+	}
+	var heapSum uint64
 	for res.Completed < o.Tables {
 		select {
+		case <-every:
+			live := o.Tables - res.Completed - len(samples.done)
+			if live*10 < o.Tables*9 {
+				every = nil // too few tables left for a per-table figure
+				continue
+			}
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc <= before.HeapAlloc {
+				continue
+			}
+			per := (ms.HeapAlloc - before.HeapAlloc) / uint64(live)
+			res.HeapSamples = append(res.HeapSamples, fmt.Sprintf("+%ds: %d B (%d live)",
+				int(time.Since(began).Seconds()), per, live))
+			heapSum += per
+			res.HeapPeak = max(res.HeapPeak, per)
+			res.HeapMean = heapSum / uint64(len(res.HeapSamples))
 		case <-samples.done:
 			res.Completed++
 		case <-timeout:

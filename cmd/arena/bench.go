@@ -45,6 +45,8 @@ flags:
   --heapprofile F write a pprof heap profile to F when the heap is measured
   --heap-at D     measure the heap D after the first table opened (default: once all are open;
                   a Blitz table's public log grows through the round)
+  --heap-every D  also measure the heap per live table every D through the round (a forced GC
+                  each time) and report every sample, their mean and their peak
 
 exit status: 0 every table finished; 1 the run failed; 2 usage error.
 `
@@ -68,6 +70,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	timeout := fs.Duration("timeout", 30*time.Minute, "")
 	heapProfile := fs.String("heapprofile", "", "")
 	heapAt := fs.Duration("heap-at", 0, "")
+	heapEvery := fs.Duration("heap-every", 0, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stderr, benchUsage)
@@ -91,7 +94,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usage("--workers and --timeout must be positive")
 	}
 	o := actors.BenchOptions{Tables: *tables, Move: *move, Workers: *workers, NoSync: !*sync, Reboot: *reboot,
-		Timeout: *timeout, Spread: *spread, HeapAt: *heapAt}
+		Timeout: *timeout, Spread: *spread, HeapAt: *heapAt, HeapEvery: *heapEvery}
 	switch {
 	case *spread < 0:
 		o.Spread = 0 // RunBench's default: one move
@@ -128,6 +131,10 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fmt.Fprintf(stdout, "%v\n", r)
 	if len(r.Windows) > 0 {
 		fmt.Fprintf(stdout, "p99 lateness per 5 s window: %s\n", strings.Join(r.Windows, ", "))
+	}
+	if len(r.HeapSamples) > 0 {
+		fmt.Fprintf(stdout, "heap per live table through the round: mean %d B, peak %d B; %s\n", r.HeapMean, r.HeapPeak,
+			strings.Join(r.HeapSamples, ", "))
 	}
 	if r.ShutdownTime > 0 {
 		fmt.Fprintf(stdout, "reboot: shutdown %v, start with boot recovery %v\n", r.ShutdownTime, r.RecoverTime)
