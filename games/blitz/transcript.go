@@ -8,6 +8,7 @@ import (
 	"hash"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"arena/games"
@@ -133,7 +134,7 @@ func newRunningHash() *runningHash { return &runningHash{h: sha256.New()} }
 
 func (r *runningHash) add(canonical []byte) {
 	if r.pending == nil {
-		r.pending = make([]byte, 0, hashBatch+512) // a step's worth of events; flush lets it go
+		r.pending = getBatch() // a step's worth of events; flush gives it back
 	}
 	if r.n == 0 {
 		r.pending = append(r.pending, '[')
@@ -160,7 +161,21 @@ func (r *runningHash) flush() {
 		return
 	}
 	r.h.Write(r.pending)
+	putBatch(r.pending)
 	r.pending = nil
+}
+
+// batches holds the hash batches of steps between calls, shared by every match: a live table
+// holds none, and a call does not allocate its own (two 4.5 KiB buffers per call, the round's
+// largest allocation after its payloads, when each call made its own).
+var batches = sync.Pool{New: func() any { b := make([]byte, 0, hashBatch+512); return &b }}
+
+func getBatch() []byte { return (*batches.Get().(*[]byte))[:0] }
+
+func putBatch(b []byte) {
+	if cap(b) == hashBatch+512 {
+		batches.Put(&b)
+	}
 }
 
 func (r *runningHash) sum() [32]byte {
