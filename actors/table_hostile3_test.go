@@ -66,7 +66,11 @@ func bzStoredReplays3(t *testing.T, h *harness, id, round string) {
 	if err != nil {
 		t.Fatalf("table %s: stored state does not restore: %v", id, err)
 	}
-	got, _ := json.Marshal(m.(*blitz.Match).Events())
+	replayed, err := m.(*blitz.Match).Events()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(replayed)
 	evs, err := h.store.Events(round)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package blitz
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -358,7 +359,10 @@ func (m *Match) doSeal(c *promise) {
 	b = append(b, '}')
 	m.emitRaw("commitment.sealed", visPublic, public, &patternFields{ID: c.id, Payer: c.payer, Payee: c.payee})
 	m.emitRaw("commitment.sealed", visSealed, b[at:len(b):len(b)], nil)
-	c.raw = nil // the signed object is in the sealed event now; a live ledger needs none of it
+	// The signed object is in the sealed event now; a live ledger needs none of it, and its
+	// condition's bytes are copied out of the canonical form they were written into, so the
+	// ledger holds the condition and not the whole signed object behind it.
+	c.raw, c.condRaw = nil, bytes.Clone(c.condRaw)
 	m.requestAnchor("commitment", c.digest)
 	m.rungsAfterSeal()
 }

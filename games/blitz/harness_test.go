@@ -176,7 +176,7 @@ func (h *harness) account(seat int) Account {
 
 func (h *harness) events(typ string) []games.Event {
 	var out []games.Event
-	for _, e := range h.m.Events() {
+	for _, e := range mustEvents(h.m.Events()) {
 		if e.Type == typ {
 			out = append(out, e)
 		}
@@ -204,4 +204,12 @@ func commitBody(cs ...string) string {
 		b += c
 	}
 	return b + `]}`
+}
+
+// mustEvents is Match.Events for tests, whose matches never journal: an error panics.
+func mustEvents(evs []games.Event, err error) []games.Event {
+	if err != nil {
+		panic(err)
+	}
+	return evs
 }

@@ -189,7 +189,7 @@ func TestOpenAnchorAndAnchors(t *testing.T) {
 		}
 	}
 	var upTo []games.Event
-	for _, e := range h.m.Events() {
+	for _, e := range mustEvents(h.m.Events()) {
 		if e.Turn > 3 {
 			break
 		}
@@ -210,8 +210,8 @@ func TestSnapshotRestoreDeterminism(t *testing.T) {
 	}
 	_, a := run(0)
 	_, b := run(0)
-	ja, _ := json.Marshal(a.m.Events())
-	jb, _ := json.Marshal(b.m.Events())
+	ja, _ := json.Marshal(mustEvents(a.m.Events()))
+	jb, _ := json.Marshal(mustEvents(b.m.Events()))
 	if !bytes.Equal(ja, jb) {
 		t.Fatal("two runs differ")
 	}
@@ -226,8 +226,8 @@ func TestSnapshotRestoreDeterminism(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := gm.(*Match)
-	j1, _ := json.Marshal(half.m.Events())
-	j2, _ := json.Marshal(r.Events())
+	j1, _ := json.Marshal(mustEvents(half.m.Events()))
+	j2, _ := json.Marshal(mustEvents(r.Events()))
 	p1, _ := json.Marshal(half.m.Prompts())
 	p2, _ := json.Marshal(r.Prompts())
 	if !bytes.Equal(j1, j2) || !bytes.Equal(p1, p2) || len(p1) < 100 {
@@ -237,8 +237,8 @@ func TestSnapshotRestoreDeterminism(t *testing.T) {
 	hr := &harness{t: t, m: r, keys: half.keys, now: half.now}
 	playHouse(half, 42, nil)
 	playHouse(hr, 42, nil)
-	j1, _ = json.Marshal(half.m.Events())
-	j2, _ = json.Marshal(hr.m.Events())
+	j1, _ = json.Marshal(mustEvents(half.m.Events()))
+	j2, _ = json.Marshal(mustEvents(hr.m.Events()))
 	if !bytes.Equal(j1, j2) {
 		t.Fatal("continued matches differ")
 	}
@@ -445,9 +445,9 @@ func TestGarbageInputs(t *testing.T) {
 		for _, k := range kinds {
 			for _, b := range bodies {
 				for _, seat := range []int{-1, 0, 1, 6, 7} {
-					before := len(h.m.Events())
+					before := len(mustEvents(h.m.Events()))
 					_, err := h.act(seat, k, b)
-					if err != nil && len(h.m.Events()) != before {
+					if err != nil && len(mustEvents(h.m.Events())) != before {
 						t.Fatalf("refused %s %q from %d changed the transcript", k, b, seat)
 					}
 					if err != nil {
@@ -493,8 +493,8 @@ func TestSnapshotEmptyAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := json.Marshal(h.m.Events())
-	b, _ := json.Marshal(gm.(*Match).Events())
+	a, _ := json.Marshal(mustEvents(h.m.Events()))
+	b, _ := json.Marshal(mustEvents(gm.(*Match).Events()))
 	if !bytes.Equal(a, b) {
 		t.Fatal("restored events differ")
 	}

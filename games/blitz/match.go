@@ -2,6 +2,7 @@ package blitz
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -460,21 +461,22 @@ func (m *Match) Result() (games.Result, bool) {
 
 // Events is the transcript so far, in order. A live match keeps no copy of its events (each
 // Step hands them out once), so Events replays the match's inputs into a copy that records
-// them: it costs a replay and is meant for the round runner and tests. Nil if the replay fails,
-// which Restore(Snapshot()) never does.
-func (m *Match) Events() []games.Event {
+// them: it costs a replay, changes nothing in the match, and is meant for the round runner and
+// tests. Once the match has handed its inputs out as a journal (Journal, RestoreJournal) it no
+// longer holds them and Events fails with an error saying so: the transcript is in the store.
+func (m *Match) Events() ([]games.Event, error) {
 	if m.recording {
-		return m.events
+		return m.events, nil
 	}
-	snap, err := m.Snapshot()
+	snap, err := m.snapshot(false)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("blitz: events: %w", err)
 	}
 	r, err := restore(snap, m.keys, true)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("blitz: events: %w", err)
 	}
-	return r.events
+	return r.events, nil
 }
 
 // Mole is the drafted seat (sealed until the reveal: for the runner and tests, never a door).

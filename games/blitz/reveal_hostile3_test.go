@@ -155,7 +155,7 @@ func TestEventsReplayEqualsSteps(t *testing.T) {
 	for seed := uint64(1); seed <= 2; seed++ {
 		_, events, m := playShared(t, seed, nil)
 		for k := 0; k < 2; k++ {
-			got := m.Events()
+			got := mustEvents(m.Events())
 			if len(got) != len(events) {
 				t.Fatalf("seed %d: Events() has %d events, the steps handed out %d", seed, len(got), len(events))
 			}

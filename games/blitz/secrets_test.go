@@ -90,7 +90,7 @@ func TestNoSealedValueLeaks(t *testing.T) {
 	}
 	// public events and every seat's view before round settlement
 	var pre []games.Event
-	for _, e := range h.m.Events() {
+	for _, e := range mustEvents(h.m.Events()) {
 		if e.Phase == "settled" || e.Type == "round.revealed" {
 			break
 		}
@@ -117,8 +117,8 @@ func TestNoSealedValueLeaks(t *testing.T) {
 		}
 	}
 	// after the reveal the view is the whole transcript, private messages included
-	if v := View(h.m.Events(), 4); len(v) != len(h.m.Events()) {
-		t.Fatalf("revealed view %d of %d", len(v), len(h.m.Events()))
+	if v := View(mustEvents(h.m.Events()), 4); len(v) != len(mustEvents(h.m.Events())) {
+		t.Fatalf("revealed view %d of %d", len(v), len(mustEvents(h.m.Events())))
 	}
 	var rev Reveal
 	r, _ := h.m.Result()

@@ -36,24 +36,49 @@ type snapshotHead struct {
 // each, the first time a snapshot includes them, and kept only as that JSON (logJSON): a live
 // table's snapshot, taken at every commit, costs its new inputs and one copy, and the match holds
 // no decoded input longer than until the next commit.
-func (m *Match) Snapshot() ([]byte, error) {
+func (m *Match) Snapshot() ([]byte, error) { return m.snapshot(true) }
+
+// snapshot is Snapshot; keep moves the new inputs into logJSON (Snapshot), or else leaves the
+// match as it was (Events: a later Journal still hands every input out).
+func (m *Match) snapshot(keep bool) ([]byte, error) {
 	if m.journaled {
 		return nil, errJournaled
 	}
-	entries, err := m.takeLog()
+	var entries [][]byte
+	var err error
+	if keep {
+		entries, err = m.takeLog()
+	} else {
+		entries, err = m.logEntries()
+	}
 	if err != nil {
 		return nil, err
-	}
-	for _, b := range entries {
-		m.logJSON.add(b)
 	}
 	head, err := json.Marshal(snapshotHead{V: 1, Fees: m.fees, Setup: m.setup})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(head)+len(`,"log":[]`)+m.logJSON.size)
+	size := len(head) + len(`,"log":[]`) + m.logJSON.size
+	for _, b := range entries {
+		size += len(b) + 1
+	}
+	out := make([]byte, 0, size)
 	out = append(append(out, head[:len(head)-1]...), `,"log":[`...)
-	return append(m.logJSON.appendTo(out), "]}"...), nil
+	if keep {
+		for _, b := range entries {
+			m.logJSON.add(b)
+		}
+		out = m.logJSON.appendTo(out)
+	} else {
+		out = m.logJSON.appendTo(out)
+		for _, b := range entries {
+			if len(out) > 0 && out[len(out)-1] != '[' {
+				out = append(out, ',')
+			}
+			out = append(out, b...)
+		}
+	}
+	return append(out, "]}"...), nil
 }
 
 // errJournaled is Snapshot's error once the match has handed its inputs out as a journal.
@@ -81,6 +106,17 @@ func (m *Match) Journal() ([]byte, [][]byte, error) {
 // takeLog writes the inputs since the last Snapshot or Journal as JSON, one value each, and
 // forgets them; on an error it keeps them all and returns nothing.
 func (m *Match) takeLog() ([][]byte, error) {
+	entries, err := m.logEntries()
+	if err != nil {
+		return nil, err
+	}
+	clear(m.log)
+	m.log = m.log[:0]
+	return entries, nil
+}
+
+// logEntries writes the inputs since the last Snapshot or Journal as JSON, one value each.
+func (m *Match) logEntries() ([][]byte, error) {
 	entries := make([][]byte, 0, len(m.log))
 	for i := range m.log {
 		b, err := json.Marshal(m.log[i])
@@ -89,7 +125,5 @@ func (m *Match) takeLog() ([][]byte, error) {
 		}
 		entries = append(entries, b)
 	}
-	clear(m.log)
-	m.log = m.log[:0]
 	return entries, nil
 }

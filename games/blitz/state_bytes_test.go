@@ -28,7 +28,7 @@ func TestStatePublicLog(t *testing.T) {
 	var issued []games.Doc // every state as issued, and its bytes then
 	var flat [][]byte
 	check := func(prompts []games.Prompt) {
-		for _, e := range m.Events()[seen:] {
+		for _, e := range mustEvents(m.Events())[seen:] {
 			if e.Visibility != "public" {
 				continue
 			}
@@ -41,7 +41,7 @@ func TestStatePublicLog(t *testing.T) {
 			}
 			want = append(want, c...)
 		}
-		seen = len(m.Events())
+		seen = len(mustEvents(m.Events()))
 		if err := blitz.CheckStates(m, prompts); err != nil {
 			t.Fatal(err)
 		}

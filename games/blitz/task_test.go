@@ -206,7 +206,7 @@ func TestPatternOf(t *testing.T) {
 		t.Fatalf("state pattern %+v\nwant %+v", st.Pattern, want)
 	}
 	var pub []games.Event
-	for _, e := range h.m.Events() {
+	for _, e := range mustEvents(h.m.Events()) {
 		if e.Visibility == "public" {
 			pub = append(pub, e)
 		}
@@ -214,7 +214,7 @@ func TestPatternOf(t *testing.T) {
 	if got := PatternOf(pub); !reflect.DeepEqual(got, want) {
 		t.Fatalf("PatternOf %+v", got)
 	}
-	if got := PatternOf(h.m.Events()); !reflect.DeepEqual(got, want) {
+	if got := PatternOf(mustEvents(h.m.Events())); !reflect.DeepEqual(got, want) {
 		t.Fatalf("PatternOf over the full list (non-public ignored) %+v", got)
 	}
 }

@@ -18,7 +18,7 @@ func TestCanonicalEventsAndTranscriptHash(t *testing.T) {
 	h.to(1, "commit", 0)
 	h.mustNoDrop(1, `{"commitments":[{"due":1,"condition":{"always":true},"chips":3,"payee":2,"ref":"zz"}]}`)
 	r := h.finish()
-	for _, e := range h.m.Events() {
+	for _, e := range mustEvents(h.m.Events()) {
 		raw, _ := json.Marshal(e)
 		want, err := jcs.Transform(raw)
 		if err != nil {
@@ -34,7 +34,7 @@ func TestCanonicalEventsAndTranscriptHash(t *testing.T) {
 			t.Fatalf("event %d %s payload not canonical: %s", e.Seq, e.Type, e.Payload)
 		}
 	}
-	th, err := TranscriptHash(h.m.Events())
+	th, err := TranscriptHash(mustEvents(h.m.Events()))
 	if err != nil || th != r.TranscriptHash {
 		t.Fatalf("TranscriptHash %s (%v), Result %s", th, err, r.TranscriptHash)
 	}

@@ -160,8 +160,8 @@ func TestChatVetoWindowRestore(t *testing.T) {
 		t.Fatalf("restored deadline %v phase %+v, want %v %+v", d2, r.Phase(), d1, h.m.Phase())
 	}
 	a, b := h.m.Advance(d1), r.Advance(d2)
-	ha, _ := TranscriptHash(h.m.Events())
-	hb, _ := TranscriptHash(r.Events())
+	ha, _ := TranscriptHash(mustEvents(h.m.Events()))
+	hb, _ := TranscriptHash(mustEvents(r.Events()))
 	if len(a.Events) == 0 || len(a.Events) != len(b.Events) || ha != hb || r.Phase().Turn != 2 {
 		t.Fatalf("restored match closes differently: %d vs %d events", len(a.Events), len(b.Events))
 	}

@@ -248,6 +248,10 @@ func (r *run) output() (*Output, error) {
 	if !ok {
 		return nil, errors.New("script: the round ended without a result")
 	}
+	events, err := m.Events()
+	if err != nil {
+		return nil, fmt.Errorf("script: %w", err)
+	}
 	task := m.Task()
 	o := &Output{
 		Round:          m.Round(),
@@ -261,7 +265,7 @@ func (r *run) output() (*Output, error) {
 		Eliminated:     []Eliminated{},
 		Accusations:    []blitz.Accusation{},
 		TranscriptHash: res.TranscriptHash,
-		Events:         append([]games.Event{}, m.Events()...),
+		Events:         events,
 	}
 	var sum int64
 	for seat, p := range res.Payouts {
