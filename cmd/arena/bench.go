@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -45,6 +46,7 @@ flags:
   --heapprofile F write a pprof heap profile to F when the heap is measured
   --heap-at D     measure the heap D after the first table opened (default: once all are open;
                   a Blitz table's public log grows through the round)
+  --cpuprofile F  write a pprof CPU profile of the whole run to F
   --heap-every D  also measure the heap per live table every D through the round (a forced GC
                   each time) and report every sample, their mean and their peak
 
@@ -71,6 +73,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	heapProfile := fs.String("heapprofile", "", "")
 	heapAt := fs.Duration("heap-at", 0, "")
 	heapEvery := fs.Duration("heap-every", 0, "")
+	cpuProfile := fs.String("cpuprofile", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stderr, benchUsage)
@@ -125,6 +128,18 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		defer f.Close()
 		o.HeapProfile = f
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "arena bench: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
 	}
 	fmt.Fprintf(stdout, "arena bench: %d %s tables, %v moves, load average %s\n", o.Tables, *game, o.Move, loadAvg())
 	r, err := actors.RunBench(ctx, o)
