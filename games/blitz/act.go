@@ -210,7 +210,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 		if i >= 4 {
 			msg := "at most 4 submissions per commit"
 			m.rejections = append(m.rejections, Rejection{Seat: seat, Turn: m.turn, Index: i, Code: CodeTooManySubmissions, Msg: msg})
-			m.emitRaw("commitment.rejected", visPrivate(seat), jcsObject(kv{"code", CodeTooManySubmissions}, kv{"index", i}, kv{"msg", msg}), nil)
+			m.emitRaw("commitment.rejected", privateVis(seat), jcsObject(kv{"code", CodeTooManySubmissions}, kv{"index", i}, kv{"msg", msg}), nil)
 			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeTooManySubmissions, Msg: msg})
 			continue
 		}
@@ -245,7 +245,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 				id = c.id
 			}
 			m.rejections = append(m.rejections, Rejection{Seat: seat, Turn: m.turn, Index: i, Ref: ref, ID: id, Code: err.code, Msg: err.msg})
-			m.emitRaw("commitment.rejected", visPrivate(seat), jcsObject(kv{"code", err.code}, kv{"index", i}, kv{"msg", err.msg}, kv{"ref", ref}), nil)
+			m.emitRaw("commitment.rejected", privateVis(seat), jcsObject(kv{"code", err.code}, kv{"index", i}, kv{"msg", err.msg}, kv{"ref", ref}), nil)
 			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Ref: ref, Code: err.code, Msg: err.msg})
 			continue
 		}
@@ -254,7 +254,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 			m.refs[ref] = c.id
 		}
 		m.pending = append(m.pending, c)
-		m.emitRaw("commitment.pending", visPrivate(seat), jcsObject(kv{"commitment", c.raw}, kv{"id", c.id}, kv{"index", i}, kv{"ref", ref}), nil)
+		m.emitRaw("commitment.pending", privateVis(seat), pendingJCS(c, i, ref), nil)
 	}
 	return dropped, took
 }

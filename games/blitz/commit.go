@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"arena/games"
@@ -189,6 +190,10 @@ func (m *Match) seal() {
 			live = append(live, c)
 		}
 	}
+	if m.step != nil { // a seal is two events, a refusal one
+		m.step.Events = slices.Grow(m.step.Events, 2*len(live))
+		m.step.Anchors = slices.Grow(m.step.Anchors, len(live))
+	}
 	groups := map[string][]*promise{}
 	pos := make(map[*promise]int, len(live))
 	for i, c := range live {
@@ -370,5 +375,32 @@ func (m *Match) doSeal(c *promise) {
 func (m *Match) reject(c *promise, e *subError) {
 	c.done = true
 	m.rejections = append(m.rejections, Rejection{Seat: c.payer, Turn: m.turn, Index: c.order, Ref: c.ref, ID: c.id, Code: e.code, Msg: e.msg})
-	m.emitRaw("commitment.rejected", visPrivate(c.payer), jcsObject(kv{"code", e.code}, kv{"id", c.id}, kv{"msg", e.msg}, kv{"ref", c.ref}), nil)
+	m.emitRaw("commitment.rejected", privateVis(c.payer), jcsObject(kv{"code", e.code}, kv{"id", c.id}, kv{"msg", e.msg}, kv{"ref", c.ref}), nil)
+}
+
+// pendingJCS is the commitment.pending payload {commitment, id, index, ref} in JCS form.
+func pendingJCS(c *promise, index int, ref string) []byte {
+	b := make([]byte, 0, len(c.raw)+len(c.id)+len(ref)+64)
+	b = append(append(b, `{"commitment":`...), c.raw...)
+	b = appendJCSString(append(b, `,"id":`...), c.id)
+	b = strconv.AppendInt(append(b, `,"index":`...), int64(index), 10)
+	b = appendJCSString(append(b, `,"ref":`...), ref)
+	return append(b, '}')
+}
+
+// privateVisOf holds visPrivate's strings for the seats of any format (§5.6: at most 8), so
+// the events of a seat's commitments do not each build it.
+var privateVisOf = func() (out [9]string) {
+	for i := range out {
+		out[i] = visPrivate(i)
+	}
+	return out
+}()
+
+// privateVis is visPrivate(seat), from the table when the seat is in it.
+func privateVis(seat int) string {
+	if seat >= 0 && seat < len(privateVisOf) {
+		return privateVisOf[seat]
+	}
+	return visPrivate(seat)
 }

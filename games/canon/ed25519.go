@@ -117,6 +117,13 @@ func ParseSig(s string) ([]byte, error) {
 	return b, nil
 }
 
+// ValidSig reports whether s is "ed25519:<128 lowercase hex>", the form ParseSig reads,
+// without decoding it.
+func ValidSig(s string) bool {
+	_, ok := checkHex(s, ed25519.SignatureSize)
+	return ok
+}
+
 // FormatSig writes "ed25519:<128 lowercase hex>".
 func FormatSig(sig []byte) string { return keyPrefix + hex.EncodeToString(sig) }
 
@@ -139,17 +146,27 @@ func Verify(pub ed25519.PublicKey, msg, sig []byte) bool {
 	return ed25519.Verify(pub, msg, sig)
 }
 
-// parseHex reads keyPrefix followed by exactly 2n lowercase hex digits.
-func parseHex(s string, n int) ([]byte, bool) {
+// checkHex reports whether s is keyPrefix followed by exactly 2n lowercase hex digits, and
+// returns the digits.
+func checkHex(s string, n int) (string, bool) {
 	h, ok := strings.CutPrefix(s, keyPrefix)
 	if !ok || len(h) != 2*n {
-		return nil, false
+		return "", false
 	}
 	for i := 0; i < len(h); i++ {
 		c := h[i]
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return nil, false
+			return "", false
 		}
+	}
+	return h, true
+}
+
+// parseHex reads keyPrefix followed by exactly 2n lowercase hex digits.
+func parseHex(s string, n int) ([]byte, bool) {
+	h, ok := checkHex(s, n)
+	if !ok {
+		return nil, false
 	}
 	b, err := hex.DecodeString(h)
 	if err != nil {

@@ -224,7 +224,8 @@ func schema(c Commitment, seen int, cond canon.Value) (Commitment, *games.Error)
 	case seen&hasSig == 0:
 		return Commitment{}, games.Errorf(CodeInvalidSignature, "missing sig")
 	}
-	if _, err := canon.ParseSig(c.Sig); err != nil {
+	if !canon.ValidSig(c.Sig) {
+		_, err := canon.ParseSig(c.Sig) // for its error
 		return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
 	parsed, e := parseCond(cond, 0, false)

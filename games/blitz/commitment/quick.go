@@ -107,8 +107,11 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 	if seen&(1<<mCondition) == 0 || seen&(1<<mSig) == 0 {
 		return Quick{}, 0, false
 	}
-	cond, err := canon.Parse(condSpan)
-	if err != nil {
+	var cond canon.Value
+	var err error
+	if string(condSpan) == alwaysJCS {
+		cond = alwaysValue // the common condition, parsed once
+	} else if cond, err = canon.Parse(condSpan); err != nil {
 		return Quick{}, 0, false
 	}
 	c, gerr := schema(c, presence(seen), cond)
@@ -117,9 +120,11 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 	}
 	// The forms: the whole object in JCS order, the condition's JCS in its place; the signed
 	// bytes are the same less the sig member.
-	condJCS, err := cond.Canonical()
-	if err != nil {
-		return Quick{}, 0, false
+	condJCS := []byte(alwaysJCS)
+	if string(condSpan) != alwaysJCS {
+		if condJCS, err = cond.Canonical(); err != nil {
+			return Quick{}, 0, false
+		}
 	}
 	lits[mCondition] = condJCS
 	size := 2
@@ -166,6 +171,18 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 		Forms:      Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]},
 	}, end, true
 }
+
+// alwaysJCS is the condition {"always":true} (§10), already canonical; alwaysValue is it
+// parsed. A canon.Value is never changed once parsed, so one serves every commitment.
+const alwaysJCS = `{"always":true}`
+
+var alwaysValue = func() canon.Value {
+	v, err := canon.Parse([]byte(alwaysJCS))
+	if err != nil {
+		panic("commitment: the always condition does not parse") // a constant: fails at start-up or never
+	}
+	return v
+}()
 
 // Member indices for ScanQuick, in JCS order (ascending names).
 const (
