@@ -110,6 +110,11 @@ type Prompt struct {
 	Legal    []string          `json:"legal"`
 	State    Doc               `json:"state"`
 	Inbox    []json.RawMessage `json:"inbox"`
+	// View is the game's own reading of State for a player in the same process (its house
+	// policy, HousePlayer), so that player need not parse the JSON the game just wrote. It is
+	// never serialised or sent, and is nil on a prompt that came from elsewhere (decoded from
+	// JSON): a policy must then read State, and answer the same either way.
+	View any `json:"-"`
 }
 
 // Event is one line of the transcript (§15). At is the instant the rules were given when the

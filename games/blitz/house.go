@@ -20,9 +20,14 @@ import (
 // from always / survives / backs (some void unless reciprocated), and places (then may move) an accusation when it holds the lever. It signs nothing:
 // house seats are walk-in seats whose keys the arena holds.
 func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
-	st, ok := decodeState(p.State)
+	st, ok := p.View.(*houseView)
 	if !ok {
-		return json.RawMessage(`{}`)
+		// A prompt from elsewhere: the same figures, read from its state object.
+		obj, ok := decodeState(p.State)
+		if !ok {
+			return json.RawMessage(`{}`)
+		}
+		st = viewOf(obj, p.Seat)
 	}
 	var sb [8 + 8 + 8]byte
 	binary.BigEndian.PutUint64(sb[0:], seed)
@@ -34,9 +39,9 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 		body["exchange"] = p.Move.Exchange
 	}
 	var others []int
-	for _, a := range st.Agents {
-		if a.Seat != p.Seat && a.Alive {
-			others = append(others, a.Seat)
+	for _, a := range st.agents {
+		if a.seat != p.Seat && a.alive {
+			others = append(others, a.seat)
 		}
 	}
 	if len(others) == 0 || p.Move.Phase == "scouting" {
@@ -76,16 +81,10 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 		}
 		body["messages"] = msgs
 	case "commit":
-		me := st.Me
 		var out []any
-		unlocked := me.Unlocked
-		budget := me.Budget
-		open := 0
-		for _, o := range me.Open {
-			if o.Payer == p.Seat {
-				open++
-			}
-		}
+		unlocked := st.unlocked
+		budget := st.budget
+		open := st.openAsPay
 		n := src.intn(3)
 		for i := 0; i < n && open < 4 && budget >= DefaultFees().Action; i++ {
 			maxChips := unlocked * 2 / ccd / 4 // promise at most half of what the lock could cover
@@ -98,8 +97,8 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 			}
 			to := pick()
 			due := p.Move.Turn + src.intn(2)
-			if due > st.Format.Turns {
-				due = st.Format.Turns
+			if due > st.turns {
+				due = st.turns
 			}
 			var c any
 			switch src.intn(4) {
@@ -122,7 +121,7 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 		}
 	}
 	if strings.Contains(legal, "accusation") && p.Move.Turn >= 2 && src.intn(3) == 0 {
-		if on := pick(); on != st.Me.Accusation {
+		if on := pick(); on != st.accusation {
 			body["accusation"] = on
 		}
 	}

@@ -152,6 +152,7 @@ func (m *Match) buildPrompts() {
 	cur := m.Phase()
 	m.current = nil
 	shared := m.shared()
+	agents := m.houseAgents()
 	for _, s := range m.seats {
 		if !s.alive {
 			s.inbox = nil // it receives no further calls (§8.2)
@@ -173,7 +174,7 @@ func (m *Match) buildPrompts() {
 		}
 		s.inbox = nil
 		m.current = append(m.current, games.Prompt{Seat: s.Seat.Seat, Move: cur, Deadline: m.respBy, Legal: legal,
-			State: m.stateFor(s.Seat.Seat, shared), Inbox: inbox})
+			State: m.stateFor(s.Seat.Seat, shared), Inbox: inbox, View: m.houseViewOf(s.Seat.Seat, agents)})
 	}
 	sort.SliceStable(m.current, func(i, j int) bool { return m.current[i].Seat < m.current[j].Seat })
 }
