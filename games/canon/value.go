@@ -160,8 +160,7 @@ func (v Value) CanonicalForms(skip, member string) (full, without, part []byte, 
 			}
 			return v.canonicalFormsSlow(skip, member)
 		}
-		switch m.name {
-		case skip:
+		if m.name == skip {
 			// The member and the comma that joins it to its neighbours: the one before it,
 			// or the one after it when it is first.
 			skipAt, skipEnd = start, b.Len()
@@ -170,7 +169,8 @@ func (v Value) CanonicalForms(skip, member string) (full, without, part []byte, 
 			} else if len(ms) > 1 {
 				skipEnd++
 			}
-		case member:
+		}
+		if m.name == member {
 			partAt, partEnd = valAt, b.Len()
 		}
 	}
