@@ -204,14 +204,16 @@ func lineSize(msg *message) int {
 	return 2*len(msg.textJCS) + 3*max(len(msg.tone), len("neutral")) + 150
 }
 
-// inboxAppend appends an item to a seat's inbox. An inbox emptied by the seat's last envelope
-// starts with room for a whole exchange of lines to it (8 public and 8 private from every
-// other seat, §6), so it is not regrown item by item.
+// inboxAppend appends an item to a seat's inbox. An inbox lives until the seat's next
+// envelope, so an emptied one starts small (8 lines: a quiet exchange, and what a live table
+// holds between envelopes); the first time it fills it grows once to a whole exchange of lines
+// to the seat (8 public and 8 private from every other seat, §6), not by doubling step by step.
 func (m *Match) inboxAppend(inbox []json.RawMessage, item []byte) []json.RawMessage {
-	if inbox == nil {
-		// room for the rest of a talk exchange's lines from the other seats, not a whole
-		// exchange of every seat's 8+8: an inbox lives until the seat's next envelope
+	switch full := 16*(len(m.seats)-1) + 1; {
+	case inbox == nil:
 		inbox = make([]json.RawMessage, 0, 8)
+	case len(inbox) == cap(inbox) && cap(inbox) < full:
+		inbox = append(make([]json.RawMessage, 0, full), inbox...)
 	}
 	return append(inbox, item)
 }
