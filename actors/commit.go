@@ -130,8 +130,8 @@ func (t *tableActor) kick(ctx actor.Context) {
 }
 
 // nextRecord is the record the match is at now and, for a journaled match (games.Journaler), the
-// journal entries to store with it; the record then holds the journal's head in place of a
-// snapshot, and every step stores only its new inputs.
+// journal entries to store with it (the first of them the journal's head); the record then holds
+// no snapshot, and every step stores only its new inputs.
 func (t *tableActor) nextRecord(box *outbox) (*tableRecord, [][]byte, error) {
 	var snap []byte
 	var journal [][]byte
@@ -141,7 +141,12 @@ func (t *tableActor) nextRecord(box *outbox) (*tableRecord, [][]byte, error) {
 		isJournal = false
 	}
 	if isJournal {
-		snap, journal, err = jm.Journal()
+		// The journal's first entry is its head (the first Journal call gives it): the record
+		// holds no snapshot at all, and a step stores only what is new.
+		var head []byte
+		if head, journal, err = jm.Journal(); head != nil {
+			journal = append([][]byte{head}, journal...)
+		}
 	} else {
 		snap, err = t.match.Snapshot()
 	}

@@ -22,8 +22,8 @@ type tableRecord struct {
 	Turn   int            `json:"turn"`
 	Phase  string         `json:"phase"`
 	Match  []byte         `json:"-"` // stored after the header, raw (encode)
-	// Journal says Match is a journal's head (games.Journaler): the match is its head plus the
-	// entries stored under journal/<id> (storage.LoadJournal), not a whole snapshot.
+	// Journal says the match is a journal (games.Journaler): the entries stored under
+	// journal/<id> (storage.LoadJournal), the first of them its head; Match is then empty.
 	Journal bool          `json:"journal,omitempty"`
 	Result  *games.Result `json:"result,omitempty"`
 	// LastError is the last panic or failure; Restarts the panics survived since the last ops

@@ -423,5 +423,12 @@ func (t *tableActor) restoreMatch(rec *tableRecord) (games.Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jr.RestoreJournal(rec.Match, entries, t.keys)
+	head := rec.Match // a record that carried its head (written so on 2026-11-30 only)
+	if len(head) == 0 {
+		if len(entries) == 0 {
+			return nil, fmt.Errorf("table %s: the record is a journal, and the store holds none", t.id)
+		}
+		head, entries = entries[0], entries[1:]
+	}
+	return jr.RestoreJournal(head, entries, t.keys)
 }

@@ -85,15 +85,19 @@ func (m *Match) snapshot(keep bool) ([]byte, error) {
 var errJournaled = errors.New("blitz: snapshot: the match's inputs are in its journal (games.Journaler)")
 
 // Journal hands out the match's inputs since the last call as journal entries, each the JSON of
-// one snapshot log op, and forgets them (games.Journaler). head is the snapshot less its log
-// (snapshotHead). Restore the match with Engine.RestoreJournal; Snapshot fails from now on.
+// one snapshot log op, and forgets them (games.Journaler). head, the snapshot less its log
+// (snapshotHead), comes with the first call only. Restore the match with Engine.RestoreJournal;
+// Snapshot fails from now on.
 func (m *Match) Journal() ([]byte, [][]byte, error) {
 	if m.logJSON.size > 0 {
 		return nil, nil, errors.New("blitz: journal: a snapshot already holds earlier inputs")
 	}
-	head, err := json.Marshal(snapshotHead{V: 1, Fees: m.fees, Setup: m.setup})
-	if err != nil {
-		return nil, nil, err
+	var head []byte
+	if !m.journaled {
+		var err error
+		if head, err = json.Marshal(snapshotHead{V: 1, Fees: m.fees, Setup: m.setup}); err != nil {
+			return nil, nil, err
+		}
 	}
 	entries, err := m.takeLog()
 	if err != nil {
