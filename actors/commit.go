@@ -118,7 +118,7 @@ func (t *tableActor) kick(ctx actor.Context) {
 		return
 	}
 	store, id, m, self, root := t.env.store, t.id, t.env.m, ctx.Self(), ctx.ActorSystem().Root
-	events, encoded := box.events, rec.encode()
+	events, encoded := box.events, t.encodeChanged(rec)
 	rec.Match = nil // the snapshot's home is the store (reload reads it back), not the heap
 	go func() {
 		began := time.Now()
@@ -231,7 +231,7 @@ func (t *tableActor) commitSync(step games.Step) error {
 	rec, journal, err := t.nextRecord(&outbox{events: step.Events})
 	if err == nil {
 		began := time.Now()
-		err = t.env.store.CommitJournal(t.id, rec.encode(), journal, step.Events)
+		err = t.env.store.CommitJournal(t.id, t.encodeChanged(rec), journal, step.Events)
 		rec.Match = nil
 		t.env.m.observeCommit(time.Since(began))
 	}
@@ -279,4 +279,19 @@ func (t *tableActor) settleFlight(ctx actor.Context) {
 		}
 		t.queued = nil
 	}
+}
+
+// encodeChanged is the stored form of rec, or nil when the stored record already says all it
+// says: a journaled table whose status, position and result did not move (an answer within a
+// phase) stores only its journal entries and events, not the record again. Updated is then the
+// instant of the record's last change.
+func (t *tableActor) encodeChanged(rec *tableRecord) []byte {
+	old := t.rec
+	if rec.Journal && old != nil && old.Journal && len(rec.Match) == 0 && rec.Status == old.Status &&
+		rec.Turn == old.Turn && rec.Phase == old.Phase && rec.Result == nil && old.Result == nil &&
+		rec.LastError == old.LastError && rec.Restarts == old.Restarts && rec.Poison == old.Poison {
+		rec.Updated = old.Updated
+		return nil
+	}
+	return rec.encode()
 }

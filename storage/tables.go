@@ -23,7 +23,8 @@ func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event
 }
 
 // CommitJournal is CommitStep for a table whose match keeps a journal (games.Journaler): the
-// record, the journal's new entries and the step's events in one transaction. Entries are
+// record (unless nil: the stored one still holds), the journal's new entries and the step's
+// events in one transaction. Entries are
 // appended under journal/<tableID>/<seq> (seq from 1, big-endian) in the order given, after every
 // entry an earlier call stored; LoadJournal reads them back.
 func (s *Store) CommitJournal(tableID string, snapshot []byte, entries [][]byte, events []games.Event) error {
@@ -52,8 +53,10 @@ func (s *Store) CommitJournal(tableID string, snapshot []byte, entries [][]byte,
 		lines = append(lines, line{key: eventKey(ev.Round, ev.Seq), val: val, round: ev.Round})
 	}
 	err := s.write(func(tx *bolt.Tx) error {
-		if err := tx.Bucket([]byte(BucketTables)).Put([]byte(tableID), snapshot); err != nil {
-			return err
+		if snapshot != nil {
+			if err := tx.Bucket([]byte(BucketTables)).Put([]byte(tableID), snapshot); err != nil {
+				return err
+			}
 		}
 		if len(entries) > 0 {
 			jb, err := tx.Bucket([]byte(BucketJournal)).CreateBucketIfNotExists([]byte(tableID))
