@@ -24,8 +24,11 @@ func TestCommitJournalAppendsInOrder(t *testing.T) {
 	if err := s.CommitStep("tbl-1", []byte("rec3"), nil); err != nil { // no entries: the journal stays
 		t.Fatal(err)
 	}
+	if err := s.CommitJournal("tbl-1", nil, [][]byte{[]byte(`{"n":4}`)}, []games.Event{ev("T-1", 2, "b")}); err != nil {
+		t.Fatal(err) // no record: the stored one stays, the entry and the event are stored
+	}
 	s.hook = func(string) error { return errors.New("disk full") }
-	if err := s.CommitJournal("tbl-1", []byte("rec4"), [][]byte{[]byte(`{"n":4}`)}, nil); err == nil {
+	if err := s.CommitJournal("tbl-1", []byte("rec4"), [][]byte{[]byte(`{"n":5}`)}, nil); err == nil {
 		t.Fatal("the hook's failure was not returned")
 	}
 	s.hook = nil
@@ -41,7 +44,7 @@ func TestCommitJournalAppendsInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`{"n":1}`, `{"n":2}`, `{"n":3}`}
+	want := []string{`{"n":1}`, `{"n":2}`, `{"n":3}`, `{"n":4}`}
 	if len(got) != len(want) {
 		t.Fatalf("journal %q, want %q", got, want)
 	}
@@ -52,6 +55,9 @@ func TestCommitJournalAppendsInOrder(t *testing.T) {
 	}
 	if rec, _ := s2.LoadTable("tbl-1"); string(rec) != "rec3" {
 		t.Fatalf("record %q, want rec3", rec)
+	}
+	if evs, err := s2.Events("T-1"); err != nil || len(evs) != 2 || evs[1].Seq != 2 {
+		t.Fatalf("events %v %v", evs, err)
 	}
 	if other, _ := s2.LoadJournal("tbl-2"); len(other) != 1 || string(other[0]) != `{"x":1}` {
 		t.Fatalf("tbl-2 journal %q", other)
