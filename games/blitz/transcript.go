@@ -328,10 +328,7 @@ func appendEvent(b []byte, ev games.Event) []byte {
 // here passed canon's checks or is the package's own).
 func appendJCSString(b []byte, s string) []byte {
 	const hexd = "0123456789abcdef"
-	i := 0
-	for i < len(s) && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' {
-		i++
-	}
+	i := jcsPlainPrefix(s)
 	b = append(b, '"')
 	if i == len(s) { // the common case: nothing to escape
 		b = append(b, s...)
@@ -366,6 +363,26 @@ func appendJCSString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// jcsPlainPrefix is how many leading bytes of s JCS writes as they are: none below 0x20, no
+// quote, no backslash. Eight bytes are judged at a time (the word tests of special8, less its
+// test for bytes of 0x80 and above, which JCS writes as they are).
+func jcsPlainPrefix(s string) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q, bs := x^(lo*'"'), x^(lo*'\\')
+		if ((x-lo*0x20)&^x|(q-lo)&^q|(bs-lo)&^bs)&hi != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	return i
 }
 
 // kv is one member for jcsObject.
