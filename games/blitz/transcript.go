@@ -124,7 +124,8 @@ func needsTransform(b []byte) bool {
 type runningHash struct {
 	h       hash.Hash
 	n       int
-	pending []byte // bytes of the stream not yet written to h
+	pending []byte  // bytes of the stream not yet written to h: *batch, resliced
+	batch   *[]byte // the pooled buffer pending lives in, nil between calls
 }
 
 // hashBatch is how many bytes runningHash gathers before writing them to the hash.
@@ -133,50 +134,44 @@ const hashBatch = 4 << 10
 func newRunningHash() *runningHash { return &runningHash{h: sha256.New()} }
 
 func (r *runningHash) add(canonical []byte) {
-	if r.pending == nil {
-		r.pending = getBatch() // a step's worth of events; flush gives it back
+	if r.batch == nil {
+		r.batch = batches.Get().(*[]byte) // a step's worth of events; flush gives it back
+		r.pending = (*r.batch)[:0]
 	}
+	sep := byte(',')
 	if r.n == 0 {
-		r.pending = append(r.pending, '[')
-	} else {
-		r.pending = append(r.pending, ',')
+		sep = '['
 	}
 	r.n++
-	if len(r.pending)+len(canonical) > cap(r.pending) {
+	if len(r.pending)+1+len(canonical) > cap(r.pending) { // pending never outgrows its batch
 		r.h.Write(r.pending)
 		r.pending = r.pending[:0]
-		if len(canonical) > hashBatch {
+		if 1+len(canonical) > cap(r.pending) {
+			r.h.Write([]byte{sep})
 			r.h.Write(canonical)
 			return
 		}
 	}
-	r.pending = append(r.pending, canonical...)
+	r.pending = append(append(r.pending, sep), canonical...)
 }
 
 // flush writes the gathered bytes to the hash and lets the buffer go: a match calls it as each
 // call ends, so a live table holds no batch between its steps (thousands of tables are live at
 // once), while the events of one step, a talk answer's dozen lines, still go to the hash together.
 func (r *runningHash) flush() {
-	if r == nil || r.pending == nil {
+	if r == nil || r.batch == nil {
 		return
 	}
 	r.h.Write(r.pending)
-	putBatch(r.pending)
-	r.pending = nil
+	*r.batch = r.pending[:0]
+	batches.Put(r.batch)
+	r.batch, r.pending = nil, nil
 }
 
 // batches holds the hash batches of steps between calls, shared by every match: a live table
 // holds none, and a call does not allocate its own (two 4.5 KiB buffers per call, the round's
 // largest allocation after its payloads, when each call made its own).
 var batches = sync.Pool{New: func() any { b := make([]byte, 0, hashBatch+512); return &b }}
-
-func getBatch() []byte { return (*batches.Get().(*[]byte))[:0] }
-
-func putBatch(b []byte) {
-	if cap(b) == hashBatch+512 {
-		batches.Put(&b)
-	}
-}
 
 func (r *runningHash) sum() [32]byte {
 	state, err := r.h.(encoding.BinaryMarshaler).MarshalBinary()
