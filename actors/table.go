@@ -40,6 +40,11 @@ type tableActor struct {
 	outstanding int    // anchor jobs sent and not answered
 	done        bool   // round finished; the actor stops once anchors are answered
 	stopping    bool   // Poison sent to self
+	// halted: the incarnation is restarting or stopping (its flight settled, its queued steps
+	// dropped). protoactor still hands it user messages until its children stop; it takes no
+	// input and starts no commit then, so the store stays what the last landed commit left and
+	// the next incarnation redelivers the open moves.
+	halted bool
 
 	// The commit pipeline (commit.go): steps applied to the match but not yet durable wait in
 	// queued; at most one commit is in flight. Their outputs leave only when it lands.
@@ -76,6 +81,26 @@ func (t *tableActor) Receive(ctx actor.Context) {
 	case *actor.Restarting, *actor.Stopping:
 		t.disarm()
 		t.settleFlight(ctx)
+		t.halted = true
+	case *SubmitAnswer:
+		if t.halted {
+			ctx.Respond(unavailable())
+			return
+		}
+		t.guard(ctx, inputKey(m.Input), func() { t.onSubmit(ctx, m) })
+	case *phaseDue, *seatAnswer, *Anchored, *crashTable, *commitDone:
+		if t.halted {
+			return // the next incarnation restores from the store and redelivers
+		}
+		t.handle(ctx, m)
+	case *tableState:
+		t.reply(ctx, ctx.Sender(), func() any { return t.stateReply() }, func() any { return t.stateReply() })
+	}
+}
+
+// handle handles the messages that move the match (or its commits) once the table is not halted.
+func (t *tableActor) handle(ctx actor.Context, msg any) {
+	switch m := msg.(type) {
 	case *commitDone:
 		if m.flight == t.flying {
 			t.guard(ctx, "commit", func() { t.landed(ctx) })
@@ -87,16 +112,12 @@ func (t *tableActor) Receive(ctx actor.Context) {
 		}
 		t.isArmed = false
 		t.guard(ctx, "advance@"+m.At.UTC().Format(time.RFC3339Nano), func() { t.onDue(ctx, m) })
-	case *SubmitAnswer:
-		t.guard(ctx, inputKey(m.Input), func() { t.onSubmit(ctx, m) })
 	case *seatAnswer:
 		t.guard(ctx, inputKey(m.Input), func() { t.onSeatAnswer(ctx, m) })
 	case *Anchored:
 		t.guard(ctx, "anchored:"+m.Request.Kind+":"+strconv.FormatUint(uint64(m.Request.Seq), 10), func() { t.onAnchored(ctx, m) })
 	case *crashTable:
 		t.guard(ctx, "crash:"+m.Tag, func() { panic("crashTable " + m.Tag) })
-	case *tableState:
-		t.reply(ctx, ctx.Sender(), func() any { return t.stateReply() }, func() any { return t.stateReply() })
 	}
 }
 
