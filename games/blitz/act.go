@@ -33,6 +33,8 @@ type answerBody struct {
 	quick   []message     // the messages as quickAnswer read them, else nil
 	// the commitments as quickAnswer read them (commitment.ScanQuick), else nil
 	quickCom []commitment.Quick
+
+	scratch *quickScratch // where quick and quickCom live (quickAnswer); release gives it back
 }
 
 // Dropped names one part of an answer that was not taken (§4.4 dropped[]).
@@ -115,6 +117,7 @@ func (m *Match) answer(in games.Input) error {
 		return refuse(CodeStale, "past the move's deadline %s", fmtTime(m.respBy))
 	}
 	b, err := decodeAnswer(in.Body)
+	defer b.release()
 	if err != nil {
 		return refuse(games.CodeBadRequest, "answer: %v", err)
 	}

@@ -3,6 +3,7 @@ package blitz
 import (
 	"encoding/binary"
 	"encoding/json"
+	"sync"
 	"unicode/utf8"
 
 	"arena/games/blitz/commitment"
@@ -158,9 +159,49 @@ const (
 	qaAccusation
 )
 
-// quickAnswer reads raw as described above; false sends the caller to the strict path.
+// quickScratch holds the lists quickAnswer fills, reused from answer to answer through
+// scratches: they live only while the answer is taken (every payload copies what it needs),
+// and a talk answer's 16 messages are the largest of them.
+type quickScratch struct {
+	msgs     []message
+	msgSpans []json.RawMessage
+	coms     []commitment.Quick
+	comSpans []json.RawMessage
+}
+
+var scratches = sync.Pool{New: func() any { return new(quickScratch) }}
+
+// release clears the lists (they point into the answer's bytes) and gives them back; b keeps
+// none of them.
+func (b *answerBody) release() {
+	sc := b.scratch
+	if sc == nil {
+		return
+	}
+	sc.msgs, sc.msgSpans = clearAll(b.quick), clearAll(b.Messages)
+	sc.coms, sc.comSpans = clearAll(b.quickCom), clearAll(b.Commitments)
+	b.quick, b.quickCom, b.Messages, b.Commitments, b.scratch = nil, nil, nil, nil, nil
+	scratches.Put(sc)
+}
+
+func clearAll[T any](s []T) []T {
+	clear(s[:cap(s)])
+	return s[:0]
+}
+
+// quickAnswer reads raw as described above; false sends the caller to the strict path. The
+// answer it gives must be released once taken.
 func quickAnswer(raw []byte) (answerBody, bool) {
-	var b answerBody
+	b := answerBody{scratch: scratches.Get().(*quickScratch)}
+	b, ok := quickRead(raw, b)
+	if !ok {
+		b.release()
+		return answerBody{}, false
+	}
+	return b, true
+}
+
+func quickRead(raw []byte, b answerBody) (answerBody, bool) {
 	q := &quickScan{data: raw}
 	if !q.next('{') {
 		return b, false
@@ -251,8 +292,8 @@ func (q *quickScan) messages(b *answerBody) bool {
 	if !q.next('[') {
 		return false
 	}
-	b.Messages = make([]json.RawMessage, 0, 16)
-	b.quick = make([]message, 0, 16)
+	b.Messages = b.scratch.msgSpans[:0]
+	b.quick = b.scratch.msgs[:0]
 	if q.next(']') {
 		return true
 	}
@@ -279,8 +320,8 @@ func (q *quickScan) commitments(b *answerBody) bool {
 	if !q.next('[') {
 		return false
 	}
-	b.Commitments = make([]json.RawMessage, 0, 4)
-	b.quickCom = make([]commitment.Quick, 0, 4)
+	b.Commitments = b.scratch.comSpans[:0]
+	b.quickCom = b.scratch.coms[:0]
 	if q.next(']') {
 		return true
 	}
