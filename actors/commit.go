@@ -272,6 +272,14 @@ func (t *tableActor) settleFlight(ctx actor.Context) {
 			t.env.onEvents(t.id, t.rec.Round, f.box.events)
 		}
 		t.flying = nil
+		if f.err == nil && f.rec.Status == StatusFinished {
+			// The round's end is durable: announce it now (finished status, RoundEnded to the
+			// walk-ins), for no next incarnation will. Its anchors are sent by the next start
+			// (PendingAnchors), which records them.
+			t.rec = f.rec
+			t.stopping = true // finish must not stop what is already stopping
+			t.finish(ctx)
+		}
 	}
 	if t.queued != nil {
 		for _, r := range t.queued.replies {

@@ -146,6 +146,12 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 	}
 	if rec.Status == StatusFinished {
 		if restart {
+			// Nothing to restart; but an incarnation started on a finished round records the
+			// anchors it has no transcript line for yet (a restart that met the round's last
+			// commit stopped the table before their replies came), then stops by itself.
+			if s.env.countAnchor {
+				_ = s.spawn(ctx, id)
+			}
 			return fmt.Errorf("%w: table %s is finished", ErrBadSpec, id)
 		}
 		return nil

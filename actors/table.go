@@ -186,7 +186,7 @@ func (t *tableActor) start(ctx actor.Context) {
 		panic(err)
 	}
 	t.rec = rec
-	if rec.Status != StatusLive {
+	if rec.Status != StatusLive && (rec.Status != StatusFinished || !t.env.countAnchor) {
 		ctx.Stop(ctx.Self())
 		return
 	}
@@ -204,6 +204,24 @@ func (t *tableActor) start(ctx actor.Context) {
 		panic(fmt.Sprintf("restore: %v", err))
 	}
 	rec.Match = nil // kept in the store only: reload reads it back
+	// Anchor requests made but not recorded: their replies may have come while the table was
+	// down or restarting. The chain actor answers a request it holds with the transaction it has.
+	var pending []games.AnchorRequest
+	if ak, ok := t.match.(games.AnchorKeeper); ok && t.env.anchorer != nil {
+		pending = ak.PendingAnchors()
+	}
+	if rec.Status == StatusFinished {
+		// Started on a finished round (a restart reached it while its last commit landed): the
+		// end was announced as that commit settled; what is left is to record its anchors.
+		t.done, t.stopping = true, len(pending) == 0
+		t.emit(ctx, &outbox{anchors: pending})
+		if len(pending) == 0 {
+			ctx.Stop(ctx.Self())
+		}
+		t.stopping = false
+		t.maybeStop(ctx)
+		return
+	}
 	t.env.m.setStatus(t.id, StatusLive)
 	seed, _ := hex.DecodeString(rec.Seed)
 	t.round, err = ctx.SpawnNamed(roundProps(t.env, ctx.Self(), t.id, rec.Round, eng, seed, rec.Spec.Seats),
@@ -226,6 +244,7 @@ func (t *tableActor) start(ctx actor.Context) {
 	if ps := t.match.Prompts(); len(ps) > 0 {
 		ctx.Send(t.round, &deliverPrompts{Prompts: ps})
 	}
+	t.emit(ctx, &outbox{anchors: pending})
 	if t.rec.Status == StatusFinished {
 		t.finish(ctx)
 		return
