@@ -18,7 +18,7 @@ func decodeAnswer(raw []byte) (answerBody, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return b, nil
 	}
-	// The common talk answer: read in one pass over the bytes, no tree (quickAnswer).
+	// The common talk or commit answer: read in one pass over the bytes, no tree (quickAnswer).
 	if qb, ok := quickAnswer(raw); ok {
 		return qb, nil
 	}
