@@ -3,6 +3,7 @@ package blitz
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/gowebpki/jcs"
@@ -54,6 +55,29 @@ func TestPayloadJCSMatchesGeneral(t *testing.T) {
 	for i, c := range cases {
 		got, want := payloadJCS(c), payloadJCSGeneral(t, c)
 		if !bytes.Equal(got, want) {
+			t.Errorf("case %d: %s, want %s", i, got, want)
+		}
+	}
+}
+
+// jcsObject writes what the general path writes for the same members, for every kind kv
+// allows (nil members left out), as the settle, seal and rejection events use it.
+func TestJCSObjectMatchesGeneral(t *testing.T) {
+	cases := [][]kv{
+		{{"id", "sha256:" + strings.Repeat("ab", 32)}, {"outcome", "honoured"}},
+		{{"amount", int64(40_000_000)}, {"id", "x"}, {"outcome", "breached"}, {"paid", int64(0)}, {"penalty", int64(-5)}},
+		{{"code", "bad_seq"}, {"index", 3}, {"msg", "seq 1 not above 1: \"q\" \\ \n é"}, {"ref", ""}},
+		{{"a", int32(-7)}, {"b", uint32(4_000_000_000)}, {"c", true}, {"d", false}, {"e", nil}, {"f", json.RawMessage(`{"always":true}`)}},
+		{},
+	}
+	for i, c := range cases {
+		mp := map[string]any{}
+		for _, m := range c {
+			if m.v != nil {
+				mp[m.k] = m.v
+			}
+		}
+		if got, want := jcsObject(c...), payloadJCSGeneral(t, mp); !bytes.Equal(got, want) {
 			t.Errorf("case %d: %s, want %s", i, got, want)
 		}
 	}

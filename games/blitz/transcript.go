@@ -383,7 +383,7 @@ func jcsPlainPrefix(s string) int {
 // kv is one member for jcsObject.
 type kv struct {
 	k string
-	v any // int, int64, string, bool, json.RawMessage (canonical) or nil
+	v any // int, int32, int64, uint32, string, bool, json.RawMessage (canonical) or nil
 }
 
 // jcsObject writes an object whose members are given in ascending key order and whose values
@@ -427,8 +427,14 @@ func jcsObject(members ...kv) json.RawMessage {
 			b = strconv.AppendBool(b, v)
 		case json.RawMessage:
 			b = append(b, v...)
+		case int32:
+			b = strconv.AppendInt(b, int64(v), 10)
+		case uint32:
+			b = strconv.AppendUint(b, uint64(v), 10)
 		default:
-			b = append(b, payloadJCS(v)...)
+			// Outside kv's contract; written as null rather than marshalled, so that no member
+			// value escapes (the per-commitment events box their values on the stack).
+			b = append(b, "null"...)
 		}
 	}
 	return append(b, '}')

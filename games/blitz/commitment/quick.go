@@ -131,8 +131,9 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 	for k := range lits {
 		size += len(lits[k]) + len(memberNames[k]) + 4
 	}
-	full := make([]byte, 0, size)
-	full = append(full, '{')
+	// One buffer holds both forms: the full one first, then the one without sig.
+	buf := make([]byte, 0, 2*size)
+	full := append(buf, '{')
 	sigAt, sigEnd, condAt := 0, 0, 0
 	first := true
 	for k := range jcsOrder {
@@ -159,11 +160,12 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 		}
 	}
 	full = append(full, '}')
-	full = full[:len(full):len(full)]
+	n := len(full)
 	// sig is never first in JCS order (amount, condition and due are required and sort before
 	// it), so its member is always preceded by a comma, taken out with it.
-	without := make([]byte, 0, len(full)-(sigEnd-sigAt))
-	without = append(append(without, full[:sigAt]...), full[sigEnd:]...)
+	without := append(append(full[n:n], full[:sigAt]...), full[sigEnd:n]...)
+	without = without[:len(without):len(without)]
+	full = full[:n:n]
 	d := canon.Digest(without)
 	return Quick{
 		Commitment: c,

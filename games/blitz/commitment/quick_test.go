@@ -99,3 +99,25 @@ func FuzzScanQuick(f *testing.F) {
 		checkQuick(t, raw)
 	})
 }
+
+// BenchmarkScanQuick reads one signed commitment of the round benchmark's shape.
+func BenchmarkScanQuick(b *testing.B) {
+	raw := signed(b, baseObj(), testKey("alice"))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, ok := ScanQuick(raw, 0); !ok {
+			b.Fatal("not taken")
+		}
+	}
+}
+
+// BenchmarkParseForms is the strict path for the same bytes.
+func BenchmarkParseForms(b *testing.B) {
+	raw := signed(b, baseObj(), testKey("alice"))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, _, err := ParseForms(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
