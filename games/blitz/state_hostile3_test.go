@@ -162,7 +162,7 @@ func checkIssued(t *testing.T, is issued, publicJCS [][]byte) {
 // bytes it was issued with, valid JSON, and its public_log is the JCS of the public events so
 // far, byte for byte.
 func TestIssuedStatesNeverChange(t *testing.T) {
-	for seed := uint64(1); seed <= 3; seed++ {
+	for seed := uint64(1); seed <= 2; seed++ {
 		all, events, _ := playShared(t, seed, nil)
 		var publicJCS [][]byte
 		for _, ev := range events {
@@ -230,8 +230,8 @@ func TestIssuedStatesReadConcurrently(t *testing.T) {
 func TestDecodeStateOfJSONPrompt(t *testing.T) {
 	all, _, _ := playShared(t, 5, nil)
 	n := 0
-	for _, is := range all {
-		if is.p.Move.Phase != "talk" {
+	for i, is := range all {
+		if is.p.Move.Phase != "talk" || i%3 != 0 { // a third of the talk prompts: enough, and quick
 			continue
 		}
 		b, err := json.Marshal(is.p)
