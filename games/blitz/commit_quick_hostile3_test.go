@@ -112,3 +112,49 @@ func TestQuickCommitSameAsStrictInMatch(t *testing.T) {
 	}
 	t.Logf("%d rounds, %d commit answers through both paths", rounds, quick)
 }
+
+// FuzzQuickCommitInMatch: any commit answer quickAnswer takes (from a BYO seat, so signed
+// commitments go through commitment.ScanQuick) is judged the same through the strict path, and
+// the twins seal the same when the phase closes.
+func FuzzQuickCommitInMatch(f *testing.F) {
+	snap, keys := commitSnapshot(f)
+	r := rand.New(rand.NewPCG(8, 8))
+	for i := 0; i < 12; i++ {
+		seq := new(int)
+		var subs []string
+		for k := 0; k < 1+i%3; k++ {
+			subs = append(subs, fpSigned(r, keys, 1+i%3, 6, 1, seq))
+		}
+		f.Add(uint8(i%3), []byte(`{"commitments":[`+strings.Join(subs, ",")+`]}`))
+	}
+	eng := NewEngine(DefaultFees())
+	f.Fuzz(func(t *testing.T, seat uint8, raw []byte) {
+		if len(raw) > 16384 {
+			return
+		}
+		if _, ok := quickAnswer(raw); !ok {
+			return
+		}
+		i := bytes.Index(raw, commitsName)
+		if i < 0 {
+			return
+		}
+		forced := append(append(append([]byte{}, raw[:i]...), `"\u0063ommitments"`...), raw[i+len(commitsName):]...)
+		if _, ok := quickAnswer(forced); ok {
+			return // commitsName was inside a string: not a member name
+		}
+		ga, _ := eng.Restore(snap, keys)
+		gb, _ := eng.Restore(snap, keys)
+		a, b := ga.(*Match), gb.(*Match)
+		dl, _ := a.Deadline()
+		in := games.Input{Seat: 1 + int(seat%6), Kind: "answer", Move: a.Phase(), Body: raw}
+		inB := in
+		inB.Body = forced
+		if x, y := apply(a, tick{At: dl.Add(-time.Second), In: &in}), apply(b, tick{At: dl.Add(-time.Second), In: &inB}); x != y {
+			t.Fatalf("answer %s\nquick path handed out\n %.800s\nstrict path\n %.800s", raw, x, y)
+		}
+		if x, y := apply(a, tick{At: dl}), apply(b, tick{At: dl}); x != y {
+			t.Fatalf("answer %s: the seal differs:\n %.800s\n %.800s", raw, x, y)
+		}
+	})
+}
