@@ -28,7 +28,7 @@ func (m *Match) houseAgents() []houseAgent {
 	return out
 }
 
-// houseViewOf is seat n's houseView now, as its state object says it (appendMe, appendShared).
+// houseViewOf is seat n's houseView now, as its state object says it (appendMe, sharedParts).
 func (m *Match) houseViewOf(n int, agents []houseAgent) *houseView {
 	v := &houseView{agents: agents, unlocked: m.unlocked(n), budget: m.seat(n).budget,
 		accusation: m.seat(n).accusation, turns: m.format.Turns}

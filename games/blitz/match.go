@@ -118,6 +118,8 @@ type Match struct {
 	evBuf      []byte   // scratch for the event being emitted: its JCS bytes are hashed, then copied to pubLog
 	meHint     int      // bytes to allocate for a state's "me" (the largest so far)
 	sharedHint int      // bytes to allocate for a phase's shared members (the last phase's)
+	terms      [][]byte // per seat (index seat-1): agents[].commitments' items, append-only (agentTerms)
+	termsUpTo  int      // m.sealed[:termsUpTo] are in terms
 	pattern    *patternCounter
 
 	// the current call's output

@@ -121,13 +121,13 @@ const (
 // The segments every state shares; a Doc never writes into its segments.
 var logOpenBytes, logCloseBytes = []byte(logOpen), []byte(logClose)
 
-// shared writes the seat-independent members once per phase (appendShared), without the
-// enclosing braces, into bytes of their own: every seat's state of the phase shares them.
-// It is sized by the last phase's, which it rarely outgrows by much.
-func (m *Match) shared() []byte {
-	b := m.appendShared(make([]byte, 0, m.sharedHint))
-	m.sharedHint = len(b) + len(b)/8
-	return b
+// shared writes the seat-independent members once per phase (sharedParts), without the
+// enclosing braces, as segments every seat's state of the phase shares. Its new bytes are sized
+// by the last phase's, which they rarely outgrow by much.
+func (m *Match) shared() [][]byte {
+	parts, n := m.sharedParts(make([]byte, 0, m.sharedHint))
+	m.sharedHint = n + n/8
+	return parts
 }
 
 // stateFor builds seat n's §5.4 state object: {"me": …, the shared members, "public_log": […]}.
@@ -135,11 +135,13 @@ func (m *Match) shared() []byte {
 // shares (games.Doc): the log is already canonical JSON in append-only chunks whose written
 // bytes never change, so a state holds the chunks as they are now and later events, written
 // past them, are not in it. A state costs its own "me", not a copy of all the table has said.
-func (m *Match) stateFor(n int, shared []byte) games.Doc {
+func (m *Match) stateFor(n int, shared [][]byte) games.Doc {
 	me := append(m.appendMe(append(make([]byte, 0, m.meHint), `{"me":`...), n), ',')
 	m.meHint = max(m.meHint, len(me)+len(me)/8)
-	parts := make([][]byte, 0, len(m.pubLog.chunks)+4)
-	parts = append(parts, me, shared, logOpenBytes)
+	parts := make([][]byte, 0, len(m.pubLog.chunks)+len(shared)+3)
+	parts = append(parts, me)
+	parts = append(parts, shared...)
+	parts = append(parts, logOpenBytes)
 	parts = append(parts, m.pubLog.chunks...)
 	parts = append(parts, logCloseBytes)
 	return games.JoinDoc(parts...)

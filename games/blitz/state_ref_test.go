@@ -13,7 +13,7 @@ import (
 // hand-written writer (state_write.go): checkStates compares every envelope a test produces.
 
 // sharedReflect is the shared members as encoding/json writes sharedState: the reference
-// appendShared must equal.
+// sharedParts must equal, joined.
 func (m *Match) sharedReflect() []byte {
 	st := sharedState{TaskCategory: m.task.Category, Bounty: m.pot, Pattern: m.pattern.patterns(),
 		Format:  formatState{Name: m.format.Name, Seats: len(m.seats), Turns: m.format.Turns, Exchanges: m.format.Exchanges},

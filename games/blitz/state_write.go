@@ -191,8 +191,18 @@ func (m *Match) appendMe(b []byte, n int) []byte {
 	return append(b, '}')
 }
 
-// appendShared writes the seat-independent members (sharedState), without the braces.
-func (m *Match) appendShared(b []byte) []byte {
+// sharedParts writes the seat-independent members (sharedState) without the braces, as segments:
+// each agent's sealed-commitment list is its append-only terms buffer (agentTerms), shared
+// between phases, and only the rest is new bytes. b is the buffer the new bytes go into; n is how
+// many were written.
+func (m *Match) sharedParts(b []byte) (parts [][]byte, n int) {
+	m.agentTerms()
+	parts = make([][]byte, 0, 2*len(m.seats)+2)
+	start := 0
+	cut := func() { // the new bytes written since the last cut become a segment
+		parts = append(parts, b[start:len(b):len(b)])
+		start = len(b)
+	}
 	if len(m.seats) == 0 {
 		b = append(appendMember(b, true, "agents"), "null"...) // a nil slice, as encoding/json writes it
 	} else {
@@ -214,18 +224,9 @@ func (m *Match) appendShared(b []byte) []byte {
 		}
 		b = appendInt(b, false, "collateral", int64(bar))
 		b = append(appendMember(b, false, "commitments"), '[')
-		first := true
-		for _, c := range m.sealed {
-			if c.payer == s.Seat.Seat || c.payee == s.Seat.Seat {
-				if !first {
-					b = append(b, ',')
-				}
-				first = false
-				b = appendJSONString(appendMember(append(b, '{'), true, "id"), c.id)
-				b = appendInt(b, false, "payer", int64(c.payer))
-				b = appendInt(b, false, "payee", int64(c.payee))
-				b = append(appendInt(b, false, "due", int64(c.due)), '}')
-			}
+		if t := m.terms[i]; len(t) > 0 {
+			cut()
+			parts = append(parts, t[:len(t):len(t)])
 		}
 		b = append(b, ']', '}')
 	}
@@ -261,5 +262,30 @@ func (m *Match) appendShared(b []byte) []byte {
 		b = appendInt(append(b, '{'), true, "a", int64(p[0]))
 		b = append(appendInt(b, false, "b", int64(p[1])), '}')
 	}
-	return append(b, ']')
+	b = append(b, ']')
+	cut()
+	return parts, len(b)
+}
+
+// agentTerms brings each seat's terms buffer up to date: the public terms {id, payer, payee,
+// due} of every sealed commitment the seat is party to, comma-joined in sealed order (agents[]
+// commitments). Sealed commitments are never unsealed and their public terms never change, so
+// the buffers only grow; a state holds them as they were when it was built (capped segments).
+func (m *Match) agentTerms() {
+	if m.terms == nil {
+		m.terms = make([][]byte, len(m.seats))
+	}
+	for _, c := range m.sealed[m.termsUpTo:] {
+		for _, n := range [2]int{c.payer, c.payee} {
+			t := m.terms[n-1]
+			if len(t) > 0 {
+				t = append(t, ',')
+			}
+			t = appendJSONString(appendMember(append(t, '{'), true, "id"), c.id)
+			t = appendInt(t, false, "payer", int64(c.payer))
+			t = appendInt(t, false, "payee", int64(c.payee))
+			m.terms[n-1] = append(appendInt(t, false, "due", int64(c.due)), '}')
+		}
+	}
+	m.termsUpTo = len(m.sealed)
 }
