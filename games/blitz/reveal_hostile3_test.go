@@ -169,3 +169,37 @@ func TestEventsReplayEqualsSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestMomentsWithEliminationAndBreach: a round with a breach that drains a seat to elimination,
+// the mole's bells and accusations placed and moved: the moments are the transcript scan's.
+func TestMomentsWithEliminationAndBreach(t *testing.T) {
+	h := newHarness(t, testSetup("blitz", 6, `{"mole":3,"task":{"kind":"breach","named":[1]}}`))
+	h.to(1, "talk", 1)
+	h.mustNoDrop(2, `{"messages":[{"type":"public","text":"I accuse 4"}],"accusation":4}`)
+	h.to(1, "commit", 0)
+	h.mustNoDrop(1, commitBody(
+		`{"ref":"c1","payee":3,"amount":80000000,"condition":{"always":true},"due":1}`,
+		`{"ref":"c2","payee":2,"amount":60000000,"condition":{"always":true},"due":2}`,
+		`{"ref":"c3","payee":4,"amount":40000000,"condition":{"always":true},"due":2}`))
+	h.mustNoDrop(5, commitBody(`{"ref":"c5","payee":6,"amount":30000000,"condition":{"always":true},"due":3}`))
+	h.to(2, "talk", 1)
+	h.mustNoDrop(2, `{"messages":[],"accusation":5}`)
+	h.finish()
+	var events []games.Event
+	for _, st := range h.steps {
+		events = append(events, st.Events...)
+	}
+	kinds := map[string]bool{}
+	for _, e := range events {
+		kinds[e.Type] = true
+	}
+	if !kinds["agent.eliminated"] || !kinds["accusation.moved"] {
+		t.Fatalf("the round lacks an elimination or a moved accusation: %v", kinds)
+	}
+	got := revealedMoments(t, events)
+	want := momentsByScan(h.m, events)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("moments\n %+v\nwant (transcript scan)\n %+v", got, want)
+	}
+	t.Logf("moments: %+v", got)
+}
