@@ -22,17 +22,7 @@ func (h *harness) driveToEnd(id string, maxSteps int) {
 		if h.last[id] == StatusFinished {
 			return
 		}
-		quiet := false
-		for !quiet {
-			select {
-			case e := <-h.events:
-				h.log = append(h.log, e)
-			case s := <-h.status:
-				h.last[s[0]] = s[1]
-			case <-time.After(50 * time.Millisecond):
-				quiet = true
-			}
-		}
+		h.quiet()
 		if h.last[id] == StatusFinished {
 			return
 		}
@@ -41,6 +31,20 @@ func (h *harness) driveToEnd(id string, maxSteps int) {
 		}
 	}
 	h.t.Fatalf("table %s not finished after %d clock steps", id, maxSteps)
+}
+
+// quiet collects events and statuses until none has come for 50 ms.
+func (h *harness) quiet() {
+	for {
+		select {
+		case e := <-h.events:
+			h.log = append(h.log, e)
+		case s := <-h.status:
+			h.last[s[0]] = s[1]
+		case <-time.After(50 * time.Millisecond):
+			return
+		}
+	}
 }
 
 func TestBlitzShortRoundOfHouseSeats(t *testing.T) {

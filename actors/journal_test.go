@@ -84,17 +84,7 @@ func TestBlitzTableRestoresFromItsJournal(t *testing.T) {
 func (h *harness) driveSteps(n int) {
 	h.t.Helper()
 	for i := 0; i < n; i++ {
-		quiet := false
-		for !quiet {
-			select {
-			case e := <-h.events:
-				h.log = append(h.log, e)
-			case s := <-h.status:
-				h.last[s[0]] = s[1]
-			case <-time.After(50 * time.Millisecond):
-				quiet = true
-			}
-		}
+		h.quiet()
 		if at, ok := h.clock.NextAt(); ok {
 			h.clock.Set(at)
 		}

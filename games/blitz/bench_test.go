@@ -138,6 +138,18 @@ func mustJSON(tb testing.TB, v any) json.RawMessage {
 	return b
 }
 
+// body is seat's answer to move mv in the benchmark round, nil for a move it does not answer
+// (scouting, settle).
+func (f *benchFixture) body(mv games.Move, seat int) json.RawMessage {
+	switch mv.Phase {
+	case "talk":
+		return f.talk[seat]
+	case "commit":
+		return f.commit[seat][mv.Turn]
+	}
+	return nil
+}
+
 // play runs one whole round and returns it; every answer must be taken whole.
 func (f *benchFixture) play(tb testing.TB) *blitz.Match {
 	gm, err := blitz.NewEngine(blitz.DefaultFees()).New(f.setup, f.keys)
@@ -153,13 +165,8 @@ func (f *benchFixture) play(tb testing.TB) *blitz.Match {
 		m.Advance(dl)
 		cur := m.Phase()
 		for _, p := range m.Prompts() {
-			var body json.RawMessage
-			switch cur.Phase {
-			case "talk":
-				body = f.talk[p.Seat]
-			case "commit":
-				body = f.commit[p.Seat][cur.Turn]
-			default:
+			body := f.body(cur, p.Seat)
+			if body == nil {
 				continue
 			}
 			st, err := m.Act(dl, games.Input{Seat: p.Seat, Kind: "answer", Move: cur, Body: body})
@@ -271,13 +278,8 @@ func BenchmarkStateFlatten(b *testing.B) {
 		cur := m.Phase()
 		for _, p := range m.Prompts() {
 			states = append(states, p.State)
-			var body json.RawMessage
-			switch cur.Phase {
-			case "talk":
-				body = f.talk[p.Seat]
-			case "commit":
-				body = f.commit[p.Seat][cur.Turn]
-			default:
+			body := f.body(cur, p.Seat)
+			if body == nil {
 				continue
 			}
 			if _, err := m.Act(dl, games.Input{Seat: p.Seat, Kind: "answer", Move: cur, Body: body}); err != nil {

@@ -59,13 +59,8 @@ func TestJournalRestoreMatchesOriginal(t *testing.T) {
 			}
 			cur := x.Phase()
 			for _, p := range x.Prompts() {
-				var body json.RawMessage
-				switch cur.Phase {
-				case "talk":
-					body = f.talk[p.Seat]
-				case "commit":
-					body = f.commit[p.Seat][cur.Turn]
-				default:
+				body := f.body(cur, p.Seat)
+				if body == nil {
 					continue
 				}
 				st, err := x.Act(dl, games.Input{Seat: p.Seat, Kind: "answer", Move: cur, Body: body})

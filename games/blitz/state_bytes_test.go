@@ -68,13 +68,8 @@ func TestStatePublicLog(t *testing.T) {
 		check(st.Prompts)
 		cur := m.Phase()
 		for _, p := range m.Prompts() {
-			var body json.RawMessage
-			switch cur.Phase {
-			case "talk":
-				body = f.talk[p.Seat]
-			case "commit":
-				body = f.commit[p.Seat][cur.Turn]
-			default:
+			body := f.body(cur, p.Seat)
+			if body == nil {
 				continue
 			}
 			if _, err := m.Act(dl, games.Input{Seat: p.Seat, Kind: "answer", Move: cur, Body: body}); err != nil {
