@@ -186,18 +186,27 @@ func restore(snapshot []byte, keys games.Keyring, recording bool) (*Match, error
 	if err := json.Unmarshal(snapshot, &sn); err != nil {
 		return nil, fmt.Errorf("blitz: restore: %w", err)
 	}
-	if sn.V != 1 {
-		return nil, fmt.Errorf("blitz: restore: snapshot version %d", sn.V)
-	}
-	m, err := NewEngine(sn.Fees).newMatch(sn.Setup, keys)
+	m, err := matchOf(snapshotHead{V: sn.V, Fees: sn.Fees, Setup: sn.Setup}, keys, "restore")
 	if err != nil {
-		return nil, fmt.Errorf("blitz: restore: %w", err)
+		return nil, err
 	}
 	m.recording = recording
 	for i, op := range sn.Log {
 		if err := m.replay(i, op); err != nil {
 			return nil, err
 		}
+	}
+	return m, nil
+}
+
+// matchOf is the new match a snapshot's or journal's head describes, for replaying its inputs.
+func matchOf(h snapshotHead, keys games.Keyring, what string) (*Match, error) {
+	if h.V != 1 {
+		return nil, fmt.Errorf("blitz: %s: version %d", what, h.V)
+	}
+	m, err := NewEngine(h.Fees).newMatch(h.Setup, keys)
+	if err != nil {
+		return nil, fmt.Errorf("blitz: %s: %w", what, err)
 	}
 	return m, nil
 }
@@ -225,12 +234,9 @@ func (e *Engine) RestoreJournal(head []byte, entries [][]byte, keys games.Keyrin
 	if err := json.Unmarshal(head, &h); err != nil {
 		return nil, fmt.Errorf("blitz: restore journal: %w", err)
 	}
-	if h.V != 1 {
-		return nil, fmt.Errorf("blitz: restore journal: head version %d", h.V)
-	}
-	m, err := NewEngine(h.Fees).newMatch(h.Setup, keys)
+	m, err := matchOf(h, keys, "restore journal")
 	if err != nil {
-		return nil, fmt.Errorf("blitz: restore journal: %w", err)
+		return nil, err
 	}
 	for i, raw := range entries {
 		var op logOp
