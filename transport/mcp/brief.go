@@ -1,12 +1,15 @@
 package chatseat
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
 
+	"arena/games"
 	"arena/transport/desk"
 )
 
@@ -49,7 +52,7 @@ func renderNext(n desk.Next, now time.Time) string {
 		b.WriteString("\n")
 	}
 	if n.Prompt != nil {
-		if t := tableLine(n.Prompt.State.Bytes(), n.Prompt.Seat); t != "" {
+		if t := tableLine(n.Prompt.State, n.Prompt.Seat); t != "" {
 			b.WriteString(t + "\n")
 		}
 	}
@@ -88,9 +91,9 @@ func timeLeft(deadline string, now time.Time) string {
 // tableLine renders the seats from a state object's public "agents" (§5.4: seat, name, alive,
 // dark, the collateral bar in percent), marking the seat's own, then the seat's own open
 // commitments and accusation. An unreadable state gives "".
-func tableLine(state json.RawMessage, me int) string {
+func tableLine(state games.Doc, me int) string {
 	var st stateView
-	if len(state) == 0 || json.Unmarshal(state, &st) != nil || len(st.Agents) == 0 {
+	if !readStateView(state, &st) || len(st.Agents) == 0 {
 		return ""
 	}
 	out := "The table (collateral as a share of what each seat sat down with): " + seatsLine(st.Agents, me) + "."
@@ -259,4 +262,48 @@ func revealLine(raw json.RawMessage) string {
 		}
 	}
 	return s
+}
+
+// readStateView reads "agents" and "me" from a state object and stops there: the rest, the public
+// log above all (the last member of a §5.4 state, and by far the largest), is never read, let
+// alone decoded. False if the state is not an object or either member does not decode.
+func readStateView(state games.Doc, st *stateView) bool {
+	parts := state.Parts()
+	rs := make([]io.Reader, len(parts))
+	for i, p := range parts {
+		rs[i] = bytes.NewReader(p)
+	}
+	dec := json.NewDecoder(io.MultiReader(rs...))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	var agents, me bool
+	for !agents || !me {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		key, ok := t.(string)
+		if !ok { // the object ended: "me" is optional, as it was to a whole decode
+			return agents
+		}
+		switch key {
+		case "agents":
+			agents = dec.Decode(&st.Agents) == nil
+			if !agents {
+				return false
+			}
+		case "me":
+			me = dec.Decode(&st.Me) == nil
+			if !me {
+				return false
+			}
+		default:
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
