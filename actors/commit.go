@@ -160,6 +160,7 @@ func (t *tableActor) nextRecord(box *outbox) (*tableRecord, [][]byte, error) {
 	if res, ok := t.match.Result(); ok {
 		next.Status = StatusFinished
 		next.Result = &res
+		next.Unsettled = true
 	}
 	return &next, journal, nil
 }
@@ -297,7 +298,8 @@ func (t *tableActor) encodeChanged(rec *tableRecord) []byte {
 	old := t.rec
 	if rec.Journal && old != nil && old.Journal && len(rec.Match) == 0 && rec.Status == old.Status &&
 		rec.Turn == old.Turn && rec.Phase == old.Phase && rec.Result == nil && old.Result == nil &&
-		rec.LastError == old.LastError && rec.Restarts == old.Restarts && rec.Poison == old.Poison {
+		rec.LastError == old.LastError && rec.Restarts == old.Restarts && rec.Poison == old.Poison &&
+		rec.Unsettled == old.Unsettled {
 		rec.Updated = old.Updated
 		return nil
 	}

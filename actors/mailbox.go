@@ -112,6 +112,9 @@ type mailbox struct {
 	// stopped is the table's status ("stopped", "failed") once TableStopped came: the seat is
 	// given up (mailbox_stopped.go). "" while the table runs.
 	stopped string
+	// endedAt reads the table's record when the mailbox starts: the round's result if the table has
+	// finished (nil otherwise, or when it cannot be read).
+	endedAt func() *RoundEnded
 }
 
 // newMailbox makes the mailbox of one walk-in seat. The away rule's silent answers go to the
@@ -120,6 +123,13 @@ func newMailbox(a *Arena, hash, table string, seat int, game string) *mailbox {
 	clock := a.deskClock()
 	return &mailbox{
 		hash: hash, table: table, seat: seat, game: game, now: clock.Now,
+		endedAt: func() *RoundEnded {
+			rec, err := a.record(table)
+			if err != nil || rec.Status != StatusFinished || rec.Result == nil {
+				return nil
+			}
+			return &RoundEnded{Table: table, Round: rec.Round, Seat: seat, Result: *rec.Result}
+		},
 		silence: func(m SubmitAnswer) {
 			go func() {
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -133,6 +143,15 @@ func newMailbox(a *Arena, hash, table string, seat int, game string) *mailbox {
 // Receive implements actor.Actor.
 func (m *mailbox) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		// A mailbox (re)spawned for a seat whose table already finished: the RoundEnded the table
+		// sent may have died with the process (a crash between the reveal's commit and the
+		// walk-in's record). The result is the table's record's; a walk-in takes it once.
+		if m.endedAt != nil {
+			if e := m.endedAt(); e != nil {
+				ctx.Send(ctx.Self(), e)
+			}
+		}
 	case *DeliverPrompt:
 		m.deliver(msg)
 	case *TableStopped:

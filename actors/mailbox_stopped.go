@@ -57,6 +57,20 @@ func (w *walkin) seatStopped(s TableStopped) {
 	w.persist()
 }
 
+// liveEnded is the end of the live seat's round as its table's record says it, or nil while the
+// round is not over (or the record cannot be read).
+func (w *walkin) liveEnded() *RoundEnded {
+	l := w.rec.Live
+	if l == nil || l.Table == "" {
+		return nil
+	}
+	rec, err := w.a.record(l.Table)
+	if err != nil || rec.Status != StatusFinished || rec.Result == nil || rec.Round != l.Round {
+		return nil
+	}
+	return &RoundEnded{Table: l.Table, Round: l.Round, Seat: l.Seat, Result: *rec.Result}
+}
+
 // liveGone reports whether the live seat's table is stopped or failed (its record says so),
 // for a seat whose TableStopped never reached the walk-in (the server went down meanwhile, or
 // the table stopped before this fix). A record that cannot be read leaves the seat held.

@@ -26,6 +26,11 @@ type tableRecord struct {
 	// journal/<id> (storage.LoadJournal), the first of them its head; Match is then empty.
 	Journal bool          `json:"journal,omitempty"`
 	Result  *games.Result `json:"result,omitempty"`
+	// Unsettled: the round is finished, and its end may not have been announced (RoundEnded to the
+	// walk-ins' mailboxes) or its anchors recorded yet. Set by every commit of a finished round and
+	// cleared once the table stops with nothing outstanding; boot recovery starts a finished table
+	// that still has it, to finish the job (a crash between the reveal's commit and its replies).
+	Unsettled bool `json:"unsettled,omitempty"`
 	// LastError is the last panic or failure; Restarts the panics survived since the last ops
 	// restart; Poison the input that last panicked (isolation rule, supervisor.go).
 	LastError string      `json:"last_error,omitempty"`

@@ -76,7 +76,8 @@ func (s *tablesActor) Receive(ctx actor.Context) {
 	}
 }
 
-// recover is boot recovery: every live table in storage is spawned; each resumes in Started.
+// recover is boot recovery: every live table in storage is spawned, and every finished one whose
+// end may not have been announced (Unsettled); each resumes in Started.
 func (s *tablesActor) recover(ctx actor.Context) {
 	var ids []string
 	err := s.env.store.ListTables(func(id string, b []byte) error {
@@ -86,7 +87,7 @@ func (s *tablesActor) recover(ctx actor.Context) {
 			return nil
 		}
 		s.env.m.setStatus(id, rec.Status)
-		if rec.Status == StatusLive {
+		if rec.Status == StatusLive || (rec.Status == StatusFinished && rec.Unsettled) {
 			ids = append(ids, id)
 		}
 		return nil
@@ -149,7 +150,7 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 			// Nothing to restart; but an incarnation started on a finished round records the
 			// anchors it has no transcript line for yet (a restart that met the round's last
 			// commit stopped the table before their replies came), then stops by itself.
-			if s.env.countAnchor {
+			if rec.Unsettled {
 				_ = s.spawn(ctx, id)
 			}
 			return fmt.Errorf("%w: table %s is finished", ErrBadSpec, id)

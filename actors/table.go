@@ -186,7 +186,7 @@ func (t *tableActor) start(ctx actor.Context) {
 		panic(err)
 	}
 	t.rec = rec
-	if rec.Status != StatusLive && (rec.Status != StatusFinished || !t.env.countAnchor) {
+	if rec.Status != StatusLive && (rec.Status != StatusFinished || !rec.Unsettled) {
 		ctx.Stop(ctx.Self())
 		return
 	}
@@ -211,14 +211,12 @@ func (t *tableActor) start(ctx actor.Context) {
 		pending = ak.PendingAnchors()
 	}
 	if rec.Status == StatusFinished {
-		// Started on a finished round (a restart reached it while its last commit landed): the
-		// end was announced as that commit settled; what is left is to record its anchors.
-		t.done, t.stopping = true, len(pending) == 0
+		// Started on a finished round whose end may not have been announced (a crash or a restart
+		// between the reveal's commit and what follows it): announce it again (a walk-in takes a
+		// round's end once), record the anchors it has no line for, then settle and stop.
+		t.done = true
+		t.announce(ctx)
 		t.emit(ctx, &outbox{anchors: pending})
-		if len(pending) == 0 {
-			ctx.Stop(ctx.Self())
-		}
-		t.stopping = false
 		t.maybeStop(ctx)
 		return
 	}
@@ -401,6 +399,13 @@ func (t *tableActor) finish(ctx actor.Context) {
 		default:
 		}
 	}
+	t.announce(ctx)
+	t.env.log.Info("round finished", "table", t.id, "round", t.rec.Round)
+	t.maybeStop(ctx)
+}
+
+// announce tells every walk-in seat's mailbox the round ended, with its result.
+func (t *tableActor) announce(ctx actor.Context) {
 	res := *t.rec.Result
 	for _, s := range t.rec.Spec.Seats {
 		if s.Channel == ChannelMailbox && s.Mailbox != "" {
@@ -408,8 +413,6 @@ func (t *tableActor) finish(ctx actor.Context) {
 				&RoundEnded{Table: t.id, Round: t.rec.Round, Seat: s.Seat.Seat, Result: res})
 		}
 	}
-	t.env.log.Info("round finished", "table", t.id, "round", t.rec.Round)
-	t.maybeStop(ctx)
 }
 
 // maybeStop stops a finished table once nothing is pending: no anchor reply awaited, no commit
@@ -417,7 +420,27 @@ func (t *tableActor) finish(ctx actor.Context) {
 func (t *tableActor) maybeStop(ctx actor.Context) {
 	if t.done && !t.stopping && t.outstanding == 0 && t.flying == nil && t.queued == nil {
 		t.stopping = true
+		t.settled()
 		ctx.Poison(ctx.Self())
+	}
+}
+
+// settled clears the record's Unsettled mark: the end is announced and no anchor reply is awaited.
+// The record is read back from the store (it holds what t.rec does not: a snapshot, for a game
+// with no journal). A failed write leaves the mark: the next boot announces the end again, which
+// a walk-in takes once.
+func (t *tableActor) settled() {
+	b, err := t.env.store.LoadTable(t.id)
+	if err != nil {
+		return
+	}
+	rec, err := decodeRecord(t.id, b)
+	if err != nil || !rec.Unsettled || rec.Status != StatusFinished {
+		return
+	}
+	rec.Unsettled = false
+	if err := t.env.store.PutTable(t.id, rec.encode()); err != nil {
+		t.env.log.Warn("finished table not marked settled", "table", t.id, "err", err)
 	}
 }
 

@@ -243,6 +243,13 @@ func (w *walkin) load(ctx actor.Context) {
 	if l := w.rec.Live; l != nil && l.Mailbox != "" {
 		w.mailbox = actor.NewPID(ctx.ActorSystem().Address(), l.Mailbox)
 	}
+	// A live seat whose table has finished: the RoundEnded died with the process (a crash between
+	// the reveal's commit and this record). The round's end is the table's record's; it is taken
+	// now, and polls answer that result (lastResult) until the next join.
+	if e := w.liveEnded(); e != nil {
+		w.roundEnded(ctx, e)
+		w.mailbox = nil
+	}
 }
 
 // persist commits the record. A failed write is logged; the record in memory stays right and is
