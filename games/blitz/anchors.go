@@ -1,10 +1,6 @@
 package blitz
 
-import (
-	"slices"
-
-	"arena/games"
-)
+import "arena/games"
 
 var _ games.AnchorKeeper = (*Match)(nil)
 
@@ -12,11 +8,10 @@ var _ games.AnchorKeeper = (*Match)(nil)
 // in seq order (games.AnchorKeeper).
 func (m *Match) PendingAnchors() []games.AnchorRequest {
 	var out []games.AnchorRequest
-	for seq, r := range m.anchors {
-		if !m.anchored[seq] {
+	for i, r := range m.anchors {
+		if !m.anchored[i] {
 			out = append(out, r)
 		}
 	}
-	slices.SortFunc(out, func(a, b games.AnchorRequest) int { return int(a.Seq) - int(b.Seq) })
 	return out
 }

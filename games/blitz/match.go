@@ -104,8 +104,8 @@ type Match struct {
 	reveal      *Reveal
 
 	anchorSeq uint32
-	anchors   map[uint32]games.AnchorRequest
-	anchored  map[uint32]bool
+	anchors   []games.AnchorRequest // by seq-1: seqs run from 1 with no gap (§5.5)
+	anchored  []bool                // by seq-1: recorded by an "anchored" input
 
 	// A live match keeps no list of its events: each Step hands them out once and the table
 	// persists them. It keeps what it reads back: the public log, the running hashes, and the
@@ -167,8 +167,7 @@ func clockOf(p games.Pace) clock {
 func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt Options, human bool) (*Match, error) {
 	m := &Match{fees: fees, setup: s, keys: keys, format: f, opt: opt, human: human, clk: clockOf(s.Pace),
 		byID: map[string]*promise{}, refs: map[string]string{}, whisperFrom: map[int]bool{},
-		standingAt: map[int]map[int]int{}, anchors: map[uint32]games.AnchorRequest{},
-		anchored: map[uint32]bool{}, answered: map[int]bool{}, deadline: s.Start,
+		standingAt: map[int]map[int]int{}, answered: map[int]bool{}, deadline: s.Start,
 		pattern: newPatternCounter(), transcript: newRunningHash()}
 	for _, st := range s.Seats {
 		b := st.Entry * 5 / 100 // §14 bounty: 5% of entry, floor
