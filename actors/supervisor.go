@@ -153,7 +153,7 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 			if rec.Unsettled {
 				_ = s.spawn(ctx, id)
 			}
-			return fmt.Errorf("%w: table %s is finished", ErrBadSpec, id)
+			return fmt.Errorf("%w: table %s has finished its round; there is nothing to restart", ErrBadSpec, id)
 		}
 		return nil
 	}

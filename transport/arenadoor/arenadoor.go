@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sort"
+	"strings"
 	"time"
 
 	"arena/actors"
@@ -139,7 +140,8 @@ func CodeOf(err error) error {
 	case errors.Is(err, actors.ErrClosed):
 		return &door.Refusal{Code: door.CodeBusy, Msg: "the arena is shutting down", Retry: true}
 	case errors.Is(err, actors.ErrBadSpec):
-		return door.Refuse("refused", err.Error())
+		// the reason, without the package's prefix (an operator or a client reads it)
+		return door.Refuse("refused", strings.TrimPrefix(err.Error(), actors.ErrBadSpec.Error()+": "))
 	}
 	return err
 }
