@@ -21,11 +21,3 @@ type Journaler interface {
 type JournalRestorer interface {
 	RestoreJournal(head []byte, entries [][]byte, keys Keyring) (Match, error)
 }
-
-// AnchorKeeper is a Match that can say which of its anchor requests (Step.Anchors) it has not yet
-// recorded as anchored. A table re-sends them when it starts, so a reply the chain actor sent
-// while the table was down or restarting is asked for again (the chain actor answers a request it
-// already holds with the transaction it has) and still reaches the transcript.
-type AnchorKeeper interface {
-	PendingAnchors() []AnchorRequest // in request order (Seq)
-}
