@@ -61,7 +61,8 @@ func BenchmarkTablesUnderLoad(b *testing.B) {
 // named house seats per table, the house policy answering every move, the agent clock compressed.
 func TestRunBenchBlitzPractice(t *testing.T) {
 	r, err := RunBench(context.Background(), BenchOptions{Tables: 4, Move: 50 * time.Millisecond, NoSync: true, Practice: true,
-		Engine: blitz.NewEngine(blitz.DefaultFees()), Dir: t.TempDir(), Timeout: 30 * time.Second})
+		Engine: blitz.NewEngine(blitz.DefaultFees()), Dir: t.TempDir(), Timeout: 30 * time.Second,
+		HeapEvery: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +71,11 @@ func TestRunBenchBlitzPractice(t *testing.T) {
 	// takes depends on the machine's load: only "every table committed" is fixed.
 	if r.Completed != 4 || r.TimerSamples < 4*5 || r.CommitSamples < 4 || r.TablesPerSecond <= 0 || r.HeapPerTable == 0 {
 		t.Fatalf("bench result %v", r)
+	}
+	// The heap through the round: samples taken while the tables were live, their mean no more
+	// than their peak.
+	if len(r.HeapSamples) == 0 || r.HeapPeak == 0 || r.HeapMean == 0 || r.HeapMean > r.HeapPeak {
+		t.Fatalf("heap samples %v mean %d peak %d", r.HeapSamples, r.HeapMean, r.HeapPeak)
 	}
 	if _, err := RunBench(context.Background(), BenchOptions{Tables: 1, Practice: true, Format: "long",
 		Engine: blitz.NewEngine(blitz.DefaultFees())}); err == nil {
