@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"arena/games/blitz/commitment"
+	"arena/games/canon"
 )
 
 // The common talk answer read in one pass over its bytes, without a parse tree:
@@ -33,16 +34,7 @@ type quickScan struct {
 	ascii bool // the last string read was all ASCII
 }
 
-func (q *quickScan) ws() {
-	for q.i < len(q.data) {
-		switch q.data[q.i] {
-		case ' ', '\t', '\n', '\r':
-			q.i++
-		default:
-			return
-		}
-	}
-}
+func (q *quickScan) ws() { q.i = canon.SkipWS(q.data, q.i) }
 
 // next skips whitespace and reports whether the next byte is c (consuming it if so).
 func (q *quickScan) next(c byte) bool {

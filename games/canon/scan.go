@@ -103,15 +103,21 @@ func parse(raw []byte) (*node, error) {
 	return n, nil
 }
 
-func (s *scanner) skipWS() {
-	for s.i < len(s.data) {
-		switch s.data[s.i] {
+func (s *scanner) skipWS() { s.i = SkipWS(s.data, s.i) }
+
+// SkipWS returns the offset of the first byte of data at or after i that is not JSON whitespace
+// (RFC 8259: space, tab, line feed, carriage return), len(data) if there is none. The scanners of
+// answers and commitments (games/blitz) share it with this package's.
+func SkipWS(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
 		case ' ', '\t', '\n', '\r':
-			s.i++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
 func (s *scanner) syntax(what string) error {

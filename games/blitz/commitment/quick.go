@@ -254,16 +254,7 @@ type quickScan struct {
 	i int
 }
 
-func (q *quickScan) ws() {
-	for q.i < len(q.d) {
-		switch q.d[q.i] {
-		case ' ', '\t', '\n', '\r':
-			q.i++
-		default:
-			return
-		}
-	}
-}
+func (q *quickScan) ws() { q.i = canon.SkipWS(q.d, q.i) }
 
 func (q *quickScan) next(c byte) bool {
 	q.ws()
