@@ -64,20 +64,14 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 	data := fs.String("data", "", "")
 	keysFile := fs.String("keys", "", "")
 	wait := fs.Duration("wait", 30*time.Second, "")
-	var pos []string
-	for rest := args; ; { // flags before or after the transcript
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, anchorCheckUsage)
-				return 0
-			}
-			fmt.Fprintf(stderr, "arena anchor-check: %v\n%s", err, anchorCheckUsage)
-			return 2
+	pos, err := parseInterspersed(fs, args) // flags before or after the transcript
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, anchorCheckUsage)
+			return 0
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
+		fmt.Fprintf(stderr, "arena anchor-check: %v\n%s", err, anchorCheckUsage)
+		return 2
 	}
 	if len(pos) != 1 {
 		fmt.Fprint(stderr, "arena anchor-check: want one TRANSCRIPT (a file or a URL)\n"+anchorCheckUsage)

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -62,5 +63,21 @@ func usage(cmds map[string]command) {
 	fmt.Fprintln(os.Stderr, "usage: arena <command> [flags]")
 	for _, n := range names {
 		fmt.Fprintf(os.Stderr, "  %-14s %s\n", n, cmds[n].summary)
+	}
+}
+
+// parseInterspersed parses fs from args with flags allowed before, between and after the
+// positional arguments (the flag package stops at the first), and returns the positional ones in
+// order. The error is fs.Parse's (flag.ErrHelp for -h).
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
 	}
 }

@@ -50,21 +50,14 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	data := fs.String("data", "", "")
 	asJSON := fs.Bool("json", false, "")
 	// Flags may come before or after the verb and the id.
-	var pos []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, opsUsage)
-				return 0
-			}
-			fmt.Fprintf(stderr, "arena ops: %v\n%s", err, opsUsage)
-			return 2
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, opsUsage)
+			return 0
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
+		fmt.Fprintf(stderr, "arena ops: %v\n%s", err, opsUsage)
+		return 2
 	}
 	var method, path string
 	switch {
