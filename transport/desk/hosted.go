@@ -152,23 +152,21 @@ func (h *hostedHandlers) host(c echo.Context) error {
 }
 
 func (h *hostedHandlers) start(c echo.Context) error {
-	tok, err := walkinRequest(c)
-	if err != nil {
-		return err
-	}
-	if err := h.optionalBody(c, &emptyBody{}); err != nil {
-		return err
-	}
-	ctx, cancel := h.call(c)
-	defer cancel()
-	t, err := h.hd.StartHosted(ctx, tok)
-	if err != nil {
-		return err
-	}
-	return sendJSON(c, http.StatusOK, absolute(c, h.opts.Site, t))
+	return h.bodiless(c, func(ctx context.Context, tok string) (any, error) {
+		t, err := h.hd.StartHosted(ctx, tok)
+		return absolute(c, h.opts.Site, t), err
+	})
 }
 
 func (h *hostedHandlers) leave(c echo.Context) error {
+	return h.bodiless(c, func(ctx context.Context, tok string) (any, error) {
+		return map[string]string{"status": "left"}, h.hd.LeaveTable(ctx, tok)
+	})
+}
+
+// bodiless serves a walk-in call that takes no body (none, or an empty object): the token, then
+// call with the request's deadline; its value is sent as 200, its error as the refusal.
+func (h *hostedHandlers) bodiless(c echo.Context, call func(ctx context.Context, tok string) (any, error)) error {
 	tok, err := walkinRequest(c)
 	if err != nil {
 		return err
@@ -178,10 +176,11 @@ func (h *hostedHandlers) leave(c echo.Context) error {
 	}
 	ctx, cancel := h.call(c)
 	defer cancel()
-	if err := h.hd.LeaveTable(ctx, tok); err != nil {
+	v, err := call(ctx, tok)
+	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, map[string]string{"status": "left"})
+	return sendJSON(c, http.StatusOK, v)
 }
 
 func (h *hostedHandlers) list(c echo.Context) error {
