@@ -100,17 +100,6 @@ func (m *Match) moleTask() *moleTaskView {
 		Rungs: rungText[m.task.Kind], Reached: m.rungsReached()}
 }
 
-// sharedState is the part of the §5.4 state object that is the same for every seat of a
-// phase; it is written once per phase and shared by each seat's object.
-type sharedState struct {
-	Agents       []agentView   `json:"agents"`
-	Bounty       int64         `json:"bounty"`
-	Format       formatState   `json:"format"`
-	Pattern      []Pattern     `json:"pattern"`
-	TaskCategory string        `json:"task_category"`
-	Talking      []talkingPair `json:"talking"`
-}
-
 // logOpen and logClose enclose the public log in a state object; stateFor writes the state as
 // segments {"me":…, | shared members | logOpen | log chunks… | logClose.
 const (

@@ -12,6 +12,17 @@ import (
 // The encoding/json construction of the §5.4 state object, kept as the reference for the
 // hand-written writer (state_write.go): checkStates compares every envelope a test produces.
 
+// sharedState is the part of the §5.4 state object that is the same for every seat of a phase,
+// in the layout encoding/json gives it: the reference sharedParts is checked against.
+type sharedState struct {
+	Agents       []agentView   `json:"agents"`
+	Bounty       int64         `json:"bounty"`
+	Format       formatState   `json:"format"`
+	Pattern      []Pattern     `json:"pattern"`
+	TaskCategory string        `json:"task_category"`
+	Talking      []talkingPair `json:"talking"`
+}
+
 // sharedReflect is the shared members as encoding/json writes sharedState: the reference
 // sharedParts must equal, joined.
 func (m *Match) sharedReflect() []byte {

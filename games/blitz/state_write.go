@@ -191,7 +191,8 @@ func (m *Match) appendMe(b []byte, n int) []byte {
 	return append(b, '}')
 }
 
-// sharedParts writes the seat-independent members (sharedState) without the braces, as segments:
+// sharedParts writes the seat-independent members (agents, bounty, format, pattern,
+// task_category, talking) without the braces, as segments:
 // each agent's sealed-commitment list is its append-only terms buffer (agentTerms), shared
 // between phases, and only the rest is new bytes. b is the buffer the new bytes go into; n is how
 // many were written.
