@@ -79,7 +79,7 @@ func NewClient(p Policy) *Client {
 		MaxResponseHeaderBytes: 16 << 10,
 	}
 	c.hc = &http.Client{
-		Transport:     capTransport{rt: tr, max: c.p.maxBytes()},
+		Transport:     CapTransport(tr, c.p.maxBytes(), ErrTooLarge),
 		Timeout:       c.p.timeout(),
 		CheckRedirect: c.checkRedirect,
 	}
@@ -140,10 +140,18 @@ func (c *Client) Get(ctx context.Context, url, accept string) ([]byte, error) {
 	return b, nil
 }
 
-// capTransport caps every response body at max bytes.
+// CapTransport wraps rt so that every response body is capped at max bytes: a declared
+// Content-Length over the cap fails at once, and reading past the cap fails on the first byte
+// beyond it. Both errors wrap tooLarge (ErrTooLarge here; a caller gives its own). The egress
+// client caps its bodies with it, and so does the A2A client (a2a-go reads bodies with no limit).
+func CapTransport(rt http.RoundTripper, max int64, tooLarge error) http.RoundTripper {
+	return capTransport{rt: rt, max: max, tooLarge: tooLarge}
+}
+
 type capTransport struct {
-	rt  http.RoundTripper
-	max int64
+	rt       http.RoundTripper
+	max      int64
+	tooLarge error
 }
 
 func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -153,21 +161,22 @@ func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if resp.ContentLength > t.max {
 		resp.Body.Close()
-		return nil, fmt.Errorf("%w: declared %d bytes, cap %d", ErrTooLarge, resp.ContentLength, t.max)
+		return nil, fmt.Errorf("%w: declared %d bytes, cap %d", t.tooLarge, resp.ContentLength, t.max)
 	}
-	resp.Body = &capBody{rc: resp.Body, left: t.max}
+	resp.Body = &capBody{rc: resp.Body, left: t.max, tooLarge: t.tooLarge}
 	return resp, nil
 }
 
-// capBody reads at most left bytes and fails with ErrTooLarge on the first byte beyond.
+// capBody reads at most left bytes and fails with tooLarge on the first byte beyond.
 type capBody struct {
-	rc   io.ReadCloser
-	left int64
+	rc       io.ReadCloser
+	left     int64
+	tooLarge error
 }
 
 func (b *capBody) Read(p []byte) (int, error) {
 	if b.left < 0 {
-		return 0, errTooLarge(b)
+		return 0, b.over()
 	}
 	// Ask for one byte more than allowed, to tell "exactly at the cap" from "over it".
 	if int64(len(p)) > b.left+1 {
@@ -177,13 +186,13 @@ func (b *capBody) Read(p []byte) (int, error) {
 	if int64(n) > b.left {
 		keep := b.left
 		b.left = -1
-		return int(keep), errTooLarge(b)
+		return int(keep), b.over()
 	}
 	b.left -= int64(n)
 	return n, err
 }
 
-func errTooLarge(*capBody) error { return fmt.Errorf("%w: body over the cap", ErrTooLarge) }
+func (b *capBody) over() error { return fmt.Errorf("%w: body over the cap", b.tooLarge) }
 
 func (b *capBody) Close() error { return b.rc.Close() }
 

@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"arena/chain/egress"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -75,7 +76,7 @@ func New(o Options) *Client {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	hc.Transport = capTransport{next: rt, max: o.MaxResponse}
+	hc.Transport = egress.CapTransport(rt, o.MaxResponse, ErrTooLarge)
 	return &Client{http: &hc, poll: o.PollInterval, byTarget: map[string]*a2aclient.Client{}}
 }
 

@@ -286,17 +286,37 @@ func TestCallBadEnvelope(t *testing.T) {
 	}
 }
 
+// The A2A client's cap (egress.CapTransport with this package's ErrTooLarge): a body exactly at
+// the cap is read whole; one byte more, or a Content-Length over it, is ErrTooLarge.
 func TestCapBodyExactlyAtCap(t *testing.T) {
-	b := &capBody{rc: io.NopCloser(strings.NewReader("abcd")), left: 4}
-	got, err := io.ReadAll(b)
-	if err != nil || string(got) != "abcd" {
+	serve := func(body string, declared int64) http.RoundTripper {
+		return roundTripFunc(func(*http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(body)), ContentLength: declared}, nil
+		})
+	}
+	get := func(rt http.RoundTripper) ([]byte, error) {
+		req, _ := http.NewRequest("GET", "http://agent.example/", nil)
+		resp, err := egress.CapTransport(rt, 4, ErrTooLarge).RoundTrip(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		return io.ReadAll(resp.Body)
+	}
+	if got, err := get(serve("abcd", -1)); err != nil || string(got) != "abcd" {
 		t.Fatalf("%q %v", got, err)
 	}
-	b = &capBody{rc: io.NopCloser(strings.NewReader("abcde")), left: 4}
-	if _, err := io.ReadAll(b); !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("err = %v", err)
+	if _, err := get(serve("abcde", -1)); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("one byte over: err = %v", err)
+	}
+	if _, err := get(serve("abcde", 5)); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("declared over: err = %v", err)
 	}
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // Through the production egress policy, an endpoint on loopback (or any inside address) is
 // refused before anything is sent; the dev policy admits loopback.
