@@ -1,6 +1,7 @@
 package blitz
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -114,12 +115,13 @@ type Match struct {
 	recording  bool          // keep every event in events (Events' replay copy only)
 	events     []games.Event // every event, when recording
 	marks      eventMarks
-	pubLog     chunkLog // JCS of the public events so far, comma-joined, for state.public_log
-	evBuf      []byte   // scratch for the event being emitted: its JCS bytes are hashed, then copied to pubLog
-	meHint     int      // bytes to allocate for a state's "me" (the largest so far)
-	sharedHint int      // bytes to allocate for a phase's shared members (the last phase's)
-	terms      [][]byte // per seat (index seat-1): agents[].commitments' items, append-only (agentTerms)
-	termsUpTo  int      // m.sealed[:termsUpTo] are in terms
+	pubLog     chunkLog      // JCS of the public events so far, comma-joined, for state.public_log
+	head       eventHead     // the members an event shares with the call's other events, written once
+	lines      []pendingLine // talk lines not yet in their seats' inboxes (deliverLines)
+	meHint     int           // bytes to allocate for a state's "me" (the largest so far)
+	sharedHint int           // bytes to allocate for a phase's shared members (the last phase's)
+	terms      [][]byte      // per seat (index seat-1): agents[].commitments' items, append-only (agentTerms)
+	termsUpTo  int           // m.sealed[:termsUpTo] are in terms
 	pattern    *patternCounter
 
 	// the current call's output
@@ -207,6 +209,7 @@ func (m *Match) end() games.Step {
 	m.transcript.flush()
 	m.exchHash.flush()
 	if m.needOpen {
+		m.deliverLines()
 		m.buildPrompts()
 		m.step.Prompts = append(m.step.Prompts, m.current...)
 	}
@@ -222,10 +225,46 @@ func (m *Match) emit(typ, vis string, payload any) {
 }
 
 // emitRaw appends one event whose payload is already canonical JSON. pf, when given, is the
-// event's pattern fields (so the pattern counter need not parse the payload back).
+// event's pattern fields (so the pattern counter need not parse the payload back). A public
+// event's payload is the public log's copy of it (publish), so a caller may pass a public
+// payload from scratch memory; any other payload is kept as given and must not change after.
 func (m *Match) emitRaw(typ, vis string, payload []byte, pf *patternFields) {
+	b, at := m.openEvent()
+	m.closeEvent(append(b, payload...), at, typ, vis, pf, payload)
+}
+
+// openEvent starts the next event: its JCS bytes are written once, straight into the
+// transcript hash's batch. The caller appends the event's payload (canonical JSON) to b, which
+// starts at b[at:], and hands b to closeEvent.
+func (m *Match) openEvent() (b []byte, at int) {
+	m.head.set(m.at, stageName[m.stage], m.setup.Round, m.turn)
+	b = m.head.appendHead(m.transcript.open())
+	return b, len(b)
+}
+
+// closeEvent finishes the event openEvent started, whose payload is b[at:]: the rest of its
+// bytes, the transcript and exchange hashes, the public log, the step, the marks and the
+// pattern counter (§15). kept is the payload in memory that outlives the call, or nil: a
+// public event's payload is the public log's copy (publish), any other's is kept, or copied
+// out of the batch when kept is nil.
+func (m *Match) closeEvent(b []byte, at int, typ, vis string, pf *patternFields, kept []byte) {
 	m.nEvents++
-	ev := games.Event{Seq: m.nEvents, Round: m.setup.Round, Turn: m.turn, Phase: stageName[m.stage],
+	phase := stageName[m.stage]
+	n := len(b) - at
+	b = m.head.appendTail(b, m.nEvents, typ, vis)
+	cb := m.transcript.close(b)
+	at -= len(b) - len(cb) // the payload's offset in cb
+	if m.exchHash != nil {
+		m.exchHash.add(cb)
+	}
+	payload := kept
+	switch {
+	case vis == visPublic:
+		payload = m.publish(cb, at, n)
+	case payload == nil:
+		payload = bytes.Clone(cb[at : at+n])
+	}
+	ev := games.Event{Seq: m.nEvents, Round: m.setup.Round, Turn: m.turn, Phase: phase,
 		At: m.at, Type: typ, Visibility: vis, Payload: payload}
 	if m.recording {
 		m.events = append(m.events, ev)
@@ -234,20 +273,28 @@ func (m *Match) emitRaw(typ, vis string, payload []byte, pf *patternFields) {
 	if m.step != nil {
 		m.step.Events = append(m.step.Events, ev)
 	}
-	m.evBuf = appendEvent(m.evBuf[:0], ev)
-	cb := m.evBuf
-	m.transcript.add(cb)
-	if m.exchHash != nil {
-		m.exchHash.add(cb)
-	}
 	if vis == visPublic {
-		m.pubLog.add(cb)
 		if pf != nil {
 			m.pattern.note(typ, ev.Turn, *pf)
 		} else {
 			m.pattern.add(ev)
 		}
 	}
+}
+
+// publish appends a public event's JCS bytes cb to the public log and returns the log's copy
+// of its payload, cb[at:at+n]: bytes the log never writes again, in a chunk every state shares
+// already, so the payload costs no memory of its own. Should the log's last chunk not end with
+// cb (never: chunkLog.add appends there), the payload is copied instead.
+func (m *Match) publish(cb []byte, at, n int) []byte {
+	m.pubLog.add(cb)
+	if k := len(m.pubLog.chunks); k > 0 {
+		c := m.pubLog.chunks[k-1]
+		if s := len(c) - len(cb); s >= 0 && bytes.Equal(c[s:], cb) {
+			return c[s+at : s+at+n : s+at+n]
+		}
+	}
+	return bytes.Clone(cb[at : at+n])
 }
 
 // Deadline is the next instant Advance must be called at; false once revealed.
@@ -362,6 +409,7 @@ func (m *Match) openPhase(st stage, at time.Time) {
 			notice = *m.opt.Notice
 		}
 		item, _ := json.Marshal(map[string]any{"type": "notice", "text": notice.Text, "link": notice.Link})
+		m.deliverLines() // none are pending before the first turn; the notice follows any that were
 		for _, s := range m.seats {
 			s.inbox = append(s.inbox, item)
 			p := map[string]any{"seat": s.Seat.Seat, "role": "player"}
@@ -440,10 +488,10 @@ func (m *Match) SeedHash() string {
 
 // Prompts are the moves open now for seats that have not answered them.
 func (m *Match) Prompts() []games.Prompt {
-	out := []games.Prompt{}
 	if m.stage != stScouting && m.stage != stTalk && m.stage != stCommit {
-		return out
+		return []games.Prompt{}
 	}
+	out := make([]games.Prompt, 0, len(m.current))
 	for _, p := range m.current {
 		if !m.answered[p.Seat] && m.seat(p.Seat).alive {
 			out = append(out, p)

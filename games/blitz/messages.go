@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"arena/games"
 	"arena/games/canon"
 )
 
@@ -79,31 +80,17 @@ func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
 // addressee only, sealed in the transcript, with a public `talking` event. vals and quick,
 // when not nil, are the messages already read (strictly parsed, or by quickAnswer).
 //
-// The payloads and inbox items of one answer are written into one buffer of their own (each
-// a full slice of it, never written again), not one allocation each: a talk answer is up to
-// 16 lines, each two to three such objects.
+// It works in two passes: the first judges every message (the dropped list, in order) and
+// keeps the taken ones, at most 8 + 8; the second writes them. So what the answer needs is
+// known before anything is written: the step's events grow once, and the bytes that outlive
+// the call (a private line's sealed payload, each line's inbox item) go into one buffer of
+// exactly their size, each a full slice of it, never written again. A public payload needs no
+// bytes of its own: the event's payload is the public log's copy (emitRaw).
 func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick []message) ([]Dropped, bool) {
 	var dropped []Dropped
-	pub, priv := 0, 0
-	took := false
-	size, events := 0, 0
-	for i, raw := range msgs {
-		switch {
-		case i >= len(quick):
-			size += 2*len(raw) + 200 // a text's JCS form is never longer than its literal as received
-			events += 2
-		case quick[i].typ == "public":
-			size += lineSize(&quick[i])
-			events++ // message.public
-		default:
-			size += lineSize(&quick[i])
-			events += 2 // message.private, talking
-		}
-	}
-	if m.step != nil {
-		m.step.Events = slices.Grow(m.step.Events, events)
-	}
-	buf := make([]byte, 0, size)
+	var taken [16]takenLine // 8 public and 8 private at most
+	pub, priv, n := 0, 0, 0
+	size := 0
 	for i, raw := range msgs {
 		var msg message
 		if i < len(quick) {
@@ -122,16 +109,14 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 		if msg.tone == "" {
 			msg.tone = "neutral"
 		}
-		n := msg.runes
-		switch {
+		switch r := msg.runes; {
 		case !toneOK(msg.tone):
 			dropped = dropMessage(dropped, i, "tone %q not in the vocabulary", msg.tone)
 			continue
-		case n == 0 || n > 600:
-			dropped = dropMessage(dropped, i, "text must be 1–600 characters, got %d", n)
+		case r == 0 || r > 600:
+			dropped = dropMessage(dropped, i, "text must be 1–600 characters, got %d", r)
 			continue
 		}
-		// Each object is written at the end of buf and taken as a full slice of it.
 		switch msg.typ {
 		case "public":
 			if msg.hasTo {
@@ -143,18 +128,9 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 				continue
 			}
 			pub++
-			took = true
-			at := len(buf)
-			buf = lineJSON(buf, "", seat, msg.textJCS, 0, msg.tone, 0, 0)
-			m.emitRaw("message.public", visPublic, buf[at:len(buf):len(buf)], &patternFields{From: seat, offer: hasAmountBytes(msg.text)})
-			at = len(buf)
-			buf = lineJSON(buf, "public", seat, msg.textJCS, 0, msg.tone, m.turn, m.exchange)
-			item := buf[at:len(buf):len(buf)]
-			for _, o := range m.seats {
-				if o.Seat.Seat != seat && o.alive {
-					o.inbox = m.inboxAppend(o.inbox, item)
-				}
-			}
+			taken[n] = takenLine{msg: msg}
+			size += lineLen("public", seat, msg.textJCS, 0, msg.tone, m.turn, m.exchange)
+			n++
 		case "private":
 			to, err := m.seatRef(msg.to)
 			if err != nil || to == seat {
@@ -170,25 +146,61 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 				continue
 			}
 			priv++
-			took = true
-			at := len(buf)
-			buf = lineJSON(buf, "", seat, msg.textJCS, to, msg.tone, 0, 0)
-			m.emitRaw("message.private", visSealed, buf[at:len(buf):len(buf)], nil)
-			at = len(buf)
-			buf = talkingJSON(buf, seat, to, msg.tone)
-			m.emitRaw("talking", visPublic, buf[at:len(buf):len(buf)], &patternFields{From: seat, To: to})
-			m.noteTalking(seat, to)
-			at = len(buf)
-			buf = lineJSON(buf, "private", seat, msg.textJCS, to, msg.tone, m.turn, m.exchange)
-			m.seat(to).inbox = m.inboxAppend(m.seat(to).inbox, buf[at:len(buf):len(buf)])
-			if to == m.mole {
-				m.whisperFrom[seat] = true
-			}
+			taken[n] = takenLine{msg: msg, to: to}
+			size += lineLen("", seat, msg.textJCS, to, msg.tone, 0, 0) +
+				lineLen("private", seat, msg.textJCS, to, msg.tone, m.turn, m.exchange)
+			n++
 		default:
 			dropped = dropMessage(dropped, i, "type must be public or private")
 		}
 	}
-	return dropped, took
+	if m.step != nil && len(msgs) > 0 {
+		m.step.Events = slices.Grow(m.step.Events, pub+2*priv) // message.public; message.private, talking
+		if m.step.Events == nil {
+			// An answer with messages, all dropped, has always handed out an empty list of
+			// events, not none (JSON [], not null): a byte of output kept.
+			m.step.Events = []games.Event{}
+		}
+	}
+	if n == 0 {
+		return dropped, false
+	}
+	buf := make([]byte, 0, size)
+	for _, t := range taken[:n] {
+		msg := &t.msg
+		// Each object that outlives the call is written at the end of buf and taken as a full
+		// slice of it; a public payload is written straight into the event (emitLine).
+		if t.to == 0 {
+			b, at := m.openEvent()
+			b = lineJSON(b, "", seat, msg.textJCS, 0, msg.tone, 0, 0)
+			m.closeEvent(b, at, "message.public", visPublic, &patternFields{From: seat, offer: hasAmountBytes(msg.text)}, nil)
+			at = len(buf)
+			buf = lineJSON(buf, "public", seat, msg.textJCS, 0, msg.tone, m.turn, m.exchange)
+			m.sendLine(buf[at:len(buf):len(buf)], seat, 0)
+			continue
+		}
+		to := t.to
+		at := len(buf)
+		buf = lineJSON(buf, "", seat, msg.textJCS, to, msg.tone, 0, 0)
+		m.emitRaw("message.private", visSealed, buf[at:len(buf):len(buf)], nil)
+		b, pat := m.openEvent()
+		b = talkingJSON(b, seat, to, msg.tone)
+		m.closeEvent(b, pat, "talking", visPublic, &patternFields{From: seat, To: to}, nil)
+		m.noteTalking(seat, to)
+		at = len(buf)
+		buf = lineJSON(buf, "private", seat, msg.textJCS, to, msg.tone, m.turn, m.exchange)
+		m.sendLine(buf[at:len(buf):len(buf)], seat, to)
+		if to == m.mole {
+			m.whisperFrom[seat] = true
+		}
+	}
+	return dropped, true
+}
+
+// takenLine is a message talk takes: to is the addressee of a private line, 0 for a public one.
+type takenLine struct {
+	msg message
+	to  int
 }
 
 // dropMessage appends the refusal of message i (bad_message, §6).
@@ -196,12 +208,44 @@ func dropMessage(dropped []Dropped, i int, f string, a ...any) []Dropped {
 	return append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: sprintf(f, a...)})
 }
 
-// lineSize bounds the bytes talk writes for one message read by quickAnswer: a public line's
-// payload and inbox item (2 texts, 2 tones and 105 bytes of members), or a private line's
-// payload, talking payload and inbox item (2 texts, 3 tones, 150 bytes), with seat, turn and
-// exchange numbers of up to 3 digits; an absent tone is written "neutral".
-func lineSize(msg *message) int {
-	return 2*len(msg.textJCS) + 3*max(len(msg.tone), len("neutral")) + 150
+// lineLen is len(lineJSON(nil, typ, from, textJCS, to, tone, turn, exchange)), counted
+// without writing.
+func lineLen(typ string, from int, textJCS []byte, to int, tone string, turn, exchange int) int {
+	n := len(`{"from":`) + intLen(from) + len(`,"text":`) + len(textJCS) + len(`,"tone":`) + jcsStringLen(tone) + 1
+	if typ != "" {
+		n += len(`"exchange":`) + intLen(exchange) + 1 + len(`,"turn":`) + intLen(turn) + len(`,"type":`) + jcsStringLen(typ)
+	}
+	if to != 0 {
+		n += len(`,"to":`) + intLen(to)
+	}
+	return n
+}
+
+// intLen is how many bytes strconv.AppendInt writes for i.
+func intLen(i int) int {
+	n := 1
+	if i < 0 {
+		n++ // the sign; the digits of -i (math.MinInt's too, counted from its own value below)
+	}
+	for i >= 10 || i <= -10 {
+		i /= 10
+		n++
+	}
+	return n
+}
+
+// jcsStringLen is len(appendJCSString(nil, s)).
+func jcsStringLen(s string) int {
+	n := 2 + len(s)
+	for i := jcsPlainPrefix(s); i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r':
+			n++
+		case c < 0x20:
+			n += 5
+		}
+	}
+	return n
 }
 
 // inboxAppend appends an item to a seat's inbox. An inbox lives until the seat's next

@@ -133,6 +133,36 @@ const hashBatch = 4 << 10
 
 func newRunningHash() *runningHash { return &runningHash{h: sha256.New()} }
 
+// open returns the gathered bytes with the next event's separator appended, for the caller to
+// append that event's canonical bytes to and hand back to close: the event is written once,
+// straight into the batch, instead of into a buffer of its own and then copied here. A full
+// batch is written to the hash first, so pending stays about one batch long (an event larger
+// than the batch grows it; flush lets a grown batch go rather than pool it).
+func (r *runningHash) open() []byte {
+	if r.batch == nil {
+		r.batch = batches.Get().(*[]byte)
+		r.pending = (*r.batch)[:0]
+	}
+	if len(r.pending) >= hashBatch {
+		r.h.Write(r.pending)
+		r.pending = r.pending[:0]
+	}
+	sep := byte(',')
+	if r.n == 0 {
+		sep = '['
+	}
+	return append(r.pending, sep)
+}
+
+// close takes back open's bytes b with one event appended and returns that event's bytes (a
+// view of the batch: valid until the next open, add or flush).
+func (r *runningHash) close(b []byte) []byte {
+	start := len(r.pending) + 1
+	r.pending = b
+	r.n++
+	return b[start:len(b):len(b)]
+}
+
 func (r *runningHash) add(canonical []byte) {
 	if r.batch == nil {
 		r.batch = batches.Get().(*[]byte) // a step's worth of events; flush gives it back
@@ -163,10 +193,16 @@ func (r *runningHash) flush() {
 		return
 	}
 	r.h.Write(r.pending)
-	*r.batch = r.pending[:0]
-	batches.Put(r.batch)
+	if cap(r.pending) <= maxPooledBatch {
+		*r.batch = r.pending[:0]
+		batches.Put(r.batch)
+	}
 	r.batch, r.pending = nil, nil
 }
+
+// maxPooledBatch is the largest batch flush gives back to the pool: one that an event far larger
+// than the batch (a long reveal) made grow is let go.
+const maxPooledBatch = 4 * hashBatch
 
 // batches holds the hash batches of steps between calls, shared by every match: a live table
 // holds none, and a call does not allocate its own (two 4.5 KiB buffers per call, the round's
