@@ -14,9 +14,8 @@ import (
 // each message and commitment as its raw bytes, so that a hostile commitment is refused on its
 // own (with its code) while the rest of the answer goes through (§4.4).
 func decodeAnswer(raw []byte) (answerBody, error) {
-	var b answerBody
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return b, nil
+		return answerBody{}, nil
 	}
 	// The common talk or commit answer: read in one pass over the bytes, no tree (quickAnswer).
 	if qb, ok := quickAnswer(raw); ok {
@@ -30,6 +29,14 @@ func decodeAnswer(raw []byte) (answerBody, error) {
 			return fb, nil
 		}
 	}
+	return lenientAnswer(raw)
+}
+
+// lenientAnswer is decodeAnswer's last path: the top level through encoding/json (whose
+// pointers into the body put it on the heap, which is why the paths above do not share its
+// variable), each item left raw to be judged alone.
+func lenientAnswer(raw []byte) (answerBody, error) {
+	var b answerBody
 	var top map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&top); err != nil {

@@ -1,7 +1,6 @@
 package blitz
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"sync"
 	"unicode/utf8"
@@ -56,15 +55,9 @@ func (q *quickScan) str() (lit, text []byte, ok bool) {
 	}
 	start := q.i
 	ascii := true
-	i := start + 1
-	// Eight bytes at a time while none is special (a quote, a backslash, a control character or
-	// a byte of a multi-byte character); the loop below judges the word that has one.
-	for ; i+8 <= len(q.data); i += 8 {
-		if special8(binary.LittleEndian.Uint64(q.data[i:])) {
-			break
-		}
-	}
-	for ; i < len(q.data); i++ {
+	// Past the plain bytes at once (canon.SkipPlain); the loop judges from the first special
+	// one (a quote, a backslash, a control character or a byte of a multi-byte character).
+	for i := canon.SkipPlain(q.data, start+1); i < len(q.data); i++ {
 		c := q.data[i]
 		switch {
 		case c == '"':
@@ -79,19 +72,10 @@ func (q *quickScan) str() (lit, text []byte, ok bool) {
 			return nil, nil, false
 		case c >= utf8.RuneSelf:
 			ascii = false
+			i = canon.SkipPlain(q.data, i+1) - 1 // on to the next special byte
 		}
 	}
 	return nil, nil, false
-}
-
-// special8 reports whether any of the eight bytes in x is below 0x20, a quote, a backslash
-// or 0x80 and above (the classic "has zero byte" and "has byte less than" word tests).
-func special8(x uint64) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	ctl := (x - lo*0x20) & ^x & hi                           // a byte below 0x20
-	q := x ^ (lo * '"')                                      // a zero byte where x has a quote
-	bs := x ^ (lo * '\\')                                    // a zero byte where x has a backslash
-	return (ctl | (q-lo)&^q&hi | (bs-lo)&^bs&hi | x&hi) != 0 // or a byte of 0x80 and above
 }
 
 // smallInt reads a plain integer (-?digits, JSON's grammar: no leading zero) of at most 9

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"arena/games"
 	"arena/games/blitz/commitment"
@@ -134,8 +135,37 @@ func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value, read 
 		return nil, asSub(err)
 	}
 	// The transcript carries the object and its condition in canonical form, sig included.
-	return &promise{id: cb.ID, digest: cb.Digest, payer: seat, payee: payee, amount: w.Amount, due: w.Due,
-		seq: int64(w.Seq), pair: w.Pair, cond: w.Condition, condRaw: forms.Condition, raw: forms.Signed, outcome: outcomeOpen}, nil
+	return &promise{id: cb.ID, payer: seat, payee: payee, amount: w.Amount, due: w.Due, seq: int64(w.Seq),
+		pair: w.Pair, cond: condOf(w.Condition), condRaw: forms.Condition, raw: forms.Signed, outcome: outcomeOpen}, nil
+}
+
+// alwaysCond is the §10 always condition every promise that has it points to: a condition is
+// only read once parsed (settleOne's Eval), so one serves every table.
+var alwaysCond = &commitment.Condition{Op: commitment.OpAlways}
+
+// condOf is a promise's pointer to c: alwaysCond for the always condition (nothing else about
+// it matters to Eval), else a copy of its own.
+func condOf(c commitment.Condition) *commitment.Condition {
+	if c.Op == commitment.OpAlways {
+		return alwaysCond
+	}
+	return &c
+}
+
+// digestOf is the digest a commitment id names ("sha256:<64 lowercase hex>", canon.IDOf).
+func digestOf(id string) [32]byte {
+	var d [32]byte
+	h := strings.TrimPrefix(id, "sha256:") // an id canon.IDOf wrote: 64 lowercase hex digits
+	nib := func(c byte) byte {
+		if c >= 'a' {
+			return c - 'a' + 10
+		}
+		return c - '0'
+	}
+	for i := 0; i < len(d) && 2*i+1 < len(h); i++ {
+		d[i] = nib(h[2*i])<<4 | nib(h[2*i+1])
+	}
+	return d
 }
 
 // seatOf is the seat of an agent id, 0 if none.
@@ -190,8 +220,22 @@ func (m *Match) seal() {
 			live = append(live, c)
 		}
 	}
-	if m.step != nil { // a seal is two events, a refusal one
-		m.step.Events = slices.Grow(m.step.Events, 2*len(live))
+	if m.step != nil {
+		// This step's events, sized once: a seal is two events (a refusal one), and the settle
+		// that closes the turn in the same step (closePhase) two per commitment due now, and a
+		// few more (phase.started, the bells, dark and elimination notices).
+		due := 0
+		for _, c := range m.sealed {
+			if c.outcome == outcomeOpen && c.due == m.turn {
+				due++
+			}
+		}
+		for _, c := range live {
+			if c.due == m.turn {
+				due++
+			}
+		}
+		m.step.Events = slices.Grow(m.step.Events, 2*len(live)+2*due+8)
 		m.step.Anchors = slices.Grow(m.step.Anchors, len(live))
 	}
 	groups := map[string][]*promise{}
@@ -368,7 +412,7 @@ func (m *Match) doSeal(c *promise) {
 	// condition's bytes are copied out of the canonical form they were written into, so the
 	// ledger holds the condition and not the whole signed object behind it.
 	c.raw, c.condRaw = nil, bytes.Clone(c.condRaw)
-	m.requestAnchor("commitment", c.digest)
+	m.requestAnchor("commitment", digestOf(c.id))
 	m.rungsAfterSeal()
 }
 

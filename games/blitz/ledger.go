@@ -16,7 +16,11 @@ const (
 	outcomeBreached = "breached"
 )
 
-// commitment is one submission, pending then sealed. Money in microCCD.
+// commitment is one submission, pending then sealed. Money in microCCD. A table keeps every
+// sealed one for the whole round, so it holds no more than settlement and the state need: the
+// condition by pointer (the always condition, nearly every one, shared: alwaysCond), no
+// digest (the id is its hex, read back once for the anchor at seal), and no signed object
+// once sealed.
 type promise struct {
 	id         string
 	ref        string
@@ -26,10 +30,9 @@ type promise struct {
 	due        int
 	seq        int64
 	pair       string
-	cond       commitment.Condition
-	digest     [32]byte
+	cond       *commitment.Condition // never changed once parsed; alwaysCond when always
 	condRaw    json.RawMessage
-	raw        json.RawMessage // the signed object as submitted (with sig)
+	raw        json.RawMessage // the signed object as submitted (with sig); nil once sealed
 	order      int             // submission order within the commit phase
 	vetoed     bool
 	done       bool // pending handled at seal (sealed or rejected)

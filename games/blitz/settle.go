@@ -2,6 +2,7 @@ package blitz
 
 import (
 	"sort"
+	"strconv"
 
 	"arena/games"
 )
@@ -96,11 +97,23 @@ func (m *Match) settleOne(c *promise) {
 	m.emitSettled(c)
 }
 
+// emitSettled emits the two commitment.settled events: public {id, outcome} and sealed
+// {amount, id, outcome, paid, penalty} (JCS order), both payloads written into one buffer.
 func (m *Match) emitSettled(c *promise) {
-	m.emitRaw("commitment.settled", visPublic, jcsObject(kv{"id", c.id}, kv{"outcome", c.outcome}),
-		&patternFields{ID: c.id, Outcome: c.outcome})
-	m.emitRaw("commitment.settled", visSealed, jcsObject(kv{"amount", c.amount}, kv{"id", c.id}, kv{"outcome", c.outcome},
-		kv{"paid", c.paid}, kv{"penalty", c.penalty}), nil)
+	b := make([]byte, 0, 2*(len(c.id)+len(c.outcome))+130)
+	b = appendJCSString(append(b, `{"id":`...), c.id)
+	b = appendJCSString(append(b, `,"outcome":`...), c.outcome)
+	b = append(b, '}')
+	public := b[:len(b):len(b)]
+	at := len(b)
+	b = strconv.AppendInt(append(b, `{"amount":`...), c.amount, 10)
+	b = appendJCSString(append(b, `,"id":`...), c.id)
+	b = appendJCSString(append(b, `,"outcome":`...), c.outcome)
+	b = strconv.AppendInt(append(b, `,"paid":`...), c.paid, 10)
+	b = strconv.AppendInt(append(b, `,"penalty":`...), c.penalty, 10)
+	b = append(b, '}')
+	m.emitRaw("commitment.settled", visPublic, public, &patternFields{ID: c.id, Outcome: c.outcome})
+	m.emitRaw("commitment.settled", visSealed, b[at:len(b):len(b)], nil)
 }
 
 // eliminate is §8.2 step 2: the seat's open commitments as payer close breached with 0 paid;

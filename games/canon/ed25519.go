@@ -110,18 +110,50 @@ func FormatKey(pub ed25519.PublicKey) string { return keyPrefix + hex.EncodeToSt
 // ParseSig reads "ed25519:<128 lowercase hex>" into 64 bytes (ErrSigFormat otherwise). The
 // signature's content is checked by Verify.
 func ParseSig(s string) ([]byte, error) {
-	b, ok := parseHex(s, ed25519.SignatureSize)
-	if !ok {
+	b := make([]byte, ed25519.SignatureSize)
+	if !DecodeSig(s, (*[ed25519.SignatureSize]byte)(b)) {
 		return nil, fmt.Errorf("%w", ErrSigFormat)
 	}
 	return b, nil
 }
 
+// DecodeSig is ParseSig into dst, which the caller owns (the verification path keeps it on
+// its stack): true when s is "ed25519:<128 lowercase hex>", with dst holding the 64 bytes;
+// false otherwise, dst then undefined. One pass checks and decodes every digit.
+func DecodeSig(s string, dst *[ed25519.SignatureSize]byte) bool {
+	h, ok := strings.CutPrefix(s, keyPrefix)
+	if !ok || len(h) != 2*ed25519.SignatureSize {
+		return false
+	}
+	bad := byte(0)
+	for i := range dst {
+		hi, lo := hexVal[h[2*i]], hexVal[h[2*i+1]]
+		bad |= hi | lo
+		dst[i] = hi<<4 | lo&0x0f
+	}
+	return bad&0x80 == 0
+}
+
+// hexVal maps a lowercase hex digit to its value and every other byte to 0x80 (which DecodeSig
+// collects to refuse the whole text).
+var hexVal = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0x80
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+	}
+	return t
+}()
+
 // ValidSig reports whether s is "ed25519:<128 lowercase hex>", the form ParseSig reads,
-// without decoding it.
+// without keeping the bytes.
 func ValidSig(s string) bool {
-	_, ok := checkHex(s, ed25519.SignatureSize)
-	return ok
+	var b [ed25519.SignatureSize]byte
+	return DecodeSig(s, &b)
 }
 
 // FormatSig writes "ed25519:<128 lowercase hex>".

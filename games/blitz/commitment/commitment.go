@@ -243,15 +243,20 @@ func schema(c Commitment, seen int, cond canon.Value) (Commitment, *games.Error)
 // which also refuses small-order or non-canonical keys and R (§7.3); the key's encoding is
 // checked first so the error names it. A key that is no curve point fails the verification.
 // Error: *games.Error invalid_signature.
+//
+// The key's encoding is judged once, inside canon.Verify; only a failed check asks
+// CheckKeyEncoding again, to name the key when it is at fault. The signature is decoded into
+// the stack.
 func Verify(c Canonical, sig string, key ed25519.PublicKey) error {
-	s, err := canon.ParseSig(sig)
-	if err != nil {
+	var s [ed25519.SignatureSize]byte
+	if !canon.DecodeSig(sig, &s) {
+		_, err := canon.ParseSig(sig) // for its error
 		return games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
-	if err := canon.CheckKeyEncoding(key); err != nil {
-		return games.Errorf(CodeInvalidSignature, "key: %v", err)
-	}
-	if !canon.Verify(key, c.Digest[:], s) {
+	if !canon.Verify(key, c.Digest[:], s[:]) {
+		if err := canon.CheckKeyEncoding(key); err != nil {
+			return games.Errorf(CodeInvalidSignature, "key: %v", err)
+		}
 		return games.Errorf(CodeInvalidSignature, "signature does not verify for %s", c.ID)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package commitment
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"arena/games/canon"
@@ -73,23 +74,8 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 		case mCondition:
 			ok = q.skip(0)
 			condSpan = q.d[start:q.i]
-		default: // the strings
-			var lit []byte
-			if lit, ok = q.str(); ok {
-				s := string(lit[1 : len(lit)-1])
-				switch k {
-				case mRound:
-					c.Round = s
-				case mPayer:
-					c.Payer = s
-				case mPayee:
-					c.Payee = s
-				case mPair:
-					c.Pair = s
-				case mSig:
-					c.Sig = s
-				}
-			}
+		default: // the strings: set below, from their literals
+			_, ok = q.str()
 		}
 		if !ok {
 			return Quick{}, 0, false
@@ -107,6 +93,7 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 	if seen&(1<<mCondition) == 0 || seen&(1<<mSig) == 0 {
 		return Quick{}, 0, false
 	}
+	setStrings(&c, &lits)
 	var cond canon.Value
 	var err error
 	if string(condSpan) == alwaysJCS {
@@ -127,12 +114,15 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 		}
 	}
 	lits[mCondition] = condJCS
-	size := 2
+	// One buffer holds both forms, sized exactly: the full one first, then the one without
+	// sig (less the sig member and the comma before it).
+	size, sigSize := 1, len(memberNames[mSig])+4+len(lits[mSig])
 	for k := range lits {
-		size += len(lits[k]) + len(memberNames[k]) + 4
+		if lits[k] != nil {
+			size += len(memberNames[k]) + 4 + len(lits[k]) // "name":lit and a comma or brace
+		}
 	}
-	// One buffer holds both forms: the full one first, then the one without sig.
-	buf := make([]byte, 0, 2*size)
+	buf := make([]byte, 0, 2*size-sigSize)
 	full := append(buf, '{')
 	sigAt, sigEnd, condAt := 0, 0, 0
 	first := true
@@ -172,6 +162,49 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 		Canonical:  Canonical{Bytes: without, Digest: d, ID: canon.IDOf(d)},
 		Forms:      Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]},
 	}, end, true
+}
+
+// setStrings sets c's string members from their literals (escape-free, so their text is
+// what lies between the quotes). Round, payer, payee and sig share one allocation, since they
+// are read together and let go together; pair, which a sealed commitment keeps for the
+// round, gets its own so it holds nothing else alive.
+func setStrings(c *Commitment, lits *[nMembers][]byte) {
+	shared := [...]int{mRound, mPayer, mPayee, mSig}
+	n := 0
+	for _, k := range shared {
+		if l := lits[k]; l != nil {
+			n += len(l) - 2
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	for _, k := range shared {
+		if l := lits[k]; l != nil {
+			sb.Write(l[1 : len(l)-1])
+		}
+	}
+	all := sb.String()
+	for _, k := range shared {
+		l := lits[k]
+		if l == nil {
+			continue
+		}
+		text := all[:len(l)-2]
+		all = all[len(l)-2:]
+		switch k {
+		case mRound:
+			c.Round = text
+		case mPayer:
+			c.Payer = text
+		case mPayee:
+			c.Payee = text
+		case mSig:
+			c.Sig = text
+		}
+	}
+	if l := lits[mPair]; l != nil {
+		c.Pair = string(l[1 : len(l)-1])
+	}
 }
 
 // alwaysJCS is the condition {"always":true} (§10), already canonical; alwaysValue is it
@@ -273,7 +306,7 @@ func (q *quickScan) str() ([]byte, bool) {
 		return nil, false
 	}
 	ascii := true
-	for i := q.i + 1; i < len(q.d); i++ {
+	for i := canon.SkipPlain(q.d, q.i+1); i < len(q.d); i++ {
 		switch c := q.d[i]; {
 		case c == '"':
 			lit := q.d[q.i : i+1]
@@ -286,6 +319,7 @@ func (q *quickScan) str() ([]byte, bool) {
 			return nil, false
 		case c >= utf8.RuneSelf:
 			ascii = false
+			i = canon.SkipPlain(q.d, i+1) - 1 // on to the next special byte
 		}
 	}
 	return nil, false
