@@ -125,9 +125,10 @@ type Match struct {
 	pattern    *patternCounter
 
 	// the current call's output
-	now  time.Time
-	at   string
-	step *games.Step
+	now     time.Time
+	at      string      // now as an event's at (RFC 3339 UTC, milliseconds)
+	step    *games.Step // &stepBuf during a call, nil between calls
+	stepBuf games.Step
 
 	journaled bool     // the inputs were handed out by Journal: Snapshot can no longer be taken
 	log       []logOp  // inputs since the last Snapshot (which moves them to logJSON) or Journal
@@ -196,10 +197,16 @@ func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt 
 func (m *Match) seat(n int) *seatState { return m.seats[n-1] }
 
 // begin starts collecting one call's output at instant now.
+// A table's calls come in runs at one instant (every seat's answer at an exchange's close, in
+// a replay), so the instant's text is kept and written again only when the instant changes;
+// the step is the match's own, handed out by value at end.
 func (m *Match) begin(now time.Time) {
+	if m.at == "" || !now.Equal(m.now) {
+		m.at = now.UTC().Format("2006-01-02T15:04:05.000Z")
+	}
 	m.now = now
-	m.at = now.UTC().Format("2006-01-02T15:04:05.000Z")
-	m.step = &games.Step{}
+	m.stepBuf = games.Step{}
+	m.step = &m.stepBuf
 	m.needOpen = false
 }
 
@@ -214,13 +221,32 @@ func (m *Match) end() games.Step {
 		m.step.Prompts = append(m.step.Prompts, m.current...)
 	}
 	s := *m.step
+	m.stepBuf = games.Step{} // the match keeps nothing of what it handed out
 	m.step = nil
 	return s
 }
 
 // emit appends one event (§15) at the current instant. The payload is marshalled to its JCS
 // form (payloadJCS), so the event's canonical bytes can be assembled without a second pass.
+//
+// The pattern counter reads seat.taken's seat and phase.started's phase: from the map they are
+// built as, rather than by decoding the payload back (patternCounter.add).
 func (m *Match) emit(typ, vis string, payload any) {
+	var pf patternFields
+	if mp, ok := payload.(map[string]any); ok && vis == visPublic {
+		switch typ {
+		case "seat.taken":
+			if pf.Seat, ok = mp["seat"].(int); ok {
+				m.emitRaw(typ, vis, payloadJCS(payload), &pf)
+				return
+			}
+		case "phase.started":
+			if pf.Phase, ok = mp["phase"].(string); ok {
+				m.emitRaw(typ, vis, payloadJCS(payload), &pf)
+				return
+			}
+		}
+	}
 	m.emitRaw(typ, vis, payloadJCS(payload), nil)
 }
 
@@ -366,7 +392,8 @@ func (m *Match) closePhase(at time.Time) {
 func (m *Match) startTurn(t int, at time.Time) {
 	m.turn = t
 	m.stage = stTalk
-	m.emit("turn.started", visPublic, map[string]any{"turn": t, "of": m.format.Turns})
+	b, pat := m.openEvent()
+	m.closeEvent(appendTurnStarted(b, t, m.format.Turns), pat, "turn.started", visPublic, nil, nil)
 	m.openPhase(stTalk, at)
 }
 
@@ -374,7 +401,7 @@ func (m *Match) startTurn(t int, at time.Time) {
 func (m *Match) openPhase(st stage, at time.Time) {
 	m.stage = st
 	m.exchange = 0
-	m.answered = map[int]bool{}
+	clear(m.answered) // a map per match, emptied as each move opens
 	var d time.Duration
 	switch st {
 	case stScouting:
@@ -388,13 +415,17 @@ func (m *Match) openPhase(st stage, at time.Time) {
 		d = m.clk.settle
 	}
 	if st == stTalk {
-		m.emit("phase.started", visPublic, map[string]any{"phase": "talk", "duration_ms": (m.clk.talk * time.Duration(m.format.Exchanges)).Milliseconds(), "exchanges": m.format.Exchanges})
+		b, pat := m.openEvent()
+		b = appendTalkStarted(b, (m.clk.talk * time.Duration(m.format.Exchanges)).Milliseconds(), m.format.Exchanges)
+		m.closeEvent(b, pat, "phase.started", visPublic, &patternFields{Phase: "talk"}, nil)
 		m.openExchange(1, at)
 		return
 	}
 	m.deadline = at.Add(d)
 	if st != stScouting {
-		m.emit("phase.started", visPublic, map[string]any{"phase": stageName[st], "duration_ms": d.Milliseconds(), "ends_at": fmtTime(m.deadline)})
+		b, pat := m.openEvent()
+		b = appendPhaseStarted(b, stageName[st], d.Milliseconds(), fmtTime(m.deadline))
+		m.closeEvent(b, pat, "phase.started", visPublic, &patternFields{Phase: stageName[st]}, nil)
 	}
 	if st == stScouting || st == stCommit {
 		m.needOpen = true
@@ -424,12 +455,13 @@ func (m *Match) openPhase(st stage, at time.Time) {
 
 func (m *Match) openExchange(x int, at time.Time) {
 	m.exchange = x
-	m.answered = map[int]bool{}
+	clear(m.answered)
 	m.deadline = at.Add(m.clk.talk)
 	m.respBy = at.Add(m.clk.talkResp)
 	m.exchHash = newRunningHash()
-	m.emit("exchange.started", visPublic, map[string]any{"exchange": x, "of": m.format.Exchanges,
-		"duration_ms": m.clk.talk.Milliseconds(), "ends_at": fmtTime(m.deadline)})
+	b, pat := m.openEvent()
+	b = appendExchangeStarted(b, x, m.format.Exchanges, m.clk.talk.Milliseconds(), fmtTime(m.deadline))
+	m.closeEvent(b, pat, "exchange.started", visPublic, nil, nil)
 	m.needOpen = true
 }
 

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+	"time"
 
 	"arena/games"
 )
@@ -160,4 +161,35 @@ func slicesEqual(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// The turn, phase and exchange openers write what payloadJCS wrote for the maps they replace.
+func TestPhasePayloadsAsMaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for k := 0; k < 2000; k++ {
+		a, b := r.IntN(20)-2, r.IntN(20)-2
+		ms := int64(r.IntN(1 << 30))
+		if k%5 == 0 {
+			ms = 1<<53 - 1 - int64(r.IntN(10))
+		}
+		ends := fmtTime(time.Unix(int64(r.IntN(1<<31)), int64(r.IntN(1e9))))
+		phase := stageName[r.IntN(len(stageName))]
+		if k%9 == 0 {
+			ends, phase = randText(r, 10), randText(r, 6)
+		}
+		pairs := []struct {
+			got  []byte
+			want any
+		}{
+			{appendTurnStarted(nil, a, b), map[string]any{"turn": a, "of": b}},
+			{appendTalkStarted(nil, ms, a), map[string]any{"phase": "talk", "duration_ms": ms, "exchanges": a}},
+			{appendPhaseStarted(nil, phase, ms, ends), map[string]any{"phase": phase, "duration_ms": ms, "ends_at": ends}},
+			{appendExchangeStarted(nil, a, b, ms, ends), map[string]any{"exchange": a, "of": b, "duration_ms": ms, "ends_at": ends}},
+		}
+		for _, p := range pairs {
+			if want := payloadJCS(p.want); !bytes.Equal(p.got, want) {
+				t.Fatalf("wrote %s, payloadJCS %s", p.got, want)
+			}
+		}
+	}
 }
