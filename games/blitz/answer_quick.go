@@ -33,7 +33,14 @@ type quickScan struct {
 	ascii bool // the last string read was all ASCII
 }
 
-func (q *quickScan) ws() { q.i = canon.SkipWS(q.data, q.i) }
+// ws skips whitespace; a byte above the space is never JSON whitespace, and compact JSON
+// has none, so that one comparison is the common case.
+func (q *quickScan) ws() {
+	if q.i < len(q.data) && q.data[q.i] > ' ' {
+		return
+	}
+	q.i = canon.SkipWS(q.data, q.i)
+}
 
 // next skips whitespace and reports whether the next byte is c (consuming it if so).
 func (q *quickScan) next(c byte) bool {
@@ -274,14 +281,16 @@ func (q *quickScan) messages(b *answerBody) bool {
 		return true
 	}
 	for {
+		if len(b.quick) == 64 {
+			return false
+		}
 		q.ws()
 		start := q.i
-		msg, ok := q.message()
-		if !ok || len(b.quick) == 64 {
+		b.quick = append(b.quick, message{}) // read in place: a message is 120 bytes
+		if !q.message(&b.quick[len(b.quick)-1]) {
 			return false
 		}
 		b.Messages = append(b.Messages, q.data[start:q.i:q.i])
-		b.quick = append(b.quick, msg)
 		if q.next(',') {
 			continue
 		}
@@ -327,85 +336,107 @@ const (
 )
 
 // message reads one message object as readMessage would: members type, text, tone (strings)
-// and to (here a plain integer only, kept as its literal for seatRef).
-func (q *quickScan) message() (message, bool) {
-	var msg message
+// and to (here a plain integer only, kept as its literal for seatRef). The member names and
+// the common type and tone values are matched as whole literals (known), which is what str
+// would give for them: an escape-free string is its bytes between the quotes.
+func (q *quickScan) message(msg *message) bool {
 	if !q.next('{') {
-		return msg, false
+		return false
 	}
 	if q.next('}') {
-		return msg, true
+		return true
 	}
 	seen := 0
 	for {
-		_, name, ok := q.str()
-		if !ok || !q.next(':') {
-			return msg, false
+		k := q.msgName()
+		if k < 0 || !q.next(':') { // any other name is outside the vocabulary: the strict path
+			return false
 		}
-		var bit int
-		switch string(name) {
-		case "type":
-			bit = qmType
-			var s []byte
-			if _, s, ok = q.str(); ok {
-				msg.typ = internType(s)
+		bit := 1 << k
+		ok := true
+		switch bit {
+		case qmType:
+			if t := q.known(msgTypes[:]); t >= 0 {
+				msg.typ = msgTypes[t][1 : len(msgTypes[t])-1]
+			} else {
+				var s []byte
+				if _, s, ok = q.str(); ok {
+					msg.typ = string(s)
+				}
 			}
-		case "text":
-			bit = qmText
+		case qmText:
 			if msg.textJCS, msg.text, ok = q.str(); ok {
 				msg.runes = len(msg.text)
 				if !q.ascii {
 					msg.runes = utf8.RuneCount(msg.text)
 				}
 			}
-		case "tone":
-			bit = qmTone
-			var s []byte
-			if _, s, ok = q.str(); ok {
-				msg.tone = internTone(s)
+		case qmTone:
+			if t := q.known(msgTones[:]); t >= 0 {
+				msg.tone = msgTones[t][1 : len(msgTones[t])-1]
+			} else {
+				var s []byte
+				if _, s, ok = q.str(); ok {
+					msg.tone = string(s)
+				}
 			}
-		case "to":
-			bit = qmTo
+		case qmTo:
 			msg.to, _, ok = q.smallInt()
 			msg.hasTo = true
-		default:
-			return msg, false
 		}
 		if !ok || seen&bit != 0 {
-			return msg, false
+			return false
 		}
 		seen |= bit
 		if q.next(',') {
 			continue
 		}
-		return msg, q.next('}')
+		return q.next('}')
 	}
 }
 
-// internType and internTone return the vocabulary's own strings for the common values, so a
-// message costs no string allocation; any other value is copied.
-func internType(s []byte) string {
-	switch string(s) {
-	case "public":
-		return "public"
-	case "private":
-		return "private"
+// The literals known matches in a message: the type and tone values the vocabulary's own
+// strings serve, so a message costs no string allocation; any other value is read by str
+// and copied.
+var (
+	msgTypes = [...]string{`"public"`, `"private"`}
+	msgTones = [...]string{`"ask"`, `"offer"`, `"accept"`, `"decline"`, `"neutral"`}
+)
+
+// msgName reads a message's member name at the cursor (after whitespace) when it is one of
+// the four, each matched as its whole literal (as known does): the index of its qm bit, or
+// -1 with the cursor on the name. The literals are constants here, so each comparison is a
+// load or two.
+func (q *quickScan) msgName() int {
+	q.ws()
+	r := q.data[q.i:]
+	k, n := -1, 0
+	switch {
+	case len(r) >= 6 && string(r[:6]) == `"text"`:
+		k, n = 1, 6
+	case len(r) >= 6 && string(r[:6]) == `"tone"`:
+		k, n = 2, 6
+	case len(r) >= 6 && string(r[:6]) == `"type"`:
+		k, n = 0, 6
+	case len(r) >= 4 && string(r[:4]) == `"to"`:
+		k, n = 3, 4
 	}
-	return string(s)
+	q.i += n
+	return k
 }
 
-func internTone(s []byte) string {
-	switch string(s) {
-	case "ask":
-		return "ask"
-	case "offer":
-		return "offer"
-	case "accept":
-		return "accept"
-	case "decline":
-		return "decline"
-	case "neutral":
-		return "neutral"
+// known reads, at the cursor (after whitespace), a string literal that is exactly one of
+// lits (each quotes included): its index, or -1 with the cursor on the value. A literal
+// matched whole is an escape-free string whose closing quote is its last byte, so known
+// takes exactly what str would read as that text.
+func (q *quickScan) known(lits []string) int {
+	q.ws()
+	rest := q.data[q.i:]
+	for k, l := range lits {
+		if len(rest) >= len(l) && string(rest[:len(l)]) == l {
+			q.i += len(l)
+			return k
+		}
 	}
-	return string(s)
+	return -1
 }

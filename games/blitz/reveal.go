@@ -113,14 +113,22 @@ func (m *Match) revealRound() {
 	}
 	r.Moments = m.moments()
 	m.stage = stRevealed
-	m.emit("round.revealed", visPublic, r)
+	// One encoding serves both: Result.Reveal is json.Marshal's bytes, and the payload their
+	// JCS form (canon reads the HTML escapes json.Marshal writes back to the characters, so
+	// this is payloadJCS's result for r); payloadJCS itself when canon refuses them.
+	raw, _ := json.Marshal(r)
+	payload, err := canon.Canonical(raw)
+	if err != nil {
+		payload = payloadJCS(r)
+	}
+	m.emitRaw("round.revealed", visPublic, payload, nil)
 	m.reveal = &r
 	th := canon.IDOf(m.transcript.sum())
 	res.House = m.house
 	res.SeedHash = m.SeedHash()
 	res.Seed = r.Seed
 	res.TranscriptHash = th
-	res.Reveal, _ = json.Marshal(r)
+	res.Reveal = raw
 	m.result = &res
 	m.requestAnchor("transcript", m.transcript.sum())
 	m.current = nil

@@ -2,6 +2,7 @@ package canon
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -54,7 +55,7 @@ func skipPlainRef(data []byte, i int) int {
 // SkipPlain stops where the byte-at-a-time reference does: every special byte at every
 // offset of texts longer and shorter than a word, from every start.
 func TestSkipPlain(t *testing.T) {
-	for n := 0; n <= 40; n++ {
+	for n := 0; n <= 72; n++ { // up to two blocks of 32 and a word past them
 		for pos := 0; pos <= n; pos++ {
 			for _, c := range []byte{'"', '\\', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xff, ' ', '~'} {
 				data := make([]byte, n)
@@ -85,4 +86,15 @@ func FuzzSkipPlain(f *testing.F) {
 			t.Fatalf("%q from %d: %d, want %d", data, start, got, want)
 		}
 	})
+}
+
+// BenchmarkSkipPlain is a message text of the round benchmark's length (120 characters).
+func BenchmarkSkipPlain(b *testing.B) {
+	data := []byte(`"` + strings.Repeat("x", 120) + `"`)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if SkipPlain(data, 1) != len(data)-1 {
+			b.Fatal("wrong stop")
+		}
+	}
 }

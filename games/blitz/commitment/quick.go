@@ -287,7 +287,14 @@ type quickScan struct {
 	i int
 }
 
-func (q *quickScan) ws() { q.i = canon.SkipWS(q.d, q.i) }
+// ws skips whitespace; a byte above the space is never JSON whitespace, and compact JSON
+// has none, so that one comparison is the common case.
+func (q *quickScan) ws() {
+	if q.i < len(q.d) && q.d[q.i] > ' ' {
+		return
+	}
+	q.i = canon.SkipWS(q.d, q.i)
+}
 
 func (q *quickScan) next(c byte) bool {
 	q.ws()
