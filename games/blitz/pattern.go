@@ -61,16 +61,49 @@ func PatternOf(publicLog []games.Event) []Pattern {
 
 // patternCounter is PatternOf made incremental: the match feeds it every public event as it
 // is emitted, PatternOf feeds it a log; the same code counts both.
+//
+// The turn's offers and sealing payers are short lists (one entry per seat at most), emptied
+// as a turn starts, rather than maps made anew each turn.
 type patternCounter struct {
 	rows    []Pattern
 	parties map[string][2]int // commitment id -> payer, payee
-	offers  map[int]int       // this turn: public lines with an amount, by seat
-	sealedT map[int]bool      // this turn: seats that sealed as payer
+	offers  []seatCount       // this turn: public lines with an amount, by seat, first offer first
+	sealedT []int             // this turn: seats that sealed as payer
 	turn    int
 }
 
+// seatCount is a seat's count of something this turn.
+type seatCount struct{ seat, n int }
+
 func newPatternCounter() *patternCounter {
-	return &patternCounter{parties: map[string][2]int{}, offers: map[int]int{}, sealedT: map[int]bool{}}
+	return &patternCounter{parties: map[string][2]int{}}
+}
+
+// offer counts one public line with an amount by seat this turn.
+func (p *patternCounter) offer(seat int) {
+	for i := range p.offers {
+		if p.offers[i].seat == seat {
+			p.offers[i].n++
+			return
+		}
+	}
+	p.offers = append(p.offers, seatCount{seat, 1})
+}
+
+// sealedBy notes that seat sealed a commitment as payer this turn.
+func (p *patternCounter) sealedBy(seat int) {
+	if !p.sealed(seat) {
+		p.sealedT = append(p.sealedT, seat)
+	}
+}
+
+func (p *patternCounter) sealed(seat int) bool {
+	for _, s := range p.sealedT {
+		if s == seat {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *patternCounter) row(seat int) *Pattern {
@@ -118,8 +151,8 @@ func (p *patternCounter) add(e games.Event) {
 func (p *patternCounter) note(typ string, turn int, pl patternFields) {
 	if turn != p.turn {
 		p.turn = turn
-		p.offers = map[int]int{}
-		p.sealedT = map[int]bool{}
+		p.offers = p.offers[:0]
+		p.sealedT = p.sealedT[:0]
 	}
 	switch typ {
 	case "seat.taken":
@@ -135,11 +168,11 @@ func (p *patternCounter) note(typ string, turn int, pl patternFields) {
 		}
 	case "message.public":
 		if pl.offer || hasAmount(pl.Text) {
-			p.offers[pl.From]++
+			p.offer(pl.From)
 		}
 	case "commitment.sealed":
 		p.parties[pl.ID] = [2]int{pl.Payer, pl.Payee}
-		p.sealedT[pl.Payer] = true
+		p.sealedBy(pl.Payer)
 		if r := p.row(pl.Payer); r != nil {
 			r.PartyTo++
 		}
@@ -164,14 +197,14 @@ func (p *patternCounter) note(typ string, turn int, pl patternFields) {
 		if pl.Phase != "settle" {
 			return
 		}
-		for seat, n := range p.offers {
-			if !p.sealedT[seat] {
-				if r := p.row(seat); r != nil {
-					r.OfferedUnsigned += n
+		for _, o := range p.offers {
+			if !p.sealed(o.seat) {
+				if r := p.row(o.seat); r != nil {
+					r.OfferedUnsigned += o.n
 				}
 			}
 		}
-		p.offers = map[int]int{}
+		p.offers = p.offers[:0]
 	}
 }
 
