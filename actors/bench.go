@@ -211,26 +211,43 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 		return BenchResult{}, fmt.Errorf("actors: bench: open: %w", err)
 	}
 	res := BenchResult{Tables: o.Tables, OpenTime: time.Since(began)}
-	if o.HeapAt > 0 {
+	// measure takes the heap measurement (HeapPerTable, the profile) once: as soon as every table
+	// is open, or at HeapAt (while the HeapEvery samples go on from the start).
+	measured := false
+	measure := func() error {
+		measured = true
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		if o.HeapProfile != nil {
+			if err := pprof.WriteHeapProfile(o.HeapProfile); err != nil {
+				return fmt.Errorf("actors: bench: heap profile: %w", err)
+			}
+		}
+		res.LiveAtMeasure = o.Tables - res.Completed - len(samples.done)
+		res.Goroutines = runtime.NumGoroutine()
+		if res.LiveAtMeasure > 0 && after.HeapAlloc > before.HeapAlloc {
+			res.HeapPerTable = (after.HeapAlloc - before.HeapAlloc) / uint64(res.LiveAtMeasure)
+		}
+		return nil
+	}
+	var heapAt <-chan time.Time
+	switch {
+	case o.HeapAt > 0 && !o.Reboot:
+		t := time.NewTimer(time.Until(began.Add(o.HeapAt)))
+		defer t.Stop()
+		heapAt = t.C
+	case o.HeapAt > 0:
 		select {
 		case <-time.After(time.Until(began.Add(o.HeapAt))):
 		case <-ctx.Done():
 			return res, ctx.Err()
 		}
-	}
-
-	runtime.GC()
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
-	if o.HeapProfile != nil {
-		if err := pprof.WriteHeapProfile(o.HeapProfile); err != nil {
-			return BenchResult{}, fmt.Errorf("actors: bench: heap profile: %w", err)
+		fallthrough
+	default:
+		if err := measure(); err != nil {
+			return BenchResult{}, err
 		}
-	}
-	res.LiveAtMeasure = o.Tables - len(samples.done)
-	res.Goroutines = runtime.NumGoroutine()
-	if res.LiveAtMeasure > 0 && after.HeapAlloc > before.HeapAlloc {
-		res.HeapPerTable = (after.HeapAlloc - before.HeapAlloc) / uint64(res.LiveAtMeasure)
 	}
 
 	if o.Reboot {
@@ -257,6 +274,10 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	var heapSum uint64
 	for res.Completed < o.Tables {
 		select {
+		case <-heapAt:
+			if err := measure(); err != nil {
+				return res, err
+			}
 		case <-every:
 			live := o.Tables - res.Completed - len(samples.done)
 			if live*10 < o.Tables*9 {
@@ -281,6 +302,12 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 			return res, fmt.Errorf("actors: bench: %d of %d tables finished in %v", res.Completed, o.Tables, o.Timeout)
 		case <-ctx.Done():
 			return res, ctx.Err()
+		}
+	}
+	if !measured {
+		// HeapAt fell after the last table finished: measured now, with no table live.
+		if err := measure(); err != nil {
+			return res, err
 		}
 	}
 	res.Elapsed = time.Since(began)

@@ -77,8 +77,18 @@ func (t *tableActor) step(ctx actor.Context, step games.Step, r *pendingReply) {
 	if r != nil {
 		q.replies = append(q.replies, r)
 	}
+	t.compact()
 	t.kick(ctx)
 	t.arm(ctx)
+}
+
+// compact lets the match make what it holds between steps smaller (games.Compactor: Blitz packs
+// its public log and drops answered prompts' states), after a step and never inside the
+// engine's Act or Advance. The step's outputs, queued, keep what they hold.
+func (t *tableActor) compact() {
+	if c, ok := t.match.(games.Compactor); ok {
+		c.Compact()
+	}
 }
 
 // reply sends ok now if nothing is pending, else after what is pending lands (fail if it is
@@ -242,6 +252,7 @@ func (t *tableActor) commitSync(step games.Step) error {
 		return err
 	}
 	t.rec = rec
+	t.compact()
 	return nil
 }
 

@@ -12,8 +12,9 @@ import (
 )
 
 // seatActor delivers one seat's prompts by its channel (SeatSpec.Channel): a signed envelope to
-// the walk-in's mailbox actor, the game's house policy (answered at once), or an A2A call on its
-// own goroutine whose reply comes back as a message. Answers go to the table as *seatAnswer.
+// the walk-in's mailbox actor, or an A2A call on its own goroutine whose reply comes back as a
+// message. Answers go to the table as *seatAnswer. (House seats have no actor: the round
+// answers them, houseAnswer.)
 type seatActor struct {
 	env    *env
 	table  *actor.PID
@@ -44,17 +45,24 @@ func (s *seatActor) Receive(ctx actor.Context) {
 	}
 }
 
+// houseAnswer answers prompt p of a house seat with the game's house policy, at once, as an
+// answer to the table (*seatAnswer). The policy reads the prompt's View (or its state, for a game
+// that sets none); nothing of the prompt is kept.
+func houseAnswer(ctx actor.Context, e *env, table *actor.PID, id, round string, eng games.Engine, seed []byte, p *games.Prompt) {
+	hp, ok := eng.(games.HousePlayer)
+	if !ok {
+		e.log.Warn("house seat at a game with no house policy", "table", id, "seat", p.Seat)
+		return
+	}
+	body := hp.HouseAnswer(*p, houseSeed(seed, p))
+	ctx.Send(table, &seatAnswer{Round: round, From: ChannelHouse,
+		Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}})
+}
+
 func (s *seatActor) deliver(ctx actor.Context, p *games.Prompt) {
 	switch s.spec.Channel {
-	case ChannelHouse:
-		hp, ok := s.engine.(games.HousePlayer)
-		if !ok {
-			s.env.log.Warn("house seat at a game with no house policy", "table", s.id, "seat", p.Seat)
-			return
-		}
-		body := hp.HouseAnswer(*p, houseSeed(s.seed, p))
-		ctx.Send(s.table, &seatAnswer{Round: s.round, From: ChannelHouse,
-			Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}})
+	case ChannelHouse: // a house seat normally has no actor (the round answers it)
+		houseAnswer(ctx, s.env, s.table, s.id, s.round, s.engine, s.seed, p)
 	case ChannelMailbox:
 		env, err := SignEnvelope(s.env.key, s.round, *p)
 		if err != nil {

@@ -204,6 +204,7 @@ func (t *tableActor) start(ctx actor.Context) {
 		panic(fmt.Sprintf("restore: %v", err))
 	}
 	rec.Match = nil // kept in the store only: reload reads it back
+	t.compact()
 	// Anchor requests made but not recorded: their replies may have come while the table was
 	// down or restarting. The chain actor answers a request it holds with the transaction it has.
 	var pending []games.AnchorRequest

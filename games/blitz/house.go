@@ -225,8 +225,9 @@ func decodeState(d games.Doc) (stateObject, bool) {
 	var st stateObject
 	// A state stateFor wrote: everything before the public log's segment, closed. The house
 	// policy reads no public log, and decoding it would cost more than the rest of the answer.
+	// The walk stops there, so a packed log (games.Packed) is never inflated.
 	var head []byte
-	for _, p := range d.Parts() {
+	for p := range d.Segments() {
 		if string(p) == logOpen {
 			return st, json.Unmarshal(append(head, '}'), &st) == nil
 		}

@@ -1,12 +1,21 @@
 package blitz
 
+import "arena/games"
+
 // chunkLog is an append-only list of JSON values, comma-joined, held in chunks that are never
 // reallocated: §5.4's public_log (the JCS bytes of every public event so far) and the
 // snapshot's input log. Every envelope's state shares the public log's chunks (games.Doc), so
 // bytes once written never move or change; a new value goes after them or into a new chunk.
+//
+// A live table's public log is packed between steps (pack, publog_pack.go): the chunks written
+// so far are deflated into packed, a games.Packed run that states share as they share chunks,
+// and chunks holds only what came after. Once packing, every value gets a chunk of its own
+// exact size: the raw tail between packs is a few events, none with room to spare.
 type chunkLog struct {
-	chunks [][]byte
-	size   int // bytes in all chunks
+	packed  *games.Packed // the log's first packed.Len() bytes, deflated (pack)
+	chunks  [][]byte      // the bytes after them
+	size    int           // bytes in the whole log: packed and chunks
+	packing bool          // pack has been called: new values get exact-size chunks
 }
 
 // A new chunk is an eighth of the log so far, from 4 KiB to 64 KiB: a log early in its round
@@ -22,6 +31,9 @@ func (l *chunkLog) add(v []byte) {
 	need := len(v) + 1
 	if n := len(l.chunks); n == 0 || cap(l.chunks[n-1])-len(l.chunks[n-1]) < need {
 		size := min(max(l.size/8, firstChunk), logChunk)
+		if l.packing {
+			size = need
+		}
 		l.chunks = append(l.chunks, make([]byte, 0, max(size, need)))
 	}
 	c := &l.chunks[len(l.chunks)-1]
@@ -33,8 +45,9 @@ func (l *chunkLog) add(v []byte) {
 	l.size += len(v)
 }
 
-// appendTo appends the whole log to b.
+// appendTo appends the whole log to b (its packed part inflated).
 func (l *chunkLog) appendTo(b []byte) []byte {
+	b = games.JoinSegments(l.packed.Segment()).AppendTo(b)
 	for _, c := range l.chunks {
 		b = append(b, c...)
 	}

@@ -121,19 +121,24 @@ func (m *Match) shared() [][]byte {
 
 // stateFor builds seat n's §5.4 state object: {"me": …, the shared members, "public_log": […]}.
 // Only "me" is new bytes. The shared members and the public log are segments every seat's state
-// shares (games.Doc): the log is already canonical JSON in append-only chunks whose written
-// bytes never change, so a state holds the chunks as they are now and later events, written
-// past them, are not in it. A state costs its own "me", not a copy of all the table has said.
+// shares (games.Doc): the log is already canonical JSON, in a packed run (games.Packed, what
+// Compact deflated between steps) and append-only chunks whose written bytes never change, so a
+// state holds the run and the chunks as they are now and later events, written past them, are
+// not in it. A state costs its own "me", not a copy of all the table has said.
 func (m *Match) stateFor(n int, shared [][]byte) games.Doc {
 	me := append(m.appendMe(append(make([]byte, 0, m.meHint), `{"me":`...), n), ',')
 	m.meHint = max(m.meHint, len(me)+len(me)/8)
-	parts := make([][]byte, 0, len(m.pubLog.chunks)+len(shared)+3)
-	parts = append(parts, me)
-	parts = append(parts, shared...)
-	parts = append(parts, logOpenBytes)
-	parts = append(parts, m.pubLog.chunks...)
-	parts = append(parts, logCloseBytes)
-	return games.JoinDoc(parts...)
+	segs := make([]games.Segment, 0, len(m.pubLog.chunks)+len(shared)+4)
+	segs = append(segs, games.RawSegment(me))
+	for _, s := range shared {
+		segs = append(segs, games.RawSegment(s))
+	}
+	segs = append(segs, games.RawSegment(logOpenBytes), m.pubLog.packed.Segment())
+	for _, c := range m.pubLog.chunks {
+		segs = append(segs, games.RawSegment(c))
+	}
+	segs = append(segs, games.RawSegment(logCloseBytes))
+	return games.JoinSegments(segs...)
 }
 
 // buildPrompts makes the open phase's envelopes for every live seat: calls delivered first,

@@ -1,10 +1,8 @@
 package chatseat
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -268,12 +266,7 @@ func revealLine(raw json.RawMessage) string {
 // log above all (the last member of a §5.4 state, and by far the largest), is never read, let
 // alone decoded. False if the state is not an object or either member does not decode.
 func readStateView(state games.Doc, st *stateView) bool {
-	parts := state.Parts()
-	rs := make([]io.Reader, len(parts))
-	for i, p := range parts {
-		rs[i] = bytes.NewReader(p)
-	}
-	dec := json.NewDecoder(io.MultiReader(rs...))
+	dec := json.NewDecoder(state.Reader()) // a packed public log is inflated only if reached
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return false
 	}

@@ -1,0 +1,70 @@
+package blitz
+
+import (
+	"bytes"
+	"os"
+	"testing"
+	"time"
+
+	"arena/games"
+)
+
+// houseRound plays a round of six house seats (the house policy answering every prompt at once)
+// on the agent clock, calling after each step, when given, a compact func (the table actor's
+// Compact) and check (what the test asserts of the prompts handed out). It returns the match.
+func houseRound(t testing.TB, seed string, names []string, steps int, after func(m *Match, st games.Step)) *Match {
+	t.Helper()
+	s := testSetup("blitz", 6, `{}`)
+	for i := range s.Seats {
+		s.Seats[i].Kind, s.Seats[i].Walkin = "house", false
+		if i < len(names) {
+			s.Seats[i].Name = names[i]
+		}
+	}
+	copy(s.Seed[:], seed)
+	s.Pace = games.Pace{Name: "agent", Scouting: 2 * time.Second, Talk: 2 * time.Second, Commit: 2 * time.Second,
+		Settle: 2 * time.Second}
+	h := newHarness(t, s)
+	e := NewEngine(DefaultFees())
+	for i := 0; i < steps; i++ {
+		if _, ok := h.m.Deadline(); !ok {
+			break
+		}
+		st := h.next()
+		if after != nil {
+			after(h.m, st)
+		}
+		for _, p := range st.Prompts {
+			b := e.HouseAnswer(p, uint64(i*7+p.Seat))
+			ast, err := h.m.Act(h.now, games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: b})
+			if err != nil {
+				t.Fatalf("house answer refused: %v", err)
+			}
+			if after != nil {
+				after(h.m, ast)
+			}
+		}
+	}
+	return h.m
+}
+
+// TestWritePubLogDict writes publog_dict.json, the packing dictionary, when ARENA_WRITE_PUBLOG_DICT=1:
+// from the public log of a whole house round (seats Agent1-6, test agent ids, a seed of its own:
+// no table of a real server or of the bench has them), its seating events (round.created,
+// seat.taken: long, and in every log) and then as much of its end as fits DEFLATE's 32 KiB
+// window, cut at events.
+func TestWritePubLogDict(t *testing.T) {
+	if os.Getenv("ARENA_WRITE_PUBLOG_DICT") != "1" {
+		t.Skip("set ARENA_WRITE_PUBLOG_DICT=1 to write publog_dict.json")
+	}
+	m := houseRound(t, "the public log dictionary's round", nil, 200, nil)
+	log := m.pubLog.bytes()
+	i := bytes.Index(log, []byte(`"type":"scouting.started"`))
+	head := log[:bytes.LastIndex(log[:i], []byte(`,{"at"`))+1] // the seating events and a comma
+	tail := log[len(log)-(32<<10-len(head)):]
+	tail = tail[bytes.Index(tail, []byte(`,{"at"`))+1:]
+	dict := append(bytes.Clone(head), tail...)
+	if err := os.WriteFile("publog_dict.json", dict, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

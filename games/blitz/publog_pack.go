@@ -1,0 +1,59 @@
+package blitz
+
+import (
+	"compress/flate"
+	_ "embed"
+
+	"arena/games"
+)
+
+// Between steps a live table keeps its public log packed: deflated against a preset dictionary
+// of typical event JSON (publog_dict.json: the public log of a house round, a round's every
+// kind of public event and the house policy's lines), which lets a block of a few KiB of events
+// compress about as well as the whole log would (a house round's 40 KiB log packs to a few KiB).
+// Nothing that leaves changes: a state's bytes are the same whether its log is packed or not
+// (games.Doc inflates a packed run wherever it is flattened).
+
+//go:embed publog_dict.json
+var pubLogDictBytes []byte
+
+// pubLogDict packs every table's public log. Level 6 (flate's default) against the dictionary;
+// a pack is a few KiB, a few dozen times a round.
+var pubLogDict = games.NewPackDict(pubLogDictBytes, flate.DefaultCompression)
+
+// packMin is the raw tail Compact lets grow before it packs it: blocks of at least 2 KiB keep
+// the ratio close to that of the whole log, and a table holds less than that of raw log
+// between steps.
+const packMin = 2 << 10
+
+// pack deflates the log's chunks into its packed run (one block), once they hold at least min
+// bytes, and makes every later value a chunk of its own exact size. States already built keep
+// the chunks they hold until they are dropped.
+func (l *chunkLog) pack(d *games.PackDict, min int) {
+	l.packing = true
+	raw := l.size - l.packed.Len()
+	if raw < min || raw == 0 {
+		return
+	}
+	l.packed = d.Append(l.packed, l.chunks...)
+	clear(l.chunks)
+	l.chunks = l.chunks[:0]
+}
+
+// Compact makes what the match holds between steps smaller without changing a byte it hands
+// out (games.Compactor; the table actor calls it after a step, never the engine itself): the
+// public log's raw tail is packed once it is packMin long, and the prompts of seats that have
+// answered (or left the round) let go of their states and house views: Prompts no longer
+// returns them, and the step that carried them has been handed out.
+func (m *Match) Compact() {
+	m.pubLog.pack(pubLogDict, packMin)
+	for i := range m.current {
+		p := &m.current[i]
+		if p.View == nil && p.State.IsZero() {
+			continue
+		}
+		if m.answered[p.Seat] || !m.seat(p.Seat).alive {
+			p.State, p.View = games.Doc{}, nil
+		}
+	}
+}

@@ -1,0 +1,10 @@
+package games
+
+// Compactor is a Match that can make what it holds between steps smaller without changing any
+// byte it hands out: Blitz packs the older part of its §5.4 public log (Packed) and lets go of
+// the states of prompts already answered. A table actor calls Compact after a step (an Act or
+// Advance that changed the match), on the match's own goroutine, never inside Act or Advance:
+// a game's own benchmarks and replays, which never call it, do not pay for it.
+type Compactor interface {
+	Compact()
+}
