@@ -131,7 +131,12 @@ func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value, read 
 	if !ok {
 		return nil, subErr(CodeInvalidSignature, "no key for seat %d", seat)
 	}
-	if err := commitment.Verify(cb, w.Sig, pub); err != nil {
+	if read != nil {
+		err = commitment.VerifyDecoded(cb, &read.Sig, pub) // its schema check decoded the sig
+	} else {
+		err = commitment.Verify(cb, w.Sig, pub)
+	}
+	if err != nil {
 		return nil, asSub(err)
 	}
 	// The transcript carries the object and its condition in canonical form, sig included.

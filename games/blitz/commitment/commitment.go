@@ -192,12 +192,14 @@ func read(v canon.Value) (Commitment, *games.Error) {
 			return Commitment{}, badCommitment("%s: wrong type or out of range", name)
 		}
 	}
-	return schema(c, seen, cond)
+	var sig [ed25519.SignatureSize]byte
+	return schema(c, seen, cond, &sig)
 }
 
 // schema is the §7.1 schema check of read, on the members read (seen: the presence mask) and
-// the condition's value; it parses the condition into c.
-func schema(c Commitment, seen int, cond canon.Value) (Commitment, *games.Error) {
+// the condition's value; it parses the condition into c, and decodes the sig's form (which it
+// checks) into sig, so that a caller that keeps the bytes need not decode it again.
+func schema(c Commitment, seen int, cond canon.Value, sig *[ed25519.SignatureSize]byte) (Commitment, *games.Error) {
 	switch {
 	case seen&required != required:
 		return Commitment{}, badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
@@ -224,7 +226,7 @@ func schema(c Commitment, seen int, cond canon.Value) (Commitment, *games.Error)
 	case seen&hasSig == 0:
 		return Commitment{}, games.Errorf(CodeInvalidSignature, "missing sig")
 	}
-	if !canon.ValidSig(c.Sig) {
+	if !canon.DecodeSig(c.Sig, sig) {
 		_, err := canon.ParseSig(c.Sig) // for its error
 		return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
@@ -244,16 +246,21 @@ func schema(c Commitment, seen int, cond canon.Value) (Commitment, *games.Error)
 // checked first so the error names it. A key that is no curve point fails the verification.
 // Error: *games.Error invalid_signature.
 //
-// The key's encoding is judged once, inside canon.Verify; only a failed check asks
-// CheckKeyEncoding again, to name the key when it is at fault. The signature is decoded into
-// the stack.
+// The signature is decoded into the stack.
 func Verify(c Canonical, sig string, key ed25519.PublicKey) error {
 	var s [ed25519.SignatureSize]byte
 	if !canon.DecodeSig(sig, &s) {
 		_, err := canon.ParseSig(sig) // for its error
 		return games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
-	if !canon.Verify(key, c.Digest[:], s[:]) {
+	return VerifyDecoded(c, &s, key)
+}
+
+// VerifyDecoded is Verify for a signature already decoded (Quick.Sig), with the same errors
+// for a key or a signature that fails. The key's encoding is judged once, inside canon.Verify;
+// only a failed check asks CheckKeyEncoding again, to name the key when it is at fault.
+func VerifyDecoded(c Canonical, sig *[ed25519.SignatureSize]byte, key ed25519.PublicKey) error {
+	if !canon.Verify(key, c.Digest[:], sig[:]) {
 		if err := canon.CheckKeyEncoding(key); err != nil {
 			return games.Errorf(CodeInvalidSignature, "key: %v", err)
 		}

@@ -1,17 +1,20 @@
 package commitment
 
 import (
+	"crypto/ed25519"
 	"strings"
 	"unicode/utf8"
 
 	"arena/games/canon"
 )
 
-// Quick is a commitment read by ScanQuick: exactly what ParseForms returns for its bytes.
+// Quick is a commitment read by ScanQuick: exactly what ParseForms returns for its bytes, and
+// Sig, Commitment.Sig decoded (for VerifyDecoded: the schema check decodes it anyway).
 type Quick struct {
 	Commitment Commitment
 	Canonical  Canonical
 	Forms      Forms
+	Sig        [ed25519.SignatureSize]byte
 }
 
 // ScanQuick reads the commitment object that starts at data[at] (after optional whitespace)
@@ -101,7 +104,8 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 	} else if cond, err = canon.Parse(condSpan); err != nil {
 		return Quick{}, 0, false
 	}
-	c, gerr := schema(c, presence(seen), cond)
+	var sig [ed25519.SignatureSize]byte
+	c, gerr := schema(c, presence(seen), cond, &sig)
 	if gerr != nil {
 		return Quick{}, 0, false
 	}
@@ -161,6 +165,7 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 		Commitment: c,
 		Canonical:  Canonical{Bytes: without, Digest: d, ID: canon.IDOf(d)},
 		Forms:      Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]},
+		Sig:        sig,
 	}, end, true
 }
 

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"arena/games/canon"
 )
 
 // checkQuick holds ScanQuick to ParseForms: whatever ScanQuick takes, ParseForms takes with
@@ -31,6 +33,9 @@ func checkQuick(t *testing.T, raw []byte) bool {
 	}
 	if !bytes.Equal(q.Forms.Signed, f.Signed) || !bytes.Equal(q.Forms.Condition, f.Condition) {
 		t.Fatalf("%q: forms %s / %s, ParseForms %s / %s", raw, q.Forms.Signed, q.Forms.Condition, f.Signed, f.Condition)
+	}
+	if sig, err := canon.ParseSig(c.Sig); err != nil || !bytes.Equal(q.Sig[:], sig) {
+		t.Fatalf("%q: Sig %x, the sig's text reads %x (%v)", raw, q.Sig, sig, err)
 	}
 	_ = append(q.Forms.Condition, "XX"...) // never writes into Signed
 	if !bytes.Equal(q.Forms.Signed, f.Signed) {
