@@ -152,7 +152,12 @@ type quickScratch struct {
 	comSpans []json.RawMessage
 }
 
-var scratches = sync.Pool{New: func() any { return new(quickScratch) }}
+var scratches = sync.Pool{New: func() any {
+	// Sized for a full talk answer (8 + 8 messages, §6) and a full commit answer (4, §5.3), so a
+	// scratch made after a collection emptied the pool is made once, not grown.
+	return &quickScratch{msgs: make([]message, 0, 16), msgSpans: make([]json.RawMessage, 0, 16),
+		coms: make([]commitment.Quick, 0, 4), comSpans: make([]json.RawMessage, 0, 4)}
+}}
 
 // release clears the lists (they point into the answer's bytes) and gives them back; b keeps
 // none of them.
