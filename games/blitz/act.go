@@ -3,6 +3,7 @@ package blitz
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"arena/games"
@@ -209,6 +210,9 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 	var dropped []Dropped
 	took := false
 	s := m.seat(seat)
+	if m.step != nil { // one event per submission (pending or rejected), sized once
+		m.step.Events = slices.Grow(m.step.Events, len(subs))
+	}
 	for i, raw := range subs {
 		if i >= 4 {
 			msg := "at most 4 submissions per commit"

@@ -148,13 +148,21 @@ func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value, read 
 // only read once parsed (settleOne's Eval), so one serves every table.
 var alwaysCond = &commitment.Condition{Op: commitment.OpAlways}
 
+// alwaysCondJCS is the always condition's canonical form, alwaysCondRaw the one copy of it
+// the sealed promises that have it share (full: an append copies).
+const alwaysCondJCS = `{"always":true}`
+
+var alwaysCondRaw = json.RawMessage(alwaysCondJCS)[:len(alwaysCondJCS):len(alwaysCondJCS)]
+
 // condOf is a promise's pointer to c: alwaysCond for the always condition (nothing else about
 // it matters to Eval), else a copy of its own.
 func condOf(c commitment.Condition) *commitment.Condition {
 	if c.Op == commitment.OpAlways {
 		return alwaysCond
 	}
-	return &c
+	p := new(commitment.Condition) // only here: returning &c would put every c on the heap
+	*p = c
+	return p
 }
 
 // digestOf is the digest a commitment id names ("sha256:<64 lowercase hex>", canon.IDOf).
@@ -415,8 +423,15 @@ func (m *Match) doSeal(c *promise) {
 	m.emitRaw("commitment.sealed", visSealed, b[at:len(b):len(b)], nil)
 	// The signed object is in the sealed event now; a live ledger needs none of it, and its
 	// condition's bytes are copied out of the canonical form they were written into, so the
-	// ledger holds the condition and not the whole signed object behind it.
-	c.raw, c.condRaw = nil, bytes.Clone(c.condRaw)
+	// ledger holds the condition and not the whole signed object behind it (the always
+	// condition, nearly every one, shares one copy: the ledger never writes into it, and
+	// Commitments hands out copies).
+	c.raw = nil
+	if string(c.condRaw) == alwaysCondJCS {
+		c.condRaw = alwaysCondRaw
+	} else {
+		c.condRaw = bytes.Clone(c.condRaw)
+	}
 	m.requestAnchor("commitment", digestOf(c.id))
 	m.rungsAfterSeal()
 }

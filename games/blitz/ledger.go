@@ -1,6 +1,7 @@
 package blitz
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -200,12 +201,13 @@ type Record struct {
 	Settled    int             `json:"settled_turn,omitempty"`
 }
 
-// Commitments lists every sealed commitment in sealed order.
+// Commitments lists every sealed commitment in sealed order. Each Record's Condition is a
+// copy of its own (the ledger shares the always condition's bytes between commitments).
 func (m *Match) Commitments() []Record {
 	out := make([]Record, 0, len(m.sealed))
 	for _, c := range m.sealed {
 		out = append(out, Record{Ref: c.ref, ID: c.id, Payer: c.payer, Payee: c.payee, Amount: c.amount,
-			Condition: c.condRaw, Seq: c.seq, Pair: c.pair, SealedTurn: c.sealedTurn, Due: c.due, Lock: c.lock,
+			Condition: bytes.Clone(c.condRaw), Seq: c.seq, Pair: c.pair, SealedTurn: c.sealedTurn, Due: c.due, Lock: c.lock,
 			Outcome: c.outcome, Paid: c.paid, Penalty: c.penalty, Settled: c.settled})
 	}
 	return out
