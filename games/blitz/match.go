@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -367,7 +366,6 @@ func (m *Match) closePhase(at time.Time) {
 			m.openPhase(stCommit, at)
 		}
 	case stCommit:
-		m.growCommitClose()
 		m.seal()
 		m.openPhase(stSettle, at)
 		m.settleTurn()
@@ -385,29 +383,6 @@ func (m *Match) closePhase(at time.Time) {
 		m.talking = nil
 		m.startTurn(m.turn+1, at)
 	}
-}
-
-// growCommitClose makes room in the step for the events a commit phase's close emits, so the
-// list is allocated once rather than doubled half a dozen times: two per pending commitment
-// (sealed, public and sealed; or one refusal), settle's phase.started, two commitment.settled
-// per commitment due this turn (those sealed before, and the pending due now), and a few for
-// eliminations, dark seats and bells. The count is a bound, never an exact need.
-func (m *Match) growCommitClose() {
-	if m.step == nil {
-		return
-	}
-	due := 0
-	for _, c := range m.sealed {
-		if c.outcome == outcomeOpen && c.due == m.turn {
-			due++
-		}
-	}
-	for _, c := range m.pending {
-		if c.due == m.turn {
-			due++
-		}
-	}
-	m.step.Events = slices.Grow(m.step.Events, 2*len(m.pending)+1+2*due+len(m.seats)+4)
 }
 
 // startTurn opens turn t at `at`: public turn.started {turn, of}, then the talk phase. The

@@ -169,7 +169,7 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 	for _, t := range taken[:n] {
 		msg := &t.msg
 		// Each object that outlives the call is written at the end of buf and taken as a full
-		// slice of it; a public payload is written straight into the event (emitLine).
+		// slice of it; a public payload is written straight into the event (openEvent).
 		if t.to == 0 {
 			b, at := m.openEvent()
 			b = lineJSON(b, "", seat, msg.textJCS, 0, msg.tone, 0, 0)
