@@ -212,9 +212,7 @@ func (t *tableActor) emit(ctx actor.Context, box *outbox) {
 			t.outstanding++
 		}
 	}
-	if len(box.prompts) > 0 && t.round != nil {
-		ctx.Send(t.round, &deliverPrompts{Prompts: box.prompts})
-	}
+	t.deliver(ctx, box.prompts)
 }
 
 // rollback drops every step not yet durable after a failed commit.
@@ -224,9 +222,7 @@ func (t *tableActor) rollback(ctx actor.Context, f *flight) {
 	t.reload()
 	t.backoff = true
 	t.arm(ctx)
-	if ps := t.match.Prompts(); len(ps) > 0 {
-		ctx.Send(t.round, &deliverPrompts{Prompts: ps}) // answers given to dropped steps are gone
-	}
+	t.deliver(ctx, t.match.Prompts()) // answers given to dropped steps are gone
 	for _, box := range []*outbox{f.box, queued} {
 		if box == nil {
 			continue

@@ -27,8 +27,13 @@ type tableActor struct {
 	rec    *tableRecord // last committed record, less its snapshot (Match: in the store only)
 	engine games.Engine
 	match  games.Match
-	keys   *keyring // derived once per incarnation (ed25519 key derivation is not free)
-	round  *actor.PID
+	keys   *keyring   // derived once per incarnation (ed25519 key derivation is not free)
+	round  *actor.PID // the round actor; nil for a table of house seats only (houseOnly)
+	// houseOnly: every seat is a house seat, answered by the table itself (deliver) with the house
+	// policy, drawing from seed: such a table (a Practice table with no walk-in, the bench's) needs
+	// no round actor, and a live table is one actor rather than two.
+	houseOnly bool
+	seed      []byte
 
 	gen     uint64 // timer generation: bumped on every arm; phaseDue of another gen is stale
 	stop    func() bool
@@ -223,9 +228,10 @@ func (t *tableActor) start(ctx actor.Context) {
 	}
 	t.env.m.setStatus(t.id, StatusLive)
 	seed, _ := hex.DecodeString(rec.Seed)
-	t.round, err = ctx.SpawnNamed(roundProps(t.env, ctx.Self(), t.id, rec.Round, eng, seed, rec.Spec.Seats),
-		"round-"+rec.Round)
-	if err != nil {
+	if houseOnly(rec.Spec.Seats) {
+		t.houseOnly, t.seed = true, seed
+	} else if t.round, err = ctx.SpawnNamed(roundProps(t.env, ctx.Self(), t.id, rec.Round, eng, seed, rec.Spec.Seats),
+		"round-"+rec.Round); err != nil {
 		panic(fmt.Sprintf("spawn round: %v", err))
 	}
 	if dl, ok := t.match.Deadline(); ok {
@@ -240,9 +246,7 @@ func (t *tableActor) start(ctx actor.Context) {
 			}
 		}
 	}
-	if ps := t.match.Prompts(); len(ps) > 0 {
-		ctx.Send(t.round, &deliverPrompts{Prompts: ps})
-	}
+	t.deliver(ctx, t.match.Prompts())
 	t.emit(ctx, &outbox{anchors: pending})
 	if t.rec.Status == StatusFinished {
 		t.finish(ctx)
@@ -495,4 +499,29 @@ func (t *tableActor) restoreMatch(rec *tableRecord) (games.Match, error) {
 		head, entries = entries[0], entries[1:]
 	}
 	return jr.RestoreJournal(head, entries, t.keys)
+}
+
+// houseOnly reports whether every seat is a house seat (and there is at least one).
+func houseOnly(seats []SeatSpec) bool {
+	for _, s := range seats {
+		if s.Channel != ChannelHouse {
+			return false
+		}
+	}
+	return len(seats) > 0
+}
+
+// deliver sends prompts to their seats: through the round actor, or, at a table of house seats
+// only, answered here by the house policy, each answer coming back to the table as a message of
+// its own (*seatAnswer), as a seat actor's would.
+func (t *tableActor) deliver(ctx actor.Context, ps []games.Prompt) {
+	switch {
+	case len(ps) == 0:
+	case t.round != nil:
+		ctx.Send(t.round, &deliverPrompts{Prompts: ps})
+	case t.houseOnly:
+		for i := range ps {
+			houseAnswer(ctx, t.env, ctx.Self(), t.id, t.rec.Round, t.engine, t.seed, &ps[i])
+		}
+	}
 }

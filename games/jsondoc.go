@@ -12,8 +12,8 @@ import (
 // append-only bytes in every seat's envelope, so a Doc lets six seats' states (and the prompts
 // of the next phase, which extend the same log) share one copy of it instead of one each.
 //
-// A segment is raw bytes or a Packed run (deflated: the older part of a log a table holds
-// between steps). A Doc is flattened only where bytes must leave: an envelope signed for an
+// Besides raw segments a Doc may hold one Packed run (deflated: the older part of a log a table
+// holds between steps). A Doc is flattened only where bytes must leave: an envelope signed for an
 // agent or a walk-in's mailbox (Bytes, AppendTo, WriteTo), which inflates its packed runs.
 // House seats read it without flattening it (Segments, which inflates a run only when the walk
 // reaches it). Segments are shared, so a Doc's users must never write into a segment or append
@@ -21,25 +21,13 @@ import (
 //
 // The zero Doc is empty and marshals as JSON null, as an empty json.RawMessage would.
 type Doc struct {
-	segs []Segment
-	size int
-}
-
-// Segment is one piece of a Doc: raw bytes (RawSegment) or a packed run (Packed.Segment).
-type Segment struct {
-	raw  []byte
-	pack *Packed
-}
-
-// RawSegment is raw as a Doc segment (shared, not copied).
-func RawSegment(raw []byte) Segment { return Segment{raw: raw} }
-
-// Len is the segment's length in bytes (inflated, for a packed run).
-func (s Segment) Len() int {
-	if s.pack != nil {
-		return s.pack.size
-	}
-	return len(s.raw)
+	parts [][]byte // raw segments
+	size  int
+	// A Doc holds at most one packed run, between parts[:packAt] and parts[packAt:]: one log's
+	// older part (JoinPacked). A raw-only Doc is laid out as before there were runs, so a game
+	// that packs nothing pays nothing for them.
+	pack   *Packed
+	packAt int
 }
 
 // RawDoc is a Doc of one segment, raw itself (not copied). raw must not change afterwards.
@@ -47,34 +35,39 @@ func RawDoc(raw []byte) Doc {
 	if len(raw) == 0 {
 		return Doc{}
 	}
-	return Doc{segs: []Segment{{raw: raw}}, size: len(raw)}
+	return Doc{parts: [][]byte{raw}, size: len(raw)}
 }
 
-// JoinDoc is a Doc of the given raw segments in order, sharing every segment. Each segment is
-// capped at its length, so no later append through the Doc can reach bytes beyond it (an
-// append-only log keeps writing there). Empty segments are dropped.
-func JoinDoc(parts ...[]byte) Doc {
-	segs := make([]Segment, 0, len(parts))
-	for _, p := range parts {
-		segs = append(segs, Segment{raw: p})
-	}
-	return JoinSegments(segs...)
-}
+// JoinDoc is a Doc of the given raw segments in order, taking ownership of parts (the slice of
+// segments, not copied) and sharing every segment. Each segment is capped at its length, so no
+// later append through the Doc can reach bytes beyond it (an append-only log keeps writing
+// there). Empty segments are dropped.
+func JoinDoc(parts ...[]byte) Doc { return JoinPacked(nil, 0, parts...) }
 
-// JoinSegments is a Doc of the given segments in order, taking ownership of segs (the slice,
-// not copied) and sharing every segment: raw ones capped at their length as in JoinDoc, packed
-// runs as they are (immutable). Empty segments are dropped.
-func JoinSegments(segs ...Segment) Doc {
-	d := Doc{segs: segs[:0]}
-	for _, s := range segs {
-		switch {
-		case s.pack != nil && s.pack.size > 0:
-			d.segs = append(d.segs, Segment{pack: s.pack})
-			d.size += s.pack.size
-		case s.pack == nil && len(s.raw) > 0:
-			d.segs = append(d.segs, Segment{raw: s.raw[:len(s.raw):len(s.raw)]})
-			d.size += len(s.raw)
+// JoinPacked is JoinDoc with the packed run inserted before parts[at] (at len(parts): after the
+// last): a log whose older part is packed and whose newer part is still raw chunks. run is
+// shared (immutable); nil or empty, it is left out.
+func JoinPacked(run *Packed, at int, parts ...[]byte) Doc {
+	at = min(max(at, 0), len(parts))
+	d := Doc{parts: parts[:0]}
+	for i, p := range parts {
+		if i == at {
+			d.packAt = len(d.parts)
 		}
+		if len(p) == 0 {
+			continue
+		}
+		d.parts = append(d.parts, p[:len(p):len(p)])
+		d.size += len(p)
+	}
+	if at == len(parts) {
+		d.packAt = len(d.parts)
+	}
+	if run.Len() > 0 {
+		d.pack = run
+		d.size += run.size
+	} else {
+		d.packAt = 0
 	}
 	if d.size == 0 {
 		return Doc{}
@@ -88,15 +81,8 @@ func (d Doc) Len() int { return d.size }
 // IsZero reports whether the document is empty.
 func (d Doc) IsZero() bool { return d.size == 0 }
 
-// Packed reports whether any segment of the document is a packed run.
-func (d Doc) Packed() bool {
-	for _, s := range d.segs {
-		if s.pack != nil {
-			return true
-		}
-	}
-	return false
-}
+// Packed reports whether the document holds a packed run.
+func (d Doc) Packed() bool { return d.pack != nil }
 
 // Segments walks the document's bytes in order: each raw segment as it is (shared: read it,
 // never write into it or append to it), each block of a packed run inflated into a new slice
@@ -104,46 +90,55 @@ func (d Doc) Packed() bool {
 // log) inflates nothing past where it stopped.
 func (d Doc) Segments() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		for _, s := range d.segs {
-			if s.pack == nil {
-				if !yield(s.raw) {
-					return
-				}
-				continue
+		for i, p := range d.parts {
+			if i == d.packAt && !d.yieldPacked(yield) {
+				return
 			}
-			for _, b := range s.pack.blocks {
-				if !yield(s.pack.dict.appendBlock(nil, b)) {
-					return
-				}
+			if !yield(p) {
+				return
 			}
+		}
+		if d.packAt == len(d.parts) {
+			d.yieldPacked(yield)
 		}
 	}
 }
 
+// yieldPacked yields the packed run's blocks, inflated; false if the walk stopped.
+func (d Doc) yieldPacked(yield func([]byte) bool) bool {
+	if d.pack == nil {
+		return true
+	}
+	for _, b := range d.pack.blocks {
+		if !yield(d.pack.dict.appendBlock(nil, b)) {
+			return false
+		}
+	}
+	return true
+}
+
 // Reader reads the document's bytes in order, inflating a packed block only when the read
 // reaches it (a decoder that stops early inflates nothing past where it stopped).
-func (d Doc) Reader() io.Reader { return &docReader{segs: d.segs} }
+func (d Doc) Reader() io.Reader { return &docReader{d: d} }
 
 type docReader struct {
-	segs  []Segment
-	block int    // next block of segs[0], when it is a packed run
+	d     Doc
+	part  int    // next raw segment
+	block int    // next block of the packed run
 	cur   []byte // unread bytes of the segment or block being read
 }
 
 func (r *docReader) Read(p []byte) (int, error) {
 	for len(r.cur) == 0 {
-		if len(r.segs) == 0 {
-			return 0, io.EOF
-		}
-		s := r.segs[0]
 		switch {
-		case s.pack == nil:
-			r.cur, r.segs = s.raw, r.segs[1:]
-		case r.block < len(s.pack.blocks):
-			r.cur = s.pack.dict.appendBlock(nil, s.pack.blocks[r.block])
+		case r.d.pack != nil && r.part == r.d.packAt && r.block < len(r.d.pack.blocks):
+			r.cur = r.d.pack.dict.appendBlock(nil, r.d.pack.blocks[r.block])
 			r.block++
+		case r.part < len(r.d.parts):
+			r.cur = r.d.parts[r.part]
+			r.part++
 		default:
-			r.segs, r.block = r.segs[1:], 0
+			return 0, io.EOF
 		}
 	}
 	n := copy(p, r.cur)
@@ -152,28 +147,30 @@ func (r *docReader) Read(p []byte) (int, error) {
 }
 
 // Bytes is the document as one slice. A one-segment raw Doc returns that segment itself
-// (shared: do not modify it); any other is copied (and inflated) into a new slice of exactly
-// Len bytes.
+// (shared: do not modify it); any other is copied (its packed run inflated) into a new slice of
+// exactly Len bytes.
 func (d Doc) Bytes() []byte {
 	switch {
-	case len(d.segs) == 0:
+	case d.size == 0:
 		return nil
-	case len(d.segs) == 1 && d.segs[0].pack == nil:
-		return d.segs[0].raw
+	case len(d.parts) == 1 && d.pack == nil:
+		return d.parts[0]
 	}
 	return d.AppendTo(make([]byte, 0, d.size))
 }
 
-// AppendTo appends the document's bytes (packed runs inflated) to dst and returns the extended
-// slice.
+// AppendTo appends the document's bytes (its packed run inflated) to dst and returns the
+// extended slice.
 func (d Doc) AppendTo(dst []byte) []byte {
 	dst = growBy(dst, d.size)
-	for _, s := range d.segs {
-		if s.pack != nil {
-			dst = s.pack.appendTo(dst)
-		} else {
-			dst = append(dst, s.raw...)
+	for i, p := range d.parts {
+		if i == d.packAt {
+			dst = d.pack.appendTo(dst)
 		}
+		dst = append(dst, p...)
+	}
+	if d.packAt == len(d.parts) {
+		dst = d.pack.appendTo(dst)
 	}
 	return dst
 }
@@ -205,17 +202,17 @@ func (d Doc) Equal(o Doc) bool {
 	if d.size != o.size {
 		return false
 	}
-	if d.Packed() || o.Packed() {
+	if d.pack != nil || o.pack != nil {
 		return bytes.Equal(d.Bytes(), o.Bytes())
 	}
-	a, b := d.segs, o.segs
+	a, b := d.parts, o.parts
 	var x, y []byte
 	for {
 		for len(x) == 0 && len(a) > 0 {
-			x, a = a[0].raw, a[1:]
+			x, a = a[0], a[1:]
 		}
 		for len(y) == 0 && len(b) > 0 {
-			y, b = b[0].raw, b[1:]
+			y, b = b[0], b[1:]
 		}
 		if len(x) == 0 || len(y) == 0 {
 			return len(x) == len(y)

@@ -41,9 +41,6 @@ func (p *Packed) PackedLen() int {
 	return n
 }
 
-// Segment is the run as a Doc segment (JoinSegments).
-func (p *Packed) Segment() Segment { return Segment{pack: p} }
-
 // PackDict deflates runs against one preset dictionary: bytes like those it will pack (for a
 // Blitz public log, typical event JSON), which lets a block of a few KiB compress as well as a
 // long stream would. One deflater serves every caller in turn (a mutex): it is large (about a

@@ -43,11 +43,11 @@ func TestPackedAppendReadsBack(t *testing.T) {
 		t.Fatalf("Len %d (want %d), packed %d: not packed", p.Len(), len(want), p.PackedLen())
 	}
 	for i, o := range older {
-		if got := JoinSegments(o.Segment()).Bytes(); !bytes.Equal(got, olderWant[i]) {
+		if got := JoinPacked(o, 0).Bytes(); !bytes.Equal(got, olderWant[i]) {
 			t.Fatalf("run %d reads %d bytes, want %d", i, len(got), len(olderWant[i]))
 		}
 	}
-	if (*Packed)(nil).Len() != 0 || d.Append(nil).Len() != 0 || !JoinSegments((*Packed)(nil).Segment()).IsZero() {
+	if (*Packed)(nil).Len() != 0 || d.Append(nil).Len() != 0 || !JoinPacked(nil, 0).IsZero() {
 		t.Fatal("an empty run is not empty")
 	}
 	// another dictionary's run cannot be appended to (it would inflate against the wrong one)
@@ -60,33 +60,35 @@ func TestPackedAppendReadsBack(t *testing.T) {
 }
 
 // Every reader of a Doc (Bytes, AppendTo, WriteTo, Equal, Segments, Reader, MarshalJSON) gives
-// the same bytes whether its segments are raw or packed, wherever the packed run sits.
+// the same bytes whether it holds a packed run or not, wherever the run sits among the raw
+// segments (empty ones included).
 func TestDocPackedReadersAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 11))
 	d := NewPackDict(testLog(r, 30), 2)
-	for n := 0; n < 300; n++ {
-		var segs, rawSegs []Segment
-		var whole []byte
-		var run *Packed
-		for k := r.IntN(6); k > 0; k-- {
-			b := testLog(r, r.IntN(4))
-			switch r.IntN(3) {
-			case 0: // a packed run of one or two blocks
-				run = d.Append(nil, b)
-				if r.IntN(2) == 0 {
-					c := testLog(r, 1)
-					run = d.Append(run, c)
-					b = append(b, c...)
-				}
-				segs = append(segs, run.Segment())
-			default:
-				segs = append(segs, RawSegment(b))
-			}
-			rawSegs = append(rawSegs, RawSegment(bytes.Clone(b)))
-			whole = append(whole, b...)
+	for n := 0; n < 400; n++ {
+		var parts [][]byte
+		for k := r.IntN(5); k > 0; k-- {
+			parts = append(parts, testLog(r, r.IntN(3)))
 		}
-		doc, raw := JoinSegments(segs...), JoinSegments(rawSegs...)
-		if doc.Len() != len(whole) || !bytes.Equal(doc.Bytes(), whole) || !doc.Equal(raw) || !raw.Equal(doc) {
+		var run *Packed
+		var runBytes []byte
+		for k := r.IntN(3); k > 0; k-- {
+			b := testLog(r, r.IntN(4))
+			run, runBytes = d.Append(run, b), append(runBytes, b...)
+		}
+		at := r.IntN(len(parts) + 1)
+		var whole []byte
+		for _, p := range parts[:at] {
+			whole = append(whole, p...)
+		}
+		whole = append(whole, runBytes...)
+		for _, p := range parts[at:] {
+			whole = append(whole, p...)
+		}
+		raw := RawDoc(bytes.Clone(whole))
+		doc := JoinPacked(run, at, parts...)
+		if doc.Len() != len(whole) || !bytes.Equal(doc.Bytes(), whole) || !doc.Equal(raw) || !raw.Equal(doc) ||
+			doc.Packed() != (len(runBytes) > 0) {
 			t.Fatalf("case %d: Len %d Bytes %q want %q", n, doc.Len(), doc.Bytes(), whole)
 		}
 		if got := doc.AppendTo([]byte("x")); !bytes.Equal(got, append([]byte("x"), whole...)) {
@@ -107,6 +109,9 @@ func TestDocPackedReadersAgree(t *testing.T) {
 			t.Fatalf("case %d: Reader %q %v", n, got, err)
 		}
 		if len(whole) > 0 {
+			if b, err := doc.MarshalJSON(); err != nil || !bytes.Equal(b, whole) {
+				t.Fatalf("case %d: MarshalJSON %q %v", n, b, err)
+			}
 			other := bytes.Clone(whole)
 			other[r.IntN(len(other))] ^= 1
 			if doc.Equal(RawDoc(other)) {
@@ -122,7 +127,7 @@ func TestDocSegmentsStopBeforePacked(t *testing.T) {
 	d := NewPackDict(nil, 6)
 	run := d.Append(nil, []byte(`1,2,3`))
 	run.blocks[0] = []byte{0xff, 0xff} // not DEFLATE: inflating it would panic
-	doc := JoinSegments(RawSegment([]byte(`{"a":[`)), run.Segment(), RawSegment([]byte(`]}`)))
+	doc := JoinPacked(run, 1, []byte(`{"a":[`), []byte(`]}`))
 	for p := range doc.Segments() {
 		if string(p) != `{"a":[` {
 			t.Fatalf("walked to %q", p)
@@ -152,7 +157,7 @@ func TestDocPackedConcurrentReaders(t *testing.T) {
 		b := testLog(r, 10)
 		run = d.Append(run, b)
 		whole = append(whole, b...)
-		docs = append(docs, held{JoinSegments(RawSegment([]byte("[")), run.Segment(), RawSegment([]byte("]"))),
+		docs = append(docs, held{JoinPacked(run, 1, []byte("["), []byte("]")),
 			append(append([]byte("["), whole...), ']')})
 	}
 	var wg sync.WaitGroup

@@ -47,7 +47,7 @@ func (l *chunkLog) add(v []byte) {
 
 // appendTo appends the whole log to b (its packed part inflated).
 func (l *chunkLog) appendTo(b []byte) []byte {
-	b = games.JoinSegments(l.packed.Segment()).AppendTo(b)
+	b = games.JoinPacked(l.packed, 0).AppendTo(b)
 	for _, c := range l.chunks {
 		b = append(b, c...)
 	}

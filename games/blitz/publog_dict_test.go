@@ -9,14 +9,14 @@ import (
 	"arena/games"
 )
 
-// houseRound plays a round of six house seats (the house policy answering every prompt at once)
-// on the agent clock, calling after each step, when given, a compact func (the table actor's
-// Compact) and check (what the test asserts of the prompts handed out). It returns the match.
+// houseRound plays a round of six house seats as a Practice table seats them (lent keys: they
+// seal commitments) with the house policy answering every prompt at once, on the agent clock,
+// calling after with every step when given. It returns the match.
 func houseRound(t testing.TB, seed string, names []string, steps int, after func(m *Match, st games.Step)) *Match {
 	t.Helper()
 	s := testSetup("blitz", 6, `{}`)
 	for i := range s.Seats {
-		s.Seats[i].Kind, s.Seats[i].Walkin = "house", false
+		s.Seats[i].Kind, s.Seats[i].Collateral = "house", 120*ccd // as a Practice table's house seats
 		if i < len(names) {
 			s.Seats[i].Name = names[i]
 		}

@@ -43,17 +43,17 @@ func (l *chunkLog) pack(d *games.PackDict, min int) {
 // Compact makes what the match holds between steps smaller without changing a byte it hands
 // out (games.Compactor; the table actor calls it after a step, never the engine itself): the
 // public log's raw tail is packed once it is packMin long, and the prompts of seats that have
-// answered (or left the round) let go of their states and house views: Prompts no longer
+// answered (or left the round) let go of their states, inboxes and house views: Prompts no longer
 // returns them, and the step that carried them has been handed out.
 func (m *Match) Compact() {
 	m.pubLog.pack(pubLogDict, packMin)
 	for i := range m.current {
 		p := &m.current[i]
-		if p.View == nil && p.State.IsZero() {
+		if p.View == nil && p.State.IsZero() && p.Inbox == nil {
 			continue
 		}
 		if m.answered[p.Seat] || !m.seat(p.Seat).alive {
-			p.State, p.View = games.Doc{}, nil
+			p.State, p.View, p.Inbox = games.Doc{}, nil, nil
 		}
 	}
 }

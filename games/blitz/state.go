@@ -128,17 +128,14 @@ func (m *Match) shared() [][]byte {
 func (m *Match) stateFor(n int, shared [][]byte) games.Doc {
 	me := append(m.appendMe(append(make([]byte, 0, m.meHint), `{"me":`...), n), ',')
 	m.meHint = max(m.meHint, len(me)+len(me)/8)
-	segs := make([]games.Segment, 0, len(m.pubLog.chunks)+len(shared)+4)
-	segs = append(segs, games.RawSegment(me))
-	for _, s := range shared {
-		segs = append(segs, games.RawSegment(s))
-	}
-	segs = append(segs, games.RawSegment(logOpenBytes), m.pubLog.packed.Segment())
-	for _, c := range m.pubLog.chunks {
-		segs = append(segs, games.RawSegment(c))
-	}
-	segs = append(segs, games.RawSegment(logCloseBytes))
-	return games.JoinSegments(segs...)
+	parts := make([][]byte, 0, len(m.pubLog.chunks)+len(shared)+3)
+	parts = append(parts, me)
+	parts = append(parts, shared...)
+	parts = append(parts, logOpenBytes)
+	at := len(parts) // the packed run goes right after "public_log":[
+	parts = append(parts, m.pubLog.chunks...)
+	parts = append(parts, logCloseBytes)
+	return games.JoinPacked(m.pubLog.packed, at, parts...)
 }
 
 // buildPrompts makes the open phase's envelopes for every live seat: calls delivered first,
