@@ -261,7 +261,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 			m.refs[ref] = c.id
 		}
 		m.pending = append(m.pending, c)
-		m.emitRaw("commitment.pending", privateVis(seat), pendingJCS(c, i, ref), nil)
+		m.emitPending(c, i, ref)
 	}
 	return dropped, took
 }

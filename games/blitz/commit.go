@@ -400,27 +400,25 @@ func (m *Match) doSeal(c *promise) {
 	c.outcome = outcomeOpen
 	m.sealed = append(m.sealed, c)
 	m.byID[c.id] = c
-	// The two payloads, {due, id, payee, payer} and {amount, commitment, condition, id, lock,
-	// pair, seq} (JCS order), written into one buffer.
-	b := make([]byte, 0, 2*len(c.id)+len(c.raw)+len(c.condRaw)+len(c.pair)+200)
-	b = append(b, `{"due":`...)
-	b = strconv.AppendInt(b, int64(c.due), 10)
-	b = appendJCSString(append(b, `,"id":`...), c.id)
+	// The two commitment.sealed events, public {due, id, payee, payer} and sealed {amount,
+	// commitment, condition, id, lock, pair, seq} (JCS order), each payload written straight
+	// into its event (openEvent): the public one lives on as the public log's copy, the sealed
+	// one is copied out at its exact size.
+	b, at := m.openEvent()
+	b = strconv.AppendInt(append(b, `{"due":`...), int64(c.due), 10)
+	b = appendID(append(b, `,"id":`...), c.id)
 	b = strconv.AppendInt(append(b, `,"payee":`...), int64(c.payee), 10)
 	b = strconv.AppendInt(append(b, `,"payer":`...), int64(c.payer), 10)
-	b = append(b, '}')
-	public := b[:len(b):len(b)]
-	at := len(b)
+	m.closeEvent(append(b, '}'), at, "commitment.sealed", visPublic, &patternFields{ID: c.id, Payer: c.payer, Payee: c.payee}, nil)
+	b, at = m.openEvent()
 	b = strconv.AppendInt(append(b, `{"amount":`...), c.amount, 10)
 	b = append(append(b, `,"commitment":`...), c.raw...)
 	b = append(append(b, `,"condition":`...), c.condRaw...)
-	b = appendJCSString(append(b, `,"id":`...), c.id)
+	b = appendID(append(b, `,"id":`...), c.id)
 	b = strconv.AppendInt(append(b, `,"lock":`...), c.lock, 10)
 	b = appendJCSString(append(b, `,"pair":`...), c.pair) // "" when unpaired, as ever
 	b = strconv.AppendInt(append(b, `,"seq":`...), c.seq, 10)
-	b = append(b, '}')
-	m.emitRaw("commitment.sealed", visPublic, public, &patternFields{ID: c.id, Payer: c.payer, Payee: c.payee})
-	m.emitRaw("commitment.sealed", visSealed, b[at:len(b):len(b)], nil)
+	m.closeEvent(append(b, '}'), at, "commitment.sealed", visSealed, nil, nil)
 	// The signed object is in the sealed event now; a live ledger needs none of it, and its
 	// condition's bytes are copied out of the canonical form they were written into, so the
 	// ledger holds the condition and not the whole signed object behind it (the always
@@ -442,14 +440,22 @@ func (m *Match) reject(c *promise, e *subError) {
 	m.emitRaw("commitment.rejected", privateVis(c.payer), jcsObject(kv{"code", e.code}, kv{"id", c.id}, kv{"msg", e.msg}, kv{"ref", c.ref}), nil)
 }
 
-// pendingJCS is the commitment.pending payload {commitment, id, index, ref} in JCS form.
-func pendingJCS(c *promise, index int, ref string) []byte {
-	b := make([]byte, 0, len(c.raw)+len(c.id)+len(ref)+64)
+// emitPending emits commitment.pending (private to the payer) with its payload {commitment,
+// id, index, ref} (JCS order) written straight into the event (openEvent), which copies it
+// out at its exact size.
+func (m *Match) emitPending(c *promise, index int, ref string) {
+	b, at := m.openEvent()
 	b = append(append(b, `{"commitment":`...), c.raw...)
-	b = appendJCSString(append(b, `,"id":`...), c.id)
+	b = appendID(append(b, `,"id":`...), c.id)
 	b = strconv.AppendInt(append(b, `,"index":`...), int64(index), 10)
 	b = appendJCSString(append(b, `,"ref":`...), ref)
-	return append(b, '}')
+	m.closeEvent(append(b, '}'), at, "commitment.pending", privateVis(c.payer), nil, nil)
+}
+
+// appendID writes a commitment id as a JSON string: "sha256:" and 64 lowercase hex digits
+// (canon.IDOf), which JCS writes as they are.
+func appendID(b []byte, id string) []byte {
+	return append(append(append(b, '"'), id...), '"')
 }
 
 // privateVisOf holds visPrivate's strings for the seats of any format (§5.6: at most 8), so

@@ -98,22 +98,20 @@ func (m *Match) settleOne(c *promise) {
 }
 
 // emitSettled emits the two commitment.settled events: public {id, outcome} and sealed
-// {amount, id, outcome, paid, penalty} (JCS order), both payloads written into one buffer.
+// {amount, id, outcome, paid, penalty} (JCS order), each payload written straight into its
+// event (openEvent).
 func (m *Match) emitSettled(c *promise) {
-	b := make([]byte, 0, 2*(len(c.id)+len(c.outcome))+130)
-	b = appendJCSString(append(b, `{"id":`...), c.id)
+	b, at := m.openEvent()
+	b = appendID(append(b, `{"id":`...), c.id)
 	b = appendJCSString(append(b, `,"outcome":`...), c.outcome)
-	b = append(b, '}')
-	public := b[:len(b):len(b)]
-	at := len(b)
+	m.closeEvent(append(b, '}'), at, "commitment.settled", visPublic, &patternFields{ID: c.id, Outcome: c.outcome}, nil)
+	b, at = m.openEvent()
 	b = strconv.AppendInt(append(b, `{"amount":`...), c.amount, 10)
-	b = appendJCSString(append(b, `,"id":`...), c.id)
+	b = appendID(append(b, `,"id":`...), c.id)
 	b = appendJCSString(append(b, `,"outcome":`...), c.outcome)
 	b = strconv.AppendInt(append(b, `,"paid":`...), c.paid, 10)
 	b = strconv.AppendInt(append(b, `,"penalty":`...), c.penalty, 10)
-	b = append(b, '}')
-	m.emitRaw("commitment.settled", visPublic, public, &patternFields{ID: c.id, Outcome: c.outcome})
-	m.emitRaw("commitment.settled", visSealed, b[at:len(b):len(b)], nil)
+	m.closeEvent(append(b, '}'), at, "commitment.settled", visSealed, nil, nil)
 }
 
 // eliminate is §8.2 step 2: the seat's open commitments as payer close breached with 0 paid;
