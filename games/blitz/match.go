@@ -280,9 +280,6 @@ func (m *Match) closeEvent(b []byte, at int, typ, vis string, pf *patternFields,
 	b = m.head.appendTail(b, m.nEvents, typ, vis)
 	cb := m.transcript.close(b)
 	at -= len(b) - len(cb) // the payload's offset in cb
-	if m.exchHash != nil {
-		m.exchHash.add(cb)
-	}
 	payload := kept
 	switch {
 	case vis == visPublic:
@@ -458,7 +455,7 @@ func (m *Match) openExchange(x int, at time.Time) {
 	clear(m.answered)
 	m.deadline = at.Add(m.clk.talk)
 	m.respBy = at.Add(m.clk.talkResp)
-	m.exchHash = newRunningHash()
+	m.exchHash = m.transcript.follow() // from exchange.started on, fed from the transcript's batch
 	b, pat := m.openEvent()
 	b = appendExchangeStarted(b, x, m.format.Exchanges, m.clk.talk.Milliseconds(), fmtTime(m.deadline))
 	m.closeEvent(b, pat, "exchange.started", visPublic, nil, nil)
@@ -470,6 +467,7 @@ func (m *Match) openExchange(x int, at time.Time) {
 func (m *Match) closeExchange() {
 	m.rungsAfterExchange()
 	m.requestAnchor("exchange", m.exchHash.sum())
+	m.transcript.unfollow()
 	m.exchHash = nil
 }
 

@@ -2,6 +2,7 @@ package blitz
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -190,6 +191,70 @@ func TestPhasePayloadsAsMaps(t *testing.T) {
 			if want := payloadJCS(p.want); !bytes.Equal(p.got, want) {
 				t.Fatalf("wrote %s, payloadJCS %s", p.got, want)
 			}
+		}
+	}
+}
+
+// A follower (the exchange hash) gives SHA-256 of "[" + the lead's events since it began +
+// "]" wherever it starts, whatever the events' sizes (up to several batches), however they are
+// written to the lead (open/close or add) and wherever flush and sum are called; the lead's own
+// hash is unchanged by having one.
+func TestRunningHashFollower(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	list := func(evs [][]byte) [32]byte {
+		return sha256.Sum256(append(append([]byte{'['}, bytes.Join(evs, []byte{','})...), ']'))
+	}
+	for round := 0; round < 300; round++ {
+		lead := newRunningHash()
+		var all, since [][]byte
+		var f *runningHash
+		for i, n := 0, r.IntN(50); i < n; i++ {
+			if f == nil && r.IntN(5) == 0 {
+				f, since = lead.follow(), nil
+				if got := f.sum(); got != list(nil) {
+					t.Fatalf("round %d: a new follower's sum is not that of []", round)
+				}
+			}
+			size := 1 + r.IntN(400)
+			if r.IntN(15) == 0 {
+				size = hashBatch + r.IntN(2*hashBatch)
+			}
+			ev := make([]byte, size)
+			for j := range ev {
+				ev[j] = byte('a' + r.IntN(26))
+			}
+			if r.IntN(3) == 0 {
+				lead.add(ev)
+			} else {
+				lead.close(append(lead.open(), ev...))
+			}
+			all = append(all, ev)
+			if f != nil {
+				since = append(since, ev)
+			}
+			if r.IntN(4) == 0 && lead.sum() != list(all) {
+				t.Fatalf("round %d: lead hash differs after %d events", round, len(all))
+			}
+			if f != nil && r.IntN(3) == 0 && f.sum() != list(since) {
+				t.Fatalf("round %d: follower hash differs after %d of its events", round, len(since))
+			}
+			if r.IntN(6) == 0 {
+				lead.flush()
+			}
+			if f != nil && r.IntN(12) == 0 {
+				if f.sum() != list(since) {
+					t.Fatalf("round %d: follower hash differs at its end", round)
+				}
+				lead.unfollow()
+				f = nil
+			}
+		}
+		if f != nil && f.sum() != list(since) {
+			t.Fatalf("round %d: follower hash differs at the end", round)
+		}
+		lead.flush()
+		if lead.sum() != list(all) {
+			t.Fatalf("round %d: lead hash differs at the end", round)
 		}
 	}
 }

@@ -121,17 +121,68 @@ func needsTransform(b []byte) bool {
 // gives the hash of the list so far without disturbing the stream. Events are gathered in a
 // buffer and hashed a few kilobytes at a time: most events are a few hundred bytes, and a
 // Write per event and separator cost more than the copy.
+//
+// A hash may follow another (follow): the open exchange's hash (§5.5) is over the transcript's
+// own events from exchange.started on, so it reads them from the transcript hash's batch as
+// that batch is written out, instead of gathering a copy of every event in a batch of its own.
 type runningHash struct {
 	h       hash.Hash
 	n       int
 	pending []byte  // bytes of the stream not yet written to h: *batch, resliced
 	batch   *[]byte // the pooled buffer pending lives in, nil between calls
+
+	tee     *runningHash // the hash following this one, or nil
+	teeFrom int          // pending[teeFrom:] is the follower's too (its first byte a separator)
+
+	lead    *runningHash // for a follower: the hash whose batch holds its bytes not yet written
+	started bool         // for a follower: its opening "[" is written
 }
 
 // hashBatch is how many bytes runningHash gathers before writing them to the hash.
 const hashBatch = 4 << 10
 
 func newRunningHash() *runningHash { return &runningHash{h: sha256.New()} }
+
+// follow starts a hash over this stream from its next event on, as a list of its own: the
+// follower's first event is preceded by "[" where this stream has its separator. The follower
+// is fed as this hash writes its batch out; unfollow ends that.
+func (r *runningHash) follow() *runningHash {
+	f := &runningHash{h: sha256.New(), lead: r}
+	r.tee, r.teeFrom = f, len(r.pending)
+	return f
+}
+
+// unfollow detaches the follower: it gets nothing more (its sum is taken before).
+func (r *runningHash) unfollow() {
+	if r.tee != nil {
+		r.tee.lead = nil
+	}
+	r.tee, r.teeFrom = nil, 0
+}
+
+// writeOut writes the gathered bytes to the hash, and the follower's part of them to the
+// follower's, and empties pending.
+func (r *runningHash) writeOut() {
+	r.h.Write(r.pending)
+	if r.tee != nil {
+		r.tee.feed(r.pending[r.teeFrom:])
+		r.teeFrom = 0
+	}
+	r.pending = r.pending[:0]
+}
+
+// feed writes bytes of the lead's stream to a follower: the first byte it is given is the
+// separator before its first event, written as "[".
+func (r *runningHash) feed(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if !r.started {
+		r.h.Write([]byte{'['})
+		r.started, b = true, b[1:]
+	}
+	r.h.Write(b)
+}
 
 // open returns the gathered bytes with the next event's separator appended, for the caller to
 // append that event's canonical bytes to and hand back to close: the event is written once,
@@ -144,8 +195,7 @@ func (r *runningHash) open() []byte {
 		r.pending = (*r.batch)[:0]
 	}
 	if len(r.pending) >= hashBatch {
-		r.h.Write(r.pending)
-		r.pending = r.pending[:0]
+		r.writeOut()
 	}
 	sep := byte(',')
 	if r.n == 0 {
@@ -174,11 +224,14 @@ func (r *runningHash) add(canonical []byte) {
 	}
 	r.n++
 	if len(r.pending)+1+len(canonical) > cap(r.pending) { // pending never outgrows its batch
-		r.h.Write(r.pending)
-		r.pending = r.pending[:0]
+		r.writeOut()
 		if 1+len(canonical) > cap(r.pending) {
 			r.h.Write([]byte{sep})
 			r.h.Write(canonical)
+			if r.tee != nil {
+				r.tee.feed([]byte{sep})
+				r.tee.feed(canonical)
+			}
 			return
 		}
 	}
@@ -192,7 +245,7 @@ func (r *runningHash) flush() {
 	if r == nil || r.batch == nil {
 		return
 	}
-	r.h.Write(r.pending)
+	r.writeOut()
 	if cap(r.pending) <= maxPooledBatch {
 		*r.batch = r.pending[:0]
 		batches.Put(r.batch)
@@ -218,9 +271,21 @@ func (r *runningHash) sum() [32]byte {
 	if err != nil { // never: crypto/sha256 digests marshal
 		return [32]byte{}
 	}
-	h2.Write(r.pending)
-	if r.n == 0 {
-		h2.Write([]byte{'['})
+	switch {
+	case r.lead != nil: // a follower: its bytes not yet written are in the lead's batch
+		rest := r.lead.pending[r.lead.teeFrom:]
+		if !r.started {
+			h2.Write([]byte{'['})
+			if len(rest) > 0 {
+				rest = rest[1:]
+			}
+		}
+		h2.Write(rest)
+	default:
+		h2.Write(r.pending)
+		if r.n == 0 {
+			h2.Write([]byte{'['})
+		}
 	}
 	h2.Write([]byte{']'})
 	var out [32]byte
