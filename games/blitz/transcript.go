@@ -397,7 +397,9 @@ func assembleEvent(ev games.Event) []byte {
 	return appendEvent(make([]byte, 0, len(ev.Payload)+160), ev)
 }
 
-// appendEvent appends an event's JCS bytes (as assembleEvent) to b.
+// appendEvent appends an event's JCS bytes (as assembleEvent) to b. The match writes its events
+// with eventHead (openEvent, closeEvent), which writes these same bytes with the members an
+// event shares with the call's others written once; this is the reference it is tested against.
 func appendEvent(b []byte, ev games.Event) []byte {
 	b = append(b, `{"at":`...)
 	b = appendJCSString(b, ev.At)
