@@ -42,11 +42,17 @@ func (l *chunkLog) pack(d *games.PackDict, min int) {
 
 // Compact makes what the match holds between steps smaller without changing a byte it hands
 // out (games.Compactor; the table actor calls it after a step, never the engine itself): the
-// public log's raw tail is packed once it is packMin long, and the prompts of seats that have
+// public log's raw tail is packed once it is packMin long, the agents' terms buffers are let go
+// (rewritten at the next phase's opening), and the prompts of seats that have
 // answered (or left the round) let go of their states, inboxes and house views: Prompts no longer
 // returns them, and the step that carried them has been handed out.
 func (m *Match) Compact() {
 	m.pubLog.pack(pubLogDict, packMin)
+	// The agents' sealed-commitment terms (agentTerms) are kept between phases only to save
+	// rewriting them: a live table rewrites them once a phase instead (a few KiB, written from
+	// m.sealed, byte for byte what the kept buffers held) and holds none between steps. States
+	// already built keep the buffers they share.
+	m.terms, m.termsUpTo = nil, 0
 	for i := range m.current {
 		p := &m.current[i]
 		if p.View == nil && p.State.IsZero() && p.Inbox == nil {

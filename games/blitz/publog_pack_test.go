@@ -74,9 +74,10 @@ func stepBytes(s games.Step) []byte {
 }
 
 // TestCompactChangesNoByte: a round whose match is compacted after every step (public log
-// packed, answered prompts dropped) hands out exactly the bytes of the same round never
-// compacted: every step's events, states and inboxes, the open prompts, the public log, the
-// result. Its states really are packed, and its log packs to a fraction of its size.
+// packed, agents' terms rewritten each phase, answered prompts dropped) hands out exactly the
+// bytes of the same round never compacted: every step's events, states and inboxes, the open
+// prompts, the public log, the result. Its states really are packed, commitments were sealed
+// (so agents[].commitments is written), and its log packs to a fraction of its size.
 func TestCompactChangesNoByte(t *testing.T) {
 	packedStates := 0
 	var last *Match
@@ -105,8 +106,9 @@ func TestCompactChangesNoByte(t *testing.T) {
 				t.Fatal("public logs differ")
 			}
 		})
-	if packedStates == 0 {
-		t.Fatal("no state handed out had a packed log")
+	if packedStates == 0 || len(last.sealed) == 0 {
+		t.Fatalf("no state handed out had a packed log (%d), or no commitment was sealed (%d): the terms went untested",
+			packedStates, len(last.sealed))
 	}
 	if n, k := last.pubLog.packed.Len(), last.pubLog.packed.PackedLen(); n < 20<<10 || k > n/4 {
 		t.Fatalf("a round's public log packed %d bytes into %d", n, k)
