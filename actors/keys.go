@@ -52,38 +52,61 @@ func HouseAgent(instanceAgent string, pub ed25519.PublicKey) string {
 // them, §4.4), resolved public keys for BYO seats (no private key). Lent keys are derived on
 // first use (an ed25519 derivation costs a scalar multiplication; a table restored from its
 // snapshot often needs none). Like the Match it serves, it is used by one goroutine at a time.
+// Its seats are a short slice searched in order: a live table holds one keyring, and three maps
+// for six seats cost more than the keys.
 type keyring struct {
 	instance ed25519.PrivateKey
 	table    string
-	lent     map[int]bool
-	pub      map[int]ed25519.PublicKey
-	priv     map[int]ed25519.PrivateKey
+	seats    []ringSeat
 }
 
-func (k *keyring) derive(seat int) bool {
-	if _, ok := k.priv[seat]; ok {
-		return true
+type ringSeat struct {
+	seat int
+	lent bool
+	pub  ed25519.PublicKey // a lent key's is its private key's last 32 bytes
+	priv ed25519.PrivateKey
+}
+
+// of is seat's entry, or nil for a seat the table does not have.
+func (k *keyring) of(seat int) *ringSeat {
+	for i := range k.seats {
+		if k.seats[i].seat == seat {
+			return &k.seats[i]
+		}
 	}
-	if !k.lent[seat] {
-		return false
+	return nil
+}
+
+// derive is seat's entry with its private key derived if the arena holds it (lent), or nil.
+func (k *keyring) derive(seat int) *ringSeat {
+	s := k.of(seat)
+	switch {
+	case s == nil:
+		return nil
+	case s.priv != nil:
+		return s
+	case !s.lent:
+		return nil
 	}
-	p := HouseKey(k.instance, k.table, seat)
-	k.priv[seat] = p
-	k.pub[seat] = p.Public().(ed25519.PublicKey)
-	return true
+	s.priv = HouseKey(k.instance, k.table, seat)
+	s.pub = ed25519.PublicKey(s.priv[ed25519.SeedSize:]) // crypto/ed25519 keeps the public key there
+	return s
 }
 
 func (k *keyring) PublicKey(seat int) (ed25519.PublicKey, bool) {
 	k.derive(seat)
-	p, ok := k.pub[seat]
-	return p, ok
+	if s := k.of(seat); s != nil && s.pub != nil {
+		return s.pub, true
+	}
+	return nil, false
 }
 
 func (k *keyring) Sign(seat int, msg []byte) ([]byte, error) {
-	if !k.derive(seat) {
+	s := k.derive(seat)
+	if s == nil {
 		return nil, fmt.Errorf("actors: keyring: seat %d's key is not held by the arena", seat)
 	}
-	return ed25519.Sign(k.priv[seat], msg), nil
+	return ed25519.Sign(s.priv, msg), nil
 }
 
 // lentKey says whether the arena holds a seat's key: house seats and walk-ins.
@@ -95,21 +118,17 @@ func lentKey(s SeatSpec) bool {
 // buildKeyring makes a table's keyring from its seats: lent keys for house and walk-in seats
 // (derived when first used), the recorded resolved keys (hex) for the others.
 func buildKeyring(instance ed25519.PrivateKey, tableID string, seats []SeatSpec, byo map[int]string) (*keyring, error) {
-	k := &keyring{instance: instance, table: tableID, lent: map[int]bool{},
-		pub: map[int]ed25519.PublicKey{}, priv: map[int]ed25519.PrivateKey{}}
+	k := &keyring{instance: instance, table: tableID, seats: make([]ringSeat, 0, len(seats))}
 	for _, s := range seats {
-		n := s.Seat.Seat
-		if lentKey(s) {
-			k.lent[n] = true
-			continue
-		}
-		if h, ok := byo[n]; ok {
+		e := ringSeat{seat: s.Seat.Seat, lent: lentKey(s)}
+		if h, ok := byo[e.seat]; ok && !e.lent {
 			b, err := hex.DecodeString(h)
 			if err != nil || len(b) != ed25519.PublicKeySize {
-				return nil, fmt.Errorf("actors: keyring of table %s: seat %d: bad recorded key", tableID, n)
+				return nil, fmt.Errorf("actors: keyring of table %s: seat %d: bad recorded key", tableID, e.seat)
 			}
-			k.pub[n] = b
+			e.pub = b
 		}
+		k.seats = append(k.seats, e)
 	}
 	return k, nil
 }

@@ -53,13 +53,16 @@ func (m *Match) Compact() {
 	// m.sealed, byte for byte what the kept buffers held) and holds none between steps. States
 	// already built keep the buffers they share.
 	m.terms, m.termsUpTo = nil, 0
+	open := 0
 	for i := range m.current {
 		p := &m.current[i]
-		if p.View == nil && p.State.IsZero() && p.Inbox == nil {
+		if !m.answered[p.Seat] && m.seat(p.Seat).alive {
+			open++
 			continue
 		}
-		if m.answered[p.Seat] || !m.seat(p.Seat).alive {
-			p.State, p.View, p.Inbox = games.Doc{}, nil, nil
-		}
+		p.State, p.View, p.Inbox = games.Doc{}, nil, nil
+	}
+	if open == 0 {
+		m.current = nil // every seat has answered: Prompts returns none either way
 	}
 }
