@@ -1,0 +1,117 @@
+package actors
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"arena/games"
+	"arena/games/blitz"
+)
+
+// TestEnvelopeSameWithPackedLog: a Blitz table compacted after every step as the table actor does
+// (games.Compactor: its public log packed, its answered prompts dropped) signs envelopes byte for
+// byte equal to those of the same round never compacted, the walk-in's and the agent's envelope
+// carrying the whole state. Envelopes of earlier steps are signed again on other goroutines while
+// the round goes on and packs (go test -race): a packed state read anywhere reads the same.
+func TestEnvelopeSameWithPackedLog(t *testing.T) {
+	key := ed25519.NewKeyFromSeed(make([]byte, 32))
+	eng := blitz.NewEngine(blitz.DefaultFees())
+	var seed [32]byte
+	copy(seed[:], "envelope packing twin round")
+	setup := games.Setup{Game: blitz.ID, Format: "blitz", Round: "T-77", Seed: seed, Arena: "ccd:bench/cis-2:bench",
+		Start: time.Date(2026, 9, 9, 14, 0, 0, 0, time.UTC),
+		Pace:  games.Pace{Name: "agent", Scouting: time.Second, Talk: time.Second, Commit: time.Second, Settle: time.Second}}
+	var specs []SeatSpec
+	for n := 1; n <= 6; n++ {
+		s := games.Seat{Seat: n, Name: fmt.Sprintf("Seat %d", n), Kind: "house", Walkin: true, Entry: walkinEntry,
+			Collateral: walkinCollateral}
+		specs = append(specs, SeatSpec{Seat: s, Channel: ChannelHouse})
+	}
+	twin := func() games.Match {
+		keys, err := buildKeyring(key, "envelope-twin", specs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := setup
+		for _, sp := range specs {
+			st := sp.Seat
+			st.Agent = HouseAgent("ccd:bench/cis-2:bench", HouseKey(key, "envelope-twin", st.Seat).Public().(ed25519.PublicKey))
+			s.Seats = append(s.Seats, st)
+		}
+		m, err := eng.New(s, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	packed, plain := twin(), twin()
+	compactor, ok := packed.(games.Compactor)
+	if !ok {
+		t.Fatal("a Blitz match is no games.Compactor")
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4096)
+	signed, packedSeen := 0, 0
+	check := func(a, b games.Step) {
+		if len(a.Prompts) != len(b.Prompts) {
+			t.Fatalf("%d prompts, %d plain", len(a.Prompts), len(b.Prompts))
+		}
+		for i := range a.Prompts {
+			ea, err1 := SignEnvelope(key, "T-77", a.Prompts[i])
+			eb, err2 := SignEnvelope(key, "T-77", b.Prompts[i])
+			if err1 != nil || err2 != nil || !bytes.Equal(ea, eb) {
+				t.Fatalf("seat %d %+v: envelopes differ (%v, %v)", a.Prompts[i].Seat, a.Prompts[i].Move, err1, err2)
+			}
+			signed++
+			if a.Prompts[i].State.Packed() {
+				packedSeen++
+			}
+			p, want := a.Prompts[i], sha256.Sum256(eb)
+			wg.Add(1)
+			go func() { // a walk-in's mailbox or an A2A call signing it later, elsewhere
+				defer wg.Done()
+				e, err := SignEnvelope(key, "T-77", p)
+				if err != nil || sha256.Sum256(e) != want {
+					errs <- fmt.Errorf("seat %d %+v: envelope signed on another goroutine differs (%v)", p.Seat, p.Move, err)
+				}
+			}()
+		}
+	}
+	now := setup.Start
+	for i := 0; i < 200; i++ {
+		dl, ok := packed.Deadline()
+		if !ok {
+			break
+		}
+		if dl.After(now) {
+			now = dl
+		}
+		a, b := packed.Advance(now), plain.Advance(now)
+		compactor.Compact()
+		check(a, b)
+		for _, p := range a.Prompts {
+			body := eng.HouseAnswer(p, houseSeed(seed[:], &p))
+			in := games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}
+			xa, erra := packed.Act(now, in)
+			xb, errb := plain.Act(now, in)
+			if (erra == nil) != (errb == nil) {
+				t.Fatalf("answer of seat %d: %v, plain %v", p.Seat, erra, errb)
+			}
+			compactor.Compact()
+			check(xa, xb)
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if _, ok := packed.Result(); !ok || signed < 100 || packedSeen == 0 {
+		t.Fatalf("round finished %v; %d envelopes compared, %d with a packed log", ok, signed, packedSeen)
+	}
+}
