@@ -343,6 +343,7 @@ func (t *tableActor) reload() {
 		panic(fmt.Sprintf("reload after failed commit: %v", err))
 	}
 	t.match = m
+	t.compact() // a match restored from the store holds its public log raw until packed
 }
 
 // position is the turn and phase shown in the ops list: the open move, else the last event's.
