@@ -131,3 +131,55 @@ type snapshotRun struct {
 }
 
 type chanRun struct{ ch chan snapshotRun }
+
+// FuzzDocPackedSplit: any bytes, cut anywhere into raw segments, a packed run of up to four
+// blocks and more raw segments, read the same through every reader of the Doc as flat.
+func FuzzDocPackedSplit(f *testing.F) {
+	d := NewPackDict([]byte(`{"seq":1,"type":"message.public","payload":{}}`), 6)
+	f.Add([]byte(`{"a":[1,2,3],"public_log":[{"seq":1}]}`), uint8(3), uint8(20), uint8(2), uint8(5))
+	f.Add([]byte(``), uint8(0), uint8(0), uint8(1), uint8(1))
+	f.Add([]byte("\x00\xff"), uint8(1), uint8(2), uint8(4), uint8(7))
+	f.Fuzz(func(t *testing.T, whole []byte, i, j, blocks, seg uint8) {
+		n := len(whole)
+		a, b := min(int(i), n), min(int(j), n)
+		if a > b {
+			a, b = b, a
+		}
+		s := 1 + int(seg)%7
+		k := 1 + int(blocks)%4
+		var run *Packed
+		step := max(1, (b-a+k-1)/k)
+		for x := a; x < b; x += step {
+			run = d.Append(run, whole[x:min(b, x+step)])
+		}
+		var parts [][]byte
+		for x := 0; x < a; x += s {
+			parts = append(parts, whole[x:min(a, x+s)])
+		}
+		at := len(parts)
+		for x := b; x < n; x += s {
+			parts = append(parts, whole[x:min(n, x+s)])
+		}
+		doc := JoinPacked(run, at, parts...)
+		if doc.Len() != n || !bytes.Equal(doc.Bytes(), whole) || !bytes.Equal(doc.AppendTo(nil), whole) {
+			t.Fatalf("Len %d Bytes %q, want %q", doc.Len(), doc.Bytes(), whole)
+		}
+		var w bytes.Buffer
+		if m, err := doc.WriteTo(&w); err != nil || m != int64(n) || !bytes.Equal(w.Bytes(), whole) {
+			t.Fatalf("WriteTo %q %v", w.Bytes(), err)
+		}
+		var walked []byte
+		for p := range doc.Segments() {
+			walked = append(walked, p...)
+		}
+		if !bytes.Equal(walked, whole) {
+			t.Fatalf("Segments %q", walked)
+		}
+		if err := iotest.TestReader(doc.Reader(), whole); err != nil {
+			t.Fatal(err)
+		}
+		if !doc.Equal(RawDoc(bytes.Clone(whole))) || !RawDoc(bytes.Clone(whole)).Equal(doc) || doc.IsZero() != (n == 0) {
+			t.Fatal("not Equal to its flat copy")
+		}
+	})
+}
