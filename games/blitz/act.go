@@ -95,7 +95,7 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 	if len(bytes.TrimSpace(in.Body)) == 0 || (in.Kind != "answer" && !json.Valid(in.Body)) {
 		in.Body = nil // kept as null
 	}
-	m.log = append(m.log, logOp{Op: "act", At: now, Input: in})
+	m.logInput(logOp{Op: "act", At: now, Input: in})
 	return m.end(), nil
 }
 

@@ -172,8 +172,11 @@ func (b *answerBody) release() {
 	scratches.Put(sc)
 }
 
+// clearAll empties s for its next answer. Only s[:len(s)] can hold anything: a list is only
+// ever appended to from empty, and cleared the same way before it goes back, so the room past
+// its length is zero already (clearing it too cost write barriers while a collection runs).
 func clearAll[T any](s []T) []T {
-	clear(s[:cap(s)])
+	clear(s)
 	return s[:0]
 }
 
@@ -277,8 +280,8 @@ func (q *quickScan) intp() (*int, bool) {
 
 // messages reads the messages array: at most 64 message objects.
 func (q *quickScan) messages(b *answerBody) bool {
-	if !q.next('[') {
-		return false
+	if !q.next('[') || len(b.quick) > 0 {
+		return false // (a second messages member: the strict path refuses it)
 	}
 	b.Messages = b.scratch.msgSpans[:0]
 	b.quick = b.scratch.msgs[:0]
@@ -307,8 +310,8 @@ func (q *quickScan) messages(b *answerBody) bool {
 // commitment.ScanQuick (the common shape, valid under the schema); any other item sends the
 // whole answer to the strict path, which judges each item alone.
 func (q *quickScan) commitments(b *answerBody) bool {
-	if !q.next('[') {
-		return false
+	if !q.next('[') || len(b.quickCom) > 0 {
+		return false // (a second commitments member: the strict path refuses it)
 	}
 	b.Commitments = b.scratch.comSpans[:0]
 	b.quickCom = b.scratch.coms[:0]

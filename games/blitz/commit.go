@@ -165,21 +165,31 @@ func condOf(c commitment.Condition) *commitment.Condition {
 	return p
 }
 
-// digestOf is the digest a commitment id names ("sha256:<64 lowercase hex>", canon.IDOf).
+// digestOf is the digest a commitment id names ("sha256:<64 lowercase hex>", canon.IDOf),
+// read through a table of the hex digits' values (one load a digit, no branch on the digit).
 func digestOf(id string) [32]byte {
 	var d [32]byte
 	h := strings.TrimPrefix(id, "sha256:") // an id canon.IDOf wrote: 64 lowercase hex digits
-	nib := func(c byte) byte {
-		if c >= 'a' {
-			return c - 'a' + 10
-		}
-		return c - '0'
+	if len(h) > 2*len(d) {
+		h = h[:2*len(d)]
 	}
-	for i := 0; i < len(d) && 2*i+1 < len(h); i++ {
-		d[i] = nib(h[2*i])<<4 | nib(h[2*i+1])
+	for i := 0; 2*i+1 < len(h); i++ {
+		d[i] = hexVal[h[2*i]]<<4 | hexVal[h[2*i+1]]
 	}
 	return d
 }
+
+// hexVal is each byte's value as a hex digit (0-9, a-f; the rest never reach digestOf, which
+// reads ids canon.IDOf wrote).
+var hexVal = func() (t [256]byte) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+	}
+	return t
+}()
 
 // seatOf is the seat of an agent id, 0 if none.
 func (m *Match) seatOf(agent string) int {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -287,20 +288,33 @@ func (m *Match) closeEvent(b []byte, at int, typ, vis string, pf *patternFields,
 	case payload == nil:
 		payload = bytes.Clone(cb[at : at+n])
 	}
-	ev := games.Event{Seq: m.nEvents, Round: m.setup.Round, Turn: m.turn, Phase: phase,
-		At: m.at, Type: typ, Visibility: vis, Payload: payload}
-	if m.recording {
-		m.events = append(m.events, ev)
-	}
-	m.marks.note(&ev, pf)
+	// The event is written member by member straight into its place in the step's list (zero
+	// room past the list's length, made by the step's growth): assembling it apart and copying
+	// it in cost a bulk write barrier over its six pointers whenever a collection was marking.
+	var ev *games.Event
+	var outside games.Event // an event emitted outside a call (no step) is only noted
 	if m.step != nil {
-		m.step.Events = append(m.step.Events, ev)
+		evs := m.step.Events
+		if len(evs) == cap(evs) {
+			evs = slices.Grow(evs, 1)
+		}
+		evs = evs[:len(evs)+1]
+		m.step.Events = evs
+		ev = &evs[len(evs)-1]
+	} else {
+		ev = &outside
 	}
+	ev.Seq, ev.Round, ev.Turn, ev.Phase = m.nEvents, m.setup.Round, m.turn, phase
+	ev.At, ev.Type, ev.Visibility, ev.Payload = m.at, typ, vis, payload
+	if m.recording {
+		m.events = append(m.events, *ev)
+	}
+	m.marks.note(ev, pf)
 	if vis == visPublic {
 		if pf != nil {
 			m.pattern.note(typ, ev.Turn, *pf)
 		} else {
-			m.pattern.add(ev)
+			m.pattern.add(*ev)
 		}
 	}
 }
@@ -334,10 +348,29 @@ func (m *Match) Advance(now time.Time) games.Step {
 	if m.stage == stRevealed || now.Before(m.deadline) {
 		return games.Step{}
 	}
-	m.log = append(m.log, logOp{Op: "advance", At: now})
+	m.logInput(logOp{Op: "advance", At: now})
 	m.begin(now)
 	m.cascade(now)
 	return m.end()
+}
+
+// logInput appends op to the inputs since the last snapshot. The list starts at the size a
+// round of the format takes when every seat answers every move (logHint), so a round's inputs
+// are kept in one allocation instead of eight doublings (twice their size in all); a round with
+// more inputs (levers, anchors recorded) grows it as append does.
+func (m *Match) logInput(op logOp) {
+	if m.log == nil {
+		m.log = make([]logOp, 0, m.logHint())
+	}
+	m.log = append(m.log, op)
+}
+
+// logHint is how many inputs a round of the match's format takes with every move answered:
+// one Advance per phase close (seating, scouting, then per turn each exchange, commit and
+// settle) and one answer per seat and move (scouting, then per turn each exchange and commit).
+func (m *Match) logHint() int {
+	t, x := max(m.format.Turns, 0), max(m.format.Exchanges, 0)
+	return min(2+t*(x+2)+len(m.seats)*(1+t*(x+1)), 1024)
 }
 
 // cascade closes every phase whose deadline is at or before now.
