@@ -119,6 +119,7 @@ type Match struct {
 	pubLog     chunkLog      // JCS of the public events so far, comma-joined, for state.public_log
 	head       eventHead     // the members an event shares with the call's other events, written once
 	lines      []pendingLine // talk lines not yet in their seats' inboxes (deliverLines)
+	talkRoom   talkRoom      // the open exchange's blocks for its talk answers' events and bytes
 	meHint     int           // bytes to allocate for a state's "me" (the largest so far)
 	sharedHint int           // bytes to allocate for a phase's shared members (the last phase's)
 	terms      [][]byte      // per seat (index seat-1): agents[].commitments' items, append-only (agentTerms)
@@ -502,6 +503,7 @@ func (m *Match) closeExchange() {
 	m.requestAnchor("exchange", m.exchHash.sum())
 	m.transcript.unfollow()
 	m.exchHash = nil
+	m.talkRoom.drop()
 }
 
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

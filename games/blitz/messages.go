@@ -155,7 +155,11 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 		}
 	}
 	if m.step != nil && len(msgs) > 0 {
-		m.step.Events = slices.Grow(m.step.Events, pub+2*priv) // message.public; message.private, talking
+		if need := pub + 2*priv; need > 0 && len(m.step.Events) == 0 {
+			m.step.Events = m.talkRoom.events(need, m.talkersLeft())
+		} else {
+			m.step.Events = slices.Grow(m.step.Events, need) // message.public; message.private, talking
+		}
 		if m.step.Events == nil {
 			// An answer with messages, all dropped, has always handed out an empty list of
 			// events, not none (JSON [], not null): a byte of output kept.
@@ -165,7 +169,7 @@ func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick
 	if n == 0 {
 		return dropped, false
 	}
-	buf := make([]byte, 0, size)
+	buf := m.talkRoom.bytes(size, m.talkersLeft())
 	for _, t := range taken[:n] {
 		msg := &t.msg
 		// Each object that outlives the call is written at the end of buf and taken as a full
