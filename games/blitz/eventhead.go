@@ -18,6 +18,37 @@ type eventHead struct {
 	head  int    // buf[:head] is `{"at":"…","payload":`
 	mid   int    // buf[head:mid] is `,"phase":"…","round":"…","seq":`
 	turnT int    // buf[mid:turnT] is `,"turn":N,"type":`
+
+	// The last few (type, visibility) pairs' closing bytes, `"type","visibility":"vis"}`: a
+	// call's events come in a few kinds (a talk answer's are message.public, message.private
+	// and talking), so each kind's are written once and copied after, not escaped member by
+	// member for every event. Slots are reused round-robin (next); a slot's bytes are only
+	// ever copied out.
+	tails [4]tailBytes
+	next  int
+}
+
+// tailBytes is one (type, visibility) pair's closing bytes.
+type tailBytes struct {
+	typ, vis string
+	b        []byte
+}
+
+// typeVis returns the closing bytes of an event of type typ and visibility vis:
+// appendJCSString(typ), `,"visibility":`, appendJCSString(vis) and the closing brace.
+func (h *eventHead) typeVis(typ, vis string) []byte {
+	for i := range h.tails {
+		if t := &h.tails[i]; t.b != nil && t.typ == typ && t.vis == vis {
+			return t.b
+		}
+	}
+	t := &h.tails[h.next]
+	h.next = (h.next + 1) % len(h.tails)
+	b := appendJCSString(t.b[:0], typ)
+	b = append(b, `,"visibility":`...)
+	b = appendJCSString(b, vis)
+	t.typ, t.vis, t.b = typ, vis, append(b, '}')
+	return t.b
 }
 
 // set makes the cached parts those of an event at instant at, in phase and round, of turn.
@@ -60,8 +91,5 @@ func (h *eventHead) appendTail(b []byte, seq int64, typ, vis string) []byte {
 	b = append(b, h.buf[h.head:h.mid]...)
 	b = strconv.AppendInt(b, seq, 10)
 	b = append(b, h.buf[h.mid:h.turnT]...)
-	b = appendJCSString(b, typ)
-	b = append(b, `,"visibility":`...)
-	b = appendJCSString(b, vis)
-	return append(b, '}')
+	return append(b, h.typeVis(typ, vis)...)
 }
