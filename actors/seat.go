@@ -13,34 +13,42 @@ import (
 
 // seatActor delivers one seat's prompts by its channel (SeatSpec.Channel): a signed envelope to
 // the walk-in's mailbox actor, or an A2A call on its own goroutine whose reply comes back as a
-// message. Answers go to the table as *seatAnswer. (House seats have no actor: the round
-// answers them, houseAnswer.)
+// message, or, for a house seat, the game's house policy answering at once (houseAnswer).
+// Answers go to the table as *seatAnswer.
+//
+// Every seat actor is made from one Props (seatProps) and learns its seat from the *seatInit its
+// round sends right after spawning it, before any prompt: a Props and a closure per seat were
+// about 0.6 KiB each, and a live table has six to eight seats. A seat actor that fails escalates
+// to its round, which escalates to the table, which rebuilds the round: a seat actor is never
+// restarted alone, so it never has to learn its seat twice.
 type seatActor struct {
-	env    *env
-	table  *actor.PID
-	id     string
-	round  string
-	engine games.Engine
-	seed   []byte
-	spec   SeatSpec
+	r    *roundInfo // the round's, shared by its seats (read only)
+	spec *SeatSpec  // the round's spec of this seat (read only)
 }
 
-func seatProps(e *env, table *actor.PID, id, round string, eng games.Engine, seed []byte, s SeatSpec) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor {
-		return &seatActor{env: e, table: table, id: id, round: round, engine: eng, seed: seed, spec: s}
-	})
+// seatInit tells a new seat actor its round and seat.
+type seatInit struct {
+	r    *roundInfo
+	spec *SeatSpec
 }
+
+// seatProps makes every seat actor. The lock-free mailbox is the cheaper one to hold (its
+// queues start empty); a seat gets a few messages a phase, so its lower throughput is no matter.
+var seatProps = actor.PropsFromProducer(func() actor.Actor { return &seatActor{} },
+	actor.WithMailbox(actor.UnboundedLockfree()))
 
 func (s *seatActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
+	case *seatInit:
+		s.r, s.spec = m.r, m.spec
 	case *games.Prompt:
 		s.deliver(ctx, m)
 	case *a2aResult:
 		if m.Err != nil {
-			s.env.log.Info("a2a call failed: the move stays empty", "table", s.id, "seat", s.spec.Seat.Seat, "err", m.Err)
+			s.r.env.log.Info("a2a call failed: the move stays empty", "table", s.r.id, "seat", s.spec.Seat.Seat, "err", m.Err)
 			return
 		}
-		ctx.Send(s.table, &seatAnswer{Round: s.round, From: ChannelA2A,
+		ctx.Send(s.r.table, &seatAnswer{Round: s.r.round, From: ChannelA2A,
 			Input: games.Input{Seat: m.Prompt.Seat, Kind: "answer", Move: m.Prompt.Move, Body: m.Body}})
 	}
 }
@@ -61,24 +69,24 @@ func houseAnswer(ctx actor.Context, e *env, table *actor.PID, id, round string, 
 
 func (s *seatActor) deliver(ctx actor.Context, p *games.Prompt) {
 	switch s.spec.Channel {
-	case ChannelHouse: // a house seat normally has no actor (the round answers it)
-		houseAnswer(ctx, s.env, s.table, s.id, s.round, s.engine, s.seed, p)
+	case ChannelHouse:
+		houseAnswer(ctx, s.r.env, s.r.table, s.r.id, s.r.round, s.r.engine, s.r.seed, p)
 	case ChannelMailbox:
-		env, err := SignEnvelope(s.env.key, s.round, *p)
+		env, err := SignEnvelope(s.r.env.key, s.r.round, *p)
 		if err != nil {
 			panic(err) // a prompt that cannot be encoded is a bug in the game: restart the table
 		}
 		ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.spec.Mailbox),
-			&DeliverPrompt{Table: s.id, Round: s.round, Seat: p.Seat, Envelope: env, Prompt: *p})
+			&DeliverPrompt{Table: s.r.id, Round: s.r.round, Seat: p.Seat, Envelope: env, Prompt: *p})
 	case ChannelA2A:
-		if s.env.agents == nil {
+		if s.r.env.agents == nil {
 			return
 		}
-		env, err := SignEnvelope(s.env.key, s.round, *p)
+		env, err := SignEnvelope(s.r.env.key, s.r.round, *p)
 		if err != nil {
 			panic(err)
 		}
-		caller, endpoint, prompt := s.env.agents, s.spec.Endpoint, *p
+		caller, endpoint, prompt := s.r.env.agents, s.spec.Endpoint, *p
 		self, root := ctx.Self(), ctx.ActorSystem().Root
 		go func() {
 			cctx, cancel := context.WithDeadline(context.Background(), prompt.Deadline)
@@ -87,7 +95,7 @@ func (s *seatActor) deliver(ctx actor.Context, p *games.Prompt) {
 			root.Send(self, &a2aResult{Prompt: prompt, Body: body, Err: err})
 		}()
 	default:
-		s.env.log.Warn("seat with unknown channel", "table", s.id, "seat", p.Seat, "channel", s.spec.Channel)
+		s.r.env.log.Warn("seat with unknown channel", "table", s.r.id, "seat", p.Seat, "channel", s.spec.Channel)
 	}
 }
 

@@ -28,12 +28,7 @@ type tableActor struct {
 	engine games.Engine
 	match  games.Match
 	keys   *keyring   // derived once per incarnation (ed25519 key derivation is not free)
-	round  *actor.PID // the round actor; nil for a table of house seats only (houseOnly)
-	// houseOnly: every seat is a house seat, answered by the table itself (deliver) with the house
-	// policy, drawing from seed: such a table (a Practice table with no walk-in, the bench's) needs
-	// no round actor, and a live table is one actor rather than two.
-	houseOnly bool
-	seed      []byte
+	round  *actor.PID // the round actor, which has one seat actor per seat
 
 	gen     uint64 // timer generation: bumped on every arm; phaseDue of another gen is stale
 	stop    func() bool
@@ -228,10 +223,9 @@ func (t *tableActor) start(ctx actor.Context) {
 	}
 	t.env.m.setStatus(t.id, StatusLive)
 	seed, _ := hex.DecodeString(rec.Seed)
-	if houseOnly(rec.Spec.Seats) {
-		t.houseOnly, t.seed = true, seed
-	} else if t.round, err = ctx.SpawnNamed(roundProps(t.env, ctx.Self(), t.id, rec.Round, eng, seed, rec.Spec.Seats),
-		"round-"+rec.Round); err != nil {
+	t.round, err = ctx.SpawnNamed(roundProps(t.env, ctx.Self(), t.id, rec.Round, eng, seed, rec.Spec.Seats),
+		"round-"+rec.Round)
+	if err != nil {
 		panic(fmt.Sprintf("spawn round: %v", err))
 	}
 	if dl, ok := t.match.Deadline(); ok {
@@ -502,27 +496,9 @@ func (t *tableActor) restoreMatch(rec *tableRecord) (games.Match, error) {
 	return jr.RestoreJournal(head, entries, t.keys)
 }
 
-// houseOnly reports whether every seat is a house seat (and there is at least one).
-func houseOnly(seats []SeatSpec) bool {
-	for _, s := range seats {
-		if s.Channel != ChannelHouse {
-			return false
-		}
-	}
-	return len(seats) > 0
-}
-
-// deliver sends prompts to their seats: through the round actor, or, at a table of house seats
-// only, answered here by the house policy, each answer coming back to the table as a message of
-// its own (*seatAnswer), as a seat actor's would.
+// deliver sends prompts to their seats through the round actor.
 func (t *tableActor) deliver(ctx actor.Context, ps []games.Prompt) {
-	switch {
-	case len(ps) == 0:
-	case t.round != nil:
+	if len(ps) > 0 && t.round != nil {
 		ctx.Send(t.round, &deliverPrompts{Prompts: ps})
-	case t.houseOnly:
-		for i := range ps {
-			houseAnswer(ctx, t.env, ctx.Self(), t.id, t.rec.Round, t.engine, t.seed, &ps[i])
-		}
 	}
 }
