@@ -1,5 +1,3 @@
-//go:build hostile4
-
 package blitz
 
 import (

@@ -1,7 +1,6 @@
 package blitz
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -219,8 +218,8 @@ func oneLine(s string) string {
 	return b.String()
 }
 
-// decodeState reads a state object less its public_log, which is the last member and by far
-// the largest: policies and briefs do not read it.
+// decodeState reads a state object less its public_log, by far its largest member: policies
+// and briefs do not read it.
 func decodeState(d games.Doc) (stateObject, bool) {
 	var st stateObject
 	// A state stateFor wrote: everything before the public log's segment, closed. The house
@@ -233,10 +232,8 @@ func decodeState(d games.Doc) (stateObject, bool) {
 		}
 		head = append(head, p...)
 	}
-	// Any other state (a prompt decoded from JSON): cut the log out of the whole document.
-	raw := d.Bytes()
-	if i := bytes.Index(raw, []byte(logOpen)); i > 0 {
-		raw = append(append([]byte{}, raw[:i]...), '}')
-	}
-	return st, json.Unmarshal(raw, &st) == nil
+	// Any other state (a prompt decoded from JSON, an envelope's JCS state, where members sort
+	// after public_log): the whole document, the log skipped by the decoder (stateObject has no
+	// field for it), so no member after it is lost.
+	return st, json.Unmarshal(d.Bytes(), &st) == nil
 }
