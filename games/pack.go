@@ -155,8 +155,14 @@ func (p *Packed) appendTo(dst []byte) []byte {
 		return dst
 	}
 	dst = growBy(dst, p.size)
+	start := len(dst)
 	for _, b := range p.blocks {
 		dst = p.dict.appendBlock(dst, b)
+	}
+	// DEFLATE carries no checksum: a block changed in memory could inflate to other bytes. They
+	// would not be as many as were packed but for a rare accident, and then nothing wrong leaves.
+	if len(dst)-start != p.size {
+		panic(fmt.Sprintf("games: packed run inflates to %d bytes, packed %d", len(dst)-start, p.size))
 	}
 	return dst
 }
