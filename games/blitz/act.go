@@ -229,9 +229,9 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 			signed, ref, err = m.fill(seat, raw)
 		}
 		var c *promise
+		var read *commitment.Quick
 		if err == nil {
 			var parsed *canon.Value
-			var read *commitment.Quick
 			switch {
 			case s.Walkin: // the arena signed it: fill's bytes
 			case i < len(quick):
@@ -261,7 +261,9 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 			m.refs[ref] = c.id
 		}
 		m.pending = append(m.pending, c)
-		m.emitPending(c, i, ref)
+		if p := m.emitPending(c, i, ref); read != nil {
+			c.rehome(p, read.CondAt) // its forms are in the answer's scratch
+		}
 	}
 	return dropped, took
 }

@@ -150,13 +150,17 @@ type quickScratch struct {
 	msgSpans []json.RawMessage
 	coms     []commitment.Quick
 	comSpans []json.RawMessage
+	// comForms is the room the commitments' forms are written into (ScanQuickInto): they live
+	// while the answer is taken, and a commitment taken pending has its signed form copied out
+	// into its commitment.pending payload (promise.rehome) before the scratch goes back.
+	comForms []byte
 }
 
 var scratches = sync.Pool{New: func() any {
 	// Sized for a full talk answer (8 + 8 messages, §6) and a full commit answer (4, §5.3), so a
 	// scratch made after a collection emptied the pool is made once, not grown.
 	return &quickScratch{msgs: make([]message, 0, 16), msgSpans: make([]json.RawMessage, 0, 16),
-		coms: make([]commitment.Quick, 0, 4), comSpans: make([]json.RawMessage, 0, 4)}
+		coms: make([]commitment.Quick, 0, 4), comSpans: make([]json.RawMessage, 0, 4), comForms: make([]byte, 0, 4<<10)}
 }}
 
 // release clears the lists (they point into the answer's bytes) and gives them back; b keeps
@@ -166,8 +170,15 @@ func (b *answerBody) release() {
 	if sc == nil {
 		return
 	}
-	sc.msgs, sc.msgSpans = clearAll(b.quick), clearAll(b.Messages)
-	sc.coms, sc.comSpans = clearAll(b.quickCom), clearAll(b.Commitments)
+	// A list the answer did not use (a commit answer's messages, a talk answer's commitments)
+	// is nil here: the scratch keeps its own, sized for a full answer, rather than take nil and
+	// grow it again from nothing at its next answer of the other kind.
+	if b.quick != nil {
+		sc.msgs, sc.msgSpans = clearAll(b.quick), clearAll(b.Messages)
+	}
+	if b.quickCom != nil {
+		sc.coms, sc.comSpans = clearAll(b.quickCom), clearAll(b.Commitments)
+	}
 	b.quick, b.quickCom, b.Messages, b.Commitments, b.scratch = nil, nil, nil, nil, nil
 	scratches.Put(sc)
 }
@@ -315,13 +326,14 @@ func (q *quickScan) commitments(b *answerBody) bool {
 	}
 	b.Commitments = b.scratch.comSpans[:0]
 	b.quickCom = b.scratch.coms[:0]
+	b.scratch.comForms = b.scratch.comForms[:0]
 	if q.next(']') {
 		return true
 	}
 	for {
 		q.ws()
 		start := q.i
-		c, end, ok := commitment.ScanQuick(q.data, q.i)
+		c, end, ok := commitment.ScanQuickInto(q.data, q.i, &b.scratch.comForms)
 		if !ok || len(b.quickCom) == 64 {
 			return false
 		}

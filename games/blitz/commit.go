@@ -453,13 +453,36 @@ func (m *Match) reject(c *promise, e *subError) {
 // emitPending emits commitment.pending (private to the payer) with its payload {commitment,
 // id, index, ref} (JCS order) written straight into the event (openEvent), which copies it
 // out at its exact size.
-func (m *Match) emitPending(c *promise, index int, ref string) {
+//
+// It returns the payload (the event's, which the match never writes into): a commitment read
+// into an answer's scratch (ScanQuickInto) keeps the signed form inside it (rehome).
+func (m *Match) emitPending(c *promise, index int, ref string) []byte {
 	b, at := m.openEvent()
-	b = append(append(b, `{"commitment":`...), c.raw...)
+	b = append(append(b, pendingHead...), c.raw...)
 	b = appendID(append(b, `,"id":`...), c.id)
 	b = strconv.AppendInt(append(b, `,"index":`...), int64(index), 10)
 	b = appendJCSString(append(b, `,"ref":`...), ref)
-	m.closeEvent(append(b, '}'), at, "commitment.pending", privateVis(c.payer), nil, nil)
+	return m.closeEvent(append(b, '}'), at, "commitment.pending", privateVis(c.payer), nil, nil)
+}
+
+// pendingHead opens a commitment.pending payload; the signed form follows it.
+const pendingHead = `{"commitment":`
+
+// rehome points the promise's signed form and condition into its commitment.pending payload p
+// (emitPending), which holds the same bytes: the forms were read into an answer's scratch
+// (commitment.ScanQuickInto), which goes back to be reused once the answer is taken, so what
+// the promise keeps until its seal must live elsewhere, and the payload already holds it.
+// condAt is the condition's offset in the signed form (commitment.Quick.CondAt). Should p not
+// hold the form (never: emitPending wrote it there), the form is copied out instead.
+func (c *promise) rehome(p []byte, condAt int) {
+	n := len(pendingHead) + len(c.raw)
+	if len(p) < n || !bytes.Equal(p[len(pendingHead):n], c.raw) ||
+		condAt < 0 || condAt+len(c.condRaw) > len(c.raw) || !bytes.Equal(c.raw[condAt:condAt+len(c.condRaw)], c.condRaw) {
+		c.raw, c.condRaw = bytes.Clone(c.raw), bytes.Clone(c.condRaw)
+		return
+	}
+	raw := p[len(pendingHead):n:n]
+	c.raw, c.condRaw = raw, raw[condAt:condAt+len(c.condRaw):condAt+len(c.condRaw)]
 }
 
 // appendID writes a commitment id as a JSON string: "sha256:" and 64 lowercase hex digits

@@ -275,7 +275,9 @@ func (m *Match) openEvent() (b []byte, at int) {
 // pattern counter (§15). kept is the payload in memory that outlives the call, or nil: a
 // public event's payload is the public log's copy (publish), any other's is kept, or copied
 // out of the batch when kept is nil.
-func (m *Match) closeEvent(b []byte, at int, typ, vis string, pf *patternFields, kept []byte) {
+//
+// It returns the event's payload as kept (the public log's copy, kept, or the copy made).
+func (m *Match) closeEvent(b []byte, at int, typ, vis string, pf *patternFields, kept []byte) []byte {
 	m.nEvents++
 	phase := stageName[m.stage]
 	n := len(b) - at
@@ -318,6 +320,7 @@ func (m *Match) closeEvent(b []byte, at int, typ, vis string, pf *patternFields,
 			m.pattern.add(*ev)
 		}
 	}
+	return payload
 }
 
 // publish appends a public event's JCS bytes cb to the public log and returns the log's copy

@@ -15,6 +15,7 @@ type Quick struct {
 	Canonical  Canonical
 	Forms      Forms
 	Sig        [ed25519.SignatureSize]byte
+	CondAt     int // Forms.Condition is Forms.Signed[CondAt : CondAt+len(Forms.Condition)]
 }
 
 // ScanQuick reads the commitment object that starts at data[at] (after optional whitespace)
@@ -30,7 +31,19 @@ type Quick struct {
 // ParseForms gives the same Commitment, Canonical and Forms: the canonical forms are written
 // from the members' literals in JCS order (an escape-free string and a plain integer are
 // their own JCS form).
-func ScanQuick(data []byte, at int) (Quick, int, bool) {
+func ScanQuick(data []byte, at int) (Quick, int, bool) { return scanQuick(data, at, nil) }
+
+// ScanQuickInto is ScanQuick with the forms (Canonical.Bytes, Forms.Signed and
+// Forms.Condition, one piece of exactly their size) written at the end of *room when its
+// capacity has space for them, *room then extended over them; otherwise into a new buffer, as
+// ScanQuick. The caller owns room: the forms are valid as long as it leaves that piece alone
+// (a reader of several commitments reuses one room for all of them, and copies out what must
+// outlive it).
+func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
+	return scanQuick(data, at, room)
+}
+
+func scanQuick(data []byte, at int, room *[]byte) (Quick, int, bool) {
 	q := quickScan{d: data, i: at}
 	var (
 		c        Commitment
@@ -126,7 +139,15 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 			size += len(memberNames[k]) + 4 + len(lits[k]) // "name":lit and a comma or brace
 		}
 	}
-	buf := make([]byte, 0, 2*size-sigSize)
+	need := 2*size - sigSize
+	var buf []byte
+	if r := room; r != nil && cap(*r)-len(*r) >= need {
+		n := len(*r)
+		buf = (*r)[n : n : n+need]
+		*r = (*r)[:n+need]
+	} else {
+		buf = make([]byte, 0, need)
+	}
 	full := append(buf, '{')
 	sigAt, sigEnd, condAt := 0, 0, 0
 	first := true
@@ -166,6 +187,7 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 		Canonical:  Canonical{Bytes: without, Digest: d, ID: canon.IDOf(d)},
 		Forms:      Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]},
 		Sig:        sig,
+		CondAt:     condAt,
 	}, end, true
 }
 

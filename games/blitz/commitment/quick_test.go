@@ -41,7 +41,58 @@ func checkQuick(t *testing.T, raw []byte) bool {
 	if !bytes.Equal(q.Forms.Signed, f.Signed) {
 		t.Fatalf("%q: an append to the condition's form changed the signed form", raw)
 	}
+	if at := q.CondAt; at < 0 || at+len(q.Forms.Condition) > len(q.Forms.Signed) ||
+		!bytes.Equal(q.Forms.Signed[at:at+len(q.Forms.Condition)], q.Forms.Condition) {
+		t.Fatalf("%q: CondAt %d does not locate the condition in the signed form", raw, q.CondAt)
+	}
+	checkQuickInto(t, raw, q)
 	return true
+}
+
+// checkQuickInto holds ScanQuickInto to ScanQuick's q for raw: with room to spare the forms
+// are written after what room held, which stays as it was, room grows by exactly their size,
+// and nothing past them is written; with too little room, room is left alone.
+func checkQuickInto(t *testing.T, raw []byte, q Quick) {
+	t.Helper()
+	need := len(q.Forms.Signed) + len(q.Canonical.Bytes)
+	for _, spare := range []int{need + 40, need, need - 1} {
+		pre := []byte("held before")
+		room := make([]byte, len(pre), len(pre)+spare)
+		copy(room, pre)
+		full := room[:cap(room)]
+		for i := len(pre); i < len(full); i++ {
+			full[i] = '#'
+		}
+		r, end, ok := ScanQuickInto(raw, 0, &room)
+		if _, qend, _ := ScanQuick(raw, 0); !ok || end != qend {
+			t.Fatalf("%q: ScanQuickInto refused what ScanQuick took, or ended elsewhere (%v, %d, %d)", raw, ok, end, qend)
+		}
+		if !reflect.DeepEqual(r.Commitment, q.Commitment) || r.Canonical.ID != q.Canonical.ID || r.Sig != q.Sig ||
+			r.CondAt != q.CondAt || !bytes.Equal(r.Canonical.Bytes, q.Canonical.Bytes) ||
+			!bytes.Equal(r.Forms.Signed, q.Forms.Signed) || !bytes.Equal(r.Forms.Condition, q.Forms.Condition) {
+			t.Fatalf("%q (room %d for %d): ScanQuickInto read differently from ScanQuick", raw, spare, need)
+		}
+		if !bytes.Equal(room[:len(pre)], pre) {
+			t.Fatalf("%q: ScanQuickInto wrote over what room held", raw)
+		}
+		if spare < need {
+			if len(room) != len(pre) {
+				t.Fatalf("%q: too little room (%d for %d), yet room grew to %d", raw, spare, need, len(room))
+			}
+			continue
+		}
+		if len(room) != len(pre)+need {
+			t.Fatalf("%q: room grew by %d, the forms are %d", raw, len(room)-len(pre), need)
+		}
+		for i := len(room); i < len(full); i++ {
+			if full[i] != '#' {
+				t.Fatalf("%q: ScanQuickInto wrote past its forms at %d", raw, i)
+			}
+		}
+		if cap(r.Forms.Signed) != len(r.Forms.Signed) || cap(r.Canonical.Bytes) != len(r.Canonical.Bytes) {
+			t.Fatalf("%q: the forms in room are not full slices", raw)
+		}
+	}
 }
 
 func quickCases(t testing.TB) []string {
