@@ -233,7 +233,9 @@ func decodeState(d games.Doc) (stateObject, bool) {
 		head = append(head, p...)
 	}
 	// Any other state (a prompt decoded from JSON, an envelope's JCS state, where members sort
-	// after public_log): the whole document, the log skipped by the decoder (stateObject has no
-	// field for it), so no member after it is lost.
-	return st, json.Unmarshal(d.Bytes(), &st) == nil
+	// after public_log): the whole document, so no member after the log is lost; the log itself
+	// is let go, as the walk above never reads it.
+	err := json.Unmarshal(d.Bytes(), &st)
+	st.PublicLog = nil
+	return st, err == nil
 }
