@@ -247,8 +247,7 @@ func (e *Engine) RestoreJournal(head []byte, entries [][]byte, keys games.Keyrin
 			return nil, err
 		}
 	}
-	clear(m.log)
-	m.log = m.log[:0]
 	m.journaled = true
+	m.forgetLog()
 	return m, nil
 }

@@ -363,7 +363,7 @@ func (m *Match) Advance(now time.Time) games.Step {
 // are kept in one allocation instead of eight doublings (twice their size in all); a round with
 // more inputs (levers, anchors recorded) grows it as append does.
 func (m *Match) logInput(op logOp) {
-	if m.log == nil {
+	if m.log == nil && !m.journaled { // a journaled match stores its inputs a step at a time
 		m.log = make([]logOp, 0, m.logHint())
 	}
 	m.log = append(m.log, op)
