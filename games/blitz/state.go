@@ -143,7 +143,7 @@ func (m *Match) stateFor(n int, shared [][]byte) games.Doc {
 func (m *Match) buildPrompts() {
 	m.deliverCalls()
 	cur := m.Phase()
-	m.current = nil
+	m.current = make([]games.Prompt, 0, len(m.seats)) // one per live seat: made once, not grown by doubling
 	shared := m.shared()
 	agents := m.houseAgents()
 	for _, s := range m.seats {
