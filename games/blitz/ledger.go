@@ -36,13 +36,36 @@ type promise struct {
 	raw        json.RawMessage // the signed object as submitted (with sig); nil once sealed
 	order      int             // submission order within the commit phase
 	vetoed     bool
-	done       bool // pending handled at seal (sealed or rejected)
+	done       bool   // pending handled at seal (sealed or rejected)
+	sealedAt   uint16 // seq of its public commitment.sealed event (eventMarks.note), 0 if none or past 16 bits
+	settledAt  uint16 // seq of its last public commitment.settled event, likewise
 	lock       int64
 	sealedTurn int
 	outcome    string
 	paid       int64
 	penalty    int64
 	settled    int // turn it settled in; 0 while open
+}
+
+// condition is the commitment's parsed condition, read once, at the settle of its due turn
+// (settleOne): the shared always condition, the parsed one the commitment holds, or else its
+// canonical bytes (condRaw, which every sealed commitment keeps for the state's terms and the
+// reveal) parsed again. A sealed commitment need not hold its parsed condition until then: a
+// condition tree with its agent ids costs a table more than its bytes, and the parse is
+// a few microseconds once per commitment. condRaw was parsed and checked at submission, so the
+// parse cannot fail; should it, the zero Condition is never true (void).
+func (c *promise) condition() *commitment.Condition {
+	if c.cond != nil {
+		return c.cond
+	}
+	if string(c.condRaw) == alwaysCondJCS {
+		return alwaysCond
+	}
+	p, err := commitment.ParseCondition(c.condRaw)
+	if err != nil {
+		return &commitment.Condition{}
+	}
+	return &p
 }
 
 func ceilHalf(a int64) int64 { return a - a/2 } // §7.6 margin lock: 50% rounded up to the microCCD

@@ -69,6 +69,7 @@ func digit8(x uint64) bool {
 // and its speaker sealed no commitment as payer in that turn.
 func PatternOf(publicLog []games.Event) []Pattern {
 	p := newPatternCounter()
+	p.parties = map[string][2]int{} // a log's commitment.settled payloads name no parties
 	for _, e := range publicLog {
 		if e.Visibility == visPublic {
 			p.add(e)
@@ -82,9 +83,14 @@ func PatternOf(publicLog []games.Event) []Pattern {
 //
 // The turn's offers and sealing payers are short lists (one entry per seat at most), emptied
 // as a turn starts, rather than maps made anew each turn.
+//
+// A breach counts against the payer and for the payee of the commitment settled. The match
+// passes both with the settlement's fields (emitSettled), so its counter keeps no map of the
+// round's commitments (a live table holds its counter all round); PatternOf, reading payloads
+// that name only the id, keeps the parties of each commitment.sealed in parties.
 type patternCounter struct {
 	rows    []Pattern
-	parties map[string][2]int // commitment id -> payer, payee
+	parties map[string][2]int // commitment id -> payer, payee; nil in a match's counter
 	offers  []seatCount       // this turn: public lines with an amount, by seat, first offer first
 	sealedT []int             // this turn: seats that sealed as payer
 	turn    int
@@ -94,7 +100,7 @@ type patternCounter struct {
 type seatCount struct{ seat, n int }
 
 func newPatternCounter() *patternCounter {
-	return &patternCounter{parties: map[string][2]int{}}
+	return &patternCounter{}
 }
 
 // offer counts one public line with an amount by seat this turn.
@@ -148,6 +154,9 @@ type patternFields struct {
 	// offer is set by the match for a public line whose text has an amount (hasAmount), so
 	// the text itself need not be passed as a string; the payload never sets it.
 	offer bool
+	// c is the commitment a commitment.sealed or commitment.settled event is about, when the
+	// match passes it: eventMarks notes the event's seq on it; the payload never sets it.
+	c *promise
 }
 
 // add counts one public event, reading its payload.
@@ -161,6 +170,9 @@ func (p *patternCounter) add(e games.Event) {
 	var pl patternFields
 	if json.Unmarshal(e.Payload, &pl) != nil {
 		return
+	}
+	if e.Type == "commitment.settled" {
+		pl.Payer, pl.Payee = 0, 0 // a settlement's parties are its seal's (parties), never its payload's
 	}
 	p.note(e.Type, e.Turn, pl)
 }
@@ -189,7 +201,9 @@ func (p *patternCounter) note(typ string, turn int, pl patternFields) {
 			p.offer(pl.From)
 		}
 	case "commitment.sealed":
-		p.parties[pl.ID] = [2]int{pl.Payer, pl.Payee}
+		if p.parties != nil {
+			p.parties[pl.ID] = [2]int{pl.Payer, pl.Payee}
+		}
 		p.sealedBy(pl.Payer)
 		if r := p.row(pl.Payer); r != nil {
 			r.PartyTo++
@@ -201,9 +215,12 @@ func (p *patternCounter) note(typ string, turn int, pl patternFields) {
 		if pl.Outcome != outcomeBreached {
 			return
 		}
-		pp, ok := p.parties[pl.ID]
-		if !ok {
-			return
+		pp := [2]int{pl.Payer, pl.Payee} // the match's settlement names them
+		if pp[0] == 0 {
+			var ok bool
+			if pp, ok = p.parties[pl.ID]; !ok {
+				return
+			}
 		}
 		if r := p.row(pp[0]); r != nil {
 			r.Breaches++

@@ -141,14 +141,9 @@ func (m *Match) revealRound() {
 // honoured commitment; the first commitment sealed.
 func (m *Match) moments() []Moment {
 	firstElim, firstBell, lastAcc := m.marks.firstElim, m.marks.firstBell, m.marks.lastAcc
-	// eventOf is the last public event of type typ about commitment id (the zero Event when there
+	// eventOf is the last public event of type typ about commitment c (the zero Event when there
 	// is none).
-	eventOf := func(typ, id string) games.Event {
-		if typ == "commitment.sealed" {
-			return lastMark(m.marks.sealed, typ, id)
-		}
-		return lastMark(m.marks.settled, typ, id)
-	}
+	eventOf := func(typ string, c *promise) games.Event { return m.marks.markOf(typ, c) }
 	largest := func(pred func(*promise) bool) *promise {
 		var best *promise
 		for _, c := range m.sealed {
@@ -167,7 +162,7 @@ func (m *Match) moments() []Moment {
 		}
 	}
 	if c := largest(func(c *promise) bool { return c.outcome == outcomeBreached }); c != nil {
-		add(eventOf("commitment.settled", c.id), fmt.Sprintf("seat %d breached %s to seat %d (paid %s, penalty %s)", c.payer, money(c.amount), c.payee, money(c.paid), money(c.penalty)))
+		add(eventOf("commitment.settled", c), fmt.Sprintf("seat %d breached %s to seat %d (paid %s, penalty %s)", c.payer, money(c.amount), c.payee, money(c.paid), money(c.penalty)))
 	}
 	if firstElim != nil {
 		var p struct{ Seat int }
@@ -175,7 +170,7 @@ func (m *Match) moments() []Moment {
 		add(*firstElim, fmt.Sprintf("seat %d was eliminated", p.Seat))
 	}
 	if c := largest(func(*promise) bool { return true }); c != nil {
-		add(eventOf("commitment.sealed", c.id), fmt.Sprintf("seat %d sealed the round's largest commitment, %s to seat %d", c.payer, money(c.amount), c.payee))
+		add(eventOf("commitment.sealed", c), fmt.Sprintf("seat %d sealed the round's largest commitment, %s to seat %d", c.payer, money(c.amount), c.payee))
 	}
 	if firstBell != nil {
 		add(*firstBell, "the mole's first rung rang")
@@ -186,11 +181,11 @@ func (m *Match) moments() []Moment {
 		add(*lastAcc, fmt.Sprintf("seat %d's accusation settled on seat %d", p.Seat, p.On))
 	}
 	if c := largest(func(c *promise) bool { return c.outcome == outcomeHonoured }); c != nil {
-		add(eventOf("commitment.settled", c.id), fmt.Sprintf("seat %d honoured %s to seat %d", c.payer, money(c.amount), c.payee))
+		add(eventOf("commitment.settled", c), fmt.Sprintf("seat %d honoured %s to seat %d", c.payer, money(c.amount), c.payee))
 	}
 	if len(m.sealed) > 0 {
 		c := m.sealed[0]
-		add(eventOf("commitment.sealed", c.id), fmt.Sprintf("the first commitment: seat %d to seat %d", c.payer, c.payee))
+		add(eventOf("commitment.sealed", c), fmt.Sprintf("the first commitment: seat %d to seat %d", c.payer, c.payee))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	if out == nil {

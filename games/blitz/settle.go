@@ -36,13 +36,18 @@ func (m *Match) settleTurn() {
 		}
 	}
 	m.rungsAfterSettle()
-	st := map[int]int{}
-	for _, s := range m.seats {
-		if s.accusation != 0 {
-			st[s.accusation]++
+	// The accusations standing at this settle, by accused seat: only the ghost task reads them,
+	// at its two checkpoints (rungsAtRoundSettlement), so only those are kept (a map a turn
+	// held all round was most of a kilobyte of a live table).
+	if _, t3, t4 := checkpoints(m.format.Turns); m.task.Kind == "ghost" && (m.turn == t3 || m.turn == t4) {
+		st := map[int]int{}
+		for _, s := range m.seats {
+			if s.accusation != 0 {
+				st[s.accusation]++
+			}
 		}
+		m.standingAt[m.turn] = st
 	}
-	m.standingAt[m.turn] = st
 	if m.turn == min(3, m.format.Turns-1) {
 		m.requestAnchor("turn", m.transcript.sum())
 	}
@@ -71,7 +76,7 @@ func (m *Match) penalty(c *promise) int64 {
 func (m *Match) settleOne(c *promise) {
 	P, Q := m.seat(c.payer), m.seat(c.payee)
 	c.settled = m.turn
-	if !c.cond.Eval(m, c.due) {
+	if !c.condition().Eval(m, c.due) {
 		c.lock = 0 // released to the payer's unlocked
 		c.outcome = outcomeVoid
 		m.emitSettled(c)
@@ -104,7 +109,7 @@ func (m *Match) emitSettled(c *promise) {
 	b, at := m.openEvent()
 	b = appendID(append(b, `{"id":`...), c.id)
 	b = appendJCSString(append(b, `,"outcome":`...), c.outcome)
-	m.closeEvent(append(b, '}'), at, "commitment.settled", visPublic, &patternFields{ID: c.id, Outcome: c.outcome}, nil)
+	m.closeEvent(append(b, '}'), at, "commitment.settled", visPublic, &patternFields{ID: c.id, Outcome: c.outcome, Payer: c.payer, Payee: c.payee, c: c}, nil)
 	b, at = m.openEvent()
 	b = strconv.AppendInt(append(b, `{"amount":`...), c.amount, 10)
 	b = appendID(append(b, `,"id":`...), c.id)
