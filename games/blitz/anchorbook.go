@@ -61,8 +61,8 @@ func (b *anchorBook) add(kind string, h [32]byte, sealed []*promise, room int) g
 }
 
 // code is kind's code: its index in anchorKinds, else len(anchorKinds) + its index in extra
-// (added there when new). Past the codes a byte holds (never: six kinds exist) it is the code
-// of the first extra kind past them, so every request still has one.
+// (added there when new). Past the codes the low bits hold (never: six kinds exist) it is the
+// last code, so every request still has one (and reads back as that code's kind).
 func (b *anchorBook) code(kind string) int {
 	for i, k := range anchorKinds {
 		if k == kind {
