@@ -7,11 +7,5 @@ var _ games.AnchorKeeper = (*Match)(nil)
 // PendingAnchors is every anchor request of the round not yet recorded by an "anchored" input,
 // in seq order (games.AnchorKeeper).
 func (m *Match) PendingAnchors() []games.AnchorRequest {
-	var out []games.AnchorRequest
-	for i, r := range m.anchors {
-		if !m.anchored[i] {
-			out = append(out, r)
-		}
-	}
-	return out
+	return m.anchors.pending(m.sealed)
 }

@@ -155,14 +155,15 @@ const alwaysCondJCS = `{"always":true}`
 var alwaysCondRaw = json.RawMessage(alwaysCondJCS)[:len(alwaysCondJCS):len(alwaysCondJCS)]
 
 // condOf is a promise's pointer to c: alwaysCond for the always condition (nothing else about
-// it matters to Eval), else a copy of its own.
+// it matters to Eval), else nil: a sealed commitment keeps its condition as its canonical bytes
+// (condRaw, which the state's terms and the reveal write anyway), parsed again once, at the
+// settle of its due turn (promise.condition). A parsed condition held the whole round cost a
+// table its tree, its operands and a copy of each agent id it names (issue 3's heap).
 func condOf(c commitment.Condition) *commitment.Condition {
 	if c.Op == commitment.OpAlways {
 		return alwaysCond
 	}
-	p := new(commitment.Condition) // only here: returning &c would put every c on the heap
-	*p = c
-	return p
+	return nil // the commitment keeps its condition's bytes (condRaw), parsed at its settle
 }
 
 // digestOf is the digest a commitment id names ("sha256:<64 lowercase hex>", canon.IDOf),
@@ -419,7 +420,7 @@ func (m *Match) doSeal(c *promise) {
 	b = appendID(append(b, `,"id":`...), c.id)
 	b = strconv.AppendInt(append(b, `,"payee":`...), int64(c.payee), 10)
 	b = strconv.AppendInt(append(b, `,"payer":`...), int64(c.payer), 10)
-	m.closeEvent(append(b, '}'), at, "commitment.sealed", visPublic, &patternFields{ID: c.id, Payer: c.payer, Payee: c.payee}, nil)
+	m.closeEvent(append(b, '}'), at, "commitment.sealed", visPublic, &patternFields{ID: c.id, Payer: c.payer, Payee: c.payee, c: c}, nil)
 	b, at = m.openEvent()
 	b = strconv.AppendInt(append(b, `{"amount":`...), c.amount, 10)
 	b = append(append(b, `,"commitment":`...), c.raw...)

@@ -54,10 +54,7 @@ func View(events []games.Event, seat int) []games.Event {
 // requestAnchor numbers an anchor request (§5.5: the round's anchors from 1) and puts it in
 // the current step.
 func (m *Match) requestAnchor(kind string, h [32]byte) {
-	m.anchorSeq++
-	r := games.AnchorRequest{Kind: kind, Seq: m.anchorSeq, Hash: h}
-	m.anchors = append(m.anchors, r)
-	m.anchored = append(m.anchored, false)
+	r := m.anchors.add(kind, h, m.sealed, anchorHashRoom(m.format))
 	if m.step != nil {
 		m.step.Anchors = append(m.step.Anchors, r)
 	}
@@ -70,20 +67,17 @@ func (m *Match) anchoredInput(body json.RawMessage) error {
 	if err := canon.Decode(body, &b); err != nil {
 		return refuse(games.CodeBadRequest, "anchored body: %v", err)
 	}
-	if b.Seq < 1 || int64(b.Seq) > int64(len(m.anchors)) {
+	r, ok := m.anchors.at(b.Seq, m.sealed)
+	if !ok || r.Kind != b.Kind || b.Hash != hexOf(r.Hash[:]) {
 		return refuse(games.CodeBadRequest, "no anchor request %s #%d with that hash", b.Kind, b.Seq)
 	}
-	r := m.anchors[b.Seq-1]
-	if r.Kind != b.Kind || b.Hash != hexOf(r.Hash[:]) {
-		return refuse(games.CodeBadRequest, "no anchor request %s #%d with that hash", b.Kind, b.Seq)
-	}
-	if m.anchored[b.Seq-1] {
+	if m.anchors.recorded(b.Seq) {
 		return refuse(games.CodeBadRequest, "anchor #%d already recorded", b.Seq)
 	}
 	if len(b.Tx) == 0 || len(b.Tx) > 128 || strings.Trim(b.Tx, "0123456789abcdef") != "" {
 		return refuse(games.CodeBadRequest, "tx must be lowercase hex")
 	}
-	m.anchored[b.Seq-1] = true
+	m.anchors.record(b.Seq)
 	typ := "anchor." + b.Kind
 	if b.Kind == "transcript" {
 		typ = "transcript.anchored"

@@ -105,9 +105,7 @@ type Match struct {
 	result      *games.Result
 	reveal      *Reveal
 
-	anchorSeq uint32
-	anchors   []games.AnchorRequest // by seq-1: seqs run from 1 with no gap (§5.5)
-	anchored  []bool                // by seq-1: recorded by an "anchored" input
+	anchors anchorBook // every anchor request by seq, and which are recorded (§5.5)
 
 	// A live match keeps no list of its events: each Step hands them out once and the table
 	// persists them. It keeps what it reads back: the public log, the running hashes, and the
