@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/url"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,7 +36,8 @@ func LooksLikeToken(s string) bool {
 // token travels only in x-walkin): a query member named token, x-walkin, walkin, walkin_token or
 // access_token (any case), or any query value or path segment shaped like a token (w_…). The
 // refusal is token_in_url (400); nothing runs. Such URLs end in logs, proxies and browser
-// history, so the token in them must be treated as leaked; the message says so.
+// history, so the token in them must be treated as leaked; the message says so. A query
+// parameter given more than once is refused too (bad_request, 400), before any route reads it.
 func TokenGuard() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -62,6 +64,13 @@ func TokenGuard() echo.MiddlewareFunc {
 			for _, seg := range strings.Split(u.Path, "/") {
 				if anyTokenIn(seg) {
 					return tokenInURL()
+				}
+			}
+			// A parameter given twice is as ambiguous as a JSON member given twice, which every
+			// door refuses: no route reads a parameter more than once, so none may be repeated.
+			for k, vs := range q {
+				if len(vs) > 1 {
+					return Refuse(CodeBadRequest, "query parameter "+strconv.Quote(k)+" given more than once")
 				}
 			}
 			return next(c)
