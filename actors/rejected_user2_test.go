@@ -1,5 +1,3 @@
-//go:build user2
-
 package actors
 
 import (

@@ -20,12 +20,14 @@ import (
 // prompts with their state and inbox, replies) for rounds played from varied, partly hostile
 // answers. The digests were recorded before the answer, message and commitment fast paths
 // existed; they prove those paths change no byte of output (issue 2, task P1), and any later
-// change that moves a byte must say so by updating them.
+// change that moves a byte must say so by updating them. Updated once since: a commitment
+// refused at its seal now also reaches its payer's next inbox (commit.go reject, U2's defect);
+// the events, states and replies are as before.
 
 var fingerprintWant = map[uint64]string{
-	1: "cacf94c3ada28461ee8aadc18aa0c9af7b8823cacb344e013b91338720e719e5",
-	2: "d33e611e878d56fd7a700e42e1e9966c920ac7bf199d46048f0a7e2f027a0c67",
-	3: "ceae55c930b6d0f257b3ce714ddb500e4fdd87db00911790f84400c99ecdd433",
+	1: "e58b7b8ad91d7d4f6d28cf212cd61a2439a150408fd368aaf783217c123ddc8e",
+	2: "bcbbf98ed1874f06b803738ca5d0a70a46c521dc0d435d0084b9a089fd09d211",
+	3: "e47239911c9b2cafbdb430c34cb45a4f7541abb8f0670c59fcdcac8c8c6dbb19",
 }
 
 func TestRoundFingerprint(t *testing.T) {
