@@ -445,20 +445,22 @@ func (m *Match) doSeal(c *promise) {
 	m.rungsAfterSeal()
 }
 
-//
-// A refusal at the seal reaches the payer in its next envelope's inbox too (§7.4: "rejected
-// with a private error"), as {code, id, msg, ref, type: "commitment.rejected"}: the answer that
-// submitted the commitment was taken (its reply listed nothing dropped), and a walk-in or an
-// agent reads no private event before the reveal, so without it the commitment would vanish
-// without a word. Agents tolerate inbox item types they do not know (§5.2).
+// reject refuses pending commitment c at its seal with error e (§7.4): a private
+// commitment.rejected event, and the same refusal in the payer's next envelope's inbox as
+// {code, id, msg, ref, type: "commitment.rejected"}. The answer that submitted c was taken (its
+// reply listed nothing dropped) and no seat reads private events before the reveal, so without
+// the inbox item the commitment would vanish without a word ("rejected with a private error").
+// Agents tolerate inbox item types they do not know (§5.2).
 func (m *Match) reject(c *promise, e *subError) {
 	c.done = true
 	m.rejections = append(m.rejections, Rejection{Seat: c.payer, Turn: m.turn, Index: c.order, Ref: c.ref, ID: c.id, Code: e.code, Msg: e.msg})
-	m.emitRaw("commitment.rejected", privateVis(c.payer), jcsObject(kv{"code", e.code}, kv{"id", c.id}, kv{"msg", e.msg}, kv{"ref", c.ref}), nil)
+	payload := jcsObject(kv{"code", e.code}, kv{"id", c.id}, kv{"msg", e.msg}, kv{"ref", c.ref})
+	m.emitRaw("commitment.rejected", privateVis(c.payer), payload, nil)
 	if s := m.seat(c.payer); s.alive {
 		m.deliverLines() // lines first, in the order sent (none are open at a seal)
-		s.inbox = append(s.inbox, jcsObject(kv{"code", e.code}, kv{"id", c.id}, kv{"msg", e.msg}, kv{"ref", c.ref},
-			kv{"type", "commitment.rejected"}))
+		// The payload's members and "type", which sorts after them all (JCS order).
+		item := append(payload[:len(payload)-1:len(payload)-1], `,"type":"commitment.rejected"}`...)
+		s.inbox = append(s.inbox, item)
 	}
 }
 
