@@ -13,7 +13,7 @@ import (
 
 // seatActor delivers one seat's prompts by its channel (SeatSpec.Channel): a signed envelope to
 // the walk-in's mailbox actor, or an A2A call on its own goroutine whose reply comes back as a
-// message, or, for a house seat, the game's house policy answering at once (houseAnswer).
+// message, or, for a house seat, the game's house policy answering at once.
 // Answers go to the table as *seatAnswer.
 //
 // Every seat actor is made from one Props (seatProps) and learns its seat from the *seatInit its
@@ -53,24 +53,17 @@ func (s *seatActor) Receive(ctx actor.Context) {
 	}
 }
 
-// houseAnswer answers prompt p of a house seat with the game's house policy, at once, as an
-// answer to the table (*seatAnswer). The policy reads the prompt's View (or its state, for a game
-// that sets none); nothing of the prompt is kept.
-func houseAnswer(ctx actor.Context, e *env, table *actor.PID, id, round string, eng games.Engine, seed []byte, p *games.Prompt) {
-	hp, ok := eng.(games.HousePlayer)
-	if !ok {
-		e.log.Warn("house seat at a game with no house policy", "table", id, "seat", p.Seat)
-		return
-	}
-	body := hp.HouseAnswer(*p, houseSeed(seed, p))
-	ctx.Send(table, &seatAnswer{Round: round, From: ChannelHouse,
-		Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}})
-}
-
 func (s *seatActor) deliver(ctx actor.Context, p *games.Prompt) {
 	switch s.spec.Channel {
-	case ChannelHouse:
-		houseAnswer(ctx, s.r.env, s.r.table, s.r.id, s.r.round, s.r.engine, s.r.seed, p)
+	case ChannelHouse: // the game's house policy answers at once; nothing of the prompt is kept
+		hp, ok := s.r.engine.(games.HousePlayer)
+		if !ok {
+			s.r.env.log.Warn("house seat at a game with no house policy", "table", s.r.id, "seat", p.Seat)
+			return
+		}
+		body := hp.HouseAnswer(*p, houseSeed(s.r.seed, p))
+		ctx.Send(s.r.table, &seatAnswer{Round: s.r.round, From: ChannelHouse,
+			Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}})
 	case ChannelMailbox:
 		env, err := SignEnvelope(s.r.env.key, s.r.round, *p)
 		if err != nil {
