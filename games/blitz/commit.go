@@ -141,11 +141,12 @@ func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value, read 
 	}
 	// The transcript carries the object and its condition in canonical form, sig included.
 	return &promise{id: cb.ID, payer: seat, payee: payee, amount: w.Amount, due: w.Due, seq: int64(w.Seq),
-		pair: w.Pair, cond: condOf(w.Condition), condRaw: forms.Condition, raw: forms.Signed, outcome: outcomeOpen}, nil
+		pair: w.Pair, condRaw: forms.Condition, raw: forms.Signed, outcome: outcomeOpen}, nil
 }
 
-// alwaysCond is the §10 always condition every promise that has it points to: a condition is
-// only read once parsed (settleOne's Eval), so one serves every table.
+// alwaysCond is the §10 always condition every promise whose condition is always evaluates
+// (promise.condition): a condition is only read once parsed (settleOne's Eval), so one serves
+// every table.
 var alwaysCond = &commitment.Condition{Op: commitment.OpAlways}
 
 // alwaysCondJCS is the always condition's canonical form, alwaysCondRaw the one copy of it
@@ -153,18 +154,6 @@ var alwaysCond = &commitment.Condition{Op: commitment.OpAlways}
 const alwaysCondJCS = `{"always":true}`
 
 var alwaysCondRaw = json.RawMessage(alwaysCondJCS)[:len(alwaysCondJCS):len(alwaysCondJCS)]
-
-// condOf is a promise's pointer to c: alwaysCond for the always condition (nothing else about
-// it matters to Eval), else nil: a sealed commitment keeps its condition as its canonical bytes
-// (condRaw, which the state's terms and the reveal write anyway), parsed again once, at the
-// settle of its due turn (promise.condition). A parsed condition held the whole round cost a
-// table its tree, its operands and a copy of each agent id it names (issue 3's heap).
-func condOf(c commitment.Condition) *commitment.Condition {
-	if c.Op == commitment.OpAlways {
-		return alwaysCond
-	}
-	return nil // the commitment keeps its condition's bytes (condRaw), parsed at its settle
-}
 
 // digestOf is the digest a commitment id names ("sha256:<64 lowercase hex>", canon.IDOf),
 // read through a table of the hex digits' values (one load a digit, no branch on the digit).

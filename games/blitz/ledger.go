@@ -19,9 +19,9 @@ const (
 
 // commitment is one submission, pending then sealed. Money in microCCD. A table keeps every
 // sealed one for the whole round, so it holds no more than settlement and the state need: the
-// condition by pointer (the always condition, nearly every one, shared: alwaysCond), no
-// digest (the id is its hex, read back once for the anchor at seal), and no signed object
-// once sealed.
+// condition as its canonical bytes only (parsed at its settle, promise.condition), no digest
+// (the id is its hex, read back once for the anchor at seal), and no signed object once
+// sealed.
 type promise struct {
 	id         string
 	ref        string
@@ -31,7 +31,6 @@ type promise struct {
 	due        int
 	seq        int64
 	pair       string
-	cond       *commitment.Condition // never changed once parsed; alwaysCond when always
 	condRaw    json.RawMessage
 	raw        json.RawMessage // the signed object as submitted (with sig); nil once sealed
 	order      int             // submission order within the commit phase
@@ -48,16 +47,13 @@ type promise struct {
 }
 
 // condition is the commitment's parsed condition, read once, at the settle of its due turn
-// (settleOne): the shared always condition, the parsed one the commitment holds, or else its
-// canonical bytes (condRaw, which every sealed commitment keeps for the state's terms and the
-// reveal) parsed again. A sealed commitment need not hold its parsed condition until then: a
-// condition tree with its agent ids costs a table more than its bytes, and the parse is
-// a few microseconds once per commitment. condRaw was parsed and checked at submission, so the
-// parse cannot fail; should it, the zero Condition is never true (void).
+// (settleOne): the shared always condition (nearly every commitment's), or else its canonical
+// bytes (condRaw, which every sealed commitment keeps for the state's terms and the reveal)
+// parsed again. A sealed commitment does not hold its parsed condition until then: a condition
+// tree with its agent ids costs a table more than its bytes, and the parse is a few
+// microseconds once per commitment. condRaw was parsed and checked at submission, so the parse
+// cannot fail; should it, the zero Condition is never true (void).
 func (c *promise) condition() *commitment.Condition {
-	if c.cond != nil {
-		return c.cond
-	}
 	if string(c.condRaw) == alwaysCondJCS {
 		return alwaysCond
 	}

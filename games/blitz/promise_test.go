@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"testing"
 
-	"arena/games/blitz/commitment"
 	"arena/games/canon"
 )
 
@@ -21,28 +20,6 @@ func TestDigestOfReadsIDOf(t *testing.T) {
 		if got := digestOf(canon.IDOf(d)); got != d {
 			t.Fatalf("digestOf(%s) = %x, want %x", canon.IDOf(d), got, d)
 		}
-	}
-}
-
-// condOf shares one always condition and keeps no other: a promise holds its condition's bytes
-// (condRaw), parsed again at its settle (promise.condition), never the Commitment's tree.
-func TestCondOf(t *testing.T) {
-	a, err := commitment.ParseCondition([]byte(`{"always":true}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if condOf(a) != alwaysCond || condOf(a) != condOf(a) {
-		t.Error("the always condition is not the shared one")
-	}
-	n, err := commitment.ParseCondition([]byte(`{"not":{"always":true}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := condOf(n); p != nil {
-		t.Errorf("condOf(not) = %+v, want nil (the promise keeps the bytes)", p)
-	}
-	if alwaysCond.Eval(nil, 1) != true {
-		t.Error("the always condition is not true")
 	}
 }
 
