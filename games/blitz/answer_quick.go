@@ -28,58 +28,38 @@ import (
 
 // quickScan is the cursor of quickAnswer.
 type quickScan struct {
-	data  []byte
-	i     int
+	canon.Cursor
 	ascii bool // the last string read was all ASCII
-}
-
-// ws skips whitespace; a byte above the space is never JSON whitespace, and compact JSON
-// has none, so that one comparison is the common case.
-func (q *quickScan) ws() {
-	if q.i < len(q.data) && q.data[q.i] > ' ' {
-		return
-	}
-	q.i = canon.SkipWS(q.data, q.i)
-}
-
-// next skips whitespace and reports whether the next byte is c (consuming it if so).
-func (q *quickScan) next(c byte) bool {
-	q.ws()
-	if q.i < len(q.data) && q.data[q.i] == c {
-		q.i++
-		return true
-	}
-	return false
 }
 
 // str reads an escape-free string at the cursor (after whitespace): its literal with the
 // quotes and its content. false on anything else: no string, an escape, a control
 // character, invalid UTF-8, no closing quote.
 func (q *quickScan) str() (lit, text []byte, ok bool) {
-	q.ws()
-	if q.i >= len(q.data) || q.data[q.i] != '"' {
+	q.WS()
+	if q.I >= len(q.D) || q.D[q.I] != '"' {
 		return nil, nil, false
 	}
-	start := q.i
+	start := q.I
 	ascii := true
 	// Past the plain bytes at once (canon.SkipPlain); the loop judges from the first special
 	// one (a quote, a backslash, a control character or a byte of a multi-byte character).
-	for i := canon.SkipPlain(q.data, start+1); i < len(q.data); i++ {
-		c := q.data[i]
+	for i := canon.SkipPlain(q.D, start+1); i < len(q.D); i++ {
+		c := q.D[i]
 		switch {
 		case c == '"':
-			text = q.data[start+1 : i]
+			text = q.D[start+1 : i]
 			if !ascii && !utf8.Valid(text) {
 				return nil, nil, false
 			}
-			q.i = i + 1
+			q.I = i + 1
 			q.ascii = ascii
-			return q.data[start:q.i], text, true
+			return q.D[start:q.I], text, true
 		case c == '\\' || c < 0x20:
 			return nil, nil, false
 		case c >= utf8.RuneSelf:
 			ascii = false
-			i = canon.SkipPlain(q.data, i+1) - 1 // on to the next special byte
+			i = canon.SkipPlain(q.D, i+1) - 1 // on to the next special byte
 		}
 	}
 	return nil, nil, false
@@ -89,25 +69,25 @@ func (q *quickScan) str() (lit, text []byte, ok bool) {
 // digits: its literal and value. Anything else (a fraction, an exponent, more digits) is
 // false: the strict path judges it.
 func (q *quickScan) smallInt() (lit []byte, n int, ok bool) {
-	q.ws()
-	start := q.i
-	i := q.i
+	q.WS()
+	start := q.I
+	i := q.I
 	neg := false
-	if i < len(q.data) && q.data[i] == '-' {
+	if i < len(q.D) && q.D[i] == '-' {
 		neg = true
 		i++
 	}
 	ds := i
-	for i < len(q.data) && q.data[i] >= '0' && q.data[i] <= '9' {
-		n = n*10 + int(q.data[i]-'0')
+	for i < len(q.D) && q.D[i] >= '0' && q.D[i] <= '9' {
+		n = n*10 + int(q.D[i]-'0')
 		i++
 	}
 	nd := i - ds
-	if nd == 0 || nd > 9 || (nd > 1 && q.data[ds] == '0') {
+	if nd == 0 || nd > 9 || (nd > 1 && q.D[ds] == '0') {
 		return nil, 0, false
 	}
-	if i < len(q.data) {
-		switch q.data[i] {
+	if i < len(q.D) {
+		switch q.D[i] {
 		case '.', 'e', 'E':
 			return nil, 0, false
 		}
@@ -115,15 +95,15 @@ func (q *quickScan) smallInt() (lit []byte, n int, ok bool) {
 	if neg {
 		n = -n
 	}
-	q.i = i
-	return q.data[start:i], n, true
+	q.I = i
+	return q.D[start:i], n, true
 }
 
 // null reads the literal null.
 func (q *quickScan) null() bool {
-	q.ws()
-	if len(q.data)-q.i >= 4 && string(q.data[q.i:q.i+4]) == "null" {
-		q.i += 4
+	q.WS()
+	if len(q.D)-q.I >= 4 && string(q.D[q.I:q.I+4]) == "null" {
+		q.I += 4
 		return true
 	}
 	return false
@@ -204,17 +184,17 @@ func quickAnswer(raw []byte) (answerBody, bool) {
 }
 
 func quickRead(raw []byte, b answerBody) (answerBody, bool) {
-	q := &quickScan{data: raw}
-	if !q.next('{') {
+	q := &quickScan{Cursor: canon.Cursor{D: raw}}
+	if !q.Next('{') {
 		return b, false
 	}
-	if q.next('}') {
+	if q.Next('}') {
 		return b, q.end()
 	}
 	seen := 0
 	for {
 		_, name, ok := q.str()
-		if !ok || !q.next(':') {
+		if !ok || !q.Next(':') {
 			return b, false
 		}
 		var bit int
@@ -264,10 +244,10 @@ func quickRead(raw []byte, b answerBody) (answerBody, bool) {
 			return b, false
 		}
 		seen |= bit
-		if q.next(',') {
+		if q.Next(',') {
 			continue
 		}
-		if q.next('}') {
+		if q.Next('}') {
 			return b, q.end()
 		}
 		return b, false
@@ -276,8 +256,8 @@ func quickRead(raw []byte, b answerBody) (answerBody, bool) {
 
 // end reports whether only whitespace is left.
 func (q *quickScan) end() bool {
-	q.ws()
-	return q.i == len(q.data)
+	q.WS()
+	return q.I == len(q.D)
 }
 
 // intp reads an integer member as fastAnswer does (a plain integer; 9 digits at most here).
@@ -291,29 +271,29 @@ func (q *quickScan) intp() (*int, bool) {
 
 // messages reads the messages array: at most 64 message objects.
 func (q *quickScan) messages(b *answerBody) bool {
-	if !q.next('[') || len(b.quick) > 0 {
+	if !q.Next('[') || len(b.quick) > 0 {
 		return false // (a second messages member: the strict path refuses it)
 	}
 	b.Messages = b.scratch.msgSpans[:0]
 	b.quick = b.scratch.msgs[:0]
-	if q.next(']') {
+	if q.Next(']') {
 		return true
 	}
 	for {
 		if len(b.quick) == 64 {
 			return false
 		}
-		q.ws()
-		start := q.i
+		q.WS()
+		start := q.I
 		b.quick = append(b.quick, message{}) // read in place: a message is 120 bytes
 		if !q.message(&b.quick[len(b.quick)-1]) {
 			return false
 		}
-		b.Messages = append(b.Messages, q.data[start:q.i:q.i])
-		if q.next(',') {
+		b.Messages = append(b.Messages, q.D[start:q.I:q.I])
+		if q.Next(',') {
 			continue
 		}
-		return q.next(']')
+		return q.Next(']')
 	}
 }
 
@@ -321,29 +301,29 @@ func (q *quickScan) messages(b *answerBody) bool {
 // commitment.ScanQuick (the common shape, valid under the schema); any other item sends the
 // whole answer to the strict path, which judges each item alone.
 func (q *quickScan) commitments(b *answerBody) bool {
-	if !q.next('[') || len(b.quickCom) > 0 {
+	if !q.Next('[') || len(b.quickCom) > 0 {
 		return false // (a second commitments member: the strict path refuses it)
 	}
 	b.Commitments = b.scratch.comSpans[:0]
 	b.quickCom = b.scratch.coms[:0]
 	b.scratch.comForms = b.scratch.comForms[:0]
-	if q.next(']') {
+	if q.Next(']') {
 		return true
 	}
 	for {
-		q.ws()
-		start := q.i
-		c, end, ok := commitment.ScanQuickInto(q.data, q.i, &b.scratch.comForms)
+		q.WS()
+		start := q.I
+		c, end, ok := commitment.ScanQuickInto(q.D, q.I, &b.scratch.comForms)
 		if !ok || len(b.quickCom) == 64 {
 			return false
 		}
-		q.i = end
-		b.Commitments = append(b.Commitments, q.data[start:end:end])
+		q.I = end
+		b.Commitments = append(b.Commitments, q.D[start:end:end])
 		b.quickCom = append(b.quickCom, c)
-		if q.next(',') {
+		if q.Next(',') {
 			continue
 		}
-		return q.next(']')
+		return q.Next(']')
 	}
 }
 
@@ -360,16 +340,16 @@ const (
 // the common type and tone values are matched as whole literals (known), which is what str
 // would give for them: an escape-free string is its bytes between the quotes.
 func (q *quickScan) message(msg *message) bool {
-	if !q.next('{') {
+	if !q.Next('{') {
 		return false
 	}
-	if q.next('}') {
+	if q.Next('}') {
 		return true
 	}
 	seen := 0
 	for {
 		k := q.msgName()
-		if k < 0 || !q.next(':') { // any other name is outside the vocabulary: the strict path
+		if k < 0 || !q.Next(':') { // any other name is outside the vocabulary: the strict path
 			return false
 		}
 		bit := 1 << k
@@ -408,10 +388,10 @@ func (q *quickScan) message(msg *message) bool {
 			return false
 		}
 		seen |= bit
-		if q.next(',') {
+		if q.Next(',') {
 			continue
 		}
-		return q.next('}')
+		return q.Next('}')
 	}
 }
 
@@ -428,8 +408,8 @@ var (
 // -1 with the cursor on the name. The literals are constants here, so each comparison is a
 // load or two.
 func (q *quickScan) msgName() int {
-	q.ws()
-	r := q.data[q.i:]
+	q.WS()
+	r := q.D[q.I:]
 	k, n := -1, 0
 	switch {
 	case len(r) >= 6 && string(r[:6]) == `"text"`:
@@ -441,7 +421,7 @@ func (q *quickScan) msgName() int {
 	case len(r) >= 4 && string(r[:4]) == `"to"`:
 		k, n = 3, 4
 	}
-	q.i += n
+	q.I += n
 	return k
 }
 
@@ -450,11 +430,11 @@ func (q *quickScan) msgName() int {
 // matched whole is an escape-free string whose closing quote is its last byte, so known
 // takes exactly what str would read as that text.
 func (q *quickScan) known(lits []string) int {
-	q.ws()
-	rest := q.data[q.i:]
+	q.WS()
+	rest := q.D[q.I:]
 	for k, l := range lits {
 		if len(rest) >= len(l) && string(rest[:len(l)]) == l {
-			q.i += len(l)
+			q.I += len(l)
 			return k
 		}
 	}

@@ -615,3 +615,30 @@ func foldKey(name string) string {
 	}
 	return string(out)
 }
+
+// Cursor is a position in JSON bytes for the one-pass readers that share this package's
+// whitespace rules: the quick answer reader (games/blitz) and the quick commitment reader
+// (games/blitz/commitment). D is the bytes, I the offset of the next byte to read.
+type Cursor struct {
+	D []byte
+	I int
+}
+
+// WS skips whitespace. A byte above the space is never JSON whitespace, and compact JSON has
+// none, so that one comparison is the common case.
+func (c *Cursor) WS() {
+	if c.I < len(c.D) && c.D[c.I] > ' ' {
+		return
+	}
+	c.I = SkipWS(c.D, c.I)
+}
+
+// Next skips whitespace and reports whether the next byte is b, consuming it if so.
+func (c *Cursor) Next(b byte) bool {
+	c.WS()
+	if c.I < len(c.D) && c.D[c.I] == b {
+		c.I++
+		return true
+	}
+	return false
+}

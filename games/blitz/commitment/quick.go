@@ -44,19 +44,19 @@ func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
 }
 
 func scanQuick(data []byte, at int, room *[]byte) (Quick, int, bool) {
-	q := quickScan{d: data, i: at}
+	q := quickScan{canon.Cursor{D: data, I: at}}
 	var (
 		c        Commitment
 		seen     int
 		lits     [nMembers][]byte // each member's literal (for the condition, its span)
 		condSpan []byte
 	)
-	if !q.next('{') {
+	if !q.Next('{') {
 		return Quick{}, 0, false
 	}
 	for {
 		name, ok := q.str()
-		if !ok || !q.next(':') {
+		if !ok || !q.Next(':') {
 			return Quick{}, 0, false
 		}
 		k := memberIndex(name[1 : len(name)-1])
@@ -64,8 +64,8 @@ func scanQuick(data []byte, at int, room *[]byte) (Quick, int, bool) {
 			return Quick{}, 0, false
 		}
 		seen |= 1 << k
-		q.ws()
-		start := q.i
+		q.WS()
+		start := q.I
 		var n int64
 		switch k {
 		case mV, mTurn, mSeq, mAmount, mDue:
@@ -89,23 +89,23 @@ func scanQuick(data []byte, at int, room *[]byte) (Quick, int, bool) {
 			}
 		case mCondition:
 			ok = q.skip(0)
-			condSpan = q.d[start:q.i]
+			condSpan = q.D[start:q.I]
 		default: // the strings: set below, from their literals
 			_, ok = q.str()
 		}
 		if !ok {
 			return Quick{}, 0, false
 		}
-		lits[k] = q.d[start:q.i]
-		if q.next(',') {
+		lits[k] = q.D[start:q.I]
+		if q.Next(',') {
 			continue
 		}
-		if !q.next('}') {
+		if !q.Next('}') {
 			return Quick{}, 0, false
 		}
 		break
 	}
-	end := q.i
+	end := q.I
 	if seen&(1<<mCondition) == 0 || seen&(1<<mSig) == 0 {
 		return Quick{}, 0, false
 	}
@@ -309,51 +309,30 @@ func presence(seen int) int {
 }
 
 // quickScan is ScanQuick's cursor.
-type quickScan struct {
-	d []byte
-	i int
-}
-
-// ws skips whitespace; a byte above the space is never JSON whitespace, and compact JSON
-// has none, so that one comparison is the common case.
-func (q *quickScan) ws() {
-	if q.i < len(q.d) && q.d[q.i] > ' ' {
-		return
-	}
-	q.i = canon.SkipWS(q.d, q.i)
-}
-
-func (q *quickScan) next(c byte) bool {
-	q.ws()
-	if q.i < len(q.d) && q.d[q.i] == c {
-		q.i++
-		return true
-	}
-	return false
-}
+type quickScan struct{ canon.Cursor }
 
 // str reads an escape-free string and returns its literal, quotes included; false for an
 // escape, a control character, invalid UTF-8 or no string.
 func (q *quickScan) str() ([]byte, bool) {
-	q.ws()
-	if q.i >= len(q.d) || q.d[q.i] != '"' {
+	q.WS()
+	if q.I >= len(q.D) || q.D[q.I] != '"' {
 		return nil, false
 	}
 	ascii := true
-	for i := canon.SkipPlain(q.d, q.i+1); i < len(q.d); i++ {
-		switch c := q.d[i]; {
+	for i := canon.SkipPlain(q.D, q.I+1); i < len(q.D); i++ {
+		switch c := q.D[i]; {
 		case c == '"':
-			lit := q.d[q.i : i+1]
+			lit := q.D[q.I : i+1]
 			if !ascii && !utf8.Valid(lit) {
 				return nil, false
 			}
-			q.i = i + 1
+			q.I = i + 1
 			return lit, true
 		case c == '\\' || c < 0x20:
 			return nil, false
 		case c >= utf8.RuneSelf:
 			ascii = false
-			i = canon.SkipPlain(q.d, i+1) - 1 // on to the next special byte
+			i = canon.SkipPlain(q.D, i+1) - 1 // on to the next special byte
 		}
 	}
 	return nil, false
@@ -362,25 +341,25 @@ func (q *quickScan) str() ([]byte, bool) {
 // integer reads a plain integer: -?(0|[1-9][0-9]*), at most 15 digits, not -0, no fraction
 // or exponent after it.
 func (q *quickScan) integer() (int64, bool) {
-	i := q.i
-	neg := i < len(q.d) && q.d[i] == '-'
+	i := q.I
+	neg := i < len(q.D) && q.D[i] == '-'
 	if neg {
 		i++
 	}
 	ds := i
 	var n int64
-	for i < len(q.d) && q.d[i] >= '0' && q.d[i] <= '9' {
-		n = n*10 + int64(q.d[i]-'0')
+	for i < len(q.D) && q.D[i] >= '0' && q.D[i] <= '9' {
+		n = n*10 + int64(q.D[i]-'0')
 		i++
 	}
 	nd := i - ds
 	switch {
-	case nd == 0 || nd > 15, nd > 1 && q.d[ds] == '0', neg && n == 0:
+	case nd == 0 || nd > 15, nd > 1 && q.D[ds] == '0', neg && n == 0:
 		return 0, false
-	case i < len(q.d) && (q.d[i] == '.' || q.d[i] == 'e' || q.d[i] == 'E'):
+	case i < len(q.D) && (q.D[i] == '.' || q.D[i] == 'e' || q.D[i] == 'E'):
 		return 0, false
 	}
-	q.i = i
+	q.I = i
 	if neg {
 		n = -n
 	}
@@ -394,38 +373,38 @@ func (q *quickScan) skip(depth int) bool {
 	if depth > 8 {
 		return false
 	}
-	q.ws()
-	if q.i >= len(q.d) {
+	q.WS()
+	if q.I >= len(q.D) {
 		return false
 	}
-	switch c := q.d[q.i]; {
+	switch c := q.D[q.I]; {
 	case c == '{':
-		q.i++
-		if q.next('}') {
+		q.I++
+		if q.Next('}') {
 			return true
 		}
 		for {
-			if _, ok := q.str(); !ok || !q.next(':') || !q.skip(depth+1) {
+			if _, ok := q.str(); !ok || !q.Next(':') || !q.skip(depth+1) {
 				return false
 			}
-			if q.next(',') {
+			if q.Next(',') {
 				continue
 			}
-			return q.next('}')
+			return q.Next('}')
 		}
 	case c == '[':
-		q.i++
-		if q.next(']') {
+		q.I++
+		if q.Next(']') {
 			return true
 		}
 		for {
 			if !q.skip(depth + 1) {
 				return false
 			}
-			if q.next(',') {
+			if q.Next(',') {
 				continue
 			}
-			return q.next(']')
+			return q.Next(']')
 		}
 	case c == '"':
 		_, ok := q.str()
@@ -435,8 +414,8 @@ func (q *quickScan) skip(depth int) bool {
 		return ok
 	}
 	for _, lit := range [...]string{"true", "false", "null"} {
-		if len(q.d)-q.i >= len(lit) && string(q.d[q.i:q.i+len(lit)]) == lit {
-			q.i += len(lit)
+		if len(q.D)-q.I >= len(lit) && string(q.D[q.I:q.I+len(lit)]) == lit {
+			q.I += len(lit)
 			return true
 		}
 	}
