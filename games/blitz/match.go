@@ -323,17 +323,10 @@ func (m *Match) closeEvent(b []byte, at int, typ, vis string, pf *patternFields,
 
 // publish appends a public event's JCS bytes cb to the public log and returns the log's copy
 // of its payload, cb[at:at+n]: bytes the log never writes again, in a chunk every state shares
-// already, so the payload costs no memory of its own. Should the log's last chunk not end with
-// cb (never: chunkLog.add appends there), the payload is copied instead.
+// already, so the payload costs no memory of its own.
 func (m *Match) publish(cb []byte, at, n int) []byte {
-	m.pubLog.add(cb)
-	if k := len(m.pubLog.chunks); k > 0 {
-		c := m.pubLog.chunks[k-1]
-		if s := len(c) - len(cb); s >= 0 && bytes.Equal(c[s:], cb) {
-			return c[s+at : s+at+n : s+at+n]
-		}
-	}
-	return bytes.Clone(cb[at : at+n])
+	c := m.pubLog.add(cb)
+	return c[at : at+n : at+n]
 }
 
 // Deadline is the next instant Advance must be called at; false once revealed.

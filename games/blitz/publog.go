@@ -26,8 +26,9 @@ const (
 	logChunk   = 64 << 10
 )
 
-// add appends one value, preceded by a comma unless it is the first.
-func (l *chunkLog) add(v []byte) {
+// add appends one value, preceded by a comma unless it is the first, and returns the log's copy
+// of it: bytes the log never writes again (a full slice: an append to it copies).
+func (l *chunkLog) add(v []byte) []byte {
 	need := len(v) + 1
 	if n := len(l.chunks); n == 0 || cap(l.chunks[n-1])-len(l.chunks[n-1]) < need {
 		size := min(max(l.size/8, firstChunk), logChunk)
@@ -41,8 +42,10 @@ func (l *chunkLog) add(v []byte) {
 		*c = append(*c, ',')
 		l.size++
 	}
+	at := len(*c)
 	*c = append(*c, v...)
 	l.size += len(v)
+	return (*c)[at:len(*c):len(*c)]
 }
 
 // appendTo appends the whole log to b (its packed part inflated).
