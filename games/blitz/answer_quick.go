@@ -26,77 +26,115 @@ import (
 // and, between the quotes as received, their JCS form (JCS escapes only ", \ and controls,
 // which an escape-free valid string cannot hold).
 
-// quickScan is the cursor of quickAnswer.
+// quickScan is the cursor of quickAnswer. The hot loops (messages, each message) copy its
+// offset into a local and work on (bytes, offset) pairs through ws, at, strAt and intAt: an
+// offset kept in a register, where the cursor's field was stored and loaded again between
+// every step.
 type quickScan struct {
 	canon.Cursor
-	ascii bool // the last string read was all ASCII
 }
 
 // str reads an escape-free string at the cursor (after whitespace): its literal with the
 // quotes and its content. false on anything else: no string, an escape, a control
 // character, invalid UTF-8, no closing quote.
 func (q *quickScan) str() (lit, text []byte, ok bool) {
-	q.WS()
-	if q.I >= len(q.D) || q.D[q.I] != '"' {
+	var end int
+	if text, end, _, ok = strAt(q.D, q.I); !ok {
 		return nil, nil, false
 	}
-	start := q.I
-	ascii := true
+	lit = q.D[end-len(text)-2 : end]
+	q.I = end
+	return lit, text, true
+}
+
+// ws is the offset of the first byte of d at or after i that is not JSON whitespace
+// (canon.Cursor.WS on a local offset).
+func ws(d []byte, i int) int {
+	if i < len(d) && d[i] > ' ' {
+		return i
+	}
+	return canon.SkipWS(d, i)
+}
+
+// at skips whitespace from i and reports whether the next byte is b: the offset past it if
+// so, else the offset after the whitespace.
+func at(d []byte, i int, b byte) (int, bool) {
+	i = ws(d, i)
+	if i < len(d) && d[i] == b {
+		return i + 1, true
+	}
+	return i, false
+}
+
+// strAt reads an escape-free string at d[i] (after whitespace): its content, the offset past
+// its closing quote, and whether it is all ASCII. false on anything else: no string, an
+// escape, a control character, invalid UTF-8, no closing quote.
+func strAt(d []byte, i int) (text []byte, end int, ascii, ok bool) {
+	i = ws(d, i)
+	if i >= len(d) || d[i] != '"' {
+		return nil, i, false, false
+	}
+	ascii = true
 	// Past the plain bytes at once (canon.SkipPlain); the loop judges from the first special
 	// one (a quote, a backslash, a control character or a byte of a multi-byte character).
-	for i := canon.SkipPlain(q.D, start+1); i < len(q.D); i++ {
-		c := q.D[i]
+	for j := canon.SkipPlain(d, i+1); j < len(d); j++ {
+		c := d[j]
 		switch {
 		case c == '"':
-			text = q.D[start+1 : i]
+			text = d[i+1 : j]
 			if !ascii && !utf8.Valid(text) {
-				return nil, nil, false
+				return nil, i, false, false
 			}
-			q.I = i + 1
-			q.ascii = ascii
-			return q.D[start:q.I], text, true
+			return text, j + 1, ascii, true
 		case c == '\\' || c < 0x20:
-			return nil, nil, false
+			return nil, i, false, false
 		case c >= utf8.RuneSelf:
 			ascii = false
-			i = canon.SkipPlain(q.D, i+1) - 1 // on to the next special byte
+			j = canon.SkipPlain(d, j+1) - 1 // on to the next special byte
 		}
 	}
-	return nil, nil, false
+	return nil, i, false, false
 }
 
 // smallInt reads a plain integer (-?digits, JSON's grammar: no leading zero) of at most 9
 // digits: its literal and value. Anything else (a fraction, an exponent, more digits) is
 // false: the strict path judges it.
 func (q *quickScan) smallInt() (lit []byte, n int, ok bool) {
-	q.WS()
-	start := q.I
-	i := q.I
+	var end int
+	if lit, n, end, ok = intAt(q.D, q.I); ok {
+		q.I = end
+	}
+	return lit, n, ok
+}
+
+// intAt is smallInt at d[i] (after whitespace), also giving the offset past the literal.
+func intAt(d []byte, i int) (lit []byte, n, end int, ok bool) {
+	i = ws(d, i)
+	start := i
 	neg := false
-	if i < len(q.D) && q.D[i] == '-' {
+	if i < len(d) && d[i] == '-' {
 		neg = true
 		i++
 	}
 	ds := i
-	for i < len(q.D) && q.D[i] >= '0' && q.D[i] <= '9' {
-		n = n*10 + int(q.D[i]-'0')
+	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		n = n*10 + int(d[i]-'0')
 		i++
 	}
 	nd := i - ds
-	if nd == 0 || nd > 9 || (nd > 1 && q.D[ds] == '0') {
-		return nil, 0, false
+	if nd == 0 || nd > 9 || (nd > 1 && d[ds] == '0') {
+		return nil, 0, start, false
 	}
-	if i < len(q.D) {
-		switch q.D[i] {
+	if i < len(d) {
+		switch d[i] {
 		case '.', 'e', 'E':
-			return nil, 0, false
+			return nil, 0, start, false
 		}
 	}
 	if neg {
 		n = -n
 	}
-	q.I = i
-	return q.D[start:i], n, true
+	return d[start:i], n, i, true
 }
 
 // null reads the literal null.
@@ -279,21 +317,24 @@ func (q *quickScan) messages(b *answerBody) bool {
 	if q.Next(']') {
 		return true
 	}
+	d, i := q.D, q.I
 	for {
 		if len(b.quick) == 64 {
 			return false
 		}
-		q.WS()
-		start := q.I
+		start := ws(d, i)
 		b.quick = append(b.quick, message{}) // read in place: a message is 120 bytes
-		if !q.message(&b.quick[len(b.quick)-1]) {
+		end, ok := scanMessage(d, start, &b.quick[len(b.quick)-1])
+		if !ok {
 			return false
 		}
-		b.Messages = append(b.Messages, q.D[start:q.I:q.I])
-		if q.Next(',') {
+		b.Messages = append(b.Messages, d[start:end:end])
+		if i, ok = at(d, end, ','); ok {
 			continue
 		}
-		return q.Next(']')
+		i, ok = at(d, i, ']')
+		q.I = i
+		return ok
 	}
 }
 
@@ -335,108 +376,112 @@ const (
 	qmTo
 )
 
-// message reads one message object as readMessage would: members type, text, tone (strings)
-// and to (here a plain integer only, kept as its literal for seatRef). The member names and
-// the common type and tone values are matched as whole literals (known), which is what str
-// would give for them: an escape-free string is its bytes between the quotes.
-func (q *quickScan) message(msg *message) bool {
-	if !q.Next('{') {
-		return false
+// scanMessage reads one message object at d[i] as readMessage would: members type, text,
+// tone (strings) and to (here a plain integer only, kept as its literal for seatRef), each at
+// most once; the offset past its closing brace. The member names are matched as whole
+// literals (msgName), which is what a string read would give for them: an escape-free string
+// is its bytes between the quotes. The common type and tone values are the vocabulary's own
+// strings (msgType, msgTone), so a message costs no string allocation.
+func scanMessage(d []byte, i int, msg *message) (int, bool) {
+	i, ok := at(d, i, '{')
+	if !ok {
+		return i, false
 	}
-	if q.Next('}') {
-		return true
+	if j, ok := at(d, i, '}'); ok {
+		return j, true
 	}
 	seen := 0
 	for {
-		k := q.msgName()
-		if k < 0 || !q.Next(':') { // any other name is outside the vocabulary: the strict path
-			return false
+		i = ws(d, i)
+		k, n := msgName(d[i:])
+		if k < 0 { // any other name is outside the vocabulary: the strict path
+			return i, false
 		}
 		bit := 1 << k
-		ok := true
+		if seen&bit != 0 {
+			return i, false
+		}
+		seen |= bit
+		if i, ok = at(d, i+n, ':'); !ok {
+			return i, false
+		}
+		var text []byte
 		switch bit {
 		case qmType:
-			if t := q.known(msgTypes[:]); t >= 0 {
-				msg.typ = msgTypes[t][1 : len(msgTypes[t])-1]
-			} else {
-				var s []byte
-				if _, s, ok = q.str(); ok {
-					msg.typ = string(s)
-				}
+			if text, i, _, ok = strAt(d, i); ok {
+				msg.typ = msgType(text)
 			}
 		case qmText:
-			if msg.textJCS, msg.text, ok = q.str(); ok {
-				msg.runes = len(msg.text)
-				if !q.ascii {
-					msg.runes = utf8.RuneCount(msg.text)
+			var ascii bool
+			if text, i, ascii, ok = strAt(d, i); ok {
+				msg.text = text
+				msg.textJCS = d[i-len(text)-2 : i] // the literal, quotes included: its own JCS form
+				msg.runes = len(text)
+				if !ascii {
+					msg.runes = utf8.RuneCount(text)
 				}
 			}
 		case qmTone:
-			if t := q.known(msgTones[:]); t >= 0 {
-				msg.tone = msgTones[t][1 : len(msgTones[t])-1]
-			} else {
-				var s []byte
-				if _, s, ok = q.str(); ok {
-					msg.tone = string(s)
-				}
+			if text, i, _, ok = strAt(d, i); ok {
+				msg.tone = msgTone(text)
 			}
 		case qmTo:
-			msg.to, _, ok = q.smallInt()
+			msg.to, _, i, ok = intAt(d, i)
 			msg.hasTo = true
 		}
-		if !ok || seen&bit != 0 {
-			return false
+		if !ok {
+			return i, false
 		}
-		seen |= bit
-		if q.Next(',') {
+		if i, ok = at(d, i, ','); ok {
 			continue
 		}
-		return q.Next('}')
+		return at(d, i, '}')
 	}
 }
 
-// The literals known matches in a message: the type and tone values the vocabulary's own
-// strings serve, so a message costs no string allocation; any other value is read by str
-// and copied.
-var (
-	msgTypes = [...]string{`"public"`, `"private"`}
-	msgTones = [...]string{`"ask"`, `"offer"`, `"accept"`, `"decline"`, `"neutral"`}
-)
+// msgType is a message's type as a string: the vocabulary's own for public and private, a
+// copy of anything else (which talk refuses, naming it).
+func msgType(text []byte) string {
+	switch string(text) {
+	case "public":
+		return "public"
+	case "private":
+		return "private"
+	}
+	return string(text)
+}
 
-// msgName reads a message's member name at the cursor (after whitespace) when it is one of
-// the four, each matched as its whole literal (as known does): the index of its qm bit, or
-// -1 with the cursor on the name. The literals are constants here, so each comparison is a
-// load or two.
-func (q *quickScan) msgName() int {
-	q.WS()
-	r := q.D[q.I:]
-	k, n := -1, 0
+// msgTone is a message's tone as a string: the vocabulary's own for the five tones (§6), a
+// copy of anything else.
+func msgTone(text []byte) string {
+	switch string(text) {
+	case "ask":
+		return "ask"
+	case "offer":
+		return "offer"
+	case "accept":
+		return "accept"
+	case "decline":
+		return "decline"
+	case "neutral":
+		return "neutral"
+	}
+	return string(text)
+}
+
+// msgName reads a message's member name at the head of r when it is one of the four, each
+// matched as its whole literal: the index of its qm bit and the literal's length, or -1. The
+// literals are constants here, so each comparison is a load or two.
+func msgName(r []byte) (k, n int) {
 	switch {
 	case len(r) >= 6 && string(r[:6]) == `"text"`:
-		k, n = 1, 6
+		return 1, 6
 	case len(r) >= 6 && string(r[:6]) == `"tone"`:
-		k, n = 2, 6
+		return 2, 6
 	case len(r) >= 6 && string(r[:6]) == `"type"`:
-		k, n = 0, 6
+		return 0, 6
 	case len(r) >= 4 && string(r[:4]) == `"to"`:
-		k, n = 3, 4
+		return 3, 4
 	}
-	q.I += n
-	return k
-}
-
-// known reads, at the cursor (after whitespace), a string literal that is exactly one of
-// lits (each quotes included): its index, or -1 with the cursor on the value. A literal
-// matched whole is an escape-free string whose closing quote is its last byte, so known
-// takes exactly what str would read as that text.
-func (q *quickScan) known(lits []string) int {
-	q.WS()
-	rest := q.D[q.I:]
-	for k, l := range lits {
-		if len(rest) >= len(l) && string(rest[:len(l)]) == l {
-			q.I += len(l)
-			return k
-		}
-	}
-	return -1
+	return -1, 0
 }

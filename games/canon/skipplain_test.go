@@ -53,9 +53,10 @@ func skipPlainRef(data []byte, i int) int {
 }
 
 // SkipPlain stops where the byte-at-a-time reference does: every special byte at every
-// offset of texts longer and shorter than a word, from every start.
+// offset of texts longer and shorter than a word, from every start; so does skipPlainWords,
+// the Go version SkipPlain uses for short runs (and everywhere off amd64).
 func TestSkipPlain(t *testing.T) {
-	for n := 0; n <= 72; n++ { // up to two blocks of 32 and a word past them
+	for n := 0; n <= 100; n++ { // up to three blocks of 32 and a word past them
 		for pos := 0; pos <= n; pos++ {
 			for _, c := range []byte{'"', '\\', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xff, ' ', '~'} {
 				data := make([]byte, n)
@@ -66,8 +67,12 @@ func TestSkipPlain(t *testing.T) {
 					data[pos] = c
 				}
 				for start := 0; start <= n; start++ {
-					if got, want := SkipPlain(data, start), skipPlainRef(data, start); got != want {
+					want := skipPlainRef(data, start)
+					if got := SkipPlain(data, start); got != want {
 						t.Fatalf("len %d, %#x at %d, from %d: %d, want %d", n, c, pos, start, got, want)
+					}
+					if got := skipPlainWords(data, start); got != want {
+						t.Fatalf("skipPlainWords: len %d, %#x at %d, from %d: %d, want %d", n, c, pos, start, got, want)
 					}
 				}
 			}
@@ -82,8 +87,12 @@ func FuzzSkipPlain(f *testing.F) {
 		if start < 0 || start > len(data) {
 			return
 		}
-		if got, want := SkipPlain(data, start), skipPlainRef(data, start); got != want {
+		want := skipPlainRef(data, start)
+		if got := SkipPlain(data, start); got != want {
 			t.Fatalf("%q from %d: %d, want %d", data, start, got, want)
+		}
+		if got := skipPlainWords(data, start); got != want {
+			t.Fatalf("skipPlainWords: %q from %d: %d, want %d", data, start, got, want)
 		}
 	})
 }
