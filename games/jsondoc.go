@@ -19,23 +19,35 @@ import (
 // reaches it). Segments are shared, so a Doc's users must never write into a segment or append
 // to one.
 //
+// A Doc is its own head segment (RawDoc's bytes, or the seat's own part of a state built with
+// DocTail.WithHead) followed by a tail of segments that may be shared by many Docs (DocTail):
+// six seats' states of one phase share one tail, so each costs its head and a header, not its
+// own list of the tail's segments.
+//
 // The zero Doc is empty and marshals as JSON null, as an empty json.RawMessage would.
 type Doc struct {
-	parts [][]byte // raw segments
-	size  int
-	// A Doc holds at most one packed run, between parts[:packAt] and parts[packAt:]: one log's
-	// older part (JoinPacked). A raw-only Doc is laid out as before there were runs, so a game
+	head []byte // the Doc's first segment, capped at its length; may be empty
+	tail *segs  // the rest, read only (shared with other Docs); nil for none
+}
+
+// segs is a list of raw segments with at most one packed run among them: a Doc's tail.
+type segs struct {
+	parts [][]byte // raw segments, each capped at its length, none empty
+	size  int      // bytes of parts and pack together
+	// A tail holds at most one packed run, between parts[:packAt] and parts[packAt:]: one log's
+	// older part (JoinPacked). A raw-only tail is laid out as before there were runs, so a game
 	// that packs nothing pays nothing for them.
 	pack   *Packed
 	packAt int
 }
 
-// RawDoc is a Doc of one segment, raw itself (not copied). raw must not change afterwards.
+// RawDoc is a Doc of one segment, raw itself (not copied, capped at its length). raw must not
+// change afterwards.
 func RawDoc(raw []byte) Doc {
 	if len(raw) == 0 {
 		return Doc{}
 	}
-	return Doc{parts: [][]byte{raw}, size: len(raw)}
+	return Doc{head: raw[:len(raw):len(raw)]}
 }
 
 // JoinDoc is a Doc of the given raw segments in order, taking ownership of parts (the slice of
@@ -48,69 +60,90 @@ func JoinDoc(parts ...[]byte) Doc { return JoinPacked(nil, 0, parts...) }
 // last): a log whose older part is packed and whose newer part is still raw chunks. run is
 // shared (immutable); nil or empty, it is left out.
 func JoinPacked(run *Packed, at int, parts ...[]byte) Doc {
+	return Doc{tail: joinSegs(run, at, parts)}
+}
+
+// noSegs is the tail of a Doc that has none.
+var noSegs segs
+
+// rest is the Doc's tail, empty when it has none.
+func (d Doc) rest() *segs {
+	if d.tail == nil {
+		return &noSegs
+	}
+	return d.tail
+}
+
+// joinSegs is JoinPacked's list: parts reused in place, empty segments dropped, each capped;
+// nil when it holds no byte.
+func joinSegs(run *Packed, at int, parts [][]byte) *segs {
 	at = min(max(at, 0), len(parts))
-	d := Doc{parts: parts[:0]}
+	t := segs{parts: parts[:0]}
 	for i, p := range parts {
 		if i == at {
-			d.packAt = len(d.parts)
+			t.packAt = len(t.parts)
 		}
 		if len(p) == 0 {
 			continue
 		}
-		d.parts = append(d.parts, p[:len(p):len(p)])
-		d.size += len(p)
+		t.parts = append(t.parts, p[:len(p):len(p)])
+		t.size += len(p)
 	}
 	if at == len(parts) {
-		d.packAt = len(d.parts)
+		t.packAt = len(t.parts)
 	}
 	if run.Len() > 0 {
-		d.pack = run
-		d.size += run.size
+		t.pack = run
+		t.size += run.size
 	} else {
-		d.packAt = 0
+		t.packAt = 0
 	}
-	if d.size == 0 {
-		return Doc{}
+	if t.size == 0 {
+		return nil
 	}
-	return d
+	return &t
 }
 
 // Len is the document's length in bytes.
-func (d Doc) Len() int { return d.size }
+func (d Doc) Len() int { return len(d.head) + d.rest().size }
 
 // IsZero reports whether the document is empty.
-func (d Doc) IsZero() bool { return d.size == 0 }
+func (d Doc) IsZero() bool { return d.Len() == 0 }
 
 // Packed reports whether the document holds a packed run.
-func (d Doc) Packed() bool { return d.pack != nil }
+func (d Doc) Packed() bool { return d.rest().pack != nil }
 
-// Segments walks the document's bytes in order: each raw segment as it is (shared: read it,
-// never write into it or append to it), each block of a packed run inflated into a new slice
-// as the walk reaches it. A reader that stops early (the house policy stops before the public
-// log) inflates nothing past where it stopped.
+// Segments walks the document's bytes in order: its head and each raw segment as they are
+// (shared: read them, never write into them or append to them), each block of a packed run
+// inflated into a new slice as the walk reaches it. A reader that stops early (the house policy
+// stops before the public log) inflates nothing past where it stopped.
 func (d Doc) Segments() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		for i, p := range d.parts {
-			if i == d.packAt && !d.yieldPacked(yield) {
+		if len(d.head) > 0 && !yield(d.head) {
+			return
+		}
+		t := d.rest()
+		for i, p := range t.parts {
+			if i == t.packAt && !t.yieldPacked(yield) {
 				return
 			}
 			if !yield(p) {
 				return
 			}
 		}
-		if d.packAt == len(d.parts) {
-			d.yieldPacked(yield)
+		if t.packAt == len(t.parts) {
+			t.yieldPacked(yield)
 		}
 	}
 }
 
 // yieldPacked yields the packed run's blocks, inflated; false if the walk stopped.
-func (d Doc) yieldPacked(yield func([]byte) bool) bool {
-	if d.pack == nil {
+func (t *segs) yieldPacked(yield func([]byte) bool) bool {
+	if t.pack == nil {
 		return true
 	}
-	for _, b := range d.pack.blocks {
-		if !yield(d.pack.dict.appendBlock(nil, b)) {
+	for _, b := range t.pack.blocks {
+		if !yield(t.pack.dict.appendBlock(nil, b)) {
 			return false
 		}
 	}
@@ -119,23 +152,23 @@ func (d Doc) yieldPacked(yield func([]byte) bool) bool {
 
 // Reader reads the document's bytes in order, inflating a packed block only when the read
 // reaches it (a decoder that stops early inflates nothing past where it stopped).
-func (d Doc) Reader() io.Reader { return &docReader{d: d} }
+func (d Doc) Reader() io.Reader { return &docReader{t: d.rest(), cur: d.head} }
 
 type docReader struct {
-	d     Doc
-	part  int    // next raw segment
+	t     *segs
+	part  int    // next raw segment of the tail
 	block int    // next block of the packed run
-	cur   []byte // unread bytes of the segment or block being read
+	cur   []byte // unread bytes of the segment or block being read (first: the head)
 }
 
 func (r *docReader) Read(p []byte) (int, error) {
 	for len(r.cur) == 0 {
 		switch {
-		case r.d.pack != nil && r.part == r.d.packAt && r.block < len(r.d.pack.blocks):
-			r.cur = r.d.pack.dict.appendBlock(nil, r.d.pack.blocks[r.block])
+		case r.t.pack != nil && r.part == r.t.packAt && r.block < len(r.t.pack.blocks):
+			r.cur = r.t.pack.dict.appendBlock(nil, r.t.pack.blocks[r.block])
 			r.block++
-		case r.part < len(r.d.parts):
-			r.cur = r.d.parts[r.part]
+		case r.part < len(r.t.parts):
+			r.cur = r.t.parts[r.part]
 			r.part++
 		default:
 			return 0, io.EOF
@@ -146,31 +179,36 @@ func (r *docReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Bytes is the document as one slice. A one-segment raw Doc returns that segment itself
-// (shared: do not modify it); any other is copied (its packed run inflated) into a new slice of
-// exactly Len bytes.
+// Bytes is the document as one slice. A document of one raw segment returns that segment
+// itself (shared: do not modify it); any other is copied (its packed run inflated) into a new
+// slice of exactly Len bytes.
 func (d Doc) Bytes() []byte {
+	t := d.rest()
 	switch {
-	case d.size == 0:
+	case d.Len() == 0:
 		return nil
-	case len(d.parts) == 1 && d.pack == nil:
-		return d.parts[0]
+	case t.size == 0:
+		return d.head
+	case len(d.head) == 0 && len(t.parts) == 1 && t.pack == nil:
+		return t.parts[0]
 	}
-	return d.AppendTo(make([]byte, 0, d.size))
+	return d.AppendTo(make([]byte, 0, d.Len()))
 }
 
 // AppendTo appends the document's bytes (its packed run inflated) to dst and returns the
 // extended slice.
 func (d Doc) AppendTo(dst []byte) []byte {
-	dst = growBy(dst, d.size)
-	for i, p := range d.parts {
-		if i == d.packAt {
-			dst = d.pack.appendTo(dst)
+	dst = growBy(dst, d.Len())
+	dst = append(dst, d.head...)
+	t := d.rest()
+	for i, p := range t.parts {
+		if i == t.packAt {
+			dst = t.pack.appendTo(dst)
 		}
 		dst = append(dst, p...)
 	}
-	if d.packAt == len(d.parts) {
-		dst = d.pack.appendTo(dst)
+	if t.packAt == len(t.parts) {
+		dst = t.pack.appendTo(dst)
 	}
 	return dst
 }
@@ -199,14 +237,14 @@ func (d Doc) WriteTo(w io.Writer) (int64, error) {
 // Equal reports whether two documents hold the same bytes, however they are segmented or
 // packed.
 func (d Doc) Equal(o Doc) bool {
-	if d.size != o.size {
+	if d.Len() != o.Len() {
 		return false
 	}
-	if d.pack != nil || o.pack != nil {
+	if d.Packed() || o.Packed() {
 		return bytes.Equal(d.Bytes(), o.Bytes())
 	}
-	a, b := d.parts, o.parts
-	var x, y []byte
+	a, b := d.rest().parts, o.rest().parts
+	x, y := d.head, o.head
 	for {
 		for len(x) == 0 && len(a) > 0 {
 			x, a = a[0], a[1:]
@@ -231,7 +269,7 @@ func (d Doc) String() string { return string(d.Bytes()) }
 // MarshalJSON writes the document as it is (json.Marshaler), null when empty, as a
 // json.RawMessage member would be written.
 func (d Doc) MarshalJSON() ([]byte, error) {
-	if d.size == 0 {
+	if d.Len() == 0 {
 		return []byte("null"), nil
 	}
 	return d.Bytes(), nil

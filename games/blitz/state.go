@@ -119,23 +119,29 @@ func (m *Match) shared() [][]byte {
 	return parts
 }
 
-// stateFor builds seat n's §5.4 state object: {"me": …, the shared members, "public_log": […]}.
-// Only "me" is new bytes. The shared members and the public log are segments every seat's state
-// shares (games.Doc): the log is already canonical JSON, in a packed run (games.Packed, what
-// Compact deflated between steps) and append-only chunks whose written bytes never change, so a
-// state holds the run and the chunks as they are now and later events, written past them, are
-// not in it. A state costs its own "me", not a copy of all the table has said.
-func (m *Match) stateFor(n int, shared [][]byte) games.Doc {
-	me := append(m.appendMe(append(make([]byte, 0, m.meHint), `{"me":`...), n), ',')
-	m.meHint = max(m.meHint, len(me)+len(me)/8)
-	parts := make([][]byte, 0, len(m.pubLog.chunks)+len(shared)+3)
-	parts = append(parts, me)
+// phaseTail is the part of a phase's §5.4 states that every seat's shares: the shared members,
+// then "public_log":[ and the log, then ]}. The shared members are written once per phase
+// (shared); the log is already canonical JSON, in a packed run (games.Packed, what Compact
+// deflated between steps) and append-only chunks whose written bytes never change, so the tail
+// holds the run and the chunks as they are now and later events, written past them, are not in
+// it. One list of segments serves the phase's every state (games.DocTail).
+func (m *Match) phaseTail(shared [][]byte) games.DocTail {
+	parts := make([][]byte, 0, len(shared)+len(m.pubLog.chunks)+2)
 	parts = append(parts, shared...)
 	parts = append(parts, logOpenBytes)
 	at := len(parts) // the packed run goes right after "public_log":[
 	parts = append(parts, m.pubLog.chunks...)
 	parts = append(parts, logCloseBytes)
-	return games.JoinPacked(m.pubLog.packed, at, parts...)
+	return games.JoinTail(m.pubLog.packed, at, parts...)
+}
+
+// stateFor builds seat n's §5.4 state object: {"me": …, then the phase's tail (the shared
+// members, "public_log": […]}). Only "me" is new bytes: a state costs its own "me", not a copy
+// of all the table has said nor a list of the segments that say it.
+func (m *Match) stateFor(n int, tail games.DocTail) games.Doc {
+	me := append(m.appendMe(append(make([]byte, 0, m.meHint), `{"me":`...), n), ',')
+	m.meHint = max(m.meHint, len(me)+len(me)/8)
+	return tail.WithHead(me)
 }
 
 // buildPrompts makes the open phase's envelopes for every live seat: calls delivered first,
@@ -144,7 +150,7 @@ func (m *Match) buildPrompts() {
 	m.deliverCalls()
 	cur := m.Phase()
 	m.current = make([]games.Prompt, 0, len(m.seats)) // one per live seat: made once, not grown by doubling
-	shared := m.shared()
+	tail := m.phaseTail(m.shared())
 	agents := m.houseAgents()
 	for _, s := range m.seats {
 		if !s.alive {
@@ -167,7 +173,7 @@ func (m *Match) buildPrompts() {
 		}
 		s.inbox = nil
 		m.current = append(m.current, games.Prompt{Seat: s.Seat.Seat, Move: cur, Deadline: m.respBy, Legal: legal,
-			State: m.stateFor(s.Seat.Seat, shared), Inbox: inbox, View: m.houseViewOf(s.Seat.Seat, agents)})
+			State: m.stateFor(s.Seat.Seat, tail), Inbox: inbox, View: m.houseViewOf(s.Seat.Seat, agents)})
 	}
 	sort.SliceStable(m.current, func(i, j int) bool { return m.current[i].Seat < m.current[j].Seat })
 }
