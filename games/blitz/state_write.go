@@ -272,21 +272,81 @@ func (m *Match) sharedParts(b []byte) (parts [][]byte, n int) {
 // due} of every sealed commitment the seat is party to, comma-joined in sealed order (agents[]
 // commitments). Sealed commitments are never unsealed and their public terms never change, so
 // the buffers only grow; a state holds them as they were when it was built (capped segments).
+//
+// A commitment's terms are the same bytes in its payer's list and its payee's, so each is
+// written once and copied to both. The buffers that must grow grow once a call, all carved from
+// one block: each to exactly what it now holds, and, in a match that keeps its buffers between
+// phases, with room for as many more per turn left (the round's commitments come a commit
+// phase at a time, at about the same rate), so that they are not reallocated and copied turn
+// after turn as append's doubling would. A match that compacts between steps (Compact) drops
+// the buffers after each step and rewrites them at the next phase: the states of the phase hold
+// the block, so it is sized exactly, with no room a state would keep alive.
 func (m *Match) agentTerms() {
 	if m.terms == nil {
 		m.terms = make([][]byte, len(m.seats))
 	}
-	for _, c := range m.sealed[m.termsUpTo:] {
+	fresh := m.sealed[m.termsUpTo:]
+	m.termsUpTo = len(m.sealed)
+	if len(fresh) == 0 {
+		return
+	}
+	var buf [termsScratch]byte // one commitment's terms, written here and copied to both parties
+	var needBuf [8]int         // a format seats at most 8
+	need := needBuf[:0]
+	if len(m.seats) > len(needBuf) {
+		need = make([]int, 0, len(m.seats))
+	}
+	need = need[:len(m.seats)]
+	for _, c := range fresh {
+		k := len(appendPublicTerms(buf[:0], c)) + 1 // and the comma before it
+		need[c.payer-1] += k
+		need[c.payee-1] += k
+	}
+	for i, t := range m.terms {
+		if len(t) == 0 && need[i] > 0 {
+			need[i]-- // no comma before a list's first item
+		}
+	}
+	turnsLeft := 0
+	if !m.pubLog.packing {
+		turnsLeft = max(m.format.Turns-m.turn, 0)
+	}
+	total := 0
+	for i, t := range m.terms {
+		if cap(t)-len(t) < need[i] {
+			need[i] = len(t) + need[i]*(1+turnsLeft) // the buffer's new capacity
+			total += need[i]
+		} else {
+			need[i] = 0 // it has room
+		}
+	}
+	block := make([]byte, total)
+	for i, t := range m.terms {
+		if n := need[i]; n > 0 {
+			m.terms[i] = append(block[:0:n], t...)
+			block = block[n:]
+		}
+	}
+	for _, c := range fresh {
+		term := appendPublicTerms(buf[:0], c)
 		for _, n := range [2]int{c.payer, c.payee} {
 			t := m.terms[n-1]
 			if len(t) > 0 {
 				t = append(t, ',')
 			}
-			t = appendJSONString(appendMember(append(t, '{'), true, "id"), c.id)
-			t = appendInt(t, false, "payer", int64(c.payer))
-			t = appendInt(t, false, "payee", int64(c.payee))
-			m.terms[n-1] = append(appendInt(t, false, "due", int64(c.due)), '}')
+			m.terms[n-1] = append(t, term...)
 		}
 	}
-	m.termsUpTo = len(m.sealed)
+}
+
+// termsScratch holds a commitment's public terms as the engine writes them (an id of 71
+// characters and three small numbers: about 115 bytes); a longer one spills to the heap.
+const termsScratch = 192
+
+// appendPublicTerms writes publicTerms (agents[].commitments' item) for c.
+func appendPublicTerms(b []byte, c *promise) []byte {
+	b = appendJSONString(appendMember(append(b, '{'), true, "id"), c.id)
+	b = appendInt(b, false, "payer", int64(c.payer))
+	b = appendInt(b, false, "payee", int64(c.payee))
+	return append(appendInt(b, false, "due", int64(c.due)), '}')
 }
