@@ -2,6 +2,8 @@
 
 package sha256pair
 
+import "os"
+
 //go:generate sh -c "go run gen.go > block2_amd64.s"
 
 // block2 hashes the len(pa)/64 whole blocks of pa into a and as many of pb into b, two rounds
@@ -14,5 +16,5 @@ func block2(a *[8]uint32, pa []byte, b *[8]uint32, pb []byte)
 // block2 also uses, with the OS saving AVX state.
 func hasSHA() bool
 
-// paired is whether block2 can run here; without it every Digest is crypto/sha256's.
-var paired = hasSHA()
+// paired is whether block2 runs here; without it every Digest is crypto/sha256's.
+var paired = hasSHA() && !cpuOff(os.Getenv("GODEBUG"))

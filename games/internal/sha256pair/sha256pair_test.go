@@ -133,3 +133,29 @@ func BenchmarkLone(b *testing.B) {
 		x.Write(p)
 	}
 }
+
+// cpuOff reads GODEBUG as the runtime does: later settings override earlier ones, cpu.all
+// covers every feature, features block2 does not use and other keys are ignored.
+func TestCPUOffGODEBUG(t *testing.T) {
+	for _, c := range []struct {
+		godebug string
+		off     bool
+	}{
+		{"", false},
+		{"cpu.sha=off", true},
+		{"cpu.avx=off", true},
+		{"cpu.sse41=off", true},
+		{"cpu.ssse3=off", true},
+		{"cpu.all=off", true},
+		{"cpu.all=off,cpu.sha=on,cpu.avx=on,cpu.sse41=on,cpu.ssse3=on", false},
+		{"cpu.sha=off,cpu.sha=on", false},
+		{"cpu.avx2=off,cpu.aes=off", false},
+		{"gctrace=1,cpu.sha=off,madvdontneed=1", true},
+		{"cpu.sha=maybe", false},
+		{"sha=off", false},
+	} {
+		if got := cpuOff(c.godebug); got != c.off {
+			t.Errorf("cpuOff(%q) = %v, want %v", c.godebug, got, c.off)
+		}
+	}
+}
