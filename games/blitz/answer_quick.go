@@ -339,7 +339,7 @@ func (q *quickScan) messages(b *answerBody) bool {
 }
 
 // commitments reads the commitments array: at most 64 signed commitments, each taken by
-// commitment.ScanQuick (the common shape, valid under the schema); any other item sends the
+// commitment.ScanQuickTo (the common shape, valid under the schema); any other item sends the
 // whole answer to the strict path, which judges each item alone.
 func (q *quickScan) commitments(b *answerBody) bool {
 	if !q.Next('[') || len(b.quickCom) > 0 {
@@ -352,15 +352,19 @@ func (q *quickScan) commitments(b *answerBody) bool {
 		return true
 	}
 	for {
+		if len(b.quickCom) == 64 {
+			return false
+		}
 		q.WS()
 		start := q.I
-		c, end, ok := commitment.ScanQuickInto(q.D, q.I, &b.scratch.comForms)
-		if !ok || len(b.quickCom) == 64 {
+		// Read in place (a refused one stays in the list, which release clears).
+		b.quickCom = append(b.quickCom, commitment.Quick{})
+		end, ok := commitment.ScanQuickTo(&b.quickCom[len(b.quickCom)-1], q.D, q.I, &b.scratch.comForms)
+		if !ok {
 			return false
 		}
 		q.I = end
 		b.Commitments = append(b.Commitments, q.D[start:end:end])
-		b.quickCom = append(b.quickCom, c)
 		if q.Next(',') {
 			continue
 		}

@@ -193,52 +193,56 @@ func read(v canon.Value) (Commitment, *games.Error) {
 		}
 	}
 	var sig [ed25519.SignatureSize]byte
-	return schema(c, seen, cond, &sig)
+	if gerr := schema(&c, seen, cond, &sig); gerr != nil {
+		return Commitment{}, gerr
+	}
+	return c, nil
 }
 
-// schema is the §7.1 schema check of read, on the members read (seen: the presence mask) and
-// the condition's value; it parses the condition into c, and decodes the sig's form (which it
+// schema is the §7.1 schema check of read, on the members read into c (seen: the presence
+// mask) and the condition's value; it parses the condition into c (c is the caller's, read in
+// place: a commitment is some 300 bytes of pointers and words, not copied in and out), and decodes the sig's form (which it
 // checks) into sig, so that a caller that keeps the bytes need not decode it again.
-func schema(c Commitment, seen int, cond canon.Value, sig *[ed25519.SignatureSize]byte) (Commitment, *games.Error) {
+func schema(c *Commitment, seen int, cond canon.Value, sig *[ed25519.SignatureSize]byte) *games.Error {
 	switch {
 	case seen&required != required:
-		return Commitment{}, badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
+		return badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
 	case c.V != 1:
-		return Commitment{}, badCommitment("v: %d, want 1", c.V)
+		return badCommitment("v: %d, want 1", c.V)
 	case !validRound(c.Round):
-		return Commitment{}, badCommitment("round: %q is not T-<n> with n from 1 to 2^64-1, no leading zero", c.Round)
+		return badCommitment("round: %q is not T-<n> with n from 1 to 2^64-1, no leading zero", c.Round)
 	case c.Turn < 1:
-		return Commitment{}, badCommitment("turn: %d, want ≥ 1", c.Turn)
+		return badCommitment("turn: %d, want ≥ 1", c.Turn)
 	case c.Seq < 1:
-		return Commitment{}, badCommitment("seq: %d, want ≥ 1", c.Seq)
+		return badCommitment("seq: %d, want ≥ 1", c.Seq)
 	case !validAgent(c.Payer):
-		return Commitment{}, badCommitment("payer: %q is not an agent id", c.Payer)
+		return badCommitment("payer: %q is not an agent id", c.Payer)
 	case !validAgent(c.Payee):
-		return Commitment{}, badCommitment("payee: %q is not an agent id", c.Payee)
+		return badCommitment("payee: %q is not an agent id", c.Payee)
 	case c.Payer == c.Payee:
-		return Commitment{}, badCommitment("payee is the payer")
+		return badCommitment("payee is the payer")
 	case c.Amount < MinAmount:
-		return Commitment{}, badCommitment("amount: %d microCCD, want ≥ %d", c.Amount, MinAmount)
+		return badCommitment("amount: %d microCCD, want ≥ %d", c.Amount, MinAmount)
 	case c.Due < c.Turn:
-		return Commitment{}, badCommitment("due: %d before turn %d", c.Due, c.Turn)
+		return badCommitment("due: %d before turn %d", c.Due, c.Turn)
 	case seen&hasPair != 0 && !validPair(c.Pair):
-		return Commitment{}, badCommitment("pair: %q is not deal:<8 lowercase hex>", c.Pair)
+		return badCommitment("pair: %q is not deal:<8 lowercase hex>", c.Pair)
 	case seen&hasSig == 0:
-		return Commitment{}, games.Errorf(CodeInvalidSignature, "missing sig")
+		return games.Errorf(CodeInvalidSignature, "missing sig")
 	}
 	if !canon.DecodeSig(c.Sig, sig) {
 		_, err := canon.ParseSig(c.Sig) // for its error
-		return Commitment{}, games.Errorf(CodeInvalidSignature, "sig: %v", err)
+		return games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
 	parsed, e := parseCond(cond, 0, false)
 	if e != nil {
-		return Commitment{}, e
+		return e
 	}
 	if n := parsed.maxSurvivesN(); n > c.Due {
-		return Commitment{}, badCondition("survives: turn %d after due %d", n, c.Due)
+		return badCondition("survives: turn %d after due %d", n, c.Due)
 	}
 	c.Condition = parsed
-	return c, nil
+	return nil
 }
 
 // Verify checks sig (the "ed25519:<128 hex>" text) over c.Digest under key with canon.Verify,

@@ -31,7 +31,14 @@ type Quick struct {
 // ParseForms gives the same Commitment, Canonical and Forms: the canonical forms are written
 // from the members' literals in JCS order (an escape-free string and a plain integer are
 // their own JCS form).
-func ScanQuick(data []byte, at int) (Quick, int, bool) { return scanQuick(data, at, nil) }
+func ScanQuick(data []byte, at int) (Quick, int, bool) {
+	var q Quick
+	end, ok := scanQuick(&q, data, at, nil)
+	if !ok {
+		return Quick{}, 0, false
+	}
+	return q, end, true
+}
 
 // ScanQuickInto is ScanQuick with the forms (Canonical.Bytes, Forms.Signed and
 // Forms.Condition, one piece of exactly their size) written at the end of *room when its
@@ -40,28 +47,41 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) { return scanQuick(data, 
 // (a reader of several commitments reuses one room for all of them, and copies out what must
 // outlive it).
 func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
-	return scanQuick(data, at, room)
+	var q Quick
+	end, ok := scanQuick(&q, data, at, room)
+	if !ok {
+		return Quick{}, 0, false
+	}
+	return q, end, true
 }
 
-func scanQuick(data []byte, at int, room *[]byte) (Quick, int, bool) {
+// ScanQuickTo is ScanQuickInto reading into *dst, which must be the zero Quick: a reader that
+// keeps its commitments in a list reads each in its place, where a Quick returned by value
+// (some 500 bytes, pointers among them) was copied twice more. On false *dst holds whatever
+// was read before the refusal; the caller clears it.
+func ScanQuickTo(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
+	return scanQuick(dst, data, at, room)
+}
+
+func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
 	q := quickScan{canon.Cursor{D: data, I: at}}
 	var (
-		c        Commitment
 		seen     int
 		lits     [nMembers][]byte // each member's literal (for the condition, its span)
 		condSpan []byte
 	)
+	c := &dst.Commitment
 	if !q.Next('{') {
-		return Quick{}, 0, false
+		return 0, false
 	}
 	for {
 		name, ok := q.str()
 		if !ok || !q.Next(':') {
-			return Quick{}, 0, false
+			return 0, false
 		}
 		k := memberIndex(name[1 : len(name)-1])
 		if k < 0 || seen&(1<<k) != 0 {
-			return Quick{}, 0, false
+			return 0, false
 		}
 		seen |= 1 << k
 		q.WS()
@@ -70,7 +90,7 @@ func scanQuick(data []byte, at int, room *[]byte) (Quick, int, bool) {
 		switch k {
 		case mV, mTurn, mSeq, mAmount, mDue:
 			if n, ok = q.integer(); !ok {
-				return Quick{}, 0, false
+				return 0, false
 			}
 			switch k {
 			case mV:
@@ -94,40 +114,39 @@ func scanQuick(data []byte, at int, room *[]byte) (Quick, int, bool) {
 			_, ok = q.str()
 		}
 		if !ok {
-			return Quick{}, 0, false
+			return 0, false
 		}
 		lits[k] = q.D[start:q.I]
 		if q.Next(',') {
 			continue
 		}
 		if !q.Next('}') {
-			return Quick{}, 0, false
+			return 0, false
 		}
 		break
 	}
 	end := q.I
 	if seen&(1<<mCondition) == 0 || seen&(1<<mSig) == 0 {
-		return Quick{}, 0, false
+		return 0, false
 	}
-	setStrings(&c, &lits)
+	setStrings(c, &lits)
 	var cond canon.Value
 	var err error
-	if string(condSpan) == alwaysJCS {
+	always := string(condSpan) == alwaysJCS
+	if always {
 		cond = alwaysValue // the common condition, parsed once
 	} else if cond, err = canon.Parse(condSpan); err != nil {
-		return Quick{}, 0, false
+		return 0, false
 	}
-	var sig [ed25519.SignatureSize]byte
-	c, gerr := schema(c, presence(seen), cond, &sig)
-	if gerr != nil {
-		return Quick{}, 0, false
+	if schema(c, presence(seen), cond, &dst.Sig) != nil {
+		return 0, false
 	}
 	// The forms: the whole object in JCS order, the condition's JCS in its place; the signed
 	// bytes are the same less the sig member.
 	condJCS := []byte(alwaysJCS)
-	if string(condSpan) != alwaysJCS {
+	if !always {
 		if condJCS, err = cond.Canonical(); err != nil {
-			return Quick{}, 0, false
+			return 0, false
 		}
 	}
 	lits[mCondition] = condJCS
@@ -182,13 +201,10 @@ func scanQuick(data []byte, at int, room *[]byte) (Quick, int, bool) {
 	without = without[:len(without):len(without)]
 	full = full[:n:n]
 	d := canon.Digest(without)
-	return Quick{
-		Commitment: c,
-		Canonical:  Canonical{Bytes: without, Digest: d, ID: canon.IDOf(d)},
-		Forms:      Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]},
-		Sig:        sig,
-		CondAt:     condAt,
-	}, end, true
+	dst.Canonical = Canonical{Bytes: without, Digest: d, ID: canon.IDOf(d)}
+	dst.Forms = Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]}
+	dst.CondAt = condAt
+	return end, true
 }
 
 // setStrings sets c's string members from their literals (escape-free, so their text is

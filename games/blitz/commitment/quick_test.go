@@ -46,6 +46,12 @@ func checkQuick(t *testing.T, raw []byte) bool {
 		t.Fatalf("%q: CondAt %d does not locate the condition in the signed form", raw, q.CondAt)
 	}
 	checkQuickInto(t, raw, q)
+	// ScanQuickTo reads the same into a Quick in place (the answer reader's list).
+	var to Quick
+	room := make([]byte, 0, 8<<10)
+	if end2, ok := ScanQuickTo(&to, raw, 0, &room); !ok || end2 != end || !reflect.DeepEqual(to, q) {
+		t.Fatalf("%q: ScanQuickTo read %+v (%v, end %d), ScanQuick %+v (end %d)", raw, to, ok, end2, q, end)
+	}
 	return true
 }
 
