@@ -419,3 +419,15 @@ func FuzzHostile5(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHostile5StdOne is crypto/sha256 over one 4 KiB stream: BenchmarkLone's yardstick (the
+// lone path hashes its blocks in both lanes, the second into a discarded state; the doc says that
+// costs next to nothing on a CPU whose SHA unit waits on each round).
+func BenchmarkHostile5StdOne(b *testing.B) {
+	p := make([]byte, 4096)
+	x := sha256.New()
+	b.SetBytes(4096)
+	for b.Loop() {
+		x.Write(p)
+	}
+}
