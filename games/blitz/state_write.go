@@ -191,19 +191,19 @@ func (m *Match) appendMe(b []byte, n int) []byte {
 	return append(b, '}')
 }
 
+// sharedCut marks the end of a piece of the new bytes sharedParts writes: b[previous cut's end:
+// end], followed by seat's terms buffer (seat 0: no terms follow).
+type sharedCut struct{ end, seat int }
+
 // sharedParts writes the seat-independent members (agents, bounty, format, pattern,
-// task_category, talking) without the braces, as segments:
-// each agent's sealed-commitment list is its append-only terms buffer (agentTerms), shared
-// between phases, and only the rest is new bytes. b is the buffer the new bytes go into; n is how
-// many were written.
-func (m *Match) sharedParts(b []byte) (parts [][]byte, n int) {
+// task_category, talking), without the braces, into b, and marks in cuts where the agents' terms
+// buffers (agentTerms) go between its pieces: each agent's sealed-commitment list is its
+// append-only terms buffer, shared between phases, and only the rest is new bytes. The agents
+// array ends a piece of its own (agents is cuts[:agents+1]), so that the pieces up to it, which
+// change only when a seat's collateral bar, alive or dark does, can be kept from phase to phase
+// (shared) apart from the rest, which changes with every exchange's pattern.
+func (m *Match) sharedParts(b []byte, cuts []sharedCut) (_ []byte, _ []sharedCut, agents int) {
 	m.agentTerms()
-	parts = make([][]byte, 0, 2*len(m.seats)+2)
-	start := 0
-	cut := func() { // the new bytes written since the last cut become a segment
-		parts = append(parts, b[start:len(b):len(b)])
-		start = len(b)
-	}
 	if len(m.seats) == 0 {
 		b = append(appendMember(b, true, "agents"), "null"...) // a nil slice, as encoding/json writes it
 	} else {
@@ -225,15 +225,16 @@ func (m *Match) sharedParts(b []byte) (parts [][]byte, n int) {
 		}
 		b = appendInt(b, false, "collateral", int64(bar))
 		b = append(appendMember(b, false, "commitments"), '[')
-		if t := m.terms[i]; len(t) > 0 {
-			cut()
-			parts = append(parts, t[:len(t):len(t)])
+		if len(m.terms[i]) > 0 {
+			cuts = append(cuts, sharedCut{len(b), i + 1})
 		}
 		b = append(b, ']', '}')
 	}
 	if len(m.seats) > 0 {
 		b = append(b, ']')
 	}
+	cuts = append(cuts, sharedCut{len(b), 0})
+	agents = len(cuts) - 1
 	b = appendInt(b, false, "bounty", m.pot)
 	b = append(appendMember(b, false, "format"), '{')
 	b = appendJSONString(appendMember(b, true, "name"), m.format.Name)
@@ -264,8 +265,8 @@ func (m *Match) sharedParts(b []byte) (parts [][]byte, n int) {
 		b = append(appendInt(b, false, "b", int64(p[1])), '}')
 	}
 	b = append(b, ']')
-	cut()
-	return parts, len(b)
+	cuts = append(cuts, sharedCut{len(b), 0})
+	return b, cuts, agents
 }
 
 // agentTerms brings each seat's terms buffer up to date: the public terms {id, payer, payee,
@@ -302,19 +303,18 @@ func (m *Match) agentTerms() {
 		need[c.payer-1] += k
 		need[c.payee-1] += k
 	}
-	for i, t := range m.terms {
-		if len(t) == 0 && need[i] > 0 {
-			need[i]-- // no comma before a list's first item
-		}
-	}
 	turnsLeft := 0
 	if !m.pubLog.packing {
 		turnsLeft = max(m.format.Turns-m.turn, 0)
 	}
 	total := 0
 	for i, t := range m.terms {
-		if cap(t)-len(t) < need[i] {
-			need[i] = len(t) + need[i]*(1+turnsLeft) // the buffer's new capacity
+		now := need[i] // this call's bytes, commas included
+		if len(t) == 0 && now > 0 {
+			now-- // no comma before a list's first item
+		}
+		if cap(t)-len(t) < now {
+			need[i] = len(t) + now + need[i]*turnsLeft // the buffer's new capacity
 			total += need[i]
 		} else {
 			need[i] = 0 // it has room
