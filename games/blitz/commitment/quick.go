@@ -1,6 +1,7 @@
 package commitment
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"strings"
 	"unicode/utf8"
@@ -69,12 +70,19 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
 		seen     int
 		lits     [nMembers][]byte // each member's literal (for the condition, its span)
 		condSpan []byte
+		keyAt    [nMembers]int // where each member's name starts
+		last     = -1          // the last member's index: members in JCS order while each exceeds it
+		ordered  = true
 	)
 	c := &dst.Commitment
+	q.WS()
+	objAt := q.I
 	if !q.Next('{') {
 		return 0, false
 	}
 	for {
+		q.WS()
+		keyStart := q.I
 		name, ok := q.str()
 		if !ok || !q.Next(':') {
 			return 0, false
@@ -84,6 +92,9 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
 			return 0, false
 		}
 		seen |= 1 << k
+		keyAt[k] = keyStart
+		ordered = ordered && k > last
+		last = k
 		q.WS()
 		start := q.I
 		var n int64
@@ -167,33 +178,19 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
 	} else {
 		buf = make([]byte, 0, need)
 	}
-	full := append(buf, '{')
+	var full []byte
 	sigAt, sigEnd, condAt := 0, 0, 0
-	first := true
-	for k := range jcsOrder {
-		m := jcsOrder[k]
-		if lits[m] == nil {
-			continue
-		}
-		if m == mSig {
-			sigAt = len(full)
-		}
-		if !first {
-			full = append(full, ',')
-		}
-		first = false
-		full = append(full, '"')
-		full = append(full, memberNames[m]...)
-		full = append(full, '"', ':')
-		if m == mCondition {
-			condAt = len(full)
-		}
-		full = append(full, lits[m]...)
-		if m == mSig {
-			sigEnd = len(full)
-		}
+	if ordered && end-objAt == size && (always || bytes.Equal(condSpan, condJCS)) {
+		// The object as received is its own full form: members in JCS order, no whitespace
+		// (its length is exactly the members' "name":lit, the commas and braces), a condition
+		// already canonical. One copy writes it; the offsets are the received ones.
+		full = append(buf, data[objAt:end]...)
+		sigAt = keyAt[mSig] - 1 - objAt // the comma before "sig" (sig is never first)
+		sigEnd = sigAt + sigSize
+		condAt = keyAt[mCondition] - objAt + len(memberNames[mCondition]) + 3
+	} else {
+		full = writeForm(buf, &lits, &sigAt, &sigEnd, &condAt)
 	}
-	full = append(full, '}')
 	n := len(full)
 	// sig is never first in JCS order (amount, condition and due are required and sort before
 	// it), so its member is always preceded by a comma, taken out with it.
@@ -205,6 +202,38 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
 	dst.Forms = Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]}
 	dst.CondAt = condAt
 	return end, true
+}
+
+// writeForm appends to buf the object of the members' literals in JCS order (lits, the
+// condition's already in JCS), and sets the offsets of the comma before the sig member, of
+// the end of that member, and of the condition's value.
+func writeForm(buf []byte, lits *[nMembers][]byte, sigAt, sigEnd, condAt *int) []byte {
+	full := append(buf, '{')
+	first := true
+	for k := range jcsOrder {
+		m := jcsOrder[k]
+		if lits[m] == nil {
+			continue
+		}
+		if m == mSig {
+			*sigAt = len(full)
+		}
+		if !first {
+			full = append(full, ',')
+		}
+		first = false
+		full = append(full, '"')
+		full = append(full, memberNames[m]...)
+		full = append(full, '"', ':')
+		if m == mCondition {
+			*condAt = len(full)
+		}
+		full = append(full, lits[m]...)
+		if m == mSig {
+			*sigEnd = len(full)
+		}
+	}
+	return append(full, '}')
 }
 
 // setStrings sets c's string members from their literals (escape-free, so their text is

@@ -183,3 +183,47 @@ func BenchmarkParseForms(b *testing.B) {
 		}
 	}
 }
+
+// An object received in its own full form (members in JCS order, no whitespace, its condition
+// canonical) is copied whole into its forms; anything else is written member by member. Both
+// give ParseForms's forms: here objects on each side of that line, each taken.
+func TestScanQuickReceivedForm(t *testing.T) {
+	k := testKey("alice")
+	b := baseObj()
+	with := func(old, new string) string { return strings.Replace(b, old, new, 1) }
+	and := `{"and":[{"survives":["` + carol + `",2]},{"not":{"honoured":"sha256:` + strings.Repeat("0f", 32) + `"}}]}`
+	compact := []string{ // json.Marshal of a map: JCS order, no whitespace
+		string(signed(t, b, k)),
+		string(signed(t, with(`"due":2`, `"due":2,"pair":"deal:0000abcd"`), k)),
+		string(signed(t, with(`{"always":true}`, and), k)),
+		string(signed(t, with(`{"always":true}`, `{"backs":["`+carol+`","`+alice+`",2000000]}`), k)),
+	}
+	for _, c := range compact {
+		var room []byte
+		q, _, ok := ScanQuickInto([]byte(c), 0, &room)
+		if !ok || !checkQuick(t, []byte(c)) {
+			t.Fatalf("%s: not taken", c)
+		}
+		if !bytes.Equal(q.Forms.Signed, []byte(c)) {
+			t.Fatalf("%s: signed form %s, want the object as received", c, q.Forms.Signed)
+		}
+	}
+	for _, c := range compact {
+		loose := []string{
+			strings.Replace(c, `,`, ` ,`, 1),                  // one space
+			strings.Replace(c, `"and":[`, `"and": [`, 1),      // a space inside the condition
+			strings.Replace(c, `"amount"`, "\n\"amount\"", 1), // before the first member
+			strings.Replace(c, `}`, "} ", 1),                  // inside, or after the object
+		}
+		// out of JCS order: amount moved last, same length
+		if i := strings.Index(c, `"amount":`); i >= 0 {
+			j := strings.IndexByte(c[i:], ',') + i
+			loose = append(loose, "{"+c[j+1:len(c)-1]+","+c[i:j]+"}")
+		}
+		for _, l := range loose {
+			if l != c && !checkQuick(t, []byte(l)) {
+				t.Fatalf("%q: not taken", l)
+			}
+		}
+	}
+}
