@@ -293,14 +293,18 @@ func TestHostile5Huge(t *testing.T) {
 	})
 }
 
-// Many Digests on many goroutines (run with -race): each goroutine's streams, written in random
-// pieces alone and paired, sum as crypto/sha256; meanwhile readers take Sum256 and Clone of one
-// shared Digest that nobody writes, which only read it.
+// Many Digests on many goroutines (run with -race): each goroutine's streams, one of them a Clone
+// of a shared prefix taken before the goroutines start, written in random pieces alone and
+// paired, sum as crypto/sha256. (A Digest is not safe for concurrent use, Sum256 included: with
+// crypto/sha256 under it, Sum256 writes the fallback's buffer.)
 func TestHostile5ManyGoroutines(t *testing.T) {
 	modes5(t, func(t *testing.T) {
 		shared := New()
 		shared.Write(msg5(10, 1000))
-		wantShared := want5(msg5(10, 1000))
+		clones := make([]*Digest, 16)
+		for i := range clones {
+			clones[i] = shared.Clone()
+		}
 		var wg sync.WaitGroup
 		errs := make(chan string, 64)
 		for g := 0; g < 16; g++ {
@@ -308,8 +312,9 @@ func TestHostile5ManyGoroutines(t *testing.T) {
 			go func(g int) {
 				defer wg.Done()
 				r := rand.New(rand.NewPCG(uint64(g), 11))
-				a, b := New(), New()
+				a, b := clones[g], New()
 				sa, sb := sha256.New(), sha256.New()
+				sa.Write(msg5(10, 1000))
 				for step := 0; step < 60; step++ {
 					p, q := msg5(uint64(g*1000+step), r.IntN(300)), msg5(uint64(g*1000+step+500), r.IntN(300))
 					if r.IntN(2) == 0 {
@@ -324,10 +329,6 @@ func TestHostile5ManyGoroutines(t *testing.T) {
 						errs <- fmt.Sprintf("goroutine %d step %d: sums differ", g, step)
 						return
 					}
-					if shared.Sum256() != wantShared || shared.Clone().Sum256() != wantShared {
-						errs <- fmt.Sprintf("goroutine %d: the shared Digest's sum changed", g)
-						return
-					}
 				}
 			}(g)
 		}
@@ -335,6 +336,9 @@ func TestHostile5ManyGoroutines(t *testing.T) {
 		close(errs)
 		for e := range errs {
 			t.Error(e)
+		}
+		if shared.Sum256() != want5(msg5(10, 1000)) {
+			t.Error("the shared prefix changed under its clones")
 		}
 	})
 }
