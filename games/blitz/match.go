@@ -118,8 +118,6 @@ type Match struct {
 	head       eventHead     // the members an event shares with the call's other events, written once
 	lines      []pendingLine // talk lines not yet in their seats' inboxes (deliverLines)
 	talkRoom   talkRoom      // the open exchange's blocks for its talk answers' events and bytes
-	meHint     int           // bytes to allocate for a state's "me" (the largest so far)
-	sharedHint int           // bytes to allocate for a phase's shared members (the last phase's)
 	terms      [][]byte      // per seat (index seat-1): agents[].commitments' items, append-only (agentTerms)
 	termsUpTo  int           // m.sealed[:termsUpTo] are in terms
 	pattern    *patternCounter
