@@ -110,17 +110,17 @@ type Match struct {
 	// A live match keeps no list of its events: each Step hands them out once and the table
 	// persists them. It keeps what it reads back: the public log, the running hashes, and the
 	// few events the reveal's moments name (marks).
-	nEvents    int64         // events emitted so far: the next event's seq is nEvents+1
-	recording  bool          // keep every event in events (Events' replay copy only)
-	events     []games.Event // every event, when recording
-	marks      eventMarks
-	pubLog     chunkLog      // JCS of the public events so far, comma-joined, for state.public_log
-	head       eventHead     // the members an event shares with the call's other events, written once
-	lines      []pendingLine // talk lines not yet in their seats' inboxes (deliverLines)
-	talkRoom   talkRoom      // the open exchange's blocks for its talk answers' events and bytes
-	terms      [][]byte      // per seat (index seat-1): agents[].commitments' items, append-only (agentTerms)
-	termsUpTo  int           // m.sealed[:termsUpTo] are in terms
-	pattern    *patternCounter
+	nEvents   int64         // events emitted so far: the next event's seq is nEvents+1
+	recording bool          // keep every event in events (Events' replay copy only)
+	events    []games.Event // every event, when recording
+	marks     eventMarks
+	pubLog    chunkLog      // JCS of the public events so far, comma-joined, for state.public_log
+	head      eventHead     // the members an event shares with the call's other events, written once
+	lines     []pendingLine // talk lines not yet in their seats' inboxes (deliverLines)
+	talkRoom  talkRoom      // the open exchange's blocks for its talk answers' events and bytes
+	terms     [][]byte      // per seat (index seat-1): agents[].commitments' items, append-only (agentTerms)
+	termsUpTo int           // m.sealed[:termsUpTo] are in terms
+	pattern   *patternCounter
 
 	// the current call's output
 	now     time.Time
