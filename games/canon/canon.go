@@ -16,7 +16,8 @@ import (
 // number within ±(2^53−1), nesting ≤ MaxDepth. Errors wrap ErrSyntax, ErrInvalidUTF8,
 // ErrTrailingData, ErrTooDeep, ErrDuplicateMember, ErrFoldedMember or ErrUnsafeInteger.
 func Canonical(raw []byte) ([]byte, error) {
-	n, err := parse(raw)
+	n, s, err := parsePooled(raw)
+	defer s.release() // the tree is only read within the call
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +29,8 @@ func Canonical(raw []byte) ([]byte, error) {
 // name included (a "Sig" beside "sig" is refused). A missing member is not an error. Errors as
 // Canonical, plus ErrNotObject.
 func CanonicalWithout(raw []byte, name string) ([]byte, error) {
-	root, err := parse(raw)
+	root, s, err := parsePooled(raw)
+	defer s.release() // the tree is only read within the call
 	if err != nil {
 		return nil, err
 	}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects accepted. Protocol objects are
@@ -46,6 +48,104 @@ type scanner struct {
 	path   []pathElem
 	names  [16]string // member names met so far, for name
 	nnames int
+	// An object's members and an array's elements are gathered on these stacks while it is
+	// read (its nested values push theirs above), then carved, exactly sized, from the slabs:
+	// one allocation a chunk, where each object made its own list and each array grew its own.
+	mstack []member
+	estack []*node
+	mslab  []member
+	eslab  []*node
+	// pooled: the tree never outlives the call (Canonical, CanonicalWithout), so the scanner
+	// comes from scanners, keeps its slabs for the next input, and reads escape-free member
+	// names as views of the input instead of copies.
+	pooled bool
+}
+
+// scanners holds the scanners of Canonical and CanonicalWithout, whose trees are written out
+// and dropped within the call.
+var scanners = sync.Pool{New: func() any { return &scanner{pooled: true} }}
+
+// maxKept bounds the slabs a pooled scanner keeps between inputs (in nodes, members or
+// elements): enough for the server's own large objects (a round's reveal), not a hostile
+// input's millions.
+const maxKept = 4096
+
+// parsePooled is parse with a pooled scanner; release gives it back once the tree is no longer
+// read.
+func parsePooled(raw []byte) (*node, *scanner, error) {
+	s := scanners.Get().(*scanner)
+	s.data = raw
+	n, err := s.parse()
+	return n, s, err
+}
+
+// release clears what the scanner holds of its last input (the tree's nodes, members and
+// elements, the names, all pointing into it) and gives it back, keeping slabs up to maxKept.
+//
+// Only the slabs' and stacks' lengths can hold anything: the room past them was never written
+// or was cleared when popped (object, array), so a large kept slab costs nothing to clear
+// after a small input. The path is popped without clearing; it is a few entries deep.
+func (s *scanner) release() {
+	clear(s.slab)
+	clear(s.mslab)
+	clear(s.eslab)
+	clear(s.mstack) // (after a refusal: what was read so far)
+	clear(s.estack)
+	clear(s.path[:cap(s.path)])
+	clear(s.names[:s.nnames])
+	*s = scanner{pooled: true, slab: s.slab[:0], mslab: s.mslab[:0], eslab: s.eslab[:0],
+		mstack: s.mstack[:0], estack: s.estack[:0], path: s.path[:0]}
+	if cap(s.slab) > maxKept || cap(s.mslab) > maxKept || cap(s.eslab) > maxKept ||
+		cap(s.mstack) > maxKept || cap(s.estack) > maxKept || cap(s.path) > maxKept {
+		return // too large to keep: left to the collector
+	}
+	scanners.Put(s)
+}
+
+// carveMembers returns a copy of ms carved from the member slab (a full slice: an append to
+// it never writes into its neighbour's).
+func (s *scanner) carveMembers(ms []member) []member {
+	if len(ms) == 0 {
+		return nil
+	}
+	if cap(s.mslab)-len(s.mslab) < len(ms) {
+		s.mslab = make([]member, 0, s.chunk(cap(s.mslab), len(ms)))
+	}
+	n := len(s.mslab)
+	s.mslab = append(s.mslab, ms...)
+	return s.mslab[n:len(s.mslab):len(s.mslab)]
+}
+
+// carveElems is carveMembers for an array's elements.
+func (s *scanner) carveElems(es []*node) []*node {
+	if len(es) == 0 {
+		return nil
+	}
+	if cap(s.eslab)-len(s.eslab) < len(es) {
+		s.eslab = make([]*node, 0, s.chunk(cap(s.eslab), len(es)))
+	}
+	n := len(s.eslab)
+	s.eslab = append(s.eslab, es...)
+	return s.eslab[n:len(s.eslab):len(s.eslab)]
+}
+
+// chunk is the size of a new member or element chunk after one of size prev, holding at least
+// need: for a tree that leaves the call, a first chunk in proportion to the input, then
+// doubling up to 64; for a pooled scanner, which keeps its last chunk for the next input,
+// doubling without bound.
+func (s *scanner) chunk(prev, need int) int {
+	size := 8 + 2*prev
+	switch {
+	case s.pooled:
+	case prev == 0:
+		// A member or an element takes at least a few bytes, most far more: one first chunk
+		// of one entry per 24 bytes of input holds a commitment's (12 members, 3 elements)
+		// whole.
+		size = min(len(s.data)/24+4, 64)
+	default:
+		size = min(size, 64)
+	}
+	return max(size, need)
 }
 
 // newNode returns a zeroed node from the scanner's slab. A chunk is never grown in place, so
@@ -53,8 +153,12 @@ type scanner struct {
 func (s *scanner) newNode(kind byte, start int) *node {
 	if len(s.slab) == cap(s.slab) {
 		// Small values stay small: a value of n bytes holds at most n/2+1 nodes ("[1,1]"), so
-		// the first chunk is no larger than that; chunks then grow to 64 nodes.
-		size := min(8+2*cap(s.slab), 64)
+		// the first chunk is no larger than that; chunks then grow to 64 nodes (without bound
+		// in a pooled scanner, which keeps its last chunk).
+		size := 8 + 2*cap(s.slab)
+		if !s.pooled {
+			size = min(size, 64)
+		}
 		if cap(s.slab) == 0 {
 			size = min(size, len(s.data)/2+1)
 		}
@@ -88,10 +192,21 @@ func (s *scanner) pathString() string {
 // parse checks raw strictly and returns its tree: valid UTF-8, exactly one value, no member
 // name twice or twice under case folding in one object, integers within ±(2^53−1).
 func parse(raw []byte) (*node, error) {
-	if !utf8.Valid(raw) {
+	s := &scanner{data: raw}
+	// The tree leaves the call, but the stacks do not: they come from a pooled scanner.
+	st := scanners.Get().(*scanner)
+	s.mstack, s.estack, s.path = st.mstack, st.estack, st.path
+	n, err := s.parse()
+	st.mstack, st.estack, st.path = s.mstack, s.estack, s.path
+	st.release()
+	return n, err
+}
+
+// parse is parse on s.data.
+func (s *scanner) parse() (*node, error) {
+	if !utf8.Valid(s.data) {
 		return nil, fmt.Errorf("%w", ErrInvalidUTF8)
 	}
-	s := &scanner{data: raw}
 	s.skipWS()
 	n, err := s.value(0)
 	if err != nil {
@@ -221,8 +336,7 @@ func (s *scanner) object(depth int) (*node, error) {
 		return nil, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
 	}
 	n := s.newNode('{', s.i)
-	// A member takes at least four bytes ("":0,), so the bytes left bound how many can follow.
-	n.members = make([]member, 0, min(8, (len(s.data)-s.i)/4+1))
+	base := len(s.mstack) // this object's members are s.mstack[base:] until it closes
 	s.i++
 	s.skipWS()
 	if s.i < len(s.data) && s.data[s.i] == '}' {
@@ -242,9 +356,10 @@ func (s *scanner) object(depth int) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(n.members) < smallObject {
+		members := s.mstack[base:]
+		if len(members) < smallObject {
 			// Few members: compare pairwise, no allocation.
-			for _, m := range n.members {
+			for _, m := range members {
 				if m.name == name {
 					return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, s.pathString())
 				}
@@ -256,7 +371,7 @@ func (s *scanner) object(depth int) (*node, error) {
 			if exact == nil {
 				exact = make(map[string]struct{}, 2*smallObject)
 				folded = make(map[string]string, 2*smallObject)
-				for _, m := range n.members {
+				for _, m := range members {
 					exact[m.name] = struct{}{}
 					folded[foldKey(m.name)] = m.name
 				}
@@ -283,7 +398,7 @@ func (s *scanner) object(depth int) (*node, error) {
 			return nil, err
 		}
 		s.path = s.path[:len(s.path)-1]
-		n.members = append(n.members, member{name: name, keyStart: keyStart, val: v})
+		s.mstack = append(s.mstack, member{name: name, keyStart: keyStart, val: v})
 		s.skipWS()
 		if s.i >= len(s.data) {
 			return nil, s.syntax("unterminated object")
@@ -295,6 +410,9 @@ func (s *scanner) object(depth int) (*node, error) {
 		if s.data[s.i] == '}' {
 			s.i++
 			n.end = s.i
+			n.members = s.carveMembers(s.mstack[base:])
+			clear(s.mstack[base:]) // nothing past the stack's length holds anything
+			s.mstack = s.mstack[:base]
 			return n, nil
 		}
 		return nil, s.syntax("expected ',' or '}'")
@@ -306,6 +424,7 @@ func (s *scanner) array(depth int) (*node, error) {
 		return nil, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
 	}
 	n := s.newNode('[', s.i)
+	base := len(s.estack) // this array's elements are s.estack[base:] until it closes
 	s.i++
 	s.skipWS()
 	if s.i < len(s.data) && s.data[s.i] == ']' {
@@ -315,13 +434,13 @@ func (s *scanner) array(depth int) (*node, error) {
 	}
 	for {
 		s.skipWS()
-		s.path = append(s.path, pathElem{index: len(n.elems)})
+		s.path = append(s.path, pathElem{index: len(s.estack) - base})
 		v, err := s.value(depth)
 		if err != nil {
 			return nil, err
 		}
 		s.path = s.path[:len(s.path)-1]
-		n.elems = append(n.elems, v)
+		s.estack = append(s.estack, v)
 		s.skipWS()
 		if s.i >= len(s.data) {
 			return nil, s.syntax("unterminated array")
@@ -333,6 +452,9 @@ func (s *scanner) array(depth int) (*node, error) {
 		if s.data[s.i] == ']' {
 			s.i++
 			n.end = s.i
+			n.elems = s.carveElems(s.estack[base:])
+			clear(s.estack[base:]) // nothing past the stack's length holds anything
+			s.estack = s.estack[:base]
 			return n, nil
 		}
 		return nil, s.syntax("expected ',' or ']'")
@@ -401,7 +523,14 @@ func (s *scanner) str() (string, error) {
 	for s.i < len(s.data) {
 		c := s.data[s.i]
 		if c == '"' {
-			v := string(s.data[start:s.i])
+			var v string
+			if s.pooled && s.i > start {
+				// The tree is dropped before the call returns, and the input is not written
+				// meanwhile: the name can be a view of it.
+				v = unsafe.String(&s.data[start], s.i-start)
+			} else {
+				v = string(s.data[start:s.i])
+			}
 			s.i++
 			return v, nil
 		}
