@@ -172,6 +172,10 @@ type quickScratch struct {
 	// while the answer is taken, and a commitment taken pending has its signed form copied out
 	// into its commitment.pending payload (promise.rehome) before the scratch goes back.
 	comForms []byte
+	// names holds the round's id and the agent ids its commitments name (commitment.Names),
+	// so a commitment's round, payer and payee cost no string of their own; strings never
+	// change, so the ones kept from a previous answer (or round) are as good.
+	names commitment.Names
 }
 
 var scratches = sync.Pool{New: func() any {
@@ -359,7 +363,7 @@ func (q *quickScan) commitments(b *answerBody) bool {
 		start := q.I
 		// Read in place (a refused one stays in the list, which release clears).
 		b.quickCom = append(b.quickCom, commitment.Quick{})
-		end, ok := commitment.ScanQuickTo(&b.quickCom[len(b.quickCom)-1], q.D, q.I, &b.scratch.comForms)
+		end, ok := commitment.ScanQuickTo(&b.quickCom[len(b.quickCom)-1], q.D, q.I, &b.scratch.comForms, &b.scratch.names)
 		if !ok {
 			return false
 		}

@@ -193,7 +193,7 @@ func read(v canon.Value) (Commitment, *games.Error) {
 		}
 	}
 	var sig [ed25519.SignatureSize]byte
-	if gerr := schema(&c, seen, cond, &sig); gerr != nil {
+	if gerr := schema(&c, seen, cond, c.Sig, &sig); gerr != nil {
 		return Commitment{}, gerr
 	}
 	return c, nil
@@ -202,8 +202,9 @@ func read(v canon.Value) (Commitment, *games.Error) {
 // schema is the §7.1 schema check of read, on the members read into c (seen: the presence
 // mask) and the condition's value; it parses the condition into c (c is the caller's, read in
 // place: a commitment is some 300 bytes of pointers and words, not copied in and out), and decodes the sig's form (which it
-// checks) into sig, so that a caller that keeps the bytes need not decode it again.
-func schema(c *Commitment, seen int, cond canon.Value, sig *[ed25519.SignatureSize]byte) *games.Error {
+// checks) into sig, so that a caller that keeps the bytes need not decode it again. sigText is
+// the sig member's text (c.Sig, which ScanQuick sets only once the commitment is taken).
+func schema(c *Commitment, seen int, cond canon.Value, sigText string, sig *[ed25519.SignatureSize]byte) *games.Error {
 	switch {
 	case seen&required != required:
 		return badCommitment("missing member: v, round, turn, seq, payer, payee, amount, condition and due are required")
@@ -230,8 +231,8 @@ func schema(c *Commitment, seen int, cond canon.Value, sig *[ed25519.SignatureSi
 	case seen&hasSig == 0:
 		return games.Errorf(CodeInvalidSignature, "missing sig")
 	}
-	if !canon.DecodeSig(c.Sig, sig) {
-		_, err := canon.ParseSig(c.Sig) // for its error
+	if !canon.DecodeSig(sigText, sig) {
+		_, err := canon.ParseSig(sigText) // for its error
 		return games.Errorf(CodeInvalidSignature, "sig: %v", err)
 	}
 	parsed, e := parseCond(cond, 0, false)

@@ -3,8 +3,9 @@ package commitment
 import (
 	"bytes"
 	"crypto/ed25519"
-	"strings"
+	"encoding/hex"
 	"unicode/utf8"
+	"unsafe"
 
 	"arena/games/canon"
 )
@@ -34,7 +35,7 @@ type Quick struct {
 // their own JCS form).
 func ScanQuick(data []byte, at int) (Quick, int, bool) {
 	var q Quick
-	end, ok := scanQuick(&q, data, at, nil)
+	end, ok := scanQuick(&q, data, at, nil, nil)
 	if !ok {
 		return Quick{}, 0, false
 	}
@@ -49,7 +50,7 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 // outlive it).
 func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
 	var q Quick
-	end, ok := scanQuick(&q, data, at, room)
+	end, ok := scanQuick(&q, data, at, room, nil)
 	if !ok {
 		return Quick{}, 0, false
 	}
@@ -58,13 +59,14 @@ func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
 
 // ScanQuickTo is ScanQuickInto reading into *dst, which must be the zero Quick: a reader that
 // keeps its commitments in a list reads each in its place, where a Quick returned by value
-// (some 500 bytes, pointers among them) was copied twice more. On false *dst holds whatever
-// was read before the refusal; the caller clears it.
-func ScanQuickTo(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
-	return scanQuick(dst, data, at, room)
+// (some 500 bytes, pointers among them) was copied twice more. The round, payer and payee
+// strings come from names when it holds them (nil: each commitment its own). On false *dst
+// holds whatever was read before the refusal; the caller clears it.
+func ScanQuickTo(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int, bool) {
+	return scanQuick(dst, data, at, room, names)
 }
 
-func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
+func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int, bool) {
 	q := quickScan{canon.Cursor{D: data, I: at}}
 	var (
 		seen     int
@@ -140,7 +142,8 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
 	if seen&(1<<mCondition) == 0 || seen&(1<<mSig) == 0 {
 		return 0, false
 	}
-	setStrings(c, &lits)
+	setStrings(c, &lits, names)
+	sigText := lits[mSig][1 : len(lits[mSig])-1]
 	var cond canon.Value
 	var err error
 	always := string(condSpan) == alwaysJCS
@@ -149,7 +152,9 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
 	} else if cond, err = canon.Parse(condSpan); err != nil {
 		return 0, false
 	}
-	if schema(c, presence(seen), cond, &dst.Sig) != nil {
+	// The sig's text is read here as a view of the input, which schema does not keep; c.Sig
+	// is set with the id, once the commitment is taken.
+	if schema(c, presence(seen), cond, unsafe.String(unsafe.SliceData(sigText), len(sigText)), &dst.Sig) != nil {
 		return 0, false
 	}
 	// The forms: the whole object in JCS order, the condition's JCS in its place; the signed
@@ -198,7 +203,7 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte) (int, bool) {
 	without = without[:len(without):len(without)]
 	full = full[:n:n]
 	d := canon.Digest(without)
-	dst.Canonical = Canonical{Bytes: without, Digest: d, ID: canon.IDOf(d)}
+	dst.Canonical = Canonical{Bytes: without, Digest: d, ID: idAndSig(d, sigText, c)}
 	dst.Forms = Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]}
 	dst.CondAt = condAt
 	return end, true
@@ -236,47 +241,76 @@ func writeForm(buf []byte, lits *[nMembers][]byte, sigAt, sigEnd, condAt *int) [
 	return append(full, '}')
 }
 
-// setStrings sets c's string members from their literals (escape-free, so their text is
-// what lies between the quotes). Round, payer, payee and sig share one allocation, since they
-// are read together and let go together; pair, which a sealed commitment keeps for the
-// round, gets its own so it holds nothing else alive.
-func setStrings(c *Commitment, lits *[nMembers][]byte) {
-	shared := [...]int{mRound, mPayer, mPayee, mSig}
-	n := 0
-	for _, k := range shared {
+// Names is a small cache of the strings a reader of many commitments meets again and again:
+// the round's id and the seats' agent ids. A commitment read with one (ScanQuickTo) takes its
+// round, payer and payee from it when they are there, so a round's 120 commitments cost a
+// handful of those strings, not 360. The zero Names is empty; it keeps the last 8 distinct
+// strings. Not safe for concurrent use: one per reader.
+type Names struct {
+	s    [8]string
+	next int
+}
+
+// intern returns b as a string: the cached one equal to it, or a new copy, then cached.
+func (n *Names) intern(b []byte) string {
+	for _, s := range n.s {
+		if s == string(b) && len(s) > 0 {
+			return s
+		}
+	}
+	s := string(b)
+	n.s[n.next] = s
+	n.next = (n.next + 1) % len(n.s)
+	return s
+}
+
+// setStrings sets c's round, payer, payee and pair from their literals (escape-free, so their
+// text is what lies between the quotes). With names, round, payer and payee come from it;
+// without, they share one allocation, since they are read together and let go together. Pair,
+// which a sealed commitment keeps for the round, gets its own so it holds nothing else alive.
+// Sig is set with the id (idAndSig).
+func setStrings(c *Commitment, lits *[nMembers][]byte, names *Names) {
+	text := func(k int) []byte {
 		if l := lits[k]; l != nil {
-			n += len(l) - 2
+			return l[1 : len(l)-1]
 		}
+		return nil
 	}
-	var sb strings.Builder
-	sb.Grow(n)
-	for _, k := range shared {
-		if l := lits[k]; l != nil {
-			sb.Write(l[1 : len(l)-1])
+	if names != nil {
+		for _, k := range [...]int{mRound, mPayer, mPayee} {
+			if t := text(k); t != nil {
+				s := names.intern(t)
+				switch k {
+				case mRound:
+					c.Round = s
+				case mPayer:
+					c.Payer = s
+				case mPayee:
+					c.Payee = s
+				}
+			}
 		}
+	} else {
+		r, pr, pe := text(mRound), text(mPayer), text(mPayee)
+		all := string(append(append(append(make([]byte, 0, len(r)+len(pr)+len(pe)), r...), pr...), pe...))
+		c.Round, c.Payer, c.Payee = all[:len(r)], all[len(r):len(r)+len(pr)], all[len(r)+len(pr):]
 	}
-	all := sb.String()
-	for _, k := range shared {
-		l := lits[k]
-		if l == nil {
-			continue
-		}
-		text := all[:len(l)-2]
-		all = all[len(l)-2:]
-		switch k {
-		case mRound:
-			c.Round = text
-		case mPayer:
-			c.Payer = text
-		case mPayee:
-			c.Payee = text
-		case mSig:
-			c.Sig = text
-		}
+	if t := text(mPair); t != nil {
+		c.Pair = string(t)
 	}
-	if l := lits[mPair]; l != nil {
-		c.Pair = string(l[1 : len(l)-1])
-	}
+}
+
+// idAndSig sets the commitment id ("sha256:" + hex of d, as canon.IDOf) and c.Sig (sigText) from
+// one allocation: the id lives as long as the promise it names, and the signature's text with
+// it (136 bytes, where a second allocation cost more in time than they in room).
+func idAndSig(d [32]byte, sigText []byte, c *Commitment) string {
+	b := make([]byte, 7+64+len(sigText))
+	copy(b, "sha256:")
+	hex.Encode(b[7:7+64], d[:])
+	copy(b[7+64:], sigText)
+	s := unsafe.String(&b[0], len(b)) // b is never written again
+	c.Sig = s[7+64:]
+	return s[:7+64]
 }
 
 // alwaysJCS is the condition {"always":true} (§10), already canonical; alwaysValue is it

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"arena/games/canon"
 )
@@ -46,11 +47,15 @@ func checkQuick(t *testing.T, raw []byte) bool {
 		t.Fatalf("%q: CondAt %d does not locate the condition in the signed form", raw, q.CondAt)
 	}
 	checkQuickInto(t, raw, q)
-	// ScanQuickTo reads the same into a Quick in place (the answer reader's list).
-	var to Quick
-	room := make([]byte, 0, 8<<10)
-	if end2, ok := ScanQuickTo(&to, raw, 0, &room); !ok || end2 != end || !reflect.DeepEqual(to, q) {
-		t.Fatalf("%q: ScanQuickTo read %+v (%v, end %d), ScanQuick %+v (end %d)", raw, to, ok, end2, q, end)
+	// ScanQuickTo reads the same into a Quick in place (the answer reader's list), without
+	// names, and with them both empty and holding the strings already (read twice).
+	var names Names
+	for _, n := range []*Names{nil, &names, &names} {
+		var to Quick
+		room := make([]byte, 0, 8<<10)
+		if end2, ok := ScanQuickTo(&to, raw, 0, &room, n); !ok || end2 != end || !reflect.DeepEqual(to, q) {
+			t.Fatalf("%q: ScanQuickTo read %+v (%v, end %d), ScanQuick %+v (end %d)", raw, to, ok, end2, q, end)
+		}
 	}
 	return true
 }
@@ -225,5 +230,24 @@ func TestScanQuickReceivedForm(t *testing.T) {
 				t.Fatalf("%q: not taken", l)
 			}
 		}
+	}
+}
+
+// Names hands back the string it holds for equal bytes, keeps the last 8 distinct ones, and
+// never confuses two different texts (the empty text included).
+func TestNames(t *testing.T) {
+	var n Names
+	a := n.intern([]byte("T-7"))
+	if b := n.intern([]byte("T-7")); unsafe.StringData(a) != unsafe.StringData(b) || b != "T-7" {
+		t.Fatal("an equal text copied again")
+	}
+	if n.intern([]byte("T-8")) != "T-8" || n.intern(nil) != "" || n.intern([]byte("T-7")) != "T-7" {
+		t.Fatal("a different text read as a cached one")
+	}
+	for i := 0; i < 8; i++ {
+		n.intern([]byte{'x', byte('a' + i)})
+	}
+	if c := n.intern([]byte("T-7")); c != "T-7" || unsafe.StringData(c) == unsafe.StringData(a) {
+		t.Fatal("T-7 should have left the cache after 8 newer texts")
 	}
 }
