@@ -25,7 +25,9 @@ const chunk = 64
 var init0 = [8]uint32{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}
 
 // Digest is one running SHA-256. The zero value is a Digest over no bytes, as New's is. A
-// Digest is not safe for concurrent use.
+// Digest is not safe for concurrent use, Sum256 included (the fallback sums through its
+// buffer). Copy one with Clone: a copied value shares crypto/sha256's state where that is the
+// fallback.
 type Digest struct {
 	h   [8]uint32
 	x   [chunk]byte // a block's bytes not yet hashed
