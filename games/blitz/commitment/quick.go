@@ -67,7 +67,10 @@ func ScanQuickTo(dst *Quick, data []byte, at int, room *[]byte, names *Names) (i
 }
 
 func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int, bool) {
-	q := quickScan{canon.Cursor{D: data, I: at}}
+	// The object is read on a local offset (ws, next, strAt, intAt), kept in a register where
+	// a cursor's field was stored and loaded again between every step; the condition, rarely
+	// more than {"always":true}, through the cursor (skip).
+	d := data
 	var (
 		seen     int
 		lits     [nMembers][]byte // each member's literal (for the condition, its span)
@@ -75,18 +78,22 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int
 		keyAt    [nMembers]int // where each member's name starts
 		last     = -1          // the last member's index: members in JCS order while each exceeds it
 		ordered  = true
+		ok       bool
 	)
 	c := &dst.Commitment
-	q.WS()
-	objAt := q.I
-	if !q.Next('{') {
+	i := ws(d, at)
+	objAt := i
+	if i, ok = next(d, i, '{'); !ok {
 		return 0, false
 	}
 	for {
-		q.WS()
-		keyStart := q.I
-		name, ok := q.str()
-		if !ok || !q.Next(':') {
+		i = ws(d, i)
+		keyStart := i
+		var name []byte
+		if name, i, ok = strAt(d, i); !ok {
+			return 0, false
+		}
+		if i, ok = next(d, i, ':'); !ok {
 			return 0, false
 		}
 		k := memberIndex(name[1 : len(name)-1])
@@ -97,12 +104,12 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int
 		keyAt[k] = keyStart
 		ordered = ordered && k > last
 		last = k
-		q.WS()
-		start := q.I
+		i = ws(d, i)
+		start := i
 		var n int64
 		switch k {
 		case mV, mTurn, mSeq, mAmount, mDue:
-			if n, ok = q.integer(); !ok {
+			if n, i, ok = intAt(d, i); !ok {
 				return 0, false
 			}
 			switch k {
@@ -121,24 +128,26 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int
 				ok = n >= -maxTurn && n <= maxTurn
 			}
 		case mCondition:
+			q := quickScan{canon.Cursor{D: d, I: i}}
 			ok = q.skip(0)
-			condSpan = q.D[start:q.I]
+			i = q.I
+			condSpan = d[start:i]
 		default: // the strings: set below, from their literals
-			_, ok = q.str()
+			_, i, ok = strAt(d, i)
 		}
 		if !ok {
 			return 0, false
 		}
-		lits[k] = q.D[start:q.I]
-		if q.Next(',') {
+		lits[k] = d[start:i]
+		if i, ok = next(d, i, ','); ok {
 			continue
 		}
-		if !q.Next('}') {
+		if i, ok = next(d, i, '}'); !ok {
 			return 0, false
 		}
 		break
 	}
-	end := q.I
+	end := i
 	if seen&(1<<mCondition) == 0 || seen&(1<<mSig) == 0 {
 		return 0, false
 	}
@@ -202,8 +211,8 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int
 	without := append(append(full[n:n], full[:sigAt]...), full[sigEnd:n]...)
 	without = without[:len(without):len(without)]
 	full = full[:n:n]
-	d := canon.Digest(without)
-	dst.Canonical = Canonical{Bytes: without, Digest: d, ID: idAndSig(d, sigText, c)}
+	sum := canon.Digest(without)
+	dst.Canonical = Canonical{Bytes: without, Digest: sum, ID: idAndSig(sum, sigText, c)}
 	dst.Forms = Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]}
 	dst.CondAt = condAt
 	return end, true
@@ -393,56 +402,93 @@ type quickScan struct{ canon.Cursor }
 // str reads an escape-free string and returns its literal, quotes included; false for an
 // escape, a control character, invalid UTF-8 or no string.
 func (q *quickScan) str() ([]byte, bool) {
-	q.WS()
-	if q.I >= len(q.D) || q.D[q.I] != '"' {
-		return nil, false
+	lit, end, ok := strAt(q.D, q.I)
+	if ok {
+		q.I = end
 	}
-	ascii := true
-	for i := canon.SkipPlain(q.D, q.I+1); i < len(q.D); i++ {
-		switch c := q.D[i]; {
-		case c == '"':
-			lit := q.D[q.I : i+1]
-			if !ascii && !utf8.Valid(lit) {
-				return nil, false
-			}
-			q.I = i + 1
-			return lit, true
-		case c == '\\' || c < 0x20:
-			return nil, false
-		case c >= utf8.RuneSelf:
-			ascii = false
-			i = canon.SkipPlain(q.D, i+1) - 1 // on to the next special byte
-		}
-	}
-	return nil, false
+	return lit, ok
 }
 
-// integer reads a plain integer: -?(0|[1-9][0-9]*), at most 15 digits, not -0, no fraction
-// or exponent after it.
+// integer reads a plain integer at the cursor (intAt).
 func (q *quickScan) integer() (int64, bool) {
-	i := q.I
-	neg := i < len(q.D) && q.D[i] == '-'
+	n, end, ok := intAt(q.D, q.I)
+	if ok {
+		q.I = end
+	}
+	return n, ok
+}
+
+// ws is the offset of the first byte of d at or after i that is not JSON whitespace
+// (canon.Cursor.WS on a local offset).
+func ws(d []byte, i int) int {
+	if i < len(d) && d[i] > ' ' {
+		return i
+	}
+	return canon.SkipWS(d, i)
+}
+
+// next skips whitespace from i and reports whether the next byte is b: the offset past it if
+// so, else the offset after the whitespace.
+func next(d []byte, i int, b byte) (int, bool) {
+	i = ws(d, i)
+	if i < len(d) && d[i] == b {
+		return i + 1, true
+	}
+	return i, false
+}
+
+// strAt reads an escape-free string at d[i] (after whitespace): its literal, quotes included,
+// and the offset past it; false for an escape, a control character, invalid UTF-8 or no
+// string.
+func strAt(d []byte, i int) (lit []byte, end int, ok bool) {
+	i = ws(d, i)
+	if i >= len(d) || d[i] != '"' {
+		return nil, i, false
+	}
+	ascii := true
+	for j := canon.SkipPlain(d, i+1); j < len(d); j++ {
+		switch c := d[j]; {
+		case c == '"':
+			lit = d[i : j+1]
+			if !ascii && !utf8.Valid(lit) {
+				return nil, i, false
+			}
+			return lit, j + 1, true
+		case c == '\\' || c < 0x20:
+			return nil, i, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+			j = canon.SkipPlain(d, j+1) - 1 // on to the next special byte
+		}
+	}
+	return nil, i, false
+}
+
+// intAt reads a plain integer at d[i]: -?(0|[1-9][0-9]*), at most 15 digits, not -0, no
+// fraction or exponent after it; its value and the offset past it.
+func intAt(d []byte, i int) (int64, int, bool) {
+	start := i
+	neg := i < len(d) && d[i] == '-'
 	if neg {
 		i++
 	}
 	ds := i
 	var n int64
-	for i < len(q.D) && q.D[i] >= '0' && q.D[i] <= '9' {
-		n = n*10 + int64(q.D[i]-'0')
+	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		n = n*10 + int64(d[i]-'0')
 		i++
 	}
 	nd := i - ds
 	switch {
-	case nd == 0 || nd > 15, nd > 1 && q.D[ds] == '0', neg && n == 0:
-		return 0, false
-	case i < len(q.D) && (q.D[i] == '.' || q.D[i] == 'e' || q.D[i] == 'E'):
-		return 0, false
+	case nd == 0 || nd > 15, nd > 1 && d[ds] == '0', neg && n == 0:
+		return 0, start, false
+	case i < len(d) && (d[i] == '.' || d[i] == 'e' || d[i] == 'E'):
+		return 0, start, false
 	}
-	q.I = i
 	if neg {
 		n = -n
 	}
-	return n, true
+	return n, i, true
 }
 
 // skip passes over one value of the condition's grammar (objects, arrays, escape-free strings,

@@ -12,6 +12,16 @@ func ParseRound(id string) (uint64, bool) {
 		return 0, false
 	}
 	d := id[2:]
+	if len(d) <= 19 { // below 10^19 < 2^64: read directly, no overflow possible
+		var n uint64
+		for i := 0; i < len(d); i++ {
+			if d[i] < '0' || d[i] > '9' {
+				return 0, false
+			}
+			n = n*10 + uint64(d[i]-'0')
+		}
+		return n, true
+	}
 	for i := 0; i < len(d); i++ {
 		if d[i] < '0' || d[i] > '9' {
 			return 0, false
