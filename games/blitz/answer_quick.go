@@ -416,7 +416,10 @@ func scanMessage(d []byte, i int, msg *message) (int, bool) {
 		var text []byte
 		switch bit {
 		case qmType:
-			if text, i, _, ok = strAt(d, i); ok {
+			i = ws(d, i)
+			if t, n := knownType(d[i:]); n > 0 {
+				msg.typ, i = t, i+n
+			} else if text, i, _, ok = strAt(d, i); ok {
 				msg.typ = msgType(text)
 			}
 		case qmText:
@@ -430,7 +433,10 @@ func scanMessage(d []byte, i int, msg *message) (int, bool) {
 				}
 			}
 		case qmTone:
-			if text, i, _, ok = strAt(d, i); ok {
+			i = ws(d, i)
+			if t, n := knownTone(d[i:]); n > 0 {
+				msg.tone, i = t, i+n
+			} else if text, i, _, ok = strAt(d, i); ok {
 				msg.tone = msgTone(text)
 			}
 		case qmTo:
@@ -445,6 +451,37 @@ func scanMessage(d []byte, i int, msg *message) (int, bool) {
 		}
 		return at(d, i, '}')
 	}
+}
+
+// knownType matches the head of r against the two types' literals, quotes included: the type
+// and the literal's length, or 0. A literal matched whole is an escape-free string whose
+// closing quote is its last byte, so this is what strAt then msgType give for it, with
+// constant comparisons (a load or two each) in place of a scan; anything else goes to strAt.
+func knownType(r []byte) (string, int) {
+	switch {
+	case len(r) >= 8 && string(r[:8]) == `"public"`:
+		return "public", 8
+	case len(r) >= 9 && string(r[:9]) == `"private"`:
+		return "private", 9
+	}
+	return "", 0
+}
+
+// knownTone is knownType for the five tones (§6).
+func knownTone(r []byte) (string, int) {
+	switch {
+	case len(r) >= 7 && string(r[:7]) == `"offer"`:
+		return "offer", 7
+	case len(r) >= 5 && string(r[:5]) == `"ask"`:
+		return "ask", 5
+	case len(r) >= 8 && string(r[:8]) == `"accept"`:
+		return "accept", 8
+	case len(r) >= 9 && string(r[:9]) == `"decline"`:
+		return "decline", 9
+	case len(r) >= 9 && string(r[:9]) == `"neutral"`:
+		return "neutral", 9
+	}
+	return "", 0
 }
 
 // msgType is a message's type as a string: the vocabulary's own for public and private, a
