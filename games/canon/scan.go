@@ -464,9 +464,12 @@ func (s *scanner) array(depth int) (*node, error) {
 // skipStr checks a string value starting at its opening quote exactly as str does, without
 // building its content when it has no escape (string values are decoded on demand by
 // Value.Str; only member names are needed while scanning).
+//
+// The plain bytes go by at SkipPlain's pace; it also stops at a byte of a multi-byte
+// character, which is passed over here (parse checked the whole input's UTF-8 first).
 func (s *scanner) skipStr() error {
 	start := s.i
-	for i := s.i + 1; i < len(s.data); i++ {
+	for i := SkipPlain(s.data, s.i+1); i < len(s.data); i = SkipPlain(s.data, i+1) {
 		c := s.data[i]
 		if c == '"' {
 			s.i = i + 1
