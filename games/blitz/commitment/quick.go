@@ -89,15 +89,11 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int
 	for {
 		i = ws(d, i)
 		keyStart := i
-		var name []byte
-		if name, i, ok = strAt(d, i); !ok {
-			return 0, false
-		}
-		if i, ok = next(d, i, ':'); !ok {
-			return 0, false
-		}
-		k := memberIndex(name[1 : len(name)-1])
+		k, n := memberAt(d[i:])
 		if k < 0 || seen&(1<<k) != 0 {
+			return 0, false
+		}
+		if i, ok = next(d, i+n, ':'); !ok {
 			return 0, false
 		}
 		seen |= 1 << k
@@ -106,9 +102,9 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int
 		last = k
 		i = ws(d, i)
 		start := i
-		var n int64
 		switch k {
 		case mV, mTurn, mSeq, mAmount, mDue:
+			var n int64
 			if n, i, ok = intAt(d, i); !ok {
 				return 0, false
 			}
@@ -355,32 +351,58 @@ var memberNames = [nMembers]string{"amount", "condition", "due", "pair", "payee"
 // jcsOrder lists the member indices in JCS order (they are numbered in it).
 var jcsOrder = [nMembers]int{mAmount, mCondition, mDue, mPair, mPayee, mPayer, mRound, mSeq, mSig, mTurn, mV}
 
-func memberIndex(name []byte) int {
-	switch string(name) {
-	case "amount":
-		return mAmount
-	case "condition":
-		return mCondition
-	case "due":
-		return mDue
-	case "pair":
-		return mPair
-	case "payee":
-		return mPayee
-	case "payer":
-		return mPayer
-	case "round":
-		return mRound
-	case "seq":
-		return mSeq
-	case "sig":
-		return mSig
-	case "turn":
-		return mTurn
-	case "v":
-		return mV
+// memberAt matches the head of r against the eleven member names' literals, quotes included:
+// the member's index and the literal's length, or -1. A literal matched whole is an escape-free
+// string whose closing quote is its last byte, so this is the name a string read would give,
+// with constant comparisons in place of a scan; any other name (unknown, or spelled with an
+// escape) is outside what ScanQuick takes.
+func memberAt(r []byte) (int, int) {
+	if len(r) < 3 || r[0] != '"' {
+		return -1, 0
 	}
-	return -1
+	switch r[1] {
+	case 'a':
+		if len(r) >= 8 && string(r[:8]) == `"amount"` {
+			return mAmount, 8
+		}
+	case 'c':
+		if len(r) >= 11 && string(r[:11]) == `"condition"` {
+			return mCondition, 11
+		}
+	case 'd':
+		if len(r) >= 5 && string(r[:5]) == `"due"` {
+			return mDue, 5
+		}
+	case 'p':
+		switch {
+		case len(r) >= 6 && string(r[:6]) == `"pair"`:
+			return mPair, 6
+		case len(r) >= 7 && string(r[:7]) == `"payee"`:
+			return mPayee, 7
+		case len(r) >= 7 && string(r[:7]) == `"payer"`:
+			return mPayer, 7
+		}
+	case 'r':
+		if len(r) >= 7 && string(r[:7]) == `"round"` {
+			return mRound, 7
+		}
+	case 's':
+		switch {
+		case len(r) >= 5 && string(r[:5]) == `"seq"`:
+			return mSeq, 5
+		case len(r) >= 5 && string(r[:5]) == `"sig"`:
+			return mSig, 5
+		}
+	case 't':
+		if len(r) >= 6 && string(r[:6]) == `"turn"` {
+			return mTurn, 6
+		}
+	case 'v':
+		if string(r[:3]) == `"v"` {
+			return mV, 3
+		}
+	}
+	return -1, 0
 }
 
 // presence turns ScanQuick's member mask into read's (hasV, hasRound, ...).

@@ -2,6 +2,7 @@ package commitment
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -249,5 +250,27 @@ func TestNames(t *testing.T) {
 	}
 	if c := n.intern([]byte("T-7")); c != "T-7" || unsafe.StringData(c) == unsafe.StringData(a) {
 		t.Fatal("T-7 should have left the cache after 8 newer texts")
+	}
+}
+
+// memberAt takes exactly the eleven member names, each as its whole literal, and nothing that
+// only looks like one: another case, an escape, a longer or shorter name, no closing quote.
+func TestMemberAt(t *testing.T) {
+	for k, name := range memberNames {
+		lit := `"` + name + `"`
+		if got, n := memberAt([]byte(lit + `:1`)); got != k || n != len(lit) {
+			t.Errorf("%s: member %d length %d, want %d %d", lit, got, n, k, len(lit))
+		}
+		for _, bad := range []string{`"` + strings.ToUpper(name[:1]) + name[1:] + `"`, `"` + name + `x"`, `"x` + name + `"`,
+			`"` + name[:len(name)-1] + `"`, `"\u00` + fmt.Sprintf("%02x", name[0]) + name[1:] + `"`, `"` + name, name + `"`} {
+			if got, _ := memberAt([]byte(bad + `:1`)); got >= 0 && bad != `"`+memberNames[got]+`"` {
+				t.Errorf("%s: taken as member %d", bad, got)
+			}
+		}
+	}
+	for _, r := range []string{``, `"`, `""`, `"v`, `v"`} {
+		if got, _ := memberAt([]byte(r)); got >= 0 {
+			t.Errorf("%q: taken as member %d", r, got)
+		}
 	}
 }
