@@ -66,9 +66,9 @@ type scanner struct {
 var scanners = sync.Pool{New: func() any { return &scanner{pooled: true} }}
 
 // maxKept bounds the slabs a pooled scanner keeps between inputs (in nodes, members or
-// elements): enough for the server's own large objects (a round's reveal), not a hostile
-// input's millions.
-const maxKept = 4096
+// elements; at most ~150 KB a scanner): enough for the server's own large objects (a round's
+// reveal is ~300 nodes), not a hostile input's millions.
+const maxKept = 1024
 
 // parsePooled is parse with a pooled scanner; release gives it back once the tree is no longer
 // read.
