@@ -343,7 +343,7 @@ func (q *quickScan) messages(b *answerBody) bool {
 }
 
 // commitments reads the commitments array: at most 64 signed commitments, each taken by
-// commitment.ScanQuickTo (the common shape, valid under the schema); any other item sends the
+// commitment.ScanQuickToLater then FinishQuick (the common shape, valid under the schema); any other item sends the
 // whole answer to the strict path, which judges each item alone.
 func (q *quickScan) commitments(b *answerBody) bool {
 	if !q.Next('[') || len(b.quickCom) > 0 {
@@ -361,9 +361,10 @@ func (q *quickScan) commitments(b *answerBody) bool {
 		}
 		q.WS()
 		start := q.I
-		// Read in place (a refused one stays in the list, which release clears).
+		// Read in place (a refused one stays in the list, which release clears); the digests
+		// once all are read, two at a time (FinishQuick).
 		b.quickCom = append(b.quickCom, commitment.Quick{})
-		end, ok := commitment.ScanQuickTo(&b.quickCom[len(b.quickCom)-1], q.D, q.I, &b.scratch.comForms, &b.scratch.names)
+		end, ok := commitment.ScanQuickToLater(&b.quickCom[len(b.quickCom)-1], q.D, q.I, &b.scratch.comForms, &b.scratch.names)
 		if !ok {
 			return false
 		}
@@ -372,7 +373,11 @@ func (q *quickScan) commitments(b *answerBody) bool {
 		if q.Next(',') {
 			continue
 		}
-		return q.Next(']')
+		if !q.Next(']') {
+			return false
+		}
+		commitment.FinishQuick(b.quickCom)
+		return true
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"arena/games/canon"
+	"arena/games/internal/sha256pair"
 )
 
 // Quick is a commitment read by ScanQuick: exactly what ParseForms returns for its bytes, and
@@ -18,6 +19,10 @@ type Quick struct {
 	Forms      Forms
 	Sig        [ed25519.SignatureSize]byte
 	CondAt     int // Forms.Condition is Forms.Signed[CondAt : CondAt+len(Forms.Condition)]
+
+	// sigText is the sig member's text in the input, from ScanQuickToLater until FinishQuick
+	// writes the id and Commitment.Sig; nil otherwise.
+	sigText []byte
 }
 
 // ScanQuick reads the commitment object that starts at data[at] (after optional whitespace)
@@ -35,7 +40,7 @@ type Quick struct {
 // their own JCS form).
 func ScanQuick(data []byte, at int) (Quick, int, bool) {
 	var q Quick
-	end, ok := scanQuick(&q, data, at, nil, nil)
+	end, ok := scanQuick(&q, data, at, nil, nil, false)
 	if !ok {
 		return Quick{}, 0, false
 	}
@@ -50,7 +55,7 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 // outlive it).
 func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
 	var q Quick
-	end, ok := scanQuick(&q, data, at, room, nil)
+	end, ok := scanQuick(&q, data, at, room, nil, false)
 	if !ok {
 		return Quick{}, 0, false
 	}
@@ -63,10 +68,41 @@ func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
 // strings come from names when it holds them (nil: each commitment its own). On false *dst
 // holds whatever was read before the refusal; the caller clears it.
 func ScanQuickTo(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int, bool) {
-	return scanQuick(dst, data, at, room, names)
+	return scanQuick(dst, data, at, room, names, false)
 }
 
-func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int, bool) {
+// ScanQuickToLater is ScanQuickTo leaving Canonical.Digest, Canonical.ID and Commitment.Sig
+// to FinishQuick, which a reader of several commitments calls once it has read them all: their
+// digests are then hashed two at a time (games/internal/sha256pair: one stream's SHA-256
+// rounds in the other's idle cycles). Until then the Quick holds a view of data's sig text,
+// and data must not change.
+func ScanQuickToLater(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int, bool) {
+	return scanQuick(dst, data, at, room, names, true)
+}
+
+// FinishQuick completes the commitments qs read by ScanQuickToLater (each once): digest, id
+// and sig text, as ScanQuickTo would have written them.
+func FinishQuick(qs []Quick) {
+	i := 0
+	for ; i+1 < len(qs); i += 2 {
+		var x, y sha256pair.Digest
+		sha256pair.WritePair(&x, qs[i].Canonical.Bytes, &y, qs[i+1].Canonical.Bytes)
+		qs[i].finish(x.Sum256())
+		qs[i+1].finish(y.Sum256())
+	}
+	if i < len(qs) {
+		qs[i].finish(canon.Digest(qs[i].Canonical.Bytes))
+	}
+}
+
+// finish sets the digest of q's canonical bytes, its id and its sig text.
+func (q *Quick) finish(sum [32]byte) {
+	q.Canonical.Digest = sum
+	q.Canonical.ID = idAndSig(sum, q.sigText, &q.Commitment)
+	q.sigText = nil
+}
+
+func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names, later bool) (int, bool) {
 	// The object is read on a local offset (ws, next, strAt, intAt), kept in a register where
 	// a cursor's field was stored and loaded again between every step; the condition, rarely
 	// more than {"always":true}, through the cursor (skip).
@@ -207,10 +243,13 @@ func scanQuick(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int
 	without := append(append(full[n:n], full[:sigAt]...), full[sigEnd:n]...)
 	without = without[:len(without):len(without)]
 	full = full[:n:n]
-	sum := canon.Digest(without)
-	dst.Canonical = Canonical{Bytes: without, Digest: sum, ID: idAndSig(sum, sigText, c)}
 	dst.Forms = Forms{Signed: full, Condition: full[condAt : condAt+len(condJCS) : condAt+len(condJCS)]}
 	dst.CondAt = condAt
+	dst.Canonical.Bytes = without
+	dst.sigText = sigText
+	if !later {
+		dst.finish(canon.Digest(without))
+	}
 	return end, true
 }
 

@@ -57,6 +57,15 @@ func checkQuick(t *testing.T, raw []byte) bool {
 		if end2, ok := ScanQuickTo(&to, raw, 0, &room, n); !ok || end2 != end || !reflect.DeepEqual(to, q) {
 			t.Fatalf("%q: ScanQuickTo read %+v (%v, end %d), ScanQuick %+v (end %d)", raw, to, ok, end2, q, end)
 		}
+		// And with the digest left to FinishQuick, alone in its list.
+		later := make([]Quick, 1)
+		if end2, ok := ScanQuickToLater(&later[0], raw, 0, &room, n); !ok || end2 != end {
+			t.Fatalf("%q: ScanQuickToLater refused what ScanQuick took, or ended elsewhere", raw)
+		}
+		FinishQuick(later)
+		if !reflect.DeepEqual(later[0], q) {
+			t.Fatalf("%q: ScanQuickToLater then FinishQuick read %+v, ScanQuick %+v", raw, later[0], q)
+		}
 	}
 	return true
 }
@@ -271,6 +280,40 @@ func TestMemberAt(t *testing.T) {
 	for _, r := range []string{``, `"`, `""`, `"v`, `v"`} {
 		if got, _ := memberAt([]byte(r)); got >= 0 {
 			t.Errorf("%q: taken as member %d", r, got)
+		}
+	}
+}
+
+// FinishQuick over lists of every length from 1 to 7 (pairs and an odd one last) gives each
+// commitment exactly what ScanQuick gives it alone.
+func TestFinishQuickPairs(t *testing.T) {
+	k := testKey("alice")
+	var raws [][]byte
+	for i := 0; i < 7; i++ {
+		obj := strings.Replace(baseObj(), `"seq":1`, fmt.Sprintf(`"seq":%d`, i+1), 1)
+		if i%3 == 1 { // a longer one: a block more to hash than its pair
+			obj = strings.Replace(obj, `{"always":true}`, `{"and":[{"survives":["`+carol+`",2]},{"not":{"honoured":"sha256:`+strings.Repeat("0f", 32)+`"}}]}`, 1)
+		}
+		raws = append(raws, signed(t, obj, k))
+	}
+	for n := 1; n <= len(raws); n++ {
+		qs := make([]Quick, n)
+		var names Names
+		room := make([]byte, 0, 16<<10)
+		for i := range qs {
+			if _, ok := ScanQuickToLater(&qs[i], raws[i], 0, &room, &names); !ok {
+				t.Fatalf("%s: not taken", raws[i])
+			}
+			if qs[i].Canonical.ID != "" || qs[i].Commitment.Sig != "" {
+				t.Fatalf("%s: id or sig written before FinishQuick", raws[i])
+			}
+		}
+		FinishQuick(qs)
+		for i := range qs {
+			want, _, _ := ScanQuick(raws[i], 0)
+			if !reflect.DeepEqual(qs[i], want) {
+				t.Fatalf("list of %d, item %d: %+v, ScanQuick %+v", n, i, qs[i], want)
+			}
 		}
 	}
 }
