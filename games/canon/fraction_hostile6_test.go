@@ -1,0 +1,32 @@
+//go:build hostile6
+
+package canon
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FAILS today (found by FuzzCanonical in 70 s; the rule predates this afternoon's changes):
+// a number with a fraction is "left to JCS" by safeNumber however large it is, but JCS writes
+// it as the float64 it rounds to, an integer beyond ±(2^53−1) once the magnitude reaches 2^53
+// (or 2^53−0.5 rounding up). Canonical accepts the input and returns bytes that Canonical
+// itself refuses (ErrUnsafeInteger): a commitment or a payload carrying such a number has a
+// canonical form no reader accepts again, and two different inputs (…0.1 and …0.2) share one
+// canonical form. Proposed fix (scan.go, number): after the digit rules, refuse
+// (ErrUnsafeInteger) a number whose float64 value (strconv.ParseFloat of the literal, what JCS
+// prints) is integral with magnitude above 2^53−1, fraction or not.
+func TestCanonicalHostile6FractionBeyondSafe(t *testing.T) {
+	for _, n := range []string{
+		"10000000000000000.1", "9007199254740992.5", "9007199254740991.5", "-9007199254740993.25",
+		"123456789012345678.9", "9007199254740992.000001",
+	} {
+		out, err := Canonical([]byte(n))
+		if err != nil {
+			continue // refused: fine
+		}
+		if again, err := Canonical(out); err != nil || !bytes.Equal(again, out) {
+			t.Errorf("%s: accepted as %s, which Canonical then refuses (%v)", n, out, err)
+		}
+	}
+}
