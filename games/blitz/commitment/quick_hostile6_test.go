@@ -2,6 +2,7 @@ package commitment
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -250,6 +251,44 @@ func TestParseRoundHostile6(t *testing.T) {
 		wn, wok := ref(id)
 		if n, ok := ParseRound(id); n != wn || ok != wok {
 			t.Fatalf("ParseRound(%q) = %d, %v; strconv %d, %v", id, n, ok, wn, wok)
+		}
+	}
+}
+
+// FinishQuick's paired digests over commitments whose canonical bytes take every length modulo
+// SHA-256's 64-byte block across three blocks (the payer 1 to 150 characters), paired with
+// neighbours of other lengths so one stream of a pair has more blocks than the other: each id
+// and digest is SHA-256 of the commitment's own canonical bytes, and each sig its own text.
+func TestFinishQuickHostile6Lengths(t *testing.T) {
+	var raws [][]byte
+	for l := 1; l <= 150; l++ {
+		payer := "ccd:" + strings.Repeat("x", l)
+		obj := strings.Replace(baseObj(), `"payer":"`+alice+`"`, `"payer":"`+payer+`"`, 1)
+		raws = append(raws, []byte(obj[:len(obj)-1]+`,"sig":"ed25519:`+fmt.Sprintf("%0128x", l)+`"}`))
+	}
+	r := rand.New(rand.NewPCG(6, 256))
+	for rep := 0; rep < 40; rep++ {
+		r.Shuffle(len(raws), func(i, j int) { raws[i], raws[j] = raws[j], raws[i] })
+		n := 1 + r.IntN(9)
+		list := raws[:n]
+		qs := make([]Quick, n)
+		room := make([]byte, 0, 1<<14)
+		var names Names
+		for i, raw := range list {
+			if _, ok := ScanQuickToLater(&qs[i], raw, 0, &room, &names); !ok {
+				t.Fatalf("%s not taken", raw)
+			}
+		}
+		FinishQuick(qs)
+		for i, raw := range list {
+			want, _, ok := ScanQuick(raw, 0)
+			if !ok || !reflect.DeepEqual(qs[i], want) {
+				t.Fatalf("list of %d, item %d (%d canonical bytes): FinishQuick gave id %s, ScanQuick %s", n, i,
+					len(qs[i].Canonical.Bytes), qs[i].Canonical.ID, want.Canonical.ID)
+			}
+			if d := sha256.Sum256(qs[i].Canonical.Bytes); d != qs[i].Canonical.Digest || !strings.HasSuffix(string(raw), `"sig":"`+qs[i].Commitment.Sig+`"}`) {
+				t.Fatalf("item %d: digest or sig is not its own", i)
+			}
 		}
 	}
 }
