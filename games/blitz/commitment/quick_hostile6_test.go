@@ -3,12 +3,15 @@ package commitment
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gowebpki/jcs"
 )
 
 // Hostile tests (T6) of this afternoon's quick reader: the whole-copy path for commitments
@@ -18,8 +21,7 @@ import (
 
 // hostile6Bytes are the byte values put in place of one byte of a commitment: the specials of
 // a string scan, the structural bytes, and look-alikes of the bytes they replace.
-var hostile6Bytes = []byte{0x00, ' ', '\n', '"', '\\', 0x7f, 0x80, 0xc3, '}', ']', ',', ':', '0', '9', '-', '.', 'e',
-	'A', 'f', 'S', 'x'}
+var hostile6Bytes = []byte{0x00, ' ', '\n', '"', '\\', 0x7f, 0x80, '}', ',', ':', '0', '9', '-', 'e', 'A', 'x'}
 
 // One byte of a commitment received in its canonical form (the whole-copy path) or in a loose
 // form (written member by member), replaced by each of hostile6Bytes at every offset: whatever
@@ -51,6 +53,7 @@ func TestScanQuickHostile6OneByte(t *testing.T) {
 				total++
 				if checkQuick(t, raw) {
 					took++
+					checkJCS6(t, raw)
 				}
 			}
 		}
@@ -61,6 +64,28 @@ func TestScanQuickHostile6OneByte(t *testing.T) {
 		t.Fatalf("ScanQuick took %d of %d changed commitments: too few to judge", took, total)
 	}
 	t.Logf("%d of %d one-byte changes taken, each as ParseForms reads it", took, total)
+}
+
+// checkJCS6 holds a taken commitment's forms to github.com/gowebpki/jcs, which owes nothing to
+// canon's strict scan (the reference checkQuick itself leans on): Forms.Signed is JCS of the
+// object, Canonical.Bytes JCS of the object less sig.
+func checkJCS6(t *testing.T, raw []byte) {
+	t.Helper()
+	q, _, _ := ScanQuick(raw, 0)
+	full, err := jcs.Transform(bytes.Clone(raw))
+	if err != nil || !bytes.Equal(full, q.Forms.Signed) {
+		t.Fatalf("%q: signed form %q, jcs %q (%v)", raw, q.Forms.Signed, full, err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "sig")
+	obj, _ := json.Marshal(m)
+	without, err := jcs.Transform(obj)
+	if err != nil || !bytes.Equal(without, q.Canonical.Bytes) {
+		t.Fatalf("%q: canonical bytes %q, jcs of the object less sig %q (%v)", raw, q.Canonical.Bytes, without, err)
+	}
 }
 
 // The payer's text with a special byte or sequence at every offset, the payer's literal at
