@@ -3,6 +3,7 @@ package canon
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -681,7 +682,7 @@ func (s *scanner) number() (*node, error) {
 			exp = -exp
 		}
 	}
-	if !safeNumber(intDigits, fracDigits, exp) {
+	if !safeNumber(s.data[start:s.i], intDigits, fracDigits, exp) {
 		return nil, fmt.Errorf("%w: %s at %s", ErrUnsafeInteger, s.data[start:s.i], s.pathString())
 	}
 	n := s.newNode('0', start)
@@ -691,9 +692,12 @@ func (s *scanner) number() (*node, error) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// safeNumber reports whether the decimal intDigits.fracDigits × 10^exp is either not an
-// integer or an integer of magnitude ≤ 2^53−1. It works on the digits exactly (no float).
-func safeNumber(intDigits, fracDigits []byte, exp int) bool {
+// safeNumber reports whether the number literal lit, the decimal intDigits.fracDigits × 10^exp,
+// keeps its value through JCS: an integer of magnitude ≤ 2^53−1 (worked out on the digits
+// exactly, no float), or a fraction whose float64, which is what JCS writes, is neither out of
+// float64's range nor an integer beyond ±(2^53−1) (10000000000000000.1 is written
+// 10000000000000000, a form Canonical itself refuses, and …0.1 and …0.2 would share it).
+func safeNumber(lit, intDigits, fracDigits []byte, exp int) bool {
 	digits := make([]byte, 0, len(intDigits)+len(fracDigits))
 	digits = append(digits, intDigits...)
 	digits = append(digits, fracDigits...)
@@ -708,8 +712,12 @@ func safeNumber(intDigits, fracDigits []byte, exp int) bool {
 	if len(digits) == 0 {
 		return true // zero
 	}
-	if point < len(digits) {
-		return true // a fractional part remains: not an integer
+	if point < len(digits) { // a fractional part remains: not an integer
+		if point <= 15 {
+			return true // below 10^15 < 2^53: its float64 is no unsafe integer, and in range
+		}
+		f, err := strconv.ParseFloat(string(lit), 64)
+		return err == nil && (f != math.Trunc(f) || math.Abs(f) <= maxSafe)
 	}
 	if point > 16 {
 		return false // at least 10^16 > 2^53−1
