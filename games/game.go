@@ -175,7 +175,10 @@ type Result struct {
 // the inputs and the instants given so far.
 type Match interface {
 	// Act applies one input at instant now. A refusal is an *Error carrying the protocol's code;
-	// on error the match is unchanged.
+	// on error the match is unchanged. The match may keep in.Body (an input log holds the inputs
+	// until they are journaled or snapshotted), so the caller hands the bytes over and must not
+	// change them afterwards, as with any actor message; a caller that reuses a buffer passes a
+	// copy.
 	Act(now time.Time, in Input) (Step, error)
 	// Advance applies every deadline at or before now (phase closes, settlements) and opens
 	// what follows. Calling it early is harmless: it returns an empty Step.

@@ -52,7 +52,8 @@ type Dropped struct {
 // body: the seat's answer that follows came from the fallback policy, §15 agent.scripted). A refusal is a *games.Error with the
 // protocol's code and leaves the match unchanged. An answer whose parts are partly refused is
 // not an error: Step.Reply is {"dropped":[...]} naming each part not taken, and commitments
-// refused carry a private commitment.rejected.
+// refused carry a private commitment.rejected. The match keeps in.Body in its input log (games.Match:
+// the caller must not change the bytes afterwards).
 func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 	if len(in.Body) > maxBody {
 		return games.Step{}, refuse(games.CodeBadRequest, "body over %d bytes", maxBody)
