@@ -394,7 +394,7 @@ const (
 // most once; the offset past its closing brace. The member names are matched as whole
 // literals (msgName), which is what a string read would give for them: an escape-free string
 // is its bytes between the quotes. The common type and tone values are the vocabulary's own
-// strings (msgType, msgTone), so a message costs no string allocation.
+// strings (vocabWord), so a message costs no string allocation.
 func scanMessage(d []byte, i int, msg *message) (int, bool) {
 	i, ok := at(d, i, '{')
 	if !ok {
@@ -425,7 +425,7 @@ func scanMessage(d []byte, i int, msg *message) (int, bool) {
 			if t, n := knownType(d[i:]); n > 0 {
 				msg.typ, i = t, i+n
 			} else if text, i, _, ok = strAt(d, i); ok {
-				msg.typ = msgType(text)
+				msg.typ = vocabWord(text, messageTypes)
 			}
 		case qmText:
 			var ascii bool
@@ -442,7 +442,7 @@ func scanMessage(d []byte, i int, msg *message) (int, bool) {
 			if t, n := knownTone(d[i:]); n > 0 {
 				msg.tone, i = t, i+n
 			} else if text, i, _, ok = strAt(d, i); ok {
-				msg.tone = msgTone(text)
+				msg.tone = vocabWord(text, tones)
 			}
 		case qmTo:
 			msg.to, _, i, ok = intAt(d, i)
@@ -460,7 +460,7 @@ func scanMessage(d []byte, i int, msg *message) (int, bool) {
 
 // knownType matches the head of r against the two types' literals, quotes included: the type
 // and the literal's length, or 0. A literal matched whole is an escape-free string whose
-// closing quote is its last byte, so this is what strAt then msgType give for it, with
+// closing quote is its last byte, so this is what strAt then vocabWord give for it, with
 // constant comparisons (a load or two each) in place of a scan; anything else goes to strAt.
 func knownType(r []byte) (string, int) {
 	switch {
@@ -489,32 +489,13 @@ func knownTone(r []byte) (string, int) {
 	return "", 0
 }
 
-// msgType is a message's type as a string: the vocabulary's own for public and private, a
-// copy of anything else (which talk refuses, naming it).
-func msgType(text []byte) string {
-	switch string(text) {
-	case "public":
-		return "public"
-	case "private":
-		return "private"
-	}
-	return string(text)
-}
-
-// msgTone is a message's tone as a string: the vocabulary's own for the five tones (§6), a
-// copy of anything else.
-func msgTone(text []byte) string {
-	switch string(text) {
-	case "ask":
-		return "ask"
-	case "offer":
-		return "offer"
-	case "accept":
-		return "accept"
-	case "decline":
-		return "decline"
-	case "neutral":
-		return "neutral"
+// vocabWord is text as a string: the vocabulary's own when it is one of words (no allocation
+// for the common values), a copy of anything else (which talk refuses, naming it).
+func vocabWord(text []byte, words []string) string {
+	for _, w := range words {
+		if string(text) == w {
+			return w
+		}
 	}
 	return string(text)
 }

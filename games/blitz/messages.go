@@ -12,14 +12,14 @@ import (
 
 // Messages (§6): reading, limits, the events and the inbox items.
 
+// The §6 vocabularies: a message's type and its tone.
+var (
+	messageTypes = []string{"public", "private"}
+	tones        = []string{"ask", "offer", "accept", "decline", "neutral"}
+)
+
 // toneOK reports whether tone is in the §6 vocabulary.
-func toneOK(tone string) bool {
-	switch tone {
-	case "ask", "offer", "accept", "decline", "neutral":
-		return true
-	}
-	return false
-}
+func toneOK(tone string) bool { return slices.Contains(tones, tone) }
 
 // message is one §6 message as read by readMessage or quickAnswer. text is the decoded text
 // and textJCS the same text as a JCS string literal (quotes included); to is the raw value of
