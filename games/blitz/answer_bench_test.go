@@ -76,7 +76,7 @@ func benchCommitAnswer(tb testing.TB) []byte {
 
 // BenchmarkDecodeCommitAnswer is decodeAnswer alone on one commit answer (the quick path:
 // each commitment read, checked against the schema, written in its canonical forms and
-// digested by commitment.ScanQuickInto).
+// digested by commitment.ScanQuickToLater and FinishQuick).
 func BenchmarkDecodeCommitAnswer(b *testing.B) {
 	raw := benchCommitAnswer(b)
 	b.ReportAllocs()

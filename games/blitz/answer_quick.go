@@ -168,7 +168,7 @@ type quickScratch struct {
 	msgSpans []json.RawMessage
 	coms     []commitment.Quick
 	comSpans []json.RawMessage
-	// comForms is the room the commitments' forms are written into (ScanQuickInto): they live
+	// comForms is the room the commitments' forms are written into (commitment.ScanQuickToLater): they live
 	// while the answer is taken, and a commitment taken pending has its signed form copied out
 	// into its commitment.pending payload (promise.rehome) before the scratch goes back.
 	comForms []byte

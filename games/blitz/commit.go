@@ -458,7 +458,7 @@ func (m *Match) reject(c *promise, e *subError) {
 // out at its exact size.
 //
 // It returns the payload (the event's, which the match never writes into): a commitment read
-// into an answer's scratch (ScanQuickInto) keeps the signed form inside it (rehome).
+// into an answer's scratch (commitment.ScanQuickToLater) keeps the signed form inside it (rehome).
 func (m *Match) emitPending(c *promise, index int, ref string) []byte {
 	b, at := m.openEvent()
 	b = append(append(b, pendingHead...), c.raw...)
@@ -473,7 +473,7 @@ const pendingHead = `{"commitment":`
 
 // rehome points the promise's signed form and condition into its commitment.pending payload p
 // (emitPending), which holds the same bytes: the forms were read into an answer's scratch
-// (commitment.ScanQuickInto), which goes back to be reused once the answer is taken, so what
+// (commitment.ScanQuickToLater), which goes back to be reused once the answer is taken, so what
 // the promise keeps until its seal must live elsewhere, and the payload already holds it.
 // condAt is the condition's offset in the signed form (commitment.Quick.CondAt). Should p not
 // hold the form (never: emitPending wrote it there), the form is copied out instead.

@@ -9,7 +9,7 @@ import (
 )
 
 // A commitment read by the quick path has its forms written into the answer's scratch
-// (commitment.ScanQuickInto), which is reused by the next answer: what the pending promise
+// (commitment.ScanQuickToLater), which is reused by the next answer: what the pending promise
 // keeps until its seal (the signed form and the condition) must live in its commitment.pending
 // payload instead. Scribbling over every scratch the pool gives back changes nothing sealed.
 func TestQuickCommitmentFormsLeaveTheScratch(t *testing.T) {

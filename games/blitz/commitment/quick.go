@@ -47,13 +47,13 @@ func ScanQuick(data []byte, at int) (Quick, int, bool) {
 	return q, end, true
 }
 
-// ScanQuickInto is ScanQuick with the forms (Canonical.Bytes, Forms.Signed and
+// scanQuickInto is ScanQuick with the forms (Canonical.Bytes, Forms.Signed and
 // Forms.Condition, one piece of exactly their size) written at the end of *room when its
 // capacity has space for them, *room then extended over them; otherwise into a new buffer, as
 // ScanQuick. The caller owns room: the forms are valid as long as it leaves that piece alone
 // (a reader of several commitments reuses one room for all of them, and copies out what must
 // outlive it).
-func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
+func scanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
 	var q Quick
 	end, ok := scanQuick(&q, data, at, room, nil, false)
 	if !ok {
@@ -62,16 +62,16 @@ func ScanQuickInto(data []byte, at int, room *[]byte) (Quick, int, bool) {
 	return q, end, true
 }
 
-// ScanQuickTo is ScanQuickInto reading into *dst, which must be the zero Quick: a reader that
+// scanQuickTo is scanQuickInto reading into *dst, which must be the zero Quick: a reader that
 // keeps its commitments in a list reads each in its place, where a Quick returned by value
 // (some 500 bytes, pointers among them) was copied twice more. The round, payer and payee
 // strings come from names when it holds them (nil: each commitment its own). On false *dst
 // holds whatever was read before the refusal; the caller clears it.
-func ScanQuickTo(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int, bool) {
+func scanQuickTo(dst *Quick, data []byte, at int, room *[]byte, names *Names) (int, bool) {
 	return scanQuick(dst, data, at, room, names, false)
 }
 
-// ScanQuickToLater is ScanQuickTo leaving Canonical.Digest, Canonical.ID and Commitment.Sig
+// ScanQuickToLater is scanQuickTo leaving Canonical.Digest, Canonical.ID and Commitment.Sig
 // to FinishQuick, which a reader of several commitments calls once it has read them all: their
 // digests are then hashed two at a time (games/internal/sha256pair: one stream's SHA-256
 // rounds in the other's idle cycles). Until then the Quick holds a view of data's sig text,
@@ -81,7 +81,7 @@ func ScanQuickToLater(dst *Quick, data []byte, at int, room *[]byte, names *Name
 }
 
 // FinishQuick completes the commitments qs read by ScanQuickToLater (each once): digest, id
-// and sig text, as ScanQuickTo would have written them.
+// and sig text, as scanQuickTo would have written them.
 func FinishQuick(qs []Quick) {
 	i := 0
 	for ; i+1 < len(qs); i += 2 {
@@ -286,7 +286,7 @@ func writeForm(buf []byte, lits *[nMembers][]byte, sigAt, sigEnd, condAt *int) [
 }
 
 // Names is a small cache of the strings a reader of many commitments meets again and again:
-// the round's id and the seats' agent ids. A commitment read with one (ScanQuickTo) takes its
+// the round's id and the seats' agent ids. A commitment read with one (scanQuickTo) takes its
 // round, payer and payee from it when they are there, so a round's 120 commitments cost a
 // handful of those strings, not 360. The zero Names is empty; it keeps the last 8 distinct
 // strings. Not safe for concurrent use: one per reader.

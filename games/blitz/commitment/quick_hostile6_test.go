@@ -133,8 +133,8 @@ func TestScanQuickHostile6Truncated(t *testing.T) {
 		}
 		var room []byte
 		var q Quick
-		if _, ok := ScanQuickTo(&q, raw[:n:n], 0, &room, &Names{}); ok {
-			t.Fatalf("ScanQuickTo took it cut at %d", n)
+		if _, ok := scanQuickTo(&q, raw[:n:n], 0, &room, &Names{}); ok {
+			t.Fatalf("scanQuickTo took it cut at %d", n)
 		}
 	}
 	buf := append([]byte(" \t\n\r "), raw...)
@@ -160,7 +160,7 @@ func TestScanQuickHostile6Truncated(t *testing.T) {
 	}
 }
 
-// Nothing a Quick holds after ScanQuick, ScanQuickInto, ScanQuickTo (with and without names) or
+// Nothing a Quick holds after ScanQuick, scanQuickInto, scanQuickTo (with and without names) or
 // ScanQuickToLater then FinishQuick is a view of the input: the input overwritten afterwards,
 // every field (strings, forms, digest, id, sig text, condition) reads as before.
 func TestScanQuickHostile6NoViewOfInput(t *testing.T) {
@@ -177,11 +177,11 @@ func TestScanQuickHostile6NoViewOfInput(t *testing.T) {
 				case 0:
 					q, _, ok = ScanQuick(in, 0)
 				case 1:
-					q, _, ok = ScanQuickInto(in, 0, &room)
+					q, _, ok = scanQuickInto(in, 0, &room)
 				case 2:
-					_, ok = ScanQuickTo(&q, in, 0, &room, nil)
+					_, ok = scanQuickTo(&q, in, 0, &room, nil)
 				case 3:
-					_, ok = ScanQuickTo(&q, in, 0, &room, &Names{})
+					_, ok = scanQuickTo(&q, in, 0, &room, &Names{})
 				case 4:
 					qs := make([]Quick, 3)
 					for i := range qs {
@@ -227,7 +227,7 @@ func TestNamesHostile6NearMisses(t *testing.T) {
 		}
 		var q Quick
 		room := make([]byte, 0, 2048)
-		if _, ok := ScanQuickTo(&q, raw, 0, &room, &names); !ok {
+		if _, ok := scanQuickTo(&q, raw, 0, &room, &names); !ok {
 			t.Fatalf("%s not taken", raw)
 		}
 		if !reflect.DeepEqual(q.Commitment, c) {

@@ -48,14 +48,14 @@ func checkQuick(t *testing.T, raw []byte) bool {
 		t.Fatalf("%q: CondAt %d does not locate the condition in the signed form", raw, q.CondAt)
 	}
 	checkQuickInto(t, raw, q)
-	// ScanQuickTo reads the same into a Quick in place (the answer reader's list), without
+	// scanQuickTo reads the same into a Quick in place (the answer reader's list), without
 	// names, and with them both empty and holding the strings already (read twice).
 	var names Names
 	for _, n := range []*Names{nil, &names, &names} {
 		var to Quick
 		room := make([]byte, 0, 8<<10)
-		if end2, ok := ScanQuickTo(&to, raw, 0, &room, n); !ok || end2 != end || !reflect.DeepEqual(to, q) {
-			t.Fatalf("%q: ScanQuickTo read %+v (%v, end %d), ScanQuick %+v (end %d)", raw, to, ok, end2, q, end)
+		if end2, ok := scanQuickTo(&to, raw, 0, &room, n); !ok || end2 != end || !reflect.DeepEqual(to, q) {
+			t.Fatalf("%q: scanQuickTo read %+v (%v, end %d), ScanQuick %+v (end %d)", raw, to, ok, end2, q, end)
 		}
 		// And with the digest left to FinishQuick, alone in its list.
 		later := make([]Quick, 1)
@@ -70,7 +70,7 @@ func checkQuick(t *testing.T, raw []byte) bool {
 	return true
 }
 
-// checkQuickInto holds ScanQuickInto to ScanQuick's q for raw: with room to spare the forms
+// checkQuickInto holds scanQuickInto to ScanQuick's q for raw: with room to spare the forms
 // are written after what room held, which stays as it was, room grows by exactly their size,
 // and nothing past them is written; with too little room, room is left alone.
 func checkQuickInto(t *testing.T, raw []byte, q Quick) {
@@ -84,17 +84,17 @@ func checkQuickInto(t *testing.T, raw []byte, q Quick) {
 		for i := len(pre); i < len(full); i++ {
 			full[i] = '#'
 		}
-		r, end, ok := ScanQuickInto(raw, 0, &room)
+		r, end, ok := scanQuickInto(raw, 0, &room)
 		if _, qend, _ := ScanQuick(raw, 0); !ok || end != qend {
-			t.Fatalf("%q: ScanQuickInto refused what ScanQuick took, or ended elsewhere (%v, %d, %d)", raw, ok, end, qend)
+			t.Fatalf("%q: scanQuickInto refused what ScanQuick took, or ended elsewhere (%v, %d, %d)", raw, ok, end, qend)
 		}
 		if !reflect.DeepEqual(r.Commitment, q.Commitment) || r.Canonical.ID != q.Canonical.ID || r.Sig != q.Sig ||
 			r.CondAt != q.CondAt || !bytes.Equal(r.Canonical.Bytes, q.Canonical.Bytes) ||
 			!bytes.Equal(r.Forms.Signed, q.Forms.Signed) || !bytes.Equal(r.Forms.Condition, q.Forms.Condition) {
-			t.Fatalf("%q (room %d for %d): ScanQuickInto read differently from ScanQuick", raw, spare, need)
+			t.Fatalf("%q (room %d for %d): scanQuickInto read differently from ScanQuick", raw, spare, need)
 		}
 		if !bytes.Equal(room[:len(pre)], pre) {
-			t.Fatalf("%q: ScanQuickInto wrote over what room held", raw)
+			t.Fatalf("%q: scanQuickInto wrote over what room held", raw)
 		}
 		if spare < need {
 			if len(room) != len(pre) {
@@ -107,7 +107,7 @@ func checkQuickInto(t *testing.T, raw []byte, q Quick) {
 		}
 		for i := len(room); i < len(full); i++ {
 			if full[i] != '#' {
-				t.Fatalf("%q: ScanQuickInto wrote past its forms at %d", raw, i)
+				t.Fatalf("%q: scanQuickInto wrote past its forms at %d", raw, i)
 			}
 		}
 		if cap(r.Forms.Signed) != len(r.Forms.Signed) || cap(r.Canonical.Bytes) != len(r.Canonical.Bytes) {
@@ -215,7 +215,7 @@ func TestScanQuickReceivedForm(t *testing.T) {
 	}
 	for _, c := range compact {
 		var room []byte
-		q, _, ok := ScanQuickInto([]byte(c), 0, &room)
+		q, _, ok := scanQuickInto([]byte(c), 0, &room)
 		if !ok || !checkQuick(t, []byte(c)) {
 			t.Fatalf("%s: not taken", c)
 		}
