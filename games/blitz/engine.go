@@ -216,6 +216,8 @@ func (m *Match) replay(i int, op logOp) error {
 	switch op.Op {
 	case "advance":
 		m.Advance(op.At)
+	case "abandon":
+		m.Abandon(op.At, op.Reason)
 	case "act":
 		if _, err := m.Act(op.At, op.Input); err != nil {
 			return fmt.Errorf("blitz: restore: input %d refused on replay: %w", i, err)

@@ -20,9 +20,10 @@ type snapshotV1 struct {
 }
 
 type logOp struct {
-	Op    string      `json:"op"` // "advance" or "act"
-	At    time.Time   `json:"at"`
-	Input games.Input `json:"input,omitzero"`
+	Op     string      `json:"op"` // "advance", "act" or "abandon"
+	At     time.Time   `json:"at"`
+	Input  games.Input `json:"input,omitzero"`
+	Reason string      `json:"reason,omitempty"` // abandon's
 }
 
 // snapshotHead is snapshotV1 less its log, which Snapshot writes from logJSON.

@@ -214,7 +214,7 @@ func TestBracket(t *testing.T) {
 		}
 		step := m.Advance(d)
 		for _, p := range step.Prompts {
-			m.Act(d.Add(time.Second), games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: json.RawMessage(`{"action":"` + p.Legal[0] + `"}`)})
+			m.Act(d.Add(time.Second), games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: json.RawMessage(`{"action":"` + p.Legal[0].Name + `"}`)})
 		}
 	}
 	r, ok := m.Result()
