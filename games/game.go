@@ -285,13 +285,12 @@ type Match interface {
 	Abandon(now time.Time, reason string) Step
 	// SeedHash commits to the seed before play (Break Room seed_hash).
 	SeedHash() string
-	// Result is the outcome once the match is done.
+	// Result is the outcome once the match is done (or abandoned).
 	Result() (Result, bool)
-	// Snapshot is everything Restore needs to rebuild the match exactly.
-	Snapshot() ([]byte, error)
 }
 
-// Engine makes and restores matches of one game.
+// Engine makes matches of one game. A match comes back after a restart by Replay of the table's
+// input log (replay.go); a game needs nothing more to be hosted.
 //
 // New makes no events: a new match's Deadline is Setup.Start, and its opening events and first
 // prompts come from the first Advance(now ≥ Start). So the caller persists and publishes every
@@ -299,5 +298,16 @@ type Match interface {
 type Engine interface {
 	Manifest() Manifest
 	New(s Setup, keys Keyring) (Match, error)
+}
+
+// Checkpointer is a Match that can write its whole state as bytes (Snapshot), and Restorer the
+// Engine that reads them back: optional checkpoints, so a long match need not be replayed from
+// its first input (and records written before every table logged its inputs still restore).
+type Checkpointer interface {
+	Snapshot() ([]byte, error)
+}
+
+// Restorer is an Engine that rebuilds a match from a Checkpointer's Snapshot, exactly.
+type Restorer interface {
 	Restore(snapshot []byte, keys Keyring) (Match, error)
 }

@@ -199,7 +199,7 @@ func TestStaleAndRefusals(t *testing.T) {
 		t.Fatalf("before open: %v", err)
 	}
 	m.Advance(t0)
-	before, _ := m.Snapshot()
+	before, _ := m.(games.Checkpointer).Snapshot()
 	refusals := []struct {
 		in   games.Input
 		at   time.Time
@@ -225,7 +225,7 @@ func TestStaleAndRefusals(t *testing.T) {
 			t.Errorf("%+v at %s: err = %v, want %s", r.in, r.at, err, r.code)
 		}
 	}
-	after, _ := m.Snapshot()
+	after, _ := m.(games.Checkpointer).Snapshot()
 	if string(before) != string(after) {
 		t.Fatal("a refusal changed the match")
 	}
