@@ -94,7 +94,7 @@ func (t *tableActor) Receive(ctx actor.Context) {
 			return
 		}
 		t.guard(ctx, inputKey(m.Input), func() { t.onSubmit(ctx, m) })
-	case *phaseDue, *seatAnswer, *Anchored, *crashTable, *commitDone:
+	case *phaseDue, *seatAnswer, *Anchored, *CrashTable, *commitDone:
 		if t.halted {
 			return // the next incarnation restores from the store and redelivers
 		}
@@ -122,8 +122,8 @@ func (t *tableActor) handle(ctx actor.Context, msg any) {
 		t.guard(ctx, inputKey(m.Input), func() { t.onSeatAnswer(ctx, m) })
 	case *Anchored:
 		t.guard(ctx, "anchored:"+m.Request.Kind+":"+strconv.FormatUint(uint64(m.Request.Seq), 10), func() { t.onAnchored(ctx, m) })
-	case *crashTable:
-		t.guard(ctx, "crash:"+m.Tag, func() { panic("crashTable " + m.Tag) })
+	case *CrashTable:
+		t.guard(ctx, "crash:"+m.Tag, func() { panic("CrashTable " + m.Tag) })
 	}
 }
 
@@ -498,9 +498,13 @@ func (t *tableActor) restoreMatch(rec *tableRecord) (games.Match, error) {
 		t.dropInputs(m)
 		return m, nil
 	}
-	entries, err := t.env.store.LoadJournal(t.id)
+	logged, err := t.env.store.Inputs(t.id)
 	if err != nil {
 		return nil, err
+	}
+	entries := make([][]byte, len(logged))
+	for i, in := range logged {
+		entries[i] = in.Data
 	}
 	head := rec.Match // the record carries the head until the first commit
 	if len(head) > 0 {
