@@ -4,6 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS=${GOFLAGS:-}
+# A clone stands alone: the tests read only the repository's own testdata/ folders, never a
+# directory beside the checkout.
+if outside=$(grep -rlE --include='*.go' --exclude-dir=node_modules --exclude-dir=.git \
+	-e '\.\./shared' -e 'shared/testdata' .); then
+	echo "these Go files refer to test data outside the repository (../shared, shared/testdata):" >&2
+	echo "$outside" >&2
+	exit 1
+fi
 # Client tests (MCP TypeScript SDK, A2A JS SDK, headless Chromium) install their own peers here.
 if [ -x scripts/install-test-deps.sh ]; then scripts/install-test-deps.sh; fi
 go vet ./...

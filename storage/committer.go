@@ -35,6 +35,9 @@ func (s *Store) startCommitter() {
 
 // write runs fn in a write transaction shared with whatever else is waiting.
 func (s *Store) write(fn func(*bolt.Tx) error) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
 	s.closeMu.RLock()
 	if s.closed {
 		s.closeMu.RUnlock()
@@ -79,6 +82,9 @@ func (s *Store) runGroup(group []writeReq) {
 			return nil
 		})
 		if failed < 0 { // committed, or the commit itself failed: everyone shares the outcome
+			if err == nil {
+				s.commits.Add(1)
+			}
 			for _, r := range group {
 				r.done <- err
 			}
@@ -86,6 +92,10 @@ func (s *Store) runGroup(group []writeReq) {
 		}
 		bad := group[failed]
 		group = append(group[:failed:failed], group[failed+1:]...)
-		bad.done <- s.db.Update(bad.fn)
+		err = s.db.Update(bad.fn)
+		if err == nil {
+			s.commits.Add(1)
+		}
+		bad.done <- err
 	}
 }

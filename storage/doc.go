@@ -1,19 +1,27 @@
-// Package storage is the arena's one bbolt file: table snapshots, round transcripts, walk-in and
-// agent records, the money ledger, command idempotency and the chain queue (DESIGN.md "Storage").
+// Package storage is the arena's one bbolt file and the only code that opens its transactions:
+// table records, round transcripts, the tables' input logs, each protocol's records, the money
+// ledger, command idempotency, the chain queue and used nonces (DESIGN.md "Storage"). Every
+// bucket has a typed API; nothing outside this package sees a bbolt handle
+// (storage/storagetest opens and checks stores for tests).
 //
 // Buckets, keyed so that a prefix scan answers the common read:
 //
-//	tables    <table id>                         the table record (opaque bytes; actors/ owns the shape)
-//	events    <round> "/" <seq: 8 bytes BE>      one transcript line (JSON games.Event), ordered by seq
-//	rounds    <round>                            the id of the table that plays the round
-//	walkins   <token hash>                       walk-in records (actors/ walk-in desk)
-//	agents    <agent id>                         agent records and ratings
-//	ledger    <seq: 8 bytes BE>                  money rows, append-only
-//	commands  <player> "/" <command id>          idempotency records
-//	chainq    <tx hash>                          pending chain submissions (the chain actor)
-//	meta      "schema", counters                 schema version and sequence counters
+//	tables      <table id>                       the table record (opaque bytes; actors/ owns the shape)
+//	events      <round> "/" <seq: 8 bytes BE>    one transcript line (JSON games.Event), ordered by seq
+//	rounds      <round>                          the id of the table that plays the round
+//	journal     <table id> / <seq: 8 bytes BE>   a table's input log, a bucket per table (inputs.go)
+//	walkins     <token hash>                     DOTDOTDOT's walk-in records, and the desk's
+//	            name/<name> → token hash, live/<mailbox>, board/<week> (Walkins)
+//	ledger      (ledger.go)                      money rows, append-only
+//	commands    <player> "/" <command id>        the first answer to a command (commands.go)
+//	chainq      <tx hash: 32 bytes>              pending chain submissions (chainq.go)
+//	chainidx    <registered bytes>               every chain submission by what it registers
+//	chainmeta   "next_nonce"                     the chain account's next nonce
+//	join_nonces <nonce key>                      expiry of a used nonce, unix s u64 BE (nonces.go)
+//	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one
-// transaction, so a crash keeps both or neither. Writes from many tables share transactions
-// (group commit, committer.go: one fsync pair for many tables). Store is safe for concurrent use.
+// transaction, so a crash keeps both or neither. Every write, of every bucket, goes through one
+// committer (committer.go) that puts concurrent writes in one transaction: one fsync pair for
+// many tables. Check verifies a file against this layout. Store is safe for concurrent use.
 package storage

@@ -5,12 +5,17 @@ import "errors"
 // Sentinel errors. Every error this package returns wraps one of them or a bbolt error, with
 // what was being done and to which key.
 var (
-	// ErrNotFound is returned by LoadTable and Get when the key holds nothing.
+	// ErrNotFound is returned by the reads of one key (LoadTable, Records.Get, Command) when the
+	// key holds nothing.
 	ErrNotFound = errors.New("storage: not found")
 	// ErrSchema is returned by Open for a file written by a newer schema than this build knows.
 	ErrSchema = errors.New("storage: unknown schema version")
 	// ErrExists is returned by CreateTable when the table id is taken.
 	ErrExists = errors.New("storage: already exists")
+	// ErrReadOnly is returned by every write to a store opened with Options.ReadOnly.
+	ErrReadOnly = errors.New("storage: read-only")
+	// ErrCorrupt is returned by Check for a file that does not fit the layout.
+	ErrCorrupt = errors.New("storage: corrupt")
 	// ErrBadKey is returned for an empty key or a table id / round containing '/'.
 	ErrBadKey = errors.New("storage: bad key")
 )

@@ -19,8 +19,27 @@ func openTest(t *testing.T, opts Options) (*Store, string) {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() { _ = s.Close() })
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+		checkFile(t, path)
+	})
 	return s, path
+}
+
+// checkFile runs Check on the closed file at path, as storagetest does for other packages.
+func checkFile(t *testing.T, path string) {
+	t.Helper()
+	s, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Errorf("reopen read-only: %v", err)
+		return
+	}
+	defer s.Close()
+	if err := s.Check(); err != nil {
+		t.Error(err)
+	}
 }
 
 func ev(round string, seq int64, typ string) games.Event {
@@ -110,17 +129,19 @@ func TestCommitStepIsAtomic(t *testing.T) {
 
 func TestRecordsAndCounters(t *testing.T) {
 	s, path := openTest(t, Options{})
-	if _, err := s.Get(BucketWalkins, "h1"); !errors.Is(err, ErrNotFound) {
+	w := s.Walkins()
+	if _, err := w.Get("h1"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Get missing: %v", err)
 	}
-	for _, k := range []string{"p1/c2", "p1/c1", "p2/c1"} {
-		if err := s.Put(BucketCommands, k, []byte("v"+k)); err != nil {
+	val := func(k string) []byte { return []byte(`"v` + k + `"`) }
+	for _, k := range []string{"live/p1/c2", "live/p1/c1", "live/p2/c1"} {
+		if err := w.Put(k, val(k)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var keys []string
-	if err := s.Scan(BucketCommands, "p1/", func(k string, v []byte) error {
-		if string(v) != "v"+k {
+	if err := w.Scan("live/p1/", func(k string, v []byte) error {
+		if string(v) != string(val(k)) {
 			t.Errorf("value of %s = %s", k, v)
 		}
 		keys = append(keys, k)
@@ -128,16 +149,16 @@ func TestRecordsAndCounters(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(keys) != "[p1/c1 p1/c2]" {
+	if fmt.Sprint(keys) != "[live/p1/c1 live/p1/c2]" {
 		t.Fatalf("Scan = %v", keys)
 	}
-	if err := s.Delete(BucketCommands, "p1/c1"); err != nil {
+	if err := w.Delete("live/p1/c1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Get(BucketCommands, "p1/c1"); !errors.Is(err, ErrNotFound) {
+	if _, err := w.Get("live/p1/c1"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after Delete: %v", err)
 	}
-	if err := s.Put(BucketWalkins, "", nil); !errors.Is(err, ErrBadKey) {
+	if err := w.Put("", nil); !errors.Is(err, ErrBadKey) {
 		t.Fatalf("empty key: %v", err)
 	}
 	for want := uint64(1); want <= 3; want++ {
@@ -165,17 +186,22 @@ func TestRecordsAndCounters(t *testing.T) {
 	if n, _ := s2.Next("round"); n != 4 {
 		t.Fatalf("Next after reopen = %d, want 4", n)
 	}
-	if v, err := s2.Get(BucketCommands, "p2/c1"); err != nil || string(v) != "vp2/c1" {
+	if v, err := s2.Walkins().Get("live/p2/c1"); err != nil || string(v) != string(val("live/p2/c1")) {
 		t.Fatalf("Get after reopen = %s, %v", v, err)
 	}
 }
 
 func TestOpenRefusesNewerSchemaAndSecondOpener(t *testing.T) {
-	s, path := openTest(t, Options{})
+	path := filepath.Join(t.TempDir(), "arena.db") // not openTest: the file ends from the future
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
 	if _, err := Open(path, Options{LockTimeout: 50e6}); err == nil {
 		t.Fatal("second Open of a locked file succeeded")
 	}
-	if err := s.DB().Update(func(tx *bolt.Tx) error {
+	if err := s.db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte(BucketMeta)).Put([]byte("schema"), u64(SchemaVersion+1))
 	}); err != nil {
 		t.Fatal(err)

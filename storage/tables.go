@@ -19,15 +19,14 @@ import (
 // tableID. Concurrent calls share one bbolt transaction (group commit, committer.go); the call returns
 // once its data is durable (or, with Options.NoSync, written).
 func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event) error {
-	return s.CommitJournal(tableID, snapshot, nil, events)
+	return s.CommitInputs(tableID, snapshot, nil, events)
 }
 
-// CommitJournal is CommitStep for a table whose match keeps a journal (games.Journaler): the
-// record (unless nil: the stored one still holds), the journal's new entries and the step's
-// events in one transaction. Entries are
-// appended under journal/<tableID>/<seq> (seq from 1, big-endian) in the order given, after every
-// entry an earlier call stored; LoadJournal reads them back.
-func (s *Store) CommitJournal(tableID string, snapshot []byte, entries [][]byte, events []games.Event) error {
+// CommitInputs is CommitStep for a table that logs its inputs: the record (unless nil: the
+// stored one still holds), the new inputs and the step's events in one transaction. Inputs are
+// appended to the table's input log (inputs.go) in the order given, after every input an earlier
+// call stored, each under the next seq (from 1); Inputs and ScanInputs read them back.
+func (s *Store) CommitInputs(tableID string, snapshot []byte, inputs [][]byte, events []games.Event) error {
 	if err := checkID(tableID); err != nil {
 		return fmt.Errorf("storage: commit step of table %q: %w", tableID, err)
 	}
@@ -58,20 +57,8 @@ func (s *Store) CommitJournal(tableID string, snapshot []byte, entries [][]byte,
 				return err
 			}
 		}
-		if len(entries) > 0 {
-			jb, err := tx.Bucket([]byte(BucketJournal)).CreateBucketIfNotExists([]byte(tableID))
-			if err != nil {
-				return err
-			}
-			for _, e := range entries {
-				n, err := jb.NextSequence()
-				if err != nil {
-					return err
-				}
-				if err := jb.Put(binary.BigEndian.AppendUint64(nil, n), e); err != nil {
-					return err
-				}
-			}
+		if err := appendInputs(tx, tableID, inputs); err != nil {
+			return err
 		}
 		evb, rb := tx.Bucket([]byte(BucketEvents)), tx.Bucket([]byte(BucketRounds))
 		last := ""
@@ -157,42 +144,22 @@ func (s *Store) PutTable(tableID string, record []byte) error {
 
 // LoadTable returns a copy of the table record, or ErrNotFound.
 func (s *Store) LoadTable(tableID string) ([]byte, error) {
-	v, err := s.Get(BucketTables, tableID)
+	v, err := s.get(BucketTables, tableID)
 	if err != nil {
 		return nil, fmt.Errorf("storage: load table %s: %w", tableID, err)
 	}
 	return v, nil
 }
 
-// LoadJournal returns copies of table tableID's journal entries in the order they were
-// committed (none when the table keeps no journal).
-func (s *Store) LoadJournal(tableID string) ([][]byte, error) {
-	var out [][]byte
-	err := s.db.View(func(tx *bolt.Tx) error {
-		jb := tx.Bucket([]byte(BucketJournal)).Bucket([]byte(tableID))
-		if jb == nil {
-			return nil
-		}
-		return jb.ForEach(func(_, v []byte) error {
-			out = append(out, bytes.Clone(v))
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("storage: load journal of table %s: %w", tableID, err)
-	}
-	return out, nil
-}
-
 // ListTables calls fn with every table id and a copy of its record, in id order, until fn returns
 // an error (which ListTables returns).
 func (s *Store) ListTables(fn func(id string, record []byte) error) error {
-	return s.Scan(BucketTables, "", func(k string, v []byte) error { return fn(k, v) })
+	return s.scan(BucketTables, "", func(k string, v []byte) error { return fn(k, v) })
 }
 
 // RoundTable returns the id of the table that plays round, or ErrNotFound.
 func (s *Store) RoundTable(round string) (string, error) {
-	v, err := s.Get(BucketRounds, round)
+	v, err := s.get(BucketRounds, round)
 	if err != nil {
 		return "", fmt.Errorf("storage: round %s: %w", round, err)
 	}
@@ -208,7 +175,11 @@ func (s *Store) Events(round string) ([]games.Event, error) {
 	var out []games.Event
 	prefix := []byte(round + "/")
 	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket([]byte(BucketEvents)).Cursor()
+		b := tx.Bucket([]byte(BucketEvents))
+		if b == nil {
+			return nil // a read-only file with no rounds yet
+		}
+		c := b.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var ev games.Event
 			if err := json.Unmarshal(v, &ev); err != nil {

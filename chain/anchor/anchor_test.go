@@ -13,7 +13,7 @@ import (
 // The anchor_50 vector of register_data.json registers an exchange anchor of round T-9931,
 // seq 1, hash ab×32: the bytes the official SDK signed must be what Encode makes.
 func TestEncodeMatchesRegisterDataVector(t *testing.T) {
-	raw, err := os.ReadFile("../../../shared/testdata/concordium/register_data.json")
+	raw, err := os.ReadFile("../../testdata/concordium/register_data.json")
 	if err != nil {
 		t.Fatal(err)
 	}

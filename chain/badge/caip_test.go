@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// vectorDir holds the vectors made with Concordium's web SDK (never edited).
-const vectorDir = "../../../shared/testdata/concordium"
+// vectorDir holds the vectors made with Concordium's web SDK (never edited; testdata/README.md).
+const vectorDir = "../../testdata/concordium"
 
 func readVector(t testing.TB, name string, v any) {
 	t.Helper()

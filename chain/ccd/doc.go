@@ -7,7 +7,7 @@
 // It is built on github.com/Concordium/concordium-go-sdk v0.4.0: the SDK makes the header, the
 // payload, the energy and the sign digest, signs, and carries the gRPC client and its generated
 // protobuf types. Where the SDK is missing a part or disagrees with the vectors made by
-// Concordium's own web SDK (shared/testdata/concordium), this package supplies or replaces that
+// Concordium's own web SDK (testdata/concordium), this package supplies or replaces that
 // part and docs/protocol-notes.md (section "chain") says which, with the bytes:
 //   - the SDK cannot serialize a signed block item nor compute its transaction hash, which the
 //     arena needs at signing time (it answers tables with the hash before submitting): Tx does it;

@@ -20,7 +20,7 @@ const MaxRegisterData = 256
 const HeaderSize = 60
 
 // Tx is a signed account transaction, laid out as the node hashes it
-// (shared/testdata/concordium/register_data.json notes):
+// (testdata/concordium/register_data.json notes):
 //
 //	header         = sender(32) || nonce u64 BE || energy u64 BE || payload_size u32 BE || expiry u64 BE
 //	sign_digest    = SHA-256(header || payload); each signature = ed25519(seed, sign_digest)

@@ -15,7 +15,8 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-const vectors = "../../../shared/testdata/concordium/"
+// vectors holds the vectors made with Concordium's web SDK (never edited; testdata/README.md).
+const vectors = "../../testdata/concordium/"
 
 type rdVector struct {
 	Name   string `json:"name"`

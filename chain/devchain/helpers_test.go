@@ -20,8 +20,8 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// vectorDir holds the vectors made with Concordium's web SDK (never edited).
-const vectorDir = "../../../shared/testdata/concordium"
+// vectorDir holds the vectors made with Concordium's web SDK (never edited; testdata/README.md).
+const vectorDir = "../../testdata/concordium"
 
 func readVector(t testing.TB, name string, v any) {
 	t.Helper()

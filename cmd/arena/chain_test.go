@@ -18,7 +18,7 @@ import (
 // `arena chain sign-register-data` reproduces every Register Data vector made by Concordium's
 // web SDK: energy, block item and transaction hash, with the sender given in base58 and in hex.
 func TestChainSignRegisterDataVectors(t *testing.T) {
-	raw, err := os.ReadFile("../../../shared/testdata/concordium/register_data.json")
+	raw, err := os.ReadFile("../../testdata/concordium/register_data.json")
 	if err != nil {
 		t.Fatal(err)
 	}

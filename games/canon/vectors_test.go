@@ -16,7 +16,8 @@ import (
 	"testing"
 )
 
-const testdata = "../../../shared/testdata"
+// testdata holds the published JCS and ed25519 vectors, copied unedited (testdata/README.md).
+const testdata = "testdata"
 
 func td(t testing.TB, parts ...string) string {
 	t.Helper()
