@@ -22,7 +22,6 @@ import (
 
 	"arena/actors"
 	"arena/games"
-	"arena/storage"
 )
 
 // deskName is the desk actor's name under the actor system's root.
@@ -163,7 +162,7 @@ type deskPong struct{}
 func (a *Arena) liveWalkinTables() []string {
 	seen := map[string]bool{}
 	var ids []string
-	_ = a.Store().Scan(storage.BucketWalkins, "live/", func(_ string, v []byte) error {
+	_ = a.Store().Walkins().Scan("live/", func(_ string, v []byte) error {
 		var s deskLiveSeat
 		if json.Unmarshal(v, &s) == nil && s.Table != "" && !seen[s.Table] {
 			seen[s.Table] = true

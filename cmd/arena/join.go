@@ -157,10 +157,7 @@ func (h *agentsHook) instanceCard() []byte {
 
 // joinOptions is the join door's configuration for arena a.
 func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *storage.Store) (*join.Options, error) {
-	n, err := join.NewBoltNonces(store.DB(), nil)
-	if err != nil {
-		return nil, err
-	}
+	n := join.NewStoreNonces(store, nil)
 	o := &join.Options{Seater: joinSeater{a: a, pace: agentPace(cfg)}, Nonces: n, MaxBody: cfg.HTTP.MaxBody}
 	if h.resolver != nil {
 		o.Resolver = joinResolver{h.resolver}
