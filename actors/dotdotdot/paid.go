@@ -178,7 +178,7 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 			return PaidHold{}, games.Errorf(CodeInARound, "%s already holds a seat at %s (its hold %s)", j.Agent, t.id, h.Hold)
 		}
 	}
-	if len(t.holds) >= walkinFormatSeats[p.o.Format] {
+	if len(t.holds) >= p.a.seatsOf(p.o.Format) {
 		return PaidHold{}, games.Errorf(CodeBadTable, "the paid table filling now is full; the next opens at %s", t.startsAt.UTC().Format(time.RFC3339))
 	}
 	var hb [12]byte
@@ -331,7 +331,7 @@ func (p *PaidTables) open(t *paidTable) {
 	for i, h := range paid {
 		named[i].Name = h.join.Name
 	}
-	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, "agent", named, nil)
+	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, p.a.seatsOf(p.o.Format), "agent", named, nil)
 	spec.Pace = p.a.pace("agent")
 	if !paceZero(p.o.Pace) {
 		spec.Pace = p.o.Pace
@@ -421,7 +421,7 @@ func (p *PaidTables) Finished(tableID string) (PaidSettlement, bool) {
 		return PaidSettlement{}, false
 	}
 	out := PaidSettlement{Table: tableID, Round: t.round, Result: *rec.Result, House: map[int]int64{}, Entry: p.o.Entry,
-		Seats: walkinFormatSeats[p.o.Format]}
+		Seats: p.a.seatsOf(p.o.Format)}
 	out.Paid, _ = p.Payouts(t.round, *rec.Result)
 	for seat := 1; seat <= out.Seats; seat++ {
 		if _, paid := t.paidBy[seat]; !paid {
