@@ -1,7 +1,9 @@
 // Package config is the one Config of `arena serve`: its defaults (which run with zero set-up),
-// loading from a JSON file, the environment and flags (flags win over the environment, which wins
-// over the file, which wins over the defaults), validation, and the instance secrets kept in the
-// data directory (the instance's ed25519 key and the operator token).
+// a section per protocol (DOTDOTDOT, Break Room, the Warden, the Game Master market: each its
+// site and settings), loading from a JSON file, the environment and flags (flags win over the
+// environment, which wins over the file, which wins over the defaults), validation, and the
+// instance secrets kept in the data directory (the instance's ed25519 key and the operator
+// token). Every ARENA_* variable the binary reads is read here (Load, ClientEnv).
 package config
 
 import (
@@ -54,6 +56,12 @@ type Config struct {
 	Pace Pace `json:"pace"`
 	// HTTP holds the doors' limits.
 	HTTP HTTP `json:"http"`
+	// Dotdotdot, Breakroom, Warden and Market are the protocols' sections: each its site (the
+	// Host names and the optional listen address that select it, sites.go) and its settings.
+	Dotdotdot Dotdotdot `json:"dotdotdot"`
+	Breakroom Breakroom `json:"breakroom"`
+	Warden    Warden    `json:"warden"`
+	Market    Market    `json:"market"`
 }
 
 // Pace is the clocks of walk-in tables. Zero values are refused by Validate.
@@ -87,7 +95,8 @@ type HTTP struct {
 
 // Default returns the configuration that runs with zero set-up: ./data, ./data/arena.db, :8080,
 // a generated instance key and operator token, the chat and agent clocks of the spec, the
-// embedded devchain.
+// embedded devchain, and the four sites on :8080 by Host: dotdotdot.localhost,
+// breakroom.localhost, warden.localhost and market.localhost (any other Host is DOTDOTDOT's).
 func Default() Config {
 	return Config{
 		Addr:         ":8080",
@@ -108,6 +117,10 @@ func Default() Config {
 			LongPoll:      Duration(30 * time.Second),
 			ShutdownGrace: Duration(35 * time.Second),
 		},
+		Dotdotdot: Dotdotdot{Site: Site{Hosts: []string{"dotdotdot.localhost"}}},
+		Breakroom: Breakroom{Site: Site{Hosts: []string{"breakroom.localhost"}}},
+		Warden:    Warden{Site: Site{Hosts: []string{"warden.localhost"}}},
+		Market:    Market{Site: Site{Hosts: []string{"market.localhost"}}},
 	}
 }
 
@@ -205,5 +218,6 @@ func (c Config) Validate() error {
 	if c.HTTP.MaxBody < 1024 || c.HTTP.MaxBody > 16<<20 {
 		bad("http.max_body (ARENA_MAX_BODY)", "want 1024..16777216 bytes, got %d", c.HTTP.MaxBody)
 	}
+	c.validateSites(bad)
 	return errors.Join(errs...)
 }

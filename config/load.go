@@ -21,6 +21,21 @@ func str(f func(c *Config) *string) func(*Config, string) error {
 	return func(c *Config, v string) error { *f(c) = v; return nil }
 }
 
+func boolean(f func(c *Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("want true or false (1 or 0), got %q", v)
+		}
+		*f(c) = b
+		return nil
+	}
+}
+
+func hosts(f func(c *Config) *[]string) func(*Config, string) error {
+	return func(c *Config, v string) error { *f(c) = hostList(v); return nil }
+}
+
 func dur(f func(c *Config) *Duration) func(*Config, string) error {
 	return func(c *Config, v string) error { return f(c).Set(v) }
 }
@@ -59,6 +74,18 @@ var settings = []setting{
 		c.HTTP.MaxBody = n
 		return nil
 	}},
+	{"public-url", "ARENA_PUBLIC_URL", "DOTDOTDOT: the origin links and pages name, http(s)://HOST[:PORT][/PATH] (default http://<listen addr>)", str(func(c *Config) *string { return &c.Dotdotdot.PublicURL })},
+	{"mcp-behind-proxy", "ARENA_MCP_BEHIND_PROXY", "DOTDOTDOT: a proxy on this host forwards the public Host to /mcp: true or false", boolean(func(c *Config) *bool { return &c.Dotdotdot.MCPBehindProxy })},
+	{"egress-loopback", "ARENA_EGRESS_LOOPBACK", "DOTDOTDOT: allow http:// agents on loopback (development only): true or false", boolean(func(c *Config) *bool { return &c.Dotdotdot.EgressLoopback })},
+	{"dev-agents", "ARENA_DEV_AGENTS", "DOTDOTDOT: CIS-8004 registrations file stored on the embedded devchain at start", str(func(c *Config) *string { return &c.Dotdotdot.DevAgents })},
+	{"dotdotdot-hosts", "ARENA_DOTDOTDOT_HOSTS", "DOTDOTDOT site's Host names, comma-separated (default dotdotdot.localhost; any unclaimed Host is DOTDOTDOT's too)", hosts(func(c *Config) *[]string { return &c.Dotdotdot.Site.Hosts })},
+	{"dotdotdot-addr", "ARENA_DOTDOTDOT_ADDR", "DOTDOTDOT site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Dotdotdot.Site.Addr })},
+	{"breakroom-hosts", "ARENA_BREAKROOM_HOSTS", "Break Room site's Host names, comma-separated (default breakroom.localhost)", hosts(func(c *Config) *[]string { return &c.Breakroom.Site.Hosts })},
+	{"breakroom-addr", "ARENA_BREAKROOM_ADDR", "Break Room site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Breakroom.Site.Addr })},
+	{"warden-hosts", "ARENA_WARDEN_HOSTS", "Warden site's Host names, comma-separated (default warden.localhost)", hosts(func(c *Config) *[]string { return &c.Warden.Site.Hosts })},
+	{"warden-addr", "ARENA_WARDEN_ADDR", "Warden site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Warden.Site.Addr })},
+	{"market-hosts", "ARENA_MARKET_HOSTS", "Game Master market site's Host names, comma-separated (default market.localhost)", hosts(func(c *Config) *[]string { return &c.Market.Site.Hosts })},
+	{"market-addr", "ARENA_MARKET_ADDR", "Game Master market site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Market.Site.Addr })},
 }
 
 // ErrHelp is returned by Load when -h or --help was given (usage has been printed).

@@ -1,7 +1,9 @@
-// Package door is what every HTTP door of the arena shares: the one table from protocol error
-// codes to HTTP statuses, the {error, code, retry} body of every refusal, strict JSON bodies
-// (games/canon.Decode on the raw bytes, never echo's Bind), the body cap, and the guard that
-// refuses a walk-in token anywhere in a URL. Doors translate; no rule is decided here.
+// Package door is what every HTTP door of the arena shares: one refusal type; a site's answer
+// to a refusal (Site: its code → HTTP status table and its error body; DOTDOTDOT's, with the
+// {error, code, retry} body, is here, the other protocols' sit beside their sites in
+// transport/httpapi); strict JSON bodies (games/canon.Decode on the raw bytes, never echo's
+// Bind); the body cap; and the guard that refuses a walk-in token anywhere in a URL. Doors
+// translate; no rule is decided here.
 package door
 
 import "net/http"
@@ -28,8 +30,9 @@ const (
 	CodeInternal     = "internal"       // a bug; logged with its stack
 )
 
-// statuses maps every code the doors know to its HTTP status. A code not listed is a game's
-// refusal of a well-formed request: 409, like the levers of §12.
+// statuses is the DOTDOTDOT site's table: every code its doors know and its HTTP status. A code
+// not listed is a game's refusal of a well-formed request: 409 (dotdotdotElse), like the levers
+// of §12.
 var statuses = map[string]int{
 	CodeBadRequest:   http.StatusBadRequest,
 	CodeTokenInURL:   http.StatusBadRequest,
@@ -77,10 +80,8 @@ var statuses = map[string]int{
 	"too_many_open":         http.StatusUnprocessableEntity,
 }
 
-// Status is the HTTP status of a refusal code: the table above, else 409.
-func Status(code string) int {
-	if s, ok := statuses[code]; ok {
-		return s
-	}
-	return http.StatusConflict
-}
+// dotdotdotElse is the DOTDOTDOT status of a code its table does not list.
+const dotdotdotElse = http.StatusConflict
+
+// Status is the DOTDOTDOT status of a refusal code: the table above, else 409.
+func Status(code string) int { return Dotdotdot.Statuses.Status(code) }

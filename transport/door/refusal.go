@@ -76,8 +76,12 @@ func AsRefusal(err error) (r *Refusal, ok bool) {
 	return &Refusal{Code: CodeInternal, Msg: "internal error"}, false
 }
 
-// Write writes r as JSON with its status (Status(r.Code)).
-func Write(c echo.Context, r *Refusal) error {
+// Write writes r as a DOTDOTDOT refusal: {error, code, retry} with its status (Status(r.Code)).
+func Write(c echo.Context, r *Refusal) error { return Dotdotdot.Write(c, r) }
+
+// WriteShape is DOTDOTDOT's refusal body: {error, code, retry} plus r.Extra, never cached; an
+// unauthorized refusal names the ops bearer realm.
+func WriteShape(c echo.Context, status int, r *Refusal) error {
 	body := make(map[string]any, 3+len(r.Extra))
 	for k, v := range r.Extra {
 		body[k] = v
@@ -90,26 +94,9 @@ func Write(c echo.Context, r *Refusal) error {
 	if r.Code == CodeUnauthorized {
 		h.Set("WWW-Authenticate", `Bearer realm="arena ops"`)
 	}
-	return c.JSON(Status(r.Code), body)
+	return c.JSON(status, body)
 }
 
-// ErrorHandler is echo's HTTPErrorHandler for every door: each error becomes a JSON refusal
-// ({error, code, retry}); internal errors are logged with the route and their text, never sent.
-// A client that went away (context canceled) gets nothing written.
-func ErrorHandler(log *slog.Logger) echo.HTTPErrorHandler {
-	return func(err error, c echo.Context) {
-		if c.Response().Committed {
-			return
-		}
-		if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
-			return
-		}
-		r, ok := AsRefusal(err)
-		if !ok {
-			log.Error("request failed", "method", c.Request().Method, "route", c.Path(), "err", err)
-		}
-		if werr := Write(c, r); werr != nil {
-			log.Debug("refusal not written", "route", c.Path(), "err", werr)
-		}
-	}
-}
+// ErrorHandler is the DOTDOTDOT site's HTTPErrorHandler (Dotdotdot.ErrorHandler): each error
+// becomes a JSON refusal ({error, code, retry}).
+func ErrorHandler(log *slog.Logger) echo.HTTPErrorHandler { return Dotdotdot.ErrorHandler(log) }

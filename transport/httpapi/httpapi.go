@@ -1,13 +1,16 @@
-// Package httpapi assembles the HTTP server of `arena serve`: one echo instance with the
-// shared middleware (token-in-URL guard, panic recovery, access log, JSON refusals) and every
-// door mounted (desk, ops, meta). No echo Timeout middleware is used anywhere: it would turn a
-// long poll's late write into an HTML 503 and lose what the poll took.
+// Package httpapi assembles the HTTP server of `arena serve`: one site per protocol (DOTDOTDOT,
+// Break Room, the Warden, the Game Master market), each an echo instance with the shared
+// middleware (panic recovery, access log, request counter), its own refusal shape and code →
+// status table, the global routes /healthz and /metrics, and its protocol's doors; a Router
+// picks the site by Host, an unmatched Host getting DOTDOTDOT. The DOTDOTDOT site (New) puts
+// the token-in-URL guard in front and mounts the desk, join, ops, meta and pages doors. No echo
+// Timeout middleware is used anywhere: it would turn a long poll's late write into an HTML 503
+// and lose what the poll took.
 package httpapi
 
 import (
 	"log/slog"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -40,38 +43,14 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// New returns the echo instance serving every door.
+// New returns the DOTDOTDOT site: every DOTDOTDOT door behind the token-in-URL guard, refusals
+// as {error, code, retry} with DOTDOTDOT's status table (door.Dotdotdot), the instance card and
+// the global routes.
 func New(o Options) (*echo.Echo, error) {
-	log := o.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	e, err := newSite(door.Dotdotdot, Global{Meta: o.Meta, Metrics: o.Metrics, Logger: o.Logger}, true)
+	if err != nil {
+		return nil, err
 	}
-	e := echo.New()
-	e.HideBanner = true
-	e.HidePort = true
-	e.HTTPErrorHandler = door.ErrorHandler(log)
-	e.Pre(door.TokenGuard())
-	e.Use(door.AccessLog(log))
-	if o.Metrics != nil {
-		reqs := prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "arena_http_requests_total",
-			Help: "HTTP requests answered, by route pattern and status code.",
-		}, []string{"route", "code"})
-		if err := o.Metrics.Register(reqs); err != nil {
-			return nil, err
-		}
-		e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
-			return func(c echo.Context) error {
-				err := next(c)
-				if err != nil {
-					c.Error(err)
-				}
-				reqs.WithLabelValues(c.Path(), strconv.Itoa(c.Response().Status)).Inc()
-				return nil
-			}
-		})
-	}
-	e.Use(door.Recover(log))
 	if o.Desk != nil {
 		desk.Mount(e, o.Desk, o.DeskOptions)
 	}
@@ -81,7 +60,7 @@ func New(o Options) (*echo.Echo, error) {
 	if o.Ops != nil {
 		ops.Mount(e, o.Ops, o.OpsOptions)
 	}
-	meta.Mount(e, o.Meta)
+	meta.MountCard(e, o.Meta)
 	if o.Pages != nil {
 		if err := pages.Mount(e, *o.Pages); err != nil {
 			return nil, err

@@ -85,8 +85,15 @@ type Options struct {
 	Card func() []byte
 }
 
-// Mount adds /.well-known/agent.json, /.well-known/agent-card.json, /healthz and /metrics.
+// Mount adds /.well-known/agent.json, /.well-known/agent-card.json (the DOTDOTDOT site's
+// instance card), /healthz and /metrics.
 func Mount(e *echo.Echo, o Options) {
+	MountCard(e, o)
+	MountGlobal(e, o)
+}
+
+// MountCard adds /.well-known/agent.json and /.well-known/agent-card.json.
+func MountCard(e *echo.Echo, o Options) {
 	card, _ := json.Marshal(CardOf(o.Identity))
 	serveCard := func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "public, max-age=60")
@@ -99,6 +106,10 @@ func Mount(e *echo.Echo, o Options) {
 	}
 	e.GET("/.well-known/agent.json", serveCard)
 	e.GET("/.well-known/agent-card.json", serveCard)
+}
+
+// MountGlobal adds the routes every site serves, whatever its protocol: /healthz and /metrics.
+func MountGlobal(e *echo.Echo, o Options) {
 	e.GET("/healthz", func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		if o.Health != nil {

@@ -1,0 +1,134 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// Site is how a protocol's site is reached: by the Host names a request names, or on a listen
+// address of its own. A request whose Host no site claims is served by DOTDOTDOT, so the main
+// listen address (Config.Addr) serves every URL that worked before sites existed.
+type Site struct {
+	// Hosts are the Host names that select the site on any listener (compared without the
+	// port, in lower case, a trailing dot dropped). Empty: the site is reached only on Addr,
+	// or, for DOTDOTDOT, as the site of every unclaimed Host.
+	Hosts []string `json:"hosts"`
+	// Addr, when set, is a listen address HOST:PORT of the site's own: every request on it is
+	// the site's, whatever its Host. "" serves the site on Config.Addr only.
+	Addr string `json:"addr"`
+}
+
+// Dotdotdot is the DOTDOTDOT section (dotdotdot-protocol-v1.md). The instance identity, the
+// chain and the clocks (Pace) stay at the top level of Config, where config files already name
+// them.
+type Dotdotdot struct {
+	Site Site `json:"site"`
+	// PublicURL is the origin every link and page names (§4.5's /t/{code} lines, the connector
+	// URL, the instance card's endpoint): an absolute http(s) URL. "" names
+	// http://<listen address>, never a request's Host header.
+	PublicURL string `json:"public_url"`
+	// MCPBehindProxy tells the chat seat (/mcp) that a proxy on this host forwards the public
+	// Host header; mcp-go refuses that on a loopback connection otherwise.
+	MCPBehindProxy bool `json:"mcp_behind_proxy"`
+	// EgressLoopback lets agent cards and endpoints be http:// on loopback (agents on this
+	// machine); development only.
+	EgressLoopback bool `json:"egress_loopback"`
+	// DevAgents is a file of CIS-8004 registrations (`arena devchain --agents` format) stored
+	// on the embedded devchain at start; "" stores none.
+	DevAgents string `json:"dev_agents"`
+}
+
+// Breakroom is the Break Room section (breakroom-protocol-v0.md). Its doors are not built yet:
+// the site answers the global routes and its protocol's not_found error.
+type Breakroom struct {
+	Site Site `json:"site"`
+}
+
+// Warden is the Warden section (warden-rulebook.md, warden-games.md). Its doors are not built
+// yet: the site answers the global routes and its protocol's not_found error.
+type Warden struct {
+	Site Site `json:"site"`
+}
+
+// Market is the Game Master market section (game-master-protocol-v2.md). Its command endpoint
+// is not built yet: the site answers the global routes and its protocol's not_found error.
+type Market struct {
+	Site Site `json:"site"`
+}
+
+// Sites lists the four protocols' sites by name, DOTDOTDOT first (the site of unclaimed hosts).
+func (c Config) Sites() []NamedSite {
+	return []NamedSite{
+		{"dotdotdot", c.Dotdotdot.Site},
+		{"breakroom", c.Breakroom.Site},
+		{"warden", c.Warden.Site},
+		{"market", c.Market.Site},
+	}
+}
+
+// NamedSite is a Site with its protocol's name ("dotdotdot", "breakroom", "warden", "market").
+type NamedSite struct {
+	Name string
+	Site
+}
+
+// hostList reads a comma-separated list of host names ("" is the empty list).
+func hostList(v string) []string {
+	var hs []string
+	for _, h := range strings.Split(v, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}
+
+// validateSites checks every site's hosts and listen address: host names without port, path or
+// white space, none claimed by two sites; listen addresses HOST:PORT, none with a fixed port
+// shared with another site or with Config.Addr.
+func (c Config) validateSites(bad func(field, format string, args ...any)) {
+	owner := map[string]string{}
+	addrs := map[string]string{"": "addr"}
+	if _, port, err := net.SplitHostPort(c.Addr); err == nil && port != "0" {
+		addrs[c.Addr] = "addr"
+	}
+	for _, s := range c.Sites() {
+		env := strings.ToUpper(s.Name)
+		hostsField := fmt.Sprintf("%s.site.hosts (--%s-hosts, ARENA_%s_HOSTS)", s.Name, s.Name, env)
+		for _, h := range s.Hosts {
+			k := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
+			switch {
+			case k == "":
+				bad(hostsField, "empty host name")
+				continue
+			case strings.ContainsAny(k, ":/ \t[]@"):
+				bad(hostsField, "want a host name without port or path, e.g. %s.localhost, got %q", s.Name, h)
+				continue
+			}
+			if o, dup := owner[k]; dup {
+				bad(hostsField, "host %s is claimed by %s too", k, o)
+				continue
+			}
+			owner[k] = s.Name
+		}
+		if s.Addr == "" {
+			continue
+		}
+		addrField := fmt.Sprintf("%s.site.addr (--%s-addr, ARENA_%s_ADDR)", s.Name, s.Name, env)
+		_, port, err := net.SplitHostPort(s.Addr)
+		if p, perr := strconv.Atoi(port); err != nil || perr != nil || p < 0 || p > 65535 {
+			bad(addrField, "want HOST:PORT, e.g. 127.0.0.1:8081 or :0, got %q", s.Addr)
+			continue
+		}
+		if port == "0" {
+			continue
+		}
+		if o, dup := addrs[s.Addr]; dup {
+			bad(addrField, "%s is %s's listen address too", s.Addr, o)
+			continue
+		}
+		addrs[s.Addr] = s.Name
+	}
+}
