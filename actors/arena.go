@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -56,9 +55,6 @@ type Options struct {
 	// spawned: spawn here the actors tables deliver to (walk-in mailboxes), so the prompts that
 	// recovered tables redeliver at once find them. An error aborts Start.
 	BeforeRecover func(a *Arena) error
-	// Paces are the clocks of the tables the desk and the joins open (pace.go); zero fields are
-	// the spec's values.
-	Paces Paces
 
 	samples *benchSamples // RunBench: raw timer lateness and commit latency
 }
@@ -106,9 +102,6 @@ type Arena struct {
 	root   *actor.PID // arena
 	tables *actor.PID // arena/tables
 	closed atomic.Bool
-	// joining holds the Badges whose JoinAgent is between its in_a_round check and its table's
-	// opening (join.go), so concurrent joins of one Badge seat it once.
-	joining sync.Map
 }
 
 // Start builds the actor system, spawns arena → tables, and respawns every live table found in
@@ -427,6 +420,40 @@ func (a *Arena) TablePID(id string) *actor.PID {
 // InstancePublicKey is the key envelopes are signed with (for /.well-known/agent.json).
 func (a *Arena) InstancePublicKey() ed25519.PublicKey {
 	return a.env.key.Public().(ed25519.PublicKey)
+}
+
+// Store is the arena's store, for the protocol packages that keep records of their own beside
+// the tables' (actors/dotdotdot's walk-ins, board and hosted tables).
+func (a *Arena) Store() *storage.Store { return a.opts.DB }
+
+// Bracket is the games the arena plays.
+func (a *Arena) Bracket() *games.Bracket { return a.opts.Bracket }
+
+// Clock is the arena's time source (Options.Clock, the wall clock by default).
+func (a *Arena) Clock() Clock { return a.opts.Clock }
+
+// Logger is the arena's logger (Options.Logger; discards by default).
+func (a *Arena) Logger() *slog.Logger { return a.opts.Logger }
+
+// AskTimeout bounds every Ask whose ctx has no deadline (Options.AskTimeout, 5 s by default).
+func (a *Arena) AskTimeout() time.Duration { return a.opts.AskTimeout }
+
+// Stored is a table as storage holds it, read without asking its actor: its game, status,
+// round and, once the round is over, its result.
+type Stored struct {
+	Game   string
+	Status string
+	Round  string
+	Result *games.Result
+}
+
+// Stored reads table id's record from storage: ErrNoTable if unknown.
+func (a *Arena) Stored(id string) (Stored, error) {
+	rec, err := a.record(id)
+	if err != nil {
+		return Stored{}, err
+	}
+	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result}, nil
 }
 
 func (a *Arena) record(id string) (*tableRecord, error) {

@@ -45,11 +45,10 @@ type BenchOptions struct {
 	// Reboot shuts the arena down once every table is open and starts it again on the same
 	// store (boot recovery of every live table), timing both.
 	Reboot bool
-	// Practice opens each table as the walk-in desk opens a Practice table with no walk-in
-	// (walkinTableSpec: named house seats of kind "house" at the notional entry and collateral,
-	// as many as Format has: blitz 6, short 3), on the agent clock compressed to Move per phase.
-	// Engine must then be the Blitz engine (games/blitz); Seats is ignored. Format "" is blitz.
-	Practice bool
+	// Spec, when set, is each table's spec (its Game and Pace then replaced by the bench's: the
+	// engine's game, every phase Move long): a protocol's own tables, such as the walk-in desk's
+	// Practice table with no walk-in (dotdotdot.PracticeBench). Seats and Format are then ignored.
+	Spec func(id string) TableSpec
 	// HeapProfile, when set, receives a pprof heap profile taken with the heap measurement
 	// (every table open, after a forced GC): where a live table's bytes are.
 	HeapProfile io.Writer
@@ -110,12 +109,6 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	}
 	if o.Seats <= 0 {
 		o.Seats = 3
-	}
-	if o.Practice && o.Format == "" {
-		o.Format = walkinGame
-	}
-	if _, ok := walkinFormatSeats[o.Format]; o.Practice && !ok {
-		return BenchResult{}, fmt.Errorf("actors: bench: practice format %q: blitz or short", o.Format)
 	}
 	if o.Move <= 0 {
 		o.Move = 10 * time.Second
@@ -193,8 +186,8 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 				}
 				pace := games.Pace{Name: "agent", Scouting: o.Move, Talk: o.Move, Commit: o.Move, Settle: o.Move}
 				spec := TableSpec{ID: "bench-" + strconv.Itoa(i), Game: game, Format: o.Format, Kind: "practice", Pace: pace}
-				if o.Practice {
-					spec, _ = walkinTableSpec(spec.ID, "practice", o.Format, "agent", nil, nil)
+				if o.Spec != nil {
+					spec = o.Spec(spec.ID)
 					spec.Game, spec.Pace = game, pace
 				} else {
 					for s := 1; s <= o.Seats; s++ {

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"arena/games/blitz"
 )
 
 // TestRunBenchSmall checks the load tool itself: every table completes and every figure is
@@ -54,31 +52,5 @@ func BenchmarkTablesUnderLoad(b *testing.B) {
 		b.ReportMetric(float64(r.CommitP50.Microseconds())/1000, "commit-p50-ms")
 		b.ReportMetric(float64(r.CommitP99.Microseconds())/1000, "commit-p99-ms")
 		b.ReportMetric(float64(r.HeapPerTable), "heap-B/table")
-	}
-}
-
-// TestRunBenchBlitzPractice runs the load tool's Practice mode on the real Blitz engine: six
-// named house seats per table, the house policy answering every move, the agent clock compressed.
-func TestRunBenchBlitzPractice(t *testing.T) {
-	r, err := RunBench(context.Background(), BenchOptions{Tables: 4, Move: 50 * time.Millisecond, NoSync: true, Practice: true,
-		Engine: blitz.NewEngine(blitz.DefaultFees()), Dir: t.TempDir(), Timeout: 30 * time.Second,
-		HeapEvery: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Commits are counted per transaction, and the table's commit pipeline puts every step that
-	// arrives while one commit is in flight into the next (actors/commit.go), so how many a round
-	// takes depends on the machine's load: only "every table committed" is fixed.
-	if r.Completed != 4 || r.TimerSamples < 4*5 || r.CommitSamples < 4 || r.TablesPerSecond <= 0 || r.HeapPerTable == 0 {
-		t.Fatalf("bench result %v", r)
-	}
-	// The heap through the round: samples taken while the tables were live, their mean no more
-	// than their peak.
-	if len(r.HeapSamples) == 0 || r.HeapPeak == 0 || r.HeapMean == 0 || r.HeapMean > r.HeapPeak {
-		t.Fatalf("heap samples %v mean %d peak %d", r.HeapSamples, r.HeapMean, r.HeapPeak)
-	}
-	if _, err := RunBench(context.Background(), BenchOptions{Tables: 1, Practice: true, Format: "long",
-		Engine: blitz.NewEngine(blitz.DefaultFees())}); err == nil {
-		t.Fatal("practice format long was run")
 	}
 }

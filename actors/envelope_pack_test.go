@@ -18,6 +18,10 @@ import (
 // byte equal to those of the same round never compacted, the walk-in's and the agent's envelope
 // carrying the whole state. Envelopes of earlier steps are signed again on other goroutines while
 // the round goes on and packs (go test -race): a packed state read anywhere reads the same.
+// The walk-in desk's notional seat money (actors/dotdotdot: 200 CCD entry, 60% collateral), in
+// microCCD: the seats of the twin rounds are the desk's Practice seats.
+const walkinEntry, walkinCollateral int64 = 200_000_000, 120_000_000
+
 func TestEnvelopeSameWithPackedLog(t *testing.T) {
 	key := ed25519.NewKeyFromSeed(make([]byte, 32))
 	eng := blitz.NewEngine(blitz.DefaultFees())

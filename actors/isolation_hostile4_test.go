@@ -19,7 +19,7 @@ func TestBlitzPanicNeighbourIsolated(t *testing.T) {
 			spec.Seed = fixedSeed(77)
 			h.open(spec)
 			for i := 0; i < 6; i++ {
-				h.arena.System().Root.Send(h.arena.TablePID("bad"), &crashTable{Tag: "neighbour"})
+				h.arena.System().Root.Send(h.arena.TablePID("bad"), &CrashTable{Tag: "neighbour"})
 				h.arena.System().Root.Send(h.arena.TablePID("iso"), &tableState{}) // interleave with iso's round
 			}
 		}

@@ -1,8 +1,9 @@
 // Package actors runs games on a protoactor-go supervision tree: the arena root, one table actor
-// per table (the unit of failure and of snapshot), round and seat actors under it, a mailbox
-// actor per walk-in seat, a walk-in actor per walk-in token, and the chain actor's client side.
-// Actors own time (one-shot timers carrying a generation) and persistence (write before you
-// speak); the rules live in games/.
+// per table (the unit of failure and of snapshot), round and seat actors under it, and the chain
+// actor's client side. Actors own time (one-shot timers carrying a generation) and persistence
+// (write before you speak); the rules live in games/. A protocol's product (the DOTDOTDOT walk-in
+// desk, its walk-ins and mailboxes: actors/dotdotdot) opens tables on this tree and reads what
+// its seats deliver.
 package actors
 
 import (

@@ -108,7 +108,7 @@ func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
 		for _, tb := range ts { // then a panic while the walk-in's commit move is open: it is delivered again
 			if n := len(tb.got); failed && !tb.crashed && n > 0 && tb.got[n-1].d.Prompt.Move.Phase == "commit" {
 				tb.crashed = true
-				h.arena.System().Root.Send(h.arena.TablePID(tb.id), &crashTable{Tag: "hostile4"})
+				h.arena.System().Root.Send(h.arena.TablePID(tb.id), &CrashTable{Tag: "hostile4"})
 				settle()
 			}
 		}

@@ -88,7 +88,7 @@ func (t *tableActor) Receive(ctx actor.Context) {
 			return
 		}
 		t.guard(ctx, inputKey(m.Input), func() { t.onSubmit(ctx, m) })
-	case *phaseDue, *seatAnswer, *Anchored, *crashTable, *commitDone:
+	case *phaseDue, *seatAnswer, *Anchored, *CrashTable, *commitDone:
 		if t.halted {
 			return // the next incarnation restores from the store and redelivers
 		}
@@ -116,8 +116,8 @@ func (t *tableActor) handle(ctx actor.Context, msg any) {
 		t.guard(ctx, inputKey(m.Input), func() { t.onSeatAnswer(ctx, m) })
 	case *Anchored:
 		t.guard(ctx, "anchored:"+m.Request.Kind+":"+strconv.FormatUint(uint64(m.Request.Seq), 10), func() { t.onAnchored(ctx, m) })
-	case *crashTable:
-		t.guard(ctx, "crash:"+m.Tag, func() { panic("crashTable " + m.Tag) })
+	case *CrashTable:
+		t.guard(ctx, "crash:"+m.Tag, func() { panic("CrashTable " + m.Tag) })
 	}
 }
 

@@ -128,7 +128,7 @@ func TestBlitzCrashMidRoundKeepsTranscript(t *testing.T) {
 	if err != nil || len(before) == 0 {
 		t.Fatalf("events before the crash: %d, %v", len(before), err)
 	}
-	h.arena.System().Root.Send(h.arena.TablePID("bz"), &crashTable{Tag: "mid-round"})
+	h.arena.System().Root.Send(h.arena.TablePID("bz"), &CrashTable{Tag: "mid-round"})
 	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
 	h.waitStatus("bz", StatusFinished)
 	bzStoredReplays3(t, h, "bz", round)
@@ -223,7 +223,7 @@ func TestBlitzPanicRecordKeepsSnapshot(t *testing.T) {
 	h := bzHarness3(t)
 	round := h.open(bzHouseSpec3("bp"))
 	h.waitEvent("turn 1 commit", and(roundIs(round), typeIs("phase.started"), turnIs(1)))
-	h.arena.System().Root.Send(h.arena.TablePID("bp"), &crashTable{Tag: "once"})
+	h.arena.System().Root.Send(h.arena.TablePID("bp"), &CrashTable{Tag: "once"})
 	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
 	h.waitStatus("bp", StatusFinished)
 	rec := h.record("bp")

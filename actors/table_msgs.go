@@ -44,8 +44,8 @@ type (
 	restartTable struct{ ID string }
 	stopTable    struct{ ID string }
 	opReply      struct{ Err error }
-	// crashTable is a test hook: the table panics on it (key "crash:<Tag>").
-	crashTable struct{ Tag string }
+	// CrashTable is a test hook: the table panics on it (key "crash:<Tag>").
+	CrashTable struct{ Tag string }
 	// tableState asks a live table for its in-memory view (tests): the reply is *tableStateReply.
 	tableState      struct{}
 	tableStateReply struct {

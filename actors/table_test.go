@@ -296,7 +296,7 @@ func playCrash(t *testing.T, crash bool) ([]games.Event, *harness) {
 		nextPrompt(t, mb, turn)
 		h.waitEvent("house answer", and(roundIs(round), typeIs("answer"), turnIs(turn)))
 		if crash && turn == 2 {
-			h.arena.System().Root.Send(h.arena.TablePID("c1"), &crashTable{Tag: "mid-round"})
+			h.arena.System().Root.Send(h.arena.TablePID("c1"), &CrashTable{Tag: "mid-round"})
 			nextPrompt(t, mb, 2) // the restarted table redelivers the open move
 		}
 		if r := h.submit("c1", round, 1, turn, fmt.Sprintf(`{"n":%d}`, turn+2)); r.Code != "" {
@@ -323,7 +323,7 @@ func TestRestartMidRoundSameTranscript(t *testing.T) {
 		t.Fatalf("%d events, want 13", len(clean))
 	}
 	rec := h.record("c1")
-	if rec.Restarts != 1 || !strings.Contains(rec.LastError, "crashTable mid-round") || rec.Status != StatusFinished {
+	if rec.Restarts != 1 || !strings.Contains(rec.LastError, "CrashTable mid-round") || rec.Status != StatusFinished {
 		t.Fatalf("record after a crash: restarts %d, last error %q, status %s", rec.Restarts, rec.LastError, rec.Status)
 	}
 }

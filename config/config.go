@@ -52,7 +52,7 @@ type Config struct {
 	// for the devchain.
 	ChainKeyFile string `json:"chain_key_file"`
 	// Pace holds the clocks of walk-in, practice and hosted tables (§4.4, §4.5, §5.3); `arena
-	// serve` hands them to actors.Options.Paces. The defaults are the spec's.
+	// serve` hands them to dotdotdot.Options.Paces. The defaults are the spec's.
 	Pace Pace `json:"pace"`
 	// HTTP holds the doors' limits.
 	HTTP HTTP `json:"http"`

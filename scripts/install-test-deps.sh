@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 client_dirs=(
   transport/a2a/testagent
-  transport/mcp/testclient
+  transport/dotdotdot/chatseat/testclient
 )
 
 if command -v npm >/dev/null 2>&1; then

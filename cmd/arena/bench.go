@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/dotdotdot"
 	"arena/games/blitz"
 )
 
@@ -106,13 +107,18 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	switch *game {
 	case "blitz":
-		o.Practice, o.Engine, o.Format = true, blitz.NewEngine(blitz.DefaultFees()), *format
+		o.Engine, o.Format = blitz.NewEngine(blitz.DefaultFees()), *format
 		if o.Format == "" {
 			o.Format = "blitz"
 		}
 		if o.Format != "blitz" && o.Format != "short" {
 			return usage("--format %q: blitz or short", *format)
 		}
+		spec, err := dotdotdot.PracticeBench(o.Format)
+		if err != nil {
+			return usage("--format %q: %v", *format, err)
+		}
+		o.Spec = spec
 	case "countdown":
 		if *format != "" {
 			return usage("--format is for --game blitz")

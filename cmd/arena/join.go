@@ -20,6 +20,7 @@ import (
 
 	"arena/actors"
 	"arena/actors/anchors"
+	"arena/actors/dotdotdot"
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
@@ -30,7 +31,7 @@ import (
 	"arena/storage"
 	"arena/transport/a2a"
 	"arena/transport/arenadoor"
-	"arena/transport/join"
+	"arena/transport/dotdotdot/join"
 )
 
 // Registered agents in `arena serve` (§4, §4.1, §4.3, §5.7, §12): the A2A caller through the
@@ -59,7 +60,7 @@ type agentsHook struct {
 	log      *slog.Logger
 	card     atomic.Pointer[[]byte] // the instance card, once written (afterListen)
 	paidOn   bool
-	paid     atomic.Pointer[actors.PaidTables] // set once the arena runs (joinOptions)
+	paid     atomic.Pointer[dotdotdot.PaidTables] // set once the arena runs (joinOptions)
 }
 
 // startAgents builds the caller and the resolver. With no node client (never, in serve) the
@@ -156,7 +157,7 @@ func (h *agentsHook) instanceCard() []byte {
 }
 
 // joinOptions is the join door's configuration for arena a.
-func (h *agentsHook) joinOptions(a *actors.Arena, cfg config.Config, store *storage.Store) (*join.Options, error) {
+func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *storage.Store) (*join.Options, error) {
 	n, err := join.NewBoltNonces(store.DB(), nil)
 	if err != nil {
 		return nil, err
@@ -167,12 +168,12 @@ func (h *agentsHook) joinOptions(a *actors.Arena, cfg config.Config, store *stor
 	}
 	if h.paidOn && h.chain.client != nil {
 		escrow := badge.Contract{Chain: badge.Testnet, Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex}
-		pt := actors.NewPaidTables(a, actors.PaidOptions{
+		pt := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{
 			Deposits: escrowDeposits{client: h.chain.client, escrow: devchain.DefaultEscrow},
 			Pace:     agentPace(cfg), Escrow: escrow.String(), Logger: h.log.With("component", "paid"),
 			OnOpen: func(table, round string, err error) {
 				if err == nil && round != "" {
-					go h.fundHouse(a, table, round)
+					go h.fundHouse(a.Arena, table, round)
 				}
 			},
 		})
@@ -232,12 +233,12 @@ func seatKind(cardKind string) string {
 // joinSeater is join.Seater over the arena. The Badge's owner holds the seat's levers over a
 // session (§12), so the seat is a human seat.
 type joinSeater struct {
-	a    *actors.Arena
+	a    *dotdotdot.Arena
 	pace games.Pace
 }
 
 func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (join.Seated, error) {
-	r, err := s.a.JoinAgent(ctx, actors.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
+	r, err := s.a.JoinAgent(ctx, dotdotdot.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
 		Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Pace: s.pace, Human: true})
 	if err != nil {
 		return join.Seated{}, arenadoor.CodeOf(err)
@@ -250,15 +251,15 @@ func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body [
 	return r, arenadoor.CodeOf(err)
 }
 
-// paidAdapter is join.Paid over actors.PaidTables.
-type paidAdapter struct{ p *actors.PaidTables }
+// paidAdapter is join.Paid over dotdotdot.PaidTables.
+type paidAdapter struct{ p *dotdotdot.PaidTables }
 
 func (p paidAdapter) Hold(ctx context.Context, ag join.Agent) (join.Hold, error) {
 	payFrom := []string{ag.Owner}
 	if ag.Wallet != "" {
 		payFrom = append(payFrom, ag.Wallet)
 	}
-	h, err := p.p.Hold(ctx, actors.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Kind: seatKind(ag.Kind), Human: true}, payFrom)
+	h, err := p.p.Hold(ctx, dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Kind: seatKind(ag.Kind), Human: true}, payFrom)
 	if err != nil {
 		return join.Hold{}, arenadoor.CodeOf(err)
 	}
@@ -282,7 +283,7 @@ type escrowDeposits struct {
 	escrow devchain.ContractAddress
 }
 
-func (e escrowDeposits) Deposits(ctx context.Context, tok string) ([]actors.EscrowDeposit, error) {
+func (e escrowDeposits) Deposits(ctx context.Context, tok string) ([]dotdotdot.EscrowDeposit, error) {
 	b, err := e.client.Invoke(ctx, ccd.ContractCall{Index: e.escrow.Index, Subindex: e.escrow.Subindex,
 		Receive: "escrow.view_deposits", Parameter: devchain.EncodeDeposit(tok), MaxEnergy: 100_000})
 	if err != nil {
@@ -293,7 +294,7 @@ func (e escrowDeposits) Deposits(ctx context.Context, tok string) ([]actors.Escr
 
 var errDepositsView = errors.New("escrow.view_deposits: malformed return value")
 
-func decodeDeposits(b []byte) ([]actors.EscrowDeposit, error) {
+func decodeDeposits(b []byte) ([]dotdotdot.EscrowDeposit, error) {
 	if len(b) < 4 {
 		return nil, errDepositsView
 	}
@@ -302,7 +303,7 @@ func decodeDeposits(b []byte) ([]actors.EscrowDeposit, error) {
 	if uint64(len(b)) != uint64(n)*48 {
 		return nil, errDepositsView
 	}
-	out := make([]actors.EscrowDeposit, 0, n)
+	out := make([]dotdotdot.EscrowDeposit, 0, n)
 	for i := uint32(0); i < n; i++ {
 		var payer ccd.Address
 		copy(payer[:], b[:32])
@@ -312,7 +313,7 @@ func decodeDeposits(b []byte) ([]actors.EscrowDeposit, error) {
 		if amt > 1<<62 {
 			return nil, errDepositsView
 		}
-		out = append(out, actors.EscrowDeposit{Payer: payer.String(), Amount: int64(amt),
+		out = append(out, dotdotdot.EscrowDeposit{Payer: payer.String(), Amount: int64(amt),
 			At: time.UnixMilli(int64(ms)).UTC(), Finalized: true})
 	}
 	return out, nil
@@ -441,7 +442,7 @@ func escrowCall(table, round, name string, param []byte) anchors.CallJob {
 
 // escrowSettlement is the settle call of a finished paid round (open_round and anchor were
 // made during play by escrowAnchorer).
-func escrowSettlement(st actors.PaidSettlement, arena ccd.Address) ([]anchors.CallJob, error) {
+func escrowSettlement(st dotdotdot.PaidSettlement, arena ccd.Address) ([]anchors.CallJob, error) {
 	n, err := strconv.ParseUint(strings.TrimPrefix(st.Round, "T-"), 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("round %q: %w", st.Round, err)

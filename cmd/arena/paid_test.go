@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/actors"
+	"arena/actors/dotdotdot"
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
@@ -24,7 +25,7 @@ import (
 	"arena/games/blitz"
 	"arena/storage"
 	"arena/transport/door"
-	"arena/transport/join"
+	"arena/transport/dotdotdot/join"
 )
 
 // chainOf starts an embedded devchain posing as testnet and dials it.
@@ -92,14 +93,15 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 	}
 	defer st.Close()
 	br, _ := newBracket()
-	a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
+	aa, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
 		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	a := dotdotdot.New(aa, dotdotdot.Options{})
 	defer a.Shutdown(ctx)
 	opened := make(chan string, 1)
-	paid := actors.NewPaidTables(a, actors.PaidOptions{Deposits: escrowDeposits{client: client, escrow: devchain.DefaultEscrow},
+	paid := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrowDeposits{client: client, escrow: devchain.DefaultEscrow},
 		Entry: 100_000_000, Gather: 2 * time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
 		OnOpen: func(_, round string, err error) {
 			if err != nil {
@@ -213,15 +215,16 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	defer ch.stop()
 	ag := startAgents(&ch, log)
 	br, _ := newBracket()
-	a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
+	aa, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
 		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},
 		OnStatus: ag.onStatus, BeforeRecover: ch.start})
 	if err != nil {
 		t.Fatal(err)
 	}
+	a := dotdotdot.New(aa, dotdotdot.Options{})
 	defer a.Shutdown(context.Background())
 	opened := make(chan string, 1)
-	pt := actors.NewPaidTables(a, actors.PaidOptions{Deposits: escrowDeposits{client: ch.client, escrow: devchain.DefaultEscrow},
+	pt := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrowDeposits{client: ch.client, escrow: devchain.DefaultEscrow},
 		Entry: 50_000_000, Gather: time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
 		Pace: games.Pace{Name: "test", Scouting: 100 * time.Millisecond, Talk: 150 * time.Millisecond, Commit: 150 * time.Millisecond,
 			Settle: 20 * time.Millisecond, CloseEarly: true},
@@ -229,7 +232,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 			if err != nil {
 				t.Errorf("open: %v", err)
 			}
-			go ag.fundHouse(a, table, round)
+			go ag.fundHouse(a.Arena, table, round)
 			opened <- round
 		}})
 	ag.paid.Store(pt)
@@ -237,7 +240,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	owner, _ := node.Account("test-1")
 	arenaAcc, _ := node.Account(devchain.AccountArena)
 	ownerCAIP := string(badge.Testnet) + ":" + owner.Address.ToBase58()
-	hold, err := pt.Hold(ctx, actors.AgentJoin{Agent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 4244).String(),
+	hold, err := pt.Hold(ctx, dotdotdot.AgentJoin{Agent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 4244).String(),
 		Name: "Payer", Endpoint: "http://127.0.0.1:1/a2a", Human: true}, []string{ownerCAIP})
 	if err != nil {
 		t.Fatal(err)
@@ -318,7 +321,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	t.Logf("round %s settled on the escrow: owner %d, arena %d microCCD", round, toOwner, toArena)
 }
 
-func mustTable(t *testing.T, a *actors.Arena, round string) string {
+func mustTable(t *testing.T, a *dotdotdot.Arena, round string) string {
 	t.Helper()
 	ts, err := a.Tables(context.Background())
 	if err != nil {

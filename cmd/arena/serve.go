@@ -21,6 +21,7 @@ import (
 
 	"arena/actors"
 	"arena/actors/anchors"
+	"arena/actors/dotdotdot"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
 	"arena/config"
@@ -29,12 +30,12 @@ import (
 	"arena/games/dilemma"
 	"arena/storage"
 	"arena/transport/arenadoor"
-	"arena/transport/desk"
+	"arena/transport/dotdotdot/chatseat"
+	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/pages"
 	"arena/transport/httpapi"
-	chatseat "arena/transport/mcp"
 	"arena/transport/meta"
 	"arena/transport/ops"
-	"arena/transport/pages"
 )
 
 var serveCommand = command{
@@ -104,21 +105,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 
-	a, err := actors.Start(actors.Options{
+	a, err := dotdotdot.Start(actors.Options{
 		DB: store, Bracket: bracket, Logger: log,
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
 		Metrics: reg, Anchorer: escrowAnchorer{ag}, Agents: ag.caller, Keys: ag.keys,
 		OnStatus: ag.onStatus, // a finished paid table settles on the escrow (join.go)
-		Paces:    pacesOf(cfg.Pace),
-		// The walk-in desk and the chain actor start before tables are restored, so a
-		// recovered table's open move finds its mailbox and its anchors find the chain.
-		BeforeRecover: func(a *actors.Arena) error {
-			if err := actors.StartDesk(a); err != nil {
-				return err
-			}
-			return ch.start(a)
-		},
-	})
+		// The walk-in desk (dotdotdot.Start) and the chain actor start before tables are
+		// restored, so a recovered table's open move finds its mailbox and its anchors find the chain.
+		BeforeRecover: ch.start,
+	}, dotdotdot.Options{Paces: pacesOf(cfg.Pace)})
 	if err != nil {
 		return err
 	}
@@ -154,7 +149,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		Join:        jo,
 		Desk:        arenadoor.Desk{A: a},
 		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain, Site: site},
-		Ops:         arenadoor.Ops{A: a},
+		Ops:         arenadoor.Ops{A: a.Arena},
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
 		Pages:       &pages.Options{Source: arenadoor.Desk{A: a}, Drain: drain, Logger: log, Site: site},
 		Meta: meta.Options{
@@ -317,9 +312,9 @@ func startChain(ctx context.Context, cfg config.Config, store *storage.Store, lo
 // pacesOf maps the configured clocks onto the actors' (§4.4, §4.5, §5.3): on the chat clock
 // scouting, each talk exchange and the commit are each one move (chat_move); the agent clock
 // takes scouting, agent_talk and agent_commit. Settle stays the spec's (1 s chat, 5 s agent).
-func pacesOf(p config.Pace) actors.Paces {
+func pacesOf(p config.Pace) dotdotdot.Paces {
 	move := time.Duration(p.ChatMove)
-	return actors.Paces{
+	return dotdotdot.Paces{
 		Chat: games.Pace{Name: "chat", Scouting: move, Talk: move, Commit: move, CloseEarly: true},
 		Agent: games.Pace{Name: "agent", Scouting: time.Duration(p.Scouting), Talk: time.Duration(p.AgentTalk),
 			Commit: time.Duration(p.AgentCommit)},

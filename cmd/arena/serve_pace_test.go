@@ -7,7 +7,7 @@ import (
 	"arena/config"
 )
 
-// TestPacesOfConfig: every configured clock reaches actors.Paces; the defaults are the spec's.
+// TestPacesOfConfig: every configured clock reaches dotdotdot.Paces; the defaults are the spec's.
 func TestPacesOfConfig(t *testing.T) {
 	d := config.Default().Pace
 	if time.Duration(d.HostedStart) != 10*time.Minute || time.Duration(d.Scouting) != 90*time.Second {

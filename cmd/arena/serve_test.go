@@ -740,7 +740,7 @@ func TestServeOpsStopAndRestart(t *testing.T) {
 	if r.status != 409 || r.body["code"] != "stale" {
 		t.Fatalf("an answer to a stopped table: %d %s, want 409 stale (its move was withdrawn)", r.status, r.raw)
 	}
-	// The walk-in's seat was given up at the stop (actors/mailbox_stopped.go): polls say so, and
+	// The walk-in's seat was given up at the stop (actors/dotdotdot/mailbox_stopped.go): polls say so, and
 	// the walk-in is free to join elsewhere (a stopped round is not live, §4.4).
 	if r := s.call(ctx, "GET", "/v1/walkin/next?wait=1", tok, nil); r.status != 200 || r.body["status"] != "stopped" {
 		t.Fatalf("next after the stop: %d %s, want status stopped", r.status, r.raw)

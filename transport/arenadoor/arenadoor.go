@@ -1,6 +1,6 @@
 // Package arenadoor is the one place where the doors meet the actor tree: it adapts
-// *actors.Arena to the interfaces the doors are written against (transport/desk, transport/ops,
-// transport/pages, the MCP chat seat), so each door stays free of actors and is tested with
+// *actors.Arena and *dotdotdot.Arena to the interfaces the doors are written against (transport/dotdotdot/desk, transport/ops,
+// transport/dotdotdot/pages, the MCP chat seat), so each door stays free of actors and is tested with
 // fakes, while `arena serve` and the tests that run a real arena share one adapter.
 package arenadoor
 
@@ -13,17 +13,18 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/dotdotdot"
 	"arena/games"
-	"arena/transport/desk"
 	"arena/transport/door"
+	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/pages"
 	"arena/transport/ops"
-	"arena/transport/pages"
 )
 
 // Desk is the walk-in desk door's view of *actors.Arena (desk.Desk, desk.Hosted, the MCP chat
 // seat's Desk and pages.Source): the same calls, with the doors' own types and the façade's
 // sentinels turned into protocol codes.
-type Desk struct{ A *actors.Arena }
+type Desk struct{ A *dotdotdot.Arena }
 
 func (d Desk) RegisterWalkin(ctx context.Context, name, model string) (string, error) {
 	t, err := d.A.RegisterWalkin(ctx, name, model)
@@ -31,10 +32,10 @@ func (d Desk) RegisterWalkin(ctx context.Context, name, model string) (string, e
 }
 
 func (d Desk) JoinWalkin(ctx context.Context, token string, req desk.JoinRequest) (desk.JoinReply, error) {
-	r, err := d.A.JoinWalkin(ctx, token, actors.JoinRequest{Table: req.Table, Code: req.Code, Mole: req.Mole, Pace: req.Pace, Format: req.Format})
+	r, err := d.A.JoinWalkin(ctx, token, dotdotdot.JoinRequest{Table: req.Table, Code: req.Code, Mole: req.Mole, Pace: req.Pace, Format: req.Format})
 	if err != nil {
 		var ge *games.Error
-		if errors.As(err, &ge) && ge.Code == actors.CodeNotYet {
+		if errors.As(err, &ge) && ge.Code == dotdotdot.CodeNotYet {
 			return desk.JoinReply{}, notYet{ge, r.Practice}
 		}
 		return desk.JoinReply{}, CodeOf(err)
@@ -51,7 +52,7 @@ type notYet struct {
 func (e notYet) Error() string { return e.err.Error() }
 func (e notYet) Unwrap() error { return e.err }
 func (e notYet) Details() map[string]any {
-	return map[string]any{"practice": e.practice, "needed": actors.PracticeRoundsForWalkin}
+	return map[string]any{"practice": e.practice, "needed": dotdotdot.PracticeRoundsForWalkin}
 }
 
 func (d Desk) NextMove(ctx context.Context, token string, wait time.Duration) (desk.Next, error) {
@@ -149,7 +150,7 @@ func CodeOf(err error) error {
 // Hosted tables (§4.5) and the pages' Source on Desk: the same calls on *actors.Arena,
 // with the door's types.
 
-func hostedOf(t actors.HostedTable) desk.HostedTable {
+func hostedOf(t dotdotdot.HostedTable) desk.HostedTable {
 	return desk.HostedTable{Code: t.Code, Link: t.Link, Format: t.Format, Pace: t.Pace, Host: t.Host, Players: t.Players,
 		Seats: t.Seats, Status: t.Status, Round: t.Round, Created: t.Created, StartsBy: t.StartsBy, Started: t.Started}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"arena/transport/desk"
+	"arena/transport/dotdotdot/desk"
 )
 
 // Every hostile body is its own test: the refusal's status and code, and nothing changed.

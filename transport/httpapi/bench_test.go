@@ -6,8 +6,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"arena/transport/desk"
-	"arena/transport/desk/desktest"
+	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/desk/desktest"
 )
 
 // BenchmarkPollAndAnswer is the door's cost of one move (a poll that finds the move, then its

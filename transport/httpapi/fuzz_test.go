@@ -6,8 +6,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"arena/transport/desk"
-	"arena/transport/desk/desktest"
+	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/desk/desktest"
 )
 
 // FuzzAnswerBody posts arbitrary bytes to /v1/walkin/answer while a move is open: the server

@@ -14,8 +14,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/games"
-	"arena/transport/desk"
-	"arena/transport/desk/desktest"
+	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/desk/desktest"
 	"arena/transport/meta"
 	"arena/transport/ops"
 )

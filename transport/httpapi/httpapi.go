@@ -16,12 +16,12 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"arena/transport/desk"
 	"arena/transport/door"
-	"arena/transport/join"
+	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/join"
+	"arena/transport/dotdotdot/pages"
 	"arena/transport/meta"
 	"arena/transport/ops"
-	"arena/transport/pages"
 )
 
 // Options are the doors to mount. A nil Desk or Ops leaves those routes out (404).
@@ -35,7 +35,7 @@ type Options struct {
 	// levers beside the desk's x-walkin ones, paid checks), after the desk.
 	Join *join.Options
 	// Pages, when set, mounts the pages people open (/, /t/{code}, /r/{round}, the round's
-	// public SSE feed, /protocol/v1, /skill.md; transport/pages).
+	// public SSE feed, /protocol/v1, /skill.md; transport/dotdotdot/pages).
 	Pages *pages.Options
 	// Metrics, when set, receives arena_http_requests_total{route,code}.
 	Metrics prometheus.Registerer

@@ -3,7 +3,7 @@ package httpapi
 import (
 	"testing"
 
-	"arena/transport/desk"
+	"arena/transport/dotdotdot/desk"
 )
 
 // TestRepeatedQueryParameterUser2 (user tester U2): a query parameter given twice is as ambiguous

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"arena/games"
-	"arena/transport/desk"
+	"arena/transport/dotdotdot/desk"
 )
 
 func prompt(turn int, phase string, exchange int) games.Prompt {

@@ -15,8 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/games"
-	"arena/transport/desk/desktest"
 	"arena/transport/door"
+	"arena/transport/dotdotdot/desk/desktest"
 	"arena/transport/meta"
 	"arena/transport/ops"
 )

@@ -1,0 +1,55 @@
+// Package dotdotdot is the DOTDOTDOT walk-in product on the generic actor tree (package actors):
+// the desk (walk-in tokens, the lobby, hosted tables, the weekly board), a walk-in actor per
+// token and a mailbox actor per walk-in seat, the joins of verified agents, paid tables and the
+// walk-in records. Tables, rounds, seats and the commit pipeline are actors'; this package opens
+// tables on them and reads what they deliver.
+package dotdotdot
+
+import (
+	"sync"
+
+	"arena/actors"
+)
+
+// Options wire the DOTDOTDOT product; every zero value works.
+type Options struct {
+	// Paces are the clocks of the tables the desk and the joins open (pace.go); zero fields are
+	// the spec's values.
+	Paces Paces
+}
+
+// Arena is the DOTDOTDOT product on a running arena: the arena's own façade (embedded) and the
+// desk's, joins' and walk-ins' calls. Its methods are safe for concurrent use.
+type Arena struct {
+	*actors.Arena
+	opts Options
+	// joining holds the Badges whose JoinAgent is between its in_a_round check and its table's
+	// opening (join.go), so concurrent joins of one Badge seat it once.
+	joining sync.Map
+}
+
+// New puts the DOTDOTDOT product on a, which may still be starting (called from
+// actors.Options.BeforeRecover, so that StartDesk spawns the desk before boot recovery).
+func New(a *actors.Arena, o Options) *Arena { return &Arena{Arena: a, opts: o} }
+
+// Start starts an arena (actors.Start) with the DOTDOTDOT product on it and its desk spawned
+// before boot recovery (StartDesk), so the prompts recovered tables redeliver find the walk-ins'
+// mailboxes. opts.BeforeRecover, when set, runs after the desk is spawned.
+func Start(opts actors.Options, o Options) (*Arena, error) {
+	var d *Arena
+	before := opts.BeforeRecover
+	opts.BeforeRecover = func(a *actors.Arena) error {
+		d = New(a, o)
+		if err := StartDesk(d); err != nil {
+			return err
+		}
+		if before != nil {
+			return before(a)
+		}
+		return nil
+	}
+	if _, err := actors.Start(opts); err != nil {
+		return nil, err
+	}
+	return d, nil
+}

@@ -1,0 +1,410 @@
+package dotdotdot
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/actors"
+	"arena/games"
+	"arena/storage"
+)
+
+// deskName is the desk actor's name under the actor system's root.
+const deskName = "desk"
+
+// deskDefaultAsk bounds a desk call whose ctx has no deadline (Options.AskTimeout wins).
+const deskDefaultAsk = 5 * time.Second
+
+// deskRequest is a message answered on its own reply channel rather than with a protoactor
+// future: a channel works with ctx, has no data race (#1145), and lets a walk-in actor forward
+// the request to its mailbox untouched.
+type deskRequest interface{ setReply(ch chan any) }
+
+// deskReplier is embedded in every deskRequest. respond never blocks: the channel has room for
+// exactly the one answer, and a caller that gave up simply never reads it.
+type deskReplier struct{ reply chan any }
+
+func (r *deskReplier) setReply(ch chan any) { r.reply = ch }
+
+func (r *deskReplier) respond(v any) {
+	if r.reply == nil {
+		return
+	}
+	select {
+	case r.reply <- v:
+	default:
+	}
+}
+
+// deskCall sends msg to pid and waits for its answer, ctx's end or the ask timeout. A timeout
+// is a *games.Error with CodeBusy (retry true).
+func deskCall[T any](ctx context.Context, a *Arena, pid *actor.PID, msg deskRequest) (T, error) {
+	var zero T
+	ch := make(chan any, 1)
+	msg.setReply(ch)
+	if err := a.deskSend(pid, msg); err != nil {
+		return zero, err
+	}
+	d := a.AskTimeout()
+	if d <= 0 {
+		d = deskDefaultAsk
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case v := <-ch:
+		if e, ok := v.(error); ok {
+			return zero, e
+		}
+		r, ok := v.(T)
+		if !ok {
+			return zero, fmt.Errorf("actors: desk: unexpected answer %T to %T", v, msg)
+		}
+		return r, nil
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	case <-t.C:
+		return zero, &games.Error{Code: CodeBusy, Msg: "the walk-in desk did not answer in time", Retry: true}
+	}
+}
+
+// deskSend delivers msg to pid without waiting.
+func (a *Arena) deskSend(pid *actor.PID, msg any) error {
+	if a == nil || a.Arena == nil || a.System() == nil {
+		return actors.ErrClosed
+	}
+	a.System().Root.Send(pid, msg)
+	return nil
+}
+
+// deskPID is the desk actor, spawned on first use when Start did not (StartDesk). Spawned
+// late, after tables were restored (whose open moves went to mailboxes not yet respawned), it
+// has the tables of live walk-in seats restarted from their snapshots, which redelivers those
+// moves, before the request that started it goes on.
+func (a *Arena) deskPID() (*actor.PID, error) {
+	if a == nil || a.Arena == nil || a.System() == nil {
+		return nil, actors.ErrClosed
+	}
+	if _, ok := a.System().ProcessRegistry.GetLocal(deskName); ok {
+		return actor.NewPID(a.System().Address(), deskName), nil
+	}
+	pid, fresh, err := a.spawnDesk()
+	if err != nil || !fresh {
+		return pid, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	for _, id := range a.liveWalkinTables() {
+		if err := a.RestartTable(ctx, id); err != nil {
+			a.deskLogger().Info("table not restarted for redelivery", "table", id, "err", err)
+		}
+	}
+	return pid, nil
+}
+
+// StartDesk spawns the walk-in desk. Wire it as Options.BeforeRecover, so that it runs before
+// Start restores tables: the mailboxes of live walk-in seats then exist again (desk Started)
+// when the restored tables redeliver their open moves. Without it the desk starts on first use
+// and has those tables restarted to redeliver. Calling it when the desk runs is harmless.
+func StartDesk(a *Arena) error {
+	_, _, err := a.spawnDesk()
+	return err
+}
+
+// spawnDesk spawns the desk (fresh: this call did). Every restart of the desk after its first
+// start asks the tables of live walk-in seats to redeliver (a restart stops the mailboxes, and
+// with them the moves they held).
+func (a *Arena) spawnDesk() (pid *actor.PID, fresh bool, err error) {
+	var started atomic.Bool
+	props := actor.PropsFromProducer(func() actor.Actor {
+		d := newDesk(a)
+		d.redeliver = started.Swap(true)
+		return d
+	}, actor.WithSupervisor(actor.NewOneForOneStrategy(10, time.Minute, actor.DefaultDecider)))
+	pid, err = a.System().Root.SpawnNamed(props, deskName)
+	if errors.Is(err, actor.ErrNameExists) {
+		return actor.NewPID(a.System().Address(), deskName), false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("actors: start walk-in desk: %w", err)
+	}
+	// Started runs on the desk's own goroutine: wait for it, so the mailboxes of live seats are
+	// registered before any table is restored.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := deskCall[*deskPong](ctx, a, pid, &deskPing{}); err != nil {
+		return nil, false, fmt.Errorf("actors: start walk-in desk: %w", err)
+	}
+	return pid, true, nil
+}
+
+// deskPing is answered with *deskPong once the desk has started.
+type deskPing struct{ deskReplier }
+
+type deskPong struct{}
+
+// liveWalkinTables lists the tables that have a live walk-in seat (storage live/ entries).
+func (a *Arena) liveWalkinTables() []string {
+	seen := map[string]bool{}
+	var ids []string
+	_ = a.Store().Scan(storage.BucketWalkins, "live/", func(_ string, v []byte) error {
+		var s deskLiveSeat
+		if json.Unmarshal(v, &s) == nil && s.Table != "" && !seen[s.Table] {
+			seen[s.Table] = true
+			ids = append(ids, s.Table)
+		}
+		return nil
+	})
+	return ids
+}
+
+// deskClock is the arena's clock (the wall clock when none was given).
+func (a *Arena) deskClock() actors.Clock {
+	if a.Clock() == nil {
+		return actors.RealClock()
+	}
+	return a.Clock()
+}
+
+// walkinPID resolves a token to its walk-in actor (loading the record on first use since the
+// server started). unknown_token for a malformed or unissued token.
+func (a *Arena) walkinPID(ctx context.Context, token string) (*actor.PID, error) {
+	hash, ok := walkinTokenHash(token)
+	if !ok {
+		return nil, games.Errorf(CodeUnknownToken, "no walk-in token (x-walkin: w_…) or a malformed one")
+	}
+	d, err := a.deskPID()
+	if err != nil {
+		return nil, err
+	}
+	r, err := deskCall[*deskResolveReply](ctx, a, d, &deskResolve{Hash: hash})
+	if err != nil {
+		return nil, err
+	}
+	if r.PID == nil {
+		return nil, games.Errorf(CodeUnknownToken, "this walk-in token was not issued here")
+	}
+	return r.PID, nil
+}
+
+// walkinTokenLen is len("w_") + base64url (no padding) of 32 bytes.
+const walkinTokenLen = 2 + 43
+
+// newWalkinToken draws a fresh token: "w_" + base64url(32 random bytes), no padding.
+func newWalkinToken() (string, error) {
+	var b [32]byte
+	if _, err := io.ReadFull(rand.Reader, b[:]); err != nil {
+		return "", fmt.Errorf("actors: walk-in token: %w", err)
+	}
+	return "w_" + base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// walkinTokenHash checks a token's shape and returns hex(SHA-256(token)), the record's key.
+func walkinTokenHash(token string) (string, bool) {
+	if len(token) != walkinTokenLen || !strings.HasPrefix(token, "w_") {
+		return "", false
+	}
+	if _, err := base64.RawURLEncoding.Strict().DecodeString(token[2:]); err != nil {
+		return "", false
+	}
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:]), true
+}
+
+// checkWalkinName validates a display name (1–32 characters) and a model (≤ 64): valid UTF-8,
+// no control or format characters, no leading/trailing space (the caller trims).
+func checkWalkinName(name, model string) error {
+	check := func(field, s string, min, max int) error {
+		n := utf8.RuneCountInString(s)
+		if !utf8.ValidString(s) || n < min || n > max {
+			return games.Errorf(games.CodeBadRequest, "%s must be %d to %d characters of UTF-8", field, min, max)
+		}
+		for _, r := range s {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+				return games.Errorf(games.CodeBadRequest, "%s must not contain control characters", field)
+			}
+		}
+		return nil
+	}
+	if err := check("name", name, 1, 32); err != nil {
+		return err
+	}
+	return check("model", model, 0, 64)
+}
+
+// Practice table shapes (§5.6).
+var walkinFormatSeats = map[string]int{"blitz": 6, "short": 3}
+
+// normalizeJoin fills a join's defaults and refuses what the desk cannot serve (bad_request).
+func normalizeJoin(r JoinRequest) (JoinRequest, error) {
+	if r.Code != "" {
+		return r, games.Errorf(games.CodeBadRequest, "hosted tables (code) are not served yet")
+	}
+	if r.Table == "" {
+		r.Table = "practice"
+	}
+	if r.Table != "practice" && r.Table != "walkin" {
+		return r, games.Errorf(games.CodeBadRequest, "table must be \"practice\" or \"walkin\"")
+	}
+	if r.Pace == "" {
+		r.Pace = "chat"
+	}
+	if r.Pace != "chat" && r.Pace != "agent" {
+		return r, games.Errorf(games.CodeBadRequest, "pace must be \"chat\" or \"agent\"")
+	}
+	if r.Format == "" {
+		r.Format = "blitz"
+	}
+	seats, ok := walkinFormatSeats[r.Format]
+	if !ok {
+		return r, games.Errorf(games.CodeBadRequest, "format must be \"blitz\" or \"short\"")
+	}
+	if r.Mole != nil {
+		if r.Table != "practice" {
+			return r, games.Errorf(games.CodeBadRequest, "mole is chosen on Practice tables only")
+		}
+		if *r.Mole < 1 || *r.Mole > seats {
+			return r, games.Errorf(games.CodeBadRequest, "mole must be a seat from 1 to %d", seats)
+		}
+		m := *r.Mole
+		r.Mole = &m // never share the caller's int with an actor
+	}
+	return r, nil
+}
+
+// walkinEcho is the move an answer names (§4.4): round, turn, phase, exchange (talk only) and,
+// optionally, the seat.
+type walkinEcho struct {
+	Round string
+	Move  games.Move
+	Seat  int // 0 when absent
+}
+
+// parseEcho reads the echo of an answer body strictly: one JSON object, no duplicate or
+// trailing data, "round" a non-empty string, "turn" a non-negative integer, "phase" a
+// non-empty string, "exchange" a positive integer (required on talk), "seat" a positive
+// integer if present. Everything else in the object is the game's to decode.
+func parseEcho(body []byte) (walkinEcho, error) {
+	var e walkinEcho
+	members, err := jsonObjectMembers(body)
+	if err != nil {
+		return e, games.Errorf(games.CodeBadRequest, "answer body: %v", err)
+	}
+	str := func(k string) (string, error) {
+		raw, ok := members[k]
+		if !ok {
+			return "", fmt.Errorf("%q is required", k)
+		}
+		var s string
+		if raw[0] != '"' || json.Unmarshal(raw, &s) != nil || s == "" {
+			return "", fmt.Errorf("%q must be a non-empty string", k)
+		}
+		return s, nil
+	}
+	num := func(k string, min int) (int, bool, error) {
+		raw, ok := members[k]
+		if !ok {
+			return 0, false, nil
+		}
+		var n int
+		if bytes.ContainsAny(raw, ".eE") || json.Unmarshal(raw, &n) != nil || n < min {
+			return 0, true, fmt.Errorf("%q must be an integer ≥ %d", k, min)
+		}
+		return n, true, nil
+	}
+	if e.Round, err = str("round"); err != nil {
+		return e, games.Errorf(games.CodeBadRequest, "answer echo: %v", err)
+	}
+	if e.Move.Phase, err = str("phase"); err != nil {
+		return e, games.Errorf(games.CodeBadRequest, "answer echo: %v", err)
+	}
+	turn, ok, err := num("turn", 0)
+	if err == nil && !ok {
+		err = errors.New(`"turn" is required`)
+	}
+	if err != nil {
+		return e, games.Errorf(games.CodeBadRequest, "answer echo: %v", err)
+	}
+	e.Move.Turn = turn
+	ex, ok, err := num("exchange", 1)
+	if err == nil && !ok && e.Move.Phase == "talk" {
+		err = errors.New(`"exchange" is required on talk`)
+	}
+	if err != nil {
+		return e, games.Errorf(games.CodeBadRequest, "answer echo: %v", err)
+	}
+	e.Move.Exchange = ex
+	if e.Seat, _, err = num("seat", 1); err != nil {
+		return e, games.Errorf(games.CodeBadRequest, "answer echo: %v", err)
+	}
+	return e, nil
+}
+
+// jsonObjectMembers splits one JSON object into its members' raw values, refusing anything but
+// a single object, duplicate member names and trailing data.
+func jsonObjectMembers(body []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, errors.New("not JSON")
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("must be a JSON object")
+	}
+	out := make(map[string]json.RawMessage)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, errors.New("malformed JSON")
+		}
+		k, ok := tok.(string)
+		if !ok {
+			return nil, errors.New("malformed JSON")
+		}
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("member %q appears twice", k)
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, errors.New("malformed JSON")
+		}
+		out[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, errors.New("malformed JSON")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the JSON object")
+	}
+	return out, nil
+}
+
+// submit hands one input to its table and turns the game's refusal into a *games.Error.
+func (a *Arena) submit(ctx context.Context, m actors.SubmitAnswer) (json.RawMessage, error) {
+	r, err := a.Submit(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	if r.Code != "" {
+		return nil, &games.Error{Code: r.Code, Msg: r.Msg, Retry: r.Retry}
+	}
+	if len(r.Reply) == 0 {
+		return json.RawMessage(`{}`), nil
+	}
+	return r.Reply, nil
+}

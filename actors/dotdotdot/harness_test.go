@@ -1,0 +1,133 @@
+package dotdotdot
+
+import (
+	"context"
+	"crypto/ed25519"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"arena/actors"
+	"arena/actors/internal/countdown"
+	"arena/games"
+	"arena/storage"
+)
+
+// t0 is where every fake clock of the harness starts.
+var t0 = time.Date(2026, 9, 9, 14, 0, 0, 0, time.UTC)
+
+const waitMax = 10 * time.Second // a test that waits this long has failed
+
+// harness is one arena with the DOTDOTDOT product on a fake clock and a bbolt file in
+// t.TempDir, with a channel fed by the OnEvents hook so tests synchronise on what the arena
+// did, never on sleeps (the joins' twin of package actors' harness).
+type harness struct {
+	t     *testing.T
+	store *storage.Store
+	clock *actors.FakeClock
+	eng   *countdown.Engine
+	eng2  games.Engine // a second game in the bracket (real engines), set before start
+	// agents, when set before start, is wired into the arena.
+	agents actors.AgentCaller
+	key    ed25519.PrivateKey
+	arena  *Arena
+
+	events chan games.Event
+	log    []games.Event
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{t: t, clock: actors.NewFakeClock(t0), eng: &countdown.Engine{},
+		key: ed25519.NewKeyFromSeed(make([]byte, 32)), events: make(chan games.Event, 100000)}
+	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.store = st
+	t.Cleanup(func() {
+		if h.arena != nil {
+			_ = h.arena.Shutdown(context.Background())
+		}
+		_ = st.Close()
+	})
+	h.start()
+	return h
+}
+
+// start starts (or, after stop, restarts) the arena on the same store and clock.
+func (h *harness) start() {
+	h.t.Helper()
+	engines := []games.Engine{h.eng}
+	if h.eng2 != nil {
+		engines = append(engines, h.eng2)
+	}
+	br, err := games.NewBracket(engines...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	a, err := actors.Start(actors.Options{DB: h.store, Bracket: br, Clock: h.clock, InstanceKey: h.key,
+		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7",
+		Logger:        slog.New(slog.DiscardHandler),
+		OnEvents: func(_, _ string, evs []games.Event) {
+			for _, e := range evs {
+				h.events <- e
+			}
+		},
+		Agents: h.agents})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.arena = New(a, Options{})
+}
+
+// stop shuts the arena down as a deploy would; tables stay live in storage.
+func (h *harness) stop() {
+	h.t.Helper()
+	if err := h.arena.Shutdown(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
+	h.arena = nil
+}
+
+// waitEvent returns the first event (ever committed since the harness began) that matches.
+func (h *harness) waitEvent(what string, pred func(games.Event) bool) games.Event {
+	h.t.Helper()
+	for _, e := range h.log {
+		if pred(e) {
+			return e
+		}
+	}
+	timeout := time.After(waitMax)
+	for {
+		select {
+		case e := <-h.events:
+			h.log = append(h.log, e)
+			if pred(e) {
+				return e
+			}
+		case <-timeout:
+			h.t.Fatalf("timed out waiting for event: %s", what)
+		}
+	}
+}
+
+func roundIs(round string) func(games.Event) bool {
+	return func(e games.Event) bool { return e.Round == round }
+}
+
+func and(ps ...func(games.Event) bool) func(games.Event) bool {
+	return func(e games.Event) bool {
+		for _, p := range ps {
+			if !p(e) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func typeIs(typ string) func(games.Event) bool {
+	return func(e games.Event) bool { return e.Type == typ }
+}

@@ -1,0 +1,104 @@
+package dotdotdot
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/games"
+)
+
+// The walk-in actor's side of hosted tables (§4.5): it knows the code it waits at
+// (walkin.hosted; hostedPending while the desk has not answered yet), refuses a second table or
+// any other seat meanwhile (at_a_hosted_table), and forwards host / join / start / leave to the
+// desk with the caller's reply channel.
+
+// hostedPending marks a host or join on its way to the desk.
+const hostedPending = "?"
+
+// walkinHost asks to host a table. Reply *hostedReply or a *games.Error.
+type walkinHost struct {
+	deskReplier
+	Format string
+}
+
+// walkinJoinCode asks to join the table with Code. Reply *hostedReply or a *games.Error.
+type walkinJoinCode struct {
+	deskReplier
+	Code string
+}
+
+// walkinHostedCall asks to start or leave the table waited at (Op hostedOpStart|hostedOpLeave).
+type walkinHostedCall struct {
+	deskReplier
+	Op string
+}
+
+// hostedConflict is the refusal of a host or join by a walk-in that waits at a hosted table or
+// holds a seat, a join in flight, or a place at the walkin table; nil when it is free.
+func (w *walkin) hostedConflict() *games.Error {
+	switch {
+	case w.hosted == hostedPending:
+		return games.Errorf(CodeAtAHostedTable, "this walk-in is joining a hosted table already")
+	case w.hosted != "":
+		return games.Errorf(CodeAtAHostedTable, "this walk-in waits at hosted table %s; leave it first", w.hosted)
+	case w.rec.Live != nil:
+		return games.Errorf(CodeAtAHostedTable, "this walk-in holds a seat in round %s; a hosted table waits until it is over", w.rec.Live.Round)
+	case w.joinGen != 0:
+		return games.Errorf(CodeAtAHostedTable, "this walk-in has a table being opened")
+	case w.queued:
+		return games.Errorf(CodeAtAHostedTable, "this walk-in waits in the walkin table's queue")
+	}
+	return nil
+}
+
+// receiveHosted handles the walk-in's hosted-table messages (walkin.receive's default case).
+func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
+	switch m := msg.(type) {
+	case *walkinHost:
+		if err := w.hostedConflict(); err != nil {
+			m.respond(err)
+			return
+		}
+		w.hosted = hostedPending
+		fwd := &hostedOpen{Hash: w.hash, Name: w.rec.Name, Format: m.Format, PID: ctx.Self()}
+		fwd.reply = m.reply
+		ctx.Send(ctx.Parent(), fwd)
+	case *walkinJoinCode:
+		if err := w.hostedConflict(); err != nil {
+			m.respond(err)
+			return
+		}
+		w.hosted = hostedPending
+		fwd := &hostedJoin{Hash: w.hash, Name: w.rec.Name, Code: m.Code, PID: ctx.Self()}
+		fwd.reply = m.reply
+		ctx.Send(ctx.Parent(), fwd)
+	case *walkinHostedCall:
+		if w.hosted == "" || w.hosted == hostedPending {
+			m.respond(games.Errorf(CodeNotAtATable, "this walk-in waits at no hosted table"))
+			return
+		}
+		fwd := &hostedOp{Op: m.Op, Hash: w.hash, Code: w.hosted}
+		fwd.reply = m.reply
+		ctx.Send(ctx.Parent(), fwd)
+	case *walkinHostedAt:
+		w.hosted = m.Code
+		if m.Code == "" {
+			w.release(Next{Waiting: true, Status: NextIdle})
+		}
+	case *walkinHostedSeated:
+		w.hosted = ""
+		// Taken unless a seat is held already (the walk-in restarted and joined elsewhere).
+		if w.rec.Live == nil && w.joinGen == 0 && !w.queued {
+			w.seat(ctx, m.Live)
+		}
+	}
+}
+
+// hostedBrief is the waiting line of a walk-in at a hosted table (next_move, format=brief); ""
+// when it waits at none.
+func (w *walkin) hostedBrief() string {
+	if w.hosted == "" || w.hosted == hostedPending {
+		return ""
+	}
+	return "You are waiting at hosted table " + w.hosted + " (its page: /t/" + w.hosted + "). It starts when full, " +
+		"when its host starts it, or ten minutes after it was hosted, house agents taking the empty seats. Ask again for your first move."
+}

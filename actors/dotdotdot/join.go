@@ -1,0 +1,166 @@
+package dotdotdot
+
+import (
+	"context"
+
+	"arena/actors"
+	"arena/games"
+)
+
+// Registered agents at tables (§4, §4.3, §5.7, §12): the actor side of POST /v1/join and of the
+// owner's levers. The door (transport/dotdotdot/join) has already checked the join's signature against
+// the key resolved from the chain (§4.1), its freshness and its nonce; here the agent is seated.
+
+// AgentJoin is a verified join of a registered agent.
+type AgentJoin struct {
+	Agent    string // CAIP-19 Badge
+	Name     string // the card's name (§4.2: it wins over a name sent at join)
+	Endpoint string // the card's A2A endpoint: every move is called there (§4)
+	Kind     string // the seat kind: "byo" (default), or the card's "house"/"arena"
+	Table    string // "practice" (a fresh table with house seats, opened at once)
+	Format   string // "short" or "blitz" ("" → "blitz")
+	// Pace is the table's clock; zero selects the agent clock of §5.3 (every phase its full
+	// length). Tests give a quicker one.
+	Pace games.Pace
+	// Human says whether the Badge's owner holds the seat's levers over a session (§12): the
+	// seat is then a human seat (levers, table fee) and its agent may carry the accusation.
+	Human bool
+}
+
+// AgentJoinReply is where the agent sits.
+type AgentJoinReply struct {
+	Round  string `json:"round"`  // "T-<n>"
+	Table  string `json:"table"`  // table id
+	Seat   int    `json:"seat"`   // 1..N
+	Format string `json:"format"` // "blitz" | "short"
+	Pace   string `json:"pace"`   // "agent" or the test clock's name
+	Status string `json:"status"` // "seated"
+}
+
+// CodeBadTable refuses a join naming a table an agent cannot join (409). A join by an agent
+// that already holds a live seat is CodeInARound (one live round per Badge, as for walk-ins).
+const CodeBadTable = "bad_table"
+
+// JoinAgent seats a registered agent (§4.3, after the door's checks). "practice" opens a fresh
+// table at once: the agent in seat 1 on the "a2a" channel (the envelope signed by the instance
+// key goes to j.Endpoint), house agents in the other seats, every seat at the notional entry.
+// The seat's key is resolved through Options.Keys when the table opens. Refusals: bad_table,
+// in_a_round (the Badge already holds a live seat), bad_request (no endpoint), and OpenTable's.
+func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, error) {
+	if j.Table != "practice" {
+		return AgentJoinReply{}, games.Errorf(CodeBadTable, "table %q: an agent joins \"practice\" or \"open\" (paid, §5.7)", j.Table)
+	}
+	if j.Endpoint == "" {
+		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "the agent's card names no endpoint: a registered agent is called there (§4)")
+	}
+	format := j.Format
+	if format == "" {
+		format = "blitz"
+	}
+	if _, ok := walkinFormatSeats[format]; !ok {
+		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "format %q: blitz or short", format)
+	}
+	// One join per Badge at a time: the live-seat check and the opening are one step, or joins
+	// arriving together would each find no live seat and each open a table.
+	if _, busy := a.joining.LoadOrStore(j.Agent, struct{}{}); busy {
+		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s is being seated by another join", j.Agent)
+	}
+	defer a.joining.Delete(j.Agent)
+	if live, err := a.liveSeatOf(ctx, j.Agent); err != nil {
+		return AgentJoinReply{}, err
+	} else if live != nil {
+		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s (table %s)", j.Agent, live.seat, live.round, live.table)
+	}
+	id, err := newTableID("a")
+	if err != nil {
+		return AgentJoinReply{}, err
+	}
+	// The agent's name is passed so that no house seat shares it (§9 names seats by name).
+	spec, _ := walkinTableSpec(id, "practice", format, "agent", []lobbyWalkin{{Name: j.Name}}, nil)
+	spec.Pace = a.pace("agent")
+	if !paceZero(j.Pace) {
+		spec.Pace = j.Pace
+	}
+	kind := j.Kind
+	if kind == "" {
+		kind = "byo"
+	}
+	s := &spec.Seats[0]
+	s.Seat.Agent, s.Seat.Name, s.Seat.Kind, s.Seat.Walkin, s.Seat.Human = j.Agent, j.Name, kind, false, j.Human
+	s.Channel, s.Endpoint = actors.ChannelA2A, j.Endpoint
+	round, err := a.OpenTable(ctx, spec)
+	if err != nil {
+		return AgentJoinReply{}, err
+	}
+	return AgentJoinReply{Round: round, Table: id, Seat: 1, Format: format, Pace: spec.Pace.Name, Status: "seated"}, nil
+}
+
+func paceZero(p games.Pace) bool { return p == games.Pace{} }
+
+// liveSeat is where a Badge sits in a live round.
+type liveSeat struct {
+	table, round string
+	seat         int
+}
+
+// liveSeatOf finds the live table seating agent (nil when none). It reads the table list (the
+// tables' own records), so it needs no state of its own and survives restarts.
+func (a *Arena) liveSeatOf(ctx context.Context, agent string) (*liveSeat, error) {
+	ts, err := a.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if t.Status != actors.StatusLive {
+			continue
+		}
+		for _, s := range t.Seats {
+			if s.Agent == agent {
+				return &liveSeat{table: t.ID, round: t.Round, seat: s.Seat}, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// AgentLever applies the owner's lever (§12: kind "call", "veto" or "accuse", body the raw JSON
+// body) to the seat agent holds in round. The game decides every rule (limits, placement, the
+// mole, the phase) and refuses with the §12 codes; here only the seat is found: not_seated when
+// the Badge holds no seat in that round, round_over when that round is finished.
+func (a *Arena) AgentLever(ctx context.Context, agent, round, kind string, body []byte) ([]byte, error) {
+	switch kind {
+	case "call", "veto", "accuse":
+	default:
+		return nil, games.Errorf(games.CodeBadRequest, "unknown lever %q: call, veto or accuse", kind)
+	}
+	if _, err := jsonObjectMembers(body); err != nil {
+		return nil, games.Errorf(games.CodeBadRequest, "lever body: %v", err)
+	}
+	ts, err := a.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if t.Round != round {
+			continue
+		}
+		for _, s := range t.Seats {
+			if s.Agent != agent {
+				continue
+			}
+			if t.Status == actors.StatusFinished {
+				return nil, games.Errorf(games.CodeRoundOver, "round %s is over", round)
+			}
+			reply, err := a.Submit(ctx, actors.SubmitAnswer{Table: t.ID, Round: round, At: a.Clock().Now(),
+				Input: games.Input{Seat: s.Seat, Kind: kind, Body: body}})
+			if err != nil {
+				return nil, err
+			}
+			if reply.Code != "" {
+				return nil, &games.Error{Code: reply.Code, Msg: reply.Msg, Retry: reply.Retry}
+			}
+			return reply.Reply, nil
+		}
+	}
+	return nil, games.Errorf("not_seated", "%s holds no seat in %s", agent, round)
+}

@@ -1,0 +1,62 @@
+package dotdotdot
+
+import (
+	"time"
+
+	"arena/games"
+)
+
+// Paces are the clocks of walk-in, practice and hosted tables (§4.4, §4.5, §5.3), set from the
+// server's config (`arena serve` pace.*). Every zero field is the spec's value: chatPace,
+// agentPace (lobby.go), walkinTopUpAfter (two minutes), hostedStartAfter (ten minutes).
+type Paces struct {
+	// Chat is the chat clock (Name "chat"): Scouting, Talk and Commit are each one move's
+	// deadline (3 min), Settle 1 s. It always closes early once every seat answered (§4.5).
+	Chat games.Pace
+	// Agent is the agent clock (Name "agent"): Scouting 90 s, Talk 15 s a talk exchange, Commit
+	// 25 s, Settle 5 s; every phase runs its full length.
+	Agent games.Pace
+	// WalkinTopUp is how long the walkin table waits for walk-ins before house seats fill it.
+	WalkinTopUp time.Duration
+	// HostedStart is how long a hosted table gathers before it starts with whoever came.
+	HostedStart time.Duration
+}
+
+// withDefaults fills every zero field with the spec's value; the names and closeEarly are the
+// clocks' own (chat closes early, agent does not) whatever was given.
+func (p Paces) withDefaults() Paces {
+	fill := func(got, def games.Pace) games.Pace {
+		for _, f := range []struct {
+			got *time.Duration
+			def time.Duration
+		}{
+			{&got.Scouting, def.Scouting}, {&got.Talk, def.Talk}, {&got.Commit, def.Commit}, {&got.Settle, def.Settle},
+		} {
+			if *f.got <= 0 {
+				*f.got = f.def
+			}
+		}
+		got.Name, got.CloseEarly = def.Name, def.CloseEarly
+		return got
+	}
+	p.Chat, p.Agent = fill(p.Chat, chatPace), fill(p.Agent, agentPace)
+	if p.WalkinTopUp <= 0 {
+		p.WalkinTopUp = walkinTopUpAfter
+	}
+	if p.HostedStart <= 0 {
+		p.HostedStart = hostedStartAfter
+	}
+	return p
+}
+
+// paces is the arena's clocks, the spec's where Options.Paces leaves a field zero.
+func (a *Arena) paces() Paces { return a.opts.Paces.withDefaults() }
+
+// pace is the clock named name ("agent", else the chat clock), as configured.
+func (a *Arena) pace(name string) games.Pace {
+	p := a.paces()
+	if name == "agent" {
+		return p.Agent
+	}
+	return p.Chat
+}

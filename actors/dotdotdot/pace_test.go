@@ -1,0 +1,80 @@
+package dotdotdot
+
+import (
+	"testing"
+	"time"
+
+	"arena/games"
+	"arena/games/blitz"
+)
+
+// TestPacesDefaults: a zero field is the spec's value; a set one is kept; the clocks' names and
+// closeEarly are their own.
+func TestPacesDefaults(t *testing.T) {
+	p := Paces{}.withDefaults()
+	if p.Chat != chatPace || p.Agent != agentPace || p.WalkinTopUp != 2*time.Minute || p.HostedStart != 10*time.Minute {
+		t.Fatalf("zero paces: %+v", p)
+	}
+	p = Paces{Chat: games.Pace{Talk: 40 * time.Second, CloseEarly: false, Name: "x"}, Agent: games.Pace{Commit: 9 * time.Second, CloseEarly: true},
+		WalkinTopUp: 30 * time.Second}.withDefaults()
+	want := chatPace
+	want.Talk = 40 * time.Second
+	if p.Chat != want {
+		t.Errorf("chat %+v, want %+v", p.Chat, want)
+	}
+	wantA := agentPace
+	wantA.Commit = 9 * time.Second
+	if p.Agent != wantA {
+		t.Errorf("agent %+v, want %+v", p.Agent, wantA)
+	}
+	if p.WalkinTopUp != 30*time.Second || p.HostedStart != hostedStartAfter {
+		t.Errorf("top-up %v, hosted start %v", p.WalkinTopUp, p.HostedStart)
+	}
+}
+
+// TestConfiguredPaceReachesDeadlines: the paces given in Options are the deadlines of the
+// moves a walk-in is handed, on the chat clock and on the agent clock, and a hosted table's
+// start.
+func TestConfiguredPaceReachesDeadlines(t *testing.T) {
+	paces := Paces{
+		Chat:        games.Pace{Scouting: 70 * time.Second, Talk: 40 * time.Second, Commit: 50 * time.Second},
+		Agent:       games.Pace{Scouting: 11 * time.Second, Talk: 7 * time.Second, Commit: 9 * time.Second},
+		HostedStart: 4 * time.Minute,
+	}
+	e := startDeskEnvPaces(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()), paces)
+	ctx := deskCtx(t)
+	chat, _ := e.a.RegisterWalkin(ctx, "Chatty", "")
+	agent, _ := e.a.RegisterWalkin(ctx, "Agenty", "")
+	host, _ := e.a.RegisterWalkin(ctx, "Hosty", "")
+	if _, err := e.a.JoinWalkin(ctx, chat, JoinRequest{Format: "short", Pace: "chat"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.a.JoinWalkin(ctx, agent, JoinRequest{Format: "short", Pace: "agent"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := deskMustPoll(t, e.a, chat); !n.Prompt.Deadline.Equal(deskT0.Add(70 * time.Second)) {
+		t.Errorf("chat scouting deadline %v, want %v", n.Prompt.Deadline, deskT0.Add(70*time.Second))
+	}
+	n := deskMustPoll(t, e.a, agent)
+	if !n.Prompt.Deadline.Equal(deskT0.Add(11 * time.Second)) {
+		t.Fatalf("agent scouting deadline %v, want %v", n.Prompt.Deadline, deskT0.Add(11*time.Second))
+	}
+	deskWaitArmed(t, e, n.Prompt.Deadline)
+	e.clock.Set(n.Prompt.Deadline)
+	n2, err := e.a.NextMove(ctx, agent, MaxPollWait)
+	if err != nil || n2.Status != NextMove || n2.Prompt.Move.Phase != "talk" {
+		t.Fatalf("agent move after scouting: %+v %v", n2, err)
+	}
+	// The exchange is the configured 7 s; Blitz answers it within the exchange less two seconds
+	// (§5.3's 13 s of 15), so the prompt's deadline is 5 s after the talk began.
+	if got := n2.Prompt.Deadline.Sub(n.Prompt.Deadline); got != 5*time.Second {
+		t.Errorf("agent talk response deadline %v after the talk began, want 5s (a 7 s exchange)", got)
+	}
+	h, err := e.a.HostTable(ctx, host, "short")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := e.clock.Now().Add(4 * time.Minute); !h.StartsBy.Equal(want) {
+		t.Errorf("hosted table starts by %v, want %v", h.StartsBy, want)
+	}
+}

@@ -1,0 +1,43 @@
+package dotdotdot
+
+import (
+	"errors"
+	"testing"
+
+	"arena/games"
+)
+
+// Found by tester T1 against a running `arena serve`:
+//
+//	POST /ops/tables/<practice table>/stop            → {"status":"stopped"}
+//	GET  /v1/walkin/next?wait=2                        → the talk move, with a deadline, as if live
+//	POST /v1/walkin/answer (that move)                 → 503 table_down, retry true
+//	POST /v1/walkin/join {"table":"practice"}          → 409 in_a_round ("already holds round T-4")
+//
+// §4.4: next "blocks until the arena has a move for this seat": a stopped table has none to
+// take, so handing one out (with a deadline nobody will keep) misleads the client; and "a
+// walk-in MUST NOT hold more than one live round (in_a_round)": a stopped round is not live, so
+// the walk-in must not be locked out of Practice until an operator happens to restart a table
+// that was stopped on purpose.
+func TestHostileStoppedTableLocksWalkinOut(t *testing.T) {
+	e := newDeskEnv(t, "", nil)
+	ctx := deskCtx(t)
+	token, _ := e.a.RegisterWalkin(ctx, "Stopped Sam", "")
+	j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deskMustPoll(t, e.a, token) // scouting is waiting
+	if err := e.a.StopTable(ctx, j.Table); err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.a.NextMove(ctx, token, 0)
+	if err == nil && n.Status == NextMove {
+		t.Errorf("after the table was stopped the poll still hands out move %+v (round %s); the table cannot take it", n.Prompt.Move, n.Round)
+	}
+	_, err = e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"})
+	var ge *games.Error
+	if errors.As(err, &ge) && ge.Code == CodeInARound {
+		t.Errorf("join after the table was stopped: %v; a stopped round is not live and must not hold the walk-in", err)
+	}
+}

@@ -1,0 +1,261 @@
+// Package join is the door registered agents and their owners use (§4, §4.1, §4.3, §5.7, §12):
+// signed joins, paid seats, and the owner's session for the human levers. It decides no game
+// rule: it checks signatures, freshness and nonces, resolves the Badge through a Resolver (the
+// chain, §4.1) and hands verified requests to a Seater (the actors, through an adapter in
+// cmd/arena). Refusals are {error, code, retry} with the codes below or the Resolver's.
+//
+// Routes (Mount):
+//
+//	POST /v1/join                    {agent, table, issued_at, nonce, name?, format?, sig} → where the agent sits;
+//	                                 table "open" (§5.7) → {seat_token, starts_at, pay_from, entry, check}
+//	GET  /v1/join/paid/{hold}        x-seat-token → {paid, paid_by, ...} (the `check` of §5.7)
+//	POST /v1/session/challenge       {agent} → {challenge, expires_at}
+//	POST /v1/session                 {agent, challenge, issued_at, sig} → {session, agent, expires_at}
+//	POST /v1/rounds/{round}/call|veto|accuse  with Authorization: Bearer <session>: the owner's
+//	                                 levers (§12); without one, the walk-in desk's (x-walkin)
+//
+// A signed object (join, session) is signed like a commitment (§7.2-§7.3): sig = "ed25519:" +
+// hex(ed25519(signing_key, SHA-256(JCS(object without sig)))), with the card's signing_key
+// resolved from the chain; the key in the request, if any, is never used.
+package join
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/games/canon"
+	"arena/transport/door"
+)
+
+// Codes this door gives (besides door's and the Resolver's).
+const (
+	CodeNoRegistry   = "no_registry"       // no registry configured: nobody is seated (§4.1, 503)
+	CodeBadSignature = "invalid_signature" // sig does not verify with the resolved key (§13, 422)
+	CodeStale        = "join_stale"        // issued_at outside the freshness window (409)
+	CodeReplayed     = "join_replayed"     // this agent already used this nonce (409)
+	CodeBadTable     = "bad_table"         // a table an agent cannot join (409)
+)
+
+// Agent is a resolved Badge (§4.1): only these fields of the verified card count.
+type Agent struct {
+	ID         string            // the CAIP-19 Badge asked for
+	Owner      string            // CAIP-10 owner account (registry)
+	Wallet     string            // the registry's delegated agent wallet, "" when none (§5.7 pay_from)
+	Name       string            // the card's name (wins over a name sent at join, §4.2)
+	Kind       string            // card kind: "player", "house", "arena"
+	Endpoint   string            // the card's A2A endpoint
+	SigningKey ed25519.PublicKey // the card's signing_key: the only key that counts
+}
+
+// Resolver resolves a Badge per §4.1 (chain/badge in `arena serve`). Refusals are
+// *games.Error with distinct codes; no_registry answers 503.
+type Resolver interface {
+	Resolve(ctx context.Context, agent string) (Agent, error)
+}
+
+// KeyProver is implemented by a Resolver that wants to know when a signature with an agent's
+// signing key verified (chain/badge's Resolver.Proven): the door tells it after each one.
+type KeyProver interface {
+	Proven(agent string, key ed25519.PublicKey) bool
+}
+
+// Seat is a verified join handed to the Seater.
+type Seat struct {
+	Agent  Agent
+	Table  string // "practice"
+	Format string // "" | "blitz" | "short"
+}
+
+// Seated is where the agent sits (the reply of a practice join).
+type Seated struct {
+	Round  string `json:"round"`
+	Table  string `json:"table"`
+	Seat   int    `json:"seat"`
+	Format string `json:"format"`
+	Pace   string `json:"pace"`
+	Status string `json:"status"`
+}
+
+// Seater seats verified agents and applies their owners' levers (*dotdotdot.Arena through an
+// adapter). Errors are *games.Error with protocol codes.
+type Seater interface {
+	JoinAgent(ctx context.Context, s Seat) (Seated, error)
+	// Lever applies lever kind ("call", "veto", "accuse") for the seat agent holds in round;
+	// body is the raw, shape-checked JSON body. The game's §12 refusals come back as they are.
+	Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error)
+}
+
+// Options configure the door. Seater is required; a nil Resolver means no registry is
+// configured, and every join and session is refused with no_registry (503).
+type Options struct {
+	Seater   Seater
+	Resolver Resolver
+	// Nonces remembers join and session nonces (NewBoltNonces in `arena serve`, so a replay is
+	// refused after a restart too). Required.
+	Nonces Nonces
+	// Paid, when set, serves table "open" (§5.7); nil refuses it with bad_table.
+	Paid Paid
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// MaxBody caps request bodies (0: door.DefaultMaxBody).
+	MaxBody int64
+	// CallTimeout bounds resolution and seating (0: 15 s).
+	CallTimeout time.Duration
+}
+
+// Freshness window of issued_at (joins and sessions): at most MaxAge old, at most MaxSkew
+// ahead of the arena's clock. A nonce is remembered until issued_at + MaxAge + MaxSkew, after
+// which its object is stale anyway.
+const (
+	MaxAge  = 2 * time.Minute
+	MaxSkew = 30 * time.Second
+)
+
+var nonceShape = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
+
+type handlers struct {
+	o        Options
+	sessions *sessions
+}
+
+// Mount adds the door's routes to e. Mount it after the walk-in desk: the lever routes are
+// taken over, and a lever request with no session bearer is handed to the desk's handler.
+func Mount(e *echo.Echo, o Options) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 15 * time.Second
+	}
+	h := &handlers{o: o, sessions: newSessions(o.Now)}
+	e.POST("/v1/join", h.join)
+	e.POST("/v1/session/challenge", h.challenge)
+	e.POST("/v1/session", h.session)
+	if o.Paid != nil {
+		e.GET("/v1/join/paid/:hold", h.paidCheck)
+	}
+	for _, kind := range []string{"call", "veto", "accuse"} {
+		path := "/v1/rounds/:round/" + kind
+		e.POST(path, h.lever(kind, existing(e, http.MethodPost, "/v1/rounds/T-1/"+kind)))
+	}
+}
+
+// existing is the handler already routed for method and a sample path (the desk's lever), or
+// nil when none is.
+func existing(e *echo.Echo, method, path string) echo.HandlerFunc {
+	c := e.NewContext(nil, nil)
+	e.Router().Find(method, path, c)
+	if c.Path() == "" {
+		return nil
+	}
+	return c.Handler()
+}
+
+// joinBody is POST /v1/join (§4.3, §5.7). format is ours (the spec is silent): "blitz"
+// (default) or "short" for a practice table.
+type joinBody struct {
+	Agent    string  `json:"agent"`
+	Table    string  `json:"table"`
+	IssuedAt string  `json:"issued_at"`
+	Nonce    string  `json:"nonce"`
+	Name     *string `json:"name,omitempty"`
+	Format   string  `json:"format,omitempty"`
+	Sig      string  `json:"sig"`
+}
+
+func (h *handlers) join(c echo.Context) error {
+	raw, err := door.ReadBody(c, h.o.MaxBody)
+	if err != nil {
+		return err
+	}
+	var b joinBody
+	if err := door.DecodeBytes(raw, &b); err != nil {
+		return err
+	}
+	if b.Table != "practice" && b.Table != "open" {
+		return door.Refuse(CodeBadTable, `table must be "practice" or "open"`)
+	}
+	if b.Table == "open" && h.o.Paid == nil {
+		return door.Refuse(CodeBadTable, "this arena has no paid table")
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), h.o.CallTimeout)
+	defer cancel()
+	ag, err := h.verify(ctx, raw, b.Agent, b.IssuedAt, b.Nonce, b.Sig, "join")
+	if err != nil {
+		return err
+	}
+	if b.Table == "open" {
+		hold, err := h.o.Paid.Hold(ctx, ag)
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSON(http.StatusOK, holdReply(hold))
+	}
+	seated, err := h.o.Seater.JoinAgent(ctx, Seat{Agent: ag, Table: b.Table, Format: b.Format})
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]any{"round": seated.Round, "table": seated.Table, "seat": seated.Seat,
+		"format": seated.Format, "pace": seated.Pace, "status": seated.Status, "agent": ag.ID, "name": ag.Name})
+}
+
+// verify runs the checks every signed object of this door gets, cheapest first: a registry is
+// configured; issued_at is fresh; the nonce has its shape; the Badge resolves (§4.1); sig
+// verifies over JCS(object without sig) with the resolved key; the nonce is new for this agent
+// (recorded only once the signature holds, so nobody can burn another agent's nonces).
+func (h *handlers) verify(ctx context.Context, raw []byte, agent, issuedAt, nonce, sig, purpose string) (Agent, error) {
+	if h.o.Resolver == nil {
+		return Agent{}, &door.Refusal{Code: CodeNoRegistry, Msg: "no agent registry is configured on this arena: it seats no registered agent (§4.1)"}
+	}
+	if agent == "" {
+		return Agent{}, door.Refuse(door.CodeBadRequest, "agent is required")
+	}
+	at, err := time.Parse(time.RFC3339, issuedAt)
+	if err != nil {
+		return Agent{}, door.Refuse(door.CodeBadRequest, "issued_at must be an RFC 3339 time, e.g. 2026-09-09T14:03:20Z")
+	}
+	now := h.o.Now()
+	if at.Before(now.Add(-MaxAge)) || at.After(now.Add(MaxSkew)) {
+		return Agent{}, door.Refuse(CodeStale, "issued_at "+at.UTC().Format(time.RFC3339)+" is outside the freshness window (at most 2 minutes old, 30 seconds ahead); sign a new one")
+	}
+	if !nonceShape.MatchString(nonce) {
+		return Agent{}, door.Refuse(door.CodeBadRequest, "nonce must be 16 to 64 characters of A-Z a-z 0-9 _ -")
+	}
+	s, err := canon.ParseSig(sig)
+	if err != nil {
+		return Agent{}, door.Refuse(CodeBadSignature, "sig must be ed25519:<128 hex>")
+	}
+	ag, err := h.o.Resolver.Resolve(ctx, agent)
+	if err != nil {
+		return Agent{}, err
+	}
+	unsigned, err := canon.CanonicalWithout(raw, "sig")
+	if err != nil {
+		return Agent{}, door.Refuse(door.CodeBadRequest, err.Error())
+	}
+	d := canon.Digest(unsigned)
+	if len(ag.SigningKey) != ed25519.PublicKeySize || !canon.Verify(ag.SigningKey, d[:], s) {
+		return Agent{}, door.Refuse(CodeBadSignature, "sig does not verify with the signing_key of "+agent+"'s anchored card (§4.1)")
+	}
+	// The signature proves the Badge holds the key's private half: its hold on the key becomes
+	// final, so no card merely naming the key can take it (§4.2, chain/badge KeyIndex).
+	if p, ok := h.o.Resolver.(KeyProver); ok {
+		p.Proven(agent, ag.SigningKey)
+	}
+	fresh, err := h.o.Nonces.Use(ctx, purpose+"|"+agent+"|"+nonce, at.Add(MaxAge+MaxSkew))
+	if err != nil {
+		return Agent{}, err
+	}
+	if !fresh {
+		return Agent{}, door.Refuse(CodeReplayed, "this nonce was already used by "+agent+"; sign a new "+purpose+" with a fresh nonce")
+	}
+	return ag, nil
+}

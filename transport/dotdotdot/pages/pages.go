@@ -1,0 +1,373 @@
+// Package pages renders the pages a person, an assistant or an agent is handed
+// (dotdotdot-protocol-v1 §4.5 "the link", §15): server-side html/template, no build step, the
+// templates and the protocol text embedded in the binary. Every page shows only what every
+// player may see: public events before the reveal, then the reveal itself; display names,
+// never a token.
+//
+// Routes (Mount):
+//
+//	GET /                          the lobby: hosted tables gathering, live rounds, this week's board
+//	GET /t/{code}                  a hosted table: its code, who is there, and every way to join
+//	                               (the connector URL, `claude mcp add`, the HTTP routes with curl)
+//	GET /r/{round}                 a round's live page: the public feed (SSE), then the reveal
+//	GET /v1/rounds/{round}/events  the public event feed as Server-Sent Events (feed.go)
+//	GET /protocol/v1               the protocol text (markdown; an HTML page for a browser)
+//	GET /skill.md                  where an agent starts: the protocol, the connector, the routes
+package pages
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	textTemplate "text/template"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/games"
+	"arena/transport/door"
+	"arena/transport/dotdotdot/desk"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+// skill.md is markdown: rendered with text/template (html/template would escape its quotes).
+//
+//go:embed templates/skill.md
+var skillText string
+
+//go:embed protocol/dotdotdot-protocol-v1.md
+var protocolText []byte
+
+// ProtocolText is the protocol as published at /protocol/v1 (markdown, UTF-8).
+func ProtocolText() []byte { return bytes.Clone(protocolText) }
+
+// LiveRound is a round being played now, as the lobby lists it.
+type LiveRound struct {
+	Round   string   // "T-<n>"
+	Kind    string   // "practice" | "walkin" | "hosted" | ...
+	Format  string   // "blitz" | "short"
+	Turn    int      // the turn being played (0 before the first)
+	Phase   string   // the phase being played
+	Players []string // display names by seat
+}
+
+// Source is what the pages read. *dotdotdot.Arena implements it through cmd/arena's adapter.
+// Errors are *games.Error or *door.Refusal with the protocol's codes (unknown_table,
+// unknown_round) or anything else (a 500 page, logged).
+type Source interface {
+	// ListHosted lists the hosted tables gathering (display names only).
+	ListHosted(ctx context.Context) ([]desk.HostedTable, error)
+	// HostedByCode is one hosted table by code: unknown_table when none.
+	HostedByCode(ctx context.Context, code string) (desk.HostedTable, error)
+	// LiveRounds lists the rounds being played now, newest first.
+	LiveRounds(ctx context.Context) ([]LiveRound, error)
+	// Board is this week's board as JSON (GET /v1/walkin/board).
+	Board(ctx context.Context) (json.RawMessage, error)
+	// Transcript is a round's events in seq order and whether it was revealed; the pages keep
+	// only the events whose visibility is "public" whatever it answers.
+	Transcript(ctx context.Context, round string) (events []games.Event, revealed bool, err error)
+}
+
+// Options configure the pages.
+type Options struct {
+	Source Source
+	// Site is the origin the pages name in the join lines ("https://arena.example"); empty
+	// takes the request's own (its scheme, X-Forwarded-Proto honoured, and Host).
+	Site string
+	// Poll is how often an open feed reads the transcript for new public events (zero: 500 ms).
+	Poll time.Duration
+	// Heartbeat is how often an idle feed sends an SSE comment (zero: 15 s), so proxies keep it.
+	Heartbeat time.Duration
+	// MaxFeed ends a feed after this long (zero: 30 min); EventSource reconnects with
+	// Last-Event-ID and the feed resumes after the last event sent.
+	MaxFeed time.Duration
+	// Drain, when closed (the server is shutting down), ends every feed at once.
+	Drain <-chan struct{}
+	// CallTimeout bounds each Source call (zero: 10 s).
+	CallTimeout time.Duration
+	Logger      *slog.Logger
+}
+
+type pages struct {
+	o      Options
+	tmpl   *template.Template
+	skillT *textTemplate.Template
+	cache  feedCache
+}
+
+// Mount adds the pages' routes to e. It fails only if the embedded templates do not parse.
+func Mount(e *echo.Echo, o Options) error {
+	if o.Poll <= 0 {
+		o.Poll = 500 * time.Millisecond
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = 15 * time.Second
+	}
+	if o.MaxFeed <= 0 {
+		o.MaxFeed = 30 * time.Minute
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 10 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	t, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
+	if err != nil {
+		return fmt.Errorf("pages: templates: %w", err)
+	}
+	st, err := textTemplate.New("skill.md").Parse(skillText)
+	if err != nil {
+		return fmt.Errorf("pages: skill.md: %w", err)
+	}
+	p := &pages{o: o, tmpl: t, skillT: st}
+	e.GET("/", p.lobby)
+	e.GET("/t/:code", p.table)
+	e.GET("/r/:round", p.round)
+	e.GET("/v1/rounds/:round/events", p.feed)
+	e.GET("/protocol/v1", p.protocol)
+	e.GET("/skill.md", p.skill)
+	return nil
+}
+
+var funcs = template.FuncMap{
+	// ccd renders microCCD as CCD with up to two decimals: 200000000 → "200", -1500000 → "-1.5".
+	"ccd": func(micro int64) string {
+		s := strconv.FormatFloat(float64(micro)/1e6, 'f', 2, 64)
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		if s == "-0" {
+			s = "0"
+		}
+		return s
+	},
+	"join": strings.Join,
+	"utc": func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format("15:04 UTC")
+	},
+	"add": func(a, b int) int { return a + b },
+	// dict builds a map from key, value pairs (a template's data for a partial).
+	"dict": func(kv ...any) map[string]any {
+		m := make(map[string]any, len(kv)/2)
+		for i := 0; i+1 < len(kv); i += 2 {
+			if k, ok := kv[i].(string); ok {
+				m[k] = kv[i+1]
+			}
+		}
+		return m
+	},
+}
+
+// site is the origin the pages name (Options.Site or the request's).
+func (p *pages) site(c echo.Context) string {
+	if p.o.Site != "" {
+		return strings.TrimRight(p.o.Site, "/")
+	}
+	return c.Scheme() + "://" + c.Request().Host
+}
+
+func (p *pages) ctx(c echo.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.Request().Context(), p.o.CallTimeout)
+}
+
+// render writes a page. Pages are never cached: they show what is gathering right now.
+func (p *pages) render(c echo.Context, status int, name string, data any) error {
+	var buf bytes.Buffer
+	if err := p.tmpl.ExecuteTemplate(&buf, name, data); err != nil {
+		p.o.Logger.Error("page not rendered", "page", name, "err", err)
+		return door.Refuse(door.CodeInternal, "the page could not be rendered")
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	// Scripts only from this origin's page itself (the round page's feed script is inline).
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// notFound renders the 404 page with a line saying what was not found.
+func (p *pages) notFound(c echo.Context, what string) error {
+	return p.render(c, http.StatusNotFound, "notfound.html", map[string]any{"What": what, "Site": p.site(c)})
+}
+
+// codeOf is a refusal's code ("" for other errors).
+func codeOf(err error) string {
+	if r, ok := door.AsRefusal(err); ok {
+		return r.Code
+	}
+	return ""
+}
+
+// boardLine is one line of the board JSON (actors boardView).
+type boardLine struct {
+	Name             string `json:"name"`
+	Rounds           int    `json:"rounds"`
+	Net              int64  `json:"net"`
+	Best             int64  `json:"best"`
+	MoleRounds       int    `json:"mole_rounds"`
+	Rungs            int    `json:"rungs"`
+	AccusationsRight int    `json:"accusations_right"`
+}
+
+type boardView struct {
+	Week  string      `json:"week"`
+	Entry int64       `json:"entry"`
+	Lines []boardLine `json:"lines"`
+}
+
+// lobbyMax caps each list on the lobby.
+const lobbyMax = 20
+
+func (p *pages) lobby(c echo.Context) error {
+	ctx, cancel := p.ctx(c)
+	defer cancel()
+	data := struct {
+		Site    string
+		Hosted  []desk.HostedTable
+		Live    []LiveRound
+		Board   boardView
+		Partial bool // a list could not be read: the page says so instead of failing
+	}{Site: p.site(c)}
+	var err error
+	if data.Hosted, err = p.o.Source.ListHosted(ctx); err != nil {
+		p.o.Logger.Warn("lobby: hosted tables unreadable", "err", err)
+		data.Partial = true
+	}
+	if data.Live, err = p.o.Source.LiveRounds(ctx); err != nil {
+		p.o.Logger.Warn("lobby: live rounds unreadable", "err", err)
+		data.Partial = true
+	}
+	if b, err := p.o.Source.Board(ctx); err != nil || json.Unmarshal(b, &data.Board) != nil {
+		p.o.Logger.Warn("lobby: board unreadable", "err", err)
+		data.Partial = true
+	}
+	if len(data.Hosted) > lobbyMax {
+		data.Hosted = data.Hosted[:lobbyMax]
+	}
+	if len(data.Live) > lobbyMax {
+		data.Live = data.Live[:lobbyMax]
+	}
+	if len(data.Board.Lines) > lobbyMax {
+		data.Board.Lines = data.Board.Lines[:lobbyMax]
+	}
+	return p.render(c, http.StatusOK, "lobby.html", data)
+}
+
+// codeShape is what a code in a path may look like before the desk is asked (it folds case).
+var codeShape = regexp.MustCompile(`^[A-Za-z0-9]{4}$`)
+
+func (p *pages) table(c echo.Context) error {
+	code := c.Param("code")
+	if !codeShape.MatchString(code) {
+		return p.notFound(c, "There is no table with that code.")
+	}
+	ctx, cancel := p.ctx(c)
+	defer cancel()
+	t, err := p.o.Source.HostedByCode(ctx, code)
+	if codeOf(err) == door.CodeUnknownTable {
+		return p.notFound(c, "There is no table with the code "+strings.ToUpper(code)+" now. Codes last until two hours after their table started.")
+	}
+	if err != nil {
+		return err
+	}
+	site := p.site(c)
+	if wantsJSON(c) {
+		return p.tableJSON(c, t, site)
+	}
+	open := t.Seats - len(t.Players)
+	if open < 0 {
+		open = 0
+	}
+	return p.render(c, http.StatusOK, "table.html", map[string]any{
+		"T": t, "Site": site, "Open": open, "MCP": site + "/mcp",
+		"Gathering": t.Status == "gathering",
+	})
+}
+
+// roundShape is a round id (§3).
+var roundShape = regexp.MustCompile(`^T-[0-9]{1,19}$`)
+
+func (p *pages) round(c echo.Context) error {
+	round := c.Param("round")
+	if !roundShape.MatchString(round) {
+		return p.notFound(c, "There is no round by that name; rounds are named T-<n>.")
+	}
+	ctx, cancel := p.ctx(c)
+	defer cancel()
+	evs, _, err := p.o.Source.Transcript(ctx, round)
+	if code := codeOf(err); code == door.CodeUnknownRound {
+		return p.notFound(c, "There is no round "+round+" here.")
+	}
+	if err != nil {
+		return err
+	}
+	v := newRoundView(round, publicOnly(evs))
+	return p.render(c, http.StatusOK, "round.html", map[string]any{"R": v, "Site": p.site(c)})
+}
+
+func (p *pages) protocol(c echo.Context) error {
+	if strings.Contains(c.Request().Header.Get("Accept"), "text/html") {
+		return p.render(c, http.StatusOK, "protocol.html", map[string]any{"Text": string(protocolText), "Site": p.site(c)})
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=300")
+	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", protocolText)
+}
+
+func (p *pages) skill(c echo.Context) error {
+	var buf bytes.Buffer
+	if err := p.skillT.Execute(&buf, map[string]any{"Site": p.site(c)}); err != nil {
+		p.o.Logger.Error("skill.md not rendered", "err", err)
+		return door.Refuse(door.CodeInternal, "skill.md could not be rendered")
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=300")
+	c.Response().Header().Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", buf.Bytes())
+}
+
+// wantsJSON: the client asked for JSON and not HTML (an agent handed the link).
+func wantsJSON(c echo.Context) bool {
+	a := c.Request().Header.Get("Accept")
+	return strings.Contains(a, "application/json") && !strings.Contains(a, "text/html")
+}
+
+// tableJSON is /t/{code} for an agent: the table (as GET /v1/tables/hosted/{code}, links
+// absolute) and every way to join, as data.
+func (p *pages) tableJSON(c echo.Context, t desk.HostedTable, site string) error {
+	t.Link = site + "/t/" + t.Code
+	if t.Round != "" {
+		t.Watch = site + "/r/" + t.Round
+	}
+	if t.Players == nil {
+		t.Players = []string{}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]any{
+		"table": t,
+		"join": map[string]any{
+			"connector":   site + "/mcp",
+			"claude_code": "claude mcp add --transport http arena " + site + "/mcp",
+			"mcp_tool":    map[string]any{"name": "join_table", "arguments": map[string]string{"code": t.Code}},
+			"http": []string{
+				"POST " + site + "/v1/walkin {\"name\"} -> {\"token\"}",
+				"POST " + site + "/v1/walkin/join {\"code\":\"" + t.Code + "\"} with header x-walkin: <token>",
+				"GET " + site + "/v1/walkin/next?wait=30&format=brief with header x-walkin: <token>",
+				"POST " + site + "/v1/walkin/answer <the brief's answer body> with header x-walkin: <token>",
+			},
+		},
+		"protocol": site + "/protocol/v1",
+		"skill":    site + "/skill.md",
+	})
+}
