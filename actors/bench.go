@@ -324,8 +324,8 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	res.LatenessP50, res.LatenessP99, res.LatenessMax = pct(samples.lateness, 50), pct(samples.lateness, 99), pct(samples.lateness, 100)
 	res.CommitP50, res.CommitP99 = pct(samples.commit, 50), pct(samples.commit, 99)
 	samples.mu.Unlock()
-	ts := st.DB().Stats().TxStats // (read before the deferred Shutdown)
-	res.WriteTxs, res.TxWriteTime = int(st.DB().Stats().TxN), ts.GetWriteTime()
+	ss := st.Stats() // (read before the deferred Shutdown)
+	res.WriteTxs, res.TxWriteTime = int(ss.Commits), ss.WriteTime
 	return res, nil
 }
 

@@ -65,6 +65,7 @@ func (s *Store) Check() error {
 				return err
 			}
 		}
+		checkLedger(tx.Bucket([]byte(BucketLedger)), report)
 		return checkInputs(tx.Bucket([]byte(BucketInputs)), report)
 	})
 	if err != nil {
@@ -212,6 +213,29 @@ func checkInputs(in *bolt.Bucket, report func(string, ...any)) error {
 			return nil
 		})
 	})
+}
+
+// checkLedger checks the ledger's rows (ledger.go): 8-byte sequence numbers from 1 with no gap,
+// no empty row.
+func checkLedger(b *bolt.Bucket, report func(string, ...any)) {
+	if b == nil {
+		return
+	}
+	want := uint64(1)
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		switch {
+		case len(k) != 8:
+			report("%s: key %x is not an 8-byte sequence number", BucketLedger, k)
+			return
+		case bytesU64(k) != want:
+			report("%s: row %d where %d was due (a gap)", BucketLedger, bytesU64(k), want)
+			return
+		case len(v) == 0:
+			report("%s/%d: empty row", BucketLedger, want)
+		}
+		want++
+	}
 }
 
 // isHexHash reports whether s is a SHA-256 in lower-case hex (a walk-in record's key).

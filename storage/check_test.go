@@ -159,6 +159,7 @@ func TestCheckFindsDamage(t *testing.T) {
 		{"commands", "p1", nil, "not <player>/<command id>"},
 		{"journal", "loose", []byte("x"), "not a table's log"},
 		{"rounds", "T-8", []byte("a/b"), `rounds/"T-8"`},
+		{"ledger", string(u64(2)), []byte("row"), "row 2 where 1 was due"},
 	}
 	err := s.write(func(tx *bolt.Tx) error {
 		for _, d := range damage {

@@ -148,7 +148,7 @@ func (a *chainActor) start(ctx actor.Context) {
 func (a *chainActor) load(ctx actor.Context) {
 	a.items, a.byData = map[string]*item{}, map[string]*item{}
 	a.c.writing.Lock()
-	recs, next, bad, err := loadQueue(a.c.db)
+	recs, next, bad, err := loadQueue(a.c.st)
 	a.c.writing.Unlock()
 	now := a.o.Clock.Now()
 	if err != nil {
@@ -290,7 +290,7 @@ func (a *chainActor) submit(ctx actor.Context, key []byte, sign func(nonce, expi
 		send()
 		return
 	}
-	if r, err := lookupIndex(a.c.db, key); err != nil {
+	if r, err := lookupIndex(a.c.st, key); err != nil {
 		set("", err)
 		send()
 		return
@@ -339,7 +339,7 @@ func (a *chainActor) kickPersist(ctx actor.Context) {
 	self, root, inc, c := ctx.Self(), ctx.ActorSystem().Root, a.inc, a.c
 	go func() {
 		c.writing.Lock()
-		err := applyOps(c.db, b.ops)
+		err := applyOps(c.st, b.ops)
 		c.writing.Unlock()
 		root.Send(self, &persistDone{inc: inc, batch: b, err: err})
 	}()

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"arena/chain/anchor"
 	"arena/games"
 	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // roundTimes plays rounds of the countdown test game (three turns, house seats answering at
@@ -26,15 +26,11 @@ import (
 // turn.started to the next (envelope out to the next envelope), and the anchors recorded.
 func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.Duration, recorded int) {
 	t.Helper()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := storagetest.Open(t, storage.Options{})
 	key := testKey(t)
 	node := newFakeNode(key.PublicKey())
 	node.sendLat = latency
-	ch, err := New(st.DB(), key, node, fastOptions())
+	ch, err := New(st, key, node, fastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +124,7 @@ func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.D
 			// The recorded transaction is the chain actor's: its queue knows the anchor.
 			h, _ := hex.DecodeString(b.Hash)
 			data, _ := anchor.Anchor{Kind: anchor.Turn, Round: n, Seq: b.Seq, Hash: [32]byte(h)}.Encode()
-			l, ok, err := Lookup(st.DB(), data)
+			l, ok, err := Lookup(st, data)
 			if err != nil || !ok || l.ID != b.Tx {
 				t.Fatalf("round %s seq %d: recorded %s, queue %+v %v %v", round, b.Seq, b.Tx, l, ok, err)
 			}

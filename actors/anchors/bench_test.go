@@ -3,16 +3,16 @@ package anchors
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	bolt "go.etcd.io/bbolt"
 
 	"arena/actors"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
+	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // BenchmarkChainAnchors measures anchors per second through the chain actor, from the tables'
@@ -61,11 +61,7 @@ func benchAnchors(b *testing.B, nodeKind string, batch int) {
 		node = c
 		landed = nil
 	}
-	db, err := bolt.Open(filepath.Join(b.TempDir(), "arena.db"), 0o600, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(b, storage.Options{})
 	sys := newQuietSystem()
 	answers := make(chan *actors.Anchored, b.N)
 	table, _ := sys.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
@@ -116,11 +112,7 @@ func BenchmarkAnswerNoSync(b *testing.B) {
 	key := testKey(b)
 	f := newFakeNode(key.PublicKey())
 	f.down = true
-	db, err := bolt.Open(filepath.Join(b.TempDir(), "arena.db"), 0o600, &bolt.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.Open(b, storage.Options{NoSync: true})
 	sys := newQuietSystem()
 	answers := make(chan *actors.Anchored, 1)
 	table, _ := sys.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {

@@ -11,10 +11,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/prometheus/client_golang/prometheus"
-	bolt "go.etcd.io/bbolt"
 
 	"arena/actors"
 	"arena/chain/ccd"
+	"arena/storage"
 )
 
 // Node is what the chain actor needs of a Concordium node. *ccd.Client implements it; its
@@ -96,7 +96,7 @@ func (o Options) withDefaults() Options {
 // handed to the arena before the actor system exists: jobs sent before Start are held and
 // delivered at Start. Its methods are safe for concurrent use.
 type Chain struct {
-	db   *bolt.DB
+	st   *storage.Store
 	key  *ccd.Key
 	node Node
 	opts Options
@@ -120,16 +120,13 @@ type Chain struct {
 
 var _ actors.Anchorer = (*Chain)(nil)
 
-// New prepares a chain actor that signs with key, submits to node and keeps its queue in db
-// (the arena's bbolt file; the chain buckets are created here). Nothing runs until Start.
-func New(db *bolt.DB, key *ccd.Key, node Node, opts Options) (*Chain, error) {
-	if db == nil || key == nil || node == nil {
-		return nil, errors.New("anchors: new: db, key and node are required")
+// New prepares a chain actor that signs with key, submits to node and keeps its queue in st
+// (the arena's store: its chain queue). Nothing runs until Start.
+func New(st *storage.Store, key *ccd.Key, node Node, opts Options) (*Chain, error) {
+	if st == nil || key == nil || node == nil {
+		return nil, errors.New("anchors: new: store, key and node are required")
 	}
-	if err := createBuckets(db); err != nil {
-		return nil, fmt.Errorf("anchors: create buckets: %w", err)
-	}
-	c := &Chain{db: db, key: key, node: node, opts: opts.withDefaults()}
+	c := &Chain{st: st, key: key, node: node, opts: opts.withDefaults()}
 	if opts.Metrics != nil {
 		if err := c.gauges.register(opts.Metrics); err != nil {
 			return nil, fmt.Errorf("anchors: register metrics: %w", err)
@@ -147,7 +144,7 @@ const firstNonceWait = 3 * time.Second
 // resubmits what is pending. When no next nonce is stored yet (a fresh data file), Start asks the
 // node for it, waiting at most 3 s, and otherwise starts from 1 and re-syncs later.
 func (c *Chain) Start(ctx context.Context, sys *actor.ActorSystem) error {
-	_, next, _, err := loadQueue(c.db)
+	_, next, _, err := loadQueue(c.st)
 	if err != nil {
 		return fmt.Errorf("anchors: load queue: %w", err)
 	}
@@ -159,7 +156,7 @@ func (c *Chain) Start(ctx context.Context, sys *actor.ActorSystem) error {
 			n = 1
 			c.opts.Logger.Warn("chain: node unreachable at first start; assuming nonce 1, re-syncing later", "err", err)
 		}
-		if err := applyOps(c.db, []op{{next: n}}); err != nil {
+		if err := applyOps(c.st, []op{{next: n}}); err != nil {
 			return fmt.Errorf("anchors: store first nonce: %w", err)
 		}
 	}

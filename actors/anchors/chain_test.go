@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -17,12 +16,13 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/prometheus/client_golang/prometheus"
-	bolt "go.etcd.io/bbolt"
 
 	"arena/actors"
 	"arena/chain/anchor"
 	"arena/chain/ccd"
 	"arena/games"
+	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // harness is one arena process for the chain actor: an actor system, a bbolt file, the
@@ -31,7 +31,7 @@ type harness struct {
 	t       *testing.T
 	sys     *actor.ActorSystem
 	dbPath  string
-	db      *bolt.DB
+	db      *storage.Store
 	key     *ccd.Key
 	node    *fakeNode
 	chain   *Chain
@@ -56,7 +56,7 @@ func fastOptions() Options {
 
 func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
-	h := &harness{t: t, dbPath: filepath.Join(t.TempDir(), "arena.db"), key: testKey(t), opts: opts}
+	h := &harness{t: t, dbPath: storagetest.Path(t), key: testKey(t), opts: opts}
 	h.node = newFakeNode(h.key.PublicKey())
 	h.boot()
 	return h
@@ -66,7 +66,7 @@ func newHarness(t *testing.T, opts Options) *harness {
 func (h *harness) boot() {
 	t := h.t
 	t.Helper()
-	db, err := bolt.Open(h.dbPath, 0o600, nil)
+	db, err := storage.Open(h.dbPath, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,12 +169,9 @@ func (h *harness) checkChain(answers []*actors.Anchored, n int) {
 		}
 	}
 	h.node.mu.Unlock()
-	h.db.View(func(tx *bolt.Tx) error {
-		if k, _ := tx.Bucket([]byte(BucketQueue)).Cursor().First(); k != nil {
-			h.t.Errorf("chainq not empty: %x", k)
-		}
-		return nil
-	})
+	if pending, _, bad, err := h.db.ChainQueue(); len(pending)+len(bad) != 0 || err != nil {
+		h.t.Errorf("chainq not empty: %+v %v %v", pending, bad, err)
+	}
 }
 
 func encode(t testing.TB, a *actors.Anchored) []byte {
@@ -218,7 +215,7 @@ func TestAnchorsAnsweredAndLandOnce(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
-	h := &harness{t: t, dbPath: filepath.Join(t.TempDir(), "arena.db"), key: testKey(t)}
+	h := &harness{t: t, dbPath: storagetest.Path(t), key: testKey(t)}
 	h.node = newFakeNode(h.key.PublicKey())
 	reg := prometheus.NewRegistry()
 	h.opts = fastOptions()
@@ -449,15 +446,19 @@ func TestCrashPendingLandOnce(t *testing.T) {
 	}
 	answers := h.await(20)
 	// Write before you speak: every answered hash is in chainq.
-	h.db.View(func(tx *bolt.Tx) error {
-		for _, a := range answers {
-			id, _ := hex.DecodeString(a.Tx)
-			if tx.Bucket([]byte(BucketQueue)).Get(id) == nil {
-				t.Errorf("answered %s before writing it", a.Tx)
-			}
+	pending, _, _, err := h.db.ChainQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued := map[string]bool{}
+	for _, r := range pending {
+		queued[r.ID] = true
+	}
+	for _, a := range answers {
+		if !queued[a.Tx] {
+			t.Errorf("answered %s before writing it", a.Tx)
 		}
-		return nil
-	})
+	}
 	h.crash()
 	h.node.set(func(n *fakeNode) { n.down = false; n.hold = false })
 	h.boot()
@@ -524,20 +525,12 @@ func TestCorruptQueueRecordsSkipped(t *testing.T) {
 	}
 	answers := h.await(3)
 	h.crash()
-	db, err := bolt.Open(h.dbPath, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	other, _ := ccd.NewKey(ccd.Address{9}, bytes.Repeat([]byte{9}, 32))
 	foreign, _ := ccd.RegisterData(other, 1, uint64(time.Now().Add(time.Hour).Unix()), []byte("x"))
-	db.Update(func(tx *bolt.Tx) error {
-		q := tx.Bucket([]byte(BucketQueue))
-		q.Put(bytes.Repeat([]byte{1}, 32), []byte("{not json"))
-		r := record{ID: foreign.HashHex(), Data: "78", BlockItem: hex.EncodeToString(foreign.BlockItem), Tx: foreign.HashHex(), Nonce: 1}
-		v, _ := json.Marshal(r)
-		return q.Put(foreign.Hash[:], v)
-	})
-	db.Close()
+	storagetest.Corrupt(t, h.dbPath, storage.BucketChainQ, bytes.Repeat([]byte{1}, 32), []byte("{not json"))
+	r := record{ID: foreign.HashHex(), Data: "78", BlockItem: hex.EncodeToString(foreign.BlockItem), Tx: foreign.HashHex(), Nonce: 1}
+	v, _ := json.Marshal(r)
+	storagetest.Corrupt(t, h.dbPath, storage.BucketChainQ, foreign.Hash[:], v)
 	h.node.set(func(n *fakeNode) { n.down = false })
 	h.boot()
 	deadline := time.Now().Add(10 * time.Second)
@@ -559,10 +552,15 @@ func TestCorruptQueueRecordsSkipped(t *testing.T) {
 			t.Fatalf("%+v did not land", a)
 		}
 	}
-	h.db.View(func(tx *bolt.Tx) error {
-		if tx.Bucket([]byte(BucketQueue)).Get(bytes.Repeat([]byte{1}, 32)) == nil || tx.Bucket([]byte(BucketQueue)).Get(foreign.Hash[:]) == nil {
-			t.Error("skipped records were removed")
-		}
-		return nil
-	})
+	pending, _, bad, err := h.db.ChainQueue()
+	kept := map[string]bool{}
+	for _, r := range pending {
+		kept[r.ID] = true
+	}
+	for _, k := range bad {
+		kept[k] = true
+	}
+	if err != nil || !kept[hex.EncodeToString(bytes.Repeat([]byte{1}, 32))] || !kept[foreign.HashHex()] {
+		t.Errorf("skipped records were removed: %v %v %v", pending, bad, err)
+	}
 }

@@ -3,19 +3,18 @@ package anchors
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
 
 	sdk "github.com/Concordium/concordium-go-sdk/v2"
 	"github.com/asynkron/protoactor-go/actor"
-	bolt "go.etcd.io/bbolt"
 
 	"arena/actors"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
+	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // devHarness runs the chain actor against engineer F's embedded devchain over a real loopback
@@ -52,7 +51,7 @@ func newDevHarness(t *testing.T, opts Options, dopts devchain.Options) *devHarne
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { client.Close() })
-	h := &harness{t: t, dbPath: filepath.Join(t.TempDir(), "arena.db"), key: key, opts: opts}
+	h := &harness{t: t, dbPath: storagetest.Path(t), key: key, opts: opts}
 	d := &devHarness{harness: h, dev: dev, client: client}
 	d.bootWith(client)
 	return d
@@ -62,7 +61,7 @@ func newDevHarness(t *testing.T, opts Options, dopts devchain.Options) *devHarne
 func (d *devHarness) bootWith(node Node) {
 	h := d.harness
 	t := h.t
-	db, err := bolt.Open(h.dbPath, 0o600, nil)
+	db, err := storage.Open(h.dbPath, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,17 +335,14 @@ func TestDevchainAlreadyExists(t *testing.T) {
 	answers := d.await(4)
 	// Hand the node the queued block items directly, in nonce order.
 	var items [][]byte
-	d.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(BucketQueue)).ForEach(func(_, v []byte) error {
-			var r record
-			if err := json.Unmarshal(v, &r); err != nil {
-				return err
-			}
-			b, _ := hex.DecodeString(r.BlockItem)
-			items = append(items, b)
-			return nil
-		})
-	})
+	pending, _, _, err := d.db.ChainQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range pending {
+		b, _ := hex.DecodeString(r.BlockItem)
+		items = append(items, b)
+	}
 	sort.Slice(items, func(i, j int) bool {
 		a, _ := ccd.ParseBlockItem(items[i])
 		b, _ := ccd.ParseBlockItem(items[j])

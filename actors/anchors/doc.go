@@ -4,12 +4,13 @@
 // (anchor.<kind>). Play never waits on the chain: submission, retry, re-sync and finality
 // watching happen afterwards, in batches, off the actor's goroutine.
 //
-// Durability. Every submission is written to bbolt (bucket chainq, keyed by the hash the table
-// was given) BEFORE the table is answered, and before the node ever sees it. After a crash the
-// actor reloads the queue and resubmits everything not yet finalized; a node that already has a
-// transaction answers ALREADY_EXISTS, which counts as success. The anchor bytes themselves are
-// indexed (bucket chainidx), so the same anchor requested twice (a table that replays a step
-// after a restart) is answered with the transaction already made and is never registered twice.
+// Durability. Every submission is written to the arena's store (storage's chain queue: bucket
+// chainq, keyed by the hash the table was given; storage.ApplyChain) BEFORE the table is
+// answered, and before the node ever sees it. After a crash the actor reloads the queue and
+// resubmits everything not yet finalized; a node that already has a transaction answers
+// ALREADY_EXISTS, which counts as success. The anchor bytes themselves are indexed (bucket
+// chainidx), so the same anchor requested twice (a table that replays a step after a restart) is
+// answered with the transaction already made and is never registered twice.
 //
 // Nonces. The actor keeps the next nonce (bucket chainmeta) and hands out consecutive nonces
 // without waiting for finality. When the node refuses a submission (gRPC InvalidArgument:
@@ -19,6 +20,6 @@
 // expired, or they failed in a finalized block. A re-signed item keeps its chainq key (the hash
 // the transcript holds) and records the hash that replaces it (see Lookup).
 //
-// Timers are one-shot with a generation (never SendRepeatedly); bbolt writes are group commits
-// on a goroutine; node calls run on goroutines and come back as messages.
+// Timers are one-shot with a generation (never SendRepeatedly); queue writes are storage's group
+// commits, run from a goroutine; node calls run on goroutines and come back as messages.
 package anchors

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,11 +15,12 @@ import (
 
 	sdk "github.com/Concordium/concordium-go-sdk/v2"
 	"github.com/asynkron/protoactor-go/actor"
-	bolt "go.etcd.io/bbolt"
 
 	"arena/actors"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
+	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // TestKill9PendingLandOnce: a separate arena process signs and answers anchors against the
@@ -40,7 +40,7 @@ func TestKill9PendingLandOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dev.Stop()
-	dbPath := filepath.Join(t.TempDir(), "arena.db")
+	dbPath := storagetest.Path(t)
 	const n = 30
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKill9Child$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "ARENA_KILL9_CHILD=1", "ARENA_KILL9_DB="+dbPath,
@@ -82,7 +82,7 @@ func TestKill9PendingLandOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Close()
-	db, err := bolt.Open(dbPath, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	db, err := storage.Open(dbPath, storage.Options{LockTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestKill9Child(t *testing.T) {
 		t.Skip("run by TestKill9PendingLandOnce")
 	}
 	n, _ := strconv.Atoi(os.Getenv("ARENA_KILL9_N"))
-	db, err := bolt.Open(os.Getenv("ARENA_KILL9_DB"), 0o600, nil)
+	db, err := storage.Open(os.Getenv("ARENA_KILL9_DB"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

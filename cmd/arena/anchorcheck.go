@@ -16,13 +16,12 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"arena/actors/anchors"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
 	"arena/chain/verify"
 	"arena/games/canon"
+	"arena/storage"
 )
 
 var anchorCheckCommand = command{
@@ -136,7 +135,7 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 	}
 	opts.Node = c
 	if *data != "" {
-		db, err := bolt.Open(filepath.Join(*data, "arena.db"), 0o600, &bolt.Options{ReadOnly: true, Timeout: 2 * time.Second})
+		db, err := storage.Open(filepath.Join(*data, "arena.db"), storage.Options{ReadOnly: true})
 		if err != nil {
 			fmt.Fprintf(stderr, "arena anchor-check: --data: open %s read-only (is the server still running?): %v\n", filepath.Join(*data, "arena.db"), err)
 			return 2
@@ -156,11 +155,11 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 	return 0
 }
 
-// followIn follows a re-signed anchor through the chain actor's index in db (anchors.Lookup).
-func followIn(db *bolt.DB) verify.Follow {
+// followIn follows a re-signed anchor through the chain actor's index in st (anchors.Lookup).
+func followIn(st *storage.Store) verify.Follow {
 	return func(_ context.Context, data []byte) ([32]byte, bool, error) {
 		var tx [32]byte
-		l, ok, err := anchors.Lookup(db, data)
+		l, ok, err := anchors.Lookup(st, data)
 		if err != nil || !ok {
 			return tx, false, err
 		}

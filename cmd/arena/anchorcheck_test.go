@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"arena/chain/anchor"
 	"arena/games/canon"
+	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // walkers numbers the walk-ins of this package's tests (names are unique per server).
@@ -324,7 +324,8 @@ func TestAnchorCheckEndToEnd(t *testing.T) {
 	if code, out, errOut := runAnchorCheck(ctx, nil, "--data", s.data, write("again.json", raw)); code != 0 || !strings.Contains(out, "all ") {
 		t.Fatalf("anchor-check --data on the stopped server (its devchain run for the check): exit %d\n%s%s", code, out, errOut)
 	}
-	db, err := bolt.Open(filepath.Join(s.data, "arena.db"), 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	storagetest.Check(t, filepath.Join(s.data, "arena.db")) // a played server's file fits the layout
+	db, err := storage.Open(filepath.Join(s.data, "arena.db"), storage.Options{ReadOnly: true, LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

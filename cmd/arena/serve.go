@@ -282,7 +282,7 @@ func startChain(ctx context.Context, cfg config.Config, store *storage.Store, lo
 		stopNode()
 		return h, fmt.Errorf("serve: dial chain node %s: %w", addr, err)
 	}
-	ch, err := anchors.New(store.DB(), key, client, anchors.Options{Logger: log.With("component", "chain")})
+	ch, err := anchors.New(store, key, client, anchors.Options{Logger: log.With("component", "chain")})
 	if err != nil {
 		client.Close()
 		stopNode()
