@@ -132,7 +132,7 @@ func (t *tableActor) kick(ctx actor.Context) {
 	rec.Match = nil // the snapshot's home is the store (reload reads it back), not the heap
 	go func() {
 		began := time.Now()
-		f.err = store.CommitJournal(id, encoded, journal, events)
+		f.err = store.CommitInputs(id, encoded, journal, events)
 		m.observeCommit(time.Since(began))
 		close(f.done)
 		root.Send(self, &commitDone{flight: f})
@@ -238,7 +238,7 @@ func (t *tableActor) commitSync(step games.Step) error {
 	rec, journal, err := t.nextRecord(&outbox{events: step.Events})
 	if err == nil {
 		began := time.Now()
-		err = t.env.store.CommitJournal(t.id, t.encodeChanged(rec), journal, step.Events)
+		err = t.env.store.CommitInputs(t.id, t.encodeChanged(rec), journal, step.Events)
 		rec.Match = nil
 		t.env.m.observeCommit(time.Since(began))
 	}

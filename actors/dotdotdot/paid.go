@@ -128,11 +128,12 @@ type PaidSettlement struct {
 // PaidTables is the paid table filling now and the tables it opened: a handle on the paid-table
 // actor. Safe for concurrent use.
 type PaidTables struct {
-	a    *Arena
-	o    PaidOptions
-	log  *slog.Logger
-	pid  *actor.PID
-	root *actor.RootContext
+	a     *Arena
+	o     PaidOptions
+	seats int // the format's seats
+	log   *slog.Logger
+	pid   *actor.PID
+	root  *actor.RootContext
 }
 
 // NewPaidTables serves paid joins on a: it spawns the paid-table actor (and, without
@@ -150,8 +151,8 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 	if o.Format == "" {
 		o.Format = "blitz"
 	}
-	seats, ok := walkinFormatSeats[o.Format]
-	if !ok {
+	seats := a.seatsOf(o.Format)
+	if seats == 0 {
 		return nil, fmt.Errorf("dotdotdot: paid tables: unknown format %q", o.Format)
 	}
 	log := o.Logger
@@ -171,7 +172,7 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 			turns = f.Turns
 		}
 	}
-	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root}
+	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats}
 	pa := &paidActor{p: p, seats: seats, turns: turns, byID: map[string]*paidTable{}, byRound: map[string]*paidTable{},
 		holds: map[string]*paidHold{}}
 	p.pid = p.root.Spawn(actor.PropsFromProducer(func() actor.Actor { return pa }))
@@ -312,7 +313,7 @@ func (p *PaidTables) settlement(tableID, round string, paidBy map[int]string) (P
 		return PaidSettlement{}, false
 	}
 	out := PaidSettlement{Table: tableID, Round: round, Result: *rec.Result, House: map[int]int64{}, Entry: p.o.Entry,
-		Seats: walkinFormatSeats[p.o.Format]}
+		Seats: p.seats}
 	out.Paid = payoutsOf(paidBy, *rec.Result)
 	for seat := 1; seat <= out.Seats; seat++ {
 		if _, paid := paidBy[seat]; !paid {

@@ -328,7 +328,7 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable, paid []*paidHold) {
 	for i, h := range paid {
 		named[i].Name = h.join.Name
 	}
-	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, "agent", named, nil)
+	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, a.seats, "agent", named, nil)
 	spec.Pace = p.a.pace("agent")
 	if !paceZero(p.o.Pace) {
 		spec.Pace = p.o.Pace

@@ -20,6 +20,7 @@ import (
 	"arena/chain/ccd"
 	"arena/chain/devchain"
 	"arena/chain/verify"
+	"arena/config"
 	"arena/games/canon"
 	"arena/storage"
 )
@@ -96,7 +97,7 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 	}
 	addr := *node
 	if addr == "" {
-		addr = getenv("ARENA_CHAIN_NODE")
+		addr = config.ClientEnv(getenv).ChainNode
 	}
 	if addr == "" && isURL(src) {
 		addr = healthzNode(ctx, src)

@@ -114,7 +114,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if o.Format != "blitz" && o.Format != "short" {
 			return usage("--format %q: blitz or short", *format)
 		}
-		spec, err := dotdotdot.PracticeBench(o.Format)
+		spec, err := dotdotdot.PracticeBench(o.Engine, o.Format)
 		if err != nil {
 			return usage("--format %q: %v", *format, err)
 		}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -33,7 +32,7 @@ import (
 // egress policy, Badge resolution on the chain (chain/badge), the join door, paid tables on the
 // escrow, and the instance's own Badge.
 //
-// Development settings (environment only; production needs none of them):
+// Development settings (config's dotdotdot section, read by config; production needs none):
 //
 //	ARENA_EGRESS_LOOPBACK=1   agent cards and endpoints may be http:// on loopback (agents on this
 //	                          machine); every other inside address stays refused
@@ -56,19 +55,21 @@ type agentsHook struct {
 	card     atomic.Pointer[[]byte] // the instance card, once written (afterListen)
 	paidOn   bool
 	paid     atomic.Pointer[dotdotdot.PaidTables] // set once the arena runs (joinOptions)
+	// devAgentsFile is dotdotdot.dev_agents: the registrations devAgents stores ("" none).
+	devAgentsFile string
 }
 
 // startAgents builds the caller and the resolver. With no node client (never, in serve) the
 // registry is unconfigured and the join door answers 503 no_registry.
-func startAgents(ch *chainHook, log *slog.Logger) *agentsHook {
+func startAgents(ch *chainHook, log *slog.Logger, d config.Dotdotdot) *agentsHook {
 	pol := egress.Policy{Timeout: a2aTimeout}
 	cardPol := egress.Policy{}
-	if os.Getenv("ARENA_EGRESS_LOOPBACK") == "1" {
+	if d.EgressLoopback {
 		pol.AllowLoopback, pol.AllowHTTP = true, true
 		cardPol.AllowLoopback, cardPol.AllowHTTP = true, true
 		log.Warn("egress: loopback http agents allowed (ARENA_EGRESS_LOOPBACK=1); development only")
 	}
-	h := &agentsHook{chain: ch, log: log,
+	h := &agentsHook{chain: ch, log: log, devAgentsFile: d.DevAgents,
 		caller: a2a.New(a2a.Options{HTTP: egress.NewClient(pol).HTTP()})}
 	if ch.client == nil {
 		return h
@@ -84,9 +85,10 @@ func startAgents(ch *chainHook, log *slog.Logger) *agentsHook {
 	return h
 }
 
-// devAgents stores ARENA_DEV_AGENTS on the embedded devchain.
+// devAgents stores the registrations of dotdotdot.dev_agents (ARENA_DEV_AGENTS) on the
+// embedded devchain.
 func (h *agentsHook) devAgents() error {
-	path := os.Getenv("ARENA_DEV_AGENTS")
+	path := h.devAgentsFile
 	if path == "" || h.chain.node == nil {
 		return nil
 	}
@@ -111,9 +113,6 @@ func (h *agentsHook) devAgents() error {
 // SHA-256 as metadata_hash, so an agent can resolve the arena's key from the chain (§4.3).
 // With a configured node the operator registers the Badge; the card is served all the same.
 func (h *agentsHook) registerInstance(instanceAgent, name string, key ed25519.PublicKey, base string) error {
-	if u := os.Getenv("ARENA_PUBLIC_URL"); u != "" {
-		base = u
-	}
 	id, err := badge.ParseAgentID(instanceAgent)
 	if err != nil {
 		return fmt.Errorf("serve: instance agent: %w", err)
@@ -153,10 +152,7 @@ func (h *agentsHook) instanceCard() []byte {
 
 // joinOptions is the join door's configuration for arena a.
 func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *storage.Store) (*join.Options, error) {
-	n, err := join.NewBoltNonces(store.DB(), nil)
-	if err != nil {
-		return nil, err
-	}
+	n := join.NewStoreNonces(store, nil)
 	o := &join.Options{Seater: joinSeater{a: a, pace: agentPace(cfg)}, Nonces: n, MaxBody: cfg.HTTP.MaxBody}
 	if h.resolver != nil {
 		o.Resolver = joinResolver{h.resolver}

@@ -69,10 +69,11 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprint(stderr, opsUsage)
 		return 2
 	}
-	base := firstOf(*server, getenv("ARENA_SERVER"), "http://127.0.0.1:8080")
-	tok := firstOf(*token, getenv("ARENA_OPERATOR_TOKEN"))
+	env := config.ClientEnv(getenv)
+	base := firstOf(*server, env.Server, "http://127.0.0.1:8080")
+	tok := firstOf(*token, env.OperatorToken)
 	if tok == "" {
-		t, err := config.ReadOperatorToken(firstOf(*data, getenv("ARENA_DATA"), "./data"))
+		t, err := config.ReadOperatorToken(firstOf(*data, env.DataDir, "./data"))
 		if err != nil {
 			fmt.Fprintf(stderr, "arena ops: no operator token: give --token or --data (%v)\n", err)
 			return 2

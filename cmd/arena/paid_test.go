@@ -119,7 +119,7 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 	agentID := badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 4243).String()
 	res := staticResolver{join.Agent{ID: agentID, Owner: string(badge.Testnet) + ":" + owner.Address.ToBase58(), Name: "Payer",
 		Kind: "player", Endpoint: "https://payer.example/a2a", SigningKey: key.Public().(ed25519.PublicKey)}}
-	nonces, _ := join.NewBoltNonces(st.DB(), nil)
+	nonces := join.NewStoreNonces(st, nil)
 	e := echo.New()
 	e.HTTPErrorHandler = door.ErrorHandler(slog.New(slog.DiscardHandler))
 	join.Mount(e, join.Options{Seater: joinSeater{a: a}, Resolver: res, Nonces: nonces, Paid: paidAdapter{paid}})
@@ -224,7 +224,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ch.stop()
-	ag := startAgents(&ch, log)
+	ag := startAgents(&ch, log, config.Dotdotdot{})
 	br, _ := newBracket()
 	aa, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
 		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},

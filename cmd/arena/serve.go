@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
@@ -100,7 +101,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 	defer ch.stop()
-	ag := startAgents(&ch, log) // A2A caller, Badge resolver (join.go)
+	ag := startAgents(&ch, log, cfg.Dotdotdot) // A2A caller, Badge resolver (join.go)
 	if err := ag.devAgents(); err != nil {
 		return err
 	}
@@ -131,19 +132,39 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	if err != nil {
 		return err
 	}
-	// Listen first: every link the doors write names the public site, the listen address
-	// when ARENA_PUBLIC_URL is unset, never a request's Host header (site.go).
+	// Listen first: every link the doors write names the public site, the main listen
+	// address when dotdotdot.public_url is unset, never a request's Host header (site.go).
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
 	}
 	defer ln.Close() // srv.Serve closes it too; this covers a return before serving
-	site, localOnly, err := publicSite(os.Getenv("ARENA_PUBLIC_URL"), ln.Addr())
+	// The sites with a listen address of their own (site.go).
+	own, err := listenSites(cfg)
+	if err != nil {
+		return err
+	}
+	for _, o := range own {
+		defer o.ln.Close()
+	}
+	site, localOnly, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr())
 	if err != nil {
 		return err
 	}
 	if localOnly {
 		log.Warn("ARENA_PUBLIC_URL is unset and the listen address names no host: links and pages name "+site+", which works on this machine only", "site", site)
+	}
+	mo := meta.Options{
+		Identity: meta.Identity{Agent: sec.InstanceAgent, Name: cfg.InstanceName, Key: sec.InstanceKey.Public().(ed25519.PublicKey)},
+		Gatherer: reg,
+		Card:     ag.instanceCard,
+		// /healthz reports the node anchors go to (the embedded devchain's loopback port
+		// too): `arena anchor-check URL` reads it when no --node is given.
+		ChainNode: ch.addr,
+		Health: func(ctx context.Context) error {
+			_, err := a.Tables(ctx) // reads the database: a closed or broken file fails here
+			return err
+		},
 	}
 	e, err := httpapi.New(httpapi.Options{
 		Join:        jo,
@@ -152,20 +173,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		Ops:         arenadoor.Ops{A: a.Arena},
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
 		Pages:       &pages.Options{Source: arenadoor.Desk{A: a}, Drain: drain, Logger: log, Site: site},
-		Meta: meta.Options{
-			Identity: meta.Identity{Agent: sec.InstanceAgent, Name: cfg.InstanceName, Key: sec.InstanceKey.Public().(ed25519.PublicKey)},
-			Gatherer: reg,
-			Card:     ag.instanceCard,
-			// /healthz reports the node anchors go to (the embedded devchain's loopback port
-			// too): `arena anchor-check URL` reads it when no --node is given.
-			ChainNode: ch.addr,
-			Health: func(ctx context.Context) error {
-				_, err := a.Tables(ctx) // reads the database: a closed or broken file fails here
-				return err
-			},
-		},
-		Metrics: reg,
-		Logger:  log,
+		Meta:        mo,
+		Metrics:     reg,
+		Logger:      log,
 	})
 	if err != nil {
 		return err
@@ -173,37 +183,77 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host forwards
 	// the public Host header (mcp-go refuses that on a loopback connection otherwise).
 	if err := chatseat.Mount(e, chatseat.Options{Desk: arenadoor.Desk{A: a}, Drain: drain, Logger: log, Site: site,
-		Feedback: chatseat.LogFeedback(log), TrustProxyHost: os.Getenv("ARENA_MCP_BEHIND_PROXY") == "1"}); err != nil {
+		Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy}); err != nil {
 		return err
 	}
-	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), site); err != nil {
+	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), firstOf(cfg.Dotdotdot.PublicURL, site)); err != nil {
 		log.Warn("the instance Badge is not registered: agents cannot verify this instance (§4.3)", "err", err)
 	}
-	srv := httpapi.Server(cfg.Addr, e)
-	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
-	srv.RegisterOnShutdown(func() { close(drain) }) // long polls answer at once
+	router, byName, err := sitesOf(cfg, e, httpapi.Global{Meta: mo, Metrics: reg, Logger: log})
+	if err != nil {
+		return err
+	}
+	// One server for the main listener (every site by Host, DOTDOTDOT for the rest) and one
+	// per site with a listen address of its own. Long polls answer at once when any of them
+	// starts shutting down.
+	var drainOnce sync.Once
+	closeDrain := func() { drainOnce.Do(func() { close(drain) }) }
+	type served struct {
+		name string
+		srv  *http.Server
+		ln   net.Listener
+	}
+	servers := []served{{"", httpapi.Server(cfg.Addr, router), ln}}
+	for _, o := range own {
+		servers = append(servers, served{o.name, httpapi.Server(o.ln.Addr().String(), byName[o.name]), o.ln})
+	}
+	for _, s := range servers {
+		s.srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+		s.srv.RegisterOnShutdown(closeDrain)
+	}
 	fmt.Fprintf(out, "arena: listening on http://%s\n", ln.Addr())
 	if ch.addr != "" {
 		fmt.Fprintf(out, "arena: chain node %s\n", ch.addr)
 	}
+	for _, o := range own {
+		fmt.Fprintf(out, "arena: %s site listening on http://%s\n", o.name, o.ln.Addr())
+	}
 	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.DataDir, "agent", sec.InstanceAgent,
 		"chain", ch.addr, "operator_token_file", tokenSource(cfg))
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		go func() { errc <- s.srv.Serve(s.ln) }()
+	}
+	// A listener that fails ends serve; the other servers shut down as on SIGTERM.
+	var failed error
 	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: http: %w", err)
+	case failed = <-errc:
 	case <-ctx.Done():
 	}
 	log.Info("shutting down", "grace", cfg.HTTP.ShutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.HTTP.ShutdownGrace))
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		log.Warn("http shutdown", "err", err)
-		srv.Close()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Go(func() {
+			if err := s.srv.Shutdown(sctx); err != nil {
+				log.Warn("http shutdown", "site", s.name, "err", err)
+				s.srv.Close()
+			}
+		})
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Warn("http serve", "err", err)
+	wg.Wait()
+	left := len(servers)
+	if failed != nil {
+		left--
+	}
+	for range left {
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn("http serve", "err", err)
+		}
+	}
+	if failed != nil {
+		return fmt.Errorf("serve: http: %w", failed)
 	}
 	return nil
 }

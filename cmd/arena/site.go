@@ -3,8 +3,14 @@ package main
 import (
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/config"
+	"arena/transport/httpapi"
 )
 
 // publicSite is the origin `arena serve` names in every link and page it writes (the /t/{code}
@@ -12,7 +18,7 @@ import (
 // the instance card's base): never the request's Host header, which a client or a shared
 // cache in front of the arena can forge.
 //
-//   - pub (ARENA_PUBLIC_URL) when set: an absolute http or https URL with a host, no user
+//   - pub (config dotdotdot.public_url, ARENA_PUBLIC_URL) when set: an absolute http or https URL with a host, no user
 //     info, query or fragment; a path is kept (a site served under a prefix), without its
 //     trailing slash. Anything else is an error: serve does not start on a malformed one.
 //   - else "http://" + the listen address; an unspecified listen host (0.0.0.0, ::) becomes
@@ -22,7 +28,7 @@ func publicSite(pub string, listen net.Addr) (site string, warn bool, err error)
 		u, err := url.Parse(pub)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 			u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Opaque != "" {
-			return "", false, fmt.Errorf("serve: ARENA_PUBLIC_URL %q is not an http(s) URL like https://arena.example", pub)
+			return "", false, fmt.Errorf("serve: public URL (ARENA_PUBLIC_URL) %q is not an http(s) URL like https://arena.example", pub)
 		}
 		return u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), false, nil
 	}
@@ -34,4 +40,55 @@ func publicSite(pub string, listen net.Addr) (site string, warn bool, err error)
 		return "http://" + net.JoinHostPort("localhost", port), true, nil
 	}
 	return "http://" + net.JoinHostPort(host, port), false, nil
+}
+
+// siteListener is a listen address of a site's own: every request on it is that site's.
+type siteListener struct {
+	name string
+	ln   net.Listener
+}
+
+// listenSites opens the listen address of every site that has one of its own (config:
+// <protocol>.site.addr); on an error it closes what it opened.
+func listenSites(cfg config.Config) ([]siteListener, error) {
+	var out []siteListener
+	for _, s := range cfg.Sites() {
+		if s.Addr == "" {
+			continue
+		}
+		ln, err := net.Listen("tcp", s.Addr)
+		if err != nil {
+			for _, o := range out {
+				o.ln.Close()
+			}
+			return nil, fmt.Errorf("serve: listen %s for the %s site: %w", s.Addr, s.Name, err)
+		}
+		out = append(out, siteListener{name: s.Name, ln: ln})
+	}
+	return out, nil
+}
+
+// sitesOf builds the HTTP face of `arena serve`: the Break Room, Warden and market sites beside
+// the DOTDOTDOT site dot (its doors mounted), and the Router that picks one by Host, DOTDOTDOT
+// for any Host no site claims. byName is each site's handler, for a listen address of its own.
+func sitesOf(cfg config.Config, dot http.Handler, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
+	byName = map[string]http.Handler{"dotdotdot": dot}
+	for name, build := range map[string]func(httpapi.Global) (*echo.Echo, error){
+		"breakroom": httpapi.NewBreakroom, "warden": httpapi.NewWarden, "market": httpapi.NewMarket,
+	} {
+		e, err := build(g)
+		if err != nil {
+			return nil, nil, err
+		}
+		byName[name] = e
+	}
+	var sites []httpapi.Site
+	for _, s := range cfg.Sites() {
+		sites = append(sites, httpapi.Site{Name: s.Name, Hosts: s.Hosts, Handler: byName[s.Name]})
+	}
+	r, err := httpapi.NewRouter(dot, sites...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, byName, nil
 }

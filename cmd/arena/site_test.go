@@ -1,8 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"os/exec"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestPublicSite(t *testing.T) {
@@ -33,6 +41,147 @@ func TestPublicSite(t *testing.T) {
 		"https://arena.example/?x=1", "https://arena.example/#top", "javascript:alert(1)", "https://arena.example/?"} {
 		if got, _, err := publicSite(bad, lo); err == nil {
 			t.Errorf("publicSite(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+// startSites runs the binary like startServer with extra flags and returns the server and the
+// listen address of each site that has one of its own (from its "arena: NAME site listening
+// on" line).
+func startSites(t *testing.T, bin, data string, own int, extra ...string) (*server, map[string]string) {
+	t.Helper()
+	s := &server{t: t, data: data, logs: &syncBuf{}}
+	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--log-format", "json"}, extra...)...)
+	s.cmd.Stderr = s.logs
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Kill()
+			s.cmd.Wait()
+		}
+	})
+	lines := make(chan string, 8)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	sites := map[string]string{}
+	for want := 2 + own; want > 0; want-- {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("serve ended; logs:\n%s", s.logs)
+			}
+			if u, ok := strings.CutPrefix(l, "arena: listening on "); ok {
+				s.url = u
+			} else if c, ok := strings.CutPrefix(l, "arena: chain node "); ok {
+				s.chain = c
+			} else if name, u, ok := strings.Cut(strings.TrimPrefix(l, "arena: "), " site listening on "); ok {
+				sites[name] = u
+			} else {
+				t.Fatalf("unexpected line %q", l)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("serve did not print its listen lines in 30s; logs:\n%s", s.logs)
+		}
+	}
+	go func() {
+		for range lines {
+		}
+	}()
+	if s.url == "" || len(sites) != own {
+		t.Fatalf("listen %q, sites %v; logs:\n%s", s.url, sites, s.logs)
+	}
+	return s, sites
+}
+
+// TestServeSites runs `arena serve` with its default sites plus the Break Room on a listen
+// address of its own and the market under a configured Host, and drives real HTTP requests:
+// today's URLs keep working on the main listener under any Host no site claims, each site
+// answers /healthz and its own protocol's not_found under its Host, and the Break Room's own
+// listener serves the Break Room whatever the Host.
+func TestServeSites(t *testing.T) {
+	bin := buildArena(t)
+	s, own := startSites(t, bin, t.TempDir(), 1, "--breakroom-addr", "127.0.0.1:0", "--market-hosts", "gm.test,market.localhost")
+	defer s.stop()
+	main := s.url
+	do := func(base, host, method, path, body string) (int, map[string]any, string) {
+		t.Helper()
+		var rd io.Reader
+		if body != "" {
+			rd = strings.NewReader(body)
+		}
+		req, err := http.NewRequestWithContext(t.Context(), method, base+path, rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		raw, _ := io.ReadAll(r.Body)
+		var b map[string]any
+		json.Unmarshal(raw, &b)
+		return r.StatusCode, b, string(raw)
+	}
+	port := main[strings.LastIndex(main, ":"):]
+	for i, host := range []string{"", "localhost" + port, "dotdotdot.localhost" + port, "arena.example"} {
+		if st, b, raw := do(main, host, "POST", "/v1/walkin", fmt.Sprintf(`{"name":"Ada%d"}`, i)); st != 201 || b["token"] == nil {
+			t.Fatalf("host %q: POST /v1/walkin %d %s", host, st, raw)
+		}
+		if st, b, raw := do(main, host, "GET", "/.well-known/agent.json", ""); st != 200 || b["kind"] != "arena" {
+			t.Fatalf("host %q: agent card %d %s", host, st, raw)
+		}
+		if st, _, raw := do(main, host, "GET", "/", ""); st != 200 || !strings.Contains(raw, "<html") {
+			t.Fatalf("host %q: lobby page %d", host, st)
+		}
+	}
+	type want struct {
+		base, host, site string
+	}
+	for _, w := range []want{
+		{main, "breakroom.localhost" + port, "breakroom"},
+		{own["breakroom"], "", "breakroom"},
+		{own["breakroom"], "market.localhost", "breakroom"},
+		{main, "warden.localhost" + port, "warden"},
+		{main, "gm.test", "market"},
+		{main, "Market.Localhost.", "market"},
+	} {
+		if st, b, raw := do(w.base, w.host, "GET", "/healthz", ""); st != 200 || b["status"] != "ok" {
+			t.Fatalf("%s via %s %q: /healthz %d %s", w.site, w.base, w.host, st, raw)
+		}
+		if st, _, _ := do(w.base, w.host, "GET", "/metrics", ""); st != 200 {
+			t.Fatalf("%s via %q: /metrics %d", w.site, w.host, st)
+		}
+		st, b, raw := do(w.base, w.host, "POST", "/v1/walkin", `{"name":"Bo"}`)
+		ok := st == 404
+		switch w.site {
+		case "breakroom":
+			ok = ok && b["type"] == "error" && b["code"] == "not_found"
+		case "warden":
+			ok = ok && b["v"] == float64(1) && b["error"] == "not_found"
+		case "market":
+			e, _ := b["error"].(map[string]any)
+			ok = ok && b["ok"] == false && e["code"] == "not_found"
+		}
+		if !ok {
+			t.Fatalf("%s via %s %q: POST /v1/walkin %d %s, want its not_found", w.site, w.base, w.host, st, raw)
 		}
 	}
 }
