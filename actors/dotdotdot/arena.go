@@ -23,6 +23,8 @@ type Options struct {
 type Arena struct {
 	*actors.Arena
 	opts Options
+	// formats are the seat counts of the walk-in game's formats, from its manifest.
+	formats formatSeats
 	// joining holds the Badges whose JoinAgent is between its in_a_round check and its table's
 	// opening (join.go), so concurrent joins of one Badge seat it once.
 	joining sync.Map
@@ -30,7 +32,19 @@ type Arena struct {
 
 // New puts the DOTDOTDOT product on a, which may still be starting (called from
 // actors.Options.BeforeRecover, so that StartDesk spawns the desk before boot recovery).
-func New(a *actors.Arena, o Options) *Arena { return &Arena{Arena: a, opts: o} }
+func New(a *actors.Arena, o Options) *Arena {
+	d := &Arena{Arena: a, opts: o}
+	if eng, ok := a.Bracket().Engine(walkinGame); ok {
+		d.formats = formatSeatsOf(eng.Manifest())
+	}
+	return d
+}
+
+// seatsOf is the seat count of the walk-in game's format (0 if it has none such).
+func (a *Arena) seatsOf(format string) int {
+	n, _ := a.formats.of(format)
+	return n
+}
 
 // Start starts an arena (actors.Start) with the DOTDOTDOT product on it and its desk spawned
 // before boot recovery (StartDesk), so the prompts recovered tables redeliver find the walk-ins'

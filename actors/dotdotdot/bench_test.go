@@ -12,7 +12,7 @@ import (
 // TestRunBenchBlitzPractice runs the load tool's Practice mode on the real Blitz engine: six
 // named house seats per table, the house policy answering every move, the agent clock compressed.
 func TestRunBenchBlitzPractice(t *testing.T) {
-	spec, err := PracticeBench("")
+	spec, err := PracticeBench(blitz.NewEngine(blitz.DefaultFees()), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestRunBenchBlitzPractice(t *testing.T) {
 	if len(r.HeapSamples) == 0 || r.HeapPeak == 0 || r.HeapMean == 0 || r.HeapMean > r.HeapPeak {
 		t.Fatalf("heap samples %v mean %d peak %d", r.HeapSamples, r.HeapMean, r.HeapPeak)
 	}
-	if _, err := PracticeBench("long"); err == nil {
+	if _, err := PracticeBench(blitz.NewEngine(blitz.DefaultFees()), "long"); err == nil {
 		t.Fatal("practice format long was run")
 	}
 }

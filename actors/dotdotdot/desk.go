@@ -136,7 +136,7 @@ func (a *Arena) JoinWalkin(ctx context.Context, token string, req JoinRequest) (
 	if req.Code != "" {
 		return a.joinByCode(ctx, token, req) // a hosted table (hosted.go)
 	}
-	req, err := normalizeJoin(req)
+	req, err := normalizeJoin(req, a.formats)
 	if err != nil {
 		return JoinReply{}, err
 	}

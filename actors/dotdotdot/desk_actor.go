@@ -169,10 +169,10 @@ func (d *desk) Receive(ctx actor.Context) {
 	case *deskResolve:
 		d.withWalkin(ctx, msg.Hash, func(pid *actor.PID) { msg.respond(&deskResolveReply{PID: pid}) })
 	case *deskFindName:
-		b, err := d.a.Store().Get(storage.BucketWalkins, "name/"+nameKey(msg.Name))
+		b, err := d.a.Store().Walkins().Get("name/" + nameKey(msg.Name))
 		if errors.Is(err, storage.ErrNotFound) {
 			// A name registered before names were keyed by nameKey sits under its lower case.
-			b, err = d.a.Store().Get(storage.BucketWalkins, "name/"+strings.ToLower(strings.TrimSpace(msg.Name)))
+			b, err = d.a.Store().Walkins().Get("name/" + strings.ToLower(strings.TrimSpace(msg.Name)))
 		}
 		if err != nil {
 			msg.respond(&deskFindNameReply{})
@@ -257,7 +257,7 @@ func (d *desk) start(ctx actor.Context) {
 	d.queues = map[string]*lobbyQueue{}
 	d.hosted = nil
 	var live []deskLiveSeat
-	err := d.a.Store().Scan(storage.BucketWalkins, "live/", func(_ string, v []byte) error {
+	err := d.a.Store().Walkins().Scan("live/", func(_ string, v []byte) error {
 		var s deskLiveSeat
 		if json.Unmarshal(v, &s) == nil && s.Hash != "" {
 			live = append(live, s)
@@ -289,7 +289,7 @@ func (d *desk) register(ctx actor.Context, m *deskRegister) *deskRegisterReply {
 	key := "name/" + nameKey(m.Name)
 	// The second key is where a name registered before nameKey existed sits (its lower case).
 	for _, k := range []string{key, "name/" + strings.ToLower(m.Name)} {
-		if _, err := db.Get(storage.BucketWalkins, k); err == nil {
+		if _, err := db.Walkins().Get(k); err == nil {
 			return &deskRegisterReply{Err: games.Errorf(CodeNameTaken, "the name %q is taken", m.Name)}
 		} else if !errors.Is(err, storage.ErrNotFound) {
 			return &deskRegisterReply{Err: err}
@@ -303,10 +303,10 @@ func (d *desk) register(ctx actor.Context, m *deskRegister) *deskRegisterReply {
 	rec := walkinRecord{Name: m.Name, Model: m.Model, Created: d.a.deskClock().Now().UTC(), VsHouse: map[string]*walkinVs{}}
 	b, err := json.Marshal(&rec)
 	if err == nil {
-		err = db.Put(storage.BucketWalkins, hash, b)
+		err = db.Walkins().Put(hash, b)
 	}
 	if err == nil {
-		err = db.Put(storage.BucketWalkins, key, []byte(hash))
+		err = db.Walkins().Put(key, []byte(hash))
 	}
 	if err != nil {
 		return &deskRegisterReply{Err: err}
@@ -333,7 +333,7 @@ func (d *desk) resolve(ctx actor.Context, hash string) *actor.PID {
 	if len(hash) != 64 {
 		return nil
 	}
-	if _, err := d.a.Store().Get(storage.BucketWalkins, hash); err != nil {
+	if _, err := d.a.Store().Walkins().Get(hash); err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			d.log.Error("walk-in record unreadable", "err", err)
 		}
@@ -360,7 +360,7 @@ func (d *desk) spawnMailbox(ctx actor.Context, s deskLiveSeat, record bool) *act
 	key := "live/" + name
 	if record {
 		b, _ := json.Marshal(s) // strings and an int: cannot fail
-		if err := d.a.Store().Put(storage.BucketWalkins, key, b); err != nil {
+		if err := d.a.Store().Walkins().Put(key, b); err != nil {
 			d.log.Error("live walk-in seat not saved", "err", err, "table", s.Table)
 		}
 	}
@@ -392,7 +392,7 @@ func (d *desk) dropMailbox(ctx actor.Context, pid *actor.PID) {
 func (d *desk) forgetLive(name string) { d.forgetLiveKey("live/" + name) }
 
 func (d *desk) forgetLiveKey(key string) {
-	if err := d.a.Store().Delete(storage.BucketWalkins, key); err != nil {
+	if err := d.a.Store().Walkins().Delete(key); err != nil {
 		d.log.Error("live walk-in seat not cleared", "err", err, "key", key)
 	}
 }
@@ -403,7 +403,7 @@ func (d *desk) boardFor(week string) {
 		return
 	}
 	d.board = &deskBoard{Week: week, Lines: map[string]*boardLine{}}
-	if b, err := d.a.Store().Get(storage.BucketWalkins, "board/"+week); err == nil {
+	if b, err := d.a.Store().Walkins().Get("board/" + week); err == nil {
 		var loaded deskBoard
 		if json.Unmarshal(b, &loaded) == nil && loaded.Lines != nil {
 			loaded.Week = week
@@ -433,7 +433,7 @@ func (d *desk) addBoardLine(m *deskBoardLine) {
 	}
 	b, err := json.Marshal(d.board)
 	if err == nil {
-		err = d.a.Store().Put(storage.BucketWalkins, "board/"+m.Week, b)
+		err = d.a.Store().Walkins().Put("board/"+m.Week, b)
 	}
 	if err != nil {
 		d.log.Error("board not saved", "err", err)

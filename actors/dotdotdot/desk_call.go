@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -21,7 +22,6 @@ import (
 
 	"arena/actors"
 	"arena/games"
-	"arena/storage"
 )
 
 // deskName is the desk actor's name under the actor system's root.
@@ -162,7 +162,7 @@ type deskPong struct{}
 func (a *Arena) liveWalkinTables() []string {
 	seen := map[string]bool{}
 	var ids []string
-	_ = a.Store().Scan(storage.BucketWalkins, "live/", func(_ string, v []byte) error {
+	_ = a.Store().Walkins().Scan("live/", func(_ string, v []byte) error {
 		var s deskLiveSeat
 		if json.Unmarshal(v, &s) == nil && s.Table != "" && !seen[s.Table] {
 			seen[s.Table] = true
@@ -247,11 +247,41 @@ func checkWalkinName(name, model string) error {
 	return check("model", model, 0, 64)
 }
 
-// Practice table shapes (§5.6).
-var walkinFormatSeats = map[string]int{"blitz": 6, "short": 3}
+// formatSeats is how many seats the desk's tables of each format of its game have: the format's
+// fewest (games.Format.MinSeats; §5.6: Blitz 6, Short 3), read from the game's manifest. The
+// desk serves exactly the formats its game has.
+type formatSeats struct {
+	seats map[string]int
+	names []string // in the manifest's order, for refusals
+}
+
+// formatSeatsOf reads the formats of a game's manifest.
+func formatSeatsOf(m games.Manifest) formatSeats {
+	f := formatSeats{seats: map[string]int{}}
+	for _, ff := range m.Formats {
+		f.seats[ff.Name] = ff.MinSeats
+		f.names = append(f.names, ff.Name)
+	}
+	return f
+}
+
+// of is the seat count of format, false if the game has no such format.
+func (f formatSeats) of(format string) (int, bool) {
+	n, ok := f.seats[format]
+	return n, ok
+}
+
+// choices names the formats for a refusal: "blitz" or "short".
+func (f formatSeats) choices() string {
+	q := make([]string, len(f.names))
+	for i, n := range f.names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, " or ")
+}
 
 // normalizeJoin fills a join's defaults and refuses what the desk cannot serve (bad_request).
-func normalizeJoin(r JoinRequest) (JoinRequest, error) {
+func normalizeJoin(r JoinRequest, formats formatSeats) (JoinRequest, error) {
 	if r.Code != "" {
 		return r, games.Errorf(games.CodeBadRequest, "hosted tables (code) are not served yet")
 	}
@@ -270,9 +300,9 @@ func normalizeJoin(r JoinRequest) (JoinRequest, error) {
 	if r.Format == "" {
 		r.Format = "blitz"
 	}
-	seats, ok := walkinFormatSeats[r.Format]
+	seats, ok := formats.of(r.Format)
 	if !ok {
-		return r, games.Errorf(games.CodeBadRequest, "format must be \"blitz\" or \"short\"")
+		return r, games.Errorf(games.CodeBadRequest, "format must be %s", formats.choices())
 	}
 	if r.Mole != nil {
 		if r.Table != "practice" {

@@ -223,10 +223,10 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 	}
 	// The raw token is nowhere in storage; its hash keys the record.
 	sum := sha256.Sum256([]byte(token))
-	if _, err := e.db.Get(storage.BucketWalkins, hex.EncodeToString(sum[:])); err != nil {
+	if _, err := e.db.Walkins().Get(hex.EncodeToString(sum[:])); err != nil {
 		t.Fatalf("record under sha256(token): %v", err)
 	}
-	_ = e.db.Scan(storage.BucketWalkins, "", func(k string, v []byte) error {
+	_ = e.db.Walkins().Scan("", func(k string, v []byte) error {
 		if strings.Contains(k, token) || strings.Contains(string(v), token) {
 			t.Fatalf("raw token stored under %q", k)
 		}
@@ -881,13 +881,13 @@ func TestDeskWalkinTableFills(t *testing.T) {
 		sum := sha256.Sum256([]byte(tok))
 		key := hex.EncodeToString(sum[:])
 		var rec walkinRecord
-		b, _ := e.db.Get(storage.BucketWalkins, key)
+		b, _ := e.db.Walkins().Get(key)
 		if err := json.Unmarshal(b, &rec); err != nil {
 			t.Fatal(err)
 		}
 		rec.Practice, rec.Rounds = 3, 3
 		b, _ = json.Marshal(&rec)
-		if err := e.db.Put(storage.BucketWalkins, key, b); err != nil {
+		if err := e.db.Walkins().Put(key, b); err != nil {
 			t.Fatal(err)
 		}
 		tokens = append(tokens, tok)

@@ -117,12 +117,12 @@ func newHostedCode() (string, error) {
 	return string(out), nil
 }
 
-func normalizeHostedFormat(format string) (string, error) {
+func normalizeHostedFormat(format string, formats formatSeats) (string, error) {
 	if format == "" {
 		return "blitz", nil
 	}
-	if _, ok := walkinFormatSeats[format]; !ok {
-		return "", games.Errorf(games.CodeBadRequest, "format must be \"blitz\" or \"short\"")
+	if _, ok := formats.of(format); !ok {
+		return "", games.Errorf(games.CodeBadRequest, "format must be %s", formats.choices())
 	}
 	return format, nil
 }
@@ -132,7 +132,7 @@ func normalizeHostedFormat(format string) (string, error) {
 // starts. Refusals: unknown_token, bad_request (format), at_a_hosted_table (it waits at a
 // hosted table already, or holds a seat or a walkin-table place), busy.
 func (a *Arena) HostTable(ctx context.Context, token, format string) (HostedTable, error) {
-	format, err := normalizeHostedFormat(format)
+	format, err := normalizeHostedFormat(format, a.formats)
 	if err != nil {
 		return HostedTable{}, err
 	}

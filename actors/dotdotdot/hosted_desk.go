@@ -85,6 +85,7 @@ type hostedMember struct {
 // hostedTab is one table in the desk's memory.
 type hostedTab struct {
 	code, format string
+	seats        int            // the format's (formatSeats)
 	members      []hostedMember // the host first; seat order when it opens
 	status       string
 	created      time.Time
@@ -104,7 +105,7 @@ type hostedDesk struct {
 
 func (t *hostedTab) view(now time.Time) HostedTable {
 	v := HostedTable{Code: t.code, Link: "/t/" + t.code, Format: t.format, Pace: "chat",
-		Seats: walkinFormatSeats[t.format], Status: t.status, Round: t.round, Table: t.table,
+		Seats: t.seats, Status: t.status, Round: t.round, Table: t.table,
 		Created: t.created.UTC(), Players: make([]string, 0, len(t.members))}
 	if t.status == HostedGathering {
 		v.StartsBy = t.startsBy.UTC()
@@ -158,7 +159,8 @@ func (d *desk) receiveHosted(ctx actor.Context, msg any) {
 			return
 		}
 		h.gen++
-		t := &hostedTab{code: code, format: m.Format, status: HostedGathering, created: now, gen: h.gen,
+		seats, _ := d.a.formats.of(m.Format)
+		t := &hostedTab{code: code, format: m.Format, seats: seats, status: HostedGathering, created: now, gen: h.gen,
 			startsBy: now.Add(d.a.paces().HostedStart),
 			members:  []hostedMember{{Hash: m.Hash, Name: m.Name, PID: m.PID}}}
 		self, root, gen := ctx.Self(), ctx.ActorSystem().Root, t.gen
@@ -185,7 +187,7 @@ func (d *desk) receiveHosted(ctx actor.Context, msg any) {
 		}
 		t.members = append(t.members, hostedMember{Hash: m.Hash, Name: m.Name, PID: m.PID})
 		ctx.Send(m.PID, &walkinHostedAt{Code: t.code})
-		if len(t.members) < walkinFormatSeats[t.format] {
+		if len(t.members) < t.seats {
 			v := t.view(now)
 			v.you = m.Name
 			m.respond(&hostedReply{T: v})
@@ -305,7 +307,7 @@ func (d *desk) openHosted(ctx actor.Context, t *hostedTab) {
 		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: m.Hash, Table: id, Seat: i + 1, Game: walkinGame}, true)
 		ws[i] = lobbyWalkin{Hash: m.Hash, Name: m.Name, Mailbox: mbs[i].Id}
 	}
-	spec, house := walkinTableSpec(id, "hosted", t.format, "chat", ws, nil)
+	spec, house := walkinTableSpec(id, "hosted", t.format, t.seats, "chat", ws, nil)
 	spec.Pace = d.a.pace("chat")
 	a, self, root, code := d.a, ctx.Self(), ctx.ActorSystem().Root, t.code
 	go func() {

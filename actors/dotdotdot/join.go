@@ -2,6 +2,7 @@ package dotdotdot
 
 import (
 	"context"
+	"strings"
 
 	"arena/actors"
 	"arena/games"
@@ -57,8 +58,9 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	if format == "" {
 		format = "blitz"
 	}
-	if _, ok := walkinFormatSeats[format]; !ok {
-		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "format %q: blitz or short", format)
+	n, ok := a.formats.of(format)
+	if !ok {
+		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "format %q: %s", format, strings.ReplaceAll(a.formats.choices(), "\"", ""))
 	}
 	// One join per Badge at a time: the live-seat check and the opening are one step, or joins
 	// arriving together would each find no live seat and each open a table.
@@ -76,7 +78,7 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 		return AgentJoinReply{}, err
 	}
 	// The agent's name is passed so that no house seat shares it (§9 names seats by name).
-	spec, _ := walkinTableSpec(id, "practice", format, "agent", []lobbyWalkin{{Name: j.Name}}, nil)
+	spec, _ := walkinTableSpec(id, "practice", format, n, "agent", []lobbyWalkin{{Name: j.Name}}, nil)
 	spec.Pace = a.pace("agent")
 	if !paceZero(j.Pace) {
 		spec.Pace = j.Pace

@@ -65,12 +65,11 @@ type lobbyWalkin struct {
 	Mailbox string // the mailbox actor's PID id
 }
 
-// walkinTableSpec builds the spec of a walk-in table: the walk-ins in seats 1.., house agents after
+// walkinTableSpec builds the spec of a walk-in table of n seats (formatSeats): the walk-ins in seats 1.., house agents after
 // them (names drawn from houseRoster with the table id as seed, none a walk-in's name by
 // nameKey: at most 6 seats, 8 names, so there are always enough), every seat at the notional
 // entry and collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
-func walkinTableSpec(id, kind, format, pace string, walkins []lobbyWalkin, mole *int) (actors.TableSpec, map[int]string) {
-	n := walkinFormatSeats[format]
+func walkinTableSpec(id, kind, format string, n int, pace string, walkins []lobbyWalkin, mole *int) (actors.TableSpec, map[int]string) {
 	sum := sha256.Sum256([]byte(id))
 	rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])))
 	shuffled := houseRoster
@@ -130,7 +129,7 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 	if err != nil {
 		return fail(err)
 	}
-	spec, house := walkinTableSpec(id, "practice", req.Format, req.Pace, []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
+	spec, house := walkinTableSpec(id, "practice", req.Format, a.seatsOf(req.Format), req.Pace, []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
 	spec.Pace = a.pace(req.Pace)
 	round, err := a.OpenTable(octx, spec)
 	if err != nil {
@@ -199,7 +198,7 @@ func (d *desk) enqueue(ctx actor.Context, m *lobbyEnqueue) {
 		}
 	}
 	q.entries = append(q.entries, m)
-	if len(q.entries) >= walkinFormatSeats[m.Format] {
+	if len(q.entries) >= d.a.seatsOf(m.Format) {
 		d.openWalkinTable(ctx, key, q)
 		return
 	}
@@ -242,7 +241,7 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: e.Hash, Table: id, Seat: i + 1, Game: walkinGame}, true)
 		ws[i] = lobbyWalkin{Hash: e.Hash, Name: e.Name, Mailbox: mbs[i].Id}
 	}
-	spec, house := walkinTableSpec(id, "walkin", q.format, q.pace, ws, nil)
+	spec, house := walkinTableSpec(id, "walkin", q.format, d.a.seatsOf(q.format), q.pace, ws, nil)
 	spec.Pace = d.a.pace(q.pace)
 	a, self, root, pace := d.a, ctx.Self(), ctx.ActorSystem().Root, q.pace
 	go func() {
@@ -272,18 +271,20 @@ func (d *desk) opened(ctx actor.Context, m *lobbyOpened) {
 
 // PracticeBench is actors.BenchOptions.Spec for `arena bench -practice`: each table opened as the
 // desk opens a Practice table with no walk-in (walkinTableSpec: named house seats of kind "house"
-// at the notional entry and collateral, as many as format has: blitz 6, short 3). The bench
-// then puts its engine and compressed agent clock on it. Format "" is blitz; another format
-// than blitz or short is an error.
-func PracticeBench(format string) (func(id string) actors.TableSpec, error) {
+// at the notional entry and collateral, as many as the format of eng's manifest seats at the
+// fewest: blitz 6, short 3). The bench then puts its engine and compressed agent clock on it.
+// Format "" is blitz; a format the manifest does not have is an error.
+func PracticeBench(eng games.Engine, format string) (func(id string) actors.TableSpec, error) {
 	if format == "" {
 		format = walkinGame
 	}
-	if _, ok := walkinFormatSeats[format]; !ok {
-		return nil, fmt.Errorf("dotdotdot: bench: practice format %q: blitz or short", format)
+	formats := formatSeatsOf(eng.Manifest())
+	n, ok := formats.of(format)
+	if !ok {
+		return nil, fmt.Errorf("dotdotdot: bench: practice format %q: %s", format, formats.choices())
 	}
 	return func(id string) actors.TableSpec {
-		spec, _ := walkinTableSpec(id, "practice", format, "agent", nil, nil)
+		spec, _ := walkinTableSpec(id, "practice", format, n, "agent", nil, nil)
 		return spec
 	}, nil
 }

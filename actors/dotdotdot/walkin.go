@@ -9,7 +9,6 @@ import (
 
 	"arena/actors"
 	"arena/games"
-	"arena/storage"
 )
 
 // The walk-in actor (§4.4): one per token, named "desk/walkin-<first 32 hex of sha256(token)>".
@@ -232,7 +231,7 @@ func (w *walkin) receive(ctx actor.Context) {
 // load reads the record (on start and after every restart). A record that cannot be read stops
 // the actor: the desk forgets it and the next request loads it afresh.
 func (w *walkin) load(ctx actor.Context) {
-	b, err := w.a.Store().Get(storage.BucketWalkins, w.hash)
+	b, err := w.a.Store().Walkins().Get(w.hash)
 	if err == nil {
 		err = json.Unmarshal(b, &w.rec)
 	}
@@ -258,7 +257,7 @@ func (w *walkin) load(ctx actor.Context) {
 func (w *walkin) persist() {
 	b, err := json.Marshal(&w.rec)
 	if err == nil {
-		err = w.a.Store().Put(storage.BucketWalkins, w.hash, b)
+		err = w.a.Store().Walkins().Put(w.hash, b)
 	}
 	if err != nil {
 		w.log.Error("walk-in record not saved", "err", err)

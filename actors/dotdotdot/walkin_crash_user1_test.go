@@ -34,7 +34,7 @@ func TestDeskWalkinFreedAfterKillAtRevealUser1(t *testing.T) {
 	deskMustPoll(t, e.a, token) // the first move: the seat is taken and recorded
 	var key string
 	var liveRec []byte
-	if err := e.db.Scan(storage.BucketWalkins, "", func(k string, v []byte) error {
+	if err := e.db.Walkins().Scan("", func(k string, v []byte) error {
 		if bytes.Contains(v, []byte(`"live"`)) && bytes.Contains(v, []byte(j.Round)) {
 			key, liveRec = k, append([]byte(nil), v...)
 		}
@@ -57,7 +57,7 @@ func TestDeskWalkinFreedAfterKillAtRevealUser1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Put(storage.BucketWalkins, key, liveRec); err != nil {
+	if err := db.Walkins().Put(key, liveRec); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {

@@ -96,7 +96,7 @@ type Seater interface {
 type Options struct {
 	Seater   Seater
 	Resolver Resolver
-	// Nonces remembers join and session nonces (NewBoltNonces in `arena serve`, so a replay is
+	// Nonces remembers join and session nonces (NewStoreNonces in `arena serve`, so a replay is
 	// refused after a restart too). Required.
 	Nonces Nonces
 	// Paid, when set, serves table "open" (§5.7); nil refuses it with bad_table.

@@ -6,17 +6,17 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	bolt "go.etcd.io/bbolt"
 
 	"arena/games"
 	"arena/games/canon"
+	"arena/storage"
+	"arena/storage/storagetest"
 	"arena/transport/door"
 )
 
@@ -77,17 +77,13 @@ type env struct {
 	seat  *fakeSeater
 	key   ed25519.PrivateKey
 	now   time.Time
-	db    *bolt.DB
+	db    *storage.Store
 	paid  Paid
 	desks int
 }
 
 func newEnv(t testing.TB) *env {
-	db, err := bolt.Open(filepath.Join(t.TempDir(), "n.db"), 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t, storage.Options{NoSync: true})
 	v := &env{key: ed25519.NewKeyFromSeed(make([]byte, 32)), now: t0, db: db, seat: &fakeSeater{}}
 	v.res = &fakeResolver{agents: map[string]Agent{agentID: {ID: agentID, Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:3kBx", Name: "Ada (card)",
 		Kind: "player", Endpoint: "https://ada.example/a2a", SigningKey: v.key.Public().(ed25519.PublicKey)}}}
@@ -97,10 +93,7 @@ func newEnv(t testing.TB) *env {
 
 // mount (re)builds the server on the same nonce file, as a restart would.
 func (v *env) mount(t testing.TB) {
-	n, err := NewBoltNonces(v.db, func() time.Time { return v.now })
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := NewStoreNonces(v.db, func() time.Time { return v.now })
 	v.e = echo.New()
 	v.e.HTTPErrorHandler = door.ErrorHandler(slog.New(slog.DiscardHandler))
 	// A stand-in for the walk-in desk's lever routes, mounted first as in httpapi.

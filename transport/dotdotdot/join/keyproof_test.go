@@ -24,10 +24,7 @@ func (p *provingResolver) Proven(agent string, key ed25519.PublicKey) bool {
 func TestJoinTellsTheResolverOfAVerifiedSignature(t *testing.T) {
 	v := newEnv(t)
 	p := &provingResolver{fakeResolver: v.res}
-	n, err := NewBoltNonces(v.db, func() time.Time { return v.now })
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := NewStoreNonces(v.db, func() time.Time { return v.now })
 	v.e = echo.New()
 	Mount(v.e, Options{Seater: v.seat, Resolver: p, Nonces: n, Now: func() time.Time { return v.now }})
 
