@@ -67,7 +67,7 @@ func bzStoredReplays3(t *testing.T, h *harness, id, round string) {
 	}
 	var m games.Match
 	if rec.Journal { // the stored state is the table's input log: its head and entries
-		entries, err := h.store.LoadJournal(id)
+		entries, err := inputData(h.store.Inputs(id))
 		if err != nil {
 			t.Fatal(err)
 		}
