@@ -346,7 +346,7 @@ func (p *PaidTables) open(t *paidTable) {
 		s.Seat.Agent, s.Seat.Name, s.Seat.Kind, s.Seat.Walkin, s.Seat.Human = h.join.Agent, h.join.Name, kind, false, h.join.Human
 		s.Seat.Entry = p.o.Entry
 		s.Seat.Collateral = p.o.Entry * 60 / 100
-		s.Channel, s.Endpoint = actors.ChannelA2A, h.join.Endpoint
+		s.Channel, s.Endpoint = ChannelA2A, h.join.Endpoint
 		for j, hh := range holds {
 			if hh == h {
 				t.paidBy[i+1] = checks[j].PaidBy
