@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -83,12 +84,30 @@ func (t *tableActor) step(ctx actor.Context, step games.Step, r *pendingReply) {
 }
 
 // compact lets the match make what it holds between steps smaller (games.Compactor: Blitz packs
-// its public log and drops answered prompts' states), after a step and never inside the
-// engine's Act or Advance. The step's outputs, queued, keep what they hold.
+// its public log through tablePacker and drops answered prompts' states), after a step and never
+// inside the engine's Act or Advance. The step's outputs, queued, keep what they hold.
 func (t *tableActor) compact() {
 	if c, ok := t.match.(games.Compactor); ok {
-		c.Compact()
+		c.Compact(tablePacker)
 	}
+}
+
+// tablePacker is the process's one deflater for the tables' packed logs: a games.Deflater is
+// about a megabyte (its hash tables) and packing is rare (a few KiB of log a step), so every
+// table shares it, one at a time. The lock is here, on the actor side: the games hold none.
+var tablePacker = &sharedPacker{}
+
+// sharedPacker is a games.Deflater lent to one table at a time.
+type sharedPacker struct {
+	mu sync.Mutex
+	z  games.Deflater
+}
+
+// Pack is games.Deflater.Pack under the lock.
+func (p *sharedPacker) Pack(d *games.PackDict, run *games.Packed, raw ...[]byte) *games.Packed {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.z.Pack(d, run, raw...)
 }
 
 // reply sends ok now if nothing is pending, else after what is pending lands (fail if it is

@@ -97,7 +97,7 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 			now = dl
 		}
 		a, b := packed.Advance(now), plain.Advance(now)
-		compactor.Compact()
+		compactor.Compact(tablePacker)
 		check(a, b)
 		for _, p := range a.Prompts {
 			body := eng.HouseAnswer(p, houseSeed(seed[:], &p))
@@ -107,7 +107,7 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 			if (erra == nil) != (errb == nil) {
 				t.Fatalf("answer of seat %d: %v, plain %v", p.Seat, erra, errb)
 			}
-			compactor.Compact()
+			compactor.Compact(tablePacker)
 			check(xa, xb)
 		}
 	}

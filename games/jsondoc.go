@@ -142,8 +142,9 @@ func (t *segs) yieldPacked(yield func([]byte) bool) bool {
 	if t.pack == nil {
 		return true
 	}
+	f := inflater{d: t.pack.dict}
 	for _, b := range t.pack.blocks {
-		if !yield(t.pack.dict.appendBlock(nil, b)) {
+		if !yield(f.appendBlock(nil, b)) {
 			return false
 		}
 	}
@@ -156,16 +157,18 @@ func (d Doc) Reader() io.Reader { return &docReader{t: d.rest(), cur: d.head} }
 
 type docReader struct {
 	t     *segs
-	part  int    // next raw segment of the tail
-	block int    // next block of the packed run
-	cur   []byte // unread bytes of the segment or block being read (first: the head)
+	inf   inflater // for the packed run's blocks, its reader made on the first block
+	part  int      // next raw segment of the tail
+	block int      // next block of the packed run
+	cur   []byte   // unread bytes of the segment or block being read (first: the head)
 }
 
 func (r *docReader) Read(p []byte) (int, error) {
 	for len(r.cur) == 0 {
 		switch {
 		case r.t.pack != nil && r.part == r.t.packAt && r.block < len(r.t.pack.blocks):
-			r.cur = r.t.pack.dict.appendBlock(nil, r.t.pack.blocks[r.block])
+			r.inf.d = r.t.pack.dict
+			r.cur = r.inf.appendBlock(nil, r.t.pack.blocks[r.block])
 			r.block++
 		case r.part < len(r.t.parts):
 			r.cur = r.t.parts[r.part]

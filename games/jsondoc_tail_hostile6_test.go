@@ -36,7 +36,7 @@ func TestDocTailAppendsHostile6(t *testing.T) {
 		}
 		var run *Packed
 		if r.IntN(2) == 0 {
-			run = dict.Append(nil, testLog(r, 1+r.IntN(4)))
+			run = testPacker.Pack(dict, nil, testLog(r, 1+r.IntN(4)))
 		}
 		tail := JoinTail(run, r.IntN(len(parts)+1), parts...)
 		var docs []Doc
@@ -66,7 +66,7 @@ func TestDocTailAppendsHostile6(t *testing.T) {
 func TestDocTailConcurrentReadersHostile6(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 61))
 	dict := NewPackDict(testLog(r, 20), flate.DefaultCompression)
-	run := dict.Append(nil, testLog(r, 30))
+	run := testPacker.Pack(dict, nil, testLog(r, 30))
 	tail := JoinTail(run, 1, testLog(r, 2), testLog(r, 3))
 	var docs []Doc
 	var want [][]byte

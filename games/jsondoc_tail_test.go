@@ -76,7 +76,7 @@ func TestDocTailReadersAgree(t *testing.T) {
 		}
 		var run *Packed
 		if r.IntN(3) > 0 {
-			run = dict.Append(nil, testLog(r, 1+r.IntN(5)))
+			run = testPacker.Pack(dict, nil, testLog(r, 1+r.IntN(5)))
 		}
 		at := r.IntN(len(parts) + 1)
 		want := append([]byte(nil), head...)
@@ -129,7 +129,7 @@ func TestDocTailReadersAgree(t *testing.T) {
 func TestDocTailWalkStopsAtHead(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
 	dict := NewPackDict(testLog(r, 10), flate.DefaultCompression)
-	d := JoinTail(dict.Append(nil, testLog(r, 5)), 0).WithHead([]byte(`{"me":{},`))
+	d := JoinTail(testPacker.Pack(dict, nil, testLog(r, 5)), 0).WithHead([]byte(`{"me":{},`))
 	n := 0
 	for p := range d.Segments() {
 		n++

@@ -5,14 +5,13 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
-	"sync"
 )
 
 // Packed is a run of bytes held deflated (RFC 1951) against a PackDict's preset dictionary, in
 // blocks appended one at a time: the older part of an append-only log that a Doc carries but
-// seldom reads (Blitz's §5.4 public log). It is immutable once made: Append returns a new Packed
-// sharing the old one's blocks, so Docs holding an earlier Packed keep reading what they held
-// while the log goes on. Its bytes are inflated only where a Doc is flattened or walked.
+// seldom reads (Blitz's §5.4 public log). It is immutable once made: Deflater.Pack returns a new
+// Packed sharing the old one's blocks, so Docs holding an earlier Packed keep reading what they
+// held while the log goes on. Its bytes are inflated only where a Doc is flattened or walked.
 //
 // The zero Packed and a nil *Packed are empty.
 type Packed struct {
@@ -41,20 +40,13 @@ func (p *Packed) PackedLen() int {
 	return n
 }
 
-// PackDict deflates runs against one preset dictionary: bytes like those it will pack (for a
-// Blitz public log, typical event JSON), which lets a block of a few KiB compress as well as a
-// long stream would. One deflater serves every caller in turn (a mutex): it is large (about a
-// megabyte, its hash tables), packing is rare (a few KiB of log per step), and a pool would keep
-// one per core and drop them at every GC. Inflaters, small, are pooled.
+// PackDict is one preset dictionary runs are deflated against: bytes like those it will pack
+// (for a Blitz public log, typical event JSON), which lets a block of a few KiB compress as well
+// as a long stream would. It is immutable once made and shared by every table. Deflating takes a
+// Deflater, which the caller owns; inflating makes its own reader for each walk of a run.
 type PackDict struct {
 	dict  []byte
 	level int
-
-	mu  sync.Mutex
-	w   *flate.Writer // made on first use
-	buf bytes.Buffer
-
-	readers sync.Pool // flate readers (io.ReadCloser + flate.Resetter)
 }
 
 // NewPackDict deflates at the given compress/flate level (flate.BestSpeed ignores a preset
@@ -70,14 +62,31 @@ func NewPackDict(dict []byte, level int) *PackDict {
 	return &PackDict{dict: dict, level: level}
 }
 
-// Append returns a new Packed holding p's bytes then those of raw's slices in order (p may be
-// nil: the new run holds raw alone), raw deflated together as one more block. p is not changed,
-// and raw is not kept.
-func (d *PackDict) Append(p *Packed, raw ...[]byte) *Packed {
+// Packer deflates runs for a Compactor (Pack as Deflater.Pack). A table actor passes one to
+// Compact; what stands behind it (one Deflater shared by every table, behind a lock, or one per
+// goroutine) is the actor side's choice, never the game's.
+type Packer interface {
+	Pack(d *PackDict, p *Packed, raw ...[]byte) *Packed
+}
+
+// Deflater is a Packer: one compress/flate writer per PackDict, made on its first use, and the
+// buffer they write into. A writer is large (about a megabyte, its hash tables) and packing is
+// rare (a few KiB of log per step), so one Deflater serves many tables in turn. It is not safe for
+// concurrent use and holds no lock: its owner lends it to one caller at a time. The zero
+// Deflater is ready to use.
+type Deflater struct {
+	ws  map[*PackDict]*flate.Writer
+	buf bytes.Buffer
+}
+
+// Pack returns a new Packed holding p's bytes then those of raw's slices in order (p may be
+// nil: the new run holds raw alone), raw deflated together against d as one more block. p is not
+// changed, and raw is not kept. p must be d's (a caller's bug otherwise: it panics).
+func (z *Deflater) Pack(d *PackDict, p *Packed, raw ...[]byte) *Packed {
 	n := &Packed{dict: d}
 	if p != nil {
 		if p.dict != d {
-			panic("games: Packed.Append with another PackDict") // a caller's bug, never input
+			panic("games: Deflater.Pack onto a Packed of another PackDict") // a caller's bug, never input
 		}
 		n.blocks = make([][]byte, len(p.blocks), len(p.blocks)+1)
 		copy(n.blocks, p.blocks)
@@ -90,62 +99,67 @@ func (d *PackDict) Append(p *Packed, raw ...[]byte) *Packed {
 	if k == 0 {
 		return n
 	}
-	n.blocks = append(n.blocks, d.deflate(raw))
+	n.blocks = append(n.blocks, z.deflate(d, raw))
 	n.size += k
 	return n
 }
 
-// deflate is raw's slices as one complete DEFLATE stream against the dictionary, in a slice of
+// deflate is raw's slices as one complete DEFLATE stream against d's dictionary, in a slice of
 // its own exact length.
-func (d *PackDict) deflate(raw [][]byte) []byte {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.buf.Reset()
-	if d.w == nil {
-		w, err := flate.NewWriterDict(&d.buf, d.level, d.dict)
-		if err != nil {
+func (z *Deflater) deflate(d *PackDict, raw [][]byte) []byte {
+	z.buf.Reset()
+	w := z.ws[d]
+	if w == nil {
+		var err error
+		if w, err = flate.NewWriterDict(&z.buf, d.level, d.dict); err != nil {
 			panic(err) // only for a bad level, which NewPackDict rules out
 		}
-		d.w = w
+		if z.ws == nil {
+			z.ws = make(map[*PackDict]*flate.Writer)
+		}
+		z.ws[d] = w
 	} else {
-		d.w.Reset(&d.buf) // keeps the dictionary
+		w.Reset(&z.buf) // keeps the dictionary
 	}
 	// Writes to a bytes.Buffer do not fail.
 	for _, r := range raw {
-		_, _ = d.w.Write(r)
+		_, _ = w.Write(r)
 	}
-	_ = d.w.Close()
-	return bytes.Clone(d.buf.Bytes())
+	_ = w.Close()
+	return bytes.Clone(z.buf.Bytes())
+}
+
+// inflater inflates blocks of one PackDict one after another through one flate reader, made on
+// its first block and reset for each next one: a walk of a run (Doc.Segments, Doc.Reader,
+// Packed.appendTo) makes one, so nothing is shared between walks or tables.
+type inflater struct {
+	d *PackDict
+	r io.ReadCloser
 }
 
 // appendBlock appends block b inflated to dst.
-func (d *PackDict) appendBlock(dst, b []byte) []byte {
+func (f *inflater) appendBlock(dst, b []byte) []byte {
 	br := bytes.NewReader(b)
-	var r io.ReadCloser
-	if v := d.readers.Get(); v != nil {
-		r = v.(io.ReadCloser)
-		if err := r.(flate.Resetter).Reset(br, d.dict); err != nil {
-			panic(err) // Reset of a flate reader never fails
-		}
-	} else {
-		r = flate.NewReaderDict(br, d.dict)
+	if f.r == nil {
+		f.r = flate.NewReaderDict(br, f.d.dict)
+	} else if err := f.r.(flate.Resetter).Reset(br, f.d.dict); err != nil {
+		panic(err) // Reset of a flate reader never fails
 	}
 	for {
 		if len(dst) == cap(dst) {
 			dst = append(dst, 0)[:len(dst)]
 		}
-		k, err := r.Read(dst[len(dst):cap(dst)])
+		k, err := f.r.Read(dst[len(dst):cap(dst)])
 		dst = dst[:len(dst)+k]
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			// Blocks are only ever this PackDict's own output, held in memory: a failure here is
-			// memory corruption, not input.
+			// Blocks are only ever a Deflater's output for this PackDict, held in memory: a
+			// failure here is memory corruption, not input.
 			panic(fmt.Sprintf("games: packed block does not inflate: %v", err))
 		}
 	}
-	d.readers.Put(r)
 	return dst
 }
 
@@ -156,8 +170,9 @@ func (p *Packed) appendTo(dst []byte) []byte {
 	}
 	dst = growBy(dst, p.size)
 	start := len(dst)
+	f := inflater{d: p.dict}
 	for _, b := range p.blocks {
-		dst = p.dict.appendBlock(dst, b)
+		dst = f.appendBlock(dst, b)
 	}
 	// DEFLATE carries no checksum: a block changed in memory could inflate to other bytes. They
 	// would not be as many as were packed but for a rare accident, and then nothing wrong leaves.

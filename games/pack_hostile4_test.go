@@ -26,7 +26,7 @@ func TestDocPackedEverySplit(t *testing.T) {
 				var run *Packed
 				step := max(1, (j-i+blocks-1)/blocks)
 				for k := i; k < j; k += step {
-					run = d.Append(run, whole[k:min(j, k+step)])
+					run = testPacker.Pack(d, run, whole[k:min(j, k+step)])
 				}
 				var parts [][]byte
 				for k := 0; k < i; k += 5 {
@@ -97,7 +97,7 @@ func TestPackDictSharedByTables(t *testing.T) {
 			var want []byte
 			for s := 0; s < 40; s++ {
 				b := testLog(r, 1+r.IntN(8))
-				run, want = d.Append(run, b), append(want, b...)
+				run, want = testPacker.Pack(d, run, b), append(want, b...)
 				runs[i].ch <- snapshotRun{run, bytes.Clone(want)}
 				if got := JoinPacked(run, 0).Bytes(); !bytes.Equal(got, want) {
 					errs <- fmt.Errorf("table %d step %d: its own run reads %d bytes, want %d", i, s, len(got), len(want))
@@ -150,7 +150,7 @@ func FuzzDocPackedSplit(f *testing.F) {
 		var run *Packed
 		step := max(1, (b-a+k-1)/k)
 		for x := a; x < b; x += step {
-			run = d.Append(run, whole[x:min(b, x+step)])
+			run = testPacker.Pack(d, run, whole[x:min(b, x+step)])
 		}
 		var parts [][]byte
 		for x := 0; x < a; x += s {

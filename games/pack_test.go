@@ -11,6 +11,21 @@ import (
 	"testing"
 )
 
+// testPacker packs for the tests as a table actor's side does: one Deflater lent to one caller
+// at a time, behind a lock.
+var testPacker = &lockedPacker{}
+
+type lockedPacker struct {
+	mu sync.Mutex
+	z  Deflater
+}
+
+func (p *lockedPacker) Pack(d *PackDict, run *Packed, raw ...[]byte) *Packed {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.z.Pack(d, run, raw...)
+}
+
 // testLog is a comma-joined list of n JSON events, varied enough not to be all one string.
 func testLog(r *rand.Rand, n int) []byte {
 	var b []byte
@@ -24,7 +39,7 @@ func testLog(r *rand.Rand, n int) []byte {
 	return b
 }
 
-// A packed run reads back as exactly the bytes appended to it, block by block, and an Append
+// A packed run reads back as exactly the bytes appended to it, block by block, and a Pack
 // leaves the run it started from as it was (Docs holding it keep reading what they held).
 func TestPackedAppendReadsBack(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
@@ -35,7 +50,7 @@ func TestPackedAppendReadsBack(t *testing.T) {
 	var olderWant [][]byte
 	for i := 0; i < 20; i++ {
 		a, b := testLog(r, 1+r.IntN(20)), testLog(r, r.IntN(3))
-		p = d.Append(p, a, b)
+		p = testPacker.Pack(d, p, a, b)
 		want = append(append(want, a...), b...)
 		older, olderWant = append(older, p), append(olderWant, bytes.Clone(want))
 	}
@@ -47,16 +62,16 @@ func TestPackedAppendReadsBack(t *testing.T) {
 			t.Fatalf("run %d reads %d bytes, want %d", i, len(got), len(olderWant[i]))
 		}
 	}
-	if (*Packed)(nil).Len() != 0 || d.Append(nil).Len() != 0 || !JoinPacked(nil, 0).IsZero() {
+	if (*Packed)(nil).Len() != 0 || testPacker.Pack(d, nil).Len() != 0 || !JoinPacked(nil, 0).IsZero() {
 		t.Fatal("an empty run is not empty")
 	}
 	// another dictionary's run cannot be appended to (it would inflate against the wrong one)
 	defer func() {
 		if recover() == nil {
-			t.Fatal("Append across dictionaries did not panic")
+			t.Fatal("Pack across dictionaries did not panic")
 		}
 	}()
-	NewPackDict(nil, 6).Append(p, []byte("x"))
+	testPacker.Pack(NewPackDict(nil, 6), p, []byte("x"))
 }
 
 // Every reader of a Doc (Bytes, AppendTo, WriteTo, Equal, Segments, Reader, MarshalJSON) gives
@@ -74,7 +89,7 @@ func TestDocPackedReadersAgree(t *testing.T) {
 		var runBytes []byte
 		for k := r.IntN(3); k > 0; k-- {
 			b := testLog(r, r.IntN(4))
-			run, runBytes = d.Append(run, b), append(runBytes, b...)
+			run, runBytes = testPacker.Pack(d, run, b), append(runBytes, b...)
 		}
 		at := r.IntN(len(parts) + 1)
 		var whole []byte
@@ -125,7 +140,7 @@ func TestDocPackedReadersAgree(t *testing.T) {
 // to the public log and stops there.
 func TestDocSegmentsStopBeforePacked(t *testing.T) {
 	d := NewPackDict(nil, 6)
-	run := d.Append(nil, []byte(`1,2,3`))
+	run := testPacker.Pack(d, nil, []byte(`1,2,3`))
 	run.blocks[0] = []byte{0xff, 0xff} // not DEFLATE: inflating it would panic
 	doc := JoinPacked(run, 1, []byte(`{"a":[`), []byte(`]}`))
 	for p := range doc.Segments() {
@@ -141,7 +156,7 @@ func TestDocSegmentsStopBeforePacked(t *testing.T) {
 }
 
 // Docs sharing one packed run and its dictionary are flattened by many goroutines at once while
-// the run goes on growing (go test -race): a run is immutable, Append makes a new one, and the
+// the run goes on growing (go test -race): a run is immutable, Pack makes a new one, and the
 // dictionary's deflater and inflaters are safe for concurrent use.
 func TestDocPackedConcurrentReaders(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
@@ -155,7 +170,7 @@ func TestDocPackedConcurrentReaders(t *testing.T) {
 	var docs []held
 	for i := 0; i < 8; i++ {
 		b := testLog(r, 10)
-		run = d.Append(run, b)
+		run = testPacker.Pack(d, run, b)
 		whole = append(whole, b...)
 		docs = append(docs, held{JoinPacked(run, 1, []byte("["), []byte("]")),
 			append(append([]byte("["), whole...), ']')})
@@ -182,7 +197,7 @@ func TestDocPackedConcurrentReaders(t *testing.T) {
 		defer wg.Done()
 		p := run
 		for k := 0; k < 20; k++ {
-			p = d.Append(p, testLog(rand.New(rand.NewPCG(uint64(k), 1)), 5))
+			p = testPacker.Pack(d, p, testLog(rand.New(rand.NewPCG(uint64(k), 1)), 5))
 		}
 	}()
 	wg.Wait()

@@ -54,13 +54,13 @@ func (s *Store) AppendLedger(first uint64, rows [][]byte) error {
 
 // LedgerRows calls fn for every row with a sequence number of at least from, in order, with a
 // copy of the row, until fn returns an error, which LedgerRows returns wrapped. A key that is not
-// 8 bytes (never written by AppendLedger) fails with ErrBadKey.
+// 8 bytes (never written by AppendLedger) fails with ErrCorrupt.
 func (s *Store) LedgerRows(from uint64, fn func(seq uint64, row []byte) error) error {
 	err := s.db.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket([]byte(BucketLedger)).Cursor()
 		for k, v := c.Seek(u64(from)); k != nil; k, v = c.Next() {
 			if len(k) != 8 {
-				return fmt.Errorf("key %x: %w", k, ErrBadKey)
+				return fmt.Errorf("key %x: %w", k, ErrCorrupt)
 			}
 			if err := fn(binary.BigEndian.Uint64(k), bytes.Clone(v)); err != nil {
 				return err

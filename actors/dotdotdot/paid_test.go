@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/ledger"
 	"arena/games"
 )
 
@@ -41,13 +42,16 @@ func TestPaidTableReadsTheChain(t *testing.T) {
 	ctx := context.Background()
 	deps := &fakeDeposits{deps: map[string][]EscrowDeposit{}}
 	opened := make(chan [2]string, 1)
-	p := NewPaidTables(h.arena, PaidOptions{Deposits: deps, Entry: 100_000_000, Gather: time.Minute, Format: "short",
+	p, err := NewPaidTables(h.arena, PaidOptions{Deposits: deps, Entry: 100_000_000, Gather: time.Minute, Format: "short",
 		Escrow: chainID + ":12810.0", OnOpen: func(table, round string, err error) {
 			if err != nil {
 				t.Errorf("open: %v", err)
 			}
 			opened <- [2]string{table, round}
 		}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	join := func(n string) AgentJoin {
 		return AgentJoin{Agent: chainID + "/cis-2:Agent" + n, Name: "Agent " + n, Endpoint: "https://" + n + ".example/a2a", Human: true}
 	}
@@ -144,5 +148,25 @@ func TestPaidTableReadsTheChain(t *testing.T) {
 	h4, err := p.Hold(ctx, join("Four"), []string{owner3})
 	if err != nil || h4.Table == h1.Table {
 		t.Fatalf("next table: %+v %v", h4, err)
+	}
+	// The money is in the ledger: the paid seat's deposit and the two house seats' entries are
+	// staked in the round's pot; the unpaid holds received nothing.
+	if err := ledger.Audit(ctx, p.Ledger()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Ledger().State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Units[PaidUnit]; got != (ledger.Totals{Received: 300_000_000, Staked: 300_000_000}) {
+		t.Fatalf("ledger totals %+v", got)
+	}
+	if pot := st.Pots[tr[1]]; pot.Balance != 300_000_000 || pot.Stakes[h1.Hold] != 100_000_000 || len(pot.Stakes) != 3 {
+		t.Fatalf("the round's pot %+v", pot)
+	}
+	for _, hh := range []PaidHold{h2, h3, h4} {
+		if hl, ok := st.Holds[hh.Hold]; !ok || hl.Received != 0 {
+			t.Fatalf("hold %s: %+v %v", hh.Hold, hl, ok)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 const waitMax = 10 * time.Second
@@ -87,7 +87,7 @@ func audit(t testing.TB, l *Ledger) *State {
 // A Post is answered only once its rows are on disk: held at the disk, the caller hears
 // nothing; released, it hears, and the rows are there to read.
 func TestLedgerAnswersAfterCommit(t *testing.T) {
-	st := openStore(t, filepath.Join(t.TempDir(), "arena.db"))
+	st := openStore(t, storagetest.Path(t))
 	defer st.Close()
 	g := &gatedStore{Store: st, gate: make(chan struct{})}
 	l, sys := start(t, g)
@@ -146,7 +146,7 @@ func TestLedgerAnswersAfterCommit(t *testing.T) {
 // A Post with a key is applied once: asked again it answers the first outcome and writes
 // nothing. A refused Post writes nothing and names its sentinel.
 func TestLedgerIdempotentAndAllOrNothing(t *testing.T) {
-	st := openStore(t, filepath.Join(t.TempDir(), "arena.db"))
+	st := openStore(t, storagetest.Path(t))
 	defer st.Close()
 	l, sys := start(t, st)
 	defer sys.Shutdown()
@@ -179,7 +179,7 @@ func TestLedgerIdempotentAndAllOrNothing(t *testing.T) {
 // A failed write refuses its Posts (unavailable, retry) and leaves no trace in the state; what
 // was queued behind it is run again against what the disk has; the next write succeeds.
 func TestLedgerWriteFailureRollsBack(t *testing.T) {
-	st := openStore(t, filepath.Join(t.TempDir(), "arena.db"))
+	st := openStore(t, storagetest.Path(t))
 	defer st.Close()
 	g := &gatedStore{Store: st}
 	l, sys := start(t, g)
@@ -231,7 +231,7 @@ func TestLedgerWriteFailureRollsBack(t *testing.T) {
 // one starts on the same file, its state is the rows' (audit), and every post sent again with
 // its key is applied at most once: nothing doubled, nothing acknowledged lost.
 func TestLedgerRestartMidFlow(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "arena.db")
+	path := storagetest.Path(t)
 	st := openStore(t, path)
 	sys := newSystem()
 	l, err := Start(sys, st, Options{AskTimeout: 300 * time.Millisecond}) // the posts the stop strands give up soon
@@ -304,7 +304,7 @@ func TestLedgerRestartMidFlow(t *testing.T) {
 
 // A store whose rows do not replay leaves the ledger refusing (corrupt), never guessing.
 func TestLedgerRefusesCorruptRows(t *testing.T) {
-	st := openStore(t, filepath.Join(t.TempDir(), "arena.db"))
+	st := openStore(t, storagetest.Path(t))
 	defer st.Close()
 	if err := st.AppendLedger(1, [][]byte{[]byte(`{"seq":1,"kind":"stake","hold":"x","pot":"y","unit":"sat","amount":5}`)}); err != nil {
 		t.Fatal(err)

@@ -140,6 +140,32 @@ func TestWriteCardRoundTrip(t *testing.T) {
 	}
 }
 
+// A Badge token id above 2^53 − 1 survives WriteCard → ParseCard. The instance's stand-in Badge
+// (config.DeriveAgent) takes a u64 from SHA-256, almost always above, and strict JSON (I-JSON,
+// canon) cannot carry such an integer as a number:
+//
+//	"registrations":[{"agentId":13077503408096846387,"agentRegistry":"ccd:…:12802.0"}]
+//
+// ParseCard is the reader §4.3's resolution of the arena goes through, so a card it refused
+// would make every default instance unverifiable per §4.1/§4.3 (and a JavaScript client would
+// read another agentId, …6387 → …6000). What WriteCard writes, ParseCard reads back, for every
+// Badge token id WriteCard accepts; refusing the spec at the writer is the other right answer.
+func TestWriteCardLargeTokenIDRoundTrip(t *testing.T) {
+	spec := specFor(t)
+	spec.Agent = NewAgentID(Testnet, TestnetRegistry, 13077503408096846387)
+	b, err := WriteCard(spec)
+	if err != nil {
+		return // refusing at the writer is a right answer too
+	}
+	c, err := ParseCard(b)
+	if err != nil {
+		t.Fatalf("WriteCard wrote a card ParseCard refuses: %v\n%s", err, b)
+	}
+	if len(c.Registrations) != 1 || c.Registrations[0].AgentRegistry != TestnetRegistry.String() {
+		t.Fatalf("registrations %+v", c.Registrations)
+	}
+}
+
 func TestParseCardShapes(t *testing.T) {
 	spec := specFor(t)
 	id := spec.Agent.String()

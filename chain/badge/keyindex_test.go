@@ -65,3 +65,32 @@ func TestEarlierRegistrationTakesTheKeyAcrossResolvers(t *testing.T) {
 		t.Fatalf("the later card, cached before: %v, want %s", err, CodeKeyReused)
 	}
 }
+
+// §4.2: "a key MUST be used by exactly one Badge, ever." The key belongs to the Badge that was
+// registered with it first, whatever order the cards are read in. The join door resolves before
+// it checks the signature, so a copycat that registers a later Badge whose card names the
+// victim's public key (no private key needed) and sends one unsigned join is read first; that
+// must not lock the victim out of its own joins and owner sessions (key_reused, until a restart
+// and first again after one). The later card is the reuse.
+func TestCopycatResolvedFirstDoesNotLockOutTheEarlierBadge(t *testing.T) {
+	w := newWorld(t)
+	keys := NewKeyIndex()
+	r := w.resolver(func(c *Config) { c.Keys = keys })
+	ctx := context.Background()
+
+	victim := player("Victim")
+	victimID := w.register(reg{owner: w.player, spec: victim})
+	copycat := player("Copycat")
+	copycat.SigningKey = victim.SigningKey // copied from the victim's public card
+	copycatID := w.register(reg{owner: w.other, spec: copycat})
+
+	// The copycat is read first (an unsigned POST /v1/join resolves it before the sig check).
+	_, copyErr := r.Resolve(ctx, copycatID.String())
+
+	if _, err := r.Resolve(ctx, victimID.String()); err != nil {
+		t.Fatalf("the victim, registered first with its own key, is refused after a copycat was read: %v (copycat got %v)", err, copyErr)
+	}
+	if _, err := r.Resolve(ctx, copycatID.String()); codeOf(err) != CodeKeyReused {
+		t.Fatalf("the copycat with the victim's key: %v, want %s", err, CodeKeyReused)
+	}
+}

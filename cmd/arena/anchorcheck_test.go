@@ -378,6 +378,30 @@ func TestAnchorCheckUsage(t *testing.T) {
 	}
 }
 
+// With a transcript URL and no --node, anchor-check takes the node from the "chain_node" member
+// of the server's /healthz, where `arena serve` reports the loopback port its embedded devchain
+// listens on: on a fresh server, `arena anchor-check URL` passes with no --node.
+func TestAnchorCheckURLFindsTheNodeThroughHealthz(t *testing.T) {
+	bin := buildArena(t)
+	s := startServer(t, bin, filepath.Join(t.TempDir(), "data"))
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+
+	h := s.call(ctx, "GET", "/healthz", "", nil)
+	var health map[string]any
+	_ = json.Unmarshal(h.raw, &health)
+	if h.status != 200 || health["chain_node"] != s.chain {
+		t.Errorf("/healthz: %d %s; want status ok and chain_node %q (the embedded devchain's address)", h.status, h.raw, s.chain)
+	}
+
+	round, _ := playPractice(t, ctx, s, "short")
+	revealedTranscript(t, ctx, s, round)
+	code, out, errOut := runAnchorCheck(context.Background(), nil, s.url+"/v1/rounds/"+round+"/transcript")
+	if code != 0 || firstFail(out) != "" {
+		t.Fatalf("anchor-check URL without --node: exit %d, want 0 with the node read from /healthz\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+}
+
 // exchangeHashOf is the exchange hash a forger would write: hex SHA-256 of JCS of events
 // [from..to] of the transcript body raw.
 func exchangeHashOf(t *testing.T, raw []byte, from, to int) string {

@@ -30,8 +30,8 @@ closed by its timer. Blitz (the default) seats six named house agents per table 
 desk's Practice tables do, on the real engine and its house policy; countdown is the actors'
 small built-in game (3 seats, 3 turns). Reports tables completed per second, p50/p99/max timer
 lateness (a phase deadline to the table handling it), p50/p99 snapshot commit latency, Go heap
-per live table (after a forced GC once every table is open) and the load average (issue 3,
-"Measures"; figures in docs/performance.md).
+per live table (after a forced GC once every table is open) and the load average (figures in
+docs/performance.md).
 
 flags:
   --tables N      tables, all live at once (default 1000)

@@ -4,29 +4,24 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
 
 	"arena/actors"
-	"arena/actors/anchors"
 	"arena/actors/dotdotdot"
+	"arena/actors/ledger"
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
 	"arena/chain/egress"
+	"arena/chain/escrow"
 	"arena/config"
 	"arena/games"
-	"arena/games/blitz"
 	"arena/storage"
 	"arena/transport/a2a"
 	"arena/transport/arenadoor"
@@ -163,16 +158,21 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		o.Resolver = joinResolver{h.resolver}
 	}
 	if h.paidOn && h.chain.client != nil {
-		escrow := badge.Contract{Chain: badge.Testnet, Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex}
-		pt := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{
-			Deposits: escrowDeposits{client: h.chain.client, escrow: devchain.DefaultEscrow},
-			Pace:     agentPace(cfg), Escrow: escrow.String(), Logger: h.log.With("component", "paid"),
-			OnOpen: func(table, round string, err error) {
-				if err == nil && round != "" {
-					go h.fundHouse(a.Arena, table, round)
-				}
-			},
+		contract := escrow.Contract{Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex}
+		caip := badge.Contract{Chain: badge.Testnet, Index: contract.Index, Subindex: contract.Subindex}
+		money, err := ledger.Start(a.System(), store, ledger.Options{Logger: h.log.With("component", "ledger")})
+		if err != nil {
+			return nil, err
+		}
+		chain, house := h.escrowWiring()
+		pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{
+			Deposits: escrow.Reader{Node: h.chain.client, Contract: contract}, Ledger: money, Chain: chain,
+			Contract: contract, House: house, Pace: agentPace(cfg), Escrow: caip.String(),
+			Logger: h.log.With("component", "paid"),
 		})
+		if err != nil {
+			return nil, err
+		}
 		h.paid.Store(pt)
 		o.Paid = paidAdapter{pt}
 	}
@@ -271,217 +271,40 @@ func (p paidAdapter) Check(ctx context.Context, hold, tok string) (json.RawMessa
 	return json.Marshal(c)
 }
 
-// escrowDeposits reads escrow.view_deposits(String seat_token) through the node API at the last
-// finalized block (so every deposit it returns is finalized): u32 n || (payer[32] || amount u64
-// || time u64 ms)×n, little endian (docs/protocol-notes.md "devchain").
-type escrowDeposits struct {
-	client *ccd.Client
-	escrow devchain.ContractAddress
-}
+// The escrow side of a paid table (§5.5, §5.7, §11.5) is the paid tables' own
+// (actors/dotdotdot, the ledger in actors/ledger, the encoding in chain/escrow): here it is only
+// wired. The arena's account funds the house seats and takes the house's part at settle; the
+// chain actor takes the escrow's calls; every table's status and anchors reach the paid tables.
 
-func (e escrowDeposits) Deposits(ctx context.Context, tok string) ([]dotdotdot.EscrowDeposit, error) {
-	b, err := e.client.Invoke(ctx, ccd.ContractCall{Index: e.escrow.Index, Subindex: e.escrow.Subindex,
-		Receive: "escrow.view_deposits", Parameter: devchain.EncodeDeposit(tok), MaxEnergy: 100_000})
-	if err != nil {
-		return nil, err
-	}
-	return decodeDeposits(b)
-}
-
-var errDepositsView = errors.New("escrow.view_deposits: malformed return value")
-
-func decodeDeposits(b []byte) ([]dotdotdot.EscrowDeposit, error) {
-	if len(b) < 4 {
-		return nil, errDepositsView
-	}
-	n := binary.LittleEndian.Uint32(b)
-	b = b[4:]
-	if uint64(len(b)) != uint64(n)*48 {
-		return nil, errDepositsView
-	}
-	out := make([]dotdotdot.EscrowDeposit, 0, n)
-	for i := uint32(0); i < n; i++ {
-		var payer ccd.Address
-		copy(payer[:], b[:32])
-		amt := binary.LittleEndian.Uint64(b[32:40])
-		ms := binary.LittleEndian.Uint64(b[40:48])
-		b = b[48:]
-		if amt > 1<<62 {
-			return nil, errDepositsView
-		}
-		out = append(out, dotdotdot.EscrowDeposit{Payer: payer.String(), Amount: int64(amt),
-			At: time.UnixMilli(int64(ms)).UTC(), Finalized: true})
-	}
-	return out, nil
-}
-
-// The escrow side of a paid table (§5.7, §11.5). The house seats' entries are the house's: when
-// the table opens, the arena's account deposits each house seat's entry under the seat token
-// "house/<table>/<seat>", so the escrow holds every seat's entry. The round is held on the escrow
-// as §5.5 orders it: open_round(round, anchor) before turn 1 and anchor(round, turn, hash) after
-// the mid-round settle, both as the table asks for its opened and turn anchors (escrowAnchorer,
-// beside the Register Data anchors), and when the round is over settle: each paid seat's payout
-// to its paid_by, the house seats' payouts and the house's take to the arena's account, with the
-// transcript hash and the reveal. Every call goes through
-// the chain actor (signed at once, queued in bbolt, watched to finality). A paid table recovered
-// after a restart is not settled on the escrow (the lobby's memory is gone): see the notes.
-
-// escrowEnergy bounds each escrow call.
-const escrowEnergy = 50_000
-
-// chainCaller is the chain actor's Call (anchors.Chain).
-type chainCaller interface{ Call(job anchors.CallJob) }
-
-func (h *agentsHook) caller2() (chainCaller, ccd.Address, bool) {
-	c, ok := h.chain.anchorer.(chainCaller)
+// escrowWiring is the escrow the paid tables read and call: the chain actor, and the arena's
+// account as CAIP-10 ("" and nil on a configured node, where the escrow is only read).
+func (h *agentsHook) escrowWiring() (dotdotdot.EscrowChain, string) {
+	c, ok := h.chain.anchorer.(dotdotdot.EscrowChain)
 	if !ok || h.chain.node == nil {
-		return nil, ccd.Address{}, false
+		return nil, ""
 	}
 	acc, ok := h.chain.node.Account(devchain.AccountArena)
 	if !ok {
-		return nil, ccd.Address{}, false
+		return nil, ""
 	}
-	return c, ccd.Address(acc.Address.Value), true
+	return c, string(badge.Testnet) + ":" + ccd.Address(acc.Address.Value).String()
 }
 
-// fundHouse deposits the house seats' entries of a paid table that just opened.
-func (h *agentsHook) fundHouse(a *actors.Arena, table, round string) {
-	c, _, ok := h.caller2()
-	pt := h.paid.Load()
-	if !ok || pt == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ti, err := a.Table(ctx, table)
-	if err != nil {
-		h.log.Warn("paid table: house seats not funded", "table", table, "err", err)
-		return
-	}
-	entry := pt.Entry()
-	for _, s := range ti.Seats {
-		if s.Channel != actors.ChannelHouse {
-			continue
-		}
-		tok := fmt.Sprintf("house/%s/%d", table, s.Seat)
-		c.Call(anchors.CallJob{Table: table, Round: round, Name: "deposit", Call: ccd.ContractCall{Amount: uint64(entry),
-			Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex, Receive: "escrow.deposit",
-			Parameter: devchain.EncodeDeposit(tok), MaxEnergy: escrowEnergy}})
-	}
-}
-
-// onStatus is actors.Options.OnStatus: a finished paid table is settled on the escrow.
+// onStatus is actors.Options.OnStatus: a finished paid table is settled (PaidTables.TableStatus).
 func (h *agentsHook) onStatus(table, status string) {
-	if status != actors.StatusFinished || h.paid.Load() == nil {
-		return
+	if pt := h.paid.Load(); pt != nil {
+		pt.TableStatus(table, status)
 	}
-	go h.settlePaid(table)
-}
-
-// settlePaid opens and settles a finished paid round on the escrow.
-func (h *agentsHook) settlePaid(table string) {
-	pt := h.paid.Load()
-	c, arena, ok := h.caller2()
-	if pt == nil || !ok {
-		return
-	}
-	st, ok := pt.Finished(table)
-	if !ok {
-		return
-	}
-	log := h.log.With("table", table, "round", st.Round)
-	calls, err := escrowSettlement(st, arena)
-	if err != nil {
-		log.Error("paid round not settled on the escrow", "err", err)
-		return
-	}
-	for _, call := range calls {
-		c.Call(call)
-	}
-	log.Info("paid round sent to the escrow", "calls", len(calls), "paid_seats", len(st.Paid))
 }
 
 // escrowAnchorer is the Anchorer tables are given in serve: every anchor goes to the chain actor
-// (Register Data, §5.5); a paid table's opened and turn anchors also go to the escrow as
-// open_round(round, anchor) and anchor(round, turn, hash), in the order the table asks for them.
-// Like every anchor it never blocks the table: the chain actor signs, queues and answers at once.
+// (Register Data, §5.5), and to the paid tables, which send a paid table's opened and turn
+// anchors to the escrow. Like every anchor it never blocks the table.
 type escrowAnchorer struct{ h *agentsHook }
 
 func (e escrowAnchorer) Anchor(job actors.AnchorJob) {
 	e.h.chain.anchorer.Anchor(job)
-	pt := e.h.paid.Load()
-	if pt == nil || (job.Request.Kind != "opened" && job.Request.Kind != "turn") || !pt.IsPaidTable(job.Table) {
-		return
+	if pt := e.h.paid.Load(); pt != nil {
+		pt.Anchor(job)
 	}
-	c, _, ok := e.h.caller2()
-	n, err := strconv.ParseUint(strings.TrimPrefix(job.Round, "T-"), 10, 64)
-	if !ok || err != nil {
-		return
-	}
-	var param []byte
-	name := "open_round"
-	if job.Request.Kind == "opened" {
-		param = devchain.EncodeOpenRound(n, job.Request.Hash)
-	} else {
-		f, _ := games.FormatOf(blitz.NewEngine(blitz.DefaultFees()).Manifest(), pt.Format())
-		name, param = "anchor", devchain.EncodeAnchor(n, uint32(min(3, f.Turns-1)), job.Request.Hash)
-	}
-	c.Call(escrowCall(job.Table, job.Round, name, param))
-}
-
-// escrowCall is one call on the escrow contract.
-func escrowCall(table, round, name string, param []byte) anchors.CallJob {
-	return anchors.CallJob{Table: table, Round: round, Name: name, Call: ccd.ContractCall{
-		Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex, Receive: "escrow." + name,
-		Parameter: param, MaxEnergy: escrowEnergy}}
-}
-
-// escrowSettlement is the settle call of a finished paid round (open_round and anchor were
-// made during play by escrowAnchorer).
-func escrowSettlement(st dotdotdot.PaidSettlement, arena ccd.Address) ([]anchors.CallJob, error) {
-	n, err := strconv.ParseUint(strings.TrimPrefix(st.Round, "T-"), 10, 64)
-	if err != nil {
-		return nil, fmt.Errorf("round %q: %w", st.Round, err)
-	}
-	th, err := hex.DecodeString(strings.TrimPrefix(st.Result.TranscriptHash, "sha256:"))
-	if err != nil || len(th) != 32 {
-		return nil, fmt.Errorf("transcript hash %q", st.Result.TranscriptHash)
-	}
-	var pays []devchain.Payout
-	var total int64
-	for _, p := range st.Paid {
-		addr, err := accountOf(p.Account)
-		if err != nil {
-			return nil, fmt.Errorf("paid_by of seat %d: %w", p.Seat, err)
-		}
-		if p.Amount > 0 {
-			pays = append(pays, devchain.Payout{To: v2.AccountAddress{Value: addr}, Amount: uint64(p.Amount)})
-		}
-		total += p.Amount
-	}
-	house := st.Result.House
-	for _, amt := range st.House {
-		house += amt
-	}
-	total += house
-	if house > 0 {
-		pays = append(pays, devchain.Payout{To: v2.AccountAddress{Value: arena}, Amount: uint64(house)})
-	}
-	if want := st.Entry * int64(st.Seats); total != want {
-		return nil, fmt.Errorf("payouts and the house take sum to %d microCCD, the entries to %d", total, want)
-	}
-	reveal := []byte(st.Result.Reveal)
-	if len(reveal) > 64<<10 {
-		reveal = nil // the escrow takes at most 64 KiB; the transcript hash still binds the round
-	}
-	return []anchors.CallJob{escrowCall(st.Table, st.Round, "settle", devchain.EncodeSettle(n, pays, [32]byte(th), reveal))}, nil
-}
-
-// accountOf is the address of a CAIP-10 account ("ccd:<chain>:<base58>").
-func accountOf(caip10 string) (ccd.Address, error) {
-	i := strings.LastIndexByte(caip10, ':')
-	if i < 0 {
-		return ccd.Address{}, fmt.Errorf("%q is not a CAIP-10 account", caip10)
-	}
-	return ccd.ParseAddress(caip10[i+1:])
 }

@@ -17,13 +17,16 @@ import (
 
 	"arena/actors"
 	"arena/actors/dotdotdot"
+	"arena/actors/ledger"
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
+	"arena/chain/escrow"
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
+	"arena/storage/storagetest"
 	"arena/transport/door"
 	"arena/transport/dotdotdot/join"
 )
@@ -55,7 +58,7 @@ func chainOf(t *testing.T) (*devchain.Node, *ccd.Client) {
 func TestEscrowDepositsFromTheChain(t *testing.T) {
 	node, client := chainOf(t)
 	ctx := context.Background()
-	rd := escrowDeposits{client: client, escrow: devchain.DefaultEscrow}
+	rd := escrow.Reader{Node: client, Contract: testEscrow}
 	if got, err := rd.Deposits(ctx, "st_none"); err != nil || len(got) != 0 {
 		t.Fatalf("no deposits: %v %v", got, err)
 	}
@@ -76,7 +79,7 @@ func TestEscrowDepositsFromTheChain(t *testing.T) {
 	if len(got) != 1 || got[0].Amount != 100_000_000 || got[0].Payer != acc.Address.ToBase58() || !got[0].Finalized || got[0].At.IsZero() {
 		t.Fatalf("deposits %+v (payer want %s)", got, acc.Address.ToBase58())
 	}
-	if _, err := decodeDeposits([]byte{1, 0, 0, 0, 9}); err == nil {
+	if _, err := escrow.DecodeDeposits([]byte{1, 0, 0, 0, 9}); err == nil {
 		t.Fatal("a short view accepted")
 	}
 }
@@ -87,7 +90,7 @@ func TestEscrowDepositsFromTheChain(t *testing.T) {
 func TestPaidJoinReadsTheEscrow(t *testing.T) {
 	node, client := chainOf(t)
 	ctx := context.Background()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +103,7 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 	}
 	defer a.Shutdown(ctx)
 	opened := make(chan string, 1)
-	paid := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrowDeposits{client: client, escrow: devchain.DefaultEscrow},
+	paid, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: client, Contract: testEscrow},
 		Entry: 100_000_000, Gather: 2 * time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
 		OnOpen: func(_, round string, err error) {
 			if err != nil {
@@ -108,6 +111,9 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 			}
 			opened <- round
 		}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	owner, _ := node.Account("test-1")
 	key := ed25519.NewKeyFromSeed([]byte("paid join test agent key 32 byte"))
 	agentID := badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 4243).String()
@@ -180,7 +186,13 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 	if !ok || len(pays) != 1 || pays[0].Account != res.a.Owner || pays[0].Amount != 150_000_000 {
 		t.Fatalf("payouts %+v", pays)
 	}
+	if err := ledger.Audit(ctx, paid.Ledger()); err != nil {
+		t.Fatal(err)
+	}
 }
+
+// testEscrow is the devchain's escrow instance.
+var testEscrow = escrow.Contract{Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex}
 
 type staticResolver struct{ a join.Agent }
 
@@ -222,7 +234,9 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	}
 	defer a.Shutdown(context.Background())
 	opened := make(chan string, 1)
-	pt := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrowDeposits{client: ch.client, escrow: devchain.DefaultEscrow},
+	escrowChain, house := ag.escrowWiring()
+	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: testEscrow},
+		Chain: escrowChain, Contract: testEscrow, House: house,
 		Entry: 50_000_000, Gather: time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
 		Pace: games.Pace{Name: "test", Scouting: 100 * time.Millisecond, Talk: 150 * time.Millisecond, Commit: 150 * time.Millisecond,
 			Settle: 20 * time.Millisecond, CloseEarly: true},
@@ -230,9 +244,11 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 			if err != nil {
 				t.Errorf("open: %v", err)
 			}
-			go ag.fundHouse(a.Arena, table, round)
 			opened <- round
 		}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ag.paid.Store(pt)
 	node := ch.node
 	owner, _ := node.Account("test-1")
@@ -315,6 +331,18 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	if len(er.Turns) != 1 || er.Turns[0].Turn != 2 || er.OpenedAtMs > er.SettledAtMs {
 		t.Fatalf("escrow round: opened at %d, mid-round anchors %+v, settled at %d: want one anchor at turn 2",
 			er.OpenedAtMs, er.Turns, er.SettledAtMs)
+	}
+	// The ledger agrees with the escrow: every seat's entry received and settled, the owner's
+	// payout paid out to paid_by, the rest the house's, nothing left in a hold or a pot.
+	if err := ledger.Audit(ctx, pt.Ledger()); err != nil {
+		t.Fatal(err)
+	}
+	lst, err := pt.Ledger().State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lst.Units[dotdotdot.PaidUnit]; got != (ledger.Totals{Received: 3 * 50_000_000, PaidOut: int64(toOwner), House: int64(toArena)}) {
+		t.Fatalf("ledger totals %+v, the escrow paid the owner %d and the arena %d", got, toOwner, toArena)
 	}
 	t.Logf("round %s settled on the escrow: owner %d, arena %d microCCD", round, toOwner, toArena)
 }

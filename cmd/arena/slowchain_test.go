@@ -104,7 +104,7 @@ func mean(d []time.Duration) time.Duration {
 	return sum / time.Duration(len(d))
 }
 
-// TestSlowChainMoveLatency is the slow-chain measure of issue 4: Blitz practice rounds played
+// TestSlowChainMoveLatency is the slow-chain measure: Blitz practice rounds played
 // on `arena serve` against a chain whose every submission takes ARENA_SLOW_CHAIN_LATENCY
 // (default 100ms so the test stays short; docs/performance.md "Slow chain" runs it at 5s), and
 // the same on an instant chain. It reports the move latency (the walk-in's answer acknowledged

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"arena/games"
-	"arena/games/blitz/commitment"
 	"arena/games/canon"
 )
 
@@ -31,11 +30,6 @@ type answerBody struct {
 
 	msgVals []canon.Value // the messages already strictly parsed (fast path), else nil
 	comVals []canon.Value // the commitments already strictly parsed (fast path), else nil
-	quick   []message     // the messages as quickAnswer read them, else nil
-	// the commitments as quickAnswer read them (commitment.ScanQuick), else nil
-	quickCom []commitment.Quick
-
-	scratch *quickScratch // where quick and quickCom live (quickAnswer); release gives it back
 }
 
 // Dropped names one part of an answer that was not taken (§4.4 dropped[]).
@@ -119,7 +113,6 @@ func (m *Match) answer(in games.Input) error {
 		return refuse(CodeStale, "past the move's deadline %s", fmtTime(m.respBy))
 	}
 	b, err := decodeAnswer(in.Body)
-	defer b.release()
 	if err != nil {
 		return refuse(games.CodeBadRequest, "answer: %v", err)
 	}
@@ -147,7 +140,7 @@ func (m *Match) answer(in games.Input) error {
 				dropped = append(dropped, Dropped{Field: "messages", Index: i, Code: CodeBadMessage, Msg: "messages are sent on talk"})
 			}
 		} else {
-			d, any := m.talk(in.Seat, b.Messages, b.msgVals, b.quick)
+			d, any := m.talk(in.Seat, b.Messages, b.msgVals)
 			dropped = append(dropped, d...)
 			nonEmpty = nonEmpty || any
 		}
@@ -158,7 +151,7 @@ func (m *Match) answer(in games.Input) error {
 				dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeBadCommitment, Msg: "commitments are sent on commit"})
 			}
 		} else {
-			d, any := m.commitAnswer(in.Seat, b.Commitments, b.comVals, b.quickCom)
+			d, any := m.commitAnswer(in.Seat, b.Commitments, b.comVals)
 			dropped = append(dropped, d...)
 			nonEmpty = nonEmpty || any
 		}
@@ -206,8 +199,8 @@ func (m *Match) allAnswered() bool {
 
 // commitAnswer takes up to 4 submissions (§5.3) as pending (§7.4); walk-in seats send intents
 // that the arena fills and signs (§4.4).
-// vals or quick, when not nil, are subs already strictly parsed or read whole.
-func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Value, quick []commitment.Quick) ([]Dropped, bool) {
+// vals, when not nil, are subs already strictly parsed.
+func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Value) ([]Dropped, bool) {
 	var dropped []Dropped
 	took := false
 	s := m.seat(seat)
@@ -230,17 +223,12 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 			signed, ref, err = m.fill(seat, raw)
 		}
 		var c *promise
-		var read *commitment.Quick
 		if err == nil {
 			var parsed *canon.Value
-			switch {
-			case s.Walkin: // the arena signed it: fill's bytes
-			case i < len(quick):
-				read = &quick[i]
-			case i < len(vals):
+			if !s.Walkin && i < len(vals) { // a walk-in's is fill's bytes, the arena's signing
 				parsed = &vals[i]
 			}
-			c, err = m.submit(seat, signed, parsed, read)
+			c, err = m.submit(seat, signed, parsed)
 		}
 		if err == nil && ref != "" {
 			if _, dup := m.refs[ref]; dup {
@@ -262,9 +250,7 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 			m.refs[ref] = c.id
 		}
 		m.pending = append(m.pending, c)
-		if p := m.emitPending(c, i, ref); read != nil {
-			c.rehome(p, read.CondAt) // its forms are in the answer's scratch
-		}
+		m.emitPending(c, i, ref)
 	}
 	return dropped, took
 }

@@ -9,13 +9,11 @@ import (
 	"arena/games"
 )
 
-// Today's running hashes gather events a few KiB at a time (transcript.go runningHash, batches
-// shared by every match through a pool). Every anchor a varied round requests must still be an
+// The running hashes gather events a few KiB at a time (transcript.go runningHash). Every anchor a varied round requests must still be an
 // independent SHA-256 over JCS of the events it covers: "turn" (after turn 3's settle) over the transcript up to
 // where it was requested, "exchange" over the events from its exchange.started, "transcript" over the
 // whole transcript (= Result.TranscriptHash). The rounds carry 600-character lines, so single
-// events and steps run past a batch; two matches run interleaved so the pooled batches are
-// handed from one to the other.
+// events and steps run past a batch; two matches run interleaved.
 
 // anchorCheck finds, for anchor a requested in a step whose events end at events[end-1], the
 // prefix (turn, transcript) or the exchange span it covers.
@@ -98,7 +96,7 @@ func TestAnchorsCoverTheirEvents(t *testing.T) {
 	}
 	for live := true; live; {
 		live = false
-		for _, r := range runs { // interleaved: the pool's batches go from one match to the other
+		for _, r := range runs { // interleaved
 			if r.phase(t) {
 				live = true
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"arena/games/blitz/commitment"
 	"arena/games/canon"
 )
 
@@ -31,17 +32,22 @@ func benchTalkAnswer() []byte {
 	return []byte(b.String())
 }
 
-// BenchmarkDecodeTalkAnswer is decodeAnswer alone on one talk answer (the quick path).
+// BenchmarkDecodeTalkAnswer is decodeAnswer on one talk answer, then readMessage on each of its
+// messages (the strict parse, then the members read from its tree).
 func BenchmarkDecodeTalkAnswer(b *testing.B) {
 	raw := benchTalkAnswer()
 	b.ReportAllocs()
 	b.SetBytes(int64(len(raw)))
 	for b.Loop() {
 		a, err := decodeAnswer(raw)
-		if err != nil || len(a.quick) != 16 {
-			b.Fatalf("%v, %d messages", err, len(a.quick))
+		if err != nil || len(a.msgVals) != 16 {
+			b.Fatalf("%v, %d messages", err, len(a.msgVals))
 		}
-		a.release()
+		for i := range a.msgVals {
+			if _, bad := readMessage(a.Messages[i], &a.msgVals[i]); bad != "" {
+				b.Fatal(bad)
+			}
+		}
 	}
 }
 
@@ -74,18 +80,23 @@ func benchCommitAnswer(tb testing.TB) []byte {
 	return raw
 }
 
-// BenchmarkDecodeCommitAnswer is decodeAnswer alone on one commit answer (the quick path:
-// each commitment read, checked against the schema, written in its canonical forms and
-// digested by commitment.ScanQuickToLater and FinishQuick).
+// BenchmarkDecodeCommitAnswer is decodeAnswer on one commit answer, then
+// commitment.ParseValue on each of its commitments (the strict parse, then each commitment
+// read, checked against the schema, written in its canonical forms and digested), as submit
+// does before the signature check.
 func BenchmarkDecodeCommitAnswer(b *testing.B) {
 	raw := benchCommitAnswer(b)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(raw)))
 	for b.Loop() {
 		a, err := decodeAnswer(raw)
-		if err != nil || len(a.quickCom) != 4 {
-			b.Fatalf("%v, %d commitments", err, len(a.quickCom))
+		if err != nil || len(a.comVals) != 4 {
+			b.Fatalf("%v, %d commitments", err, len(a.comVals))
 		}
-		a.release()
+		for _, v := range a.comVals {
+			if _, _, _, err := commitment.ParseValue(v); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

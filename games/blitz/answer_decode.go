@@ -17,11 +17,7 @@ func decodeAnswer(raw []byte) (answerBody, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return answerBody{}, nil
 	}
-	// The common talk or commit answer: read in one pass over the bytes, no tree (quickAnswer).
-	if qb, ok := quickAnswer(raw); ok {
-		return qb, nil
-	}
-	// The common case otherwise: the whole answer passes the strict checks, and one pass gives
+	// The common case: the whole answer passes the strict checks, and one pass gives
 	// every member, message and commitment. Otherwise (a hostile item somewhere) the answer is
 	// read leniently at the top and each item is judged alone.
 	if v, err := canon.Parse(raw); err == nil && v.Kind() == canon.Object {

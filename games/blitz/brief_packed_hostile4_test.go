@@ -19,7 +19,7 @@ func briefPrompts4(t *testing.T, check func(p games.Prompt)) int {
 			break
 		}
 		a.Advance(dl)
-		a.Compact()
+		a.Compact(testPacker)
 		for _, p := range a.Prompts() {
 			n++
 			check(p)

@@ -85,19 +85,15 @@ func refOf(raw json.RawMessage) string {
 // refused). The state-dependent checks (seq, unlocked, budget, open count, pair) run at seal.
 //
 // parsed, when given, is raw already strictly parsed (the answer's own scan): the commitment is
-// then read from that tree, with the same outcome as from raw. read, when given, is raw already
-// read whole (commitment.ScanQuick, which takes only what ParseForms takes, with its result).
-func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value, read *commitment.Quick) (*promise, *subError) {
+// then read from that tree, with the same outcome as from raw.
+func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value) (*promise, *subError) {
 	var w commitment.Commitment
 	var cb commitment.Canonical
 	var forms commitment.Forms
 	var err error
-	switch {
-	case read != nil:
-		w, cb, forms = read.Commitment, read.Canonical, read.Forms
-	case parsed != nil:
+	if parsed != nil {
 		w, cb, forms, err = commitment.ParseValue(*parsed)
-	default:
+	} else {
 		w, cb, forms, err = commitment.ParseForms(raw)
 	}
 	if err != nil {
@@ -131,12 +127,7 @@ func (m *Match) submit(seat int, raw json.RawMessage, parsed *canon.Value, read 
 	if !ok {
 		return nil, subErr(CodeInvalidSignature, "no key for seat %d", seat)
 	}
-	if read != nil {
-		err = commitment.VerifyDecoded(cb, &read.Sig, pub) // its schema check decoded the sig
-	} else {
-		err = commitment.Verify(cb, w.Sig, pub)
-	}
-	if err != nil {
+	if err := commitment.Verify(cb, w.Sig, pub); err != nil {
 		return nil, asSub(err)
 	}
 	// The transcript carries the object and its condition in canonical form, sig included.
@@ -457,8 +448,7 @@ func (m *Match) reject(c *promise, e *subError) {
 // id, index, ref} (JCS order) written straight into the event (openEvent), which copies it
 // out at its exact size.
 //
-// It returns the payload (the event's, which the match never writes into): a commitment read
-// into an answer's scratch (commitment.ScanQuickToLater) keeps the signed form inside it (rehome).
+// It returns the payload (the event's, which the match never writes into).
 func (m *Match) emitPending(c *promise, index int, ref string) []byte {
 	b, at := m.openEvent()
 	b = append(append(b, pendingHead...), c.raw...)
@@ -470,23 +460,6 @@ func (m *Match) emitPending(c *promise, index int, ref string) []byte {
 
 // pendingHead opens a commitment.pending payload; the signed form follows it.
 const pendingHead = `{"commitment":`
-
-// rehome points the promise's signed form and condition into its commitment.pending payload p
-// (emitPending), which holds the same bytes: the forms were read into an answer's scratch
-// (commitment.ScanQuickToLater), which goes back to be reused once the answer is taken, so what
-// the promise keeps until its seal must live elsewhere, and the payload already holds it.
-// condAt is the condition's offset in the signed form (commitment.Quick.CondAt). Should p not
-// hold the form (never: emitPending wrote it there), the form is copied out instead.
-func (c *promise) rehome(p []byte, condAt int) {
-	n := len(pendingHead) + len(c.raw)
-	if len(p) < n || !bytes.Equal(p[len(pendingHead):n], c.raw) ||
-		condAt < 0 || condAt+len(c.condRaw) > len(c.raw) || !bytes.Equal(c.raw[condAt:condAt+len(c.condRaw)], c.condRaw) {
-		c.raw, c.condRaw = bytes.Clone(c.raw), bytes.Clone(c.condRaw)
-		return
-	}
-	raw := p[len(pendingHead):n:n]
-	c.raw, c.condRaw = raw, raw[condAt:condAt+len(c.condRaw):condAt+len(c.condRaw)]
-}
 
 // appendID writes a commitment id as a JSON string: "sha256:" and 64 lowercase hex digits
 // (canon.IDOf), which JCS writes as they are.

@@ -177,7 +177,7 @@ func playHostile4Twins(t *testing.T, seed uint64) {
 				errs <- fmt.Errorf("%s: step read on another goroutine differs", what)
 			}
 		}()
-		a.Compact()
+		a.Compact(testPacker)
 	}
 	for i := 0; i < 2000; i++ {
 		dl, ok := a.Deadline()

@@ -72,13 +72,16 @@ func newHeapTable(tb testing.TB, eng *blitz.Engine, i int) *heapTable {
 	return t
 }
 
+// probePacker packs the probe's tables (one goroutine: no lock).
+var probePacker games.Deflater
+
 // take does what a table does with a step: stores the inputs (Journal), compacts the match
 // and keeps the prompts its house seats answer next.
 func (t *heapTable) take(tb testing.TB, st games.Step) {
 	if _, _, err := t.m.Journal(); err != nil {
 		tb.Fatal(err)
 	}
-	t.m.Compact()
+	t.m.Compact(&probePacker)
 	t.prompts = append(t.prompts, st.Prompts...)
 }
 

@@ -12,16 +12,13 @@ import (
 
 // Messages (§6): reading, limits, the events and the inbox items.
 
-// The §6 vocabularies: a message's type and its tone.
-var (
-	messageTypes = []string{"public", "private"}
-	tones        = []string{"ask", "offer", "accept", "decline", "neutral"}
-)
+// tones is the §6 vocabulary of a message's tone (its type is "public" or "private": talk).
+var tones = []string{"ask", "offer", "accept", "decline", "neutral"}
 
 // toneOK reports whether tone is in the §6 vocabulary.
 func toneOK(tone string) bool { return slices.Contains(tones, tone) }
 
-// message is one §6 message as read by readMessage or quickAnswer. text is the decoded text
+// message is one §6 message as read by readMessage. text is the decoded text
 // and textJCS the same text as a JCS string literal (quotes included); to is the raw value of
 // the `to` member.
 type message struct {
@@ -77,8 +74,8 @@ func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
 
 // talk publishes a talk answer's messages (§6): at most 8 public and 8 private per exchange,
 // 600 characters each, tone from the vocabulary (absent = neutral). Private lines go to the
-// addressee only, sealed in the transcript, with a public `talking` event. vals and quick,
-// when not nil, are the messages already read (strictly parsed, or by quickAnswer).
+// addressee only, sealed in the transcript, with a public `talking` event. vals, when not nil,
+// are the messages already strictly parsed.
 //
 // It works in two passes: the first judges every message (the dropped list, in order) and
 // keeps the taken ones, at most 8 + 8; the second writes them. So what the answer needs is
@@ -86,25 +83,20 @@ func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
 // the call (a private line's sealed payload, each line's inbox item) go into one buffer of
 // exactly their size, each a full slice of it, never written again. A public payload needs no
 // bytes of its own: the event's payload is the public log's copy (emitRaw).
-func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value, quick []message) ([]Dropped, bool) {
+func (m *Match) talk(seat int, msgs []json.RawMessage, vals []canon.Value) ([]Dropped, bool) {
 	var dropped []Dropped
 	var taken [16]takenLine // 8 public and 8 private at most
 	pub, priv, n := 0, 0, 0
 	size := 0
 	for i, raw := range msgs {
-		var msg message
-		if i < len(quick) {
-			msg = quick[i]
-		} else {
-			var parsed *canon.Value
-			if i < len(vals) {
-				parsed = &vals[i]
-			}
-			var bad string
-			if msg, bad = readMessage(raw, parsed); bad != "" {
-				dropped = dropMessage(dropped, i, "%s", bad)
-				continue
-			}
+		var parsed *canon.Value
+		if i < len(vals) {
+			parsed = &vals[i]
+		}
+		msg, bad := readMessage(raw, parsed)
+		if bad != "" {
+			dropped = dropMessage(dropped, i, "%s", bad)
+			continue
 		}
 		if msg.tone == "" {
 			msg.tone = "neutral"

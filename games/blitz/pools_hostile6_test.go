@@ -12,10 +12,9 @@ import (
 
 // TestConcurrentRoundsSharePoolsHostile6: four matches of the same round, fed the same partly
 // hostile inputs (hostile4Input, one generator each from the same seed), each played on its own
-// goroutine at once. They share every pool this afternoon added or reused (canon's scanners
-// with their slabs and name views, the answer scratches with their message and commitment
-// lists, forms room and Names cache): under go test -race any shared write shows, and each
-// round's every step and its whole transcript must be byte for byte the others'.
+// goroutine at once. They share whatever the package holds at its top level (the public log's
+// dictionary, the vocabularies, the always condition): under go test -race any shared write
+// shows, and each round's every step and its whole transcript must be byte for byte the others'.
 func TestConcurrentRoundsSharePoolsHostile6(t *testing.T) {
 	const n = 4
 	var ms []*Match

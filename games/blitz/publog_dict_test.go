@@ -96,7 +96,7 @@ func TestPubLogDict(t *testing.T) {
 			t.Errorf("the check round's log has no %s event", typ)
 		}
 	}
-	m.pubLog.pack(pubLogDict, packMin)
+	m.pubLog.pack(testPacker, pubLogDict, packMin)
 	if n, k := m.pubLog.packed.Len(), m.pubLog.packed.PackedLen(); n < 20<<10 || k*10 > n {
 		t.Fatalf("a house round's public log packed %d bytes into %d", n, k)
 	}

@@ -17,8 +17,8 @@ import (
 //go:embed publog_dict.json
 var pubLogDictBytes []byte
 
-// pubLogDict packs every table's public log. Level 6 (flate's default) against the dictionary;
-// a pack is a few KiB, about a dozen times a round.
+// pubLogDict is the dictionary every table's public log is packed against (immutable, shared).
+// Level 6 (flate's default); a pack is a few KiB, about a dozen times a round.
 var pubLogDict = games.NewPackDict(pubLogDictBytes, flate.DefaultCompression)
 
 // packMin is the raw tail Compact lets grow before it packs it. A pack costs about the same
@@ -28,28 +28,28 @@ var pubLogDict = games.NewPackDict(pubLogDictBytes, flate.DefaultCompression)
 // (about 2 KiB on average). At 2 KiB, packing was a tenth of a Practice table's CPU.
 const packMin = 4 << 10
 
-// pack deflates the log's chunks into its packed run (one block), once they hold at least min
-// bytes, and makes every later value a chunk of its own exact size. States already built keep
-// the chunks they hold until they are dropped.
-func (l *chunkLog) pack(d *games.PackDict, min int) {
+// pack deflates the log's chunks into its packed run (one block) against d through z, once they
+// hold at least min bytes, and makes every later value a chunk of its own exact size. States
+// already built keep the chunks they hold until they are dropped.
+func (l *chunkLog) pack(z games.Packer, d *games.PackDict, min int) {
 	l.packing = true
 	raw := l.size - l.packed.Len()
 	if raw < min || raw == 0 {
 		return
 	}
-	l.packed = d.Append(l.packed, l.chunks...)
+	l.packed = z.Pack(d, l.packed, l.chunks...)
 	clear(l.chunks)
 	l.chunks = l.chunks[:0]
 }
 
 // Compact makes what the match holds between steps smaller without changing a byte it hands
 // out (games.Compactor; the table actor calls it after a step, never the engine itself): the
-// public log's raw tail is packed once it is packMin long, the agents' terms buffers are let go
-// (rewritten at the next phase's opening), and the prompts of seats that have
-// answered (or left the round) let go of their states, inboxes and house views: Prompts no longer
-// returns them, and the step that carried them has been handed out.
-func (m *Match) Compact() {
-	m.pubLog.pack(pubLogDict, packMin)
+// public log's raw tail is packed through p once it is packMin long, the agents' terms buffers
+// are let go (rewritten at the next phase's opening), and the prompts of seats that have
+// answered (or left the round) let go of their states, inboxes and house views: Prompts no
+// longer returns them, and the step that carried them has been handed out.
+func (m *Match) Compact(p games.Packer) {
+	m.pubLog.pack(p, pubLogDict, packMin)
 	// The agents' sealed-commitment terms (agentTerms) are kept between phases only to save
 	// rewriting them: a live table rewrites them once a phase instead (a few KiB, written from
 	// m.sealed, byte for byte what the kept buffers held) and holds none between steps. States

@@ -10,6 +10,21 @@ import (
 	"arena/games"
 )
 
+// testPacker packs for the tests as a table actor's side does: one games.Deflater lent to one
+// caller at a time, behind a lock.
+var testPacker = &lockedPacker{}
+
+type lockedPacker struct {
+	mu sync.Mutex
+	z  games.Deflater
+}
+
+func (p *lockedPacker) Pack(d *games.PackDict, run *games.Packed, raw ...[]byte) *games.Packed {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.z.Pack(d, run, raw...)
+}
+
 // twinRounds plays one house round twice in lockstep, compacting one of the twins after every
 // step as the table actor does (Compact) and never the other, and hands every pair of steps (and
 // the matches) to check.
@@ -35,7 +50,7 @@ func twinRounds(t *testing.T, seed string, names []string, check func(packed, pl
 			break
 		}
 		sa, sb := a.next(), b.next() // next checks each state against encoding/json (CheckStates)
-		a.m.Compact()
+		a.m.Compact(testPacker)
 		check(a.m, b.m, sa, sb)
 		for _, p := range sa.Prompts {
 			body := e.HouseAnswer(p, uint64(i*7+p.Seat))
@@ -45,7 +60,7 @@ func twinRounds(t *testing.T, seed string, names []string, check func(packed, pl
 			if (erra == nil) != (errb == nil) {
 				t.Fatalf("step %d seat %d: packed twin %v, plain twin %v", i, p.Seat, erra, errb)
 			}
-			a.m.Compact()
+			a.m.Compact(testPacker)
 			check(a.m, b.m, xa, xb)
 		}
 	}
@@ -126,7 +141,7 @@ func TestCompactDropsAnsweredPrompts(t *testing.T) {
 		t.Fatalf("%d open prompts", len(first))
 	}
 	h.answer(2, `{"messages":[{"type":"public","text":"hello table"}]}`)
-	h.m.Compact()
+	h.m.Compact(testPacker)
 	for _, p := range h.m.current {
 		answered := p.Seat == 2
 		if answered != (p.State.IsZero() && p.View == nil && p.Inbox == nil) {

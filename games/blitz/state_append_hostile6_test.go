@@ -72,7 +72,7 @@ func TestStepsAppendedToHostile6(t *testing.T) {
 			}
 			keep = append(keep, kept{sa, ba})
 			appendEverywhere6(sa)
-			a.Compact()
+			a.Compact(testPacker)
 		}
 		for i := 0; i < 2000; i++ {
 			dl, ok := a.Deadline()

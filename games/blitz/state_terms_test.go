@@ -92,7 +92,7 @@ func TestAgentTermsBuffers(t *testing.T) {
 			}
 			checkTerms(t, m, compacting && m.pubLog.packing, where)
 			if compacting {
-				m.Compact()
+				m.Compact(testPacker)
 			}
 		}
 		seqs := map[int]*int{}

@@ -2,15 +2,15 @@ package blitz
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"hash"
 	"slices"
 	"strconv"
-	"sync"
 	"unicode/utf8"
 
 	"arena/games"
 	"arena/games/canon"
-	"arena/games/internal/sha256pair"
 
 	"github.com/gowebpki/jcs"
 )
@@ -124,10 +124,9 @@ func needsTransform(b []byte) bool {
 // own events from exchange.started on, so it reads them from the transcript hash's batch as
 // that batch is written out, instead of gathering a copy of every event in a batch of its own.
 type runningHash struct {
-	h       *sha256pair.Digest
+	h       hash.Hash // crypto/sha256's
 	n       int
-	pending []byte  // bytes of the stream not yet written to h: *batch, resliced
-	batch   *[]byte // the pooled buffer pending lives in, nil between calls
+	pending []byte // bytes of the stream not yet written to h; nil between calls
 
 	tee     *runningHash // the hash following this one, or nil
 	teeFrom int          // pending[teeFrom:] is the follower's too (its first byte a separator)
@@ -139,13 +138,29 @@ type runningHash struct {
 // hashBatch is how many bytes runningHash gathers before writing them to the hash.
 const hashBatch = 4 << 10
 
-func newRunningHash() *runningHash { return &runningHash{h: sha256pair.New()} }
+func newRunningHash() *runningHash { return &runningHash{h: sha256.New()} }
+
+// The separators and brackets of a hashed list, written to a hash as they are (a hash never
+// writes into what it is given).
+var (
+	openList  = []byte{'['}
+	nextItem  = []byte{','}
+	closeList = []byte{']'}
+)
+
+// sepBytes is separator sep ('[' or ',') as bytes.
+func sepBytes(sep byte) []byte {
+	if sep == '[' {
+		return openList
+	}
+	return nextItem
+}
 
 // follow starts a hash over this stream from its next event on, as a list of its own: the
 // follower's first event is preceded by "[" where this stream has its separator. The follower
 // is fed as this hash writes its batch out; unfollow ends that.
 func (r *runningHash) follow() *runningHash {
-	f := &runningHash{h: sha256pair.New(), lead: r}
+	f := &runningHash{h: sha256.New(), lead: r}
 	r.tee, r.teeFrom = f, len(r.pending)
 	return f
 }
@@ -160,15 +175,10 @@ func (r *runningHash) unfollow() {
 
 // writeOut writes the gathered bytes to the hash, and the follower's part of them to the
 // follower's, and empties pending.
-//
-// The two hashes take their bytes together (sha256pair.WritePair): a block of each at once
-// costs the CPU's SHA unit about what one alone does, so the exchange's hash, over most of a
-// round's bytes a second time, comes nearly free.
 func (r *runningHash) writeOut() {
-	if r.tee == nil {
-		r.h.Write(r.pending)
-	} else {
-		sha256pair.WritePair(r.h, r.pending, r.tee.h, r.tee.own(r.pending[r.teeFrom:]))
+	r.h.Write(r.pending)
+	if r.tee != nil {
+		r.tee.feed(r.pending[r.teeFrom:])
 		r.teeFrom = 0
 	}
 	r.pending = r.pending[:0]
@@ -186,7 +196,7 @@ func (r *runningHash) own(b []byte) []byte {
 	if len(b) == 0 || r.started {
 		return b
 	}
-	r.h.Write([]byte{'['})
+	r.h.Write(openList)
 	r.started = true
 	return b[1:]
 }
@@ -195,11 +205,10 @@ func (r *runningHash) own(b []byte) []byte {
 // append that event's canonical bytes to and hand back to close: the event is written once,
 // straight into the batch, instead of into a buffer of its own and then copied here. A full
 // batch is written to the hash first, so pending stays about one batch long (an event larger
-// than the batch grows it; flush lets a grown batch go rather than pool it).
+// than the batch grows it).
 func (r *runningHash) open() []byte {
-	if r.batch == nil {
-		r.batch = batches.Get().(*[]byte)
-		r.pending = (*r.batch)[:0]
+	if r.pending == nil {
+		r.pending = newBatch()
 	}
 	if len(r.pending) >= hashBatch {
 		r.writeOut()
@@ -221,9 +230,8 @@ func (r *runningHash) close(b []byte) []byte {
 }
 
 func (r *runningHash) add(canonical []byte) {
-	if r.batch == nil {
-		r.batch = batches.Get().(*[]byte) // a step's worth of events; flush gives it back
-		r.pending = (*r.batch)[:0]
+	if r.pending == nil {
+		r.pending = newBatch() // a step's worth of events; flush lets it go
 	}
 	sep := byte(',')
 	if r.n == 0 {
@@ -233,10 +241,10 @@ func (r *runningHash) add(canonical []byte) {
 	if len(r.pending)+1+len(canonical) > cap(r.pending) { // pending never outgrows its batch
 		r.writeOut()
 		if 1+len(canonical) > cap(r.pending) {
-			r.h.Write([]byte{sep})
+			r.h.Write(sepBytes(sep))
 			r.h.Write(canonical)
 			if r.tee != nil {
-				r.tee.feed([]byte{sep})
+				r.tee.feed(sepBytes(sep))
 				r.tee.feed(canonical)
 			}
 			return
@@ -249,33 +257,30 @@ func (r *runningHash) add(canonical []byte) {
 // call ends, so a live table holds no batch between its steps (thousands of tables are live at
 // once), while the events of one step, a talk answer's dozen lines, still go to the hash together.
 func (r *runningHash) flush() {
-	if r == nil || r.batch == nil {
+	if r == nil || r.pending == nil {
 		return
 	}
 	r.writeOut()
-	if cap(r.pending) <= maxPooledBatch {
-		*r.batch = r.pending[:0]
-		batches.Put(r.batch)
-	}
-	r.batch, r.pending = nil, nil
+	r.pending = nil
 }
 
-// maxPooledBatch is the largest batch flush gives back to the pool: one that an event far larger
-// than the batch (a long reveal) made grow is let go.
-const maxPooledBatch = 4 * hashBatch
+// newBatch is the buffer a call's events are gathered in before they go to the hash: made for
+// each call that emits (a buffer shared between tables would need a lock) and let go as it
+// ends, so a live table holds none between its steps.
+func newBatch() []byte { return make([]byte, 0, hashBatch+512) }
 
-// batches holds the hash batches of steps between calls, shared by every match: a live table
-// holds none, and a call does not allocate its own (two 4.5 KiB buffers per call, the round's
-// largest allocation after its payloads, when each call made its own).
-var batches = sync.Pool{New: func() any { b := make([]byte, 0, hashBatch+512); return &b }}
-
+// sum is the hash of the list so far, closed; the stream goes on undisturbed.
 func (r *runningHash) sum() [32]byte {
-	h2 := r.h.Clone()
+	c, err := r.h.(hash.Cloner).Clone()
+	if err != nil { // never: crypto/sha256's digest clones
+		panic(err)
+	}
+	h2 := c.(hash.Hash)
 	switch {
 	case r.lead != nil: // a follower: its bytes not yet written are in the lead's batch
 		rest := r.lead.pending[r.lead.teeFrom:]
 		if !r.started {
-			h2.Write([]byte{'['})
+			h2.Write(openList)
 			if len(rest) > 0 {
 				rest = rest[1:]
 			}
@@ -284,11 +289,13 @@ func (r *runningHash) sum() [32]byte {
 	default:
 		h2.Write(r.pending)
 		if r.n == 0 {
-			h2.Write([]byte{'['})
+			h2.Write(openList)
 		}
 	}
-	h2.Write([]byte{']'})
-	return h2.Sum256()
+	h2.Write(closeList)
+	var out [32]byte
+	h2.Sum(out[:0])
+	return out
 }
 
 // payloadJCS marshals a payload built by this package and returns its JCS bytes: encoding/json

@@ -8,12 +8,11 @@ import (
 	"testing"
 )
 
-// Hostile review (T5) of the paired hashes: the transcript hash (§11.5) and the exchange hash
-// that follows it (§5.5) take their bytes together through sha256pair.WritePair. Whatever the
-// events' sizes (empty, tiny, around the 4 KiB batch, several batches), however they arrive (add,
-// or open/close as the match writes them), wherever flush, follow, sum and unfollow fall, and with
-// two matches interleaved over the shared batch pool, both sums must be crypto/sha256 over
-// "[" + the events joined by "," + "]".
+// The transcript hash (§11.5) and the exchange hash that follows it (§5.5), the follower fed from
+// the lead's batch. Whatever the events' sizes (empty, tiny, around the 4 KiB batch, several
+// batches), however they arrive (add, or open/close as the match writes them), wherever flush,
+// follow, sum and unfollow fall, and with two matches interleaved, both sums must be
+// crypto/sha256 over "[" + the events joined by "," + "]".
 
 type hashModel5 struct {
 	lead      *runningHash
@@ -54,7 +53,7 @@ func TestHostile5TranscriptAndExchangeHashes(t *testing.T) {
 		case 0:
 			return 0
 		case 1:
-			return hashBatch + 512 - 2 + r.IntN(5) // about the pooled batch's capacity
+			return hashBatch + 512 - 2 + r.IntN(5) // about the batch's capacity
 		case 2:
 			return hashBatch + r.IntN(3*hashBatch)
 		case 3:
@@ -66,7 +65,7 @@ func TestHostile5TranscriptAndExchangeHashes(t *testing.T) {
 	for game := 0; game < 20; game++ {
 		ms := []*hashModel5{{lead: newRunningHash()}, {lead: newRunningHash()}}
 		for step := 0; step < 400; step++ {
-			m := ms[r.IntN(2)] // two matches interleaved: batches pass between them through the pool
+			m := ms[r.IntN(2)] // two matches interleaved
 			where := fmt.Sprintf("game %d step %d", game, step)
 			switch op := r.IntN(20); {
 			case op < 8:

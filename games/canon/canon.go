@@ -16,8 +16,7 @@ import (
 // number within ±(2^53−1), nesting ≤ MaxDepth. Errors wrap ErrSyntax, ErrInvalidUTF8,
 // ErrTrailingData, ErrTooDeep, ErrDuplicateMember, ErrFoldedMember or ErrUnsafeInteger.
 func Canonical(raw []byte) ([]byte, error) {
-	n, s, err := parsePooled(raw)
-	defer s.release() // the tree is only read within the call
+	n, err := parse(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -29,8 +28,7 @@ func Canonical(raw []byte) ([]byte, error) {
 // name included (a "Sig" beside "sig" is refused). A missing member is not an error. Errors as
 // Canonical, plus ErrNotObject.
 func CanonicalWithout(raw []byte, name string) ([]byte, error) {
-	root, s, err := parsePooled(raw)
-	defer s.release() // the tree is only read within the call
+	root, err := parse(raw)
 	if err != nil {
 		return nil, err
 	}

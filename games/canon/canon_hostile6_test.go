@@ -12,10 +12,9 @@ import (
 	"github.com/gowebpki/jcs"
 )
 
-// Hostile tests (T6) of this afternoon's strict scan (skipStr over SkipPlain, pooled scanners
-// whose member names are views of the input): the strict parser must refuse and accept exactly
-// what the rules say, whatever the bytes of a string are and wherever they sit around the 16-
-// and 32-byte blocks, and write JCS byte for byte.
+// Hostile tests of the strict scan (skipStr over skipPlain): the strict parser must refuse and
+// accept exactly what the rules say, whatever the bytes of a string are and wherever they sit
+// around the 8- and 32-byte blocks, and write JCS byte for byte.
 
 // hostile6Seqs are byte sequences put into a string's content, with whether a string holding
 // one (between plain bytes) is acceptable: valid UTF-8, no raw control character, escapes
@@ -34,7 +33,7 @@ var hostile6Seqs = []struct {
 	{"\x00", false}, {"\x01", false}, {"\n", false}, {"\x1f", false},
 }
 
-// hostile6Lens are content lengths around SkipPlain's blocks.
+// hostile6Lens are content lengths around skipPlain's blocks.
 var hostile6Lens = []int{0, 1, 2, 15, 16, 17, 31, 32, 33, 34, 63, 64, 65}
 
 // checkCanonical6 holds Canonical, CanonicalWithout, Parse and Value.Canonical to each other and
@@ -73,7 +72,7 @@ func checkCanonical6(t *testing.T, raw []byte, want bool) {
 
 // Every byte value, and every sequence of hostile6Seqs, at every offset of a string's content of
 // each length in hostile6Lens: as a top-level string (its closing quote the input's last byte),
-// a member's value, a member's name (a view of the input in a pooled scanner), and with the
+// a member's value, a member's name, and with the
 // string unterminated.
 func TestCanonicalHostile6StringBytes(t *testing.T) {
 	type seq struct {
@@ -85,7 +84,7 @@ func TestCanonicalHostile6StringBytes(t *testing.T) {
 		b := string([]byte{byte(c)})
 		ok := c >= 0x20 && c != '"' && c != '\\' && c < 0x80
 		if ok && c != ' ' && c != '!' && c != '#' && c != '[' && c != ']' && c != '~' {
-			continue // the plain bytes are alike to SkipPlain (TestSkipPlainHostile6EveryByte has them all)
+			continue // the plain bytes are alike to skipPlain (TestskipPlainHostile6EveryByte has them all)
 		}
 		seqs = append(seqs, seq{b, ok})
 	}
@@ -107,7 +106,7 @@ func TestCanonicalHostile6StringBytes(t *testing.T) {
 				checkCanonical6(t, []byte(`"`+content), sq.s == `"` && pos == l)
 				n++
 			}
-			if pos > 34 { // the later offsets of the longest texts add nothing SkipPlain has not seen
+			if pos > 34 { // the later offsets of the longest texts add nothing skipPlain has not seen
 				break
 			}
 		}
@@ -119,8 +118,8 @@ func TestCanonicalHostile6StringBytes(t *testing.T) {
 
 // Member names near the literal ones: escaped, case-folded (ASCII and U+017F, U+212A), given
 // twice directly or after a nested object's members, a name that is a prefix of another. The
-// pooled scanner's name cache (views of the input) must find an escaped spelling equal to a raw
-// one, and never take a prefix for the name.
+// scanner's name cache must find an escaped spelling equal to a raw one, and never take a
+// prefix for the name.
 func TestCanonicalHostile6NearNames(t *testing.T) {
 	refuse := []string{
 		`{"seq":1,"\u0073eq":2}`, `{"\u0073eq":1,"seq":2}`, `{"seq":1,"SEQ":2}`, `{"seq":1,"ſeq":2}`,
@@ -178,7 +177,7 @@ func TestCanonicalHostile6Numbers(t *testing.T) {
 
 // Canonical from many goroutines on inputs of different shapes and lengths, each result held
 // to one computed alone beforehand; then the inputs scribbled over and the results checked
-// again: no result aliases a pooled slab or another call's input.
+// again: no result aliases a scanner's slab or another call's input.
 func TestCanonicalHostile6Concurrent(t *testing.T) {
 	var inputs [][]byte
 	for _, l := range hostile6Lens {
@@ -234,7 +233,7 @@ func TestCanonicalHostile6Concurrent(t *testing.T) {
 	}
 }
 
-// FuzzCanonicalHostile6: the pooled Canonical, the tree-keeping Parse and github.com/gowebpki/jcs
+// FuzzCanonicalHostile6: Canonical, the tree-keeping Parse and github.com/gowebpki/jcs
 // agree on every input (acceptance by json.Valid and utf8.Valid apart from the strict rules, and
 // bytes), before and after the input is overwritten, and the canonical form canonicalises to
 // itself (a fraction beyond 2^53 or float64 broke both until 8d35aa5: fraction_hostile6_test.go).

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Decode decodes raw JSON into v, a non-nil pointer, strictly: the raw checks of Canonical
@@ -100,18 +99,14 @@ func shape(n *node, t reflect.Type, path string) error {
 	return nil
 }
 
-var fieldCache sync.Map // reflect.Type → map[string]reflect.Type
-
 // fieldsOf maps each exact json member name of struct t to its field type, following
 // encoding/json's naming (tag name, else field name; "-" skipped; untagged embedded structs
-// flattened, shallower fields winning).
+// flattened, shallower fields winning). It is worked out for every object decoded, not cached:
+// a cache shared by every table would need a lock, and the bodies decoded this way (levers,
+// setups, door requests) are small and few next to the signature checks.
 func fieldsOf(t reflect.Type) map[string]reflect.Type {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.(map[string]reflect.Type)
-	}
-	out := make(map[string]reflect.Type)
+	out := make(map[string]reflect.Type, t.NumField())
 	collectFields(t, out, map[reflect.Type]bool{})
-	fieldCache.Store(t, out)
 	return out
 }
 

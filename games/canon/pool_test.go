@@ -10,14 +10,12 @@ import (
 	"github.com/gowebpki/jcs"
 )
 
-// Canonical and CanonicalWithout read through pooled scanners whose member names are views of
-// the input: what they return must owe nothing to the input or to the scanner's next use.
-// Inputs of every size (a scanner's slabs grow, are kept, and are reused for smaller and larger
-// inputs), each checked against github.com/gowebpki/jcs, then the input overwritten and the
-// result checked again; from several goroutines at once (the pool is shared).
+// What Canonical and CanonicalWithout return must owe nothing to the input or to another call.
+// Inputs of every size (a scanner's slabs grow in chunks), each checked against github.com/gowebpki/jcs, then the input overwritten and the
+// result checked again; from several goroutines at once.
 func TestCanonicalPooledScanners(t *testing.T) {
 	inputs := append([]string{}, fuzzSeeds...)
-	for _, n := range []int{1, 3, 40, 300, 1000} { // the last past maxKept
+	for _, n := range []int{1, 3, 40, 300, 1000} {
 		var b strings.Builder
 		b.WriteString(`{"z":[`)
 		for i := 0; i < n; i++ {

@@ -6,11 +6,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects accepted. Protocol objects are
@@ -42,6 +40,9 @@ type member struct {
 	val      *node
 }
 
+// scanner reads one input and is dropped with it: a fresh one per input costs a few
+// allocations, little next to the signature check a signed input then goes to, and shares
+// nothing between tables.
 type scanner struct {
 	data   []byte
 	i      int
@@ -56,51 +57,6 @@ type scanner struct {
 	estack []*node
 	mslab  []member
 	eslab  []*node
-	// pooled: the tree never outlives the call (Canonical, CanonicalWithout), so the scanner
-	// comes from scanners, keeps its slabs for the next input, and reads escape-free member
-	// names as views of the input instead of copies.
-	pooled bool
-}
-
-// scanners holds the scanners of Canonical and CanonicalWithout, whose trees are written out
-// and dropped within the call.
-var scanners = sync.Pool{New: func() any { return &scanner{pooled: true} }}
-
-// maxKept bounds the slabs a pooled scanner keeps between inputs (in nodes, members or
-// elements; at most ~150 KB a scanner): enough for the server's own large objects (a round's
-// reveal is ~300 nodes), not a hostile input's millions.
-const maxKept = 1024
-
-// parsePooled is parse with a pooled scanner; release gives it back once the tree is no longer
-// read.
-func parsePooled(raw []byte) (*node, *scanner, error) {
-	s := scanners.Get().(*scanner)
-	s.data = raw
-	n, err := s.parse()
-	return n, s, err
-}
-
-// release clears what the scanner holds of its last input (the tree's nodes, members and
-// elements, the names, all pointing into it) and gives it back, keeping slabs up to maxKept.
-//
-// Only the slabs' and stacks' lengths can hold anything: the room past them was never written
-// or was cleared when popped (object, array), so a large kept slab costs nothing to clear
-// after a small input. The path is popped without clearing; it is a few entries deep.
-func (s *scanner) release() {
-	clear(s.slab)
-	clear(s.mslab)
-	clear(s.eslab)
-	clear(s.mstack) // (after a refusal: what was read so far)
-	clear(s.estack)
-	clear(s.path[:cap(s.path)])
-	clear(s.names[:s.nnames])
-	*s = scanner{pooled: true, slab: s.slab[:0], mslab: s.mslab[:0], eslab: s.eslab[:0],
-		mstack: s.mstack[:0], estack: s.estack[:0], path: s.path[:0]}
-	if cap(s.slab) > maxKept || cap(s.mslab) > maxKept || cap(s.eslab) > maxKept ||
-		cap(s.mstack) > maxKept || cap(s.estack) > maxKept || cap(s.path) > maxKept {
-		return // too large to keep: left to the collector
-	}
-	scanners.Put(s)
 }
 
 // carveMembers returns a copy of ms carved from the member slab (a full slice: an append to
@@ -131,13 +87,10 @@ func (s *scanner) carveElems(es []*node) []*node {
 }
 
 // chunk is the size of a new member or element chunk after one of size prev, holding at least
-// need: for a tree that leaves the call, a first chunk in proportion to the input, then
-// doubling up to 64; for a pooled scanner, which keeps its last chunk for the next input,
-// doubling without bound.
+// need: a first chunk in proportion to the input, then doubling up to 64.
 func (s *scanner) chunk(prev, need int) int {
 	size := 8 + 2*prev
 	switch {
-	case s.pooled:
 	case prev == 0:
 		// A member or an element takes at least a few bytes, most far more: one first chunk
 		// of one entry per 24 bytes of input holds a commitment's (12 members, 3 elements)
@@ -154,12 +107,8 @@ func (s *scanner) chunk(prev, need int) int {
 func (s *scanner) newNode(kind byte, start int) *node {
 	if len(s.slab) == cap(s.slab) {
 		// Small values stay small: a value of n bytes holds at most n/2+1 nodes ("[1,1]"), so
-		// the first chunk is no larger than that; chunks then grow to 64 nodes (without bound
-		// in a pooled scanner, which keeps its last chunk).
-		size := 8 + 2*cap(s.slab)
-		if !s.pooled {
-			size = min(size, 64)
-		}
+		// the first chunk is no larger than that; chunks then grow to 64 nodes.
+		size := min(8+2*cap(s.slab), 64)
 		if cap(s.slab) == 0 {
 			size = min(size, len(s.data)/2+1)
 		}
@@ -194,13 +143,7 @@ func (s *scanner) pathString() string {
 // name twice or twice under case folding in one object, integers within ±(2^53−1).
 func parse(raw []byte) (*node, error) {
 	s := &scanner{data: raw}
-	// The tree leaves the call, but the stacks do not: they come from a pooled scanner.
-	st := scanners.Get().(*scanner)
-	s.mstack, s.estack, s.path = st.mstack, st.estack, st.path
-	n, err := s.parse()
-	st.mstack, st.estack, st.path = s.mstack, s.estack, s.path
-	st.release()
-	return n, err
+	return s.parse()
 }
 
 // parse is parse on s.data.
@@ -220,39 +163,24 @@ func (s *scanner) parse() (*node, error) {
 	return n, nil
 }
 
-func (s *scanner) skipWS() { s.i = SkipWS(s.data, s.i) }
-
-// SkipWS returns the offset of the first byte of data at or after i that is not JSON whitespace
-// (RFC 8259: space, tab, line feed, carriage return), len(data) if there is none. The scanners of
-// answers and commitments (games/blitz) share it with this package's.
-func SkipWS(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
+// skipWS moves past JSON whitespace (RFC 8259: space, tab, line feed, carriage return).
+func (s *scanner) skipWS() {
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
 		case ' ', '\t', '\n', '\r':
-			i++
+			s.i++
 		default:
-			return i
+			return
 		}
 	}
-	return i
 }
 
-// SkipPlain returns the offset of the first byte of data at or after i that a string cannot
+// skipPlain returns the offset of the first byte of data at or after i that a string cannot
 // hold as it is — a quote, a backslash, a control character (below 0x20) — or that begins or
-// continues a multi-byte character (0x80 and above); len(data) if there is none. The quick
-// scanners of games/blitz read escape-free strings with it: the byte it stops at is the closing
-// quote, or a byte they judge one at a time. From 16 bytes on, amd64 judges sixteen or
-// thirty-two at a time with SSE2 (plainRun); shorter runs, and other platforms, eight at a time
-// (skipPlainWords).
-func SkipPlain(data []byte, i int) int {
-	if hasPlainRun && i >= 0 && len(data)-i >= 16 {
-		return i + plainRun(data[i:])
-	}
-	return skipPlainWords(data, i)
-}
-
-// skipPlainWords is SkipPlain in Go: thirty-two bytes are judged at a time, then eight, then one.
-func skipPlainWords(data []byte, i int) int {
+// continues a multi-byte character (0x80 and above); len(data) if there is none. skipStr reads
+// escape-free strings with it: the byte it stops at is the closing quote, or a byte it judges
+// alone. Thirty-two bytes are judged at a time, then eight (mask8), then one.
+func skipPlain(data []byte, i int) int {
 	for ; i+32 <= len(data); i += 32 {
 		w := data[i : i+32]
 		if mask8(binary.LittleEndian.Uint64(w))|mask8(binary.LittleEndian.Uint64(w[8:]))|
@@ -466,11 +394,11 @@ func (s *scanner) array(depth int) (*node, error) {
 // building its content when it has no escape (string values are decoded on demand by
 // Value.Str; only member names are needed while scanning).
 //
-// The plain bytes go by at SkipPlain's pace; it also stops at a byte of a multi-byte
+// The plain bytes go by at skipPlain's pace; it also stops at a byte of a multi-byte
 // character, which is passed over here (parse checked the whole input's UTF-8 first).
 func (s *scanner) skipStr() error {
 	start := s.i
-	for i := SkipPlain(s.data, s.i+1); i < len(s.data); i = SkipPlain(s.data, i+1) {
+	for i := skipPlain(s.data, s.i+1); i < len(s.data); i = skipPlain(s.data, i+1) {
 		c := s.data[i]
 		if c == '"' {
 			s.i = i + 1
@@ -527,14 +455,7 @@ func (s *scanner) str() (string, error) {
 	for s.i < len(s.data) {
 		c := s.data[s.i]
 		if c == '"' {
-			var v string
-			if s.pooled && s.i > start {
-				// The tree is dropped before the call returns, and the input is not written
-				// meanwhile: the name can be a view of it.
-				v = unsafe.String(&s.data[start], s.i-start)
-			} else {
-				v = string(s.data[start:s.i])
-			}
+			v := string(s.data[start:s.i])
 			s.i++
 			return v, nil
 		}
@@ -763,31 +684,4 @@ func foldKey(name string) string {
 		out = append(out, least)
 	}
 	return string(out)
-}
-
-// Cursor is a position in JSON bytes for the one-pass readers that share this package's
-// whitespace rules: the quick answer reader (games/blitz) and the quick commitment reader
-// (games/blitz/commitment). D is the bytes, I the offset of the next byte to read.
-type Cursor struct {
-	D []byte
-	I int
-}
-
-// WS skips whitespace. A byte above the space is never JSON whitespace, and compact JSON has
-// none, so that one comparison is the common case.
-func (c *Cursor) WS() {
-	if c.I < len(c.D) && c.D[c.I] > ' ' {
-		return
-	}
-	c.I = SkipWS(c.D, c.I)
-}
-
-// Next skips whitespace and reports whether the next byte is b, consuming it if so.
-func (c *Cursor) Next(b byte) bool {
-	c.WS()
-	if c.I < len(c.D) && c.D[c.I] == b {
-		c.I++
-		return true
-	}
-	return false
 }

@@ -2,15 +2,14 @@ package canon
 
 import "testing"
 
-// Hostile tests (T6) of SkipPlain's SSE2 and word paths: every byte value, not ten of them,
+// Hostile tests (T6) of skipPlain's word paths: every byte value, not ten of them,
 // and a slice whose neighbouring bytes (past its length, inside its capacity, or before its
 // start) are all special, so a read outside the slice would change the answer.
 
 // Every one of the 256 byte values at every offset of texts of 0 to 72 bytes (two 32-byte
 // blocks, a 16-byte block and a word past them), from the start, from the byte itself and
-// from just past it: SkipPlain and skipPlainWords stop where the byte-at-a-time reference
-// does. A signed compare (PCMPGTB) is where 0x7f/0x80 and 0xa2/0xdc (a quote or backslash with
-// the high bit set) could go wrong.
+// from just past it: skipPlain stops where the byte-at-a-time reference does. 0x7f/0x80 and
+// 0xa2/0xdc (a quote or backslash with the high bit set) are where a word test could go wrong.
 func TestSkipPlainHostile6EveryByte(t *testing.T) {
 	data := make([]byte, 72)
 	for n := 0; n <= len(data); n++ {
@@ -26,11 +25,8 @@ func TestSkipPlainHostile6EveryByte(t *testing.T) {
 						continue
 					}
 					want := skipPlainRef(d, start)
-					if got := SkipPlain(d, start); got != want {
-						t.Fatalf("len %d, %#x at %d, from %d: SkipPlain %d, want %d", n, c, pos, start, got, want)
-					}
-					if got := skipPlainWords(d, start); got != want {
-						t.Fatalf("len %d, %#x at %d, from %d: skipPlainWords %d, want %d", n, c, pos, start, got, want)
+					if got := skipPlain(d, start); got != want {
+						t.Fatalf("len %d, %#x at %d, from %d: skipPlain %d, want %d", n, c, pos, start, got, want)
 					}
 				}
 			}
@@ -38,7 +34,7 @@ func TestSkipPlainHostile6EveryByte(t *testing.T) {
 	}
 }
 
-// SkipPlain reads nothing outside data[:len(data)]: a plain slice cut from a buffer of quotes
+// skipPlain reads nothing outside data[:len(data)]: a plain slice cut from a buffer of quotes
 // (quotes before it, and after it inside its capacity) is plain to its end, from every start.
 func TestSkipPlainHostile6NoReadOutside(t *testing.T) {
 	buf := make([]byte, 256)
@@ -52,11 +48,8 @@ func TestSkipPlainHostile6NoReadOutside(t *testing.T) {
 			}
 			for _, d := range [][]byte{buf[off : off+n], buf[off : off+n : off+n]} {
 				for start := 0; start <= n; start++ {
-					if got := SkipPlain(d, start); got != n {
-						t.Fatalf("offset %d, len %d (cap %d), from %d: SkipPlain %d, want %d", off, n, cap(d), start, got, n)
-					}
-					if got := skipPlainWords(d, start); got != n {
-						t.Fatalf("offset %d, len %d, from %d: skipPlainWords %d, want %d", off, n, start, got, n)
+					if got := skipPlain(d, start); got != n {
+						t.Fatalf("offset %d, len %d (cap %d), from %d: skipPlain %d, want %d", off, n, cap(d), start, got, n)
 					}
 				}
 			}
@@ -75,10 +68,10 @@ func TestSkipPlainHostile6FirstOfTwo(t *testing.T) {
 					d[i] = 'x'
 				}
 				d[a], d[b] = 0x80, '"'
-				if got := SkipPlain(d, 0); got != a {
+				if got := skipPlain(d, 0); got != a {
 					t.Fatalf("len %d, specials at %d and %d: %d", n, a, b, got)
 				}
-				if got := SkipPlain(d, a+1); got != b {
+				if got := skipPlain(d, a+1); got != b {
 					t.Fatalf("len %d, specials at %d and %d, from %d: %d", n, a, b, a+1, got)
 				}
 			}

@@ -44,7 +44,7 @@ func TestSpecial8(t *testing.T) {
 	}
 }
 
-// skipPlainRef is SkipPlain one byte at a time.
+// skipPlainRef is skipPlain one byte at a time.
 func skipPlainRef(data []byte, i int) int {
 	for i < len(data) && plainByte(data[i]) {
 		i++
@@ -52,9 +52,8 @@ func skipPlainRef(data []byte, i int) int {
 	return i
 }
 
-// SkipPlain stops where the byte-at-a-time reference does: every special byte at every
-// offset of texts longer and shorter than a word, from every start; so does skipPlainWords,
-// the Go version SkipPlain uses for short runs (and everywhere off amd64).
+// skipPlain stops where the byte-at-a-time reference does: every special byte at every
+// offset of texts longer and shorter than a word, from every start.
 func TestSkipPlain(t *testing.T) {
 	for n := 0; n <= 100; n++ { // up to three blocks of 32 and a word past them
 		for pos := 0; pos <= n; pos++ {
@@ -68,11 +67,8 @@ func TestSkipPlain(t *testing.T) {
 				}
 				for start := 0; start <= n; start++ {
 					want := skipPlainRef(data, start)
-					if got := SkipPlain(data, start); got != want {
+					if got := skipPlain(data, start); got != want {
 						t.Fatalf("len %d, %#x at %d, from %d: %d, want %d", n, c, pos, start, got, want)
-					}
-					if got := skipPlainWords(data, start); got != want {
-						t.Fatalf("skipPlainWords: len %d, %#x at %d, from %d: %d, want %d", n, c, pos, start, got, want)
 					}
 				}
 			}
@@ -88,11 +84,8 @@ func FuzzSkipPlain(f *testing.F) {
 			return
 		}
 		want := skipPlainRef(data, start)
-		if got := SkipPlain(data, start); got != want {
+		if got := skipPlain(data, start); got != want {
 			t.Fatalf("%q from %d: %d, want %d", data, start, got, want)
-		}
-		if got := skipPlainWords(data, start); got != want {
-			t.Fatalf("skipPlainWords: %q from %d: %d, want %d", data, start, got, want)
 		}
 	})
 }
@@ -102,7 +95,7 @@ func BenchmarkSkipPlain(b *testing.B) {
 	data := []byte(`"` + strings.Repeat("x", 120) + `"`)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if SkipPlain(data, 1) != len(data)-1 {
+		if skipPlain(data, 1) != len(data)-1 {
 			b.Fatal("wrong stop")
 		}
 	}

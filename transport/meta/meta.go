@@ -77,7 +77,7 @@ type Options struct {
 	Health func(ctx context.Context) error
 	// ChainNode, when set, is reported by /healthz as "chain_node": the node's gRPC address
 	// (HOST:PORT) this arena anchors to, the embedded devchain's loopback port included, so
-	// `arena anchor-check URL` finds the node without --node (issue 4).
+	// `arena anchor-check URL` finds the node without --node.
 	ChainNode string
 	// Card, when set and returning bytes, is the card served instead of CardOf(Identity), byte
 	// for byte: the card written by chain/badge and anchored on chain (§4.3: its SHA-256 is the

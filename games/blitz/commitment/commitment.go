@@ -203,7 +203,7 @@ func read(v canon.Value) (Commitment, *games.Error) {
 // mask) and the condition's value; it parses the condition into c (c is the caller's, read in
 // place: a commitment is some 300 bytes of pointers and words, not copied in and out), and decodes the sig's form (which it
 // checks) into sig, so that a caller that keeps the bytes need not decode it again. sigText is
-// the sig member's text (c.Sig, which ScanQuick sets only once the commitment is taken).
+// the sig member's text (c.Sig).
 func schema(c *Commitment, seen int, cond canon.Value, sigText string, sig *[ed25519.SignatureSize]byte) *games.Error {
 	switch {
 	case seen&required != required:
@@ -261,7 +261,7 @@ func Verify(c Canonical, sig string, key ed25519.PublicKey) error {
 	return VerifyDecoded(c, &s, key)
 }
 
-// VerifyDecoded is Verify for a signature already decoded (Quick.Sig), with the same errors
+// VerifyDecoded is Verify for a signature already decoded (canon.DecodeSig), with the same errors
 // for a key or a signature that fails. The key's encoding is judged once, inside canon.Verify;
 // only a failed check asks CheckKeyEncoding again, to name the key when it is at fault.
 func VerifyDecoded(c Canonical, sig *[ed25519.SignatureSize]byte, key ed25519.PublicKey) error {

@@ -14,11 +14,10 @@ import (
 
 // The table page /t/{code} tells people and assistants where to send their walk-in token (the
 // connector URL, the `claude mcp add` line, the curl lines), and the host's 201 names the link
-// to hand out. Both are built from the request's Host header: serve never gives the pages a
-// site (pages.Options.Site), not even when the operator set the public URL
-// (ARENA_PUBLIC_URL). A request with a forged Host (or a shared cache in front of the arena)
-// makes the arena itself print "send your token to https://evil.example/mcp".
-func TestHostile2TablePageDoesNotTrustAForgedHost(t *testing.T) {
+// to hand out. Both are built from the operator's public URL (ARENA_PUBLIC_URL), never from the
+// request's Host header: a request with a forged Host (or a shared cache in front of the arena)
+// must not make the arena itself print "send your token to https://evil.example/mcp".
+func TestTablePageDoesNotTrustAForgedHost(t *testing.T) {
 	t.Setenv("ARENA_PUBLIC_URL", "https://arena.example")
 	bin := buildArena(t)
 	s := startServer(t, bin, filepath.Join(t.TempDir(), "data"))
