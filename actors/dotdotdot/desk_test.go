@@ -18,6 +18,7 @@ import (
 	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // Tests of the walk-in desk on the real actor tree (G's tables, rounds and seats), a fake clock,
@@ -70,7 +71,7 @@ func startDeskEnv(t testing.TB, dir string, clock *actors.FakeClock, before func
 func startDeskEnvPaces(t testing.TB, dir string, clock *actors.FakeClock, before func(*Arena) error, eng games.Engine, paces Paces) *deskEnv {
 	t.Helper()
 	if dir == "" {
-		dir = t.TempDir()
+		dir = filepath.Dir(storagetest.Path(t)) // the file is checked when the test ends
 	}
 	if clock == nil {
 		clock = actors.NewFakeClock(deskT0)

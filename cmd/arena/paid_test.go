@@ -212,7 +212,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
+	cfg.DataDir = filepath.Dir(storagetest.Path(t))
 	st, err := storage.Open(filepath.Join(cfg.DataDir, "arena.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
-	"arena/games/dilemma"
+	"arena/games/warden/dilemma"
 	"arena/storage"
 	"arena/transport/arenadoor"
 	"arena/transport/dotdotdot/chatseat"
@@ -265,11 +265,20 @@ func tokenSource(cfg config.Config) string {
 	return cfg.TokenPath()
 }
 
-// newBracket registers every game `arena serve` hosts: DOTDOTDOT Blitz (and Short) with §14's
-// fees, and the Warden's Game II. No door opens a Game II table yet; registering it lets
-// restored tables of it resume.
+// newBracket registers every game `arena serve` hosts (engines). No door opens a Game II table
+// yet; registering it lets restored tables of it resume.
 func newBracket() (*games.Bracket, error) {
-	return games.NewBracket(blitz.NewEngine(blitz.DefaultFees()), dilemma.Engine{})
+	return games.NewBracket(engines()...)
+}
+
+// engines is the manifest of the house: one line per game. Adding a game is its engine package
+// under games/ (which runs games/gametest) and its line here; the tables, their input logs,
+// replay and the Bracket need nothing more.
+func engines() []games.Engine {
+	return []games.Engine{
+		blitz.NewEngine(blitz.DefaultFees()), // DOTDOTDOT Blitz and Short, §14's fees
+		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
+	}
 }
 
 // chainHook is what startChain returns: the anchorer tables hand anchor requests to (the chain
