@@ -57,6 +57,11 @@ type scanner struct {
 	estack []*node
 	mslab  []member
 	eslab  []*node
+	// Room the stacks start in, enough for a protocol object's nesting, so that a fresh scanner
+	// does not grow them from nothing.
+	mroom [32]member
+	eroom [32]*node
+	proom [8]pathElem
 }
 
 // carveMembers returns a copy of ms carved from the member slab (a full slice: an append to
@@ -143,6 +148,7 @@ func (s *scanner) pathString() string {
 // name twice or twice under case folding in one object, integers within ±(2^53−1).
 func parse(raw []byte) (*node, error) {
 	s := &scanner{data: raw}
+	s.mstack, s.estack, s.path = s.mroom[:0], s.eroom[:0], s.proom[:0]
 	return s.parse()
 }
 

@@ -78,9 +78,61 @@ func (v Value) Str() (string, bool) {
 	if v.Kind() != String {
 		return "", false
 	}
-	s := &scanner{data: v.raw, i: v.n.start}
+	if c, ok := v.plain(); ok {
+		return string(c), true
+	}
+	s := scanner{data: v.raw, i: v.n.start}
 	out, err := s.str()
 	return out, err == nil
+}
+
+// StrBytes is Str as bytes: for a string written without an escape, its content as received (a
+// view of the parsed input: read it, never write into it or keep it past the input), else its
+// decoded content in a new slice. false for any other kind.
+//
+// A string without an escape is also its own JCS form (Raw, quotes included): JCS escapes only
+// the quote, the backslash and control characters, which such a string cannot hold.
+func (v Value) StrBytes() ([]byte, bool) {
+	if v.Kind() != String {
+		return nil, false
+	}
+	if c, ok := v.plain(); ok {
+		return c, true
+	}
+	s, ok := v.Str()
+	return []byte(s), ok
+}
+
+// StrIn is Str for a string that should be one of words: the word itself (the caller's string,
+// no allocation) when the content equals it, else the content as a new string (found false).
+// ok is false for any other kind.
+func (v Value) StrIn(words []string) (s string, found, ok bool) {
+	if v.Kind() != String {
+		return "", false, false
+	}
+	if c, plain := v.plain(); plain {
+		for _, w := range words {
+			if string(c) == w {
+				return w, true, true
+			}
+		}
+	}
+	if s, ok = v.Str(); !ok {
+		return "", false, false
+	}
+	for _, w := range words {
+		if s == w {
+			return w, true, true
+		}
+	}
+	return s, false, true
+}
+
+// plain is a string value's content between its quotes when it holds no escape (the strict
+// scan checked everything else about it); false when it has one. v must be a string.
+func (v Value) plain() ([]byte, bool) {
+	c := v.raw[v.n.start+1 : v.n.end-1]
+	return c, bytes.IndexByte(c, '\\') < 0
 }
 
 // Int is the value of a number written as a plain integer (-?digits: no fraction, no
