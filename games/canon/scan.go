@@ -133,10 +133,11 @@ func parse(raw []byte) (ref, error) {
 	if len(raw) > maxInput {
 		return ref{}, fmt.Errorf("%w: input over %d bytes", ErrSyntax, maxInput)
 	}
-	// Sized for the input: a value of n bytes holds at most n/2+1 nodes ("[1,1]"), a protocol
-	// object about one per 16 bytes, a member or an element one per 24 or more.
-	t := &tree{raw: raw, nodes: make([]node, 0, min(len(raw)/16+4, len(raw)/2+1)),
-		members: make([]member, 0, len(raw)/24+4), elems: make([]int32, 0, len(raw)/48+4)}
+	// Sized for the input (the lists grow past it by appending): a value of n bytes holds at
+	// most n/2+1 nodes ("[1,1]"); a protocol object about one node per 32 bytes (a talk answer's
+	// messages) to one per 20 (a commitment), a member per 40 and an element per 64 or more.
+	t := &tree{raw: raw, nodes: make([]node, 0, min(len(raw)/32+8, len(raw)/2+1)),
+		members: make([]member, 0, len(raw)/40+8), elems: make([]int32, 0, len(raw)/64+4)}
 	s := &scanner{data: raw, t: t}
 	s.mstack, s.estack, s.path = s.mroom[:0], s.eroom[:0], s.proom[:0]
 	n, err := s.parse()
