@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -269,12 +270,14 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 		if err != nil {
 			return nil, "", &badSpecError{err}
 		}
-		snap, err := match.Snapshot()
+		head, err := json.Marshal(games.LogHead{V: 1, Setup: setup})
 		if err != nil {
-			return nil, "", fmt.Errorf("snapshot: %w", err)
+			return nil, "", fmt.Errorf("input log head: %w", err)
 		}
+		// The record carries the input log's head until the table's first commit moves it into
+		// the log (restoreMatch).
 		rec := &tableRecord{ID: spec.ID, Round: setup.Round, Spec: spec, Seed: hex.EncodeToString(seed[:]),
-			BYO: byo, Status: StatusLive, Match: snap, Created: now, Updated: now}
+			BYO: byo, Status: StatusLive, Match: head, Journal: true, Created: now, Updated: now}
 		if ps := match.Prompts(); len(ps) > 0 {
 			rec.Turn, rec.Phase = ps[0].Move.Turn, ps[0].Move.Phase
 		}

@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
@@ -158,32 +157,19 @@ func (t *tableActor) kick(ctx actor.Context) {
 	}()
 }
 
-// nextRecord is the record the match is at now and, for a journaled match (games.Journaler), the
-// journal entries to store with it (the first of them the journal's head); the record then holds
-// no snapshot, and every step stores only its new inputs.
+// nextRecord is the record the match is at now and the input log's entries to store with it:
+// the head first while the record still carries it, then every input logged since the last
+// commit. The record holds no snapshot: every step stores only its new inputs.
 func (t *tableActor) nextRecord(box *outbox) (*tableRecord, [][]byte, error) {
-	var snap []byte
-	var journal [][]byte
-	var err error
-	jm, isJournal := t.match.(games.Journaler)
-	if _, ok := t.engine.(games.JournalRestorer); !ok {
-		isJournal = false
-	}
-	if isJournal {
-		// The journal's first entry is its head (the first Journal call gives it): the record
-		// holds no snapshot at all, and a step stores only what is new.
-		var head []byte
-		if head, journal, err = jm.Journal(); head != nil {
-			journal = append([][]byte{head}, journal...)
-		}
-	} else {
-		snap, err = t.match.Snapshot()
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("actors: table %s: snapshot: %w", t.id, err)
-	}
+	inputs := t.logged
+	t.logged = nil
 	next := *t.rec
-	next.Match, next.Journal = snap, isJournal
+	next.Match, next.Journal, next.headMoved = nil, true, false
+	if t.head != nil {
+		inputs = append([][]byte{t.head}, inputs...)
+		t.head, next.headMoved = nil, true
+	}
+	t.dropInputs(t.match)
 	next.Updated = t.env.clock.Now()
 	next.Turn, next.Phase = t.position(box.events)
 	if res, ok := t.match.Result(); ok {
@@ -191,7 +177,7 @@ func (t *tableActor) nextRecord(box *outbox) (*tableRecord, [][]byte, error) {
 		next.Result = &res
 		next.Unsettled = true
 	}
-	return &next, journal, nil
+	return &next, inputs, nil
 }
 
 // landed handles the flight's outcome on the table's goroutine.
@@ -317,12 +303,12 @@ func (t *tableActor) settleFlight(ctx actor.Context) {
 }
 
 // encodeChanged is the stored form of rec, or nil when the stored record already says all it
-// says: a journaled table whose status, position and result did not move (an answer within a
+// says: a table whose status, position and result did not move (an answer within a
 // phase) stores only its journal entries and events, not the record again. Updated is then the
 // instant of the record's last change.
 func (t *tableActor) encodeChanged(rec *tableRecord) []byte {
 	old := t.rec
-	if rec.Journal && old != nil && old.Journal && len(rec.Match) == 0 && rec.Status == old.Status &&
+	if rec.Journal && !rec.headMoved && old != nil && old.Journal && len(rec.Match) == 0 && rec.Status == old.Status &&
 		rec.Turn == old.Turn && rec.Phase == old.Phase && rec.Result == nil && old.Result == nil &&
 		rec.LastError == old.LastError && rec.Restarts == old.Restarts && rec.Poison == old.Poison &&
 		rec.Unsettled == old.Unsettled {

@@ -77,7 +77,7 @@ func TestBlitzShortRoundOfHouseSeats(t *testing.T) {
 	}
 	t.Logf("blitz short: %d events, moves %v, types %v", len(evs), counterValue(h.arena.env.m.moves), types)
 	rec := h.record("blitz-1")
-	if rec.Status != StatusFinished || rec.Result == nil || len(rec.Result.Ranking) != 3 {
+	if rec.Status != StatusFinished || rec.Result == nil || len(rec.Result.Ranking()) != 3 {
 		t.Fatalf("record: %s %+v", rec.Status, rec.Result)
 	}
 	if got := counterValue(h.arena.env.m.moves); got < 3*3 {
@@ -103,7 +103,7 @@ func TestDilemmaRoundOfHouseSeats(t *testing.T) {
 		t.Fatalf("transcript: %d events revealed %v err %v", len(evs), revealed, err)
 	}
 	rec := h.record("dl-1")
-	if rec.Result == nil || len(rec.Result.Ranking) != 2 {
+	if rec.Result == nil || len(rec.Result.Ranking()) != 2 {
 		t.Fatalf("result %+v", rec.Result)
 	}
 	if b, _ := json.Marshal(rec.Result); len(b) == 0 {

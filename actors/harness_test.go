@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"arena/actors/internal/countdown"
 	"arena/games"
 	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // t0 is where every fake clock starts.
@@ -57,7 +57,7 @@ func newHarness(t *testing.T) *harness {
 		key:    ed25519.NewKeyFromSeed(make([]byte, 32)),
 		probes: map[string]chan any{}, events: make(chan games.Event, 100000),
 		status: make(chan [2]string, 100000), last: map[string]string{}}
-	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true,
+	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true,
 		CommitHook: func(string) error {
 			if h.failCommit.Load() {
 				return errors.New("injected disk failure")

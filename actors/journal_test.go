@@ -9,6 +9,7 @@ import (
 
 	"arena/games"
 	"arena/games/blitz"
+	"arena/storage"
 )
 
 // playBlitzShort plays a Short round of house seats on the harness clock; with restart, the arena
@@ -32,7 +33,7 @@ func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 		h.driveSteps(8) // scouting, turn 1's phases, into turn 2
 		h.stop()
 		rec := h.record("bj")
-		entries, err := h.store.LoadJournal("bj")
+		entries, err := inputData(h.store.Inputs("bj"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,4 +90,13 @@ func (h *harness) driveSteps(n int) {
 			h.clock.Set(at)
 		}
 	}
+}
+
+// inputData is the bytes of a table's logged inputs, in order (storage.Inputs less the seqs).
+func inputData(in []storage.Input, err error) ([][]byte, error) {
+	out := make([][]byte, len(in))
+	for i := range in {
+		out[i] = in[i].Data
+	}
+	return out, err
 }

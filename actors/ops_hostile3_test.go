@@ -6,7 +6,6 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // TestBlitzOpsRestartKeepsEnvelopes: ops restarts of a running Blitz table (match rebuilt from
@@ -113,7 +113,7 @@ func slowHarness3(t *testing.T, slow *atomic.Bool) (*harness, *replyingAnchorer)
 		key:    ed25519.NewKeyFromSeed(make([]byte, 32)),
 		probes: map[string]chan any{}, events: make(chan games.Event, 100000),
 		status: make(chan [2]string, 100000), last: map[string]string{}}
-	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true,
+	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true,
 		CommitHook: func(string) error {
 			if slow.Load() {
 				time.Sleep(300 * time.Millisecond)

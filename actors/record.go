@@ -22,10 +22,15 @@ type tableRecord struct {
 	Turn   int            `json:"turn"`
 	Phase  string         `json:"phase"`
 	Match  []byte         `json:"-"` // stored after the header, raw (encode)
-	// Journal says the match is a journal (games.Journaler): the entries stored under
-	// journal/<id> (storage.LoadJournal), the first of them its head; Match is then empty.
-	Journal bool          `json:"journal,omitempty"`
-	Result  *games.Result `json:"result,omitempty"`
+	// Journal says the match is its input log (games.Logged entries under the store's inputs,
+	// storage.Inputs), replayed by games.ReplayLog: the log's head (games.LogHead) is Match until
+	// the first commit moves it into the log as its first entry; Match is empty after that. A
+	// record without Journal was written before every table logged its inputs: Match is then an
+	// event-sourced snapshot ({v, setup, log}).
+	Journal bool `json:"journal,omitempty"`
+	// headMoved: this record's commit moves the head into the log, so the record is written.
+	headMoved bool
+	Result    *games.Result `json:"result,omitempty"`
 	// Unsettled: the round is finished, and its end may not have been announced (RoundEnded to the
 	// walk-ins' mailboxes) or its anchors recorded yet. Set by every commit of a finished round and
 	// cleared once the table stops with nothing outstanding; boot recovery starts a finished table

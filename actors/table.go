@@ -50,6 +50,12 @@ type tableActor struct {
 	// queued; at most one commit is in flight. Their outputs leave only when it lands.
 	queued *outbox
 	flying *flight
+
+	// The input log (games.Logged): every call that changed the match since the last commit
+	// took them, encoded, for the next commit to append; and the log's head (games.LogHead)
+	// while the record still carries it, until a commit moves it into the log.
+	logged [][]byte
+	head   []byte
 }
 
 func tableProps(e *env, id string) *actor.Props {
@@ -231,7 +237,7 @@ func (t *tableActor) start(ctx actor.Context) {
 	if dl, ok := t.match.Deadline(); ok {
 		t.input = "advance@" + dl.UTC().Format(time.RFC3339Nano)
 		if now := t.env.clock.Now(); !now.Before(dl) {
-			if step := t.match.Advance(now); !emptyStep(step) {
+			if step := t.advance(now); !emptyStep(step) {
 				if err := t.commitSync(step); err != nil {
 					t.backoff = true
 				} else {
@@ -253,7 +259,7 @@ func (t *tableActor) onDue(ctx actor.Context, m *phaseDue) {
 	now := t.env.clock.Now()
 	t.env.m.observeLateness(now.Sub(m.At))
 	t.backoff = false
-	step := t.match.Advance(now)
+	step := t.advance(now)
 	if !emptyStep(step) {
 		t.step(ctx, step, nil)
 		return
@@ -271,7 +277,7 @@ func (t *tableActor) onSubmit(ctx actor.Context, m *SubmitAnswer) {
 		ctx.Respond(&SubmitAnswerReply{Code: games.CodeStale, Msg: "table " + t.id + " plays round " + t.rec.Round})
 		return
 	}
-	step, err := t.match.Act(t.env.clock.Now(), m.Input)
+	step, err := t.act(t.env.clock.Now(), m.Input)
 	if err != nil {
 		// A refusal may rest on steps not yet durable: it leaves with them (or as unavailable).
 		r := refusal(err)
@@ -295,7 +301,7 @@ func (t *tableActor) onSeatAnswer(ctx actor.Context, m *seatAnswer) {
 	if m.Round != t.rec.Round {
 		return
 	}
-	step, err := t.match.Act(t.env.clock.Now(), m.Input)
+	step, err := t.act(t.env.clock.Now(), m.Input)
 	if err != nil {
 		t.env.log.Debug("seat answer refused", "table", t.id, "seat", m.Input.Seat, "from", m.From, "err", err)
 		return
@@ -312,7 +318,7 @@ func (t *tableActor) onAnchored(ctx actor.Context, m *Anchored) {
 		body := games.AnchoredBody{Kind: m.Request.Kind, Seq: m.Request.Seq,
 			Hash: hex.EncodeToString(m.Request.Hash[:]), Tx: m.Tx}
 		in := games.Input{Kind: "anchored", Body: mustJSON(body)}
-		if step, err := t.match.Act(t.env.clock.Now(), in); err != nil {
+		if step, err := t.act(t.env.clock.Now(), in); err != nil {
 			t.env.log.Warn("anchored input refused", "table", t.id, "kind", m.Request.Kind, "err", err)
 		} else {
 			t.step(ctx, step, nil)
@@ -472,28 +478,101 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// restoreMatch rebuilds the match of a record read from the store: from its snapshot, or from its
-// journal's head and the entries stored so far.
+// restoreMatch rebuilds the match of a record read from the store by games.ReplayLog of its
+// input log: the head (in the record until the first commit moves it into the log, else the
+// log's first entry) and the entries stored so far. A record written before every table logged
+// its inputs holds an event-sourced snapshot ({v, setup, log}: a head and its entries in one
+// value) instead; it replays the same way, and its next commit starts the table's log with it.
 func (t *tableActor) restoreMatch(rec *tableRecord) (games.Match, error) {
+	t.logged, t.head = nil, nil
 	if !rec.Journal {
-		return t.engine.Restore(rec.Match, t.keys)
+		head, entries, err := splitSnapshot(rec.Match)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: the record holds no input log: %w", t.id, err)
+		}
+		m, err := games.ReplayLog(t.engine, head, entries, t.keys)
+		if err != nil {
+			return nil, err
+		}
+		t.head, t.logged = head, entries
+		t.dropInputs(m)
+		return m, nil
 	}
-	jr, ok := t.engine.(games.JournalRestorer)
-	if !ok {
-		return nil, fmt.Errorf("table %s: the record is a journal, and game %q restores none", t.id, rec.Spec.Game)
-	}
-	entries, err := t.env.store.LoadJournal(t.id)
+	logged, err := t.env.store.Inputs(t.id)
 	if err != nil {
 		return nil, err
 	}
-	head := rec.Match // a record that carried its head (written so on 2026-11-30 only)
-	if len(head) == 0 {
+	entries := make([][]byte, len(logged))
+	for i, in := range logged {
+		entries[i] = in.Data
+	}
+	head := rec.Match // the record carries the head until the first commit
+	if len(head) > 0 {
+		t.head = head
+	} else {
 		if len(entries) == 0 {
-			return nil, fmt.Errorf("table %s: the record is a journal, and the store holds none", t.id)
+			return nil, fmt.Errorf("table %s: the record has an input log, and the store holds none", t.id)
 		}
 		head, entries = entries[0], entries[1:]
 	}
-	return jr.RestoreJournal(head, entries, t.keys)
+	m, err := games.ReplayLog(t.engine, head, entries, t.keys)
+	if err != nil {
+		return nil, err
+	}
+	t.dropInputs(m)
+	return m, nil
+}
+
+// splitSnapshot reads an event-sourced snapshot, {"v":1,"setup":…,"log":[…]}, as a log head and
+// its entries.
+func splitSnapshot(snap []byte) (head []byte, entries [][]byte, err error) {
+	var v struct {
+		V     int               `json:"v"`
+		Setup json.RawMessage   `json:"setup"`
+		Log   []json.RawMessage `json:"log"`
+	}
+	if err := json.Unmarshal(snap, &v); err != nil || v.V != 1 || len(v.Setup) == 0 {
+		return nil, nil, fmt.Errorf("not an event-sourced snapshot (v %d, %v)", v.V, err)
+	}
+	head, err = json.Marshal(struct {
+		V     int             `json:"v"`
+		Setup json.RawMessage `json:"setup"`
+	}{1, v.Setup})
+	for _, e := range v.Log {
+		entries = append(entries, []byte(e))
+	}
+	return head, entries, err
+}
+
+// advance is the match's Advance at now, logged when a deadline was due (an early Advance
+// changes nothing).
+func (t *tableActor) advance(now time.Time) games.Step {
+	if dl, ok := t.match.Deadline(); ok && !now.Before(dl) {
+		t.logInput(games.Logged{Op: games.OpAdvance, At: now})
+	}
+	return t.match.Advance(now)
+}
+
+// act is the match's Act at now, logged when accepted (a refusal changes nothing).
+func (t *tableActor) act(now time.Time, in games.Input) (games.Step, error) {
+	step, err := t.match.Act(now, in)
+	if err == nil {
+		t.logInput(games.Logged{Op: games.OpAct, At: now, Input: in})
+	}
+	return step, err
+}
+
+// logInput adds l to the inputs the next commit appends to the table's log.
+func (t *tableActor) logInput(l games.Logged) {
+	t.logged = append(t.logged, mustJSON(l))
+}
+
+// dropInputs tells a match that keeps its own inputs (games.InputKeeper) that the table's log
+// holds them.
+func (t *tableActor) dropInputs(m games.Match) {
+	if k, ok := m.(games.InputKeeper); ok {
+		k.DropInputs()
+	}
 }
 
 // deliver sends prompts to their seats through the round actor.

@@ -61,27 +61,27 @@ func bzStoredReplays3(t *testing.T, h *harness, id, round string) {
 	if len(rec.Match) == 0 && !rec.Journal {
 		t.Fatalf("table %s: the stored record has no snapshot and no journal", id)
 	}
-	snap := rec.Match
-	if rec.Journal {
-		entries, err := h.store.LoadJournal(id)
+	keys, err := buildKeyring(h.key, id, rec.Spec.Seats, rec.BYO)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m games.Match
+	if rec.Journal { // the stored state is the table's input log: its head and entries
+		entries, err := inputData(h.store.Inputs(id))
 		if err != nil {
 			t.Fatal(err)
 		}
 		head := bytes.TrimSpace(rec.Match)
-		if len(head) == 0 { // the journal's first entry is its head
+		if len(head) == 0 { // the log's first entry is its head
 			if len(entries) == 0 {
 				t.Fatalf("table %s: a journal record with no entries", id)
 			}
 			head, entries = bytes.TrimSpace(entries[0]), entries[1:]
 		}
-		snap = append(append(bytes.Clone(head[:len(head)-1]), `,"log":[`...), bytes.Join(entries, []byte(","))...)
-		snap = append(snap, "]}"...)
+		m, err = games.ReplayLog(h.eng2, head, entries, keys)
+	} else {
+		m, err = h.eng2.(games.Restorer).Restore(rec.Match, keys)
 	}
-	keys, err := buildKeyring(h.key, id, rec.Spec.Seats, rec.BYO)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := h.eng2.Restore(snap, keys)
 	if err != nil {
 		t.Fatalf("table %s: stored state does not restore: %v", id, err)
 	}

@@ -47,7 +47,7 @@ func TestHouseRoundPlaysToEnd(t *testing.T) {
 			if want := int(houseSeed(seed, &prompt) % 10); p.N != want {
 				t.Fatalf("seat %d turn %d answered %d, house policy says %d", p.Seat, e.Turn, p.N, want)
 			}
-			if e.Visibility != fmt.Sprintf("private:%d", p.Seat) {
+			if string(e.Visibility) != fmt.Sprintf("private:%d", p.Seat) {
 				t.Fatalf("answer visibility %q", e.Visibility)
 			}
 			totals[p.Seat] += p.N
@@ -69,7 +69,7 @@ func TestHouseRoundPlaysToEnd(t *testing.T) {
 		!strings.HasPrefix(in.Seats[0].Agent, "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:") {
 		t.Fatalf("table info %+v", in)
 	}
-	if r := h.record("h1"); r.Result == nil || len(r.Result.Ranking) != 3 {
+	if r := h.record("h1"); r.Result == nil || len(r.Result.Ranking()) != 3 {
 		t.Fatalf("record result %+v", r.Result)
 	}
 	for _, c := range []struct {
@@ -162,7 +162,7 @@ func TestMailboxSeatEnvelopeAndAnswers(t *testing.T) {
 		}
 	}
 	end := nextRoundEnded(t, mb)
-	if end.Round != round || end.Seat != 1 || len(end.Result.Ranking) != 2 || end.Result.Score[1] != 25 {
+	if end.Round != round || end.Seat != 1 || len(end.Result.Ranking()) != 2 || end.Result.ScoreOf(1) != 25 {
 		t.Fatalf("RoundEnded %+v", end)
 	}
 	if _, _, err := h.arena.Transcript(context.Background(), "T-404"); !errors.Is(err, ErrNoRound) {

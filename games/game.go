@@ -12,6 +12,7 @@ package games
 import (
 	"crypto/ed25519"
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -81,11 +82,15 @@ type Keyring interface {
 }
 
 // Move identifies one move of a match: the phase a prompt belongs to. Answers echo it; an
-// answer for any other move is stale (§4.4, §13).
+// answer for any other move is stale (§4.4, §13). StateID is the generic stale check of games
+// whose moves a phase does not name (boardgame.io's stateID, Break Room's round and turn): a game
+// that sets it numbers its states and refuses an answer carrying another; zero (Blitz, Game II)
+// means the phase alone names the move.
 type Move struct {
 	Turn     int    `json:"turn"`
 	Phase    string `json:"phase"`
 	Exchange int    `json:"exchange,omitempty"`
+	StateID  uint64 `json:"state_id,omitempty"`
 }
 
 // Input is anything a seat (or its human) sends a match. Kind "answer" is the answer to the
@@ -101,13 +106,13 @@ type Input struct {
 // Prompt asks one seat for one move. It is Break Room's your_turn and Blitz's envelope less the
 // arena's signature: State is the seat's visible state (Blitz §5.4 state object; Break Room
 // visible_state), a JSON object held as a Doc so prompts can share the bytes they have in common
-// (Blitz's public log); Legal the action kinds legal now, Inbox what reached the seat since its
-// last prompt.
+// (Blitz's public log); Legal the actions legal now, with their bounds; Inbox what reached the
+// seat since its last prompt. Several prompts open at once are simultaneous moves.
 type Prompt struct {
 	Seat     int               `json:"seat"`
 	Move     Move              `json:"move"`
 	Deadline time.Time         `json:"deadline"`
-	Legal    []string          `json:"legal"`
+	Legal    []Action          `json:"legal"`
 	State    Doc               `json:"state"`
 	Inbox    []json.RawMessage `json:"inbox"`
 	// View is the game's own reading of State for a player in the same process (its house
@@ -118,7 +123,8 @@ type Prompt struct {
 }
 
 // Event is one line of the transcript (§15). At is the instant the rules were given when the
-// event was made. Visibility is "public", "private:<seat>" or "sealed" (public after reveal).
+// event was made. Visibility is who may read it and when (visibility.go: "public",
+// "private:<seat>[,<seat>…]", "sealed", each revealed at the end unless it says ":never").
 type Event struct {
 	Seq        int64           `json:"seq"`
 	Round      string          `json:"round"`
@@ -126,7 +132,7 @@ type Event struct {
 	Phase      string          `json:"phase"`
 	At         string          `json:"at"` // RFC 3339 UTC, millisecond precision
 	Type       string          `json:"type"`
-	Visibility string          `json:"visibility"`
+	Visibility Visibility      `json:"visibility"`
 	Payload    json.RawMessage `json:"payload"`
 }
 
@@ -156,18 +162,97 @@ type AnchoredBody struct {
 	Tx   string `json:"tx"`   // transaction hash, hex
 }
 
-// Result is a finished match. Ranking lists seats best first; Score is Break Room's one number
-// per seat; Payouts are microCCD per seat (§11.3); House is what the house took.
+// Result is a finished (or abandoned) match.
+//
+// Standings list every seat best first (Break Room match_end.ranking). A Standing's Score is the
+// one number the ranking is by, higher first, with one meaning in every game: in a game with
+// stakes, the seat's net result in Unit, its payout less its stake (Payouts[seat] − Seat.Entry;
+// Blitz and Game II); in a game without, its own points (Break Room Inference: credits). Seats
+// with equal Scores share a Rank (1, 1, 3), in seat order (Rank).
+//
+// Payouts are the gross payouts per seat and House the house's take, both in Unit, as the rules
+// award them: what each seat is paid back out of the stakes (Blitz §11.3: collateral and budget
+// left; Game II: its share of the pot), before any rake settlement takes on top (warden-games
+// §2.2). For every game, Σ Payouts + House = Σ stakes (Seat.Entry). Seed and SeedHash are the
+// revealed seed (hex) and its commitment ("sha256:<hex>", SeedHash()).
+//
+// A door writes its protocol's own result object from a Result (DOTDOTDOT's walk-in result,
+// Break Room's match_end); the JSON here is the store's.
 type Result struct {
-	Ranking        []int           `json:"ranking"`
-	Places         map[int]int     `json:"places,omitempty"` // 1-based place per seat; ties share a place
-	Score          map[int]float64 `json:"score"`
+	Standings      []Standing      `json:"standings"`
+	Unit           string          `json:"unit"` // "microCCD", "micro-USDC", "chips", ...
 	Payouts        map[int]int64   `json:"payouts"`
 	House          int64           `json:"house"`
 	SeedHash       string          `json:"seed_hash"` // committed before play: "sha256:<hex>"
 	Seed           string          `json:"seed"`      // revealed: hex
 	TranscriptHash string          `json:"transcript_hash"`
-	Reveal         json.RawMessage `json:"reveal,omitempty"` // game-specific reveal object
+	Reveal         json.RawMessage `json:"reveal,omitempty"`    // game-specific reveal object
+	Abandoned      string          `json:"abandoned,omitempty"` // Abandon's reason; empty for a match played out
+	// Places, optional, are places a game publishes for display beside its payouts (the
+	// DOTDOTDOT chat seat writes "(place N)" for each); Standings rank whether or not it does.
+	Places map[int]int `json:"places,omitempty"`
+}
+
+// Standing is one seat's place in a Result.
+type Standing struct {
+	Seat  int     `json:"seat"`
+	Rank  int     `json:"rank"`  // 1-based; equal Scores share a rank
+	Score float64 `json:"score"` // net result in Result.Unit, or points (Result)
+}
+
+// Rank orders seats by score, higher first, seats in order on equal scores, and gives equal
+// scores one rank (standard competition ranking: 1, 1, 3). It is how a game fills
+// Result.Standings.
+func Rank(scores map[int]float64) []Standing {
+	out := make([]Standing, 0, len(scores))
+	for seat, sc := range scores {
+		out = append(out, Standing{Seat: seat, Score: sc})
+	}
+	slices.SortFunc(out, func(a, b Standing) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return a.Seat - b.Seat
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+		if i > 0 && out[i].Score == out[i-1].Score {
+			out[i].Rank = out[i-1].Rank
+		}
+	}
+	return out
+}
+
+// Place is seat's Rank in r, and false when r does not rank it.
+func (r Result) Place(seat int) (int, bool) {
+	for _, s := range r.Standings {
+		if s.Seat == seat {
+			return s.Rank, true
+		}
+	}
+	return 0, false
+}
+
+// ScoreOf is seat's Score in r (0 when r does not rank it).
+func (r Result) ScoreOf(seat int) float64 {
+	for _, s := range r.Standings {
+		if s.Seat == seat {
+			return s.Score
+		}
+	}
+	return 0
+}
+
+// Ranking is the seats of r's Standings, best first.
+func (r Result) Ranking() []int {
+	out := make([]int, len(r.Standings))
+	for i, s := range r.Standings {
+		out[i] = s.Seat
+	}
+	return out
 }
 
 // Match is one running match. It is not safe for concurrent use: exactly one actor owns it.
@@ -187,15 +272,25 @@ type Match interface {
 	Deadline() (time.Time, bool)
 	// Prompts are the moves open now, for redelivery after a restart.
 	Prompts() []Prompt
+	// View is what viewer may see of the match now (boardgame.io's playerView; Break Room's
+	// state reply): a seat's visible state for viewer ≥ 1 (its open prompt's State when it has
+	// one), the spectators' for 0. It never holds a sealed or another seat's private value before
+	// its reveal (the conformance suite, games/gametest, checks). A seat the match does not have
+	// sees what a spectator sees.
+	View(viewer int) Doc
+	// Abandon ends the match early at now (Break Room match_abandoned: a shutdown, an operator):
+	// the step's events close the transcript, and Result is then the standings so far with
+	// Abandoned = reason and the seed revealed (every stake back: Payouts are the stakes, House
+	// 0). A match already done is left as it is and returns an empty Step.
+	Abandon(now time.Time, reason string) Step
 	// SeedHash commits to the seed before play (Break Room seed_hash).
 	SeedHash() string
-	// Result is the outcome once the match is done.
+	// Result is the outcome once the match is done (or abandoned).
 	Result() (Result, bool)
-	// Snapshot is everything Restore needs to rebuild the match exactly.
-	Snapshot() ([]byte, error)
 }
 
-// Engine makes and restores matches of one game.
+// Engine makes matches of one game. A match comes back after a restart by Replay of the table's
+// input log (replay.go); a game needs nothing more to be hosted.
 //
 // New makes no events: a new match's Deadline is Setup.Start, and its opening events and first
 // prompts come from the first Advance(now ≥ Start). So the caller persists and publishes every
@@ -203,5 +298,16 @@ type Match interface {
 type Engine interface {
 	Manifest() Manifest
 	New(s Setup, keys Keyring) (Match, error)
+}
+
+// Checkpointer is a Match that can write its whole state as bytes (Snapshot), and Restorer the
+// Engine that reads them back: optional checkpoints, so a long match need not be replayed from
+// its first input (and records written before every table logged its inputs still restore).
+type Checkpointer interface {
+	Snapshot() ([]byte, error)
+}
+
+// Restorer is an Engine that rebuilds a match from a Checkpointer's Snapshot, exactly.
+type Restorer interface {
 	Restore(snapshot []byte, keys Keyring) (Match, error)
 }

@@ -23,3 +23,30 @@ type HousePlayer interface {
 type AnchorKeeper interface {
 	PendingAnchors() []AnchorRequest // in request order (Seq)
 }
+
+// Opener is an Engine whose transcript opens, once revealed, a commitment the match announced
+// before play (Blitz's open-round anchor, §5.5, §11.4): Open recomputes it from the transcript's
+// events alone, so a verifier (chain/verify) checks any game's reveal without knowing the game.
+type Opener interface {
+	Open(events []Event) (Opening, error)
+}
+
+// Opening is what Open recomputed. At is the index of the reveal event in the events (len(events)
+// and Found false when there is none); Round the round the reveal names; Hash the commitment
+// recomputed and Stated the one the reveal itself states ("sha256:<hex>"); Announced the one
+// announced before play ("" when the transcript holds none). The words name them for a report:
+// RevealType the reveal's event type, AnnouncedIn the announcing event's, Source what the
+// recomputation reads ("the revealed salts"), From what it read in full. An error from Open is
+// a sentence naming what failed (the reveal's payload, the recomputation), with At set.
+type Opening struct {
+	Found       bool
+	At          int
+	Round       string
+	Hash        [32]byte
+	Stated      string
+	Announced   string
+	RevealType  string
+	AnnouncedIn string
+	Source      string
+	From        string
+}

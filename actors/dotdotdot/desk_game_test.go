@@ -127,7 +127,7 @@ func (m *deskMatch) next(now time.Time, step *games.Step) {
 func (m *deskMatch) finish(now time.Time, step *games.Step) {
 	m.st.Done = true
 	m.st.Idx = len(m.st.Moves) - 1
-	res := games.Result{Score: map[int]float64{}, Payouts: map[int]int64{}, SeedHash: m.SeedHash()}
+	res := games.Result{Payouts: map[int]int64{}, SeedHash: m.SeedHash()}
 	mole := 2
 	var opts struct {
 		Mole int `json:"mole"`
@@ -137,7 +137,7 @@ func (m *deskMatch) finish(now time.Time, step *games.Step) {
 	}
 	for _, s := range m.st.Setup.Seats {
 		res.Payouts[s.Seat] = s.Entry + int64(m.st.Said[s.Seat])*1_000_000 - int64(m.st.Missed[s.Seat])*1_000_000
-		res.Ranking = append(res.Ranking, s.Seat)
+		res.Standings = append(res.Standings, games.Standing{Seat: s.Seat, Rank: len(res.Standings) + 1})
 		if t, ok := m.st.Accused[s.Seat]; ok {
 			step.Events = append(step.Events, m.event(now, "accusation.resolved",
 				map[string]any{"seat": s.Seat, "on": t, "correct": t == mole, "amount": 1}))
@@ -214,7 +214,7 @@ func (m *deskMatch) Prompts() []games.Prompt {
 			continue
 		}
 		out = append(out, games.Prompt{Seat: s.Seat, Move: m.cur(), Deadline: m.st.Deadline,
-			Legal: []string{"say"}, State: games.RawDoc([]byte(`{}`))})
+			Legal: games.Actions("say"), State: games.RawDoc([]byte(`{}`))})
 	}
 	return out
 }
@@ -229,3 +229,20 @@ func (m *deskMatch) Result() (games.Result, bool) {
 }
 
 func (m *deskMatch) Snapshot() ([]byte, error) { return json.Marshal(&m.st) }
+
+// View is the same empty state for every viewer: the desk game hides nothing.
+func (m *deskMatch) View(int) games.Doc { return games.RawDoc([]byte(`{}`)) }
+
+// Abandon ends the round with nothing paid: the result holds the entries back.
+func (m *deskMatch) Abandon(now time.Time, reason string) games.Step {
+	if m.st.Done {
+		return games.Step{}
+	}
+	m.st.Done = true
+	res := games.Result{Payouts: map[int]int64{}, SeedHash: m.SeedHash(), Abandoned: reason}
+	for _, s := range m.st.Setup.Seats {
+		res.Payouts[s.Seat] = s.Entry
+	}
+	m.st.Result = &res
+	return games.Step{Events: []games.Event{m.event(now, "round.abandoned", map[string]string{"reason": reason})}}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"arena/actors/internal/countdown"
 	"arena/games"
 	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // t0 is where every fake clock of the harness starts.
@@ -41,7 +41,7 @@ func newHarness(t *testing.T) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: actors.NewFakeClock(t0), eng: &countdown.Engine{},
 		key: ed25519.NewKeyFromSeed(make([]byte, 32)), events: make(chan games.Event, 100000)}
-	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func rawRequest(t testing.TB, bi []byte) *pb.SendBlockItemRequest {
 // hour: tests call Tick) unless opts says otherwise, and an SDK client connected to it.
 func testNode(t testing.TB, opts Options) (*Node, *v2.Client) {
 	t.Helper()
-	if opts.Dir == "" && opts.DB == nil {
+	if opts.Dir == "" {
 		opts.Dir = t.TempDir()
 	}
 	if opts.BlockTime == 0 {

@@ -23,12 +23,10 @@ type Options struct {
 	// Addr is the TCP address to listen on; "" means "127.0.0.1:0" (a free loopback port,
 	// reported by Node.Addr).
 	Addr string
-	// DB is a bbolt database to keep the chain in, under buckets prefixed "devchain/". The
-	// node never closes a DB it is handed. When nil, the node opens <Dir>/devchain.db.
-	DB *bolt.DB
-	// Dir is the data directory when DB is nil. The node writes devchain.db and, on first
-	// start, devchain-genesis.json (the accounts and their keys, mode 0600) there. "" with a
-	// nil DB keeps the chain in a temporary directory removed by Stop.
+	// Dir is the data directory. The node keeps the chain in its own bbolt file there,
+	// devchain.db (never the arena's file: only storage opens that), and writes
+	// devchain-genesis.json (the accounts and their keys, mode 0600) on first start. "" keeps
+	// the chain in a temporary directory removed by Stop.
 	Dir string
 	// BlockTime is how often received items are baked into a block; 0 means 100ms.
 	BlockTime time.Duration
@@ -50,7 +48,7 @@ type Options struct {
 	// genesis is ErrOptions.
 	EscrowAdmin string
 	// NoSync skips bbolt's fsync on the node's own file: a killed process loses nothing (the
-	// pages are in the OS), a machine crash may. Ignored for a handed DB.
+	// pages are in the OS), a machine crash may.
 	NoSync bool
 	// Faults are injected from the start; Node.SetFaults changes them.
 	Faults Faults
@@ -65,7 +63,6 @@ type Options struct {
 type Node struct {
 	opts   Options
 	log    *slog.Logger
-	ownDB  bool
 	tmpDir string
 	faults *faultState
 
@@ -127,32 +124,26 @@ func Start(ctx context.Context, opts Options) (*Node, error) {
 	return n, nil
 }
 
-// openStore opens the DB (unless handed one), initializes the chain and writes the genesis
-// file on a fresh Dir.
+// openStore opens the node's file, initializes the chain and writes the genesis file on a fresh
+// Dir.
 func (n *Node) openStore() error {
-	db := n.opts.DB
-	n.ownDB = false
-	if db == nil {
-		dir := n.opts.Dir
-		if dir == "" {
-			if n.tmpDir == "" {
-				t, err := os.MkdirTemp("", "devchain-")
-				if err != nil {
-					return fmt.Errorf("devchain: temporary directory: %w", err)
-				}
-				n.tmpDir = t
+	dir := n.opts.Dir
+	if dir == "" {
+		if n.tmpDir == "" {
+			t, err := os.MkdirTemp("", "devchain-")
+			if err != nil {
+				return fmt.Errorf("devchain: temporary directory: %w", err)
 			}
-			dir = n.tmpDir
+			n.tmpDir = t
 		}
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("devchain: data directory: %w", err)
-		}
-		var err error
-		db, err = bolt.Open(filepath.Join(dir, "devchain.db"), 0o600, &bolt.Options{Timeout: 5 * time.Second, NoSync: n.opts.NoSync})
-		if err != nil {
-			return fmt.Errorf("devchain: open %s: %w", dir, err)
-		}
-		n.ownDB = true
+		dir = n.tmpDir
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("devchain: data directory: %w", err)
+	}
+	db, err := bolt.Open(filepath.Join(dir, "devchain.db"), 0o600, &bolt.Options{Timeout: 5 * time.Second, NoSync: n.opts.NoSync})
+	if err != nil {
+		return fmt.Errorf("devchain: open %s: %w", dir, err)
 	}
 	n.mu.Lock()
 	n.db = db
@@ -179,7 +170,7 @@ func (n *Node) openStore() error {
 	n.mu.Lock()
 	n.chain, n.genesis = c, g
 	n.mu.Unlock()
-	if n.opts.Dir != "" && n.opts.DB == nil {
+	if n.opts.Dir != "" {
 		path := filepath.Join(n.opts.Dir, "devchain-genesis.json")
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			raw, err := g.marshal()
@@ -199,7 +190,7 @@ func (n *Node) closeStore() {
 	n.mu.Lock()
 	db := n.db
 	n.mu.Unlock()
-	if n.ownDB && db != nil {
+	if db != nil {
 		if err := db.Close(); err != nil {
 			n.log.Warn("close store", "err", err)
 		}

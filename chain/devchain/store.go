@@ -9,8 +9,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Buckets, all under the "devchain/" prefix so the devchain can share a DB handed to it
-// (Options.DB) with the rest of the arena without touching anyone else's keys.
+// Buckets of the node's own file (devchain.db), all under the "devchain/" prefix.
 var (
 	bMeta     = []byte("devchain/meta")            // "genesis", "best", "final", "seq", "balance/<i>/<s>"
 	bAccounts = []byte("devchain/accounts")        // address(32) -> accountRec JSON

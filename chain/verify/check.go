@@ -11,6 +11,7 @@ import (
 
 	"arena/chain/anchor"
 	"arena/chain/ccd"
+	"arena/games"
 )
 
 // Node is what Check asks of a Concordium node: a transaction's status and, once in a block,
@@ -37,6 +38,21 @@ type Options struct {
 	// Keys are signing keys by agent id, for the commitment signatures (§7.3). A payer with no
 	// key here has its signature's form checked, not its validity.
 	Keys map[string]ed25519.PublicKey
+	// Game recomputes the commitment the round's reveal opens (games.Opener; the Blitz engine).
+	// Nil fails the open-round anchor line: nothing recomputes it.
+	Game games.Opener
+	// Log, optional, is the round's input log (the arena's store holds it): Check replays it
+	// (games.Replay) and compares the replayed transcript with t's, event for event.
+	Log *Log
+}
+
+// Log is a round's input log for a replay: the engine that plays it, the Setup it was made from,
+// the keys its seats signed with, and every logged input in order.
+type Log struct {
+	Engine games.Engine
+	Setup  games.Setup
+	Keys   games.Keyring
+	Inputs []games.Logged
 }
 
 // Line is one check: OK or not, its name ("anchor #3 exchange", "commitment ...", "events",
@@ -109,7 +125,10 @@ func Check(ctx context.Context, t Transcript, o Options) Report {
 	cs := canonical(t.Events)
 	checkNumbering(t, cs, add)
 	exp, recs := plan(t.Events, cs)
-	rev := checkReveal(t, add)
+	rev := checkReveal(t, o.Game, add)
+	if o.Log != nil {
+		checkReplay(t, cs, *o.Log, add)
+	}
 	if len(exp) > 0 && exp[0].kind == anchor.Opened {
 		if rev.ok {
 			exp[0].hash, exp[0].known = rev.open, true

@@ -13,12 +13,16 @@ import (
 
 	"arena/chain/anchor"
 	"arena/chain/ccd"
+	"arena/games/blitz"
 )
 
 // The fixture is the revealed transcript of a Short practice round played on `arena serve`
 // with the embedded devchain (captured by cmd/arena's anchor-check test helpers): 100 events,
 // 14 anchors (opened, 6 exchanges, 5 commitments, turn, transcript).
 const fixture = "testdata/short-round.json"
+
+// blitzGame recomputes the fixture's reveal (games.Opener).
+var blitzGame = blitz.NewEngine(blitz.DefaultFees())
 
 func load(t testing.TB) (Transcript, []byte) {
 	t.Helper()
@@ -87,7 +91,7 @@ func lines(r Report) string {
 func TestCheckPassesOnTheRound(t *testing.T) {
 	tr, _ := load(t)
 	node, txs := chainOf(t, tr)
-	r := Check(t.Context(), tr, Options{Node: node, Wait: time.Second})
+	r := Check(t.Context(), tr, Options{Game: blitzGame, Node: node, Wait: time.Second})
 	if r.Failed() != 0 || len(txs) != 14 {
 		t.Fatalf("%d failed, %d anchors:\n%s", r.Failed(), len(txs), lines(r))
 	}
@@ -137,7 +141,7 @@ func TestCheckComparesAllFourFieldsOnChain(t *testing.T) {
 		}
 		st.Data[c.offset] = c.value
 		node[txs[3]] = st
-		r := Check(t.Context(), tr, Options{Node: node, Wait: time.Second})
+		r := Check(t.Context(), tr, Options{Game: blitzGame, Node: node, Wait: time.Second})
 		f, ok := r.FirstFail()
 		if r.Failed() != 1 || !ok || f.Check != "anchor #3 exchange" || !strings.Contains(f.What, "on chain: "+c.says) {
 			t.Errorf("%s changed on chain: %d failed, first %q\n%s", c.field, r.Failed(), f, lines(r))
@@ -152,7 +156,7 @@ func TestCheckFollowsAReSignedAnchor(t *testing.T) {
 	old := txs[2]
 	st := node[old]
 	delete(node, old)
-	r := Check(t.Context(), tr, Options{Node: node, Wait: 300 * time.Millisecond})
+	r := Check(t.Context(), tr, Options{Game: blitzGame, Node: node, Wait: 300 * time.Millisecond})
 	if f, _ := r.FirstFail(); r.Failed() != 1 || f.Check != "anchor #2 exchange" || !strings.Contains(f.What, "absent on the node") {
 		t.Fatalf("unknown tx: %d failed, first %q", r.Failed(), f)
 	}
@@ -164,7 +168,7 @@ func TestCheckFollowsAReSignedAnchor(t *testing.T) {
 		asked = data
 		return re, true, nil
 	}
-	r = Check(t.Context(), tr, Options{Node: node, Follow: follow, Wait: time.Second})
+	r = Check(t.Context(), tr, Options{Game: blitzGame, Node: node, Follow: follow, Wait: time.Second})
 	if r.Failed() != 0 || !bytes.Equal(asked, st.Data) || !strings.Contains(lines(r), "(re-signed as ee0000000000…)") {
 		t.Fatalf("follow: %d failed, asked %x, want %x\n%s", r.Failed(), asked, st.Data, lines(r))
 	}
@@ -175,7 +179,7 @@ func TestCheckRefusesARejectedOrUnfinalizedAnchor(t *testing.T) {
 	node, txs := chainOf(t, tr)
 	node[txs[1]] = ccd.Status{State: ccd.Finalized, Rejected: true, Reason: "out_of_energy"}
 	node[txs[4]] = ccd.Status{State: ccd.Received}
-	r := Check(t.Context(), tr, Options{Node: node, Wait: 200 * time.Millisecond})
+	r := Check(t.Context(), tr, Options{Game: blitzGame, Node: node, Wait: 200 * time.Millisecond})
 	out := lines(r)
 	if r.Failed() != 2 || !strings.Contains(out, "FAIL anchor #1 opened") || !strings.Contains(out, "out_of_energy") ||
 		!strings.Contains(out, "FAIL anchor #4 ") || !strings.Contains(out, "received on the node after 200ms") {
@@ -196,7 +200,7 @@ func TestCheckRecomputesTheOpenAnchor(t *testing.T) {
 			tr.Events[i].raw = nil
 		}
 	}
-	r := Check(t.Context(), tr, Options{Node: node, Wait: time.Second})
+	r := Check(t.Context(), tr, Options{Game: blitzGame, Node: node, Wait: time.Second})
 	out := lines(r)
 	if !strings.Contains(out, "FAIL open-round anchor: recomputed from the revealed salts") ||
 		!strings.Contains(out, "FAIL anchor #1 opened") {
@@ -221,7 +225,7 @@ func TestCheckCommitmentSignatures(t *testing.T) {
 		}
 	}
 	other, _, _ := ed25519.GenerateKey(nil)
-	r := Check(t.Context(), tr, Options{Node: node, Wait: time.Second, Keys: map[string]ed25519.PublicKey{payer: other}})
+	r := Check(t.Context(), tr, Options{Game: blitzGame, Node: node, Wait: time.Second, Keys: map[string]ed25519.PublicKey{payer: other}})
 	f, _ := r.FirstFail()
 	if r.Failed() == 0 || !strings.HasPrefix(f.Check, "commitment ") || !strings.Contains(f.What, "signature does not verify") {
 		t.Fatalf("a wrong key for %s: first FAIL %q\n%s", payer, f, lines(r))
@@ -236,7 +240,7 @@ func TestCheckWithoutRevealOrNode(t *testing.T) {
 			cut.Events = tr.Events[:i]
 		}
 	}
-	r := Check(t.Context(), cut, Options{})
+	r := Check(t.Context(), cut, Options{Game: blitzGame})
 	out := lines(r)
 	for _, want := range []string{"FAIL open-round anchor: no round.revealed event", "FAIL anchor #1 opened: the open-round anchor, recomputed from the reveal: the hash cannot be rebuilt",
 		"FAIL anchor #13 exchange: turn 3 exchange 2, events 81–84: tx 32864fd11982… not fetched (no chain node)"} {
@@ -282,7 +286,7 @@ func FuzzCheck(f *testing.F) {
 		follow := func(context.Context, []byte) ([32]byte, bool, error) { return [32]byte{1}, true, nil }
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		_ = Check(ctx, tr, Options{Node: node, Follow: follow, Wait: 10 * time.Millisecond})
+		_ = Check(ctx, tr, Options{Game: blitzGame, Node: node, Follow: follow, Wait: 10 * time.Millisecond})
 	})
 }
 

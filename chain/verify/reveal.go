@@ -2,9 +2,8 @@ package verify
 
 import (
 	"encoding/hex"
-	"encoding/json"
 
-	"arena/games/blitz"
+	"arena/games"
 )
 
 // revealed is what checkReveal learned: the open-round anchor recomputed from the reveal.
@@ -13,48 +12,45 @@ type revealed struct {
 	open [32]byte
 }
 
-// checkReveal recomputes the open-round anchor from round.revealed's salts, seed, mole, task and
-// playbooks (§5.5, §11.4; blitz.OpenAnchor) and compares it with the reveal's open_anchor and
-// with the anchor announced in scouting.started before turn 1. One line, at round.revealed.
-func checkReveal(t Transcript, add func(int, bool, string, string, ...any)) revealed {
+// checkReveal has the game recompute the commitment its reveal opens (games.Opener: Blitz's
+// open-round anchor from round.revealed's salts, seed, mole, task and playbooks, §5.5, §11.4)
+// and compares it with the reveal's own statement and with the one announced before play
+// (scouting.started). One line, at the reveal.
+func checkReveal(t Transcript, game games.Opener, add func(int, bool, string, string, ...any)) revealed {
 	const name = "open-round anchor"
-	at, scout := -1, ""
-	for i, e := range t.Events {
-		switch e.Type {
-		case "round.revealed":
-			at = i
-		case "scouting.started":
-			var p struct {
-				Anchor string `json:"anchor"`
-			}
-			_ = json.Unmarshal(e.Payload, &p)
-			scout = p.Anchor
-		}
-	}
-	if at < 0 {
-		add(len(t.Events), false, name, "no round.revealed event: the round is not revealed, nothing recomputes")
+	if game == nil {
+		add(len(t.Events), false, name, "no game given to recompute the reveal (Options.Game)")
 		return revealed{}
 	}
-	var r blitz.Reveal
-	if err := json.Unmarshal(t.Events[at].Payload, &r); err != nil {
-		add(at, false, name, "round.revealed payload: %v", err)
-		return revealed{}
-	}
-	_, h, err := blitz.OpenAnchor(r)
-	if err != nil {
-		add(at, false, name, "cannot recompute from the reveal: %v", err)
-		return revealed{}
-	}
-	id := "sha256:" + hex.EncodeToString(h[:])
+	op, err := game.Open(gameEvents(t.Events))
 	switch {
-	case r.Round != t.Round:
-		add(at, false, name, "the reveal is of round %q, the transcript of %q", r.Round, t.Round)
-	case id != r.OpenAnchor:
-		add(at, false, name, "recomputed from the revealed salts %s, the reveal says %s", short(id), short(r.OpenAnchor))
-	case scout != "" && id != scout:
-		add(at, false, name, "recomputed from the revealed salts %s, scouting.started announced %s", short(id), short(scout))
-	default:
-		add(at, true, name, "recomputed from the revealed salts, seed, mole %d and task %s: %s = open_anchor = scouting.started's", r.Mole, r.Task.Kind, short(id))
+	case err != nil:
+		add(op.At, false, name, "%v", err)
+		return revealed{}
+	case !op.Found:
+		add(op.At, false, name, "no %s event: the round is not revealed, nothing recomputes", op.RevealType)
+		return revealed{}
 	}
-	return revealed{ok: true, open: h}
+	id := "sha256:" + hex.EncodeToString(op.Hash[:])
+	switch {
+	case op.Round != t.Round:
+		add(op.At, false, name, "the reveal is of round %q, the transcript of %q", op.Round, t.Round)
+	case id != op.Stated:
+		add(op.At, false, name, "recomputed from %s %s, the reveal says %s", op.Source, short(id), short(op.Stated))
+	case op.Announced != "" && id != op.Announced:
+		add(op.At, false, name, "recomputed from %s %s, %s announced %s", op.Source, short(id), op.AnnouncedIn, short(op.Announced))
+	default:
+		add(op.At, true, name, "recomputed from %s: %s = open_anchor = %s's", op.From, short(id), op.AnnouncedIn)
+	}
+	return revealed{ok: true, open: op.Hash}
+}
+
+// gameEvents is the transcript as the games contract's events.
+func gameEvents(evs []Event) []games.Event {
+	out := make([]games.Event, len(evs))
+	for i, e := range evs {
+		out[i] = games.Event{Seq: e.Seq, Round: e.Round, Turn: e.Turn, Phase: e.Phase, At: e.At, Type: e.Type,
+			Visibility: games.Visibility(e.Visibility), Payload: e.Payload}
+	}
+	return out
 }

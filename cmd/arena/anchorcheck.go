@@ -21,6 +21,7 @@ import (
 	"arena/chain/devchain"
 	"arena/chain/verify"
 	"arena/config"
+	"arena/games/blitz"
 	"arena/games/canon"
 	"arena/storage"
 )
@@ -88,7 +89,7 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 		fmt.Fprintf(stderr, "arena anchor-check: %v\n", err)
 		return 2
 	}
-	opts := verify.Options{Wait: *wait}
+	opts := verify.Options{Wait: *wait, Game: blitz.NewEngine(blitz.DefaultFees())}
 	if *keysFile != "" {
 		if opts.Keys, err = readKeys(*keysFile); err != nil {
 			fmt.Fprintf(stderr, "arena anchor-check: %v\n", err)

@@ -26,6 +26,7 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
+	"arena/storage/storagetest"
 	"arena/transport/door"
 	"arena/transport/dotdotdot/join"
 )
@@ -89,7 +90,7 @@ func TestEscrowDepositsFromTheChain(t *testing.T) {
 func TestPaidJoinReadsTheEscrow(t *testing.T) {
 	node, client := chainOf(t)
 	ctx := context.Background()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

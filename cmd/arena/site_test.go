@@ -185,3 +185,21 @@ func TestServeSites(t *testing.T) {
 		}
 	}
 }
+
+// A site whose own listen address cannot be bound stops serve before it says it listens.
+func TestServeRefusesASiteAddressInUse(t *testing.T) {
+	bin := buildArena(t)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--warden-addr", taken.Addr().String())
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("serve with a taken warden address: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "for the warden site") || strings.Contains(string(out), "arena: listening on") {
+		t.Fatalf("output does not name the warden site's address, or serve said it listens:\n%s", out)
+	}
+}

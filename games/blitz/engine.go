@@ -36,12 +36,13 @@ type Engine struct {
 }
 
 var (
-	_ games.Engine          = (*Engine)(nil)
-	_ games.Briefer         = (*Engine)(nil)
-	_ games.HousePlayer     = (*Engine)(nil)
-	_ games.Match           = (*Match)(nil)
-	_ games.Journaler       = (*Match)(nil)
-	_ games.JournalRestorer = (*Engine)(nil)
+	_ games.Engine       = (*Engine)(nil)
+	_ games.Briefer      = (*Engine)(nil)
+	_ games.HousePlayer  = (*Engine)(nil)
+	_ games.Match        = (*Match)(nil)
+	_ games.Checkpointer = (*Match)(nil)
+	_ games.Restorer     = (*Engine)(nil)
+	_ games.InputKeeper  = (*Match)(nil)
 )
 
 // NewEngine returns the Blitz engine charging f (use DefaultFees() for §14). Negative fees are
@@ -216,6 +217,8 @@ func (m *Match) replay(i int, op logOp) error {
 	switch op.Op {
 	case "advance":
 		m.Advance(op.At)
+	case "abandon":
+		m.Abandon(op.At, op.Reason)
 	case "act":
 		if _, err := m.Act(op.At, op.Input); err != nil {
 			return fmt.Errorf("blitz: restore: input %d refused on replay: %w", i, err)
@@ -226,8 +229,9 @@ func (m *Match) replay(i int, op logOp) error {
 	return nil
 }
 
-// RestoreJournal rebuilds a match from its journal (games.JournalRestorer): Journal's head and
-// every entry it handed out, in order, replayed as Restore replays a snapshot. The entries count
+// RestoreJournal rebuilds a match from its journal: Journal's head and every entry it handed
+// out, in order, replayed as Restore replays a snapshot (and as games.ReplayLog replays a
+// table's input log, whose head and entries are these). The entries count
 // as handed out: the match's next Journal returns only what follows.
 func (e *Engine) RestoreJournal(head []byte, entries [][]byte, keys games.Keyring) (games.Match, error) {
 	var h snapshotHead

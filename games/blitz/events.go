@@ -31,24 +31,24 @@ func TranscriptHash(events []games.Event) (string, error) {
 	return canon.IDOf(h), nil
 }
 
-// View is one seat's view of the transcript (§15): public events and the seat's own private
-// ones; sealed events and other seats' private events stay hidden until round.revealed is in
-// the list, after which every event is shown (§11.4: the full transcript is published). Seat
-// 0 is a spectator: public events only until the reveal.
+// View is one seat's view of the transcript (§15): games.Redact with the round ended once
+// round.revealed is in the list. Public events and the seat's own private ones; sealed events
+// and other seats' private events stay hidden until the reveal, after which every event is
+// shown (§11.4: the full transcript is published). Seat 0 is a spectator: public events only
+// until the reveal.
 func View(events []games.Event, seat int) []games.Event {
-	for _, e := range events {
-		if e.Type == "round.revealed" {
-			return append([]games.Event(nil), events...)
+	return games.Redact(events, seat, Revealed(events))
+}
+
+// Revealed says events hold round.revealed: the round has ended and its transcript is public
+// (§11.4), the ended argument of games.Redact.
+func Revealed(events []games.Event) bool {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == "round.revealed" {
+			return true
 		}
 	}
-	own := visPrivate(seat)
-	out := make([]games.Event, 0, len(events))
-	for _, e := range events {
-		if e.Visibility == visPublic || (seat != 0 && e.Visibility == own) {
-			out = append(out, e)
-		}
-	}
-	return out
+	return false
 }
 
 // requestAnchor numbers an anchor request (§5.5: the round's anchors from 1) and puts it in

@@ -274,7 +274,10 @@ func playFingerprint(t *testing.T, seed uint64) string {
 		}
 		h.Write(b)
 		for _, p := range st.Prompts {
-			fmt.Fprintf(h, "prompt %d %+v %s %v\n", p.Seat, p.Move, p.Deadline.Format(time.RFC3339Nano), p.Legal)
+			// the move and legal kinds as the fingerprint first printed them (%+v of a Move of
+			// Turn, Phase and Exchange; %v of the kinds' names)
+			fmt.Fprintf(h, "prompt %d {Turn:%d Phase:%s Exchange:%d} %s %v\n", p.Seat, p.Move.Turn, p.Move.Phase, p.Move.Exchange,
+				p.Deadline.Format(time.RFC3339Nano), games.Names(p.Legal))
 			h.Write(p.State.Bytes())
 			for _, it := range p.Inbox {
 				h.Write(it)

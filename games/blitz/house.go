@@ -47,7 +47,7 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 		return mustJSON(body)
 	}
 	pick := func() int { return others[src.intn(len(others))] }
-	legal := strings.Join(p.Legal, ",")
+	legal := strings.Join(games.Names(p.Legal), ",")
 	switch p.Move.Phase {
 	case "talk":
 		tones := []string{"offer", "ask", "accept", "decline", "neutral"}

@@ -304,7 +304,7 @@ func (m *Match) closeEvent(b []byte, at int, typ, vis string, pf *patternFields,
 		ev = &outside
 	}
 	ev.Seq, ev.Round, ev.Turn, ev.Phase = m.nEvents, m.setup.Round, m.turn, phase
-	ev.At, ev.Type, ev.Visibility, ev.Payload = m.at, typ, vis, payload
+	ev.At, ev.Type, ev.Visibility, ev.Payload = m.at, typ, games.Visibility(vis), payload
 	if m.recording {
 		m.events = append(m.events, *ev)
 	}

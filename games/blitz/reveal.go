@@ -99,18 +99,19 @@ func (m *Match) revealRound() {
 			r.Bells = append(r.Bells, RungBell{Rung: i + 1, Turn: g.Turn, Phase: g.Phase, Exchange: g.Exchange})
 		}
 	}
-	res := games.Result{Score: map[int]float64{}, Payouts: map[int]int64{}}
+	res := games.Result{Unit: Unit, Payouts: map[int]int64{}}
+	scores := map[int]float64{}
 	for _, s := range m.seats {
 		p := s.collateral + s.budget
 		res.Payouts[s.Seat.Seat] = p
-		res.Score[s.Seat.Seat] = float64(p-s.Entry) / ccd
+		scores[s.Seat.Seat] = float64(p - s.Entry) // net microCCD (games.Result)
 		r.Standings = append(r.Standings, Standing{Seat: s.Seat.Seat, Agent: s.Agent, Name: s.Name, Payout: p, Net: p - s.Entry})
 	}
 	sort.SliceStable(r.Standings, func(i, j int) bool { return r.Standings[i].Payout > r.Standings[j].Payout })
 	for i := range r.Standings {
-		r.Standings[i].Rank = i + 1
-		res.Ranking = append(res.Ranking, r.Standings[i].Seat)
+		r.Standings[i].Rank = i + 1 // the reveal's own ranking (§11.4): seat order on equal payouts
 	}
+	res.Standings = games.Rank(scores)
 	r.Moments = m.moments()
 	m.stage = stRevealed
 	// One encoding serves both: Result.Reveal is json.Marshal's bytes, and the payload their

@@ -77,8 +77,8 @@ func TestRoundSettlementFigures(t *testing.T) {
 	if sum+r.House != 1200*ccd {
 		t.Fatalf("conservation: %d + %d", sum, r.House)
 	}
-	if r.Ranking[0] != 1 || r.Ranking[len(r.Ranking)-1] != 5 {
-		t.Fatalf("ranking %v", r.Ranking)
+	if r.Ranking()[0] != 1 || r.Ranking()[len(r.Ranking())-1] != 5 {
+		t.Fatalf("ranking %v", r.Ranking())
 	}
 }
 

@@ -111,7 +111,7 @@ func TestNoSealedValueLeaks(t *testing.T) {
 	}
 	for seat := 0; seat <= 6; seat++ {
 		for _, e := range View(pre, seat) {
-			if e.Visibility == "sealed" || (e.Visibility != "public" && e.Visibility != visPrivate(seat)) {
+			if e.Visibility == "sealed" || (e.Visibility != "public" && string(e.Visibility) != visPrivate(seat)) {
 				t.Fatalf("seat %d's view holds %s %s", seat, e.Visibility, e.Type)
 			}
 		}

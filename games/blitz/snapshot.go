@@ -20,9 +20,10 @@ type snapshotV1 struct {
 }
 
 type logOp struct {
-	Op    string      `json:"op"` // "advance" or "act"
-	At    time.Time   `json:"at"`
-	Input games.Input `json:"input,omitzero"`
+	Op     string      `json:"op"` // "advance", "act" or "abandon"
+	At     time.Time   `json:"at"`
+	Input  games.Input `json:"input,omitzero"`
+	Reason string      `json:"reason,omitempty"` // abandon's
 }
 
 // snapshotHead is snapshotV1 less its log, which Snapshot writes from logJSON.
@@ -82,10 +83,17 @@ func (m *Match) snapshot(keep bool) ([]byte, error) {
 }
 
 // errJournaled is Snapshot's error once the match has handed its inputs out as a journal.
-var errJournaled = errors.New("blitz: snapshot: the match's inputs are in its journal (games.Journaler)")
+var errJournaled = errors.New("blitz: snapshot: the match's inputs are in its journal (Journal, DropInputs)")
+
+// DropInputs lets go of the inputs the match holds (games.InputKeeper): a table logs them
+// itself. Snapshot fails from now on, as after Journal.
+func (m *Match) DropInputs() {
+	m.journaled = true
+	m.forgetLog()
+}
 
 // Journal hands out the match's inputs since the last call as journal entries, each the JSON of
-// one snapshot log op, and forgets them (games.Journaler). head, the snapshot less its log
+// one snapshot log op, and forgets them. head, the snapshot less its log
 // (snapshotHead), comes with the first call only. Restore the match with Engine.RestoreJournal;
 // Snapshot fails from now on.
 func (m *Match) Journal() ([]byte, [][]byte, error) {

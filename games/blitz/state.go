@@ -233,6 +233,14 @@ func (m *Match) stateFor(n int, tail games.DocTail) games.Doc {
 // maxLegal is the most action kinds a prompt lists: pass, messages or commitments, accusation.
 const maxLegal = 3
 
+// The action kinds of a prompt (§5.3): none takes bounds; an answer's body says the rest.
+var (
+	actPass        = games.Act("pass")
+	actMessages    = games.Act("messages")
+	actCommitments = games.Act("commitments")
+	actAccusation  = games.Act("accusation")
+)
+
 // meScratch holds a seat's "me" as the engine writes it (about 200 bytes; a party to four open
 // commitments, some 1.2 KiB); a larger one spills to the heap, and is copied all the same.
 const meScratch = 2048
@@ -246,22 +254,22 @@ func (m *Match) buildPrompts() {
 	m.current = make([]games.Prompt, 0, len(m.seats)) // one per live seat: made once, not grown by doubling
 	agents := m.houseAgents()
 	// every seat's legal kinds (at most three) carved from one block, each capped at its length
-	legals := make([]string, 0, maxLegal*len(m.seats))
+	legals := make([]games.Action, 0, maxLegal*len(m.seats))
 	for _, s := range m.seats {
 		if !s.alive {
 			s.inbox = nil // it receives no further calls (§8.2)
 			continue
 		}
 		at := len(legals)
-		legal := append(legals[at:at:at+maxLegal], "pass")
+		legal := append(legals[at:at:at+maxLegal], actPass)
 		switch m.stage {
 		case stTalk:
-			legal = append(legal, "messages")
+			legal = append(legal, actMessages)
 		case stCommit:
-			legal = append(legal, "commitments")
+			legal = append(legal, actCommitments)
 		}
 		if (m.stage == stTalk || m.stage == stCommit) && s.holdsLevers() && s.Seat.Seat != m.mole && s.accuseUsed < 2 {
-			legal = append(legal, "accusation")
+			legal = append(legal, actAccusation)
 		}
 		legal = legal[:len(legal):len(legal)] // an append to one seat's reaches no other's
 		if len(legal) <= maxLegal {

@@ -30,7 +30,7 @@ func appendEverywhere6(s games.Step) {
 		for _, m := range p.Inbox {
 			_ = append(m, junk...)
 		}
-		_ = append(p.Legal, "junk", "junk", "junk", "junk", "junk", "junk", "junk", "junk")
+		_ = append(p.Legal, games.Actions("junk", "junk", "junk", "junk", "junk", "junk", "junk", "junk")...)
 	}
 	_ = append(s.Reply, junk...)
 }

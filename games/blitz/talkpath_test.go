@@ -72,7 +72,7 @@ func TestEventHeadWritesAppendEvent(t *testing.T) {
 		ev := games.Event{Seq: int64(r.IntN(100000)), Round: rounds[r.IntN(len(rounds))], Turn: r.IntN(7) - 1,
 			Phase: stageName[r.IntN(len(stageName))], At: ats[r.IntN(len(ats))],
 			Type:       [...]string{"message.public", "talking", randText(r, 8)}[r.IntN(3)],
-			Visibility: [...]string{visPublic, visSealed, visPrivate(3), randText(r, 5)}[r.IntN(4)],
+			Visibility: games.Visibility([...]string{visPublic, visSealed, visPrivate(3), randText(r, 5)}[r.IntN(4)]),
 			Payload:    appendJCSString([]byte(`{"t":`), randText(r, r.IntN(200)))}
 		ev.Payload = append(ev.Payload, '}')
 		if k%7 == 0 {
@@ -81,7 +81,7 @@ func TestEventHeadWritesAppendEvent(t *testing.T) {
 		prefix := []byte(randText(r, r.IntN(5)))
 		want := appendEvent(bytes.Clone(prefix), ev)
 		h.set(ev.At, ev.Phase, ev.Round, ev.Turn)
-		got, at := h.appendEvent(bytes.Clone(prefix), ev.Seq, ev.Type, ev.Visibility, ev.Payload)
+		got, at := h.appendEvent(bytes.Clone(prefix), ev.Seq, ev.Type, string(ev.Visibility), ev.Payload)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("event %+v:\n got %s\nwant %s", ev, got, want)
 		}

@@ -18,14 +18,14 @@ import (
 // canonEvent is games.Event with its members in JCS (RFC 8785) order, so that encoding/json
 // writes canonical bytes directly in the common case.
 type canonEvent struct {
-	At         string          `json:"at"`
-	Payload    json.RawMessage `json:"payload"`
-	Phase      string          `json:"phase"`
-	Round      string          `json:"round"`
-	Seq        int64           `json:"seq"`
-	Turn       int             `json:"turn"`
-	Type       string          `json:"type"`
-	Visibility string          `json:"visibility"`
+	At         string           `json:"at"`
+	Payload    json.RawMessage  `json:"payload"`
+	Phase      string           `json:"phase"`
+	Round      string           `json:"round"`
+	Seq        int64            `json:"seq"`
+	Turn       int              `json:"turn"`
+	Type       string           `json:"type"`
+	Visibility games.Visibility `json:"visibility"`
 }
 
 // canonicalEvent is the JCS bytes of one event. The transcript hash is SHA-256 over JCS of the
@@ -421,7 +421,7 @@ func appendEvent(b []byte, ev games.Event) []byte {
 	b = append(b, `,"type":`...)
 	b = appendJCSString(b, ev.Type)
 	b = append(b, `,"visibility":`...)
-	b = appendJCSString(b, ev.Visibility)
+	b = appendJCSString(b, string(ev.Visibility))
 	return append(b, '}')
 }
 

@@ -80,7 +80,7 @@ func TestSnapshotRestore(t *testing.T) {
 	for cut := 0; cut <= len(scriptCalls); cut++ {
 		m := newMatch(t, 1_000_000)
 		runScript(t, m, scriptCalls[:cut])
-		snap, err := m.Snapshot()
+		snap, err := m.(games.Checkpointer).Snapshot()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestSnapshotRestore(t *testing.T) {
 		if err != nil {
 			t.Fatalf("cut %d: Restore: %v", cut, err)
 		}
-		snap2, _ := r.Snapshot()
+		snap2, _ := r.(games.Checkpointer).Snapshot()
 		if string(snap) != string(snap2) {
 			t.Fatalf("cut %d: snapshot of the restored match differs", cut)
 		}
@@ -112,7 +112,7 @@ func TestSnapshotRestore(t *testing.T) {
 func TestRestoreRefusals(t *testing.T) {
 	m := newMatch(t, 1_000_000)
 	m.Advance(t0)
-	snap, _ := m.Snapshot()
+	snap, _ := m.(games.Checkpointer).Snapshot()
 	var st map[string]json.RawMessage
 	json.Unmarshal(snap, &st)
 	mutate := func(k, v string) []byte {
@@ -214,7 +214,7 @@ func TestBracket(t *testing.T) {
 		}
 		step := m.Advance(d)
 		for _, p := range step.Prompts {
-			m.Act(d.Add(time.Second), games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: json.RawMessage(`{"action":"` + p.Legal[0] + `"}`)})
+			m.Act(d.Add(time.Second), games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: json.RawMessage(`{"action":"` + p.Legal[0].Name + `"}`)})
 		}
 	}
 	r, ok := m.Result()

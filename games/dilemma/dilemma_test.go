@@ -97,8 +97,8 @@ func TestOutcomeFigures(t *testing.T) {
 		if r.Payouts[1]+r.Payouts[2]+r.House != 2_000_000 {
 			t.Fatalf("%s/%s: not conserved", c.a, c.b)
 		}
-		if r.Ranking[0] != c.ranking[0] || r.Ranking[1] != c.ranking[1] || r.Score[1] != float64(c.ga) || r.Score[2] != float64(c.gb) {
-			t.Fatalf("%s/%s: ranking %v score %v", c.a, c.b, r.Ranking, r.Score)
+		if r.Ranking()[0] != c.ranking[0] || r.Ranking()[1] != c.ranking[1] || r.ScoreOf(1) != float64(c.ga-1_000_000) || r.ScoreOf(2) != float64(c.gb-1_000_000) { // Score is net: G − S
+			t.Fatalf("%s/%s: ranking %v standings %v", c.a, c.b, r.Ranking(), r.Standings)
 		}
 		var rev struct {
 			Outcome string `json:"outcome"`
@@ -178,7 +178,7 @@ func TestTimeout(t *testing.T) {
 		t.Fatalf("reveal payload %s", s.Events[1].Payload)
 	}
 	r, _ := m.Result()
-	if r.Payouts[1] != 300_000 || r.Payouts[2] != 1_300_000 || r.Ranking[0] != 2 {
+	if r.Payouts[1] != 300_000 || r.Payouts[2] != 1_300_000 || r.Ranking()[0] != 2 {
 		t.Fatalf("result %+v", r)
 	}
 	if _, ok := m.Deadline(); ok {
@@ -199,7 +199,7 @@ func TestStaleAndRefusals(t *testing.T) {
 		t.Fatalf("before open: %v", err)
 	}
 	m.Advance(t0)
-	before, _ := m.Snapshot()
+	before, _ := m.(games.Checkpointer).Snapshot()
 	refusals := []struct {
 		in   games.Input
 		at   time.Time
@@ -225,7 +225,7 @@ func TestStaleAndRefusals(t *testing.T) {
 			t.Errorf("%+v at %s: err = %v, want %s", r.in, r.at, err, r.code)
 		}
 	}
-	after, _ := m.Snapshot()
+	after, _ := m.(games.Checkpointer).Snapshot()
 	if string(before) != string(after) {
 		t.Fatal("a refusal changed the match")
 	}
@@ -278,7 +278,7 @@ func TestPromptsAndSecrecy(t *testing.T) {
 		t.Fatalf("prompts %d/%d", len(s.Prompts), len(m.Prompts()))
 	}
 	p := s.Prompts[0]
-	if p.Seat != 1 || p.Move != theMove || !p.Deadline.Equal(t0.Add(time.Minute)) || strings.Join(p.Legal, ",") != "cooperate,defect" {
+	if p.Seat != 1 || p.Move != theMove || !p.Deadline.Equal(t0.Add(time.Minute)) || strings.Join(games.Names(p.Legal), ",") != "cooperate,defect" {
 		t.Fatalf("prompt %+v", p)
 	}
 	var vs map[string]any

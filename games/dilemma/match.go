@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"strconv"
 	"time"
 
 	"arena/games"
@@ -42,6 +41,8 @@ type state struct {
 	Default [2]bool       `json:"defaulted"` // defaulted at the deadline
 	Seq     int64         `json:"seq"`
 	Events  []games.Event `json:"events"`
+	// Abandoned is Abandon's reason: the match ended early, every stake is returned.
+	Abandoned string `json:"abandoned,omitempty"`
 }
 
 type match struct{ st state }
@@ -79,10 +80,10 @@ func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 	}
 	var step games.Step
 	st.Choice[i], st.Done[i] = choice, true
-	m.emit(&step, now, phaseCommit, "commit_sealed", "public", map[string]any{
+	m.emit(&step, now, phaseCommit, "commit_sealed", games.Public, map[string]any{
 		"round": 1, "seat": seatName(i), "commitment": m.commitment(i),
 	})
-	m.emit(&step, now, phaseCommit, "commit_recorded", "private:"+strconv.Itoa(in.Seat), map[string]any{
+	m.emit(&step, now, phaseCommit, "commit_recorded", games.Private(in.Seat), map[string]any{
 		"round": 1, "seat": seatName(i), "choice": choice,
 	})
 	if st.Done[0] && st.Done[1] {
@@ -140,7 +141,7 @@ func (m *match) Advance(now time.Time) games.Step {
 			for i := range 2 {
 				if !st.Done[i] {
 					st.Choice[i], st.Done[i], st.Default[i] = Cooperate, true, true
-					m.emit(&step, at, phaseCommit, "timeout", "public", map[string]any{
+					m.emit(&step, at, phaseCommit, "timeout", games.Public, map[string]any{
 						"round": 1, "step": phaseCommit, "seat": seatName(i), "default_applied": Cooperate,
 					})
 				}
@@ -160,7 +161,7 @@ func (m *match) Advance(now time.Time) games.Step {
 func (m *match) open(step *games.Step, at time.Time) {
 	st := &m.st
 	st.Phase, st.Due = phaseCommit, at.Add(st.Commit)
-	m.emit(step, at, "", "match_started", "public", map[string]any{
+	m.emit(step, at, "", "match_started", games.Public, map[string]any{
 		"game": GameID, "rules_version": RulesVersion, "match": st.Setup.Round,
 		"seed_hash": seedHash(st.Setup.Seed), "stake": st.Stake, "pot": 2 * st.Stake,
 		"seats": map[string]any{"A": seatInfo(st.Setup.Seats[0]), "B": seatInfo(st.Setup.Seats[1])},
@@ -173,7 +174,7 @@ func (m *match) open(step *games.Step, at time.Time) {
 			"default_choice": Cooperate, "commit_ms": st.Commit.Milliseconds(), "reveal_ms": st.Reveal.Milliseconds(),
 		},
 	})
-	m.emit(step, at, phaseCommit, "step_opened", "public", map[string]any{
+	m.emit(step, at, phaseCommit, "step_opened", games.Public, map[string]any{
 		"round": 1, "step": phaseCommit, "deadline": stamp(st.Due),
 	})
 	step.Prompts = append(step.Prompts, m.prompt(0, at), m.prompt(1, at))
@@ -187,7 +188,7 @@ func (m *match) reveal(step *games.Step, at time.Time) {
 	st := &m.st
 	f := Outcome(st.Choice[0], st.Choice[1], 2*st.Stake)
 	st.Phase, st.Due = phaseReveal, at.Add(st.Reveal)
-	m.emit(step, at, phaseReveal, "choices_revealed", "public", map[string]any{
+	m.emit(step, at, phaseReveal, "choices_revealed", games.Public, map[string]any{
 		"round":      1,
 		"choices":    map[string]string{"A": st.Choice[0], "B": st.Choice[1]},
 		"defaulted":  map[string]bool{"A": st.Default[0], "B": st.Default[1]},
@@ -210,7 +211,7 @@ func (m *match) finish(step *games.Step, at time.Time) {
 		}
 	}
 	st.Phase, st.Due = phaseDone, time.Time{}
-	m.emit(step, at, "", "match_finished", "public", map[string]any{
+	m.emit(step, at, "", "match_finished", games.Public, map[string]any{
 		"seats": seats, "house": f.House, "seed": hex.EncodeToString(st.Setup.Seed[:]),
 	})
 }
@@ -247,7 +248,7 @@ func (m *match) commitment(i int) string {
 }
 
 // emit appends one event to the transcript and the step.
-func (m *match) emit(step *games.Step, at time.Time, phase, typ, vis string, payload any) {
+func (m *match) emit(step *games.Step, at time.Time, phase, typ string, vis games.Visibility, payload any) {
 	st := &m.st
 	p, err := canon.Marshal(payload)
 	if err != nil { // unreachable: payloads hold strings, bools and integers below 2^53
@@ -308,26 +309,34 @@ func (m *match) prompt(i int, opened time.Time) games.Prompt {
 		},
 	})
 	return games.Prompt{Seat: i + 1, Move: theMove, Deadline: st.Due,
-		Legal: []string{ActionCooperate, ActionDefect}, State: games.RawDoc(state), Inbox: []json.RawMessage{}}
+		Legal: games.Actions(ActionCooperate, ActionDefect), State: games.RawDoc(state), Inbox: []json.RawMessage{}}
 }
 
 // SeedHash commits to the seed before play.
 func (m *match) SeedHash() string { return seedHash(m.st.Setup.Seed) }
 
-// Result, once done: Ranking by gross return (seat order on a draw: the contract's Ranking
-// cannot say "tied", so Reveal carries "draw"); Score = gross return in micro-units;
-// Payouts = gross returns G (settlement applies rake, warden-games §2.2); House = H; the seed
-// revealed; TranscriptHash = "sha256:" + hex(SHA-256(JCS(the ordered event list))).
+// Result, once done: Standings by net return, G − S (a draw shares rank 1; Reveal also says
+// "draw"); Payouts = gross returns G in micro-units (settlement applies rake, warden-games
+// §2.2); House = H; the seed revealed; TranscriptHash = "sha256:" +
+// hex(SHA-256(JCS(the ordered event list))). An abandoned match returns both stakes: Payouts S
+// each, House 0, both ranked 1, Abandoned its reason, no Reveal.
 func (m *match) Result() (games.Result, bool) {
 	st := &m.st
 	if st.Phase != phaseDone {
 		return games.Result{}, false
 	}
-	f := Outcome(st.Choice[0], st.Choice[1], 2*st.Stake)
-	ranking := []int{1, 2}
-	if f.GrossB > f.GrossA {
-		ranking = []int{2, 1}
+	if st.Abandoned != "" {
+		return games.Result{
+			Standings:      games.Rank(map[int]float64{1: 0, 2: 0}),
+			Unit:           Unit,
+			Payouts:        map[int]int64{1: st.Stake, 2: st.Stake},
+			SeedHash:       seedHash(st.Setup.Seed),
+			Seed:           hex.EncodeToString(st.Setup.Seed[:]),
+			TranscriptHash: TranscriptHash(st.Events),
+			Abandoned:      st.Abandoned,
+		}, true
 	}
+	f := Outcome(st.Choice[0], st.Choice[1], 2*st.Stake)
 	reveal, _ := canon.Marshal(map[string]any{
 		"outcome":    f.Outcome,
 		"draw":       f.GrossA == f.GrossB,
@@ -340,8 +349,8 @@ func (m *match) Result() (games.Result, bool) {
 		},
 	})
 	return games.Result{
-		Ranking:        ranking,
-		Score:          map[int]float64{1: float64(f.GrossA), 2: float64(f.GrossB)},
+		Standings:      games.Rank(map[int]float64{1: float64(f.GrossA - st.Stake), 2: float64(f.GrossB - st.Stake)}),
+		Unit:           Unit,
 		Payouts:        map[int]int64{1: f.GrossA, 2: f.GrossB},
 		House:          f.House,
 		SeedHash:       seedHash(st.Setup.Seed),
@@ -376,3 +385,55 @@ func TranscriptHash(events []games.Event) string {
 
 // Snapshot is the match state as JSON; Restore rebuilds it exactly.
 func (m *match) Snapshot() ([]byte, error) { return json.Marshal(m.st) }
+
+// Unit is the unit of stakes, payouts and the house's take: micro-units of the table's currency
+// (USDC atomic units on the Warden).
+const Unit = "micro-units"
+
+// Abandon ends an unfinished match at now: match_abandoned {reason, seed} (public), every stake
+// returned (Result). No choices_revealed is written and nothing settles on the choices; the
+// seats' own commit_recorded lines are private lines like any other, readable once the match
+// has ended. A finished match is left as it is.
+func (m *match) Abandon(now time.Time, reason string) games.Step {
+	st := &m.st
+	var step games.Step
+	if st.Phase == phaseDone {
+		return step
+	}
+	if reason == "" {
+		reason = "abandoned"
+	}
+	st.Phase, st.Due, st.Abandoned = phaseDone, time.Time{}, reason
+	m.emit(&step, now, "", "match_abandoned", games.Public, map[string]any{
+		"reason": reason, "seed": hex.EncodeToString(st.Setup.Seed[:]),
+		"returned": map[string]int64{"A": st.Stake, "B": st.Stake},
+	})
+	return step
+}
+
+// View is viewer's view: a seat's commit prompt state while the commit is open, and otherwise
+// (and for a spectator, viewer 0) the public view: the match, its phase, who has committed, and
+// once revealed both choices and the outcome. No sealed choice appears before the reveal.
+func (m *match) View(viewer int) games.Doc {
+	st := &m.st
+	if (viewer == 1 || viewer == 2) && st.Phase == phaseCommit {
+		return m.prompt(viewer-1, st.Due.Add(-st.Commit)).State
+	}
+	v := map[string]any{
+		"game": GameID, "rules_version": RulesVersion, "match": st.Setup.Round,
+		"phase": st.Phase, "stake": st.Stake, "pot": 2 * st.Stake,
+		"submitted": map[string]bool{"A": st.Done[0], "B": st.Done[1]},
+	}
+	if viewer == 1 || viewer == 2 {
+		v["seat"] = seatName(viewer - 1)
+	}
+	if st.Abandoned != "" {
+		v["abandoned"] = st.Abandoned
+	} else if st.Phase == phaseReveal || st.Phase == phaseDone {
+		f := Outcome(st.Choice[0], st.Choice[1], 2*st.Stake)
+		v["choices"] = map[string]string{"A": st.Choice[0], "B": st.Choice[1]}
+		v["outcome"] = f.Outcome
+	}
+	b, _ := canon.Marshal(v)
+	return games.RawDoc(b)
+}

@@ -45,7 +45,7 @@ func TestRandomPlay(t *testing.T) {
 				logB = append(logB, sb.Events...)
 			}
 			if r.IntN(4) == 0 { // b goes through a snapshot and a restore
-				snap, err := b.Snapshot()
+				snap, err := b.(games.Checkpointer).Snapshot()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"arena/games/blitz"
 	"arena/games/canon"
 	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // staticKeys is a KeyResolver over a fixed map (the chain resolution is chain/badge's; here the
@@ -38,7 +38,7 @@ func TestJSAgentPlaysFullRound(t *testing.T) {
 	instance := ed25519.NewKeyFromSeed(make([]byte, 32))
 	js := startJSAgent(t, testAgentID, 7, canon.FormatKey(instance.Public().(ed25519.PublicKey)))
 
-	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestSlowOrMisechoingAgentNeverDelaysTheTable(t *testing.T) {
 			f.t = t
 			srv := httptest.NewServer(f)
 			defer srv.Close()
-			st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+			st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -172,7 +172,7 @@ func TestNextWaitIsCapped(t *testing.T) {
 func TestNextAfterTheRound(t *testing.T) {
 	en := newEnv(t, desk.Options{})
 	tok, round := en.joined("Ada")
-	en.desk.End(tok, games.Result{Ranking: []int{1, 2}, SeedHash: "sha256:00"})
+	en.desk.End(tok, games.Result{Standings: []games.Standing{{Seat: 1, Rank: 1}, {Seat: 2, Rank: 2}}, SeedHash: "sha256:00"})
 	r := en.do("GET", "/v1/walkin/next?wait=0&format=brief", "", "X-Walkin", tok)
 	res, _ := r.body["result"].(map[string]any)
 	if r.status != 200 || r.body["round"] != round || r.body["status"] != "revealed" || res == nil || res["seed_hash"] != "sha256:00" {

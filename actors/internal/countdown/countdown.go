@@ -14,7 +14,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"time"
 
 	"arena/games"
@@ -40,20 +39,21 @@ func (e *Engine) Manifest() games.Manifest {
 }
 
 type state struct {
-	Round    string         `json:"round"`
-	Seed     string         `json:"seed"`
-	Seats    int            `json:"seats"`
-	Turns    int            `json:"turns"`
-	Turn     int            `json:"turn"` // 0 before the first opens; Turns+1 when done
-	Deadline time.Time      `json:"deadline"`
-	Move     time.Duration  `json:"move"`
-	Early    bool           `json:"early"`
-	Answers  map[int]int    `json:"answers"`
-	Totals   map[int]int    `json:"totals"`
-	Seq      int64          `json:"seq"`
-	Done     bool           `json:"done"`
-	Pending  []games.Prompt `json:"pending,omitempty"`
-	Keys     map[int]string `json:"keys,omitempty"` // hex public keys at seating
+	Round     string         `json:"round"`
+	Seed      string         `json:"seed"`
+	Seats     int            `json:"seats"`
+	Turns     int            `json:"turns"`
+	Turn      int            `json:"turn"` // 0 before the first opens; Turns+1 when done
+	Deadline  time.Time      `json:"deadline"`
+	Move      time.Duration  `json:"move"`
+	Early     bool           `json:"early"`
+	Answers   map[int]int    `json:"answers"`
+	Totals    map[int]int    `json:"totals"`
+	Seq       int64          `json:"seq"`
+	Done      bool           `json:"done"`
+	Pending   []games.Prompt `json:"pending,omitempty"`
+	Abandoned string         `json:"abandoned,omitempty"`
+	Keys      map[int]string `json:"keys,omitempty"` // hex public keys at seating
 }
 
 type match struct {
@@ -105,7 +105,7 @@ func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"n":%d}`, seed%10))
 }
 
-func (m *match) event(now time.Time, typ, vis string, payload any) games.Event {
+func (m *match) event(now time.Time, typ string, vis games.Visibility, payload any) games.Event {
 	m.st.Seq++
 	b, _ := json.Marshal(payload)
 	return games.Event{Seq: m.st.Seq, Round: m.st.Round, Turn: m.st.Turn, Phase: "move",
@@ -125,7 +125,7 @@ func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 		if err := json.Unmarshal(in.Body, &b); err != nil || b.Tx == "" {
 			return games.Step{}, games.Errorf(games.CodeBadRequest, "anchored body")
 		}
-		return games.Step{Events: []games.Event{m.event(now, "anchor."+b.Kind, "public", b)}}, nil
+		return games.Step{Events: []games.Event{m.event(now, "anchor."+b.Kind, games.Public, b)}}, nil
 	}
 	if m.st.Done {
 		return games.Step{}, games.Errorf(games.CodeRoundOver, "round %s is over", m.st.Round)
@@ -148,7 +148,7 @@ func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 	}
 	m.st.Answers[in.Seat] = *body.N
 	m.st.Pending = removeSeat(m.st.Pending, in.Seat)
-	step := games.Step{Events: []games.Event{m.event(now, "answer", fmt.Sprintf("private:%d", in.Seat),
+	step := games.Step{Events: []games.Event{m.event(now, "answer", games.Private(in.Seat),
 		map[string]int{"seat": in.Seat, "n": *body.N})}, Reply: json.RawMessage(`{"dropped":[]}`)}
 	if m.st.Early && len(m.st.Answers) == m.st.Seats {
 		next := m.closeTurn(now)
@@ -174,7 +174,7 @@ func (m *match) closeTurn(now time.Time) games.Step {
 		for s, n := range m.st.Answers {
 			m.st.Totals[s] += n
 		}
-		step.Events = append(step.Events, m.event(now, "turn.closed", "public",
+		step.Events = append(step.Events, m.event(now, "turn.closed", games.Public,
 			map[string]any{"answered": len(m.st.Answers)}))
 		step.Anchors = append(step.Anchors, games.AnchorRequest{Kind: "turn", Seq: uint32(m.st.Turn),
 			Hash: sha256.Sum256([]byte(fmt.Sprintf("%s/%d", m.st.Round, m.st.Turn)))})
@@ -184,15 +184,15 @@ func (m *match) closeTurn(now time.Time) games.Step {
 	if m.st.Turn >= m.st.Turns {
 		m.st.Turn = m.st.Turns + 1
 		m.st.Done = true
-		step.Events = append(step.Events, m.event(now, "round.revealed", "public", m.st.Totals))
+		step.Events = append(step.Events, m.event(now, "round.revealed", games.Public, m.st.Totals))
 		return step
 	}
 	m.st.Turn++
 	m.st.Deadline = now.Add(m.st.Move)
-	step.Events = append(step.Events, m.event(now, "turn.started", "public", map[string]int{"turn": m.st.Turn}))
+	step.Events = append(step.Events, m.event(now, "turn.started", games.Public, map[string]int{"turn": m.st.Turn}))
 	for s := 1; s <= m.st.Seats; s++ {
 		p := games.Prompt{Seat: s, Move: games.Move{Turn: m.st.Turn, Phase: "move"}, Deadline: m.st.Deadline,
-			Legal: []string{"answer"}, State: games.RawDoc(fmt.Appendf(nil, `{"turn":%d,"total":%d}`, m.st.Turn, m.st.Totals[s])),
+			Legal: games.Actions("answer"), State: games.RawDoc(fmt.Appendf(nil, `{"turn":%d,"total":%d}`, m.st.Turn, m.st.Totals[s])),
 			Inbox: []json.RawMessage{}}
 		m.st.Pending = append(m.st.Pending, p)
 	}
@@ -214,14 +214,31 @@ func (m *match) Result() (games.Result, bool) {
 	if !m.st.Done {
 		return games.Result{}, false
 	}
-	ranking := make([]int, 0, m.st.Seats)
 	score := map[int]float64{}
 	for s := 1; s <= m.st.Seats; s++ {
-		ranking = append(ranking, s)
 		score[s] = float64(m.st.Totals[s])
 	}
-	sort.SliceStable(ranking, func(i, j int) bool { return m.st.Totals[ranking[i]] > m.st.Totals[ranking[j]] })
-	return games.Result{Ranking: ranking, Score: score, SeedHash: m.SeedHash(), Seed: m.st.Seed}, true
+	return games.Result{Standings: games.Rank(score), Unit: "points", SeedHash: m.SeedHash(), Seed: m.st.Seed,
+		Abandoned: m.st.Abandoned}, true
+}
+
+// View is a seat's open prompt state, or {"turn","done"} for a spectator and a seat with none.
+func (m *match) View(viewer int) games.Doc {
+	for _, p := range m.st.Pending {
+		if p.Seat == viewer {
+			return p.State
+		}
+	}
+	return games.RawDoc(fmt.Appendf(nil, `{"turn":%d,"done":%t}`, m.st.Turn, m.st.Done))
+}
+
+// Abandon ends the round at now with round.abandoned {reason} (public).
+func (m *match) Abandon(now time.Time, reason string) games.Step {
+	if m.st.Done {
+		return games.Step{}
+	}
+	m.st.Done, m.st.Abandoned, m.st.Pending = true, reason, nil
+	return games.Step{Events: []games.Event{m.event(now, "round.abandoned", games.Public, map[string]string{"reason": reason})}}
 }
 
 func (m *match) Snapshot() ([]byte, error) { return json.Marshal(m.st) }

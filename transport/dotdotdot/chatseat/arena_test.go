@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
-	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
@@ -14,12 +13,13 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
+	"arena/storage/storagetest"
 	"arena/transport/arenadoor"
 )
 
 func startRealArena(t *testing.T) *dotdotdot.Arena {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+	db, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,7 +114,7 @@ func (h *handlers) next(c echo.Context) error {
 	}
 	switch {
 	case n.Result != nil:
-		r := endedReply{Round: n.Round, Status: n.Status, Result: n.Result}
+		r := endedReply{Round: n.Round, Status: n.Status, Result: resultOf(n.Result)}
 		if r.Status == "" {
 			r.Status = "revealed"
 		}

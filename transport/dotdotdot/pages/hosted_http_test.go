@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
+	"arena/storage/storagetest"
 	"arena/transport/arenadoor"
 	"arena/transport/dotdotdot/pages"
 	"arena/transport/httpapi"
@@ -37,7 +37,7 @@ type stack struct {
 
 func newStack(t *testing.T) *stack {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{NoSync: true})
+	db, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func (f *fakeSource) add(typ, vis, payload string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.events = append(f.events, games.Event{Seq: int64(len(f.events) + 1), Round: "T-7", Turn: 1, Phase: "talk",
-		Type: typ, Visibility: vis, Payload: json.RawMessage(payload)})
+		Type: typ, Visibility: games.Visibility(vis), Payload: json.RawMessage(payload)})
 }
 
 func fakeServer(t *testing.T, f *fakeSource, o pages.Options) *httptest.Server {
