@@ -36,8 +36,10 @@ type Options struct {
 	Metrics prometheus.Registerer
 	// Anchorer takes anchor requests to the chain actor (nil: NopAnchorer).
 	Anchorer Anchorer
-	// Agents calls BYO agents over A2A for "a2a" seats (nil: such seats stay silent).
-	Agents AgentCaller
+	// Channels names the actor (its PID Id) of each channel that has one actor for all its
+	// seats, by channel name (SeatSpec.Channel): seats of that channel with no Mailbox of their
+	// own deliver their prompts there (channels.go). Spawn those actors in BeforeRecover.
+	Channels map[string]string
 	// Keys resolves BYO agents' keys (nil: BYO seats have no key).
 	Keys KeyResolver
 	// AskTimeout bounds every façade call whose ctx has no deadline (zero: 5 s).
@@ -133,7 +135,7 @@ func Start(opts Options) (*Arena, error) {
 		return nil, fmt.Errorf("actors: start: register metrics: %w", err)
 	}
 	e := &env{store: opts.DB, bracket: opts.Bracket, clock: opts.Clock, log: opts.Logger,
-		key: opts.InstanceKey, agent: opts.InstanceAgent, anchorer: opts.Anchorer, agents: opts.Agents,
+		key: opts.InstanceKey, agent: opts.InstanceAgent, anchorer: opts.Anchorer, channels: opts.Channels,
 		m: m, maxRestarts: opts.MaxRestarts, onEvents: opts.OnEvents}
 	if e.anchorer == nil {
 		e.anchorer = NopAnchorer{}
@@ -210,14 +212,9 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 			return "", fmt.Errorf("%w: seat number %d (1.., unique)", ErrBadSpec, s.Seat.Seat)
 		}
 		seen[s.Seat.Seat] = true
-		switch s.Channel {
-		case ChannelHouse, ChannelA2A:
-		case ChannelMailbox:
-			if s.Mailbox == "" {
-				return "", fmt.Errorf("%w: seat %d: mailbox channel without a mailbox", ErrBadSpec, s.Seat.Seat)
-			}
-		default:
-			return "", fmt.Errorf("%w: seat %d: channel %q", ErrBadSpec, s.Seat.Seat, s.Channel)
+		if s.Channel != ChannelHouse && s.Mailbox == "" && a.opts.Channels[s.Channel] == "" {
+			return "", fmt.Errorf("%w: seat %d: channel %q has no actor (no mailbox, not in Options.Channels)",
+				ErrBadSpec, s.Seat.Seat, s.Channel)
 		}
 	}
 	byo := map[int]string{}
@@ -411,6 +408,10 @@ func (a *Arena) StopTable(ctx context.Context, id string) error {
 	}
 	return a.ask(ctx, a.tables, &stopTable{ID: id})
 }
+
+// InstanceKey is the instance's signing key (Options.InstanceKey), for the channels that sign
+// what they deliver (DOTDOTDOT's §4 envelopes).
+func (a *Arena) InstanceKey() ed25519.PrivateKey { return a.env.key }
 
 // System is the actor system, for actors spawned outside the tree (the walk-in desk).
 func (a *Arena) System() *actor.ActorSystem { return a.system }

@@ -1,8 +1,8 @@
 package actors
 
-// Seat channels (SeatSpec.Channel): how a seat actor delivers a prompt.
-const (
-	ChannelMailbox = "mailbox" // *DeliverPrompt to the walk-in's mailbox actor (SeatSpec.Mailbox)
-	ChannelHouse   = "house"   // the game's scripted house policy answers at once
-	ChannelA2A     = "a2a"     // AgentCaller posts the envelope to SeatSpec.Endpoint
-)
+// ChannelHouse is the one channel the tree plays itself (SeatSpec.Channel): the game's scripted
+// house policy (games.HousePlayer) answers in the seat actor, at once. Every other channel is an
+// actor a seat delivers its prompts to as *DeliverPrompt: the seat's own (SeatSpec.Mailbox) or the
+// channel's (Options.Channels). A protocol's channels live in its package (actors/dotdotdot:
+// the walk-ins' mailboxes, A2A).
+const ChannelHouse = "house"

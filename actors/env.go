@@ -18,8 +18,8 @@ type env struct {
 	key         ed25519.PrivateKey
 	agent       string
 	anchorer    Anchorer
-	countAnchor bool // the anchorer replies (not NopAnchorer): finished tables wait for replies
-	agents      AgentCaller
+	countAnchor bool              // the anchorer replies (not NopAnchorer): finished tables wait for replies
+	channels    map[string]string // Options.Channels
 	m           *metrics
 	maxRestarts int
 	onEvents    func(table, round string, events []games.Event)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
 )
@@ -66,8 +67,8 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 			t.Fatalf("%d prompts, %d plain", len(a.Prompts), len(b.Prompts))
 		}
 		for i := range a.Prompts {
-			ea, err1 := SignEnvelope(key, "T-77", a.Prompts[i])
-			eb, err2 := SignEnvelope(key, "T-77", b.Prompts[i])
+			ea, err1 := envelope.Sign(key, "T-77", a.Prompts[i])
+			eb, err2 := envelope.Sign(key, "T-77", b.Prompts[i])
 			if err1 != nil || err2 != nil || !bytes.Equal(ea, eb) {
 				t.Fatalf("seat %d %+v: envelopes differ (%v, %v)", a.Prompts[i].Seat, a.Prompts[i].Move, err1, err2)
 			}
@@ -79,7 +80,7 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 			wg.Add(1)
 			go func() { // a walk-in's mailbox or an A2A call signing it later, elsewhere
 				defer wg.Done()
-				e, err := SignEnvelope(key, "T-77", p)
+				e, err := envelope.Sign(key, "T-77", p)
 				if err != nil || sha256.Sum256(e) != want {
 					errs <- fmt.Errorf("seat %d %+v: envelope signed on another goroutine differs (%v)", p.Seat, p.Move, err)
 				}

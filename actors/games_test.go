@@ -9,7 +9,7 @@ import (
 
 	"arena/games"
 	"arena/games/blitz"
-	"arena/games/dilemma"
+	"arena/games/warden/dilemma"
 )
 
 // driveToEnd moves the fake clock from deadline to deadline until table id finishes. Between

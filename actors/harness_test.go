@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"arena/actors/dotdotdot/envelope"
 	"arena/actors/internal/countdown"
 	"arena/games"
 	"arena/storage"
@@ -34,9 +35,8 @@ type harness struct {
 	clock *FakeClock
 	eng   *countdown.Engine
 	eng2  games.Engine // a second game in the bracket (real engines), set before start
-	// anchorer and agents, when set before start, are wired into the arena.
+	// anchorer, when set before start, is wired into the arena.
 	anchorer Anchorer
-	agents   AgentCaller
 	reg      *prometheus.Registry // the current arena's metrics
 	key      ed25519.PrivateKey
 	arena    *Arena
@@ -100,10 +100,10 @@ func (h *harness) start() {
 			}
 		},
 		OnStatus: func(id, s string) { h.status <- [2]string{id, s} },
-		Anchorer: h.anchorer, Agents: h.agents,
+		Anchorer: h.anchorer,
 		BeforeRecover: func(a *Arena) error {
 			for name, ch := range h.probes {
-				if err := spawnProbe(a.System(), name, ch); err != nil {
+				if err := spawnProbe(a.System(), name, h.key, ch); err != nil {
 					return err
 				}
 			}
@@ -124,17 +124,38 @@ func (h *harness) stop() {
 	h.arena = nil
 }
 
-type probe struct{ ch chan any }
+// ChannelMailbox names the probes' channel: a channel actor of the seat's own
+// (SeatSpec.Mailbox), as the walk-ins' mailboxes of actors/dotdotdot are.
+const ChannelMailbox = "mailbox"
+
+// probe is a seat's own channel actor, as a walk-in's mailbox is: it signs each prompt's §4
+// envelope with the instance key, as the mailbox does, and hands the test what it received.
+type probe struct {
+	key ed25519.PrivateKey
+	ch  chan any
+}
+
+// delivered is a prompt as a probe received it, with the envelope it signed.
+type delivered struct {
+	*DeliverPrompt
+	Envelope []byte
+}
 
 func (p *probe) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *DeliverPrompt, *RoundEnded, *TableStopped:
+	case *DeliverPrompt:
+		env, err := envelope.Sign(p.key, m.Round, m.Prompt)
+		if err != nil {
+			panic(err)
+		}
+		p.ch <- &delivered{DeliverPrompt: m, Envelope: env}
+	case *RoundEnded, *TableStopped:
 		p.ch <- m
 	}
 }
 
-func spawnProbe(sys *actor.ActorSystem, name string, ch chan any) error {
-	_, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &probe{ch: ch} }), name)
+func spawnProbe(sys *actor.ActorSystem, name string, key ed25519.PrivateKey, ch chan any) error {
+	_, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &probe{key: key, ch: ch} }), name)
 	return err
 }
 
@@ -143,7 +164,7 @@ func (h *harness) mailbox(name string) chan any {
 	h.t.Helper()
 	ch := make(chan any, 1000)
 	h.probes[name] = ch
-	if err := spawnProbe(h.arena.System(), name, ch); err != nil {
+	if err := spawnProbe(h.arena.System(), name, h.key, ch); err != nil {
 		h.t.Fatal(err)
 	}
 	return ch
@@ -225,14 +246,14 @@ func (h *harness) waitStatus(id, status string) {
 	}
 }
 
-// nextPrompt returns the next DeliverPrompt on ch for (turn), skipping redeliveries of other turns.
-func nextPrompt(t *testing.T, ch chan any, turn int) *DeliverPrompt {
+// nextPrompt returns the next prompt delivered on ch for (turn), skipping redeliveries of other turns.
+func nextPrompt(t *testing.T, ch chan any, turn int) *delivered {
 	t.Helper()
 	timeout := time.After(waitMax)
 	for {
 		select {
 		case m := <-ch:
-			if d, ok := m.(*DeliverPrompt); ok && d.Prompt.Move.Turn == turn {
+			if d, ok := m.(*delivered); ok && d.Prompt.Move.Turn == turn {
 				return d
 			}
 		case <-timeout:

@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 	"crypto/ed25519"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -42,14 +41,6 @@ type NopAnchorer struct{}
 
 // Anchor implements Anchorer by doing nothing.
 func (NopAnchorer) Anchor(AnchorJob) {}
-
-// AgentCaller calls a BYO agent over A2A (§4): it posts the signed envelope to endpoint and
-// returns the agent's response body. It runs on its own goroutine, never the table's; deadline
-// is the move's deadline. Engineer K supplies the real one; with none wired, a2a seats stay
-// silent (an unanswered move is empty, §13).
-type AgentCaller interface {
-	Call(ctx context.Context, endpoint string, envelope []byte, deadline time.Time) ([]byte, error)
-}
 
 // KeyResolver resolves a BYO agent's signing key from its Badge (§4.1). With none wired, BYO
 // seats have no key in their table's Keyring (their signed commitments are refused by the game).

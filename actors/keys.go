@@ -111,7 +111,7 @@ func (k *keyring) Sign(seat int, msg []byte) ([]byte, error) {
 
 // lentKey says whether the arena holds a seat's key: house seats and walk-ins.
 func lentKey(s SeatSpec) bool {
-	return s.Channel == ChannelHouse || s.Channel == ChannelMailbox || s.Seat.Walkin ||
+	return s.Channel == ChannelHouse || s.Seat.Walkin ||
 		s.Seat.Kind == "house" || s.Seat.Kind == "walkin"
 }
 

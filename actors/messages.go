@@ -16,13 +16,18 @@ import (
 // Messages between actors are plain data (no pointers into another actor's state) so they can be
 // moved to protobuf when tables are spread across a cluster.
 
-// SeatSpec is one seat of a table being opened. Channel says how the seat is reached.
+// SeatSpec is one seat of a table being opened. Channel says how the seat is reached: "house"
+// (ChannelHouse: the game's house policy answers in the seat actor) or the name of a channel
+// whose actor the seat actor sends each prompt to as *DeliverPrompt (channels.go).
 type SeatSpec struct {
 	Seat    games.Seat
-	Channel string // "mailbox" (walk-in long poll), "house" (scripted policy), "a2a" (agent endpoint)
-	// Mailbox is the actor id (PID Id) of the mailbox actor for Channel "mailbox".
+	Channel string
+	// Mailbox is the actor id (PID Id) of the seat's own channel actor (a walk-in's mailbox,
+	// actors/dotdotdot); it is also told *RoundEnded and *TableStopped. Empty: the channel's
+	// actor (Options.Channels) serves the seat.
 	Mailbox string
-	// Endpoint is the agent's A2A URL for Channel "a2a".
+	// Endpoint is the seat's address on its channel (an agent's A2A URL), passed on in
+	// DeliverPrompt.
 	Endpoint string
 }
 
@@ -40,14 +45,25 @@ type TableSpec struct {
 	Seed []byte
 }
 
-// DeliverPrompt is sent by a seat actor to the mailbox actor of a walk-in seat: the move, its
-// signed envelope (byte for byte what an A2A agent would have been sent, §4.4) and the prompt.
+// DeliverPrompt is sent by a seat actor to its channel's actor (SeatSpec): one move to deliver.
+// The channel encodes it as its protocol says (DOTDOTDOT signs the §4 envelope) and answers
+// with *SeatAnswer to the table (Arena.TablePID), or through Arena.Submit when the answer
+// needs a reply. A prompt may come again (a table restart redelivers its open moves).
 type DeliverPrompt struct {
 	Table    string
 	Round    string
 	Seat     int
-	Envelope []byte
 	Prompt   games.Prompt
+	Endpoint string // SeatSpec.Endpoint
+}
+
+// SeatAnswer is a channel's answer to a prompt, sent to the table with no reply: the table acts
+// on it if it is for the table's round (a refusal by the game is only logged). From names the
+// channel, for the log.
+type SeatAnswer struct {
+	Round string
+	Input games.Input
+	From  string
 }
 
 // SubmitAnswer is a seat's input for a table (a walk-in answer, a lever). The table replies with

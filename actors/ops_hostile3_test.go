@@ -166,12 +166,12 @@ func TestBlitzStoppingTableTakesNoInput(t *testing.T) {
 	// At turns 1 to 3 (the race with the children's stop is timing-dependent: three tries)
 	for turn := 1; turn <= 3; turn++ {
 		slow.Store(true) // a commit takes 300 ms: steps queue behind the one in flight
-		var p *DeliverPrompt
+		var p *delivered
 		for p == nil {
 			h.clock.Advance(time.Minute)
 			select {
 			case m := <-mb:
-				if d, ok := m.(*DeliverPrompt); ok && d.Prompt.Move.Turn == turn && d.Prompt.Move.Phase == "talk" {
+				if d, ok := m.(*delivered); ok && d.Prompt.Move.Turn == turn && d.Prompt.Move.Phase == "talk" {
 					p = d // talk opens: its prompts left once its commit landed; the house seats answer now
 				}
 			case <-time.After(time.Second):

@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/canon"
 )
 
 // got4 is one envelope a mailbox seat was delivered: the bytes as handed over and a copy.
 type got4 struct {
-	d    *DeliverPrompt
+	d    *delivered
 	copy []byte
 }
 
@@ -55,7 +56,7 @@ func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
 		for {
 			select {
 			case m := <-tb.mb:
-				d, ok := m.(*DeliverPrompt)
+				d, ok := m.(*delivered)
 				if !ok {
 					continue
 				}
@@ -153,7 +154,7 @@ func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
 			if !bytes.Equal(g.d.Envelope, g.copy) {
 				t.Fatalf("%s envelope %d (%+v) changed after it was delivered", tb.id, k, mv)
 			}
-			if err := VerifyEnvelope(pub, g.copy); err != nil {
+			if err := envelope.Verify(pub, g.copy); err != nil {
 				t.Fatalf("%s envelope %d (%+v): %v", tb.id, k, mv, err)
 			}
 			if c, err := canon.Canonical(g.copy); err != nil || !bytes.Equal(c, g.copy) {

@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"strconv"
@@ -11,10 +10,11 @@ import (
 	"arena/games"
 )
 
-// seatActor delivers one seat's prompts by its channel (SeatSpec.Channel): a signed envelope to
-// the walk-in's mailbox actor, or an A2A call on its own goroutine whose reply comes back as a
-// message, or, for a house seat, the game's house policy answering at once.
-// Answers go to the table as *seatAnswer.
+// seatActor delivers one seat's prompts. A house seat (ChannelHouse) is played here: the game's
+// house policy answers at once and the answer goes to the table as *SeatAnswer. Every other seat
+// sends each prompt, as *DeliverPrompt, to its channel's actor (the seat's own, SeatSpec.Mailbox,
+// or the channel's, Options.Channels), which encodes and carries it as its protocol says and
+// answers the table itself: a new way to reach a player is a new channel actor, not a change here.
 //
 // Every seat actor is made from one Props (seatProps) and learns its seat from the *seatInit its
 // round sends right after spawning it, before any prompt: a Props and a closure per seat were
@@ -24,6 +24,7 @@ import (
 type seatActor struct {
 	r    *roundInfo // the round's, shared by its seats (read only)
 	spec *SeatSpec  // the round's spec of this seat (read only)
+	to   *actor.PID // the channel's actor; nil for a house seat
 }
 
 // seatInit tells a new seat actor its round and seat.
@@ -41,55 +42,36 @@ func (s *seatActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *seatInit:
 		s.r, s.spec = m.r, m.spec
+		switch id := s.r.env.channels[s.spec.Channel]; {
+		case s.spec.Channel == ChannelHouse:
+		case s.spec.Mailbox != "":
+			s.to = actor.NewPID(ctx.ActorSystem().Address(), s.spec.Mailbox)
+		case id != "":
+			s.to = actor.NewPID(ctx.ActorSystem().Address(), id)
+		}
 	case *games.Prompt:
 		s.deliver(ctx, m)
-	case *a2aResult:
-		if m.Err != nil {
-			s.r.env.log.Info("a2a call failed: the move stays empty", "table", s.r.id, "seat", s.spec.Seat.Seat, "err", m.Err)
-			return
-		}
-		ctx.Send(s.r.table, &seatAnswer{Round: s.r.round, From: ChannelA2A,
-			Input: games.Input{Seat: m.Prompt.Seat, Kind: "answer", Move: m.Prompt.Move, Body: m.Body}})
 	}
 }
 
 func (s *seatActor) deliver(ctx actor.Context, p *games.Prompt) {
-	switch s.spec.Channel {
-	case ChannelHouse: // the game's house policy answers at once; nothing of the prompt is kept
-		hp, ok := s.r.engine.(games.HousePlayer)
-		if !ok {
-			s.r.env.log.Warn("house seat at a game with no house policy", "table", s.r.id, "seat", p.Seat)
-			return
-		}
-		body := hp.HouseAnswer(*p, houseSeed(s.r.seed, p))
-		ctx.Send(s.r.table, &seatAnswer{Round: s.r.round, From: ChannelHouse,
-			Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}})
-	case ChannelMailbox:
-		env, err := SignEnvelope(s.r.env.key, s.r.round, *p)
-		if err != nil {
-			panic(err) // a prompt that cannot be encoded is a bug in the game: restart the table
-		}
-		ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.spec.Mailbox),
-			&DeliverPrompt{Table: s.r.id, Round: s.r.round, Seat: p.Seat, Envelope: env, Prompt: *p})
-	case ChannelA2A:
-		if s.r.env.agents == nil {
-			return
-		}
-		env, err := SignEnvelope(s.r.env.key, s.r.round, *p)
-		if err != nil {
-			panic(err)
-		}
-		caller, endpoint, prompt := s.r.env.agents, s.spec.Endpoint, *p
-		self, root := ctx.Self(), ctx.ActorSystem().Root
-		go func() {
-			cctx, cancel := context.WithDeadline(context.Background(), prompt.Deadline)
-			defer cancel()
-			body, err := caller.Call(cctx, endpoint, env, prompt.Deadline)
-			root.Send(self, &a2aResult{Prompt: prompt, Body: body, Err: err})
-		}()
-	default:
-		s.r.env.log.Warn("seat with unknown channel", "table", s.r.id, "seat", p.Seat, "channel", s.spec.Channel)
+	if s.to != nil {
+		ctx.Send(s.to, &DeliverPrompt{Table: s.r.id, Round: s.r.round, Seat: p.Seat, Prompt: *p, Endpoint: s.spec.Endpoint})
+		return
 	}
+	if s.spec.Channel != ChannelHouse {
+		s.r.env.log.Warn("seat with no channel actor", "table", s.r.id, "seat", p.Seat, "channel", s.spec.Channel)
+		return
+	}
+	// The game's house policy answers at once; nothing of the prompt is kept.
+	hp, ok := s.r.engine.(games.HousePlayer)
+	if !ok {
+		s.r.env.log.Warn("house seat at a game with no house policy", "table", s.r.id, "seat", p.Seat)
+		return
+	}
+	body := hp.HouseAnswer(*p, houseSeed(s.r.seed, p))
+	ctx.Send(s.r.table, &SeatAnswer{Round: s.r.round, From: ChannelHouse,
+		Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}})
 }
 
 // houseSeed draws the seed of a house answer from the round's seed and the move, so house play

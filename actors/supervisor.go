@@ -174,7 +174,8 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 	return nil
 }
 
-// tellMailboxes sends *TableStopped to the mailbox of every walk-in seat of table id.
+// tellMailboxes sends *TableStopped to the channel actor of every seat of table id that has its
+// own (SeatSpec.Mailbox: a walk-in's mailbox).
 func (s *tablesActor) tellMailboxes(ctx actor.Context, id, status string) {
 	b, err := s.env.store.LoadTable(id)
 	if err != nil {
@@ -185,7 +186,7 @@ func (s *tablesActor) tellMailboxes(ctx actor.Context, id, status string) {
 		return
 	}
 	for _, st := range rec.Spec.Seats {
-		if st.Channel == ChannelMailbox && st.Mailbox != "" {
+		if st.Mailbox != "" {
 			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), st.Mailbox),
 				&TableStopped{Table: id, Round: rec.Round, Seat: st.Seat.Seat, Status: status})
 		}

@@ -94,7 +94,7 @@ func (t *tableActor) Receive(ctx actor.Context) {
 			return
 		}
 		t.guard(ctx, inputKey(m.Input), func() { t.onSubmit(ctx, m) })
-	case *phaseDue, *seatAnswer, *Anchored, *CrashTable, *commitDone:
+	case *phaseDue, *SeatAnswer, *Anchored, *CrashTable, *commitDone:
 		if t.halted {
 			return // the next incarnation restores from the store and redelivers
 		}
@@ -118,7 +118,7 @@ func (t *tableActor) handle(ctx actor.Context, msg any) {
 		}
 		t.isArmed = false
 		t.guard(ctx, "advance@"+m.At.UTC().Format(time.RFC3339Nano), func() { t.onDue(ctx, m) })
-	case *seatAnswer:
+	case *SeatAnswer:
 		t.guard(ctx, inputKey(m.Input), func() { t.onSeatAnswer(ctx, m) })
 	case *Anchored:
 		t.guard(ctx, "anchored:"+m.Request.Kind+":"+strconv.FormatUint(uint64(m.Request.Seq), 10), func() { t.onAnchored(ctx, m) })
@@ -297,7 +297,7 @@ func unavailable() any {
 	return &SubmitAnswerReply{Code: "unavailable", Msg: "could not record the move; send it again", Retry: true}
 }
 
-func (t *tableActor) onSeatAnswer(ctx actor.Context, m *seatAnswer) {
+func (t *tableActor) onSeatAnswer(ctx actor.Context, m *SeatAnswer) {
 	if m.Round != t.rec.Round {
 		return
 	}
@@ -410,11 +410,12 @@ func (t *tableActor) finish(ctx actor.Context) {
 	t.maybeStop(ctx)
 }
 
-// announce tells every walk-in seat's mailbox the round ended, with its result.
+// announce tells the channel actor of every seat that has its own (SeatSpec.Mailbox: a walk-in's
+// mailbox) the round ended, with its result.
 func (t *tableActor) announce(ctx actor.Context) {
 	res := *t.rec.Result
 	for _, s := range t.rec.Spec.Seats {
-		if s.Channel == ChannelMailbox && s.Mailbox != "" {
+		if s.Mailbox != "" {
 			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.Mailbox),
 				&RoundEnded{Table: t.id, Round: t.rec.Round, Seat: s.Seat.Seat, Result: res})
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
 )
@@ -209,8 +210,8 @@ func TestBlitzFailedCommitsThenReload(t *testing.T) {
 	// every envelope the walk-in got, redelivered ones included, verifies
 	pub := h.key.Public().(ed25519.PublicKey)
 	for n := len(mb); n > 0; n-- {
-		if d, ok := (<-mb).(*DeliverPrompt); ok {
-			if err := VerifyEnvelope(pub, d.Envelope); err != nil {
+		if d, ok := (<-mb).(*delivered); ok {
+			if err := envelope.Verify(pub, d.Envelope); err != nil {
 				t.Fatalf("envelope %+v: %v", d.Prompt.Move, err)
 			}
 		}

@@ -23,21 +23,6 @@ type deliverPrompts struct {
 	Prompts []games.Prompt
 }
 
-// seatAnswer goes seat actor → table: an answer computed by the house policy or returned by an
-// A2A agent. It has no reply.
-type seatAnswer struct {
-	Round string
-	Input games.Input
-	From  string // "house" or "a2a"
-}
-
-// a2aResult goes from an A2A call's goroutine back to its seat actor.
-type a2aResult struct {
-	Prompt games.Prompt
-	Body   []byte
-	Err    error
-}
-
 // Table supervisor commands (supervisor.go) and their reply.
 type (
 	spawnTable   struct{ ID string }

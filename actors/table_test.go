@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 )
 
@@ -107,7 +108,7 @@ func TestMailboxSeatEnvelopeAndAnswers(t *testing.T) {
 	if d.Table != "m1" || d.Round != round || d.Seat != 1 {
 		t.Fatalf("DeliverPrompt %+v", d)
 	}
-	if err := VerifyEnvelope(h.key.Public().(ed25519.PublicKey), d.Envelope); err != nil {
+	if err := envelope.Verify(h.key.Public().(ed25519.PublicKey), d.Envelope); err != nil {
 		t.Fatalf("envelope does not verify: %v\n%s", err, d.Envelope)
 	}
 	var env map[string]json.RawMessage

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/actors"
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
 	"arena/games/canon"
@@ -100,7 +100,7 @@ func TestA2AEnvelopesHoldUnderLoad(t *testing.T) {
 			t.Fatalf("%s: %d envelopes sent, %d of its lines in the transcript: want a round's", endpoint, len(envs), lines)
 		}
 		for k, env := range envs {
-			if err := actors.VerifyEnvelope(pub, env); err != nil {
+			if err := envelope.Verify(pub, env); err != nil {
 				t.Fatalf("%s envelope %d: %v", endpoint, k, err)
 			}
 			var e struct {

@@ -16,6 +16,8 @@ type Options struct {
 	// Paces are the clocks of the tables the desk and the joins open (pace.go); zero fields are
 	// the spec's values.
 	Paces Paces
+	// Agents calls BYO agents over A2A for the seats of ChannelA2A (nil: they stay silent).
+	Agents AgentCaller
 }
 
 // Arena is the DOTDOTDOT product on a running arena: the arena's own façade (embedded) and the
@@ -30,9 +32,9 @@ type Arena struct {
 	joining sync.Map
 }
 
-// New puts the DOTDOTDOT product on a, which may still be starting (called from
+// newArena puts the DOTDOTDOT product on a, which may still be starting (called from
 // actors.Options.BeforeRecover, so that StartDesk spawns the desk before boot recovery).
-func New(a *actors.Arena, o Options) *Arena {
+func newArena(a *actors.Arena, o Options) *Arena {
 	d := &Arena{Arena: a, opts: o}
 	if eng, ok := a.Bracket().Engine(walkinGame); ok {
 		d.formats = formatSeatsOf(eng.Manifest())
@@ -46,14 +48,23 @@ func (a *Arena) seatsOf(format string) int {
 	return n
 }
 
-// Start starts an arena (actors.Start) with the DOTDOTDOT product on it and its desk spawned
-// before boot recovery (StartDesk), so the prompts recovered tables redeliver find the walk-ins'
-// mailboxes. opts.BeforeRecover, when set, runs after the desk is spawned.
+// Start starts an arena (actors.Start) with the DOTDOTDOT product on it: its A2A channel
+// (ChannelA2A, registered in opts.Channels) and its desk (StartDesk) are spawned before boot
+// recovery, so the prompts recovered tables redeliver find them and the walk-ins' mailboxes.
+// opts.BeforeRecover, when set, runs after them.
 func Start(opts actors.Options, o Options) (*Arena, error) {
 	var d *Arena
 	before := opts.BeforeRecover
+	channels := map[string]string{ChannelA2A: a2aName}
+	for k, v := range opts.Channels {
+		channels[k] = v
+	}
+	opts.Channels = channels
 	opts.BeforeRecover = func(a *actors.Arena) error {
-		d = New(a, o)
+		d = newArena(a, o)
+		if err := startA2A(d); err != nil {
+			return err
+		}
 		if err := StartDesk(d); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
 	"arena/games/canon"
@@ -66,7 +67,7 @@ func TestDeskPracticePackedEnvelopes(t *testing.T) {
 		if !json.Valid(n.Envelope) {
 			t.Fatalf("envelope is not JSON: %.200s", n.Envelope)
 		}
-		if err := actors.VerifyEnvelope(pub, n.Envelope); err != nil {
+		if err := envelope.Verify(pub, n.Envelope); err != nil {
 			t.Fatalf("move %+v: %v", n.Prompt.Move, err)
 		}
 		if c, err := canon.Canonical(n.Envelope); err != nil || !bytes.Equal(c, n.Envelope) {

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,8 +15,10 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/actors"
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 // Tests of the walk-in desk on the real actor tree (G's tables, rounds and seats), a fake clock,
@@ -70,7 +71,7 @@ func startDeskEnv(t testing.TB, dir string, clock *actors.FakeClock, before func
 func startDeskEnvPaces(t testing.TB, dir string, clock *actors.FakeClock, before func(*Arena) error, eng games.Engine, paces Paces) *deskEnv {
 	t.Helper()
 	if dir == "" {
-		dir = t.TempDir()
+		dir = filepath.Dir(storagetest.Path(t)) // the file is checked when the test ends
 	}
 	if clock == nil {
 		clock = actors.NewFakeClock(deskT0)
@@ -90,7 +91,7 @@ func startDeskEnvPaces(t testing.TB, dir string, clock *actors.FakeClock, before
 	_, err = actors.Start(actors.Options{DB: db, Bracket: br, Clock: deskArmClock{FakeClock: clock, armed: armed}, InstanceKey: ed25519.NewKeyFromSeed(seed[:]),
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:12802,0/7", AskTimeout: 5 * time.Second,
 		BeforeRecover: func(x *actors.Arena) error {
-			a = New(x, Options{Paces: paces})
+			a = newArena(x, Options{Paces: paces})
 			if before == nil {
 				return nil
 			}
@@ -258,7 +259,7 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 			info = &tables[i]
 		}
 	}
-	if info == nil || len(info.Seats) != 3 || info.Seats[0].Channel != actors.ChannelMailbox || info.Seats[0].Name != "Ada Lovelace" ||
+	if info == nil || len(info.Seats) != 3 || info.Seats[0].Channel != ChannelMailbox || info.Seats[0].Name != "Ada Lovelace" ||
 		info.Seats[1].Channel != actors.ChannelHouse || info.Seats[1].Kind != "house" || info.Kind != "practice" {
 		t.Fatalf("table info %+v", info)
 	}
@@ -519,10 +520,13 @@ func TestDeskDroppedPoll(t *testing.T) {
 		}()
 		cancel() // the client drops...
 		mv := games.Move{Turn: 100 + i, Phase: "commit"}
-		env := []byte(fmt.Sprintf(`{"v":1,"round":%q,"turn":%d,"phase":"commit","sig":"ed25519:%02x"}`, j.Round, mv.Turn, i))
+		p := games.Prompt{Seat: 1, Move: mv, Deadline: deskT0.Add(time.Hour)}
+		env, err := envelope.Sign(e.a.InstanceKey(), j.Round, p) // what the mailbox signs
+		if err != nil {
+			t.Fatal(err)
+		}
 		// ...just as the move is issued (sent the way the seat actor sends it).
-		e.a.System().Root.Send(mbox, &actors.DeliverPrompt{Table: j.Table, Round: j.Round, Seat: 1, Envelope: env,
-			Prompt: games.Prompt{Seat: 1, Move: mv, Deadline: deskT0.Add(time.Hour)}})
+		e.a.System().Root.Send(mbox, &actors.DeliverPrompt{Table: j.Table, Round: j.Round, Seat: 1, Prompt: p})
 		<-got // whatever the dropped poll saw, it went nowhere
 		n, err := e.a.NextMove(ctx, token, MaxPollWait)
 		if err != nil || n.Status != NextMove || n.Prompt.Move != mv || string(n.Envelope) != string(env) {
@@ -917,7 +921,7 @@ func TestDeskWalkinTableFills(t *testing.T) {
 	tables, _ := e.a.Tables(ctx)
 	for _, ti := range tables {
 		for _, s := range ti.Seats {
-			if s.Channel != actors.ChannelMailbox {
+			if s.Channel != ChannelMailbox {
 				t.Fatalf("a house seat at a full walkin table: %+v", ti)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"arena/actors"
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
 	"arena/games/canon"
@@ -60,7 +60,7 @@ func TestWalkinEnvelopesHoldUnderLoad(t *testing.T) {
 				if n.Status == NextRevealed {
 					break
 				}
-				if err := actors.VerifyEnvelope(pub, n.Envelope); err != nil {
+				if err := envelope.Verify(pub, n.Envelope); err != nil {
 					t.Fatalf("move %d: %v\n%.300s", moves, err, n.Envelope)
 				}
 				var env struct {
@@ -108,7 +108,7 @@ func TestWalkinEnvelopesHoldUnderLoad(t *testing.T) {
 				if !bytes.Equal(h.env, h.copyOf) {
 					t.Fatalf("envelope %d changed after it was handed out", k)
 				}
-				if err := actors.VerifyEnvelope(pub, h.env); err != nil {
+				if err := envelope.Verify(pub, h.env); err != nil {
 					t.Fatalf("envelope %d: %v", k, err)
 				}
 				if ps, err := canon.Canonical(h.prompt.State.Bytes()); err != nil || !bytes.Equal(ps, h.state) {

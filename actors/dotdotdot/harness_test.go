@@ -20,8 +20,8 @@ var t0 = time.Date(2026, 9, 9, 14, 0, 0, 0, time.UTC)
 const waitMax = 10 * time.Second // a test that waits this long has failed
 
 // harness is one arena with the DOTDOTDOT product on a fake clock and a bbolt file in
-// t.TempDir, with a channel fed by the OnEvents hook so tests synchronise on what the arena
-// did, never on sleeps (the joins' twin of package actors' harness).
+// t.TempDir, with channels fed by the OnEvents and OnStatus hooks so tests synchronise on what
+// the arena did, never on sleeps (the joins' and A2A channel's twin of package actors' harness).
 type harness struct {
 	t     *testing.T
 	store *storage.Store
@@ -29,18 +29,21 @@ type harness struct {
 	eng   *countdown.Engine
 	eng2  games.Engine // a second game in the bracket (real engines), set before start
 	// agents, when set before start, is wired into the arena.
-	agents actors.AgentCaller
+	agents AgentCaller
 	key    ed25519.PrivateKey
 	arena  *Arena
 
 	events chan games.Event
 	log    []games.Event
+	status chan [2]string
+	last   map[string]string
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: actors.NewFakeClock(t0), eng: &countdown.Engine{},
-		key: ed25519.NewKeyFromSeed(make([]byte, 32)), events: make(chan games.Event, 100000)}
+		key: ed25519.NewKeyFromSeed(make([]byte, 32)), events: make(chan games.Event, 100000),
+		status: make(chan [2]string, 100000), last: map[string]string{}}
 	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +70,7 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	a, err := actors.Start(actors.Options{DB: h.store, Bracket: br, Clock: h.clock, InstanceKey: h.key,
+	a, err := Start(actors.Options{DB: h.store, Bracket: br, Clock: h.clock, InstanceKey: h.key,
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7",
 		Logger:        slog.New(slog.DiscardHandler),
 		OnEvents: func(_, _ string, evs []games.Event) {
@@ -75,11 +78,52 @@ func (h *harness) start() {
 				h.events <- e
 			}
 		},
-		Agents: h.agents})
+		OnStatus: func(id, s string) { h.status <- [2]string{id, s} }},
+		Options{Agents: h.agents})
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	h.arena = New(a, Options{})
+	h.arena = a
+}
+
+func (h *harness) open(spec actors.TableSpec) string {
+	h.t.Helper()
+	if spec.Game == "" {
+		spec.Game = countdown.ID
+	}
+	round, err := h.arena.OpenTable(context.Background(), spec)
+	if err != nil {
+		h.t.Fatalf("OpenTable(%s): %v", spec.ID, err)
+	}
+	return round
+}
+
+func (h *harness) waitStatus(id, status string) {
+	h.t.Helper()
+	if h.last[id] == status {
+		return
+	}
+	timeout := time.After(waitMax)
+	for {
+		select {
+		case s := <-h.status:
+			h.last[s[0]] = s[1]
+			if s[0] == id && s[1] == status {
+				return
+			}
+		case <-timeout:
+			h.t.Fatalf("timed out waiting for table %s to be %s (last %q)", id, status, h.last[id])
+		}
+	}
+}
+
+// seats are house seats and A2A seats, by channel.
+func seats(channels ...string) []actors.SeatSpec {
+	var out []actors.SeatSpec
+	for i, ch := range channels {
+		out = append(out, actors.SeatSpec{Seat: games.Seat{Seat: i + 1, Name: "seat", Kind: "house"}, Channel: ch})
+	}
+	return out
 }
 
 // stop shuts the arena down as a deploy would; tables stay live in storage.

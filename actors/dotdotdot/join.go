@@ -89,7 +89,7 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	}
 	s := &spec.Seats[0]
 	s.Seat.Agent, s.Seat.Name, s.Seat.Kind, s.Seat.Walkin, s.Seat.Human = j.Agent, j.Name, kind, false, j.Human
-	s.Channel, s.Endpoint = actors.ChannelA2A, j.Endpoint
+	s.Channel, s.Endpoint = ChannelA2A, j.Endpoint
 	round, err := a.OpenTable(ctx, spec)
 	if err != nil {
 		return AgentJoinReply{}, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
 )
@@ -51,7 +52,7 @@ func TestJoinAgentSeatsOnA2A(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ti.Seats) != 3 || ti.Seats[0].Agent != joinAgentID || ti.Seats[0].Channel != actors.ChannelA2A || ti.Seats[0].Name != "Ada" || ti.Seats[0].Kind != "byo" {
+	if len(ti.Seats) != 3 || ti.Seats[0].Agent != joinAgentID || ti.Seats[0].Channel != ChannelA2A || ti.Seats[0].Name != "Ada" || ti.Seats[0].Kind != "byo" {
 		t.Fatalf("seats %+v", ti.Seats)
 	}
 	for _, s := range ti.Seats[1:] {
@@ -66,7 +67,7 @@ func TestJoinAgentSeatsOnA2A(t *testing.T) {
 		if c[0] != "https://ada.example/a2a" {
 			t.Fatalf("called %s", c[0])
 		}
-		if err := actors.VerifyEnvelope(h.key.Public().(ed25519.PublicKey), []byte(c[1])); err != nil {
+		if err := envelope.Verify(h.key.Public().(ed25519.PublicKey), []byte(c[1])); err != nil {
 			t.Fatalf("envelope: %v", err)
 		}
 		var env struct {

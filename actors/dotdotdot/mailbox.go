@@ -3,12 +3,14 @@ package dotdotdot
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/actors"
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 )
 
@@ -102,8 +104,11 @@ type mailbox struct {
 	now   func() time.Time
 	// silence answers a move with nothing for the away rule (§4.5); it must not block.
 	silence func(actors.SubmitAnswer)
+	// sign makes the §4 envelope of a move (envelope.Sign with the instance key).
+	sign func(round string, p games.Prompt) ([]byte, error)
+	log  *slog.Logger
 
-	cur     *actors.DeliverPrompt
+	cur     *delivery
 	state   int
 	missed  int  // moves missed in a row (not answered by their deadline, or replaced)
 	away    bool // §4.5: answer each new move with silence at once until the seat polls
@@ -123,7 +128,8 @@ type mailbox struct {
 func newMailbox(a *Arena, hash, table string, seat int, game string) *mailbox {
 	clock := a.deskClock()
 	return &mailbox{
-		hash: hash, table: table, seat: seat, game: game, now: clock.Now,
+		hash: hash, table: table, seat: seat, game: game, now: clock.Now, log: a.Logger(),
+		sign: func(round string, p games.Prompt) ([]byte, error) { return envelope.Sign(a.InstanceKey(), round, p) },
 		endedAt: func() *actors.RoundEnded {
 			rec, err := a.Stored(table)
 			if err != nil || rec.Status != actors.StatusFinished || rec.Result == nil {
@@ -154,7 +160,12 @@ func (m *mailbox) Receive(ctx actor.Context) {
 			}
 		}
 	case *actors.DeliverPrompt:
-		m.deliver(msg)
+		env, err := m.sign(msg.Round, msg.Prompt)
+		if err != nil { // a prompt that cannot be encoded is a bug in the game
+			m.log.Error("walk-in envelope", "table", m.table, "seat", m.seat, "err", err)
+			return
+		}
+		m.deliver(&delivery{Table: msg.Table, Round: msg.Round, Seat: msg.Seat, Envelope: env, Prompt: msg.Prompt})
 	case *actors.TableStopped:
 		if m.stop(msg) {
 			// The walk-in gives up the seat (no in_a_round for a round that is not live, §4.4).
@@ -180,8 +191,18 @@ func (m *mailbox) Receive(ctx actor.Context) {
 	}
 }
 
+// delivery is a move as the mailbox holds it: the seat actor's prompt and its signed envelope
+// (byte for byte what an A2A agent would have been sent, §4.4).
+type delivery struct {
+	Table    string
+	Round    string
+	Seat     int
+	Envelope []byte
+	Prompt   games.Prompt
+}
+
 // deliver takes a move from the seat actor.
-func (m *mailbox) deliver(p *actors.DeliverPrompt) {
+func (m *mailbox) deliver(p *delivery) {
 	m.expire()
 	if m.cur != nil && m.cur.Round == p.Round && m.cur.Prompt.Move == p.Prompt.Move {
 		// The same move again (a table restart redelivers its open moves): keep its state.

@@ -28,9 +28,9 @@ func newMboxHarness() *mboxHarness {
 	return h
 }
 
-func mboxMove(turn int, phase string, ex int, deadline time.Time) *actors.DeliverPrompt {
+func mboxMove(turn int, phase string, ex int, deadline time.Time) *delivery {
 	mv := games.Move{Turn: turn, Phase: phase, Exchange: ex}
-	return &actors.DeliverPrompt{Table: "p1", Round: "T-7", Seat: 1,
+	return &delivery{Table: "p1", Round: "T-7", Seat: 1,
 		Envelope: []byte(`{"v":1,"round":"T-7","turn":` + deskItoa(turn) + `,"sig":"ed25519:00"}`),
 		Prompt:   games.Prompt{Seat: 1, Move: mv, Deadline: deadline}}
 }

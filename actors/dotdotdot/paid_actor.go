@@ -343,7 +343,7 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable, paid []*paidHold) {
 		s.Seat.Agent, s.Seat.Name, s.Seat.Kind, s.Seat.Walkin, s.Seat.Human = h.join.Agent, h.join.Name, kind, false, h.join.Human
 		s.Seat.Entry = p.o.Entry
 		s.Seat.Collateral = p.o.Entry * 60 / 100
-		s.Channel, s.Endpoint = actors.ChannelA2A, h.join.Endpoint
+		s.Channel, s.Endpoint = ChannelA2A, h.join.Endpoint
 		paidBy[i+1] = h.check.PaidBy
 	}
 	var house []int

@@ -122,7 +122,7 @@ func TestPaidTableReadsTheChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ti.Kind != "open" || len(ti.Seats) != 3 || ti.Seats[0].Agent != join("One").Agent || ti.Seats[0].Channel != actors.ChannelA2A ||
+	if ti.Kind != "open" || len(ti.Seats) != 3 || ti.Seats[0].Agent != join("One").Agent || ti.Seats[0].Channel != ChannelA2A ||
 		ti.Seats[1].Channel != actors.ChannelHouse || ti.Seats[2].Channel != actors.ChannelHouse {
 		t.Fatalf("table %+v", ti)
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"arena/games"
-	"arena/games/dilemma"
+	"arena/games/warden/dilemma"
 )
 
 // A round's input log replays to its transcript (ok), and a transcript that differs from the

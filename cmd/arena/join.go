@@ -46,7 +46,7 @@ const a2aTimeout = 25 * time.Second
 
 // agentsHook is the agent side of serve.
 type agentsHook struct {
-	caller   actors.AgentCaller
+	caller   dotdotdot.AgentCaller
 	keys     actors.KeyResolver // nil: no registry
 	resolver *badge.Resolver    // nil: no registry
 	house    ccd.Address

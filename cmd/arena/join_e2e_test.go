@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/actors"
+	dddenv "arena/actors/dotdotdot/envelope"
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/egress"
@@ -253,7 +253,7 @@ func TestServeJSAgentJoinsAndPlays(t *testing.T) {
 	// A forged envelope (another key) is caught by the agent; the arena's own key would pass.
 	forger := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{9}, 32))
 	p := games.Prompt{Seat: 1, Move: games.Move{Turn: 1, Phase: "talk", Exchange: 1}, Deadline: time.Now().Add(3 * time.Second)}
-	forged, _ := actors.SignEnvelope(forger, "T-1", p)
+	forged, _ := dddenv.Sign(forger, "T-1", p)
 	if _, err := a2a.New(a2a.Options{}).Call(ctx, js.base+"/a2a", forged, p.Deadline); err == nil {
 		t.Fatal("the agent answered a forged envelope")
 	}

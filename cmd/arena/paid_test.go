@@ -96,12 +96,11 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 	}
 	defer st.Close()
 	br, _ := newBracket()
-	aa, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
-		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String()})
+	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
+		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String()}, dotdotdot.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := dotdotdot.New(aa, dotdotdot.Options{})
 	defer a.Shutdown(ctx)
 	opened := make(chan string, 1)
 	paid, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: client, Contract: testEscrow},
@@ -213,7 +212,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
+	cfg.DataDir = filepath.Dir(storagetest.Path(t))
 	st, err := storage.Open(filepath.Join(cfg.DataDir, "arena.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -227,13 +226,12 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	defer ch.stop()
 	ag := startAgents(&ch, log, config.Dotdotdot{})
 	br, _ := newBracket()
-	aa, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
+	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
 		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},
-		OnStatus: ag.onStatus, BeforeRecover: ch.start})
+		OnStatus: ag.onStatus, BeforeRecover: ch.start}, dotdotdot.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := dotdotdot.New(aa, dotdotdot.Options{})
 	defer a.Shutdown(context.Background())
 	opened := make(chan string, 1)
 	escrowChain, house := ag.escrowWiring()

@@ -28,7 +28,7 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
-	"arena/games/dilemma"
+	"arena/games/warden/dilemma"
 	"arena/storage"
 	"arena/transport/arenadoor"
 	"arena/transport/dotdotdot/chatseat"
@@ -109,12 +109,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	a, err := dotdotdot.Start(actors.Options{
 		DB: store, Bracket: bracket, Logger: log,
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
-		Metrics: reg, Anchorer: escrowAnchorer{ag}, Agents: ag.caller, Keys: ag.keys,
+		Metrics: reg, Anchorer: escrowAnchorer{ag}, Keys: ag.keys,
 		OnStatus: ag.onStatus, // a finished paid table settles on the escrow (join.go)
-		// The walk-in desk (dotdotdot.Start) and the chain actor start before tables are
+		// The walk-in desk and A2A channel (dotdotdot.Start) and the chain actor start before tables are
 		// restored, so a recovered table's open move finds its mailbox and its anchors find the chain.
 		BeforeRecover: ch.start,
-	}, dotdotdot.Options{Paces: pacesOf(cfg.Pace)})
+	}, dotdotdot.Options{Paces: pacesOf(cfg.Pace), Agents: ag.caller})
 	if err != nil {
 		return err
 	}
@@ -265,11 +265,20 @@ func tokenSource(cfg config.Config) string {
 	return cfg.TokenPath()
 }
 
-// newBracket registers every game `arena serve` hosts: DOTDOTDOT Blitz (and Short) with §14's
-// fees, and the Warden's Game II. No door opens a Game II table yet; registering it lets
-// restored tables of it resume.
+// newBracket registers every game `arena serve` hosts (engines). No door opens a Game II table
+// yet; registering it lets restored tables of it resume.
 func newBracket() (*games.Bracket, error) {
-	return games.NewBracket(blitz.NewEngine(blitz.DefaultFees()), dilemma.Engine{})
+	return games.NewBracket(engines()...)
+}
+
+// engines is the manifest of the house: one line per game. Adding a game is its engine package
+// under games/ (which runs games/gametest) and its line here; the tables, their input logs,
+// replay and the Bracket need nothing more.
+func engines() []games.Engine {
+	return []games.Engine{
+		blitz.NewEngine(blitz.DefaultFees()), // DOTDOTDOT Blitz and Short, §14's fees
+		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
+	}
 }
 
 // chainHook is what startChain returns: the anchorer tables hand anchor requests to (the chain

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/actors"
+	"arena/actors/dotdotdot/envelope"
 	"arena/chain/egress"
 	"arena/games"
 	"arena/games/canon"
@@ -59,7 +59,7 @@ func BenchmarkRoundTripJSAgent(b *testing.B) {
 	c := New(Options{})
 	p := games.Prompt{Seat: 1, Move: games.Move{Turn: 2, Phase: "commit"}, Deadline: time.Now().Add(time.Hour),
 		State: games.RawDoc([]byte(`{"agents":[{"seat":1,"agent":"` + testAgentID + `","alive":true},{"seat":2,"agent":"ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:Other","alive":true}],"me":{"unlocked":60000000,"next_seq":1}}`))}
-	env, err := actors.SignEnvelope(instance, "T-1", p)
+	env, err := envelope.Sign(instance, "T-1", p)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package a2a is the arena's outbound A2A client (§4, §5.3, §13): it calls a BYO agent's
 // endpoint for one move with A2A protocol v0.3 over HTTP(S) and returns the agent's answer body.
-// *Client satisfies actors.AgentCaller.
+// *Client satisfies dotdotdot.AgentCaller.
 //
 // One call:
 //

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/dotdotdot"
+	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
 	"arena/games/canon"
@@ -48,22 +50,21 @@ func TestJSAgentPlaysFullRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan string, 16)
-	a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: instance,
+	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: instance,
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:ArenaInstance",
-		Agents:        New(Options{PollInterval: 20 * time.Millisecond}),
 		Keys:          staticKeys{testAgentID: js.Key.Public().(ed25519.PublicKey)},
 		OnStatus: func(table, status string) {
 			if status == actors.StatusFinished || status == actors.StatusFailed {
 				done <- status
 			}
-		}})
+		}}, dotdotdot.Options{Agents: New(Options{PollInterval: 20 * time.Millisecond})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Shutdown(context.Background())
 
 	seats := []actors.SeatSpec{{Seat: games.Seat{Seat: 1, Agent: testAgentID, Name: "Ada", Kind: "byo",
-		Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelA2A, Endpoint: js.Endpoint}}
+		Entry: 100_000_000, Collateral: 60_000_000}, Channel: dotdotdot.ChannelA2A, Endpoint: js.Endpoint}}
 	for i := 2; i <= 3; i++ {
 		seats = append(seats, actors.SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i), Kind: "house",
 			Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelHouse})
@@ -143,7 +144,7 @@ func TestJSAgentCatchesForgedEnvelope(t *testing.T) {
 	c := New(Options{})
 	p := games.Prompt{Seat: 2, Move: games.Move{Turn: 1, Phase: "talk", Exchange: 1},
 		Deadline: time.Now().Add(5 * time.Second).UTC(), State: games.RawDoc([]byte(`{"format":{"seats":3}}`))}
-	good, err := actors.SignEnvelope(instance, "T-7", p)
+	good, err := envelope.Sign(instance, "T-7", p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestJSAgentCatchesForgedEnvelope(t *testing.T) {
 		t.Fatalf("genuine envelope: %v", err)
 	}
 	forger := ed25519.NewKeyFromSeed(bytesOf(9, 32))
-	forged, _ := actors.SignEnvelope(forger, "T-7", p)
+	forged, _ := envelope.Sign(forger, "T-7", p)
 	if _, err := c.Call(context.Background(), js.Endpoint, forged, p.Deadline); err == nil {
 		t.Fatal("a forged envelope was answered")
 	}
@@ -201,19 +202,18 @@ func TestSlowOrMisechoingAgentNeverDelaysTheTable(t *testing.T) {
 			defer st.Close()
 			br, _ := games.NewBracket(blitz.NewEngine(blitz.DefaultFees()))
 			done := make(chan struct{}, 1)
-			a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
-				Agents: New(Options{PollInterval: 20 * time.Millisecond}),
+			a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
 				OnStatus: func(_, s string) {
 					if s == actors.StatusFinished {
 						done <- struct{}{}
 					}
-				}})
+				}}, dotdotdot.Options{Agents: New(Options{PollInterval: 20 * time.Millisecond})})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer a.Shutdown(context.Background())
 			seats := []actors.SeatSpec{{Seat: games.Seat{Seat: 1, Agent: testAgentID, Name: "Slow", Kind: "byo",
-				Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelA2A, Endpoint: srv.URL}}
+				Entry: 100_000_000, Collateral: 60_000_000}, Channel: dotdotdot.ChannelA2A, Endpoint: srv.URL}}
 			for i := 2; i <= 3; i++ {
 				seats = append(seats, actors.SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i), Kind: "house",
 					Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelHouse})

@@ -1,4 +1,8 @@
-package actors
+// Package envelope is the DOTDOTDOT §4 envelope: what an agent is sent for each move (and a
+// walk-in collects, byte for byte), signed with the instance key. The channels that deliver a
+// prompt (the walk-ins' mailboxes, the A2A channel: package dotdotdot) sign it; the generic seat
+// actor never does.
+package envelope
 
 import (
 	"crypto/ed25519"
@@ -32,11 +36,11 @@ func FormatDeadline(t time.Time) string {
 	return t.UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano)
 }
 
-// SignEnvelope builds and signs the envelope of prompt p in round (§4): sig = "ed25519:" +
+// Sign builds and signs the envelope of prompt p in round (§4): sig = "ed25519:" +
 // hex(ed25519(key, SHA-256(JCS(envelope without sig)))), the commitment rule of §7.2-§7.3 applied
 // to the envelope (docs/protocol-notes.md "actors: envelope signature"). The returned bytes are
 // the JCS form of the whole envelope, sig included, so every copy is byte-identical.
-func SignEnvelope(key ed25519.PrivateKey, round string, p games.Prompt) ([]byte, error) {
+func Sign(key ed25519.PrivateKey, round string, p games.Prompt) ([]byte, error) {
 	env := envelope{V: 1, Round: round, Turn: p.Move.Turn, Phase: p.Move.Phase, Exchange: p.Move.Exchange,
 		Seat: p.Seat, Deadline: FormatDeadline(p.Deadline), State: p.State.Bytes(), Inbox: p.Inbox}
 	if len(env.State) == 0 {
@@ -47,36 +51,36 @@ func SignEnvelope(key ed25519.PrivateKey, round string, p games.Prompt) ([]byte,
 	}
 	unsigned, err := canon.Marshal(env)
 	if err != nil {
-		return nil, fmt.Errorf("actors: envelope %s seat %d: %w", round, p.Seat, err)
+		return nil, fmt.Errorf("envelope: %s seat %d: %w", round, p.Seat, err)
 	}
 	digest := canon.Digest(unsigned)
 	env.Sig = canon.FormatSig(ed25519.Sign(key, digest[:]))
 	out, err := canon.Marshal(env)
 	if err != nil {
-		return nil, fmt.Errorf("actors: envelope %s seat %d: %w", round, p.Seat, err)
+		return nil, fmt.Errorf("envelope: %s seat %d: %w", round, p.Seat, err)
 	}
 	return out, nil
 }
 
-// VerifyEnvelope checks an envelope's sig with the instance public key, as an agent does (§4).
-func VerifyEnvelope(pub ed25519.PublicKey, raw []byte) error {
+// Verify checks an envelope's sig with the instance public key, as an agent does (§4).
+func Verify(pub ed25519.PublicKey, raw []byte) error {
 	var head struct {
 		Sig string `json:"sig"`
 	}
 	if err := json.Unmarshal(raw, &head); err != nil {
-		return fmt.Errorf("actors: verify envelope: %w", err)
+		return fmt.Errorf("envelope: verify: %w", err)
 	}
 	sig, err := canon.ParseSig(head.Sig)
 	if err != nil {
-		return fmt.Errorf("actors: verify envelope: %w", err)
+		return fmt.Errorf("envelope: verify: %w", err)
 	}
 	unsigned, err := canon.CanonicalWithout(raw, "sig")
 	if err != nil {
-		return fmt.Errorf("actors: verify envelope: %w", err)
+		return fmt.Errorf("envelope: verify: %w", err)
 	}
 	digest := canon.Digest(unsigned)
 	if !canon.Verify(pub, digest[:], sig) {
-		return errors.New("actors: verify envelope: bad signature")
+		return errors.New("envelope: verify: bad signature")
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package actors
+package envelope
 
 import (
 	"crypto/ed25519"
@@ -22,7 +22,7 @@ func TestSignEnvelopeMatchesHandWrittenCanonicalForm(t *testing.T) {
 		Deadline: time.Date(2026, 9, 9, 14, 3, 20, 0, time.FixedZone("CEST", 2*3600)),
 		State:    games.RawDoc([]byte(`{ "b": [true, null], "a": 1.0 }`)),
 		Inbox:    []json.RawMessage{json.RawMessage(`{"type":"call","text":"é<>"}`)}}
-	got, err := SignEnvelope(key, "T-9931", p)
+	got, err := Sign(key, "T-9931", p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,22 +35,22 @@ func TestSignEnvelopeMatchesHandWrittenCanonicalForm(t *testing.T) {
 		t.Fatalf("envelope\n got %s\nwant %s", got, want)
 	}
 	pub := key.Public().(ed25519.PublicKey)
-	if err := VerifyEnvelope(pub, got); err != nil {
-		t.Fatalf("VerifyEnvelope: %v", err)
+	if err := Verify(pub, got); err != nil {
+		t.Fatalf("Verify: %v", err)
 	}
 	tampered := strings.Replace(string(got), `"seat":4`, `"seat":5`, 1)
-	if err := VerifyEnvelope(pub, []byte(tampered)); err == nil {
+	if err := Verify(pub, []byte(tampered)); err == nil {
 		t.Fatal("a tampered envelope verified")
 	}
 	other := ed25519.NewKeyFromSeed(make([]byte, 32)).Public().(ed25519.PublicKey)
-	if err := VerifyEnvelope(other, got); err == nil {
+	if err := Verify(other, got); err == nil {
 		t.Fatal("an envelope verified under another key")
 	}
 }
 
 func TestEnvelopeOmitsExchangeOutsideTalk(t *testing.T) {
 	key := ed25519.NewKeyFromSeed(make([]byte, 32))
-	got, err := SignEnvelope(key, "T-1", games.Prompt{Seat: 1, Move: games.Move{Turn: 1, Phase: "commit"},
+	got, err := Sign(key, "T-1", games.Prompt{Seat: 1, Move: games.Move{Turn: 1, Phase: "commit"},
 		Deadline: time.Date(2026, 9, 9, 14, 0, 0, 250_000_000, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
@@ -58,26 +58,5 @@ func TestEnvelopeOmitsExchangeOutsideTalk(t *testing.T) {
 	if strings.Contains(string(got), "exchange") || !strings.Contains(string(got), `"deadline":"2026-09-09T14:00:00.25Z"`) ||
 		!strings.Contains(string(got), `"inbox":[],`) || !strings.Contains(string(got), `"state":{}`) {
 		t.Fatalf("envelope %s", got)
-	}
-}
-
-func TestHouseKeysAreDerivedAndDistinct(t *testing.T) {
-	master := ed25519.NewKeyFromSeed(make([]byte, 32))
-	a1, a1again := HouseKey(master, "t1", 1), HouseKey(master, "t1", 1)
-	if !a1.Equal(a1again) {
-		t.Fatal("house key derivation is not deterministic")
-	}
-	seen := map[string]bool{}
-	for _, k := range []ed25519.PrivateKey{a1, HouseKey(master, "t1", 2), HouseKey(master, "t2", 1),
-		HouseKey(ed25519.NewKeyFromSeed(append(make([]byte, 31), 1)), "t1", 1)} {
-		seen[hex.EncodeToString(k.Seed())] = true
-	}
-	if len(seen) != 4 {
-		t.Fatal("house keys collide across seats, tables or instances")
-	}
-	agent := HouseAgent("ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7", a1.Public().(ed25519.PublicKey))
-	token, ok := strings.CutPrefix(agent, "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:")
-	if !ok || len(token) < 16 || strings.ContainsAny(token, "0OIl") {
-		t.Fatalf("house agent %q", agent)
 	}
 }

@@ -1,0 +1,576 @@
+// Package gametest is the conformance suite every engine runs (a test of its own package calls
+// Run with a Case). It plays whole matches through the games contract only and checks what the
+// contract promises of every game:
+//
+//   - determinism: the same Setup and inputs at the same instants give the same transcript,
+//     prompts and views, byte for byte;
+//   - replay: games.Replay of the match's input log gives the live match's events, views and
+//     Result;
+//   - a refused input changes nothing: a twin that never saw it plays on to the same bytes;
+//   - secrecy: no value the Case names secret in a non-public line shows in a spectator's view
+//     or in a public event before the match has ended;
+//   - abandon: Abandon ends the match at once, returns every stake and refuses what follows;
+//   - money (Case.Stakes): Σ Payouts + House = Σ Entry, standings rank every seat, ties share;
+//   - no input panics the match (a seeded stream of hostile inputs here, and Fuzz for go test -fuzz).
+//
+// It uses package testing and nothing impure beyond it; the matches it plays are pure.
+package gametest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/games"
+)
+
+// Case is one engine under test.
+type Case struct {
+	Engine games.Engine
+	Setup  games.Setup   // a valid Setup (Start, Seed, Seats set)
+	Keys   games.Keyring // the seats' keys, or nil for a game that signs nothing
+	// Answer is a legal body for prompt p, drawn from rnd; nil to leave the move unanswered.
+	// Nil Answer uses the engine's house policy (games.HousePlayer).
+	Answer func(p games.Prompt, rnd *rand.Rand) json.RawMessage
+	// Secrets are the values a non-public event hides (a private line's text, a sealed choice),
+	// each as it would appear in JSON and nowhere in public by chance before the end.
+	Secrets func(e games.Event) []string
+	// Reveal is the type of the event that reveals the secrets (Blitz round.revealed, Game II
+	// choices_revealed); secrecy is checked up to it. Empty: up to the match's end.
+	Reveal string
+	// Stakes says the game moves money: the Result conserves the seats' entries.
+	Stakes bool
+	// Seeds are the seeds matches are played with (default: three).
+	Seeds [][32]byte
+}
+
+// record is one match played through: every step's bytes and the input log.
+type record struct {
+	m     games.Match
+	trace []byte // events and prompts of every step, as JSON, in order
+	evs   []games.Event
+	log   []games.Logged
+}
+
+func (c *Case) seeds() [][32]byte {
+	if len(c.Seeds) > 0 {
+		return c.Seeds
+	}
+	var out [][32]byte
+	for i := range 3 {
+		var s [32]byte
+		s[0], s[31] = byte(i+1), 0xa5
+		out = append(out, s)
+	}
+	return out
+}
+
+func (c *Case) setup(seed [32]byte) games.Setup {
+	s := c.Setup
+	s.Seed = seed
+	return s
+}
+
+func (c *Case) answer(p games.Prompt, rnd *rand.Rand) json.RawMessage {
+	if c.Answer != nil {
+		return c.Answer(p, rnd)
+	}
+	if h, ok := c.Engine.(games.HousePlayer); ok {
+		return h.HouseAnswer(p, rnd.Uint64())
+	}
+	return nil
+}
+
+// maxSteps bounds a match: a game that never ends fails rather than hangs.
+const maxSteps = 100_000
+
+// play plays a match of seed to its end: at each deadline Advance, then an answer to each open
+// prompt (seeded by the seed), a millisecond later. hostile, when set, is called before each
+// answer with the match and the instant: it may send inputs that must be refused, and must
+// leave the match as it was.
+func (c *Case) play(t *testing.T, seed [32]byte, hostile func(m games.Match, at time.Time)) record {
+	t.Helper()
+	s := c.setup(seed)
+	m, err := c.Engine.New(s, c.Keys)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	rnd := rand.New(rand.NewPCG(uint64(seed[0]), uint64(seed[31])))
+	r := record{m: m}
+	add := func(l games.Logged, st games.Step) {
+		r.log = append(r.log, l)
+		r.evs = append(r.evs, st.Events...)
+		r.trace = appendStep(t, r.trace, st)
+	}
+	for n := 0; ; n++ {
+		if n > maxSteps {
+			t.Fatalf("seed %x: no end after %d deadlines", seed[:2], maxSteps)
+		}
+		dl, ok := m.Deadline()
+		if !ok {
+			return r
+		}
+		add(games.Logged{Op: games.OpAdvance, At: dl}, m.Advance(dl))
+		at := dl.Add(time.Millisecond)
+		for _, p := range m.Prompts() {
+			if hostile != nil {
+				hostile(m, at)
+			}
+			body := c.answer(p, rnd)
+			if body == nil {
+				continue
+			}
+			in := games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}
+			st, err := m.Act(at, in)
+			if err != nil {
+				continue // a policy's answer may be refused (its move closed early): nothing changed
+			}
+			add(games.Logged{Op: games.OpAct, At: at, Input: in}, st)
+		}
+	}
+}
+
+func appendStep(t *testing.T, b []byte, st games.Step) []byte {
+	t.Helper()
+	ev, err := json.Marshal(st.Events)
+	if err != nil {
+		t.Fatalf("events do not marshal: %v", err)
+	}
+	b = append(append(b, ev...), '\n')
+	for _, p := range st.Prompts {
+		b = fmt.Appendf(b, "%d %d/%s/%d/%d %s %v ", p.Seat, p.Move.Turn, p.Move.Phase, p.Move.Exchange,
+			p.Move.StateID, p.Deadline.UTC().Format(time.RFC3339Nano), games.Names(p.Legal))
+		b = append(append(b, p.State.Bytes()...), '\n')
+	}
+	return b
+}
+
+// views is every viewer's View (spectator and each seat), as bytes.
+func (c *Case) views(m games.Match) []byte {
+	var b []byte
+	for v := 0; v <= len(c.Setup.Seats); v++ {
+		b = fmt.Appendf(b, "view %d: ", v)
+		b = append(append(b, m.View(v).Bytes()...), '\n')
+	}
+	return b
+}
+
+// Run runs the whole suite on c.
+func Run(t *testing.T, c Case) {
+	t.Run("Determinism", func(t *testing.T) { Determinism(t, c) })
+	t.Run("Replay", func(t *testing.T) { Replay(t, c) })
+	t.Run("RefusedChangesNothing", func(t *testing.T) { RefusedChangesNothing(t, c) })
+	t.Run("Secrecy", func(t *testing.T) { Secrecy(t, c) })
+	t.Run("Abandon", func(t *testing.T) { Abandon(t, c) })
+	t.Run("Hostile", func(t *testing.T) { Hostile(t, c) })
+}
+
+// Determinism: two plays of each seed give the same bytes, and the seeds' transcripts differ.
+func Determinism(t *testing.T, c Case) {
+	var first []byte
+	for i, seed := range c.seeds() {
+		a, b := c.play(t, seed, nil), c.play(t, seed, nil)
+		if len(a.evs) == 0 {
+			t.Fatalf("seed %d: the match made no events", i)
+		}
+		if !bytes.Equal(a.trace, b.trace) || !bytes.Equal(c.views(a.m), c.views(b.m)) {
+			t.Fatalf("seed %d: two plays of the same inputs differ", i)
+		}
+		ra, oka := a.m.Result()
+		rb, okb := b.m.Result()
+		if !oka || !okb {
+			t.Fatalf("seed %d: no result at the end", i)
+		}
+		ja, _ := json.Marshal(ra)
+		jb, _ := json.Marshal(rb)
+		if !bytes.Equal(ja, jb) {
+			t.Fatalf("seed %d: results differ:\n%s\n%s", i, ja, jb)
+		}
+		c.checkResult(t, ra)
+		if i == 0 {
+			first = a.trace
+		} else if bytes.Equal(first, a.trace) && len(c.seeds()) > 1 {
+			t.Logf("seed %d plays the same as seed 0", i)
+		}
+	}
+}
+
+// checkResult holds a finished match's Result to the contract.
+func (c *Case) checkResult(t *testing.T, r games.Result) {
+	t.Helper()
+	seats := map[int]bool{}
+	for i, s := range r.Standings {
+		seats[s.Seat] = true
+		switch {
+		case i == 0 && s.Rank != 1:
+			t.Fatalf("standings %v: the first rank is not 1", r.Standings)
+		case i > 0 && s.Score > r.Standings[i-1].Score:
+			t.Fatalf("standings %v: not best first", r.Standings)
+		case i > 0 && s.Score == r.Standings[i-1].Score && s.Rank != r.Standings[i-1].Rank:
+			t.Fatalf("standings %v: equal scores, different ranks", r.Standings)
+		case i > 0 && s.Score < r.Standings[i-1].Score && s.Rank != i+1:
+			t.Fatalf("standings %v: rank %d at place %d", r.Standings, s.Rank, i+1)
+		}
+	}
+	if len(seats) != len(c.Setup.Seats) {
+		t.Fatalf("standings %v: %d seats ranked of %d", r.Standings, len(seats), len(c.Setup.Seats))
+	}
+	if r.Seed == "" || r.SeedHash == "" {
+		t.Fatalf("result without its seed or seed hash: %+v", r)
+	}
+	if c.Stakes {
+		var stakes, paid int64
+		for _, s := range c.Setup.Seats {
+			stakes += s.Entry
+		}
+		for _, p := range r.Payouts {
+			paid += p
+		}
+		if paid+r.House != stakes || r.Unit == "" {
+			t.Fatalf("payouts %v + house %d = %d, stakes %d (unit %q)", r.Payouts, r.House, paid+r.House, stakes, r.Unit)
+		}
+	}
+}
+
+// Replay: games.Replay of each play's input log gives its events, views and Result exactly.
+func Replay(t *testing.T, c Case) {
+	for i, seed := range c.seeds() {
+		live := c.play(t, seed, nil)
+		m, evs, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log)
+		if err != nil {
+			t.Fatalf("seed %d: replay: %v", i, err)
+		}
+		a, _ := json.Marshal(live.evs)
+		b, _ := json.Marshal(evs)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("seed %d: the replay's %d events are not the live match's %d", i, len(evs), len(live.evs))
+		}
+		if !bytes.Equal(c.views(live.m), c.views(m)) {
+			t.Fatalf("seed %d: the replayed match's views differ", i)
+		}
+		ra, _ := live.m.Result()
+		rb, ok := m.Result()
+		ja, _ := json.Marshal(ra)
+		jb, _ := json.Marshal(rb)
+		if !ok || !bytes.Equal(ja, jb) {
+			t.Fatalf("seed %d: the replayed result differs", i)
+		}
+		// The log as a store keeps it replays the same.
+		head, _ := json.Marshal(games.LogHead{V: 1, Setup: c.setup(seed)})
+		var entries [][]byte
+		for _, l := range live.log {
+			b, err := json.Marshal(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries = append(entries, b)
+		}
+		m2, err := games.ReplayLog(c.Engine, head, entries, c.Keys)
+		if err != nil || !bytes.Equal(c.views(live.m), c.views(m2)) {
+			t.Fatalf("seed %d: the encoded log does not replay to the same match: %v", i, err)
+		}
+		// Replayed to any point, the match then plays on as the live one did.
+		cut := len(live.log) / 2
+		mid, _, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log[:cut])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rest []games.Event
+		for _, l := range live.log[cut:] {
+			st, err := games.Apply(mid, l)
+			if err != nil {
+				t.Fatalf("seed %d: input %d refused after a replay to %d: %v", i, cut, cut, err)
+			}
+			rest = append(rest, st.Events...)
+		}
+		_, head2, _ := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log[:cut])
+		all, _ := json.Marshal(append(head2, rest...))
+		if !bytes.Equal(a, all) {
+			t.Fatalf("seed %d: replayed to input %d and played on, the transcript differs", i, cut)
+		}
+	}
+}
+
+// hostileInputs are inputs no game accepts at any point: no seat, an unknown kind, a stale move,
+// bodies that are not JSON.
+func (c *Case) hostileInputs(m games.Match, rnd *rand.Rand) []games.Input {
+	n := len(c.Setup.Seats)
+	var open games.Move
+	if ps := m.Prompts(); len(ps) > 0 {
+		open = ps[rnd.IntN(len(ps))].Move
+	}
+	bodies := []string{`{`, `[1,`, `{"a":`, `"` + strings.Repeat("a", 300), `{"action":"x"}}`, "\xff"} // not JSON
+	return []games.Input{
+		{Seat: 0, Kind: "answer", Move: open, Body: json.RawMessage(`{}`)},
+		{Seat: n + 1 + rnd.IntN(5), Kind: "answer", Move: open, Body: json.RawMessage(`{}`)},
+		{Seat: 1 + rnd.IntN(n), Kind: "answer", Move: games.Move{Turn: 999, Phase: "nope"}, Body: json.RawMessage(`{}`)},
+		{Seat: 1 + rnd.IntN(n), Kind: "answer", Move: open, Body: json.RawMessage(bodies[rnd.IntN(len(bodies))])},
+		{Seat: 1 + rnd.IntN(n), Kind: "no-such-kind", Move: open, Body: json.RawMessage(`{}`)},
+	}
+}
+
+// RefusedChangesNothing: a play that is sent hostile inputs before every answer (each one must be
+// refused, or be one the game takes) gives the same bytes as a play that never saw them, and the
+// views just after a refusal are the views just before.
+func RefusedChangesNothing(t *testing.T, c Case) {
+	seed := c.seeds()[0]
+	rnd := rand.New(rand.NewPCG(7, 11))
+	refused := 0
+	hostile := func(m games.Match, at time.Time) {
+		for _, in := range c.hostileInputs(m, rnd) {
+			before := c.views(m)
+			st, err := m.Act(at, in)
+			if err == nil {
+				t.Fatalf("hostile input %+v (body %q) accepted: %d events", in, in.Body, len(st.Events))
+			}
+			if len(st.Events)+len(st.Prompts)+len(st.Anchors) > 0 {
+				t.Fatalf("a refused input's step is not empty: %+v", st)
+			}
+			var ge *games.Error
+			if !asError(err, &ge) || ge.Code == "" {
+				t.Fatalf("refusal %v is not a *games.Error with a code", err)
+			}
+			if !bytes.Equal(before, c.views(m)) {
+				t.Fatalf("refused input %+v changed a view", in)
+			}
+			refused++
+		}
+	}
+	clean, dirty := c.play(t, seed, nil), c.play(t, seed, hostile)
+	if refused == 0 {
+		t.Fatal("no hostile input was sent")
+	}
+	if !bytes.Equal(clean.trace, dirty.trace) || !bytes.Equal(c.views(clean.m), c.views(dirty.m)) {
+		t.Fatalf("%d refused inputs changed the match", refused)
+	}
+}
+
+func asError(err error, target **games.Error) bool {
+	for err != nil {
+		if ge, ok := err.(*games.Error); ok {
+			*target = ge
+			return true
+		}
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return false
+		}
+		err = u.Unwrap()
+	}
+	return false
+}
+
+// Secrecy: before the reveal (Case.Reveal, else the match's end), no secret of a non-public
+// event (Case.Secrets) shows in a public event or in the spectator's view.
+func Secrecy(t *testing.T, c Case) {
+	for i, seed := range c.seeds() {
+		m, err := c.Engine.New(c.setup(seed), c.Keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rnd := rand.New(rand.NewPCG(uint64(seed[0]), uint64(seed[31])))
+		var secrets []string
+		revealed := false
+		leaks := func(where string, b []byte) {
+			for _, sec := range secrets {
+				if sec != "" && bytes.Contains(b, []byte(sec)) {
+					t.Fatalf("seed %d: secret %s in %s before the reveal", i, sec, where)
+				}
+			}
+		}
+		check := func(st games.Step) {
+			for _, e := range st.Events {
+				switch {
+				case revealed:
+				case c.Reveal != "" && e.Type == c.Reveal:
+					revealed = true
+				case e.Visibility == games.Public:
+					leaks("public event "+e.Type, e.Payload)
+				case c.Secrets != nil:
+					secrets = append(secrets, c.Secrets(e)...)
+				}
+			}
+			if _, done := m.Result(); done {
+				revealed = true
+			}
+			if !revealed {
+				leaks("the spectator's view", m.View(0).Bytes())
+			}
+		}
+		for n := 0; n < maxSteps; n++ {
+			dl, ok := m.Deadline()
+			if !ok {
+				break
+			}
+			check(m.Advance(dl))
+			at := dl.Add(time.Millisecond)
+			for _, p := range m.Prompts() {
+				if body := c.answer(p, rnd); body != nil {
+					if st, err := m.Act(at, games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}); err == nil {
+						check(st)
+					}
+				}
+			}
+		}
+		if c.Secrets != nil && len(secrets) == 0 {
+			t.Errorf("seed %d: the play hid no secret to look for", i)
+		}
+	}
+}
+
+// Abandon: a match abandoned halfway is done at once (no deadline, Result with the reason, every
+// stake returned), refuses every answer after, abandons once, and replays with its abandon.
+func Abandon(t *testing.T, c Case) {
+	seed := c.seeds()[0]
+	live := c.play(t, seed, nil)
+	cut := len(live.log) / 2
+	m, _, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log[:cut])
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := live.log[max(cut-1, 0)].At
+	ps := m.Prompts()
+	st := m.Abandon(at, "server_shutdown")
+	if len(st.Events) == 0 {
+		t.Fatal("Abandon wrote no event")
+	}
+	if _, ok := m.Deadline(); ok {
+		t.Fatal("an abandoned match still has a deadline")
+	}
+	r, ok := m.Result()
+	if !ok || r.Abandoned != "server_shutdown" {
+		t.Fatalf("abandoned result %v %+v", ok, r)
+	}
+	c.checkResult(t, r)
+	if c.Stakes {
+		for _, s := range c.Setup.Seats {
+			if r.Payouts[s.Seat] != s.Entry {
+				t.Fatalf("seat %d: paid %d on abandon, staked %d", s.Seat, r.Payouts[s.Seat], s.Entry)
+			}
+		}
+	}
+	for _, p := range ps {
+		if body := c.answer(p, rand.New(rand.NewPCG(1, 2))); body != nil {
+			if _, err := m.Act(at, games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}); err == nil {
+				t.Fatalf("an answer accepted after Abandon")
+			}
+		}
+	}
+	if again := m.Abandon(at, "again"); len(again.Events) > 0 {
+		t.Fatal("a second Abandon wrote events")
+	}
+	log := append(slices.Clone(live.log[:cut]), games.Logged{Op: games.OpAbandon, At: at, Reason: "server_shutdown"})
+	m2, _, err := games.Replay(c.Engine, c.setup(seed), c.Keys, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, _ := m2.Result()
+	ja, _ := json.Marshal(r)
+	jb, _ := json.Marshal(r2)
+	if !bytes.Equal(ja, jb) {
+		t.Fatal("an abandon replays to another result")
+	}
+}
+
+// Hostile: a seeded stream of inputs of every shape, at every deadline, never panics the match
+// (Act returns, refusal or not) and the match still ends.
+func Hostile(t *testing.T, c Case) {
+	rnd := rand.New(rand.NewPCG(3, 5))
+	seed := c.seeds()[0]
+	m, err := c.Engine.New(c.setup(seed), c.Keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < maxSteps; n++ {
+		dl, ok := m.Deadline()
+		if !ok {
+			return
+		}
+		m.Advance(dl)
+		at := dl.Add(time.Millisecond)
+		for range 20 {
+			actSafely(t, m, at, randomInput(rnd, len(c.Setup.Seats), m))
+		}
+		for _, p := range m.Prompts() {
+			if body := c.answer(p, rnd); body != nil {
+				actSafely(t, m, at, games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: mutate(rnd, body)})
+			}
+		}
+	}
+	t.Fatal("the match under hostile input never ended")
+}
+
+func actSafely(t *testing.T, m games.Match, at time.Time, in games.Input) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("Act(%+v, body %q) panicked: %v", in, in.Body, r)
+		}
+	}()
+	_, _ = m.Act(at, in)
+}
+
+// randomInput is an input of any seat, kind and move, with a body of random JSON-ish bytes.
+func randomInput(rnd *rand.Rand, seats int, m games.Match) games.Input {
+	kinds := []string{"answer", "anchored", "call", "veto", "accuse", "", "x"}
+	in := games.Input{Seat: rnd.IntN(seats+3) - 1, Kind: kinds[rnd.IntN(len(kinds))]}
+	if ps := m.Prompts(); len(ps) > 0 && rnd.IntN(2) == 0 {
+		in.Move = ps[rnd.IntN(len(ps))].Move
+	} else {
+		in.Move = games.Move{Turn: rnd.IntN(8) - 1, Phase: []string{"talk", "commit", "scouting", ""}[rnd.IntN(4)], Exchange: rnd.IntN(4)}
+	}
+	pieces := []string{`{`, `}`, `[`, `]`, `"a"`, `:`, `,`, `1`, `-0`, `1e999`, `null`, `true`, `"\u0000"`, `"é"`,
+		`"action"`, `"text"`, `"commitments"`, `"messages"`, `"body"`, "\xff"}
+	var b []byte
+	for range rnd.IntN(12) {
+		b = append(b, pieces[rnd.IntN(len(pieces))]...)
+	}
+	in.Body = b
+	return in
+}
+
+// mutate changes a legal body a little: a byte flipped, cut short, or left whole.
+func mutate(rnd *rand.Rand, body json.RawMessage) json.RawMessage {
+	b := bytes.Clone(body)
+	switch rnd.IntN(3) {
+	case 0:
+		if len(b) > 0 {
+			b[rnd.IntN(len(b))] ^= byte(1 + rnd.IntN(255))
+		}
+	case 1:
+		b = b[:rnd.IntN(len(b)+1)]
+	}
+	return b
+}
+
+// Fuzz is a fuzz target over c: each input is a seed for a stream of hostile inputs (as Hostile)
+// and one mutated body; no input may panic the match. Call it from a FuzzXxx of the engine's
+// package: func FuzzConformance(f *testing.F) { gametest.Fuzz(f, theCase()) }.
+func Fuzz(f *testing.F, c Case) {
+	f.Add(uint64(1), []byte(`{}`))
+	f.Add(uint64(2), []byte(`{"action":"x"}`))
+	f.Fuzz(func(t *testing.T, s uint64, body []byte) {
+		rnd := rand.New(rand.NewPCG(s, s>>7))
+		m, err := c.Engine.New(c.setup(c.seeds()[0]), c.Keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; n < 8; n++ {
+			dl, ok := m.Deadline()
+			if !ok {
+				return
+			}
+			m.Advance(dl)
+			at := dl.Add(time.Millisecond)
+			for _, p := range m.Prompts() {
+				actSafely(t, m, at, games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body})
+			}
+			actSafely(t, m, at, randomInput(rnd, len(c.Setup.Seats), m))
+		}
+	})
+}
