@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/blitz"
 	"arena/transport/dotdotdot/desk"
 )
 
@@ -146,6 +147,9 @@ func seat(t *testing.T, f *fakeDesk, o Options) *httptest.Server {
 	t.Helper()
 	if o.Desk == nil {
 		o.Desk = f
+	}
+	if o.Describer == nil { // the game the chat seat plays
+		o.Describer = blitz.NewEngine(blitz.DefaultFees())
 	}
 	h, err := New(o)
 	if err != nil {

@@ -53,7 +53,7 @@ func newStack(t *testing.T) *stack {
 		t.Fatal(err)
 	}
 	ad := arenadoor.Desk{A: a}
-	e, err := httpapi.New(httpapi.Options{Desk: ad, Pages: &pages.Options{Source: ad, Poll: 50 * time.Millisecond}})
+	e, err := httpapi.New(httpapi.Options{Desk: ad, Pages: &pages.Options{Source: ad, Narrator: blitz.NewEngine(blitz.DefaultFees()), Poll: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

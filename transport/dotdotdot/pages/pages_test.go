@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/blitz"
 	"arena/transport/door"
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/pages"
@@ -60,6 +61,9 @@ func (f *fakeSource) add(typ, vis, payload string) {
 
 func fakeServer(t *testing.T, f *fakeSource, o pages.Options) *httptest.Server {
 	o.Source = f
+	if o.Narrator == nil { // the game the pages show
+		o.Narrator = blitz.NewEngine(blitz.DefaultFees())
+	}
 	if o.Poll == 0 {
 		o.Poll = 20 * time.Millisecond
 	}
