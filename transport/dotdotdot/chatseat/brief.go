@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"arena/actors/dotdotdot"
 	"arena/games"
-	"arena/transport/dotdotdot/desk"
 )
 
 // Closing is how the result ends (§4.5): the assistant is to tell its human that this was the
@@ -27,7 +27,7 @@ type moveHead struct {
 
 // renderNext puts a poll's answer in words for the assistant: a move (head line, the game's
 // brief, the table, how to answer), waiting, or the result with the closing lines.
-func renderNext(n desk.Next, now time.Time) string {
+func renderNext(n dotdotdot.Next, now time.Time) string {
 	switch {
 	case n.Result != nil:
 		return renderResult(n)
@@ -169,7 +169,7 @@ func seatsLine(agents []agentView, me int) string {
 
 // renderResult is the end of the round: the desk's brief, the places and payouts (microCCD),
 // the reveal as the game wrote it, and the closing lines of §4.5.
-func renderResult(n desk.Next) string {
+func renderResult(n dotdotdot.Next) string {
 	var b strings.Builder
 	b.WriteString(orDefault(n.Brief, fmt.Sprintf("Round %s is over and revealed.", n.Round)))
 	r := n.Result
