@@ -50,3 +50,31 @@ type Opening struct {
 	Source      string
 	From        string
 }
+
+// Narrator is an engine that puts its public events in words, so a door (the round page's feed,
+// a replay) shows any game's transcript without knowing its event types. Names reads the seats'
+// display names from public events; Narrate is one public event in words (an event it does not
+// know as its type alone: a payload it does not understand is not echoed); Final says the event
+// closes the public transcript (Blitz's round.revealed), after which a live feed ends.
+type Narrator interface {
+	Names(events []Event) map[int]string
+	Narrate(e Event, names map[int]string) string
+	Final(e Event) bool
+}
+
+// Describer is an engine that puts what a seat sees and a finished match's reveal in words for an
+// assistant (the DOTDOTDOT chat seat, §4.5): State is a line about the table from a prompt's
+// state (seat is the prompt's), Reveal a summary of Result.Reveal; "" when there is nothing to
+// say.
+type Describer interface {
+	DescribeState(state Doc, seat int) string
+	DescribeReveal(reveal json.RawMessage) string
+}
+
+// Statser is an engine that reads a finished match's per-seat statistics, for records and
+// reputations (Break Room bluff_rate, caught; DOTDOTDOT's role, rungs, accusations): from the
+// Result and the match's public events, a map per seat of named figures. A figure a game does
+// not have is absent, not zero.
+type Statser interface {
+	Stats(r Result, events []Event) map[int]map[string]float64
+}

@@ -319,3 +319,34 @@ func TestLedgerRefusesCorruptRows(t *testing.T) {
 		t.Fatalf("state of corrupt rows: %v", err)
 	}
 }
+
+// An actor posts by message and takes the answer as a message (it never blocks on a future).
+func TestLedgerAnswersActorsByMessage(t *testing.T) {
+	st := storagetest.Open(t, storage.Options{NoSync: true})
+	l, sys := start(t, st)
+	defer sys.Shutdown()
+	got := make(chan *PostReply, 2)
+	caller := sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch m := ctx.Message().(type) {
+		case *Post:
+			ctx.Request(l.PID(), m)
+		case *PostReply:
+			got <- m
+		}
+	}))
+	sys.Root.Send(caller, &Post{Rows: []Row{OpenHold("h", "usdc-micro", nil), Receive("h", "0xpayer", 2_500_000, "x402:1")}})
+	sys.Root.Send(caller, &Post{Rows: []Row{Receive("h", "0xpayer", 1, "x402:1")}})
+	for i, want := range []string{"", "duplicate"} {
+		select {
+		case r := <-got:
+			if r.Code != want {
+				t.Fatalf("reply %d: %+v, want code %q", i, r, want)
+			}
+		case <-time.After(waitMax):
+			t.Fatal("no reply")
+		}
+	}
+	if s := audit(t, l); s.Units["usdc-micro"] != (Totals{Received: 2_500_000, Held: 2_500_000}) {
+		t.Fatalf("totals %+v", s.Units)
+	}
+}

@@ -165,13 +165,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 			return err
 		},
 	}
+	// The DOTDOTDOT doors play Blitz: its engine puts the table, the reveal and the feed in words.
+	blitzEngine, _ := bracket.Engine(blitz.ID)
+	describer, _ := blitzEngine.(games.Describer)
+	narrator, _ := blitzEngine.(games.Narrator)
 	e, err := httpapi.New(httpapi.Options{
 		Join:        jo,
 		Desk:        a,
 		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain, Site: site},
 		Ops:         a.Arena,
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
-		Pages:       &pages.Options{Source: a, Drain: drain, Logger: log, Site: site},
+		Pages:       &pages.Options{Source: a, Narrator: narrator, Drain: drain, Logger: log, Site: site},
 		Meta:        mo,
 		Metrics:     reg,
 		Logger:      log,
@@ -181,7 +185,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host forwards
 	// the public Host header (mcp-go refuses that on a loopback connection otherwise).
-	if err := chatseat.Mount(e, chatseat.Options{Desk: a, Drain: drain, Logger: log, Site: site,
+	if err := chatseat.Mount(e, chatseat.Options{Desk: a, Describer: describer, Drain: drain, Logger: log, Site: site,
 		Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy}); err != nil {
 		return err
 	}

@@ -12,8 +12,11 @@ import (
 
 // Messages (§6): reading, limits, the events and the inbox items.
 
-// tones is the §6 vocabulary of a message's tone (its type is "public" or "private": talk).
-var tones = []string{"ask", "offer", "accept", "decline", "neutral"}
+// The §6 vocabularies: a message's type and its tone.
+var (
+	messageTypes = []string{"public", "private"}
+	tones        = []string{"ask", "offer", "accept", "decline", "neutral"}
+)
 
 // toneOK reports whether tone is in the §6 vocabulary.
 func toneOK(tone string) bool { return slices.Contains(tones, tone) }
@@ -50,16 +53,22 @@ func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
 		var ok bool
 		switch name {
 		case "type":
-			msg.typ, ok = val.Str()
+			msg.typ, _, ok = val.StrIn(messageTypes)
 		case "text":
-			var text string
-			if text, ok = val.Str(); ok {
-				msg.text = []byte(text)
-				msg.textJCS = appendJCSString(nil, text)
-				msg.runes = utf8.RuneCountInString(text)
+			// A text without an escape is read in place, and its literal is its JCS form; the
+			// bytes are only read while the answer is taken (talk copies what it keeps).
+			var text []byte
+			if text, ok = val.StrBytes(); ok {
+				msg.text = text
+				if lit := val.Raw(); len(lit) == len(text)+2 {
+					msg.textJCS = lit
+				} else {
+					msg.textJCS = appendJCSString(nil, string(text))
+				}
+				msg.runes = utf8.RuneCount(text)
 			}
 		case "tone":
-			msg.tone, ok = val.Str()
+			msg.tone, _, ok = val.StrIn(tones)
 		case "to":
 			msg.to, msg.hasTo, ok = val.Raw(), true, true
 		default:

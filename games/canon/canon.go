@@ -20,7 +20,7 @@ func Canonical(raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return canonicalTree(raw, n, "", false)
+	return canonicalTree(n, "", false)
 }
 
 // CanonicalWithout is Canonical for a JSON object with its top-level member name removed: the
@@ -32,28 +32,28 @@ func CanonicalWithout(raw []byte, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if root.kind != '{' {
+	if root.node().kind != '{' {
 		return nil, fmt.Errorf("%w", ErrNotObject)
 	}
-	return canonicalTree(raw, root, name, true)
+	return canonicalTree(root, name, true)
 }
 
 // without rebuilds the object root of raw with the member name left out, from the members'
 // raw spans (whitespace inside values is kept; JCS drops it).
-func without(raw []byte, root *node, name string) []byte {
+func without(root ref, name string) []byte {
 	var b bytes.Buffer
-	b.Grow(root.end - root.start)
+	b.Grow(len(root.span()))
 	b.WriteByte('{')
 	first := true
-	for _, m := range root.members {
-		if m.name == name {
+	for _, m := range root.members() {
+		if root.name(m) == name {
 			continue
 		}
 		if !first {
 			b.WriteByte(',')
 		}
 		first = false
-		b.Write(raw[m.keyStart:m.val.end])
+		b.Write(root.t.raw[m.keyStart:root.val(m).node().end])
 	}
 	b.WriteByte('}')
 	return b.Bytes()

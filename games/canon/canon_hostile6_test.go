@@ -177,7 +177,7 @@ func TestCanonicalHostile6Numbers(t *testing.T) {
 
 // Canonical from many goroutines on inputs of different shapes and lengths, each result held
 // to one computed alone beforehand; then the inputs scribbled over and the results checked
-// again: no result aliases a scanner's slab or another call's input.
+// again: no result aliases a tree's lists or another call's input.
 func TestCanonicalHostile6Concurrent(t *testing.T) {
 	var inputs [][]byte
 	for _, l := range hostile6Lens {

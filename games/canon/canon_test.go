@@ -222,7 +222,7 @@ func TestWriterMatchesJCS(t *testing.T) {
 			t.Fatalf("%s: %v", d, err)
 		}
 		var b bytes.Buffer
-		if err := writeNode(&b, []byte(d), n, "", false); err != nil {
+		if err := writeNode(&b, n, "", false); err != nil {
 			t.Fatalf("%s: writer fell back: %v", d, err)
 		}
 		want, err := jcs.Transform([]byte(d))

@@ -46,7 +46,8 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
 // shape checks n against type t: exact member names, no unknown members, null only where it
 // can be held.
-func shape(n *node, t reflect.Type, path string) error {
+func shape(r ref, t reflect.Type, path string) error {
+	n := r.node()
 	if reflect.PointerTo(t).Implements(unmarshalerType) || t.Implements(unmarshalerType) {
 		return nil
 	}
@@ -59,18 +60,19 @@ func shape(n *node, t reflect.Type, path string) error {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		return shape(n, t.Elem(), path)
+		return shape(r, t.Elem(), path)
 	case reflect.Struct:
 		if n.kind != '{' {
 			return fmt.Errorf("%w: %s: want an object", ErrType, path)
 		}
 		fields := fieldsOf(t)
-		for _, m := range n.members {
-			ft, ok := fields[m.name]
+		for _, m := range r.members() {
+			name := r.name(m)
+			ft, ok := fields[name]
 			if !ok {
-				return fmt.Errorf("%w: %q in %s", ErrUnknownMember, m.name, path)
+				return fmt.Errorf("%w: %q in %s", ErrUnknownMember, name, path)
 			}
-			if err := shape(m.val, ft, path+"."+m.name); err != nil {
+			if err := shape(r.val(m), ft, path+"."+name); err != nil {
 				return err
 			}
 		}
@@ -81,8 +83,8 @@ func shape(n *node, t reflect.Type, path string) error {
 		if n.kind != '[' {
 			return fmt.Errorf("%w: %s: want an array", ErrType, path)
 		}
-		for i, e := range n.elems {
-			if err := shape(e, t.Elem(), path+"["+strconv.Itoa(i)+"]"); err != nil {
+		for i := 0; i < int(n.n); i++ {
+			if err := shape(r.elem(i), t.Elem(), path+"["+strconv.Itoa(i)+"]"); err != nil {
 				return err
 			}
 		}
@@ -90,8 +92,8 @@ func shape(n *node, t reflect.Type, path string) error {
 		if n.kind != '{' {
 			return fmt.Errorf("%w: %s: want an object", ErrType, path)
 		}
-		for _, m := range n.members {
-			if err := shape(m.val, t.Elem(), path+"."+m.name); err != nil {
+		for _, m := range r.members() {
+			if err := shape(r.val(m), t.Elem(), path+"."+r.name(m)); err != nil {
 				return err
 			}
 		}

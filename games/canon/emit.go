@@ -22,85 +22,76 @@ var errNeedsJCS = errors.New("canon: number needs ECMAScript formatting")
 
 // canonicalTree writes n (from raw) canonically, leaving out the top-level member skip if n is
 // an object and drop is set.
-func canonicalTree(raw []byte, n *node, skip string, drop bool) ([]byte, error) {
+func canonicalTree(r ref, skip string, drop bool) ([]byte, error) {
 	var b bytes.Buffer
-	b.Grow(n.end - n.start)
-	if err := writeNode(&b, raw, n, skip, drop); err != nil {
+	b.Grow(len(r.span()))
+	if err := writeNode(&b, r, skip, drop); err != nil {
 		if !errors.Is(err, errNeedsJCS) {
 			return nil, err
 		}
-		if drop && n.kind == '{' {
-			return transform(without(raw, n, skip))
+		if drop && r.node().kind == '{' {
+			return transform(without(r, skip))
 		}
-		return transform(raw[n.start:n.end])
+		return transform(r.span())
 	}
 	return b.Bytes(), nil
 }
 
-func writeNode(b *bytes.Buffer, raw []byte, n *node, skip string, drop bool) error {
+func writeNode(b *bytes.Buffer, r ref, skip string, drop bool) error {
+	n := r.node()
 	switch n.kind {
 	case '{':
-		if membersSorted(n.members, skip, drop) {
-			// Already in JCS order (what a JCS writer or encoding/json's maps send): write the
-			// members as they stand, without a sorted copy.
-			b.WriteByte('{')
-			first := true
-			for _, m := range n.members {
-				if drop && m.name == skip {
-					continue
-				}
-				if !first {
-					b.WriteByte(',')
-				}
-				first = false
-				writeString(b, m.name)
-				b.WriteByte(':')
-				if err := writeNode(b, raw, m.val, "", false); err != nil {
-					return err
-				}
-			}
-			b.WriteByte('}')
-			return nil
+		ms := r.members()
+		if !membersSorted(r, ms, skip, drop) {
+			ms = sortedMembers(r, ms, skip, drop)
+			drop = false // the sorted copy has left skip out already
 		}
-		ms := sortedMembers(n.members, skip, drop)
+		// In JCS order (most often as received: what a JCS writer or encoding/json's maps
+		// send, written as they stand without a sorted copy).
 		b.WriteByte('{')
-		for i, m := range ms {
-			if i > 0 {
+		first := true
+		for _, m := range ms {
+			name := r.name(m)
+			if drop && name == skip {
+				continue
+			}
+			if !first {
 				b.WriteByte(',')
 			}
-			writeString(b, m.name)
+			first = false
+			writeString(b, name)
 			b.WriteByte(':')
-			if err := writeNode(b, raw, m.val, "", false); err != nil {
+			if err := writeNode(b, r.val(m), "", false); err != nil {
 				return err
 			}
 		}
 		b.WriteByte('}')
 	case '[':
 		b.WriteByte('[')
-		for i, e := range n.elems {
+		for i := 0; i < int(n.n); i++ {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := writeNode(b, raw, e, "", false); err != nil {
+			if err := writeNode(b, r.elem(i), "", false); err != nil {
 				return err
 			}
 		}
 		b.WriteByte(']')
 	case '"':
-		if lit := raw[n.start:n.end]; bytes.IndexByte(lit, '\\') < 0 {
+		if lit := r.span(); bytes.IndexByte(lit, '\\') < 0 {
 			// No escape: the strict scan refused control characters and invalid UTF-8, so the
 			// literal as received is already its JCS form (JCS escapes only ", \ and controls).
 			b.Write(lit)
 			return nil
 		}
-		s := &scanner{data: raw, i: n.start}
+		s := &scanner{data: r.t.raw, i: int(n.start)}
 		v, err := s.str()
 		if err != nil {
 			return err
 		}
 		writeString(b, v)
 	case '0':
-		lit := raw[n.start:n.end]
+		lit := r.span()
 		for i, c := range lit {
 			if !(c >= '0' && c <= '9' || c == '-' && i == 0) {
 				return errNeedsJCS
@@ -111,37 +102,38 @@ func writeNode(b *bytes.Buffer, raw []byte, n *node, skip string, drop bool) err
 		}
 		b.Write(lit)
 	default: // true, false, null: their literal bytes
-		b.Write(raw[n.start:n.end])
+		b.Write(r.span())
 	}
 	return nil
 }
 
 // sortedMembers is a copy of ms (less skip when drop is set) in JCS order.
-func sortedMembers(ms []member, skip string, drop bool) []member {
+func sortedMembers(r ref, ms []member, skip string, drop bool) []member {
 	out := make([]member, 0, len(ms))
 	for _, m := range ms {
-		if !drop || m.name != skip {
+		if !drop || r.name(m) != skip {
 			out = append(out, m)
 		}
 	}
-	slices.SortFunc(out, func(a, b member) int { return compareUTF16(a.name, b.name) })
+	slices.SortFunc(out, func(a, b member) int { return compareUTF16(r.name(a), r.name(b)) })
 	return out
 }
 
 // membersSorted reports whether the members (less skip when drop is set) are in JCS order:
 // ascending by the UTF-16 code units of their names. Names are never equal (the strict scan
 // refuses a duplicate).
-func membersSorted(ms []member, skip string, drop bool) bool {
+func membersSorted(r ref, ms []member, skip string, drop bool) bool {
 	prev := ""
 	started := false
 	for _, m := range ms {
-		if drop && m.name == skip {
+		name := r.name(m)
+		if drop && name == skip {
 			continue
 		}
-		if started && compareUTF16(prev, m.name) > 0 {
+		if started && compareUTF16(prev, name) > 0 {
 			return false
 		}
-		prev, started = m.name, true
+		prev, started = name, true
 	}
 	return true
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // What Canonical and CanonicalWithout return must owe nothing to the input or to another call.
-// Inputs of every size (a scanner's slabs grow in chunks), each checked against github.com/gowebpki/jcs, then the input overwritten and the
-// result checked again; from several goroutines at once.
+// Inputs of every size (a tree's lists grow with them), each checked against
+// github.com/gowebpki/jcs, then the input overwritten and the result checked again; from several
+// goroutines at once.
 func TestCanonicalPooledScanners(t *testing.T) {
 	inputs := append([]string{}, fuzzSeeds...)
 	for _, n := range []int{1, 3, 40, 300, 1000} {

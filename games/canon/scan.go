@@ -23,22 +23,58 @@ const smallObject = 16
 // maxSafe is 2^53−1, the largest integer every JSON implementation holds exactly (I-JSON).
 const maxSafe = 1<<53 - 1
 
-// node is one parsed JSON value: its kind and byte span in the raw input, and for containers
-// their children. Kinds: '{' object, '[' array, '"' string, '0' number, 't' true, 'f' false,
-// 'n' null.
-type node struct {
-	kind       byte
-	start, end int
-	members    []member
-	elems      []*node
+// tree is one parsed input: its bytes and its values, held in flat lists that refer to each
+// other by index, so that a tree holds no pointer but its lists' own (the collector has
+// nothing in it to trace, and building it writes no pointer) and grows by appending.
+type tree struct {
+	raw     []byte
+	nodes   []node
+	members []member // each object's members, in order received, one run per object
+	elems   []int32  // each array's elements (node indices), one run per array
+	names   []string // member names, each distinct short name once
 }
 
-// member is one object member: its decoded name, the offset of its opening quote, and value.
-type member struct {
-	name     string
-	keyStart int
-	val      *node
+// node is one parsed JSON value: its kind and byte span in the raw input, and for a container
+// its children: members[first:first+n] of an object, elems[first:first+n] of an array. Kinds:
+// '{' object, '[' array, '"' string, '0' number, 't' true, 'f' false, 'n' null.
+type node struct {
+	kind       byte
+	start, end int32
+	first, n   int32
 }
+
+// member is one object member: its decoded name (an index into names), the offset of its
+// opening quote, and its value (a node index).
+type member struct {
+	name, keyStart, val int32
+}
+
+// ref is one value of a tree: a node by index.
+type ref struct {
+	t *tree
+	i int32
+}
+
+func (r ref) node() *node { return &r.t.nodes[r.i] }
+
+// members is an object's members (empty for any other kind).
+func (r ref) members() []member {
+	n := r.node()
+	if n.kind != '{' {
+		return nil
+	}
+	return r.t.members[n.first : n.first+n.n]
+}
+
+// elem is an array's i-th element.
+func (r ref) elem(i int) ref { n := r.node(); return ref{r.t, r.t.elems[int(n.first)+i]} }
+
+// name is member m's name, val its value.
+func (r ref) name(m member) string { return r.t.names[m.name] }
+func (r ref) val(m member) ref     { return ref{r.t, m.val} }
+
+// span is the value's bytes as received.
+func (r ref) span() []byte { n := r.node(); return r.t.raw[n.start:n.end] }
 
 // scanner reads one input and is dropped with it: a fresh one per input costs a few
 // allocations, little next to the signature check a signed input then goes to, and shares
@@ -46,76 +82,25 @@ type member struct {
 type scanner struct {
 	data   []byte
 	i      int
-	slab   []node // nodes are carved from here, a chunk at a time, instead of one allocation each
+	t      *tree
 	path   []pathElem
-	names  [16]string // member names met so far, for name
+	names  [16]int32 // short member names met so far (indices into t.names), for name
 	nnames int
 	// An object's members and an array's elements are gathered on these stacks while it is
-	// read (its nested values push theirs above), then carved, exactly sized, from the slabs:
-	// one allocation a chunk, where each object made its own list and each array grew its own.
+	// read (its nested values push theirs above), then appended, one run, to the tree's lists.
 	mstack []member
-	estack []*node
-	mslab  []member
-	eslab  []*node
+	estack []int32
+	// Room the stacks start in, enough for a protocol object's nesting, so that a fresh scanner
+	// does not grow them from nothing.
+	mroom [32]member
+	eroom [64]int32
+	proom [8]pathElem
 }
 
-// carveMembers returns a copy of ms carved from the member slab (a full slice: an append to
-// it never writes into its neighbour's).
-func (s *scanner) carveMembers(ms []member) []member {
-	if len(ms) == 0 {
-		return nil
-	}
-	if cap(s.mslab)-len(s.mslab) < len(ms) {
-		s.mslab = make([]member, 0, s.chunk(cap(s.mslab), len(ms)))
-	}
-	n := len(s.mslab)
-	s.mslab = append(s.mslab, ms...)
-	return s.mslab[n:len(s.mslab):len(s.mslab)]
-}
-
-// carveElems is carveMembers for an array's elements.
-func (s *scanner) carveElems(es []*node) []*node {
-	if len(es) == 0 {
-		return nil
-	}
-	if cap(s.eslab)-len(s.eslab) < len(es) {
-		s.eslab = make([]*node, 0, s.chunk(cap(s.eslab), len(es)))
-	}
-	n := len(s.eslab)
-	s.eslab = append(s.eslab, es...)
-	return s.eslab[n:len(s.eslab):len(s.eslab)]
-}
-
-// chunk is the size of a new member or element chunk after one of size prev, holding at least
-// need: a first chunk in proportion to the input, then doubling up to 64.
-func (s *scanner) chunk(prev, need int) int {
-	size := 8 + 2*prev
-	switch {
-	case prev == 0:
-		// A member or an element takes at least a few bytes, most far more: one first chunk
-		// of one entry per 24 bytes of input holds a commitment's (12 members, 3 elements)
-		// whole.
-		size = min(len(s.data)/24+4, 64)
-	default:
-		size = min(size, 64)
-	}
-	return max(size, need)
-}
-
-// newNode returns a zeroed node from the scanner's slab. A chunk is never grown in place, so
-// earlier nodes keep their addresses.
-func (s *scanner) newNode(kind byte, start int) *node {
-	if len(s.slab) == cap(s.slab) {
-		// Small values stay small: a value of n bytes holds at most n/2+1 nodes ("[1,1]"), so
-		// the first chunk is no larger than that; chunks then grow to 64 nodes.
-		size := min(8+2*cap(s.slab), 64)
-		if cap(s.slab) == 0 {
-			size = min(size, len(s.data)/2+1)
-		}
-		s.slab = make([]node, 0, size)
-	}
-	s.slab = append(s.slab, node{kind: kind, start: start})
-	return &s.slab[len(s.slab)-1]
+// newNode appends a node to the tree and returns its index.
+func (s *scanner) newNode(kind byte, start int) int32 {
+	s.t.nodes = append(s.t.nodes, node{kind: kind, start: int32(start)})
+	return int32(len(s.t.nodes) - 1)
 }
 
 // pathElem is one step of the scanner's position: a member name, or an array index when
@@ -139,26 +124,42 @@ func (s *scanner) pathString() string {
 	return out
 }
 
-// parse checks raw strictly and returns its tree: valid UTF-8, exactly one value, no member
-// name twice or twice under case folding in one object, integers within ±(2^53−1).
-func parse(raw []byte) (*node, error) {
-	s := &scanner{data: raw}
-	return s.parse()
+// maxInput is the longest input parse takes: offsets are held in 32 bits.
+const maxInput = 1<<31 - 1
+
+// parse checks raw strictly and returns its tree's root: valid UTF-8, exactly one value, no
+// member name twice or twice under case folding in one object, integers within ±(2^53−1).
+func parse(raw []byte) (ref, error) {
+	if len(raw) > maxInput {
+		return ref{}, fmt.Errorf("%w: input over %d bytes", ErrSyntax, maxInput)
+	}
+	// Sized for the input (the lists grow past it by appending): a value of n bytes holds at
+	// most n/2+1 nodes ("[1,1]"); a protocol object about one node per 32 bytes (a talk answer's
+	// messages) to one per 20 (a commitment), a member per 40 and an element per 64 or more.
+	t := &tree{raw: raw, nodes: make([]node, 0, min(len(raw)/32+8, len(raw)/2+1)),
+		members: make([]member, 0, len(raw)/40+8), elems: make([]int32, 0, len(raw)/64+4)}
+	s := &scanner{data: raw, t: t}
+	s.mstack, s.estack, s.path = s.mroom[:0], s.eroom[:0], s.proom[:0]
+	n, err := s.parse()
+	if err != nil {
+		return ref{}, err
+	}
+	return ref{t, n}, nil
 }
 
 // parse is parse on s.data.
-func (s *scanner) parse() (*node, error) {
+func (s *scanner) parse() (int32, error) {
 	if !utf8.Valid(s.data) {
-		return nil, fmt.Errorf("%w", ErrInvalidUTF8)
+		return -1, fmt.Errorf("%w", ErrInvalidUTF8)
 	}
 	s.skipWS()
 	n, err := s.value(0)
 	if err != nil {
-		return nil, err
+		return -1, err
 	}
 	s.skipWS()
 	if s.i != len(s.data) {
-		return nil, fmt.Errorf("%w at offset %d", ErrTrailingData, s.i)
+		return -1, fmt.Errorf("%w at offset %d", ErrTrailingData, s.i)
 	}
 	return n, nil
 }
@@ -220,9 +221,9 @@ func (s *scanner) syntax(what string) error {
 	return fmt.Errorf("%w: %s at offset %d", ErrSyntax, what, s.i)
 }
 
-func (s *scanner) value(depth int) (*node, error) {
+func (s *scanner) value(depth int) (int32, error) {
 	if s.i >= len(s.data) {
-		return nil, s.syntax("unexpected end")
+		return -1, s.syntax("unexpected end")
 	}
 	switch c := s.data[s.i]; {
 	case c == '{':
@@ -232,10 +233,10 @@ func (s *scanner) value(depth int) (*node, error) {
 	case c == '"':
 		start := s.i
 		if err := s.skipStr(); err != nil {
-			return nil, err
+			return -1, err
 		}
 		n := s.newNode('"', start)
-		n.end = s.i
+		s.t.nodes[n].end = int32(s.i)
 		return n, nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return s.number()
@@ -246,23 +247,23 @@ func (s *scanner) value(depth int) (*node, error) {
 	case c == 'n':
 		return s.literal("null", 'n')
 	default:
-		return nil, s.syntax(fmt.Sprintf("unexpected %q", c))
+		return -1, s.syntax(fmt.Sprintf("unexpected %q", c))
 	}
 }
 
-func (s *scanner) literal(word string, kind byte) (*node, error) {
+func (s *scanner) literal(word string, kind byte) (int32, error) {
 	if len(s.data)-s.i < len(word) || string(s.data[s.i:s.i+len(word)]) != word {
-		return nil, s.syntax("bad literal")
+		return -1, s.syntax("bad literal")
 	}
 	n := s.newNode(kind, s.i)
-	n.end = s.i + len(word)
 	s.i += len(word)
+	s.t.nodes[n].end = int32(s.i)
 	return n, nil
 }
 
-func (s *scanner) object(depth int) (*node, error) {
+func (s *scanner) object(depth int) (int32, error) {
 	if depth > MaxDepth {
-		return nil, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
+		return -1, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
 	}
 	n := s.newNode('{', s.i)
 	base := len(s.mstack) // this object's members are s.mstack[base:] until it closes
@@ -270,7 +271,7 @@ func (s *scanner) object(depth int) (*node, error) {
 	s.skipWS()
 	if s.i < len(s.data) && s.data[s.i] == '}' {
 		s.i++
-		n.end = s.i
+		s.t.nodes[n].end = int32(s.i)
 		return n, nil
 	}
 	var exact map[string]struct{} // built only for objects past smallObject members
@@ -278,22 +279,24 @@ func (s *scanner) object(depth int) (*node, error) {
 	for {
 		s.skipWS()
 		if s.i >= len(s.data) || s.data[s.i] != '"' {
-			return nil, s.syntax("expected member name")
+			return -1, s.syntax("expected member name")
 		}
 		keyStart := s.i
-		name, err := s.name()
+		ni, err := s.name()
 		if err != nil {
-			return nil, err
+			return -1, err
 		}
+		name := s.t.names[ni]
 		members := s.mstack[base:]
 		if len(members) < smallObject {
 			// Few members: compare pairwise, no allocation.
 			for _, m := range members {
-				if m.name == name {
-					return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, s.pathString())
+				mn := s.t.names[m.name]
+				if mn == name {
+					return -1, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, s.pathString())
 				}
-				if strings.EqualFold(m.name, name) {
-					return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, m.name, name, s.pathString())
+				if strings.EqualFold(mn, name) {
+					return -1, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, mn, name, s.pathString())
 				}
 			}
 		} else {
@@ -301,36 +304,37 @@ func (s *scanner) object(depth int) (*node, error) {
 				exact = make(map[string]struct{}, 2*smallObject)
 				folded = make(map[string]string, 2*smallObject)
 				for _, m := range members {
-					exact[m.name] = struct{}{}
-					folded[foldKey(m.name)] = m.name
+					mn := s.t.names[m.name]
+					exact[mn] = struct{}{}
+					folded[foldKey(mn)] = mn
 				}
 			}
 			if _, dup := exact[name]; dup {
-				return nil, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, s.pathString())
+				return -1, fmt.Errorf("%w: %q in %s", ErrDuplicateMember, name, s.pathString())
 			}
 			exact[name] = struct{}{}
 			fk := foldKey(name)
 			if other, clash := folded[fk]; clash {
-				return nil, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, other, name, s.pathString())
+				return -1, fmt.Errorf("%w: %q and %q in %s", ErrFoldedMember, other, name, s.pathString())
 			}
 			folded[fk] = name
 		}
 		s.skipWS()
 		if s.i >= len(s.data) || s.data[s.i] != ':' {
-			return nil, s.syntax("expected ':'")
+			return -1, s.syntax("expected ':'")
 		}
 		s.i++
 		s.skipWS()
 		s.path = append(s.path, pathElem{name: name, index: -1})
 		v, err := s.value(depth)
 		if err != nil {
-			return nil, err
+			return -1, err
 		}
 		s.path = s.path[:len(s.path)-1]
-		s.mstack = append(s.mstack, member{name: name, keyStart: keyStart, val: v})
+		s.mstack = append(s.mstack, member{name: ni, keyStart: int32(keyStart), val: v})
 		s.skipWS()
 		if s.i >= len(s.data) {
-			return nil, s.syntax("unterminated object")
+			return -1, s.syntax("unterminated object")
 		}
 		if s.data[s.i] == ',' {
 			s.i++
@@ -338,19 +342,20 @@ func (s *scanner) object(depth int) (*node, error) {
 		}
 		if s.data[s.i] == '}' {
 			s.i++
-			n.end = s.i
-			n.members = s.carveMembers(s.mstack[base:])
-			clear(s.mstack[base:]) // nothing past the stack's length holds anything
+			nd := &s.t.nodes[n]
+			nd.end = int32(s.i)
+			nd.first, nd.n = int32(len(s.t.members)), int32(len(s.mstack)-base)
+			s.t.members = append(s.t.members, s.mstack[base:]...)
 			s.mstack = s.mstack[:base]
 			return n, nil
 		}
-		return nil, s.syntax("expected ',' or '}'")
+		return -1, s.syntax("expected ',' or '}'")
 	}
 }
 
-func (s *scanner) array(depth int) (*node, error) {
+func (s *scanner) array(depth int) (int32, error) {
 	if depth > MaxDepth {
-		return nil, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
+		return -1, fmt.Errorf("%w: %s", ErrTooDeep, s.pathString())
 	}
 	n := s.newNode('[', s.i)
 	base := len(s.estack) // this array's elements are s.estack[base:] until it closes
@@ -358,7 +363,7 @@ func (s *scanner) array(depth int) (*node, error) {
 	s.skipWS()
 	if s.i < len(s.data) && s.data[s.i] == ']' {
 		s.i++
-		n.end = s.i
+		s.t.nodes[n].end = int32(s.i)
 		return n, nil
 	}
 	for {
@@ -366,13 +371,13 @@ func (s *scanner) array(depth int) (*node, error) {
 		s.path = append(s.path, pathElem{index: len(s.estack) - base})
 		v, err := s.value(depth)
 		if err != nil {
-			return nil, err
+			return -1, err
 		}
 		s.path = s.path[:len(s.path)-1]
 		s.estack = append(s.estack, v)
 		s.skipWS()
 		if s.i >= len(s.data) {
-			return nil, s.syntax("unterminated array")
+			return -1, s.syntax("unterminated array")
 		}
 		if s.data[s.i] == ',' {
 			s.i++
@@ -380,13 +385,14 @@ func (s *scanner) array(depth int) (*node, error) {
 		}
 		if s.data[s.i] == ']' {
 			s.i++
-			n.end = s.i
-			n.elems = s.carveElems(s.estack[base:])
-			clear(s.estack[base:]) // nothing past the stack's length holds anything
+			nd := &s.t.nodes[n]
+			nd.end = int32(s.i)
+			nd.first, nd.n = int32(len(s.t.elems)), int32(len(s.estack)-base)
+			s.t.elems = append(s.t.elems, s.estack[base:]...)
 			s.estack = s.estack[:base]
 			return n, nil
 		}
-		return nil, s.syntax("expected ',' or ']'")
+		return -1, s.syntax("expected ',' or ']'")
 	}
 }
 
@@ -417,19 +423,20 @@ func (s *scanner) skipStr() error {
 	return err
 }
 
-// name reads a member name as str does, reusing the string of an equal name met earlier in
-// the same input: protocol objects come in arrays of objects with the same members (16
-// messages of an answer), so most names are repeats and need no allocation.
-func (s *scanner) name() (string, error) {
+// name reads a member name as str does and returns its index in the tree's names, reusing the
+// entry of an equal name met earlier in the same input: protocol objects come in arrays of
+// objects with the same members (16 messages of an answer), so most names are repeats and need
+// no allocation.
+func (s *scanner) name() (int32, error) {
 	start := s.i + 1
 	for i := start; i < len(s.data) && i-start <= 32; i++ {
 		c := s.data[i]
 		if c == '"' {
 			raw := s.data[start:i]
-			for _, n := range s.names[:s.nnames] {
-				if n == string(raw) {
+			for _, k := range s.names[:s.nnames] {
+				if s.t.names[k] == string(raw) {
 					s.i = i + 1
-					return n, nil
+					return k, nil
 				}
 			}
 			break
@@ -439,11 +446,16 @@ func (s *scanner) name() (string, error) {
 		}
 	}
 	n, err := s.str()
-	if err == nil && s.nnames < len(s.names) && len(n) <= 32 {
-		s.names[s.nnames] = n
+	if err != nil {
+		return -1, err
+	}
+	k := int32(len(s.t.names))
+	s.t.names = append(s.t.names, n)
+	if s.nnames < len(s.names) && len(n) <= 32 {
+		s.names[s.nnames] = k
 		s.nnames++
 	}
-	return n, err
+	return k, nil
 }
 
 // str reads a string starting at the opening quote and returns its decoded value. Escapes
@@ -550,14 +562,14 @@ func (s *scanner) hex4() (rune, bool) {
 // number reads a JSON number and refuses it when it is integer-valued and outside ±(2^53−1)
 // (JCS would print a neighbouring integer: 9007199254740993 becomes ...992). Non-integer
 // values are left to JCS.
-func (s *scanner) number() (*node, error) {
+func (s *scanner) number() (int32, error) {
 	start := s.i
 	if s.data[s.i] == '-' {
 		s.i++
 	}
 	intStart := s.i
 	if s.i >= len(s.data) {
-		return nil, s.syntax("bad number")
+		return -1, s.syntax("bad number")
 	}
 	if s.data[s.i] == '0' {
 		s.i++
@@ -566,7 +578,7 @@ func (s *scanner) number() (*node, error) {
 			s.i++
 		}
 	} else {
-		return nil, s.syntax("bad number")
+		return -1, s.syntax("bad number")
 	}
 	intDigits := s.data[intStart:s.i]
 	var fracDigits []byte
@@ -577,7 +589,7 @@ func (s *scanner) number() (*node, error) {
 			s.i++
 		}
 		if s.i == fs {
-			return nil, s.syntax("bad number fraction")
+			return -1, s.syntax("bad number fraction")
 		}
 		fracDigits = s.data[fs:s.i]
 	}
@@ -597,17 +609,17 @@ func (s *scanner) number() (*node, error) {
 			s.i++
 		}
 		if s.i == es {
-			return nil, s.syntax("bad number exponent")
+			return -1, s.syntax("bad number exponent")
 		}
 		if neg {
 			exp = -exp
 		}
 	}
 	if !safeNumber(s.data[start:s.i], intDigits, fracDigits, exp) {
-		return nil, fmt.Errorf("%w: %s at %s", ErrUnsafeInteger, s.data[start:s.i], s.pathString())
+		return -1, fmt.Errorf("%w: %s at %s", ErrUnsafeInteger, s.data[start:s.i], s.pathString())
 	}
 	n := s.newNode('0', start)
-	n.end = s.i
+	s.t.nodes[n].end = int32(s.i)
 	return n, nil
 }
 

@@ -25,62 +25,119 @@ const (
 // accessors for rules code that reads protocol objects member by member instead of through
 // reflection: it is what lets a commitment be checked in one pass over its bytes.
 type Value struct {
-	raw []byte
-	n   *node
+	r ref // r.t nil: the zero Value, null
 }
 
 // Parse runs the strict checks of Canonical on raw (UTF-8, one value, no duplicate or folded
 // member names, safe integers, depth) and returns the checked value. Errors as Canonical.
 func Parse(raw []byte) (Value, error) {
-	n, err := parse(raw)
+	r, err := parse(raw)
 	if err != nil {
 		return Value{}, err
 	}
-	return Value{raw: raw, n: n}, nil
+	return Value{r}, nil
 }
 
 // Kind is the value's JSON type; the zero Value is Null.
 func (v Value) Kind() Kind {
-	if v.n == nil {
+	if v.r.t == nil {
 		return Null
 	}
-	return Kind(v.n.kind)
+	return Kind(v.r.node().kind)
 }
 
 // Raw is the value's bytes as received.
 func (v Value) Raw() []byte {
-	if v.n == nil {
+	if v.r.t == nil {
 		return []byte("null")
 	}
-	return v.raw[v.n.start:v.n.end]
+	return v.r.span()
 }
 
 // Len is the number of members of an object or elements of an array (0 otherwise).
 func (v Value) Len() int {
-	if v.n == nil {
+	if k := v.Kind(); k != Object && k != Array {
 		return 0
 	}
-	return len(v.n.members) + len(v.n.elems)
+	return int(v.r.node().n)
 }
 
 // Member is the i-th member of an object, in the order received: its exact (unescaped) name
 // and its value. Like a slice index, i must be below Len() of an object.
 func (v Value) Member(i int) (string, Value) {
-	m := v.n.members[i]
-	return m.name, Value{raw: v.raw, n: m.val}
+	m := v.r.members()[i]
+	return v.r.name(m), Value{v.r.val(m)}
 }
 
 // Elem is the i-th element of an array; i must be below Len() of an array.
-func (v Value) Elem(i int) Value { return Value{raw: v.raw, n: v.n.elems[i]} }
+func (v Value) Elem(i int) Value {
+	if v.Kind() != Array || i < 0 || i >= v.Len() {
+		panic(fmt.Sprintf("canon: Elem(%d) of a %c of length %d", i, v.Kind(), v.Len()))
+	}
+	return Value{v.r.elem(i)}
+}
 
 // Str is the decoded content of a string value; false for any other kind.
 func (v Value) Str() (string, bool) {
 	if v.Kind() != String {
 		return "", false
 	}
-	s := &scanner{data: v.raw, i: v.n.start}
+	if c, ok := v.plain(); ok {
+		return string(c), true
+	}
+	s := scanner{data: v.r.t.raw, i: int(v.r.node().start)}
 	out, err := s.str()
 	return out, err == nil
+}
+
+// StrBytes is Str as bytes: for a string written without an escape, its content as received (a
+// view of the parsed input: read it, never write into it or keep it past the input), else its
+// decoded content in a new slice. false for any other kind.
+//
+// A string without an escape is also its own JCS form (Raw, quotes included): JCS escapes only
+// the quote, the backslash and control characters, which such a string cannot hold.
+func (v Value) StrBytes() ([]byte, bool) {
+	if v.Kind() != String {
+		return nil, false
+	}
+	if c, ok := v.plain(); ok {
+		return c, true
+	}
+	s, ok := v.Str()
+	return []byte(s), ok
+}
+
+// StrIn is Str for a string that should be one of words: the word itself (the caller's string,
+// no allocation) when the content equals it, else the content as a new string (found false).
+// ok is false for any other kind.
+func (v Value) StrIn(words []string) (s string, found, ok bool) {
+	if v.Kind() != String {
+		return "", false, false
+	}
+	if c, plain := v.plain(); plain {
+		for _, w := range words {
+			if string(c) == w {
+				return w, true, true
+			}
+		}
+	}
+	if s, ok = v.Str(); !ok {
+		return "", false, false
+	}
+	for _, w := range words {
+		if s == w {
+			return w, true, true
+		}
+	}
+	return s, false, true
+}
+
+// plain is a string value's content between its quotes when it holds no escape (the strict
+// scan checked everything else about it); false when it has one. v must be a string.
+func (v Value) plain() ([]byte, bool) {
+	n := v.r.node()
+	c := v.r.t.raw[n.start+1 : n.end-1]
+	return c, bytes.IndexByte(c, '\\') < 0
 }
 
 // Int is the value of a number written as a plain integer (-?digits: no fraction, no
@@ -90,7 +147,7 @@ func (v Value) Int() (int64, bool) {
 	if v.Kind() != Number {
 		return 0, false
 	}
-	lit := v.raw[v.n.start:v.n.end]
+	lit := v.r.span()
 	for i, c := range lit {
 		if !(c >= '0' && c <= '9' || c == '-' && i == 0) {
 			return 0, false
@@ -113,10 +170,10 @@ func (v Value) Bool() (bool, bool) {
 
 // Canonical is the JCS canonical form of the value.
 func (v Value) Canonical() ([]byte, error) {
-	if v.n == nil {
+	if v.r.t == nil {
 		return []byte("null"), nil
 	}
-	return canonicalTree(v.raw, v.n, "", false)
+	return canonicalTree(v.r, "", false)
 }
 
 // CanonicalWithout is the JCS canonical form of an object less its top-level member name
@@ -125,7 +182,7 @@ func (v Value) CanonicalWithout(name string) ([]byte, error) {
 	if v.Kind() != Object {
 		return nil, fmt.Errorf("%w", ErrNotObject)
 	}
-	return canonicalTree(v.raw, v.n, name, true)
+	return canonicalTree(v.r, name, true)
 }
 
 // CanonicalForms writes an object's JCS form once and returns three views of it: full, the
@@ -139,11 +196,11 @@ func (v Value) CanonicalForms(skip, member string) (full, without, part []byte, 
 		return nil, nil, nil, fmt.Errorf("%w", ErrNotObject)
 	}
 	var b bytes.Buffer
-	b.Grow(v.n.end - v.n.start)
+	b.Grow(len(v.r.span()))
 	skipAt, skipEnd, partAt, partEnd := -1, -1, -1, -1
-	ms := v.n.members
-	if !membersSorted(ms, "", false) {
-		ms = sortedMembers(ms, "", false)
+	ms := v.r.members()
+	if !membersSorted(v.r, ms, "", false) {
+		ms = sortedMembers(v.r, ms, "", false)
 	}
 	b.WriteByte('{')
 	for i, m := range ms {
@@ -151,16 +208,17 @@ func (v Value) CanonicalForms(skip, member string) (full, without, part []byte, 
 			b.WriteByte(',')
 		}
 		start := b.Len()
-		writeString(&b, m.name)
+		name := v.r.name(m)
+		writeString(&b, name)
 		b.WriteByte(':')
 		valAt := b.Len()
-		if err := writeNode(&b, v.raw, m.val, "", false); err != nil {
+		if err := writeNode(&b, v.r.val(m), "", false); err != nil {
 			if !errors.Is(err, errNeedsJCS) {
 				return nil, nil, nil, err
 			}
 			return v.canonicalFormsSlow(skip, member)
 		}
-		if m.name == skip {
+		if name == skip {
 			// The member and the comma that joins it to its neighbours: the one before it,
 			// or the one after it when it is first.
 			skipAt, skipEnd = start, b.Len()
@@ -170,7 +228,7 @@ func (v Value) CanonicalForms(skip, member string) (full, without, part []byte, 
 				skipEnd++
 			}
 		}
-		if m.name == member {
+		if name == member {
 			partAt, partEnd = valAt, b.Len()
 		}
 	}

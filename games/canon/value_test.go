@@ -1,8 +1,10 @@
 package canon
 
 import (
+	"bytes"
 	"errors"
 	"testing"
+	"unsafe"
 )
 
 func TestValue(t *testing.T) {
@@ -74,5 +76,59 @@ func TestValue(t *testing.T) {
 	}
 	if _, err := Parse([]byte(`{"a":1,"A":2}`)); !errors.Is(err, ErrFoldedMember) {
 		t.Fatalf("Parse strictness: %v", err)
+	}
+}
+
+// StrBytes reads a string without an escape in place (its literal then its own JCS form) and
+// decodes one with escapes into new bytes; StrIn gives the caller's own word when the content is
+// one of them, whichever way it is written. Other kinds are refused by both.
+func TestValueStrBytesAndStrIn(t *testing.T) {
+	raw := []byte(`{"a":"plain é","b":"esc\u0061ped\n","c":"ask","d":"\u0061sk","e":"asks","f":1,"g":null,"h":""}`)
+	v, err := Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"offer", "ask"}
+	want := map[string]struct {
+		bytes string
+		view  bool
+		word  string
+		found bool
+		ok    bool
+	}{
+		"a": {"plain é", true, "plain é", false, true},
+		"b": {"escaped\n", false, "escaped\n", false, true},
+		"c": {"ask", true, "ask", true, true},
+		"d": {"ask", false, "ask", true, true},
+		"e": {"asks", true, "asks", false, true},
+		"f": {"", false, "", false, false},
+		"g": {"", false, "", false, false},
+		"h": {"", true, "", false, true},
+	}
+	for i := 0; i < v.Len(); i++ {
+		name, m := v.Member(i)
+		w := want[name]
+		b, ok := m.StrBytes()
+		if ok != w.ok || string(b) != w.bytes {
+			t.Errorf("%s: StrBytes %q %v, want %q %v", name, b, ok, w.bytes, w.ok)
+		}
+		if s, sok := m.Str(); sok != w.ok || s != w.bytes {
+			t.Errorf("%s: Str %q %v, want %q %v", name, s, sok, w.bytes, w.ok)
+		}
+		if ok && len(m.Raw()) == len(b)+2 != w.view {
+			t.Errorf("%s: read in place %v, want %v", name, !w.view, w.view)
+		}
+		if w.view && ok {
+			if jcsForm, err := Canonical(m.Raw()); err != nil || !bytes.Equal(jcsForm, m.Raw()) {
+				t.Errorf("%s: literal %q is not its JCS form %q (%v)", name, m.Raw(), jcsForm, err)
+			}
+		}
+		s, found, ok := m.StrIn(words)
+		if s != w.word || found != w.found || ok != w.ok {
+			t.Errorf("%s: StrIn %q %v %v, want %q %v %v", name, s, found, ok, w.word, w.found, w.ok)
+		}
+		if found && unsafe.StringData(s) != unsafe.StringData(words[1]) {
+			t.Errorf("%s: StrIn found a copy, not the caller's word", name)
+		}
 	}
 }

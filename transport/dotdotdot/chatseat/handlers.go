@@ -363,7 +363,7 @@ func (h *handlers) nextMove(ctx context.Context, raw []byte) *mcp.CallToolResult
 		}
 		return h.refusal(err)
 	}
-	return text(renderNext(n, h.o.Now()))
+	return text(renderNext(n, h.o.Now(), h.o.Describer))
 }
 
 // talkLine is one line of the talk tool.

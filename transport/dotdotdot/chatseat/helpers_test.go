@@ -14,6 +14,7 @@ import (
 
 	"arena/actors/dotdotdot"
 	"arena/games"
+	"arena/games/blitz"
 )
 
 // fakeDesk records every call and answers what the test set. It implements Desk and Hosted
@@ -146,6 +147,9 @@ func seat(t *testing.T, f *fakeDesk, o Options) *httptest.Server {
 	t.Helper()
 	if o.Desk == nil {
 		o.Desk = f
+	}
+	if o.Describer == nil { // the game the chat seat plays
+		o.Describer = blitz.NewEngine(blitz.DefaultFees())
 	}
 	h, err := New(o)
 	if err != nil {

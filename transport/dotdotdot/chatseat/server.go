@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"arena/games"
 )
 
 // Path is where the chat seat is mounted on the site host (§4.5).
@@ -27,6 +29,9 @@ const DefaultMaxBody = 256 << 10
 type Options struct {
 	// Desk is the walk-in desk (required).
 	Desk Desk
+	// Describer puts the game's table and reveal in words (games.Describer: the Blitz engine);
+	// nil leaves them out of next_move's text.
+	Describer games.Describer
 	// Hosted is the desk's hosted tables; nil takes the Desk's own when it implements Hosted,
 	// else host_table, start_table and leave_table answer not_served.
 	Hosted Hosted

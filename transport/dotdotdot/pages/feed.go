@@ -2,11 +2,9 @@ package pages
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -15,8 +13,8 @@ import (
 	"arena/transport/door"
 )
 
-// The public event feed of a round (§15) as Server-Sent Events, and the words each event is
-// shown in. Only events whose visibility is "public" ever leave here: sealed events (private
+// The public event feed of a round (§15) as Server-Sent Events, each event in the game's words
+// (games.Narrator). Only events whose visibility is "public" ever leave here: sealed events (private
 // lines, sealed amounts, the mole's seat and task) stay out even after the reveal, whose own
 // public event (round.revealed) then carries what is revealed.
 //
@@ -41,132 +39,19 @@ type feedLine struct {
 	Text  string `json:"text"`
 }
 
-func publicOnly(evs []games.Event) []games.Event {
-	out := make([]games.Event, 0, len(evs))
-	for _, e := range evs {
-		if e.Visibility == "public" {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+// publicOnly is what a spectator reads of a transcript before its end (games.Redact): the feed
+// and the page show public lines only, even after the reveal.
+func publicOnly(evs []games.Event) []games.Event { return games.Redact(evs, 0, false) }
 
-// seatNames reads the display names from the public seat.taken events.
-func seatNames(evs []games.Event) map[int]string {
-	names := map[int]string{}
-	for _, e := range evs {
-		if e.Type != "seat.taken" {
-			continue
-		}
-		var p struct {
-			Seat int    `json:"seat"`
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(e.Payload, &p) == nil && p.Seat > 0 {
-			names[p.Seat] = p.Name
-		}
-	}
-	return names
-}
+// plainNarrator is the words of a game with no Narrator: each event as its type.
+type plainNarrator struct{}
 
-func who(names map[int]string, seat int) string {
-	if n := names[seat]; n != "" {
-		return fmt.Sprintf("seat %d (%s)", seat, n)
-	}
-	return fmt.Sprintf("seat %d", seat)
-}
+func (plainNarrator) Names([]games.Event) map[int]string             { return map[int]string{} }
+func (plainNarrator) Narrate(e games.Event, _ map[int]string) string { return e.Type }
+func (plainNarrator) Final(games.Event) bool                         { return false }
 
-// describe puts one public event in words. Unknown types show their type alone: a payload the
-// page does not know is not echoed (it shows only what it understands).
-func describe(e games.Event, names map[int]string) string {
-	var p map[string]json.RawMessage
-	_ = json.Unmarshal(e.Payload, &p)
-	num := func(k string) int {
-		var n int
-		_ = json.Unmarshal(p[k], &n)
-		return n
-	}
-	str := func(k string) string {
-		var s string
-		_ = json.Unmarshal(p[k], &s)
-		return s
-	}
-	switch e.Type {
-	case "round.created":
-		var f struct {
-			Name  string `json:"name"`
-			Seats int    `json:"seats"`
-			Turns int    `json:"turns"`
-		}
-		_ = json.Unmarshal(p["format"], &f)
-		return fmt.Sprintf("Round %s opened: %s, %d seats, %d turns.", e.Round, f.Name, f.Seats, f.Turns)
-	case "seat.taken":
-		kind := str("kind")
-		if kind == "house" {
-			kind = "house agent"
-		}
-		return fmt.Sprintf("%s took seat %d (%s).", str("name"), num("seat"), kind)
-	case "scouting.started":
-		return fmt.Sprintf("Scouting. The mole's task this round is of the %q kind.", str("task_category"))
-	case "turn.started":
-		return fmt.Sprintf("Turn %d of %d.", num("turn"), num("of"))
-	case "phase.started":
-		return fmt.Sprintf("Phase: %s.", str("phase"))
-	case "exchange.started":
-		return fmt.Sprintf("Talk, exchange %d of %d.", num("exchange"), num("of"))
-	case "message.public":
-		return fmt.Sprintf("%s says: %s", who(names, num("from")), str("text"))
-	case "talking":
-		var parties []int
-		_ = json.Unmarshal(p["parties"], &parties)
-		if len(parties) == 2 {
-			return fmt.Sprintf("%s and %s talk in private.", who(names, parties[0]), who(names, parties[1]))
-		}
-		if from, to := num("from"), num("to"); from > 0 && to > 0 {
-			return fmt.Sprintf("%s and %s talk in private.", who(names, from), who(names, to))
-		}
-		return "Two seats talk in private."
-	case "commitment.sealed":
-		// The public half: parties and due turn; amount and condition stay sealed (§15).
-		return fmt.Sprintf("%s sealed a promise to %s, due turn %d.", who(names, num("payer")), who(names, num("payee")), num("due"))
-	case "commitment.settled":
-		return fmt.Sprintf("A promise was settled: %s.", str("outcome"))
-	case "mole.rung":
-		return fmt.Sprintf("A bell: the mole reached rung %d.", num("rung"))
-	case "agent.eliminated":
-		return fmt.Sprintf("%s is out.", who(names, num("seat")))
-	case "agent.dark":
-		var dark bool
-		_ = json.Unmarshal(p["dark"], &dark)
-		if dark {
-			return fmt.Sprintf("%s went dark.", who(names, num("seat")))
-		}
-		return fmt.Sprintf("%s is back.", who(names, num("seat")))
-	case "agent.scripted":
-		return fmt.Sprintf("%s answered from its fallback policy.", who(names, num("seat")))
-	case "accusation.resolved":
-		var ok bool
-		_ = json.Unmarshal(p["correct"], &ok)
-		verdict := "wrong"
-		if ok {
-			verdict = "right"
-		}
-		return fmt.Sprintf("%s accused %s: %s.", who(names, num("seat")), who(names, num("on")), verdict)
-	case "bounty.paid":
-		return "The bounty was paid."
-	case "round.settled":
-		return "The round is settled."
-	case "round.revealed":
-		return "The round is revealed."
-	}
-	if strings.HasPrefix(e.Type, "anchor.") || e.Type == "transcript.anchored" {
-		return "Anchored on chain (" + e.Type + ")."
-	}
-	return e.Type
-}
-
-func lineOf(e games.Event, names map[int]string) feedLine {
-	return feedLine{Seq: e.Seq, Turn: e.Turn, Phase: e.Phase, At: e.At, Type: e.Type, Text: describe(e, names)}
+func lineOf(n games.Narrator, e games.Event, names map[int]string) feedLine {
+	return feedLine{Seq: e.Seq, Turn: e.Turn, Phase: e.Phase, At: e.At, Type: e.Type, Text: n.Narrate(e, names)}
 }
 
 // roundView is what the round page renders: the public lines so far and, once revealed, the
@@ -207,13 +92,13 @@ type revealView struct {
 	} `json:"moments"`
 }
 
-func newRoundView(round string, pub []games.Event) roundView {
-	names := seatNames(pub)
+func newRoundView(n games.Narrator, round string, pub []games.Event) roundView {
+	names := n.Names(pub)
 	v := roundView{Round: round, Lines: make([]feedLine, 0, len(pub))}
 	for _, e := range pub {
-		v.Lines = append(v.Lines, lineOf(e, names))
+		v.Lines = append(v.Lines, lineOf(n, e, names))
 		v.LastSeq = e.Seq
-		if e.Type == "round.revealed" {
+		if n.Final(e) {
 			var r revealView
 			if json.Unmarshal(e.Payload, &r) == nil {
 				r.MoleName = names[r.Mole]
@@ -286,17 +171,17 @@ func (p *pages) feed(c echo.Context) error {
 	end := time.NewTimer(p.o.MaxFeed)
 	defer end.Stop()
 	for {
-		names := seatNames(evs)
+		names := p.o.Narrator.Names(evs)
 		for _, e := range evs {
 			if e.Seq <= after {
 				continue
 			}
-			b, _ := json.Marshal(lineOf(e, names)) // strings and ints: cannot fail
+			b, _ := json.Marshal(lineOf(p.o.Narrator, e, names)) // strings and ints: cannot fail
 			if err := write("id: " + strconv.FormatInt(e.Seq, 10) + "\nevent: ev\ndata: " + string(b) + "\n\n"); err != nil {
 				return nil
 			}
 			after = e.Seq
-			if e.Type == "round.revealed" {
+			if p.o.Narrator.Final(e) {
 				_ = write("event: end\ndata: {\"reason\":\"revealed\"}\n\n")
 				return nil
 			}

@@ -52,7 +52,7 @@ func newStack(t *testing.T) *stack {
 		t.Fatal(err)
 	}
 	ad := a
-	e, err := httpapi.New(httpapi.Options{Desk: ad, Pages: &pages.Options{Source: ad, Poll: 50 * time.Millisecond}})
+	e, err := httpapi.New(httpapi.Options{Desk: ad, Pages: &pages.Options{Source: ad, Narrator: blitz.NewEngine(blitz.DefaultFees()), Poll: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,6 +104,9 @@ type Source interface {
 // Options configure the pages.
 type Options struct {
 	Source Source
+	// Narrator puts the game's events in words (games.Narrator: the Blitz engine); nil shows each
+	// event as its type and never ends a feed before its time.
+	Narrator games.Narrator
 	// Site is the origin the pages name in the join lines ("https://arena.example"); empty
 	// takes the request's own (its scheme, X-Forwarded-Proto honoured, and Host).
 	Site string
@@ -130,6 +133,9 @@ type pages struct {
 
 // Mount adds the pages' routes to e. It fails only if the embedded templates do not parse.
 func Mount(e *echo.Echo, o Options) error {
+	if o.Narrator == nil {
+		o.Narrator = plainNarrator{}
+	}
 	if o.Poll <= 0 {
 		o.Poll = 500 * time.Millisecond
 	}
@@ -337,7 +343,7 @@ func (p *pages) round(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := newRoundView(round, publicOnly(evs))
+	v := newRoundView(p.o.Narrator, round, publicOnly(evs))
 	return p.render(c, http.StatusOK, "round.html", map[string]any{"R": v, "Site": p.site(c)})
 }
 

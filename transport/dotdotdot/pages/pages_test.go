@@ -15,6 +15,7 @@ import (
 	"arena/actors"
 	"arena/actors/dotdotdot"
 	"arena/games"
+	"arena/games/blitz"
 	"arena/transport/door"
 	"arena/transport/dotdotdot/pages"
 	"arena/transport/httpapi"
@@ -63,6 +64,9 @@ func (f *fakeSource) add(typ, vis, payload string) {
 
 func fakeServer(t *testing.T, f *fakeSource, o pages.Options) *httptest.Server {
 	o.Source = f
+	if o.Narrator == nil { // the game the pages show
+		o.Narrator = blitz.NewEngine(blitz.DefaultFees())
+	}
 	if o.Poll == 0 {
 		o.Poll = 20 * time.Millisecond
 	}

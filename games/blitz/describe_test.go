@@ -1,4 +1,4 @@
-package chatseat
+package blitz
 
 import (
 	"strings"
