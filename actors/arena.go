@@ -17,6 +17,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"arena/actors/internal/ask"
 	"arena/games"
 	"arena/storage"
 )
@@ -470,16 +471,8 @@ func (a *Arena) record(id string) (*tableRecord, error) {
 	return decodeRecord(id, b)
 }
 
-// wait is the Ask timeout: ctx's deadline, capped by Options.AskTimeout.
-func (a *Arena) wait(ctx context.Context) time.Duration {
-	w := a.opts.AskTimeout
-	if dl, ok := ctx.Deadline(); ok {
-		if left := time.Until(dl); left < w {
-			w = max(left, time.Millisecond)
-		}
-	}
-	return w
-}
+// wait is the Ask timeout: ctx's deadline, capped by Options.AskTimeout, never unbounded.
+func (a *Arena) wait(ctx context.Context) time.Duration { return ask.Timeout(ctx, a.opts.AskTimeout) }
 
 // ask sends an ops command and waits for its *opReply.
 func (a *Arena) ask(ctx context.Context, pid *actor.PID, msg any) error {
