@@ -1,5 +1,5 @@
 // Command arena is the game server and its tools: serve, sim, verify, anchor-check, ops,
-// devchain, chain, keys. main only parses the sub-command and calls it; everything is wired in
+// devchain, chain, check-data, keys. main only parses the sub-command and calls it; everything is wired in
 // the sub-command's own file.
 package main
 
@@ -26,6 +26,7 @@ func commands() map[string]command {
 		"anchor-check": anchorCheckCommand,
 		"bench":        benchCommand,
 		"chain":        chainCommand,
+		"check-data":   checkDataCommand,
 		"devchain":     devchainCommand,
 		"ops":          opsCommand,
 		"serve":        serveCommand,
