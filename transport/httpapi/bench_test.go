@@ -6,7 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"arena/transport/dotdotdot/desk"
+	"arena/actors/dotdotdot"
 	"arena/transport/dotdotdot/desk/desktest"
 )
 
@@ -19,7 +19,7 @@ func BenchmarkPollAndAnswer(b *testing.B) {
 		b.Fatal(err)
 	}
 	tok, _ := fake.RegisterWalkin(b.Context(), "bench", "")
-	fake.JoinWalkin(b.Context(), tok, desk.JoinRequest{Table: "practice"}) // round T-2
+	fake.JoinWalkin(b.Context(), tok, dotdotdot.JoinRequest{Table: "practice"}) // round T-2
 	env := envelope("T-2", 1, "talk", 1)
 	body := []byte(`{"round":"T-2","turn":1,"phase":"talk","exchange":1,"messages":[{"type":"public","text":"hello"}]}`)
 	b.ReportAllocs()

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"arena/actors/dotdotdot"
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/desk/desktest"
 )
@@ -29,7 +30,7 @@ func FuzzAnswerBody(f *testing.F) {
 		f.Fatal(err)
 	}
 	tok, _ := fake.RegisterWalkin(f.Context(), "fuzz", "")
-	fake.JoinWalkin(f.Context(), tok, desk.JoinRequest{Table: "practice"}) // round T-2
+	fake.JoinWalkin(f.Context(), tok, dotdotdot.JoinRequest{Table: "practice"}) // round T-2
 	f.Fuzz(func(t *testing.T, body []byte) {
 		fake.Issue(tok, []byte(`{"v":1}`), prompt(1, "talk", 1))
 		req := httptest.NewRequest(http.MethodPost, "/v1/walkin/answer", bytes.NewReader(body))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"arena/actors"
 	"arena/games"
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/desk/desktest"
@@ -24,8 +25,8 @@ const opToken = "op_test_token_0123456789"
 
 type fakeOps struct{ restarted, stopped []string }
 
-func (f *fakeOps) Tables(ctx context.Context) ([]ops.Table, error) {
-	return []ops.Table{{ID: "tbl-1", Game: "blitz", Round: "T-7", Phase: "talk", Status: "live", Seats: 6}}, nil
+func (f *fakeOps) Tables(ctx context.Context) ([]actors.TableInfo, error) {
+	return []actors.TableInfo{{ID: "tbl-1", Game: "blitz", Round: "T-7", Phase: "talk", Status: "live", Seats: make([]actors.SeatInfo, 6)}}, nil
 }
 func (f *fakeOps) RestartTable(ctx context.Context, id string) error {
 	if id != "tbl-1" {

@@ -19,7 +19,6 @@ import (
 	"arena/games/blitz"
 	"arena/storage"
 	"arena/storage/storagetest"
-	"arena/transport/arenadoor"
 	"arena/transport/dotdotdot/pages"
 	"arena/transport/httpapi"
 )
@@ -52,7 +51,7 @@ func newStack(t *testing.T) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ad := arenadoor.Desk{A: a}
+	ad := a
 	e, err := httpapi.New(httpapi.Options{Desk: ad, Pages: &pages.Options{Source: ad, Narrator: blitz.NewEngine(blitz.DefaultFees()), Poll: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
