@@ -332,9 +332,10 @@ func (a *Arena) Submit(ctx context.Context, m SubmitAnswer) (SubmitAnswerReply, 
 	return *r, nil
 }
 
-// Transcript returns the committed events of round in seq order. Before the reveal
-// (revealed=false) only "public" events are returned; after it, every event (§11 step 4: "the
-// full transcript including private messages and sealed amounts"). Unknown round: ErrNoRound.
+// Transcript returns the committed events of round in seq order, as a spectator reads them
+// (games.Redact): before the reveal (revealed=false) only public events; after it, every event
+// but a line revealed never (§11 step 4: "the full transcript including private messages and
+// sealed amounts"). Unknown round: ErrNoRound.
 func (a *Arena) Transcript(ctx context.Context, round string) (events []games.Event, revealed bool, err error) {
 	if round == "" || strings.Contains(round, "/") {
 		return nil, false, fmt.Errorf("%w: %q", ErrNoRound, round)
@@ -353,16 +354,8 @@ func (a *Arena) Transcript(ctx context.Context, round string) (events []games.Ev
 	if err != nil {
 		return nil, false, err
 	}
-	if rec.Status == StatusFinished {
-		return all, true, nil
-	}
-	events = all[:0:0]
-	for _, ev := range all {
-		if ev.Visibility == "public" {
-			events = append(events, ev)
-		}
-	}
-	return events, false, nil
+	ended := rec.Status == StatusFinished
+	return games.Redact(all, 0, ended), ended, nil
 }
 
 // Tables lists every table known to storage, by id.

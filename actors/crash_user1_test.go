@@ -45,7 +45,7 @@ func TestBlitzKilledAfterRevealStillAnchorsTranscriptUser1(t *testing.T) {
 	var slow atomic.Bool
 	h, _ := slowHarness3(t, &slow)
 	la := &losingAnchorer{}
-	la.sys = func() *actor.ActorSystem { return h.arena.System() }
+	la.sys = h.system
 	la.lose.Store(true)
 	h.anchorer = la
 	h.stop()

@@ -40,7 +40,10 @@ type harness struct {
 	reg      *prometheus.Registry // the current arena's metrics
 	key      ed25519.PrivateKey
 	arena    *Arena
-	probes   map[string]chan any // mailbox actor name → what it received
+	// live is the arena being started or running, set before boot recovery restarts any table,
+	// so an anchorer answering a recovered table's job reads it without racing start.
+	live   atomic.Pointer[Arena]
+	probes map[string]chan any // mailbox actor name → what it received
 
 	failCommit atomic.Bool
 
@@ -102,6 +105,7 @@ func (h *harness) start() {
 		OnStatus: func(id, s string) { h.status <- [2]string{id, s} },
 		Anchorer: h.anchorer,
 		BeforeRecover: func(a *Arena) error {
+			h.live.Store(a)
 			for name, ch := range h.probes {
 				if err := spawnProbe(a.System(), name, h.key, ch); err != nil {
 					return err
@@ -114,6 +118,9 @@ func (h *harness) start() {
 	}
 	h.arena = a
 }
+
+// system is the actor system of the arena being started or running; safe from any goroutine.
+func (h *harness) system() *actor.ActorSystem { return h.live.Load().System() }
 
 // stop shuts the arena down as a deploy would; tables stay live in storage.
 func (h *harness) stop() {

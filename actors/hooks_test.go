@@ -31,7 +31,7 @@ func (r *replyingAnchorer) Anchor(job AnchorJob) {
 func TestAnchorsAreRecordedInTheTranscript(t *testing.T) {
 	h := newHarness(t)
 	an := &replyingAnchorer{}
-	an.sys = func() *actor.ActorSystem { return h.arena.System() }
+	an.sys = h.system
 	h.anchorer = an
 	h.stop()
 	h.start()

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/actors/internal/countdown"
 	"arena/games"
@@ -131,7 +130,7 @@ func slowHarness3(t *testing.T, slow *atomic.Bool) (*harness, *replyingAnchorer)
 		_ = st.Close()
 	})
 	an := &replyingAnchorer{}
-	an.sys = func() *actor.ActorSystem { return h.arena.System() }
+	an.sys = h.system
 	h.anchorer = an
 	h.eng2 = blitz.NewEngine(blitz.DefaultFees())
 	h.start()
