@@ -464,7 +464,11 @@ func (a *Arena) record(id string) (*tableRecord, error) {
 	return decodeRecord(id, b)
 }
 
-// wait is the Ask timeout: ctx's deadline, capped by Options.AskTimeout, never unbounded.
+// Wait is the timeout of an Ask made for ctx: ctx's deadline, capped by Options.AskTimeout, and
+// never unbounded (ask.Timeout). Every Ask of the façade and of the protocol packages (their
+// futures) waits this long.
+func (a *Arena) Wait(ctx context.Context) time.Duration { return a.wait(ctx) }
+
 func (a *Arena) wait(ctx context.Context) time.Duration { return ask.Timeout(ctx, a.opts.AskTimeout) }
 
 // ask sends an ops command and waits for its *opReply.
