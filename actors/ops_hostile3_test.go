@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-
 	"arena/actors/internal/countdown"
 	"arena/games"
 	"arena/games/blitz"
