@@ -463,7 +463,10 @@ func (a *Arena) record(id string) (*tableRecord, error) {
 	return decodeRecord(id, b)
 }
 
-// wait is the Ask timeout: ctx's deadline, capped by Options.AskTimeout.
+// Wait is the timeout of an Ask made for ctx: ctx's deadline, capped by Options.AskTimeout. Every
+// Ask of the façade and of the protocol packages (their futures) waits this long.
+func (a *Arena) Wait(ctx context.Context) time.Duration { return a.wait(ctx) }
+
 func (a *Arena) wait(ctx context.Context) time.Duration {
 	w := a.opts.AskTimeout
 	if dl, ok := ctx.Deadline(); ok {

@@ -211,11 +211,7 @@ func (a *Arena) NextMove(ctx context.Context, token string, wait time.Duration) 
 	}
 	// A real-time bound as well: a seat whose actors do not answer (being restarted) must not
 	// hold the caller past its wait.
-	ask := a.AskTimeout()
-	if ask <= 0 {
-		ask = deskDefaultAsk
-	}
-	guard := time.NewTimer(wait + ask)
+	guard := time.NewTimer(wait + a.AskTimeout())
 	defer guard.Stop()
 	var n Next
 	select {

@@ -307,8 +307,7 @@ func (d *desk) openHosted(ctx actor.Context, t *hostedTab) {
 		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: m.Hash, Table: id, Seat: i + 1, Game: walkinGame}, true)
 		ws[i] = lobbyWalkin{Hash: m.Hash, Name: m.Name, Mailbox: mbs[i].Id}
 	}
-	spec, house := walkinTableSpec(id, "hosted", t.format, t.seats, "chat", ws, nil)
-	spec.Pace = d.a.pace("chat")
+	spec, house := walkinTableSpec(id, "hosted", t.format, t.seats, d.a.pace("chat"), ws, nil)
 	a, self, root, code := d.a, ctx.Self(), ctx.ActorSystem().Root, t.code
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -60,7 +60,7 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		}
 		w.hosted = hostedPending
 		fwd := &hostedOpen{Hash: w.hash, Name: w.rec.Name, Format: m.Format, PID: ctx.Self()}
-		fwd.reply = m.reply
+		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinJoinCode:
 		if err := w.hostedConflict(); err != nil {
@@ -69,7 +69,7 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		}
 		w.hosted = hostedPending
 		fwd := &hostedJoin{Hash: w.hash, Name: w.rec.Name, Code: m.Code, PID: ctx.Self()}
-		fwd.reply = m.reply
+		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinHostedCall:
 		if w.hosted == "" || w.hosted == hostedPending {
@@ -77,7 +77,7 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 			return
 		}
 		fwd := &hostedOp{Op: m.Op, Hash: w.hash, Code: w.hosted}
-		fwd.reply = m.reply
+		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinHostedAt:
 		w.hosted = m.Code

@@ -78,11 +78,11 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 		return AgentJoinReply{}, err
 	}
 	// The agent's name is passed so that no house seat shares it (§9 names seats by name).
-	spec, _ := walkinTableSpec(id, "practice", format, n, "agent", []lobbyWalkin{{Name: j.Name}}, nil)
-	spec.Pace = a.pace("agent")
+	pace := a.pace("agent")
 	if !paceZero(j.Pace) {
-		spec.Pace = j.Pace
+		pace = j.Pace
 	}
+	spec, _ := walkinTableSpec(id, "practice", format, n, pace, []lobbyWalkin{{Name: j.Name}}, nil)
 	kind := j.Kind
 	if kind == "" {
 		kind = "byo"

@@ -40,13 +40,6 @@ var (
 	agentPace = games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": 90 * time.Second, "talk": 15 * time.Second, "commit": 25 * time.Second, "settle": 5 * time.Second}}
 )
 
-func paceOf(name string) games.Pace {
-	if name == "agent" {
-		return agentPace
-	}
-	return chatPace
-}
-
 // newTableID is a fresh table id: prefix ("p" practice, "w" walkin) + 16 hex digits.
 func newTableID(prefix string) (string, error) {
 	var b [8]byte
@@ -63,11 +56,12 @@ type lobbyWalkin struct {
 	Mailbox string // the mailbox actor's PID id
 }
 
-// walkinTableSpec builds the spec of a walk-in table of n seats (formatSeats): the walk-ins in seats 1.., house agents after
-// them (names drawn from houseRoster with the table id as seed, none a walk-in's name by
-// nameKey: at most 6 seats, 8 names, so there are always enough), every seat at the notional
-// entry and collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
-func walkinTableSpec(id, kind, format string, n int, pace string, walkins []lobbyWalkin, mole *int) (actors.TableSpec, map[int]string) {
+// walkinTableSpec builds the spec of a walk-in table of n seats (formatSeats) on pace (the
+// arena's configured clock, Arena.pace): the walk-ins in seats 1.., house agents after them
+// (names drawn from houseRoster with the table id as seed, none a walk-in's name by nameKey: at
+// most 6 seats, 8 names, so there are always enough), every seat at the notional entry and
+// collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
+func walkinTableSpec(id, kind, format string, n int, pace games.Pace, walkins []lobbyWalkin, mole *int) (actors.TableSpec, map[int]string) {
 	sum := sha256.Sum256([]byte(id))
 	rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])))
 	shuffled := houseRoster
@@ -84,7 +78,7 @@ func walkinTableSpec(id, kind, format string, n int, pace string, walkins []lobb
 			names = append(names, h)
 		}
 	}
-	spec := actors.TableSpec{ID: id, Game: walkinGame, Format: format, Kind: kind, Pace: paceOf(pace)}
+	spec := actors.TableSpec{ID: id, Game: walkinGame, Format: format, Kind: kind, Pace: pace}
 	house := map[int]string{}
 	for s := 1; s <= n; s++ {
 		// Agent is left empty: OpenTable lends each seat its house Badge (keys.go).
@@ -127,8 +121,7 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 	if err != nil {
 		return fail(err)
 	}
-	spec, house := walkinTableSpec(id, "practice", req.Format, a.seatsOf(req.Format), req.Pace, []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
-	spec.Pace = a.pace(req.Pace)
+	spec, house := walkinTableSpec(id, "practice", req.Format, a.seatsOf(req.Format), a.pace(req.Pace), []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
 	round, err := a.OpenTable(octx, spec)
 	if err != nil {
 		_ = a.deskSend(d, &deskDropMailbox{PID: mb.PID})
@@ -239,8 +232,7 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: e.Hash, Table: id, Seat: i + 1, Game: walkinGame}, true)
 		ws[i] = lobbyWalkin{Hash: e.Hash, Name: e.Name, Mailbox: mbs[i].Id}
 	}
-	spec, house := walkinTableSpec(id, "walkin", q.format, d.a.seatsOf(q.format), q.pace, ws, nil)
-	spec.Pace = d.a.pace(q.pace)
+	spec, house := walkinTableSpec(id, "walkin", q.format, d.a.seatsOf(q.format), d.a.pace(q.pace), ws, nil)
 	a, self, root, pace := d.a, ctx.Self(), ctx.ActorSystem().Root, q.pace
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -282,7 +274,7 @@ func PracticeBench(eng games.Engine, format string) (func(id string) actors.Tabl
 		return nil, fmt.Errorf("dotdotdot: bench: practice format %q: %s", format, formats.choices())
 	}
 	return func(id string) actors.TableSpec {
-		spec, _ := walkinTableSpec(id, "practice", format, n, "agent", nil, nil)
+		spec, _ := walkinTableSpec(id, "practice", format, n, agentPace, nil, nil)
 		return spec
 	}, nil
 }
