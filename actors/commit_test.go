@@ -18,7 +18,7 @@ func TestFailedCommitDoesNotSpin(t *testing.T) {
 	sp := seats(ChannelHouse, ChannelHouse, ChannelMailbox)
 	sp[2].Mailbox = "mb-spin"
 	h.failFrom.Store(2) // turn 1 opens (commit 1); the house seats' answers to it fail
-	round := h.open(TableSpec{ID: "spin", Seats: sp, Pace: games.Pace{Commit: time.Minute}})
+	round := h.open(TableSpec{ID: "spin", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": time.Minute}}})
 	nextPrompt(t, mb, 1)
 	deadline := time.Now().Add(waitMax)
 	for h.commits.Load() < 2 {
