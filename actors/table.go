@@ -94,7 +94,7 @@ func (t *tableActor) Receive(ctx actor.Context) {
 		t.halted = true
 	case *SubmitAnswer:
 		if t.halted {
-			ctx.Respond(unavailable())
+			ctx.Respond(t.haltedReply())
 			return
 		}
 		t.guard(ctx, inputKey(m.Input), func() { t.onSubmit(ctx, m) })
@@ -303,6 +303,16 @@ func (t *tableActor) onSubmit(ctx actor.Context, m *SubmitAnswer) {
 			fail: unavailable}
 	}
 	t.step(ctx, step, r)
+}
+
+// haltedReply answers an input handed to an incarnation that is restarting or stopping: a round
+// whose end is committed is over (the table stops after it), as the façade answers once the
+// actor is gone; any other is unavailable, to be sent again to the next incarnation.
+func (t *tableActor) haltedReply() any {
+	if t.rec != nil && t.rec.Status == StatusFinished {
+		return &SubmitAnswerReply{Code: games.CodeRoundOver, Msg: "round " + t.rec.Round + " is over"}
+	}
+	return unavailable()
 }
 
 func unavailable() any {
