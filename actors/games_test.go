@@ -58,8 +58,7 @@ func TestBlitzShortRoundOfHouseSeats(t *testing.T) {
 			Entry: 100_000_000, Collateral: 60_000_000}, Channel: ChannelHouse})
 	}
 	round := h.open(TableSpec{ID: "blitz-1", Game: blitz.ID, Format: "short", Kind: "practice", Seats: sp,
-		Seed: fixedSeed(9), Pace: games.Pace{Name: "chat", Scouting: 10 * time.Second, Talk: 15 * time.Second,
-			Commit: 20 * time.Second, Settle: 5 * time.Second, CloseEarly: true}})
+		Seed: fixedSeed(9), Pace: games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 10 * time.Second, "talk": 15 * time.Second, "commit": 20 * time.Second, "settle": 5 * time.Second}}})
 	h.driveToEnd("blitz-1", 200)
 	evs, revealed, err := h.arena.Transcript(context.Background(), round)
 	if err != nil || !revealed {
@@ -96,7 +95,7 @@ func TestDilemmaRoundOfHouseSeats(t *testing.T) {
 	}
 	m := dilemma.Engine{}.Manifest()
 	round := h.open(TableSpec{ID: "dl-1", Game: m.ID, Format: m.Formats[0].Name, Seats: sp, Seed: fixedSeed(4),
-		Pace: games.Pace{Commit: 20 * time.Second, Settle: 5 * time.Second, CloseEarly: true}})
+		Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second, "settle": 5 * time.Second}}})
 	h.driveToEnd("dl-1", 50)
 	evs, revealed, err := h.arena.Transcript(context.Background(), round)
 	if err != nil || !revealed || len(evs) == 0 {

@@ -27,8 +27,7 @@ func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 			Walkin: true, Entry: 100_000_000, Collateral: 60_000_000}, Channel: ChannelHouse})
 	}
 	round := h.open(TableSpec{ID: "bj", Game: blitz.ID, Format: "short", Kind: "practice", Seats: sp,
-		Seed: fixedSeed(11), Pace: games.Pace{Name: "chat", Scouting: 10 * time.Second, Talk: 15 * time.Second,
-			Commit: 20 * time.Second, Settle: 5 * time.Second}})
+		Seed: fixedSeed(11), Pace: games.Pace{Name: "chat", Steps: map[string]time.Duration{"scouting": 10 * time.Second, "talk": 15 * time.Second, "commit": 20 * time.Second, "settle": 5 * time.Second}}})
 	if restart {
 		h.driveSteps(8) // scouting, turn 1's phases, into turn 2
 		h.stop()

@@ -19,7 +19,7 @@ func TestHouseRoundPlaysToEnd(t *testing.T) {
 	h := newHarness(t)
 	seed := fixedSeed(7)
 	round := h.open(TableSpec{ID: "h1", Kind: "practice", Seats: seats(ChannelHouse, ChannelHouse, ChannelHouse),
-		Pace: games.Pace{Name: "chat", Commit: 20 * time.Second, CloseEarly: true}, Seed: seed})
+		Pace: games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}, Seed: seed})
 	if round != "T-1" {
 		t.Fatalf("round = %q, want T-1", round)
 	}
@@ -102,7 +102,7 @@ func TestMailboxSeatEnvelopeAndAnswers(t *testing.T) {
 	mb := h.mailbox("mbox-m1-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
 	sp[0].Mailbox = "mbox-m1-1"
-	round := h.open(TableSpec{ID: "m1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second, CloseEarly: true}})
+	round := h.open(TableSpec{ID: "m1", Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 
 	d := nextPrompt(t, mb, 1)
 	if d.Table != "m1" || d.Round != round || d.Seat != 1 {
@@ -194,7 +194,7 @@ func TestOpenTableRefusals(t *testing.T) {
 			t.Errorf("case %d: err = %v, want %v", i, err, c.want)
 		}
 	}
-	h.open(TableSpec{ID: "a", Seats: seats(ChannelHouse, ChannelHouse), Pace: games.Pace{Commit: time.Minute}})
+	h.open(TableSpec{ID: "a", Seats: seats(ChannelHouse, ChannelHouse), Pace: games.Pace{Steps: map[string]time.Duration{"commit": time.Minute}}})
 	if _, err := h.arena.OpenTable(ctx, TableSpec{ID: "a", Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse)}); !errors.Is(err, ErrTableExists) {
 		t.Fatalf("duplicate id: %v", err)
 	}
@@ -210,7 +210,7 @@ func TestWriteBeforeSpeak(t *testing.T) {
 	a, b := h.mailbox("mb-w-1"), h.mailbox("mb-w-2")
 	sp := seats(ChannelMailbox, ChannelMailbox)
 	sp[0].Mailbox, sp[1].Mailbox = "mb-w-1", "mb-w-2"
-	round := h.open(TableSpec{ID: "w1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	round := h.open(TableSpec{ID: "w1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	nextPrompt(t, b, 1)
 
@@ -256,7 +256,7 @@ func TestStaleTimerDropped(t *testing.T) {
 	a := h.mailbox("mb-s-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
 	sp[0].Mailbox = "mb-s-1"
-	round := h.open(TableSpec{ID: "s1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	round := h.open(TableSpec{ID: "s1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	h.waitEvent("house answer", and(roundIs(round), typeIs("answer"), turnIs(1)))
 	before := h.state("s1")
@@ -292,7 +292,7 @@ func playCrash(t *testing.T, crash bool) ([]games.Event, *harness) {
 	sp := seats(ChannelMailbox, ChannelHouse)
 	sp[0].Mailbox = "mb-c-1"
 	round := h.open(TableSpec{ID: "c1", Seats: sp, Seed: fixedSeed(3),
-		Pace: games.Pace{Commit: 20 * time.Second, CloseEarly: true}})
+		Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	for turn := 1; turn <= 3; turn++ {
 		nextPrompt(t, mb, turn)
 		h.waitEvent("house answer", and(roundIs(round), typeIs("answer"), turnIs(turn)))
@@ -334,7 +334,7 @@ func TestDeadlinePassedWhileDownFiresAtOnce(t *testing.T) {
 	a, b := h.mailbox("mb-d-1"), h.mailbox("mb-d-2")
 	sp := seats(ChannelMailbox, ChannelMailbox)
 	sp[0].Mailbox, sp[1].Mailbox = "mb-d-1", "mb-d-2"
-	round := h.open(TableSpec{ID: "d1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	round := h.open(TableSpec{ID: "d1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	nextPrompt(t, b, 1)
 	if r := h.submit("d1", round, 1, 1, `{"n":4}`); r.Code != "" {
@@ -369,7 +369,7 @@ func TestIsolationParksRepeatOffenderOthersPlayOn(t *testing.T) {
 			panic("boom on closing turn 2")
 		}
 	}
-	pace := games.Pace{Commit: 20 * time.Second}
+	pace := games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}
 	ids := []string{"v", "o1", "o2", "o3"}
 	rounds := map[string]string{}
 	for _, id := range ids {
@@ -448,7 +448,7 @@ func TestBootRecoveryResumesEveryLiveTable(t *testing.T) {
 		mbs[id] = h.mailbox("mb-" + id)
 		sp := seats(ChannelMailbox, ChannelHouse)
 		sp[0].Mailbox = "mb-" + id
-		rounds[id] = h.open(TableSpec{ID: id, Seats: sp, Pace: games.Pace{Commit: 20 * time.Second, CloseEarly: true}})
+		rounds[id] = h.open(TableSpec{ID: id, Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	}
 	for _, id := range ids {
 		nextPrompt(t, mbs[id], 1)
@@ -485,7 +485,7 @@ func TestOpsStopAndRestart(t *testing.T) {
 	mb := h.mailbox("mb-o-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
 	sp[0].Mailbox = "mb-o-1"
-	round := h.open(TableSpec{ID: "o1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	round := h.open(TableSpec{ID: "o1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, mb, 1)
 	if err := h.arena.StopTable(ctx, "o1"); err != nil {
 		t.Fatal(err)
@@ -545,7 +545,7 @@ func TestSubmitWithoutSender(t *testing.T) {
 	mb := h.mailbox("mb-n-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
 	sp[0].Mailbox = "mb-n-1"
-	round := h.open(TableSpec{ID: "n1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	round := h.open(TableSpec{ID: "n1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, mb, 1)
 	pid := h.arena.TablePID("n1")
 	h.arena.System().Root.Send(pid, &SubmitAnswer{Table: "n1", Round: "T-0"}) // refused: other round

@@ -93,11 +93,11 @@ func (m *deskMatch) duration(mv games.Move) time.Duration {
 	p := m.st.Setup.Pace
 	switch mv.Phase {
 	case "scouting":
-		return p.Scouting
+		return p.Step("scouting")
 	case "talk":
-		return p.Talk
+		return p.Step("talk")
 	}
-	return p.Commit
+	return p.Step("commit")
 }
 
 func (m *deskMatch) event(now time.Time, typ string, payload any) games.Event {

@@ -97,7 +97,7 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	return AgentJoinReply{Round: round, Table: id, Seat: 1, Format: format, Pace: spec.Pace.Name, Status: "seated"}, nil
 }
 
-func paceZero(p games.Pace) bool { return p == games.Pace{} }
+func paceZero(p games.Pace) bool { return p.IsZero() }
 
 // liveSeat is where a Badge sits in a live round.
 type liveSeat struct {

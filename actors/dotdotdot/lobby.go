@@ -36,10 +36,8 @@ var houseRoster = [...]string{"Ada", "Basil", "Cleo", "Dara", "Emil", "Faye", "G
 // answered. The agent clock: §5.2 scouting, 15 s talk exchanges, 25 s commit, 5 s settle, every
 // phase its full length.
 var (
-	chatPace = games.Pace{Name: "chat", Scouting: 3 * time.Minute, Talk: 3 * time.Minute,
-		Commit: 3 * time.Minute, Settle: time.Second, CloseEarly: true}
-	agentPace = games.Pace{Name: "agent", Scouting: 90 * time.Second, Talk: 15 * time.Second,
-		Commit: 25 * time.Second, Settle: 5 * time.Second}
+	chatPace  = games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Minute, "talk": 3 * time.Minute, "commit": 3 * time.Minute, "settle": time.Second}}
+	agentPace = games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": 90 * time.Second, "talk": 15 * time.Second, "commit": 25 * time.Second, "settle": 5 * time.Second}}
 )
 
 // newTableID is a fresh table id: prefix ("p" practice, "w" walkin) + 16 hex digits.

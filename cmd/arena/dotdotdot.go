@@ -27,9 +27,8 @@ var (
 func pacesOf(p config.Pace) dotdotdot.Paces {
 	move := time.Duration(p.ChatMove)
 	return dotdotdot.Paces{
-		Chat: games.Pace{Name: "chat", Scouting: move, Talk: move, Commit: move, CloseEarly: true},
-		Agent: games.Pace{Name: "agent", Scouting: time.Duration(p.Scouting), Talk: time.Duration(p.AgentTalk),
-			Commit: time.Duration(p.AgentCommit)},
+		Chat:        games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": move, "talk": move, "commit": move}},
+		Agent:       games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": time.Duration(p.Scouting), "talk": time.Duration(p.AgentTalk), "commit": time.Duration(p.AgentCommit)}},
 		WalkinTopUp: time.Duration(p.WalkinTopUp),
 		HostedStart: time.Duration(p.HostedStart),
 	}

@@ -186,8 +186,7 @@ func agentPace(cfg config.Config) games.Pace {
 	if t := time.Duration(cfg.Pace.AgentTalk); t < settle {
 		settle = t
 	}
-	return games.Pace{Name: "agent", Scouting: time.Duration(cfg.Pace.Scouting), Talk: time.Duration(cfg.Pace.AgentTalk),
-		Commit: time.Duration(cfg.Pace.AgentCommit), Settle: settle}
+	return games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": time.Duration(cfg.Pace.Scouting), "talk": time.Duration(cfg.Pace.AgentTalk), "commit": time.Duration(cfg.Pace.AgentCommit), "settle": settle}}
 }
 
 // keyResolver is actors.KeyResolver over the Badge resolver (cached, §4.1).

@@ -14,7 +14,7 @@ import (
 // answered by its house policy, scored in points.
 func TestConformance(t *testing.T) {
 	s := games.Setup{Game: ID, Format: "short", Round: "T-1", Start: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
-		Pace: games.Pace{Commit: time.Second, CloseEarly: true}}
+		Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": time.Second}}}
 	for i := 1; i <= 3; i++ {
 		s.Seats = append(s.Seats, games.Seat{Seat: i, Agent: "agent" + string(rune('0'+i))})
 	}

@@ -31,7 +31,7 @@ func bzHarness3(t *testing.T) *harness {
 
 func bzHouseSpec3(id string) TableSpec {
 	spec := TableSpec{ID: id, Game: blitz.ID, Format: "blitz", Kind: "practice", Seed: fixedSeed(9),
-		Pace: games.Pace{Name: "chat", Scouting: time.Minute, Talk: time.Minute, Commit: time.Minute, Settle: time.Minute, CloseEarly: true}}
+		Pace: games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": time.Minute, "talk": time.Minute, "commit": time.Minute, "settle": time.Minute}}}
 	for s := 1; s <= 6; s++ {
 		spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s), Kind: "house",
 			Entry: 200_000_000, Collateral: 100_000_000},

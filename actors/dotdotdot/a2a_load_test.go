@@ -54,7 +54,7 @@ func TestA2AEnvelopesHoldUnderLoad(t *testing.T) {
 	h.stop()
 	h.start()
 	ctx := context.Background()
-	pace := games.Pace{Name: "chat", Scouting: time.Minute, Talk: time.Minute, Commit: time.Minute, Settle: time.Minute, CloseEarly: true}
+	pace := games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": time.Minute, "talk": time.Minute, "commit": time.Minute, "settle": time.Minute}}
 	rounds := map[string]string{}
 	for i := 1; i <= 3; i++ {
 		agent := fmt.Sprintf("ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:AgentLoad%d", i)
