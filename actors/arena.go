@@ -191,8 +191,9 @@ func (a *Arena) Shutdown(ctx context.Context) error {
 
 // OpenTable validates spec against its game, allocates the round id ("T-<n>"), commits the new
 // table record (status live) and spawns the table actor, which opens the first phase. It fails
-// with ErrBadSpec (wrapping the game's refusal), ErrTableExists, or a storage error. Seats of the
-// house, walk-in and mailbox kinds with no Agent are given their lent house Badge (keys.go).
+// with ErrBadSpec (wrapping the game's refusal, or a seat whose channel has no actor),
+// ErrTableExists, or a storage error. House and walk-in seats with no Agent are given their lent
+// house Badge (keys.go).
 func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, err error) {
 	if a.closed.Load() {
 		return "", ErrClosed
