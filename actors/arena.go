@@ -17,6 +17,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"arena/actors/internal/ask"
 	"arena/games"
 	"arena/storage"
 )
@@ -464,19 +465,12 @@ func (a *Arena) record(id string) (*tableRecord, error) {
 	return decodeRecord(id, b)
 }
 
-// Wait is the timeout of an Ask made for ctx: ctx's deadline, capped by Options.AskTimeout. Every
-// Ask of the façade and of the protocol packages (their futures) waits this long.
+// Wait is the timeout of an Ask made for ctx: ctx's deadline, capped by Options.AskTimeout, and
+// never unbounded (ask.Timeout). Every Ask of the façade and of the protocol packages (their
+// futures) waits this long.
 func (a *Arena) Wait(ctx context.Context) time.Duration { return a.wait(ctx) }
 
-func (a *Arena) wait(ctx context.Context) time.Duration {
-	w := a.opts.AskTimeout
-	if dl, ok := ctx.Deadline(); ok {
-		if left := time.Until(dl); left < w {
-			w = max(left, time.Millisecond)
-		}
-	}
-	return w
-}
+func (a *Arena) wait(ctx context.Context) time.Duration { return ask.Timeout(ctx, a.opts.AskTimeout) }
 
 // ask sends an ops command and waits for its *opReply.
 func (a *Arena) ask(ctx context.Context, pid *actor.PID, msg any) error {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -557,4 +558,40 @@ func TestSubmitWithoutSender(t *testing.T) {
 	if r := h.record("n1"); r.Restarts != 0 {
 		t.Fatalf("table restarted %d times: %s", r.Restarts, r.LastError)
 	}
+}
+
+// TestSubmitAtTheEndIsRoundOver: an answer that reaches a table as its round ends is refused
+// with round_over, never unavailable (which tells the player to send it again): the table's
+// actor stops after its round's end is committed, and an answer it is handed while stopping is
+// answered by the record, as one that finds it gone is.
+func TestSubmitAtTheEndIsRoundOver(t *testing.T) {
+	h := newHarness(t)
+	const tables = 8
+	var rounds []string
+	for i := 0; i < tables; i++ {
+		rounds = append(rounds, h.open(TableSpec{ID: fmt.Sprintf("end%d", i), Seats: seats(ChannelHouse, ChannelHouse, ChannelHouse),
+			Pace: games.Pace{CloseEarly: true}}))
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < tables; i++ {
+		wg.Add(1)
+		go func(id, round string) {
+			defer wg.Done()
+			for over := 0; over < 20; {
+				r, err := h.arena.Submit(context.Background(), SubmitAnswer{Table: id, Round: round,
+					Input: games.Input{Seat: 1, Kind: "answer", Move: games.Move{Turn: 3, Phase: "move"}, Body: json.RawMessage(`{"n":1}`)}})
+				switch {
+				case err != nil:
+					t.Errorf("%s: %v", id, err)
+					return
+				case r.Code == "unavailable":
+					t.Errorf("%s: an answer at the round's end: %+v", id, r)
+					return
+				case r.Code == games.CodeRoundOver:
+					over++
+				}
+			}
+		}(fmt.Sprintf("end%d", i), rounds[i])
+	}
+	wg.Wait()
 }
