@@ -44,10 +44,10 @@ func oldFormatSnapshot(t *testing.T, snap []byte) []byte {
 func TestBlitzOldRecordsRestoreOnBoot(t *testing.T) {
 	for _, phases := range []int{0, 9} { // 0: "log":null; 9: into turn 1's talk with house lines
 		t.Run("phases"+strconv.Itoa(phases), func(t *testing.T) {
-			h := bzHarness3(t)
+			h := bzHarness(t)
 			h.stop()
 			id := "old" + strconv.Itoa(phases)
-			spec := bzHouseSpec3(id)
+			spec := bzHouseSpec(id)
 			seed := spec.Seed
 			spec.Seed = nil
 			keys, err := buildKeyring(h.key, id, spec.Seats, nil)
@@ -147,7 +147,7 @@ func TestBlitzOldRecordsRestoreOnBoot(t *testing.T) {
 			if len(events) > 0 && !bytes.HasPrefix(after, before[:len(before)-1]) {
 				t.Fatalf("the events stored before the upgrade are not the start of the transcript")
 			}
-			bzStoredReplays3(t, h, id, round)
+			bzStoredReplays(t, h, id, round)
 		})
 	}
 }
