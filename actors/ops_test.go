@@ -27,7 +27,7 @@ func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-bo-1")
 	spec := bzHouseSpec("bo")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bo-1"
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bo-1"
 	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
@@ -154,7 +154,7 @@ func TestBlitzStoppingTableTakesNoInput(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-bs-1")
 	spec := bzHouseSpec("bs")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bs-1"
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bs-1"
 	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
@@ -222,7 +222,7 @@ func TestBlitzOpsRestartOnFinalCommit(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-bfc-1")
 	spec := bzHouseSpec("bfc")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bfc-1"
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bfc-1"
 	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
