@@ -214,7 +214,7 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 			return "", fmt.Errorf("%w: seat number %d (1.., unique)", ErrBadSpec, s.Seat.Seat)
 		}
 		seen[s.Seat.Seat] = true
-		if s.Channel != ChannelHouse && s.Mailbox == "" && a.opts.Channels[s.Channel] == "" {
+		if s.Channel != ChannelHouse && s.Actor == "" && a.opts.Channels[s.Channel] == "" {
 			return "", fmt.Errorf("%w: seat %d: channel %q has no actor (no mailbox, not in Options.Channels)",
 				ErrBadSpec, s.Seat.Seat, s.Channel)
 		}

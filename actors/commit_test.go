@@ -16,7 +16,7 @@ func TestFailedCommitDoesNotSpin(t *testing.T) {
 	h := newHarness(t)
 	mb := h.mailbox("mb-spin")
 	sp := seats(ChannelHouse, ChannelHouse, ChannelMailbox)
-	sp[2].Mailbox = "mb-spin"
+	sp[2].Actor = "mb-spin"
 	h.failFrom.Store(2) // turn 1 opens (commit 1); the house seats' answers to it fail
 	round := h.open(TableSpec{ID: "spin", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": time.Minute}}})
 	nextPrompt(t, mb, 1)

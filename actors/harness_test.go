@@ -135,7 +135,7 @@ func (h *harness) stop() {
 }
 
 // ChannelMailbox names the probes' channel: a channel actor of the seat's own
-// (SeatSpec.Mailbox), as the walk-ins' mailboxes of actors/dotdotdot are.
+// (SeatSpec.Actor), as the walk-ins' mailboxes of actors/dotdotdot are.
 const ChannelMailbox = "mailbox"
 
 // probe is a seat's own channel actor, as a walk-in's mailbox is: it signs each prompt's §4

@@ -27,7 +27,7 @@ func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-bo-1")
 	spec := bzHouseSpec("bo")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bo-1"
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bo-1"
 	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
@@ -161,7 +161,7 @@ func stoppingTableTakesNoInput(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-bs-1")
 	spec := bzHouseSpec("bs")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bs-1"
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bs-1"
 	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
@@ -231,7 +231,7 @@ func opsRestartOnFinalCommit(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-bfc-1")
 	spec := bzHouseSpec("bfc")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bfc-1"
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bfc-1"
 	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)

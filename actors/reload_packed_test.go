@@ -53,7 +53,7 @@ func packedTablesFailedCommitsReload(t *testing.T) {
 		tb := &table{id: "pk" + strconv.Itoa(i), mb: h.mailbox("mb-pk-" + strconv.Itoa(i)), answered: map[games.Move]bool{}}
 		spec := bzHouseSpec(tb.id)
 		spec.Seed = fixedSeed(byte(20 + i))
-		spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-pk-"+strconv.Itoa(i)
+		spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-pk-"+strconv.Itoa(i)
 		spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
 		spec.Pace.CloseEarly = false
 		tb.round = h.open(spec)

@@ -433,13 +433,13 @@ func (t *tableActor) finish(ctx actor.Context) {
 	t.maybeStop(ctx)
 }
 
-// announce tells the channel actor of every seat that has its own (SeatSpec.Mailbox: a walk-in's
+// announce tells the channel actor of every seat that has its own (SeatSpec.Actor: a walk-in's
 // mailbox) the round ended, with its result.
 func (t *tableActor) announce(ctx actor.Context) {
 	res := *t.rec.Result
 	for _, s := range t.rec.Spec.Seats {
-		if s.Mailbox != "" {
-			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.Mailbox),
+		if s.Actor != "" {
+			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.Actor),
 				&RoundEnded{Table: t.id, Round: t.rec.Round, Seat: s.Seat.Seat, Result: res})
 		}
 	}

@@ -154,7 +154,7 @@ func TestBlitzFailedCommitsThenReload(t *testing.T) {
 	h := bzHarness(t)
 	mb := h.mailbox("mb-bf-1")
 	spec := bzHouseSpec("bf")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bf-1"
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bf-1"
 	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)

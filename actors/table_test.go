@@ -102,7 +102,7 @@ func TestMailboxSeatEnvelopeAndAnswers(t *testing.T) {
 	h := newHarness(t)
 	mb := h.mailbox("mbox-m1-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mbox-m1-1"
+	sp[0].Actor = "mbox-m1-1"
 	round := h.open(TableSpec{ID: "m1", Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 
 	d := nextPrompt(t, mb, 1)
@@ -210,7 +210,7 @@ func TestWriteBeforeSpeak(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.mailbox("mb-w-1"), h.mailbox("mb-w-2")
 	sp := seats(ChannelMailbox, ChannelMailbox)
-	sp[0].Mailbox, sp[1].Mailbox = "mb-w-1", "mb-w-2"
+	sp[0].Actor, sp[1].Actor = "mb-w-1", "mb-w-2"
 	round := h.open(TableSpec{ID: "w1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	nextPrompt(t, b, 1)
@@ -256,7 +256,7 @@ func TestStaleTimerDropped(t *testing.T) {
 	h := newHarness(t)
 	a := h.mailbox("mb-s-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-s-1"
+	sp[0].Actor = "mb-s-1"
 	round := h.open(TableSpec{ID: "s1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	h.waitEvent("house answer", and(roundIs(round), typeIs("answer"), turnIs(1)))
@@ -291,7 +291,7 @@ func playCrash(t *testing.T, crash bool) ([]games.Event, *harness) {
 	h := newHarness(t)
 	mb := h.mailbox("mb-c-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-c-1"
+	sp[0].Actor = "mb-c-1"
 	round := h.open(TableSpec{ID: "c1", Seats: sp, Seed: fixedSeed(3),
 		Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	for turn := 1; turn <= 3; turn++ {
@@ -334,7 +334,7 @@ func TestDeadlinePassedWhileDownFiresAtOnce(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.mailbox("mb-d-1"), h.mailbox("mb-d-2")
 	sp := seats(ChannelMailbox, ChannelMailbox)
-	sp[0].Mailbox, sp[1].Mailbox = "mb-d-1", "mb-d-2"
+	sp[0].Actor, sp[1].Actor = "mb-d-1", "mb-d-2"
 	round := h.open(TableSpec{ID: "d1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	nextPrompt(t, b, 1)
@@ -448,7 +448,7 @@ func TestBootRecoveryResumesEveryLiveTable(t *testing.T) {
 	for _, id := range ids {
 		mbs[id] = h.mailbox("mb-" + id)
 		sp := seats(ChannelMailbox, ChannelHouse)
-		sp[0].Mailbox = "mb-" + id
+		sp[0].Actor = "mb-" + id
 		rounds[id] = h.open(TableSpec{ID: id, Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	}
 	for _, id := range ids {
@@ -485,7 +485,7 @@ func TestOpsStopAndRestart(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-o-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-o-1"
+	sp[0].Actor = "mb-o-1"
 	round := h.open(TableSpec{ID: "o1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, mb, 1)
 	if err := h.arena.StopTable(ctx, "o1"); err != nil {
@@ -545,7 +545,7 @@ func TestSubmitWithoutSender(t *testing.T) {
 	h := newHarness(t)
 	mb := h.mailbox("mb-n-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-n-1"
+	sp[0].Actor = "mb-n-1"
 	round := h.open(TableSpec{ID: "n1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, mb, 1)
 	pid := h.arena.TablePID("n1")

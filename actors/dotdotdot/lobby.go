@@ -86,7 +86,7 @@ func walkinTableSpec(id, kind, format string, n int, pace games.Pace, walkins []
 		if s <= len(walkins) {
 			w := walkins[s-1]
 			seat.Name, seat.Kind, seat.Human = w.Name, "walkin", true
-			spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Channel: ChannelMailbox, Mailbox: w.Mailbox})
+			spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Channel: ChannelMailbox, Actor: w.Mailbox})
 			continue
 		}
 		seat.Name, seat.Kind = names[(s-len(walkins)-1)%len(names)], "house"
