@@ -17,6 +17,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"arena/actors/internal/ask"
 	"arena/games"
 	"arena/storage"
 )
@@ -191,8 +192,9 @@ func (a *Arena) Shutdown(ctx context.Context) error {
 
 // OpenTable validates spec against its game, allocates the round id ("T-<n>"), commits the new
 // table record (status live) and spawns the table actor, which opens the first phase. It fails
-// with ErrBadSpec (wrapping the game's refusal), ErrTableExists, or a storage error. Seats of the
-// house, walk-in and mailbox kinds with no Agent are given their lent house Badge (keys.go).
+// with ErrBadSpec (wrapping the game's refusal, or a seat whose channel has no actor),
+// ErrTableExists, or a storage error. House and walk-in seats with no Agent are given their lent
+// house Badge (keys.go).
 func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, err error) {
 	if a.closed.Load() {
 		return "", ErrClosed
@@ -212,7 +214,7 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 			return "", fmt.Errorf("%w: seat number %d (1.., unique)", ErrBadSpec, s.Seat.Seat)
 		}
 		seen[s.Seat.Seat] = true
-		if s.Channel != ChannelHouse && s.Mailbox == "" && a.opts.Channels[s.Channel] == "" {
+		if s.Channel != ChannelHouse && s.Actor == "" && a.opts.Channels[s.Channel] == "" {
 			return "", fmt.Errorf("%w: seat %d: channel %q has no actor (no mailbox, not in Options.Channels)",
 				ErrBadSpec, s.Seat.Seat, s.Channel)
 		}
@@ -332,9 +334,10 @@ func (a *Arena) Submit(ctx context.Context, m SubmitAnswer) (SubmitAnswerReply, 
 	return *r, nil
 }
 
-// Transcript returns the committed events of round in seq order. Before the reveal
-// (revealed=false) only "public" events are returned; after it, every event (§11 step 4: "the
-// full transcript including private messages and sealed amounts"). Unknown round: ErrNoRound.
+// Transcript returns the committed events of round in seq order, as a spectator reads them
+// (games.Redact): before the reveal (revealed=false) only public events; after it, every event
+// but a line revealed never (§11 step 4: "the full transcript including private messages and
+// sealed amounts"). Unknown round: ErrNoRound.
 func (a *Arena) Transcript(ctx context.Context, round string) (events []games.Event, revealed bool, err error) {
 	if round == "" || strings.Contains(round, "/") {
 		return nil, false, fmt.Errorf("%w: %q", ErrNoRound, round)
@@ -353,16 +356,8 @@ func (a *Arena) Transcript(ctx context.Context, round string) (events []games.Ev
 	if err != nil {
 		return nil, false, err
 	}
-	if rec.Status == StatusFinished {
-		return all, true, nil
-	}
-	events = all[:0:0]
-	for _, ev := range all {
-		if ev.Visibility == "public" {
-			events = append(events, ev)
-		}
-	}
-	return events, false, nil
+	ended := rec.Status == StatusFinished
+	return games.Redact(all, 0, ended), ended, nil
 }
 
 // Tables lists every table known to storage, by id.
@@ -470,16 +465,12 @@ func (a *Arena) record(id string) (*tableRecord, error) {
 	return decodeRecord(id, b)
 }
 
-// wait is the Ask timeout: ctx's deadline, capped by Options.AskTimeout.
-func (a *Arena) wait(ctx context.Context) time.Duration {
-	w := a.opts.AskTimeout
-	if dl, ok := ctx.Deadline(); ok {
-		if left := time.Until(dl); left < w {
-			w = max(left, time.Millisecond)
-		}
-	}
-	return w
-}
+// Wait is the timeout of an Ask made for ctx: ctx's deadline, capped by Options.AskTimeout, and
+// never unbounded (ask.Timeout). Every Ask of the façade and of the protocol packages (their
+// futures) waits this long.
+func (a *Arena) Wait(ctx context.Context) time.Duration { return a.wait(ctx) }
+
+func (a *Arena) wait(ctx context.Context) time.Duration { return ask.Timeout(ctx, a.opts.AskTimeout) }
 
 // ask sends an ops command and waits for its *opReply.
 func (a *Arena) ask(ctx context.Context, pid *actor.PID, msg any) error {

@@ -184,7 +184,7 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 				if o.Spread > 0 {
 					time.Sleep(time.Until(began.Add(o.Spread * time.Duration(i-1) / time.Duration(o.Tables))))
 				}
-				pace := games.Pace{Name: "agent", Scouting: o.Move, Talk: o.Move, Commit: o.Move, Settle: o.Move}
+				pace := games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": o.Move, "talk": o.Move, "commit": o.Move, "settle": o.Move}}
 				spec := TableSpec{ID: "bench-" + strconv.Itoa(i), Game: game, Format: o.Format, Kind: "practice", Pace: pace}
 				if o.Spec != nil {
 					spec = o.Spec(spec.ID)

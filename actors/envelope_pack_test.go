@@ -30,7 +30,7 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 	copy(seed[:], "envelope packing twin round")
 	setup := games.Setup{Game: blitz.ID, Format: "blitz", Round: "T-77", Seed: seed, Arena: "ccd:bench/cis-2:bench",
 		Start: time.Date(2026, 9, 9, 14, 0, 0, 0, time.UTC),
-		Pace:  games.Pace{Name: "agent", Scouting: time.Second, Talk: time.Second, Commit: time.Second, Settle: time.Second}}
+		Pace:  games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": time.Second, "talk": time.Second, "commit": time.Second, "settle": time.Second}}}
 	var specs []SeatSpec
 	for n := 1; n <= 6; n++ {
 		s := games.Seat{Seat: n, Name: fmt.Sprintf("Seat %d", n), Kind: "house", Walkin: true, Entry: walkinEntry,

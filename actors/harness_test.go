@@ -40,9 +40,14 @@ type harness struct {
 	reg      *prometheus.Registry // the current arena's metrics
 	key      ed25519.PrivateKey
 	arena    *Arena
-	probes   map[string]chan any // mailbox actor name → what it received
+	// live is the arena being started or running, set before boot recovery restarts any table,
+	// so an anchorer answering a recovered table's job reads it without racing start.
+	live   atomic.Pointer[Arena]
+	probes map[string]chan any // mailbox actor name → what it received
 
 	failCommit atomic.Bool
+	commits    atomic.Int64 // CommitStep calls, failed ones included
+	failFrom   atomic.Int64 // the first CommitStep call (1-based) that fails, and every one after; 0: none
 
 	mu     sync.Mutex
 	events chan games.Event
@@ -59,7 +64,8 @@ func newHarness(t *testing.T) *harness {
 		status: make(chan [2]string, 100000), last: map[string]string{}}
 	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true,
 		CommitHook: func(string) error {
-			if h.failCommit.Load() {
+			n := h.commits.Add(1)
+			if from := h.failFrom.Load(); h.failCommit.Load() || from > 0 && n >= from {
 				return errors.New("injected disk failure")
 			}
 			return nil
@@ -102,6 +108,7 @@ func (h *harness) start() {
 		OnStatus: func(id, s string) { h.status <- [2]string{id, s} },
 		Anchorer: h.anchorer,
 		BeforeRecover: func(a *Arena) error {
+			h.live.Store(a)
 			for name, ch := range h.probes {
 				if err := spawnProbe(a.System(), name, h.key, ch); err != nil {
 					return err
@@ -115,6 +122,9 @@ func (h *harness) start() {
 	h.arena = a
 }
 
+// system is the actor system of the arena being started or running; safe from any goroutine.
+func (h *harness) system() *actor.ActorSystem { return h.live.Load().System() }
+
 // stop shuts the arena down as a deploy would; tables stay live in storage.
 func (h *harness) stop() {
 	h.t.Helper()
@@ -125,7 +135,7 @@ func (h *harness) stop() {
 }
 
 // ChannelMailbox names the probes' channel: a channel actor of the seat's own
-// (SeatSpec.Mailbox), as the walk-ins' mailboxes of actors/dotdotdot are.
+// (SeatSpec.Actor), as the walk-ins' mailboxes of actors/dotdotdot are.
 const ChannelMailbox = "mailbox"
 
 // probe is a seat's own channel actor, as a walk-in's mailbox is: it signs each prompt's §4

@@ -31,12 +31,12 @@ func (r *replyingAnchorer) Anchor(job AnchorJob) {
 func TestAnchorsAreRecordedInTheTranscript(t *testing.T) {
 	h := newHarness(t)
 	an := &replyingAnchorer{}
-	an.sys = func() *actor.ActorSystem { return h.arena.System() }
+	an.sys = h.system
 	h.anchorer = an
 	h.stop()
 	h.start()
 	round := h.open(TableSpec{ID: "an-1", Seats: seats(ChannelHouse, ChannelHouse),
-		Pace: games.Pace{Commit: 20 * time.Second, CloseEarly: true}})
+		Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	// countdown asks for a "turn" anchor at every turn close; the last comes with the reveal, so
 	// the table waits for its answer before it stops.
 	h.waitEvents("anchors recorded", 3, and(roundIs(round), typeIs("anchor.turn")))

@@ -14,7 +14,7 @@ import (
 
 // playBlitzShort plays a Short round of house seats on the harness clock; with restart, the arena
 // is shut down and started again (boot recovery) after a few clock steps. It returns the
-// transcript.
+// transcript. It runs in a synctest bubble (driveToEnd).
 func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 	h := newHarness(t)
 	h.eng2 = blitz.NewEngine(blitz.DefaultFees())
@@ -27,8 +27,7 @@ func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 			Walkin: true, Entry: 100_000_000, Collateral: 60_000_000}, Channel: ChannelHouse})
 	}
 	round := h.open(TableSpec{ID: "bj", Game: blitz.ID, Format: "short", Kind: "practice", Seats: sp,
-		Seed: fixedSeed(11), Pace: games.Pace{Name: "chat", Scouting: 10 * time.Second, Talk: 15 * time.Second,
-			Commit: 20 * time.Second, Settle: 5 * time.Second}})
+		Seed: fixedSeed(11), Pace: games.Pace{Name: "chat", Steps: map[string]time.Duration{"scouting": 10 * time.Second, "talk": 15 * time.Second, "commit": 20 * time.Second, "settle": 5 * time.Second}}})
 	if restart {
 		h.driveSteps(8) // scouting, turn 1's phases, into turn 2
 		h.stop()
@@ -60,6 +59,10 @@ func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 // byte for byte. (House seats answer concurrently, so two runs' transcripts may order the seats
 // of one move differently; the hash is the check that holds.)
 func TestBlitzTableRestoresFromItsJournal(t *testing.T) {
+	inBubble(t, blitzTableRestoresFromItsJournal)
+}
+
+func blitzTableRestoresFromItsJournal(t *testing.T) {
 	evs, h := playBlitzShort(t, true)
 	rec := h.record("bj")
 	if rec.Status != StatusFinished || rec.Result == nil {

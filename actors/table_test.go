@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ func TestHouseRoundPlaysToEnd(t *testing.T) {
 	h := newHarness(t)
 	seed := fixedSeed(7)
 	round := h.open(TableSpec{ID: "h1", Kind: "practice", Seats: seats(ChannelHouse, ChannelHouse, ChannelHouse),
-		Pace: games.Pace{Name: "chat", Commit: 20 * time.Second, CloseEarly: true}, Seed: seed})
+		Pace: games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}, Seed: seed})
 	if round != "T-1" {
 		t.Fatalf("round = %q, want T-1", round)
 	}
@@ -101,8 +102,8 @@ func TestMailboxSeatEnvelopeAndAnswers(t *testing.T) {
 	h := newHarness(t)
 	mb := h.mailbox("mbox-m1-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mbox-m1-1"
-	round := h.open(TableSpec{ID: "m1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second, CloseEarly: true}})
+	sp[0].Actor = "mbox-m1-1"
+	round := h.open(TableSpec{ID: "m1", Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 
 	d := nextPrompt(t, mb, 1)
 	if d.Table != "m1" || d.Round != round || d.Seat != 1 {
@@ -194,7 +195,7 @@ func TestOpenTableRefusals(t *testing.T) {
 			t.Errorf("case %d: err = %v, want %v", i, err, c.want)
 		}
 	}
-	h.open(TableSpec{ID: "a", Seats: seats(ChannelHouse, ChannelHouse), Pace: games.Pace{Commit: time.Minute}})
+	h.open(TableSpec{ID: "a", Seats: seats(ChannelHouse, ChannelHouse), Pace: games.Pace{Steps: map[string]time.Duration{"commit": time.Minute}}})
 	if _, err := h.arena.OpenTable(ctx, TableSpec{ID: "a", Game: "countdown", Seats: seats(ChannelHouse, ChannelHouse)}); !errors.Is(err, ErrTableExists) {
 		t.Fatalf("duplicate id: %v", err)
 	}
@@ -209,8 +210,8 @@ func TestWriteBeforeSpeak(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.mailbox("mb-w-1"), h.mailbox("mb-w-2")
 	sp := seats(ChannelMailbox, ChannelMailbox)
-	sp[0].Mailbox, sp[1].Mailbox = "mb-w-1", "mb-w-2"
-	round := h.open(TableSpec{ID: "w1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	sp[0].Actor, sp[1].Actor = "mb-w-1", "mb-w-2"
+	round := h.open(TableSpec{ID: "w1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	nextPrompt(t, b, 1)
 
@@ -255,8 +256,8 @@ func TestStaleTimerDropped(t *testing.T) {
 	h := newHarness(t)
 	a := h.mailbox("mb-s-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-s-1"
-	round := h.open(TableSpec{ID: "s1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	sp[0].Actor = "mb-s-1"
+	round := h.open(TableSpec{ID: "s1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	h.waitEvent("house answer", and(roundIs(round), typeIs("answer"), turnIs(1)))
 	before := h.state("s1")
@@ -290,9 +291,9 @@ func playCrash(t *testing.T, crash bool) ([]games.Event, *harness) {
 	h := newHarness(t)
 	mb := h.mailbox("mb-c-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-c-1"
+	sp[0].Actor = "mb-c-1"
 	round := h.open(TableSpec{ID: "c1", Seats: sp, Seed: fixedSeed(3),
-		Pace: games.Pace{Commit: 20 * time.Second, CloseEarly: true}})
+		Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	for turn := 1; turn <= 3; turn++ {
 		nextPrompt(t, mb, turn)
 		h.waitEvent("house answer", and(roundIs(round), typeIs("answer"), turnIs(turn)))
@@ -333,8 +334,8 @@ func TestDeadlinePassedWhileDownFiresAtOnce(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.mailbox("mb-d-1"), h.mailbox("mb-d-2")
 	sp := seats(ChannelMailbox, ChannelMailbox)
-	sp[0].Mailbox, sp[1].Mailbox = "mb-d-1", "mb-d-2"
-	round := h.open(TableSpec{ID: "d1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	sp[0].Actor, sp[1].Actor = "mb-d-1", "mb-d-2"
+	round := h.open(TableSpec{ID: "d1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	nextPrompt(t, b, 1)
 	if r := h.submit("d1", round, 1, 1, `{"n":4}`); r.Code != "" {
@@ -369,7 +370,7 @@ func TestIsolationParksRepeatOffenderOthersPlayOn(t *testing.T) {
 			panic("boom on closing turn 2")
 		}
 	}
-	pace := games.Pace{Commit: 20 * time.Second}
+	pace := games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}
 	ids := []string{"v", "o1", "o2", "o3"}
 	rounds := map[string]string{}
 	for _, id := range ids {
@@ -447,8 +448,8 @@ func TestBootRecoveryResumesEveryLiveTable(t *testing.T) {
 	for _, id := range ids {
 		mbs[id] = h.mailbox("mb-" + id)
 		sp := seats(ChannelMailbox, ChannelHouse)
-		sp[0].Mailbox = "mb-" + id
-		rounds[id] = h.open(TableSpec{ID: id, Seats: sp, Pace: games.Pace{Commit: 20 * time.Second, CloseEarly: true}})
+		sp[0].Actor = "mb-" + id
+		rounds[id] = h.open(TableSpec{ID: id, Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	}
 	for _, id := range ids {
 		nextPrompt(t, mbs[id], 1)
@@ -484,8 +485,8 @@ func TestOpsStopAndRestart(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-o-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-o-1"
-	round := h.open(TableSpec{ID: "o1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	sp[0].Actor = "mb-o-1"
+	round := h.open(TableSpec{ID: "o1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, mb, 1)
 	if err := h.arena.StopTable(ctx, "o1"); err != nil {
 		t.Fatal(err)
@@ -544,8 +545,8 @@ func TestSubmitWithoutSender(t *testing.T) {
 	h := newHarness(t)
 	mb := h.mailbox("mb-n-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-n-1"
-	round := h.open(TableSpec{ID: "n1", Seats: sp, Pace: games.Pace{Commit: 20 * time.Second}})
+	sp[0].Actor = "mb-n-1"
+	round := h.open(TableSpec{ID: "n1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, mb, 1)
 	pid := h.arena.TablePID("n1")
 	h.arena.System().Root.Send(pid, &SubmitAnswer{Table: "n1", Round: "T-0"}) // refused: other round
@@ -557,4 +558,40 @@ func TestSubmitWithoutSender(t *testing.T) {
 	if r := h.record("n1"); r.Restarts != 0 {
 		t.Fatalf("table restarted %d times: %s", r.Restarts, r.LastError)
 	}
+}
+
+// TestSubmitAtTheEndIsRoundOver: an answer that reaches a table as its round ends is refused
+// with round_over, never unavailable (which tells the player to send it again): the table's
+// actor stops after its round's end is committed, and an answer it is handed while stopping is
+// answered by the record, as one that finds it gone is.
+func TestSubmitAtTheEndIsRoundOver(t *testing.T) {
+	h := newHarness(t)
+	const tables = 8
+	var rounds []string
+	for i := 0; i < tables; i++ {
+		rounds = append(rounds, h.open(TableSpec{ID: fmt.Sprintf("end%d", i), Seats: seats(ChannelHouse, ChannelHouse, ChannelHouse),
+			Pace: games.Pace{CloseEarly: true}}))
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < tables; i++ {
+		wg.Add(1)
+		go func(id, round string) {
+			defer wg.Done()
+			for over := 0; over < 20; {
+				r, err := h.arena.Submit(context.Background(), SubmitAnswer{Table: id, Round: round,
+					Input: games.Input{Seat: 1, Kind: "answer", Move: games.Move{Turn: 3, Phase: "move"}, Body: json.RawMessage(`{"n":1}`)}})
+				switch {
+				case err != nil:
+					t.Errorf("%s: %v", id, err)
+					return
+				case r.Code == "unavailable":
+					t.Errorf("%s: an answer at the round's end: %+v", id, r)
+					return
+				case r.Code == games.CodeRoundOver:
+					over++
+				}
+			}
+		}(fmt.Sprintf("end%d", i), rounds[i])
+	}
+	wg.Wait()
 }

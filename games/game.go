@@ -48,14 +48,59 @@ type Seat struct {
 }
 
 // Pace is the clock a match runs on. Durations are given to the rules as values; the actor
-// that owns the match turns them into timers. A zero Pace selects the game's own defaults.
+// that owns the match turns them into timers. Steps are the lengths of a game's own steps by
+// name (Blitz: "scouting", "talk" per exchange, "commit", "settle"; Game II: "commit",
+// "reveal"); Move is the length of any step Steps does not name; a zero Pace selects the game's
+// own defaults. CloseEarly closes a step as soon as every seat has answered (several open
+// prompts are simultaneous moves).
 type Pace struct {
-	Name       string        `json:"name"`        // "agent" (§5.3) or "chat" (§4.5)
-	Scouting   time.Duration `json:"scouting"`    // §5.2
-	Talk       time.Duration `json:"talk"`        // per talk exchange
-	Commit     time.Duration `json:"commit"`      // per commit phase (or per move in turn games)
-	Settle     time.Duration `json:"settle"`      // settle phase length
-	CloseEarly bool          `json:"close_early"` // close a phase as soon as every seat answered
+	Name       string                   `json:"name"`            // "agent" (§5.3) or "chat" (§4.5)
+	Move       time.Duration            `json:"move,omitempty"`  // a step Steps does not name
+	Steps      map[string]time.Duration `json:"steps,omitempty"` // by the game's step name
+	CloseEarly bool                     `json:"close_early"`
+}
+
+// Step is the length of the step named name: Steps' entry when positive, else Move (0 when
+// neither is set: the game's default).
+func (p Pace) Step(name string) time.Duration {
+	if d := p.Steps[name]; d > 0 {
+		return d
+	}
+	return p.Move
+}
+
+// IsZero says p sets nothing: the game's defaults, on the clock that keeps steps open.
+func (p Pace) IsZero() bool {
+	return p.Name == "" && p.Move == 0 && len(p.Steps) == 0 && !p.CloseEarly
+}
+
+// UnmarshalJSON reads the form above and the one records written before Steps carry: its
+// "scouting", "talk", "commit" and "settle" members become Steps.
+func (p *Pace) UnmarshalJSON(b []byte) error {
+	type plain Pace
+	var v struct {
+		plain
+		Scouting time.Duration `json:"scouting"`
+		Talk     time.Duration `json:"talk"`
+		Commit   time.Duration `json:"commit"`
+		Settle   time.Duration `json:"settle"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*p = Pace(v.plain)
+	for name, d := range map[string]time.Duration{"scouting": v.Scouting, "talk": v.Talk, "commit": v.Commit, "settle": v.Settle} {
+		if d == 0 {
+			continue
+		}
+		if p.Steps == nil {
+			p.Steps = map[string]time.Duration{}
+		}
+		if _, set := p.Steps[name]; !set {
+			p.Steps[name] = d
+		}
+	}
+	return nil
 }
 
 // Setup is everything a new match is made from. It is plain data so it can be persisted and

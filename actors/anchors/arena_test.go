@@ -81,7 +81,7 @@ func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.D
 	for r := 0; r < rounds; r++ {
 		id := fmt.Sprintf("pace-%d", r)
 		round, err := a.OpenTable(context.Background(), actors.TableSpec{ID: id, Game: countdown.ID, Format: "short",
-			Seats: house, Pace: games.Pace{Commit: 10 * time.Second, CloseEarly: true}})
+			Seats: house, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 10 * time.Second}}})
 		if err != nil {
 			t.Fatal(err)
 		}

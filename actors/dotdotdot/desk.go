@@ -3,6 +3,7 @@ package dotdotdot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -48,25 +49,25 @@ const MaxPollWait = 30 * time.Second
 
 // JoinRequest is the body of POST /v1/walkin/join (§4.4, §4.5).
 type JoinRequest struct {
-	Table  string // "practice" (default) | "walkin"
-	Code   string // a hosted table's code (§4.5): JoinHosted, the other members ignored
-	Mole   *int   // practice: the seat to be the mole (1..seats); nil lets the seed draft it
-	Pace   string // "chat" (default: 3-minute moves, closeEarly) | "agent" (the 20 s clock, §5.3)
-	Format string // "blitz" (default, 6 seats) | "short" (3 seats)
+	Table  string `json:"table"`            // "practice" (default) | "walkin"
+	Code   string `json:"code,omitempty"`   // a hosted table's code (§4.5): JoinHosted, the other members ignored
+	Mole   *int   `json:"mole,omitempty"`   // practice: the seat to be the mole (1..seats); nil lets the seed draft it
+	Pace   string `json:"pace,omitempty"`   // "chat" (default: 3-minute moves, closeEarly) | "agent" (the 20 s clock, §5.3)
+	Format string `json:"format,omitempty"` // "blitz" (default, 6 seats) | "short" (3 seats)
 }
 
 // JoinReply answers a join. On a practice table the round is open at once; on the walkin table
 // Status is "gathering" and Round is empty until the table fills (NextMove then brings the
 // moves). Practice is the count of finished Practice rounds, also set on a not_yet refusal.
 type JoinReply struct {
-	Round    string // "T-<n>", empty while gathering
-	Table    string // the table id ("p…" practice, "w…" walkin table), empty while gathering
-	Kind     string // "practice" | "walkin"
-	Format   string // "blitz" | "short"
-	Seat     int    // 1..N; 0 while gathering
-	Pace     string // "chat" | "agent": the clock the table runs on (§4.4 "the join answer says which")
-	Status   string // "seated" | "gathering"; "not_yet" on that refusal
-	Practice int    // finished Practice rounds
+	Round    string `json:"round"`            // "T-<n>", empty while gathering
+	Table    string `json:"table"`            // the table id ("p…" practice, "w…" walkin table), empty while gathering
+	Kind     string `json:"kind,omitempty"`   // "practice" | "walkin"
+	Format   string `json:"format,omitempty"` // "blitz" | "short"
+	Seat     int    `json:"seat"`             // 1..N; 0 while gathering
+	Pace     string `json:"pace"`             // "chat" | "agent": the clock the table runs on (§4.4 "the join answer says which")
+	Status   string `json:"status"`           // "seated" | "gathering"; "not_yet" on that refusal
+	Practice int    `json:"practice"`         // finished Practice rounds
 }
 
 // Next statuses (Next.Status).
@@ -133,6 +134,30 @@ func (a *Arena) RegisterWalkin(ctx context.Context, name, model string) (token s
 // not_yet (fewer than three Practice rounds; JoinReply.Practice carries the count),
 // in_a_round (a live round or a queue place already held).
 func (a *Arena) JoinWalkin(ctx context.Context, token string, req JoinRequest) (JoinReply, error) {
+	r, err := a.joinWalkin(ctx, token, req)
+	var ge *games.Error
+	if errors.As(err, &ge) && ge.Code == CodeNotYet {
+		return r, &notYetError{err: ge, practice: r.Practice}
+	}
+	return r, err
+}
+
+// notYetError is the not_yet refusal with the Practice count as body members (§4.4): the doors
+// write Details beside {error, code, retry}.
+type notYetError struct {
+	err      *games.Error
+	practice int
+}
+
+func (e *notYetError) Error() string { return e.err.Error() }
+func (e *notYetError) Unwrap() error { return e.err }
+
+// Details are the refusal's members beyond {error, code, retry}.
+func (e *notYetError) Details() map[string]any {
+	return map[string]any{"practice": e.practice, "needed": PracticeRoundsForWalkin}
+}
+
+func (a *Arena) joinWalkin(ctx context.Context, token string, req JoinRequest) (JoinReply, error) {
 	if req.Code != "" {
 		return a.joinByCode(ctx, token, req) // a hosted table (hosted.go)
 	}
@@ -186,11 +211,7 @@ func (a *Arena) NextMove(ctx context.Context, token string, wait time.Duration) 
 	}
 	// A real-time bound as well: a seat whose actors do not answer (being restarted) must not
 	// hold the caller past its wait.
-	ask := a.AskTimeout()
-	if ask <= 0 {
-		ask = deskDefaultAsk
-	}
-	guard := time.NewTimer(wait + ask)
+	guard := time.NewTimer(wait + a.AskTimeout())
 	defer guard.Stop()
 	var n Next
 	select {

@@ -27,60 +27,56 @@ import (
 // deskName is the desk actor's name under the actor system's root.
 const deskName = "desk"
 
-// deskDefaultAsk bounds a desk call whose ctx has no deadline (Options.AskTimeout wins).
-const deskDefaultAsk = 5 * time.Second
+// deskRequest is a message that carries the caller's future (deskReplier), so that the actor
+// that answers it may be another than the one it was sent to (a walk-in hands a hosted-table
+// request on to the desk) and may answer later than the message it came in.
+type deskRequest interface {
+	setReply(to *actor.PID, root *actor.RootContext)
+}
 
-// deskRequest is a message answered on its own reply channel rather than with a protoactor
-// future: a channel works with ctx, has no data race (#1145), and lets a walk-in actor forward
-// the request to its mailbox untouched.
-type deskRequest interface{ setReply(ch chan any) }
+// deskReplier is embedded in every deskRequest: the future of the caller (deskCall). respond
+// never blocks; an answer to a caller that gave up goes to a future that has completed, which
+// drops it.
+type deskReplier struct {
+	reply *actor.PID
+	root  *actor.RootContext
+}
 
-// deskReplier is embedded in every deskRequest. respond never blocks: the channel has room for
-// exactly the one answer, and a caller that gave up simply never reads it.
-type deskReplier struct{ reply chan any }
-
-func (r *deskReplier) setReply(ch chan any) { r.reply = ch }
+func (r *deskReplier) setReply(to *actor.PID, root *actor.RootContext) { r.reply, r.root = to, root }
 
 func (r *deskReplier) respond(v any) {
-	if r.reply == nil {
-		return
-	}
-	select {
-	case r.reply <- v:
-	default:
+	if r.reply != nil {
+		r.root.Send(r.reply, v)
 	}
 }
 
-// deskCall sends msg to pid and waits for its answer, ctx's end or the ask timeout. A timeout
-// is a *games.Error with CodeBusy (retry true).
+// deskCall sends msg to pid and waits for its answer on a protoactor future, for as long as the
+// arena's Asks wait (Arena.Wait: ctx's deadline, capped by Options.AskTimeout). An answer that
+// does not come in time is ctx's error when ctx has ended, else a *games.Error with CodeBusy
+// (retry true).
 func deskCall[T any](ctx context.Context, a *Arena, pid *actor.PID, msg deskRequest) (T, error) {
 	var zero T
-	ch := make(chan any, 1)
-	msg.setReply(ch)
-	if err := a.deskSend(pid, msg); err != nil {
-		return zero, err
+	if a == nil || a.Arena == nil || a.System() == nil {
+		return zero, actors.ErrClosed
 	}
-	d := a.AskTimeout()
-	if d <= 0 {
-		d = deskDefaultAsk
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case v := <-ch:
-		if e, ok := v.(error); ok {
-			return zero, e
+	f := actor.NewFuture(a.System(), a.Wait(ctx))
+	msg.setReply(f.PID(), a.System().Root)
+	a.System().Root.Send(pid, msg)
+	v, err := f.Result()
+	if err != nil {
+		if ctx.Err() != nil {
+			return zero, ctx.Err()
 		}
-		r, ok := v.(T)
-		if !ok {
-			return zero, fmt.Errorf("actors: desk: unexpected answer %T to %T", v, msg)
-		}
-		return r, nil
-	case <-ctx.Done():
-		return zero, ctx.Err()
-	case <-t.C:
 		return zero, &games.Error{Code: CodeBusy, Msg: "the walk-in desk did not answer in time", Retry: true}
 	}
+	if e, ok := v.(error); ok {
+		return zero, e
+	}
+	r, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("dotdotdot: desk: unexpected answer %T to %T", v, msg)
+	}
+	return r, nil
 }
 
 // deskSend delivers msg to pid without waiting.
@@ -92,7 +88,7 @@ func (a *Arena) deskSend(pid *actor.PID, msg any) error {
 	return nil
 }
 
-// deskPID is the desk actor, spawned on first use when Start did not (StartDesk). Spawned
+// deskPID is the desk actor, spawned on first use when Start did not (startDesk). Spawned
 // late, after tables were restored (whose open moves went to mailboxes not yet respawned), it
 // has the tables of live walk-in seats restarted from their snapshots, which redelivers those
 // moves, before the request that started it goes on.
@@ -117,11 +113,11 @@ func (a *Arena) deskPID() (*actor.PID, error) {
 	return pid, nil
 }
 
-// StartDesk spawns the walk-in desk. Wire it as Options.BeforeRecover, so that it runs before
-// Start restores tables: the mailboxes of live walk-in seats then exist again (desk Started)
+// startDesk spawns the walk-in desk. Start runs it in actors.Options.BeforeRecover, before the
+// arena restores tables: the mailboxes of live walk-in seats then exist again (desk Started)
 // when the restored tables redeliver their open moves. Without it the desk starts on first use
 // and has those tables restarted to redeliver. Calling it when the desk runs is harmless.
-func StartDesk(a *Arena) error {
+func startDesk(a *Arena) error {
 	_, _, err := a.spawnDesk()
 	return err
 }

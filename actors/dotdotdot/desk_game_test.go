@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/blitz"
 )
 
 // deskGame is a small stand-in for the Blitz engine, registered as "blitz", so the desk's tests
@@ -76,6 +77,12 @@ func (deskGame) Brief(p games.Prompt) (string, json.RawMessage) {
 }
 
 // HouseAnswer implements games.HousePlayer: a house seat always says something.
+// Stats implements games.Statser as Blitz does: its reveal and accusation.resolved lines are
+// Blitz's shape.
+func (deskGame) Stats(r games.Result, evs []games.Event) map[int]map[string]float64 {
+	return blitz.NewEngine(blitz.DefaultFees()).Stats(r, evs)
+}
+
 func (deskGame) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"say":"house %d"}`, seed%100))
 }
@@ -86,11 +93,11 @@ func (m *deskMatch) duration(mv games.Move) time.Duration {
 	p := m.st.Setup.Pace
 	switch mv.Phase {
 	case "scouting":
-		return p.Scouting
+		return p.Step("scouting")
 	case "talk":
-		return p.Talk
+		return p.Step("talk")
 	}
-	return p.Commit
+	return p.Step("commit")
 }
 
 func (m *deskMatch) event(now time.Time, typ string, payload any) games.Event {

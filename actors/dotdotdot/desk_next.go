@@ -22,11 +22,7 @@ func (a *Arena) pollNow(ctx context.Context, w *actor.PID) (Next, error) {
 	if err := a.deskSend(w, &walkinAwait{W: mboxWaiter{ch: ch, done: done}}); err != nil {
 		return Next{}, err
 	}
-	d := a.AskTimeout()
-	if d <= 0 {
-		d = deskDefaultAsk
-	}
-	t := time.NewTimer(d)
+	t := time.NewTimer(a.AskTimeout())
 	defer t.Stop()
 	select {
 	case n := <-ch:

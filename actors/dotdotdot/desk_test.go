@@ -57,7 +57,7 @@ func (c deskArmClock) AfterFunc(d time.Duration, f func()) func() bool {
 // the desk wired as Options.BeforeRecover.
 func newDeskEnv(t testing.TB, dir string, clock *actors.FakeClock) *deskEnv {
 	t.Helper()
-	return startDeskEnv(t, dir, clock, StartDesk, deskGame{})
+	return startDeskEnv(t, dir, clock, startDesk, deskGame{})
 }
 
 // startDeskEnv is newDeskEnv with the BeforeRecover hook (nil: the desk starts on first use) and
@@ -416,7 +416,7 @@ func TestDeskRefusals(t *testing.T) {
 	if err != nil || n2.Status != NextMove || n2.Prompt.Move != (games.Move{Turn: 1, Phase: "talk", Exchange: 1}) {
 		t.Fatalf("move: %+v %v", n2, err)
 	}
-	if got := n2.Prompt.Deadline.Sub(n.Prompt.Deadline); got != agentPace.Talk {
+	if got := n2.Prompt.Deadline.Sub(n.Prompt.Deadline); got != agentPace.Step("talk") {
 		t.Fatalf("talk exchange of %v on the agent clock", got)
 	}
 	// At its deadline the move is gone: the answer is stale.
@@ -581,7 +581,7 @@ func TestDeskAwayRuleOnTable(t *testing.T) {
 	if got := res.Result.Payouts[1]; got != walkinEntry-2_000_000 { // two moves missed, the rest silent
 		t.Fatalf("payout %d", got)
 	}
-	if e.clock.Now() != deskT0.Add(chatPace.Scouting+chatPace.Talk) {
+	if e.clock.Now() != deskT0.Add(chatPace.Step("scouting")+chatPace.Step("talk")) {
 		t.Fatalf("clock moved: %v", e.clock.Now())
 	}
 }
@@ -636,12 +636,12 @@ func TestDeskTableRestartKeepsMove(t *testing.T) {
 
 // TestDeskServerRestart: the server stops mid-round and starts again on the same file. The
 // token still works, the record is kept, and the open move is back in the mailbox: with the desk
-// wired before recovery (StartDesk) and with the desk started late, on first use.
+// wired before recovery (startDesk) and with the desk started late, on first use.
 func TestDeskServerRestart(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		before func(*Arena) error
-	}{{"before recovery", StartDesk}, {"on first use", nil}} {
+	}{{"before recovery", startDesk}, {"on first use", nil}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newDeskEnv(t, "", nil)
 			ctx := deskCtx(t)

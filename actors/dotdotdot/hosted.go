@@ -66,16 +66,19 @@ const (
 // origin. Seats is the table's size (blitz 6, short 3). Round and Table are set once started.
 // StartsBy is when a gathering table starts with whoever came (hosted + ten minutes, UTC).
 type HostedTable struct {
-	Code     string    `json:"code"`
-	Link     string    `json:"link"`
-	Format   string    `json:"format"` // "blitz" | "short"
-	Pace     string    `json:"pace"`   // always "chat" (§4.5)
-	Host     string    `json:"host"`   // the host's display name
-	Players  []string  `json:"players"`
-	Seats    int       `json:"seats"`
-	Status   string    `json:"status"` // HostedGathering | HostedStarting | HostedStarted
-	Round    string    `json:"round,omitempty"`
-	Table    string    `json:"table,omitempty"`
+	Code    string   `json:"code"`
+	Link    string   `json:"link"`
+	Format  string   `json:"format"` // "blitz" | "short"
+	Pace    string   `json:"pace"`   // always "chat" (§4.5)
+	Host    string   `json:"host"`   // the host's display name
+	Players []string `json:"players"`
+	Seats   int      `json:"seats"`
+	Status  string   `json:"status"` // HostedGathering | HostedStarting | HostedStarted
+	Round   string   `json:"round,omitempty"`
+	// Watch is the live round page ("/r/<round>") once started, which the doors fill in,
+	// absolute on their origin; empty from the desk.
+	Watch    string    `json:"watch,omitempty"`
+	Table    string    `json:"-"` // the table id, for the desk's own use: the doors show the round
 	Created  time.Time `json:"created"`
 	StartsBy time.Time `json:"starts_by,omitzero"`
 	Started  time.Time `json:"started,omitzero"`

@@ -14,7 +14,7 @@ import (
 // opening a table (like the walkin table's, lobby.go) once it is full, started by its host, or
 // its timer fired.
 
-// hostedOpen goes walk-in → desk: host a table (the caller's reply channel rides along).
+// hostedOpen goes walk-in → desk: host a table (the caller's future rides along).
 type hostedOpen struct {
 	deskReplier
 	Hash, Name, Format string
@@ -307,8 +307,7 @@ func (d *desk) openHosted(ctx actor.Context, t *hostedTab) {
 		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: m.Hash, Table: id, Seat: i + 1, Game: walkinGame}, true)
 		ws[i] = lobbyWalkin{Hash: m.Hash, Name: m.Name, Mailbox: mbs[i].Id}
 	}
-	spec, house := walkinTableSpec(id, "hosted", t.format, t.seats, "chat", ws, nil)
-	spec.Pace = d.a.pace("chat")
+	spec, house := walkinTableSpec(id, "hosted", t.format, t.seats, d.a.pace("chat"), ws, nil)
 	a, self, root, code := d.a, ctx.Self(), ctx.ActorSystem().Root, t.code
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -9,7 +9,7 @@ import (
 // The walk-in actor's side of hosted tables (§4.5): it knows the code it waits at
 // (walkin.hosted; hostedPending while the desk has not answered yet), refuses a second table or
 // any other seat meanwhile (at_a_hosted_table), and forwards host / join / start / leave to the
-// desk with the caller's reply channel.
+// desk with the caller's future.
 
 // hostedPending marks a host or join on its way to the desk.
 const hostedPending = "?"
@@ -60,7 +60,7 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		}
 		w.hosted = hostedPending
 		fwd := &hostedOpen{Hash: w.hash, Name: w.rec.Name, Format: m.Format, PID: ctx.Self()}
-		fwd.reply = m.reply
+		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinJoinCode:
 		if err := w.hostedConflict(); err != nil {
@@ -69,7 +69,7 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		}
 		w.hosted = hostedPending
 		fwd := &hostedJoin{Hash: w.hash, Name: w.rec.Name, Code: m.Code, PID: ctx.Self()}
-		fwd.reply = m.reply
+		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinHostedCall:
 		if w.hosted == "" || w.hosted == hostedPending {
@@ -77,7 +77,7 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 			return
 		}
 		fwd := &hostedOp{Op: m.Op, Hash: w.hash, Code: w.hosted}
-		fwd.reply = m.reply
+		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinHostedAt:
 		w.hosted = m.Code

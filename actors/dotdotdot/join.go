@@ -78,11 +78,11 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 		return AgentJoinReply{}, err
 	}
 	// The agent's name is passed so that no house seat shares it (§9 names seats by name).
-	spec, _ := walkinTableSpec(id, "practice", format, n, "agent", []lobbyWalkin{{Name: j.Name}}, nil)
-	spec.Pace = a.pace("agent")
+	pace := a.pace("agent")
 	if !paceZero(j.Pace) {
-		spec.Pace = j.Pace
+		pace = j.Pace
 	}
+	spec, _ := walkinTableSpec(id, "practice", format, n, pace, []lobbyWalkin{{Name: j.Name}}, nil)
 	kind := j.Kind
 	if kind == "" {
 		kind = "byo"
@@ -97,7 +97,7 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	return AgentJoinReply{Round: round, Table: id, Seat: 1, Format: format, Pace: spec.Pace.Name, Status: "seated"}, nil
 }
 
-func paceZero(p games.Pace) bool { return p == games.Pace{} }
+func paceZero(p games.Pace) bool { return p.IsZero() }
 
 // liveSeat is where a Badge sits in a live round.
 type liveSeat struct {

@@ -36,18 +36,9 @@ var houseRoster = [...]string{"Ada", "Basil", "Cleo", "Dara", "Emil", "Faye", "G
 // answered. The agent clock: §5.2 scouting, 15 s talk exchanges, 25 s commit, 5 s settle, every
 // phase its full length.
 var (
-	chatPace = games.Pace{Name: "chat", Scouting: 3 * time.Minute, Talk: 3 * time.Minute,
-		Commit: 3 * time.Minute, Settle: time.Second, CloseEarly: true}
-	agentPace = games.Pace{Name: "agent", Scouting: 90 * time.Second, Talk: 15 * time.Second,
-		Commit: 25 * time.Second, Settle: 5 * time.Second}
+	chatPace  = games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Minute, "talk": 3 * time.Minute, "commit": 3 * time.Minute, "settle": time.Second}}
+	agentPace = games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": 90 * time.Second, "talk": 15 * time.Second, "commit": 25 * time.Second, "settle": 5 * time.Second}}
 )
-
-func paceOf(name string) games.Pace {
-	if name == "agent" {
-		return agentPace
-	}
-	return chatPace
-}
 
 // newTableID is a fresh table id: prefix ("p" practice, "w" walkin) + 16 hex digits.
 func newTableID(prefix string) (string, error) {
@@ -65,11 +56,12 @@ type lobbyWalkin struct {
 	Mailbox string // the mailbox actor's PID id
 }
 
-// walkinTableSpec builds the spec of a walk-in table of n seats (formatSeats): the walk-ins in seats 1.., house agents after
-// them (names drawn from houseRoster with the table id as seed, none a walk-in's name by
-// nameKey: at most 6 seats, 8 names, so there are always enough), every seat at the notional
-// entry and collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
-func walkinTableSpec(id, kind, format string, n int, pace string, walkins []lobbyWalkin, mole *int) (actors.TableSpec, map[int]string) {
+// walkinTableSpec builds the spec of a walk-in table of n seats (formatSeats) on pace (the
+// arena's configured clock, Arena.pace): the walk-ins in seats 1.., house agents after them
+// (names drawn from houseRoster with the table id as seed, none a walk-in's name by nameKey: at
+// most 6 seats, 8 names, so there are always enough), every seat at the notional entry and
+// collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
+func walkinTableSpec(id, kind, format string, n int, pace games.Pace, walkins []lobbyWalkin, mole *int) (actors.TableSpec, map[int]string) {
 	sum := sha256.Sum256([]byte(id))
 	rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])))
 	shuffled := houseRoster
@@ -86,7 +78,7 @@ func walkinTableSpec(id, kind, format string, n int, pace string, walkins []lobb
 			names = append(names, h)
 		}
 	}
-	spec := actors.TableSpec{ID: id, Game: walkinGame, Format: format, Kind: kind, Pace: paceOf(pace)}
+	spec := actors.TableSpec{ID: id, Game: walkinGame, Format: format, Kind: kind, Pace: pace}
 	house := map[int]string{}
 	for s := 1; s <= n; s++ {
 		// Agent is left empty: OpenTable lends each seat its house Badge (keys.go).
@@ -94,7 +86,7 @@ func walkinTableSpec(id, kind, format string, n int, pace string, walkins []lobb
 		if s <= len(walkins) {
 			w := walkins[s-1]
 			seat.Name, seat.Kind, seat.Human = w.Name, "walkin", true
-			spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Channel: ChannelMailbox, Mailbox: w.Mailbox})
+			spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Channel: ChannelMailbox, Actor: w.Mailbox})
 			continue
 		}
 		seat.Name, seat.Kind = names[(s-len(walkins)-1)%len(names)], "house"
@@ -129,8 +121,7 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 	if err != nil {
 		return fail(err)
 	}
-	spec, house := walkinTableSpec(id, "practice", req.Format, a.seatsOf(req.Format), req.Pace, []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
-	spec.Pace = a.pace(req.Pace)
+	spec, house := walkinTableSpec(id, "practice", req.Format, a.seatsOf(req.Format), a.pace(req.Pace), []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
 	round, err := a.OpenTable(octx, spec)
 	if err != nil {
 		_ = a.deskSend(d, &deskDropMailbox{PID: mb.PID})
@@ -241,8 +232,7 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: e.Hash, Table: id, Seat: i + 1, Game: walkinGame}, true)
 		ws[i] = lobbyWalkin{Hash: e.Hash, Name: e.Name, Mailbox: mbs[i].Id}
 	}
-	spec, house := walkinTableSpec(id, "walkin", q.format, d.a.seatsOf(q.format), q.pace, ws, nil)
-	spec.Pace = d.a.pace(q.pace)
+	spec, house := walkinTableSpec(id, "walkin", q.format, d.a.seatsOf(q.format), d.a.pace(q.pace), ws, nil)
 	a, self, root, pace := d.a, ctx.Self(), ctx.ActorSystem().Root, q.pace
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -284,7 +274,7 @@ func PracticeBench(eng games.Engine, format string) (func(id string) actors.Tabl
 		return nil, fmt.Errorf("dotdotdot: bench: practice format %q: %s", format, formats.choices())
 	}
 	return func(id string) actors.TableSpec {
-		spec, _ := walkinTableSpec(id, "practice", format, n, "agent", nil, nil)
+		spec, _ := walkinTableSpec(id, "practice", format, n, agentPace, nil, nil)
 		return spec
 	}, nil
 }

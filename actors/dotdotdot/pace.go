@@ -26,17 +26,14 @@ type Paces struct {
 // clocks' own (chat closes early, agent does not) whatever was given.
 func (p Paces) withDefaults() Paces {
 	fill := func(got, def games.Pace) games.Pace {
-		for _, f := range []struct {
-			got *time.Duration
-			def time.Duration
-		}{
-			{&got.Scouting, def.Scouting}, {&got.Talk, def.Talk}, {&got.Commit, def.Commit}, {&got.Settle, def.Settle},
-		} {
-			if *f.got <= 0 {
-				*f.got = f.def
+		steps := make(map[string]time.Duration, len(def.Steps))
+		for name, d := range def.Steps {
+			if g := got.Steps[name]; g > 0 {
+				d = g
 			}
+			steps[name] = d
 		}
-		got.Name, got.CloseEarly = def.Name, def.CloseEarly
+		got.Steps, got.Name, got.CloseEarly = steps, def.Name, def.CloseEarly
 		return got
 	}
 	p.Chat, p.Agent = fill(p.Chat, chatPace), fill(p.Agent, agentPace)

@@ -1,6 +1,8 @@
 package dotdotdot
 
 import (
+	"maps"
+	"reflect"
 	"testing"
 	"time"
 
@@ -12,19 +14,17 @@ import (
 // closeEarly are their own.
 func TestPacesDefaults(t *testing.T) {
 	p := Paces{}.withDefaults()
-	if p.Chat != chatPace || p.Agent != agentPace || p.WalkinTopUp != 2*time.Minute || p.HostedStart != 10*time.Minute {
+	if !reflect.DeepEqual(p.Chat, chatPace) || !reflect.DeepEqual(p.Agent, agentPace) || p.WalkinTopUp != 2*time.Minute || p.HostedStart != 10*time.Minute {
 		t.Fatalf("zero paces: %+v", p)
 	}
-	p = Paces{Chat: games.Pace{Talk: 40 * time.Second, CloseEarly: false, Name: "x"}, Agent: games.Pace{Commit: 9 * time.Second, CloseEarly: true},
+	p = Paces{Chat: games.Pace{CloseEarly: false, Name: "x", Steps: map[string]time.Duration{"talk": 40 * time.Second}}, Agent: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 9 * time.Second}},
 		WalkinTopUp: 30 * time.Second}.withDefaults()
-	want := chatPace
-	want.Talk = 40 * time.Second
-	if p.Chat != want {
+	want := withStep(chatPace, "talk", 40*time.Second)
+	if !reflect.DeepEqual(p.Chat, want) {
 		t.Errorf("chat %+v, want %+v", p.Chat, want)
 	}
-	wantA := agentPace
-	wantA.Commit = 9 * time.Second
-	if p.Agent != wantA {
+	wantA := withStep(agentPace, "commit", 9*time.Second)
+	if !reflect.DeepEqual(p.Agent, wantA) {
 		t.Errorf("agent %+v, want %+v", p.Agent, wantA)
 	}
 	if p.WalkinTopUp != 30*time.Second || p.HostedStart != hostedStartAfter {
@@ -32,16 +32,23 @@ func TestPacesDefaults(t *testing.T) {
 	}
 }
 
+// withStep is p with step name of length d (p's own Steps left as they are).
+func withStep(p games.Pace, name string, d time.Duration) games.Pace {
+	p.Steps = maps.Clone(p.Steps)
+	p.Steps[name] = d
+	return p
+}
+
 // TestConfiguredPaceReachesDeadlines: the paces given in Options are the deadlines of the
 // moves a walk-in is handed, on the chat clock and on the agent clock, and a hosted table's
 // start.
 func TestConfiguredPaceReachesDeadlines(t *testing.T) {
 	paces := Paces{
-		Chat:        games.Pace{Scouting: 70 * time.Second, Talk: 40 * time.Second, Commit: 50 * time.Second},
-		Agent:       games.Pace{Scouting: 11 * time.Second, Talk: 7 * time.Second, Commit: 9 * time.Second},
+		Chat:        games.Pace{Steps: map[string]time.Duration{"scouting": 70 * time.Second, "talk": 40 * time.Second, "commit": 50 * time.Second}},
+		Agent:       games.Pace{Steps: map[string]time.Duration{"scouting": 11 * time.Second, "talk": 7 * time.Second, "commit": 9 * time.Second}},
 		HostedStart: 4 * time.Minute,
 	}
-	e := startDeskEnvPaces(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()), paces)
+	e := startDeskEnvPaces(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()), paces)
 	ctx := deskCtx(t)
 	chat, _ := e.a.RegisterWalkin(ctx, "Chatty", "")
 	agent, _ := e.a.RegisterWalkin(ctx, "Agenty", "")

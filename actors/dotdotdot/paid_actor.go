@@ -328,11 +328,11 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable, paid []*paidHold) {
 	for i, h := range paid {
 		named[i].Name = h.join.Name
 	}
-	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, a.seats, "agent", named, nil)
-	spec.Pace = p.a.pace("agent")
+	pace := p.a.pace("agent")
 	if !paceZero(p.o.Pace) {
-		spec.Pace = p.o.Pace
+		pace = p.o.Pace
 	}
+	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, a.seats, pace, named, nil)
 	paidBy := map[int]string{}
 	for i, h := range paid {
 		s := &spec.Seats[i]

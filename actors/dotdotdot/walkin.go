@@ -387,12 +387,16 @@ func (w *walkin) roundEnded(ctx actor.Context, e *actors.RoundEnded) {
 		return
 	}
 	now := w.a.deskClock().Now()
-	evs, err := w.a.Store().Events(e.Round)
-	if err != nil {
-		w.log.Warn("transcript unreadable: accusations not recorded", "round", e.Round, "err", err)
+	var stats map[int]map[string]float64
+	if st, ok := w.statser(l.Game); ok {
+		evs, err := w.a.Store().Events(e.Round)
+		if err != nil {
+			w.log.Warn("transcript unreadable: accusations not recorded", "round", e.Round, "err", err)
+		}
+		stats = st.Stats(e.Result, games.Redact(evs, 0, false)) // the public lines
 	}
 	kind := l.Kind
-	line := w.rec.apply(l, e.Result, roundAccusations(evs), now)
+	line := w.rec.apply(l, e.Result, stats, now)
 	w.persist()
 	if kind != "hosted" { // hosted tables are unrated (§4.5): in the record, not on the board
 		ctx.Send(ctx.Parent(), &deskBoardLine{Name: w.rec.Name, Week: isoWeek(now), Line: line})
@@ -405,4 +409,21 @@ func (a *Arena) deskLogger() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return a.Logger()
+}
+
+// statser is the game's Statser (games.Statser: the figures a record keeps), if the Bracket has
+// the game and it reads any.
+func (w *walkin) statser(game string) (games.Statser, bool) {
+	if game == "" {
+		game = walkinGame
+	}
+	if w.a.Bracket() == nil {
+		return nil, false
+	}
+	e, ok := w.a.Bracket().Engine(game)
+	if !ok {
+		return nil, false
+	}
+	st, ok := e.(games.Statser)
+	return st, ok
 }

@@ -1,7 +1,6 @@
 package dotdotdot
 
 import (
-	"encoding/json"
 	"sort"
 	"strconv"
 	"time"
@@ -100,53 +99,12 @@ const (
 	markTopTable  = "top_of_table" // the best payout at a table
 )
 
-// revealView is what the record reads of a game's Result.Reveal: Blitz's reveal (§11.4,
-// games/blitz Reveal) names the mole and the rungs it reached. Fields another game lacks stay
-// zero, and the round is recorded on payouts alone.
-type revealView struct {
-	Mole  int             `json:"mole"`
-	Rungs json.RawMessage `json:"rungs"` // Blitz: the rungs reached, e.g. [1,3]
-}
-
-// walkinAccusation is one resolved accusation, read from the round's public
-// "accusation.resolved" events (§11.1, games/blitz Accusation): Seat accused On.
-type walkinAccusation struct {
-	Seat    int  `json:"seat"`
-	On      int  `json:"on"`
-	Correct bool `json:"correct"`
-}
-
-// roundAccusations reads the resolved accusations of a finished round from its transcript.
-func roundAccusations(events []games.Event) []walkinAccusation {
-	var out []walkinAccusation
-	for _, ev := range events {
-		if ev.Type != "accusation.resolved" {
-			continue
-		}
-		var a walkinAccusation
-		if json.Unmarshal(ev.Payload, &a) == nil && a.Seat > 0 && a.On > 0 {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// rungCount reads "rungs" as a list of rungs reached or as a count.
-func (r revealView) rungCount() int {
-	var list []int
-	if json.Unmarshal(r.Rungs, &list) == nil {
-		return len(list)
-	}
-	var n int
-	if json.Unmarshal(r.Rungs, &n) == nil && n >= 0 && n <= 3 {
-		return n
-	}
-	return 0
-}
-
 // apply records one finished round of the live seat and clears Live. It returns the round's
-// line (for the board). A Result that does not name the seat counts as a payout of zero.
-func (rec *walkinRecord) apply(live *walkinLive, res games.Result, accs []walkinAccusation, ended time.Time) walkinRoundLine {
+// line (for the board). A Result that does not name the seat counts as a payout of zero. stats
+// are the game's figures per seat (games.Statser; Blitz: mole_seat, mole, rungs, accused,
+// accused_right, accused_by, accusations); a figure absent is zero, and a game without them is
+// recorded on payouts alone.
+func (rec *walkinRecord) apply(live *walkinLive, res games.Result, stats map[int]map[string]float64, ended time.Time) walkinRoundLine {
 	seat := live.Seat
 	payout := res.Payouts[seat]
 	line := walkinRoundLine{
@@ -154,24 +112,14 @@ func (rec *walkinRecord) apply(live *walkinLive, res games.Result, accs []walkin
 		Role: "player", Payout: payout, Net: payout - live.Entry, Ended: ended.UTC(), Pace: live.Pace,
 		SeatsAll: live.Seats, Rank: rankOf(res, seat),
 	}
-	var rv revealView
-	if len(res.Reveal) > 0 {
-		_ = json.Unmarshal(res.Reveal, &rv) // an unknown reveal shape records payouts only
-	}
-	line.Mole = rv.Mole
-	accusedMe := 0
-	for _, ac := range accs {
-		if ac.Seat == seat {
-			line.Accused = ac.On
-			line.Right = ac.Correct
-		}
-		if ac.On == seat {
-			accusedMe++
-		}
-	}
-	if rv.Mole == seat {
+	my := stats[seat] // nil reads as zeros
+	line.Mole = int(my["mole_seat"])
+	line.Accused = int(my["accused"])
+	line.Right = my["accused_right"] == 1
+	accusedMe := int(my["accused_by"])
+	if my["mole"] == 1 {
 		line.Role = "mole"
-		line.Rungs = rv.rungCount()
+		line.Rungs = int(my["rungs"])
 	}
 
 	rec.Rounds++
@@ -215,7 +163,7 @@ func (rec *walkinRecord) apply(live *walkinLive, res games.Result, accs []walkin
 	if line.Role == "mole" && line.Rungs >= 3 {
 		rec.mark(markFullRung)
 	}
-	if line.Role == "mole" && accusedMe == 0 && len(accs) > 0 {
+	if line.Role == "mole" && accusedMe == 0 && my["accusations"] > 0 {
 		rec.mark(markUnseen)
 	}
 	if line.Right {

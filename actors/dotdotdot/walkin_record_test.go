@@ -6,7 +6,25 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/blitz"
 )
+
+// walkinAccusation is one resolved accusation of a round: Seat accused On.
+type walkinAccusation struct {
+	Seat, On int
+	Correct  bool
+}
+
+// applyRound records a Blitz round whose reveal is res's and whose resolved accusations are accs,
+// as the walk-in records it: with the Blitz engine's Stats over the round's public events.
+func applyRound(rec *walkinRecord, live *walkinLive, res games.Result, accs []walkinAccusation, ended time.Time) walkinRoundLine {
+	var evs []games.Event
+	for _, a := range accs {
+		b, _ := json.Marshal(map[string]any{"seat": a.Seat, "on": a.On, "correct": a.Correct})
+		evs = append(evs, games.Event{Type: "accusation.resolved", Visibility: games.Public, Payload: b})
+	}
+	return rec.apply(live, res, blitz.NewEngine(blitz.DefaultFees()).Stats(res, evs), ended)
+}
 
 func TestWalkinRecordApply(t *testing.T) {
 	ended := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
@@ -20,7 +38,7 @@ func TestWalkinRecordApply(t *testing.T) {
 	var rec walkinRecord
 
 	// A Practice round as the mole: two rungs, one seat accused it (the walk-in placed none).
-	line := rec.apply(live("T-1", "practice"), res(150_000_000, 260_000_000, 190_000_000, `{"mole":2,"rungs":[1,3]}`),
+	line := applyRound(&rec, live("T-1", "practice"), res(150_000_000, 260_000_000, 190_000_000, `{"mole":2,"rungs":[1,3]}`),
 		[]walkinAccusation{{Seat: 1, On: 2, Correct: true}}, ended)
 	if line.Role != "mole" || line.Rungs != 2 || line.Rank != 1 || line.Net != 60_000_000 || line.Accused != 0 || line.Mole != 2 {
 		t.Fatalf("line %+v", line)
@@ -37,7 +55,7 @@ func TestWalkinRecordApply(t *testing.T) {
 	}
 
 	// A walkin-table round as a player: it accused the mole (seat 3) rightly, finished behind Basil.
-	line = rec.apply(live("T-2", "walkin"), res(200_000_000, 180_000_000, 180_000_000, `{"mole":3,"rungs":[]}`),
+	line = applyRound(&rec, live("T-2", "walkin"), res(200_000_000, 180_000_000, 180_000_000, `{"mole":3,"rungs":[]}`),
 		[]walkinAccusation{{Seat: 2, On: 3, Correct: true}, {Seat: 1, On: 2, Correct: false}}, ended)
 	if line.Role != "player" || line.Rank != 2 || line.Accused != 3 || !line.Right || line.Net != -20_000_000 {
 		t.Fatalf("line %+v", line)
@@ -56,17 +74,17 @@ func TestWalkinRecordApply(t *testing.T) {
 	}
 
 	// The mole with all three rungs and, though accusations were made, none on it.
-	rec.apply(live("T-3", "practice"), res(1, 2, 3, `{"mole":2,"rungs":[1,2,3]}`), []walkinAccusation{{Seat: 1, On: 3}}, ended)
+	applyRound(&rec, live("T-3", "practice"), res(1, 2, 3, `{"mole":2,"rungs":[1,2,3]}`), []walkinAccusation{{Seat: 1, On: 3}}, ended)
 	if !deskHas(rec.Marks, markFullRung) || !deskHas(rec.Marks, markUnseen) || rec.Rungs != 5 {
 		t.Fatalf("marks %v rungs %d", rec.Marks, rec.Rungs)
 	}
-	rec.apply(live("T-4", "practice"), res(1, 2, 3, `not json`), nil, ended)
+	applyRound(&rec, live("T-4", "practice"), res(1, 2, 3, `not json`), nil, ended)
 	if !deskHas(rec.Marks, markPractised) || rec.Practice != 3 || rec.Last[0].Role != "player" {
 		t.Fatalf("after the third Practice round: %+v", rec)
 	}
 	n := len(rec.Marks)
-	rec.apply(live("T-5", "practice"), res(1, 2, 3, `{"mole":2,"rungs":3}`), nil, ended) // rungs as a count
-	if len(rec.Marks) != n {                                                             // every mark it could earn again is held already
+	applyRound(&rec, live("T-5", "practice"), res(1, 2, 3, `{"mole":2,"rungs":3}`), nil, ended) // rungs as a count
+	if len(rec.Marks) != n {                                                                    // every mark it could earn again is held already
 		t.Fatalf("marks %v, want the same %d as before", rec.Marks, n)
 	}
 	for _, m := range rec.Marks {
@@ -89,7 +107,7 @@ func TestWalkinRecordKeepsLast200(t *testing.T) {
 	var rec walkinRecord
 	for i := 0; i < walkinLastRounds+25; i++ {
 		l := &walkinLive{Round: "T-" + deskItoa(i+1), Seat: 1, Kind: "practice", Entry: walkinEntry}
-		rec.apply(l, games.Result{Payouts: map[int]int64{1: walkinEntry + 1}}, nil, time.Unix(0, 0))
+		applyRound(&rec, l, games.Result{Payouts: map[int]int64{1: walkinEntry + 1}}, nil, time.Unix(0, 0))
 	}
 	if len(rec.Last) != walkinLastRounds || rec.Last[0].Round != "T-225" || rec.Last[walkinLastRounds-1].Round != "T-26" {
 		t.Fatalf("last: %d lines, newest %s, oldest %s", len(rec.Last), rec.Last[0].Round, rec.Last[len(rec.Last)-1].Round)

@@ -27,7 +27,7 @@ import (
 	"arena/games/blitz"
 	"arena/storage"
 	"arena/storage/storagetest"
-	"arena/transport/door"
+	"arena/transport/dotdotdot/codes"
 	"arena/transport/dotdotdot/join"
 )
 
@@ -121,7 +121,7 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 		Kind: "player", Endpoint: "https://payer.example/a2a", SigningKey: key.Public().(ed25519.PublicKey)}}
 	nonces := join.NewStoreNonces(st, nil)
 	e := echo.New()
-	e.HTTPErrorHandler = door.ErrorHandler(slog.New(slog.DiscardHandler))
+	e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
 	join.Mount(e, join.Options{Seater: joinSeater{a: a}, Resolver: res, Nonces: nonces, Paid: paidAdapter{paid}})
 	srv := httptest.NewServer(e)
 	defer srv.Close()
@@ -238,8 +238,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: testEscrow},
 		Chain: escrowChain, Contract: testEscrow, House: house,
 		Entry: 50_000_000, Gather: time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
-		Pace: games.Pace{Name: "test", Scouting: 100 * time.Millisecond, Talk: 150 * time.Millisecond, Commit: 150 * time.Millisecond,
-			Settle: 20 * time.Millisecond, CloseEarly: true},
+		Pace: games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 100 * time.Millisecond, "talk": 150 * time.Millisecond, "commit": 150 * time.Millisecond, "settle": 20 * time.Millisecond}},
 		OnOpen: func(table, round string, err error) {
 			if err != nil {
 				t.Errorf("open: %v", err)

@@ -30,10 +30,10 @@ import (
 	"arena/games/blitz"
 	"arena/games/warden/dilemma"
 	"arena/storage"
-	"arena/transport/arenadoor"
 	"arena/transport/dotdotdot/chatseat"
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/pages"
+	dotsite "arena/transport/dotdotdot/site"
 	"arena/transport/httpapi"
 	"arena/transport/meta"
 	"arena/transport/ops"
@@ -170,30 +170,23 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	blitzEngine, _ := bracket.Engine(blitz.ID)
 	describer, _ := blitzEngine.(games.Describer)
 	narrator, _ := blitzEngine.(games.Narrator)
-	e, err := httpapi.New(httpapi.Options{
+	dot := dotsite.Options{
 		Join:        jo,
-		Desk:        arenadoor.Desk{A: a},
+		Desk:        a,
 		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain, Site: site},
-		Ops:         arenadoor.Ops{A: a.Arena},
+		Ops:         a.Arena,
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
-		Pages:       &pages.Options{Source: arenadoor.Desk{A: a}, Narrator: narrator, Drain: drain, Logger: log, Site: site},
-		Meta:        mo,
-		Metrics:     reg,
-		Logger:      log,
-	})
-	if err != nil {
-		return err
-	}
-	// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host forwards
-	// the public Host header (mcp-go refuses that on a loopback connection otherwise).
-	if err := chatseat.Mount(e, chatseat.Options{Desk: arenadoor.Desk{A: a}, Describer: describer, Drain: drain, Logger: log, Site: site,
-		Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy}); err != nil {
-		return err
+		Pages:       &pages.Options{Source: a, Narrator: narrator, Drain: drain, Logger: log, Site: site},
+		// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host
+		// forwards the public Host header (mcp-go refuses that on a loopback connection otherwise).
+		Chat: &chatseat.Options{Desk: a, Describer: describer, Drain: drain, Logger: log, Site: site,
+			Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy},
+		Meta: mo,
 	}
 	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), firstOf(cfg.Dotdotdot.PublicURL, site)); err != nil {
 		log.Warn("the instance Badge is not registered: agents cannot verify this instance (§4.3)", "err", err)
 	}
-	router, byName, err := sitesOf(cfg, e, httpapi.Global{Meta: mo, Metrics: reg, Logger: log})
+	router, byName, err := sitesOf(cfg, dot, httpapi.Global{Meta: mo, Metrics: reg, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -370,18 +363,4 @@ func startChain(ctx context.Context, cfg config.Config, store *storage.Store, lo
 		stopNode()
 	}
 	return h, nil
-}
-
-// pacesOf maps the configured clocks onto the actors' (§4.4, §4.5, §5.3): on the chat clock
-// scouting, each talk exchange and the commit are each one move (chat_move); the agent clock
-// takes scouting, agent_talk and agent_commit. Settle stays the spec's (1 s chat, 5 s agent).
-func pacesOf(p config.Pace) dotdotdot.Paces {
-	move := time.Duration(p.ChatMove)
-	return dotdotdot.Paces{
-		Chat: games.Pace{Name: "chat", Scouting: move, Talk: move, Commit: move, CloseEarly: true},
-		Agent: games.Pace{Name: "agent", Scouting: time.Duration(p.Scouting), Talk: time.Duration(p.AgentTalk),
-			Commit: time.Duration(p.AgentCommit)},
-		WalkinTopUp: time.Duration(p.WalkinTopUp),
-		HostedStart: time.Duration(p.HostedStart),
-	}
 }

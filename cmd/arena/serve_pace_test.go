@@ -16,10 +16,10 @@ func TestPacesOfConfig(t *testing.T) {
 	p := pacesOf(config.Pace{ChatMove: config.Duration(20 * time.Second), AgentTalk: config.Duration(6 * time.Second),
 		AgentCommit: config.Duration(8 * time.Second), Scouting: config.Duration(30 * time.Second),
 		WalkinTopUp: config.Duration(45 * time.Second), HostedStart: config.Duration(3 * time.Minute)})
-	if p.Chat.Name != "chat" || !p.Chat.CloseEarly || p.Chat.Scouting != 20*time.Second || p.Chat.Talk != 20*time.Second || p.Chat.Commit != 20*time.Second {
+	if p.Chat.Name != "chat" || !p.Chat.CloseEarly || p.Chat.Step("scouting") != 20*time.Second || p.Chat.Step("talk") != 20*time.Second || p.Chat.Step("commit") != 20*time.Second {
 		t.Errorf("chat %+v", p.Chat)
 	}
-	if p.Agent.Name != "agent" || p.Agent.CloseEarly || p.Agent.Scouting != 30*time.Second || p.Agent.Talk != 6*time.Second || p.Agent.Commit != 8*time.Second {
+	if p.Agent.Name != "agent" || p.Agent.CloseEarly || p.Agent.Step("scouting") != 30*time.Second || p.Agent.Step("talk") != 6*time.Second || p.Agent.Step("commit") != 8*time.Second {
 		t.Errorf("agent %+v", p.Agent)
 	}
 	if p.WalkinTopUp != 45*time.Second || p.HostedStart != 3*time.Minute {

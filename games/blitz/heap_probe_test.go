@@ -56,7 +56,7 @@ func newHeapTable(tb testing.TB, eng *blitz.Engine, i int) *heapTable {
 	keys := &lentKeys{}
 	s := games.Setup{Game: blitz.ID, Format: "blitz", Round: "T-" + strconv.Itoa(1000+i), Seed: t.seed,
 		Start: benchStart, Arena: "ccd:00000000000000000000000000000000/cis-2:bench",
-		Pace: games.Pace{Name: "agent", Scouting: 2 * time.Second, Talk: 2 * time.Second, Commit: 2 * time.Second, Settle: 2 * time.Second}}
+		Pace: games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": 2 * time.Second, "talk": 2 * time.Second, "commit": 2 * time.Second, "settle": 2 * time.Second}}}
 	for n := 1; n <= 6; n++ {
 		d := sha256.Sum256([]byte("heap table " + strconv.Itoa(i) + " seat " + strconv.Itoa(n)))
 		keys.priv = append(keys.priv, ed25519.NewKeyFromSeed(d[:]))

@@ -411,7 +411,7 @@ func TestDarkSetAndCleared(t *testing.T) {
 
 func TestCloseEarly(t *testing.T) {
 	s := testSetup("short", 3, `{"mole":3,"task":{"kind":"ghost","named":[]}}`)
-	s.Pace = games.Pace{Name: "chat", Scouting: 3 * time.Minute, Talk: 3 * time.Minute, Commit: 3 * time.Minute, Settle: time.Second, CloseEarly: true}
+	s.Pace = games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Minute, "talk": 3 * time.Minute, "commit": 3 * time.Minute, "settle": time.Second}}
 	h := newHarness(t, s)
 	h.next()
 	for i := 0; i < 40; i++ {

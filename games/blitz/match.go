@@ -142,7 +142,8 @@ type clock struct {
 // agentClock is §5.3's: scouting 90 s, exchanges of 15 s answered within 13 s, commit 25 s
 // answered within 20 s, settle 5 s.
 func clockOf(p games.Pace) clock {
-	c := clock{scouting: p.Scouting, talk: p.Talk, commit: p.Commit, settle: p.Settle, closeEarly: p.CloseEarly}
+	c := clock{scouting: p.Step("scouting"), talk: p.Step("talk"), commit: p.Step("commit"), settle: p.Step("settle"),
+		closeEarly: p.CloseEarly}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v

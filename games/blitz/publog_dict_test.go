@@ -23,8 +23,7 @@ func houseRound(t testing.TB, seed string, names []string, steps int, after func
 		}
 	}
 	copy(s.Seed[:], seed)
-	s.Pace = games.Pace{Name: "agent", Scouting: 2 * time.Second, Talk: 2 * time.Second, Commit: 2 * time.Second,
-		Settle: 2 * time.Second}
+	s.Pace = games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": 2 * time.Second, "talk": 2 * time.Second, "commit": 2 * time.Second, "settle": 2 * time.Second}}
 	h := newHarness(t, s)
 	e := NewEngine(DefaultFees())
 	for i := 0; i < steps; i++ {

@@ -39,8 +39,7 @@ func twinRounds(t *testing.T, seed string, names []string, check func(packed, pl
 			}
 		}
 		copy(s.Seed[:], seed)
-		s.Pace = games.Pace{Name: "agent", Scouting: 2 * time.Second, Talk: 2 * time.Second,
-			Commit: 2 * time.Second, Settle: 2 * time.Second}
+		s.Pace = games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": 2 * time.Second, "talk": 2 * time.Second, "commit": 2 * time.Second, "settle": 2 * time.Second}}
 		return newHarness(t, s)
 	}
 	a, b := mk(), mk()

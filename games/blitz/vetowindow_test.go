@@ -14,8 +14,7 @@ import (
 func chatSetup(t *testing.T) *harness {
 	s := testSetup("short", 3, `{"mole":3,"task":{"kind":"veto","named":[]}}`)
 	s.Seats[0].Human, s.Seats[0].Walkin, s.Seats[0].Kind = true, false, "byo"
-	s.Pace = games.Pace{Name: "chat", Scouting: 3 * time.Minute, Talk: 3 * time.Minute, Commit: 3 * time.Minute,
-		Settle: time.Second, CloseEarly: true}
+	s.Pace = games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Minute, "talk": 3 * time.Minute, "commit": 3 * time.Minute, "settle": time.Second}}
 	h := newHarness(t, s)
 	h.to(1, "commit", 0)
 	return h
@@ -193,8 +192,7 @@ func first(body, _ string) string { return body }
 func TestChatWalkinHoldsNoVetoWindow(t *testing.T) {
 	s := testSetup("short", 3, `{"mole":3}`)
 	s.Seats[0].Human = true
-	s.Pace = games.Pace{Name: "chat", Scouting: 3 * time.Minute, Talk: 3 * time.Minute, Commit: 3 * time.Minute,
-		Settle: time.Second, CloseEarly: true}
+	s.Pace = games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Minute, "talk": 3 * time.Minute, "commit": 3 * time.Minute, "settle": time.Second}}
 	h := newHarness(t, s)
 	h.to(1, "commit", 0)
 	h.mustNoDrop(1, commitBody(`{"ref":"v","payee":3,"amount":10000000,"condition":{"always":true},"due":2}`))

@@ -93,7 +93,7 @@ const maxSteps = 100_000
 // prompt (seeded by the seed), a millisecond later. hostile, when set, is called before each
 // answer with the match and the instant: it may send inputs that must be refused, and must
 // leave the match as it was.
-func (c *Case) play(t *testing.T, seed [32]byte, hostile func(m games.Match, at time.Time)) record {
+func (c *Case) play(t testing.TB, seed [32]byte, hostile func(m games.Match, at time.Time)) record {
 	t.Helper()
 	s := c.setup(seed)
 	m, err := c.Engine.New(s, c.Keys)
@@ -135,7 +135,7 @@ func (c *Case) play(t *testing.T, seed [32]byte, hostile func(m games.Match, at 
 	}
 }
 
-func appendStep(t *testing.T, b []byte, st games.Step) []byte {
+func appendStep(t testing.TB, b []byte, st games.Step) []byte {
 	t.Helper()
 	ev, err := json.Marshal(st.Events)
 	if err != nil {
@@ -171,7 +171,7 @@ func Run(t *testing.T, c Case) {
 }
 
 // Determinism: two plays of each seed give the same bytes, and the seeds' transcripts differ.
-func Determinism(t *testing.T, c Case) {
+func Determinism(t testing.TB, c Case) {
 	var first []byte
 	for i, seed := range c.seeds() {
 		a, b := c.play(t, seed, nil), c.play(t, seed, nil)
@@ -201,7 +201,7 @@ func Determinism(t *testing.T, c Case) {
 }
 
 // checkResult holds a finished match's Result to the contract.
-func (c *Case) checkResult(t *testing.T, r games.Result) {
+func (c *Case) checkResult(t testing.TB, r games.Result) {
 	t.Helper()
 	seats := map[int]bool{}
 	for i, s := range r.Standings {
@@ -238,7 +238,7 @@ func (c *Case) checkResult(t *testing.T, r games.Result) {
 }
 
 // Replay: games.Replay of each play's input log gives its events, views and Result exactly.
-func Replay(t *testing.T, c Case) {
+func Replay(t testing.TB, c Case) {
 	for i, seed := range c.seeds() {
 		live := c.play(t, seed, nil)
 		m, evs, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log)
@@ -317,7 +317,7 @@ func (c *Case) hostileInputs(m games.Match, rnd *rand.Rand) []games.Input {
 // RefusedChangesNothing: a play that is sent hostile inputs before every answer (each one must be
 // refused, or be one the game takes) gives the same bytes as a play that never saw them, and the
 // views just after a refusal are the views just before.
-func RefusedChangesNothing(t *testing.T, c Case) {
+func RefusedChangesNothing(t testing.TB, c Case) {
 	seed := c.seeds()[0]
 	rnd := rand.New(rand.NewPCG(7, 11))
 	refused := 0
@@ -367,7 +367,7 @@ func asError(err error, target **games.Error) bool {
 
 // Secrecy: before the reveal (Case.Reveal, else the match's end), no secret of a non-public
 // event (Case.Secrets) shows in a public event or in the spectator's view.
-func Secrecy(t *testing.T, c Case) {
+func Secrecy(t testing.TB, c Case) {
 	for i, seed := range c.seeds() {
 		m, err := c.Engine.New(c.setup(seed), c.Keys)
 		if err != nil {
@@ -425,7 +425,7 @@ func Secrecy(t *testing.T, c Case) {
 
 // Abandon: a match abandoned halfway is done at once (no deadline, Result with the reason, every
 // stake returned), refuses every answer after, abandons once, and replays with its abandon.
-func Abandon(t *testing.T, c Case) {
+func Abandon(t testing.TB, c Case) {
 	seed := c.seeds()[0]
 	live := c.play(t, seed, nil)
 	cut := len(live.log) / 2
@@ -479,7 +479,7 @@ func Abandon(t *testing.T, c Case) {
 
 // Hostile: a seeded stream of inputs of every shape, at every deadline, never panics the match
 // (Act returns, refusal or not) and the match still ends.
-func Hostile(t *testing.T, c Case) {
+func Hostile(t testing.TB, c Case) {
 	rnd := rand.New(rand.NewPCG(3, 5))
 	seed := c.seeds()[0]
 	m, err := c.Engine.New(c.setup(seed), c.Keys)
@@ -505,7 +505,7 @@ func Hostile(t *testing.T, c Case) {
 	t.Fatal("the match under hostile input never ended")
 }
 
-func actSafely(t *testing.T, m games.Match, at time.Time, in games.Input) {
+func actSafely(t testing.TB, m games.Match, at time.Time, in games.Input) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {

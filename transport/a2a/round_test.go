@@ -72,8 +72,7 @@ func TestJSAgentPlaysFullRound(t *testing.T) {
 	// Short format with a quick clock: every phase closes as soon as all three seats answered;
 	// each move still has a real deadline the client honours.
 	round, err := a.OpenTable(context.Background(), actors.TableSpec{ID: "a2a-1", Game: blitz.ID, Format: "short",
-		Kind: "practice", Seats: seats, Pace: games.Pace{Name: "agent", Scouting: 3 * time.Second,
-			Talk: 3 * time.Second, Commit: 4 * time.Second, Settle: 50 * time.Millisecond, CloseEarly: true}})
+		Kind: "practice", Seats: seats, Pace: games.Pace{Name: "agent", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Second, "talk": 3 * time.Second, "commit": 4 * time.Second, "settle": 50 * time.Millisecond}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,8 +218,7 @@ func TestSlowOrMisechoingAgentNeverDelaysTheTable(t *testing.T) {
 					Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelHouse})
 			}
 			// Short: scouting + 3 turns × (2 exchanges + commit + settle) = 0.2 + 3 × 1.25 s.
-			pace := games.Pace{Name: "test", Scouting: 200 * time.Millisecond, Talk: 400 * time.Millisecond,
-				Commit: 400 * time.Millisecond, Settle: 50 * time.Millisecond, CloseEarly: true}
+			pace := games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 200 * time.Millisecond, "talk": 400 * time.Millisecond, "commit": 400 * time.Millisecond, "settle": 50 * time.Millisecond}}
 			t0 := time.Now()
 			round, err := a.OpenTable(context.Background(), actors.TableSpec{ID: "slow-1", Game: blitz.ID, Format: "short",
 				Kind: "practice", Seats: seats, Pace: pace})

@@ -3,16 +3,18 @@ package door
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors"
 	"arena/games"
 )
 
-// Refusal is a refusal the doors write as {error, code, retry} plus Extra members (e.g.
-// not_yet's "practice" count). Extra never overrides the three fixed members.
+// Refusal is a door's refusal of a request: its code, message, retry and Extra members (e.g.
+// not_yet's "practice" count). Each site writes it in its protocol's shape (DOTDOTDOT's
+// {error, code, retry}, transport/dotdotdot/codes); Extra never overrides a shape's fixed members.
 type Refusal struct {
 	Code  string
 	Msg   string
@@ -31,10 +33,11 @@ type Detailer interface {
 	Details() map[string]any
 }
 
-// AsRefusal turns err into the refusal written on the wire: a *Refusal as is; a *games.Error
-// with its code, message and retry (and Details when the error has them); a context deadline
-// as busy (retry); anything else as internal. ok is false for internal errors, which the caller
-// should log: their text is not sent.
+// AsRefusal turns err into the refusal written on the wire, the one mapping every door uses: a
+// *Refusal as is; a *games.Error with its code, message and retry (and Details when the error
+// has them); the actor tree's sentinels (actors.ErrNoTable ...) with their protocol codes; a
+// context deadline as busy (retry); anything else as internal. ok is false for internal
+// errors, which the caller should log: their text is not sent.
 func AsRefusal(err error) (r *Refusal, ok bool) {
 	var ref *Refusal
 	if errors.As(err, &ref) {
@@ -50,6 +53,9 @@ func AsRefusal(err error) (r *Refusal, ok bool) {
 		if errors.As(err, &d) {
 			r.Extra = d.Details()
 		}
+		return r, true
+	}
+	if r := arenaRefusal(err); r != nil {
 		return r, true
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -76,27 +82,23 @@ func AsRefusal(err error) (r *Refusal, ok bool) {
 	return &Refusal{Code: CodeInternal, Msg: "internal error"}, false
 }
 
-// Write writes r as a DOTDOTDOT refusal: {error, code, retry} with its status (Status(r.Code)).
-func Write(c echo.Context, r *Refusal) error { return Dotdotdot.Write(c, r) }
-
-// WriteShape is DOTDOTDOT's refusal body: {error, code, retry} plus r.Extra, never cached; an
-// unauthorized refusal names the ops bearer realm.
-func WriteShape(c echo.Context, status int, r *Refusal) error {
-	body := make(map[string]any, 3+len(r.Extra))
-	for k, v := range r.Extra {
-		body[k] = v
+// arenaRefusal is the refusal of one of the actor tree's sentinel errors (actors/errors.go),
+// nil for any other error.
+func arenaRefusal(err error) *Refusal {
+	switch {
+	case errors.Is(err, actors.ErrNoTable):
+		return Refuse(CodeUnknownTable, "no such table")
+	case errors.Is(err, actors.ErrNoRound):
+		return Refuse(CodeUnknownRound, "no such round")
+	case errors.Is(err, actors.ErrTableDown):
+		return &Refusal{Code: CodeTableDown, Msg: "the table is not running (failed or stopped); an operator can restart it", Retry: true}
+	case errors.Is(err, actors.ErrTimeout):
+		return &Refusal{Code: CodeBusy, Msg: "the arena did not answer in time", Retry: true}
+	case errors.Is(err, actors.ErrClosed):
+		return &Refusal{Code: CodeBusy, Msg: "the arena is shutting down", Retry: true}
+	case errors.Is(err, actors.ErrBadSpec):
+		// the reason, without the package's prefix (an operator or a client reads it)
+		return Refuse("refused", strings.TrimPrefix(err.Error(), actors.ErrBadSpec.Error()+": "))
 	}
-	body["error"] = r.Msg
-	body["code"] = r.Code
-	body["retry"] = r.Retry
-	h := c.Response().Header()
-	h.Set("Cache-Control", "no-store")
-	if r.Code == CodeUnauthorized {
-		h.Set("WWW-Authenticate", `Bearer realm="arena ops"`)
-	}
-	return c.JSON(status, body)
+	return nil
 }
-
-// ErrorHandler is the DOTDOTDOT site's HTTPErrorHandler (Dotdotdot.ErrorHandler): each error
-// becomes a JSON refusal ({error, code, retry}).
-func ErrorHandler(log *slog.Logger) echo.HTTPErrorHandler { return Dotdotdot.ErrorHandler(log) }

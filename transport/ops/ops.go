@@ -20,10 +20,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors"
 	"arena/transport/door"
 )
 
-// Table is one row of GET /ops/tables.
+// Table is one row of GET /ops/tables (the wire form, read back by `arena ops tables`): an
+// actors.TableInfo with its seats counted.
 type Table struct {
 	ID        string `json:"id"`
 	Game      string `json:"game"`
@@ -37,10 +39,10 @@ type Table struct {
 	LastError string `json:"last_error,omitempty"`
 }
 
-// Tables is what the door calls; *actors.Arena implements it through an adapter in cmd/arena.
-// Errors are *games.Error (unknown_table for an id the arena does not hold).
+// Tables is what the door calls; *actors.Arena implements it. Errors are refusals
+// (door.AsRefusal: unknown_table for an id the arena does not hold).
 type Tables interface {
-	Tables(ctx context.Context) ([]Table, error)
+	Tables(ctx context.Context) ([]actors.TableInfo, error)
 	RestartTable(ctx context.Context, id string) error
 	StopTable(ctx context.Context, id string) error
 }
@@ -64,12 +66,14 @@ func Mount(e *echo.Echo, t Tables, opts Options) {
 	g.GET("/tables", func(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), opts.CallTimeout)
 		defer cancel()
-		rows, err := t.Tables(ctx)
+		ts, err := t.Tables(ctx)
 		if err != nil {
 			return err
 		}
-		if rows == nil {
-			rows = []Table{}
+		rows := make([]Table, 0, len(ts))
+		for _, t := range ts {
+			rows = append(rows, Table{ID: t.ID, Game: t.Game, Kind: t.Kind, Round: t.Round, Turn: t.Turn, Phase: t.Phase,
+				Status: t.Status, Seats: len(t.Seats), Restarts: t.Restarts, LastError: t.LastError})
 		}
 		return c.JSON(http.StatusOK, map[string]any{"tables": rows})
 	})

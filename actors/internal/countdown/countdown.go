@@ -70,7 +70,7 @@ func (e *Engine) New(s games.Setup, keys games.Keyring) (games.Match, error) {
 	if len(s.Seats) < f.MinSeats || len(s.Seats) > f.MaxSeats {
 		return nil, games.Errorf(games.CodeBadRequest, "%d seats, want %d..%d", len(s.Seats), f.MinSeats, f.MaxSeats)
 	}
-	move := s.Pace.Commit
+	move := s.Pace.Step("commit")
 	if move <= 0 {
 		move = 20 * time.Second
 	}

@@ -157,7 +157,7 @@ func TestNewRefusals(t *testing.T) {
 		"zero stake":    mk(func(s *games.Setup) { s.Seats[0].Entry, s.Seats[1].Entry = 0, 0 }),
 		"huge stake":    mk(func(s *games.Setup) { s.Seats[0].Entry, s.Seats[1].Entry = 1<<53, 1<<53 }),
 		"options":       mk(func(s *games.Setup) { s.Options = json.RawMessage(`{"shares":1}`) }),
-		"negative pace": mk(func(s *games.Setup) { s.Pace.Commit = -time.Second }),
+		"negative pace": mk(func(s *games.Setup) { s.Pace.Steps = map[string]time.Duration{"commit": -time.Second} }),
 	}
 	for what, s := range cases {
 		if _, err := (Engine{}).New(s, nil); code(err) != games.CodeBadRequest {
@@ -168,7 +168,7 @@ func TestNewRefusals(t *testing.T) {
 	s := mk(func(s *games.Setup) {
 		s.Seats[0], s.Seats[1] = s.Seats[1], s.Seats[0]
 		s.Options = json.RawMessage(`{}`)
-		s.Pace = games.Pace{Commit: 20 * time.Second, Settle: time.Second}
+		s.Pace = games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second, "reveal": time.Second}}
 	})
 	m, err := Engine{}.New(s, nil)
 	if err != nil {

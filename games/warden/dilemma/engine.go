@@ -16,7 +16,8 @@ const (
 	FormatName   = "single" // the one format: two seats, one step
 )
 
-// Default step lengths (warden-games §5.2, [JC-18]); Setup.Pace.Commit and Pace.Settle override.
+// Default step lengths (warden-games §5.2, [JC-18]); Setup.Pace's steps "commit" and "reveal"
+// (or its Move) override.
 const (
 	DefaultCommit = 60 * time.Second
 	DefaultReveal = 3 * time.Second
@@ -51,8 +52,8 @@ func (Engine) New(s games.Setup, _ games.Keyring) (games.Match, error) {
 		Setup:  s,
 		Stake:  s.Seats[0].Entry,
 		Phase:  phaseNew,
-		Commit: orDefault(s.Pace.Commit, DefaultCommit),
-		Reveal: orDefault(s.Pace.Settle, DefaultReveal),
+		Commit: orDefault(s.Pace.Step("commit"), DefaultCommit),
+		Reveal: orDefault(s.Pace.Step("reveal"), DefaultReveal),
 	}}
 	if s.Seats[0].Seat != 1 {
 		m.st.Setup.Seats = []games.Seat{s.Seats[1], s.Seats[0]}
@@ -105,7 +106,7 @@ func validate(s games.Setup) error {
 		return bad("stakes %d and %d differ (both stake the same, §2.1)", a.Entry, b.Entry)
 	case a.Entry <= 0 || a.Entry > maxStake:
 		return bad("stake %d out of range 1..%d", a.Entry, int64(maxStake))
-	case s.Pace.Commit < 0 || s.Pace.Settle < 0:
+	case s.Pace.Move < 0 || s.Pace.Steps["commit"] < 0 || s.Pace.Steps["reveal"] < 0:
 		return bad("negative pace")
 	}
 	if len(s.Options) > 0 {

@@ -14,7 +14,6 @@ import (
 	"arena/games/blitz"
 	"arena/storage"
 	"arena/storage/storagetest"
-	"arena/transport/arenadoor"
 )
 
 func startRealArena(t *testing.T) *dotdotdot.Arena {
@@ -50,7 +49,7 @@ var tokenRe = regexp.MustCompile(`w_[A-Za-z0-9_-]{43}`)
 // (at_a_hosted_table), one leaves and comes back, the host starts it and the first move comes.
 func TestHostedTablesOnRealArena(t *testing.T) {
 	a := startRealArena(t)
-	srv := seat(t, nil, Options{Desk: arenadoor.Desk{A: a}})
+	srv := seat(t, nil, Options{Desk: a})
 	tokens := map[string]string{}
 	for _, name := range []string{"Ada", "Bo", "Cy"} {
 		out, isErr := call(t, srv, "register", `{"name":"`+name+`"}`)

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"arena/actors/dotdotdot"
 	"arena/games"
-	"arena/transport/dotdotdot/desk"
 )
 
 // Closing is how the result ends (§4.5): the assistant is to tell its human that this was the
@@ -28,7 +28,7 @@ type moveHead struct {
 // renderNext puts a poll's answer in words for the assistant: a move (head line, the game's
 // brief, the table in the game's words, how to answer), waiting, or the result with the closing
 // lines. d, the game's Describer, may be nil: the table and the reveal are then left out.
-func renderNext(n desk.Next, now time.Time, d games.Describer) string {
+func renderNext(n dotdotdot.Next, now time.Time, d games.Describer) string {
 	switch {
 	case n.Result != nil:
 		return renderResult(n, d)
@@ -89,7 +89,7 @@ func timeLeft(deadline string, now time.Time) string {
 
 // renderResult is the end of the round: the desk's brief, the places and payouts (microCCD),
 // the reveal in the game's words (games.Describer), and the closing lines of §4.5.
-func renderResult(n desk.Next, d games.Describer) string {
+func renderResult(n dotdotdot.Next, d games.Describer) string {
 	var b strings.Builder
 	b.WriteString(orDefault(n.Brief, fmt.Sprintf("Round %s is over and revealed.", n.Round)))
 	r := n.Result

@@ -10,8 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"arena/actors/dotdotdot"
 	"arena/games/canon"
-	"arena/transport/dotdotdot/desk"
 )
 
 // handlers hold the tools' bodies. Each decodes its arguments strictly (games/canon.Decode:
@@ -140,7 +140,7 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 }
 
 // hostedLine is one hosted table in words.
-func hostedLine(t desk.HostedTable) string {
+func hostedLine(t dotdotdot.HostedTable) string {
 	s := fmt.Sprintf("code %s, %s", t.Code, t.Format)
 	if t.Host != "" {
 		s += ", hosted by " + t.Host
@@ -183,7 +183,7 @@ func (h *handlers) playPractice(ctx context.Context, raw []byte) *mcp.CallToolRe
 	if r := needToken(a.Token); r != nil {
 		return r
 	}
-	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, desk.JoinRequest{Table: "practice", Format: a.Format, Pace: a.Pace, Mole: a.Mole})
+	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Table: "practice", Format: a.Format, Pace: a.Pace, Mole: a.Mole})
 	if err != nil {
 		return h.refusal(err)
 	}
@@ -191,7 +191,7 @@ func (h *handlers) playPractice(ctx context.Context, raw []byte) *mcp.CallToolRe
 }
 
 // joinedText is a join's answer in words.
-func joinedText(r desk.JoinReply) string {
+func joinedText(r dotdotdot.JoinReply) string {
 	clock := "the chat clock: up to three minutes a move, each phase closing as soon as every seat has answered"
 	if r.Pace == "agent" {
 		clock = "the agent clock: 20 seconds for a commit, 13 for a talk exchange"
@@ -255,7 +255,7 @@ func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	case a.Code != "" && a.Table != "":
 		return badArgs("join_table", "give either code or table, not both")
 	case a.Table == "walkin":
-		rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, desk.JoinRequest{Table: "walkin"})
+		rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Table: "walkin"})
 		if err != nil {
 			return h.refusal(err)
 		}
@@ -265,7 +265,7 @@ func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	case a.Code == "":
 		return badArgs("join_table", `give the hosted table's four-character code, or table "walkin"`)
 	}
-	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, desk.JoinRequest{Code: a.Code})
+	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Code: a.Code})
 	if err != nil {
 		return h.refusal(err)
 	}

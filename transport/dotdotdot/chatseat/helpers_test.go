@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"arena/actors/dotdotdot"
 	"arena/games"
 	"arena/games/blitz"
-	"arena/transport/dotdotdot/desk"
 )
 
 // fakeDesk records every call and answers what the test set. It implements Desk and Hosted
@@ -23,12 +23,12 @@ type fakeDesk struct {
 	mu      sync.Mutex
 	calls   []string
 	bodies  [][]byte
-	joins   []desk.JoinRequest
+	joins   []dotdotdot.JoinRequest
 	waits   []time.Duration
-	next    desk.Next
+	next    dotdotdot.Next
 	err     error // returned by every call when set
 	panicOn string
-	hosted  desk.HostedTable
+	hosted  dotdotdot.HostedTable
 	block   chan struct{} // when set, NextMove waits for it (or the caller) before answering
 	waiting chan struct{} // when set, NextMove signals here once it is waiting
 }
@@ -56,25 +56,25 @@ func (f *fakeDesk) RegisterWalkin(ctx context.Context, name, model string) (stri
 	return "w_" + strings.Repeat("A", 43), nil
 }
 
-func (f *fakeDesk) JoinWalkin(ctx context.Context, token string, req desk.JoinRequest) (desk.JoinReply, error) {
+func (f *fakeDesk) JoinWalkin(ctx context.Context, token string, req dotdotdot.JoinRequest) (dotdotdot.JoinReply, error) {
 	if err := f.rec("join:" + token); err != nil {
-		return desk.JoinReply{Practice: 1}, err
+		return dotdotdot.JoinReply{Practice: 1}, err
 	}
 	f.mu.Lock()
 	f.joins = append(f.joins, req)
 	f.mu.Unlock()
 	if req.Code != "" {
-		return desk.JoinReply{Kind: "hosted", Format: "blitz", Pace: "chat", Status: "gathering"}, nil
+		return dotdotdot.JoinReply{Kind: "hosted", Format: "blitz", Pace: "chat", Status: "gathering"}, nil
 	}
 	if req.Table == "walkin" {
-		return desk.JoinReply{Kind: "walkin", Status: "gathering", Pace: "chat", Practice: 3}, nil
+		return dotdotdot.JoinReply{Kind: "walkin", Status: "gathering", Pace: "chat", Practice: 3}, nil
 	}
-	return desk.JoinReply{Round: "T-7", Table: "p1", Kind: "practice", Format: orDefault(req.Format, "blitz"), Seat: 1, Pace: "chat", Status: "seated"}, nil
+	return dotdotdot.JoinReply{Round: "T-7", Table: "p1", Kind: "practice", Format: orDefault(req.Format, "blitz"), Seat: 1, Pace: "chat", Status: "seated"}, nil
 }
 
-func (f *fakeDesk) NextMove(ctx context.Context, token string, wait time.Duration) (desk.Next, error) {
+func (f *fakeDesk) NextMove(ctx context.Context, token string, wait time.Duration) (dotdotdot.Next, error) {
 	if err := f.rec("next:" + token); err != nil {
-		return desk.Next{}, err
+		return dotdotdot.Next{}, err
 	}
 	f.mu.Lock()
 	f.waits = append(f.waits, wait)
@@ -87,7 +87,7 @@ func (f *fakeDesk) NextMove(ctx context.Context, token string, wait time.Duratio
 		select {
 		case <-block:
 		case <-ctx.Done():
-			return desk.Next{}, ctx.Err()
+			return dotdotdot.Next{}, ctx.Err()
 		}
 	}
 	return n, nil
@@ -110,34 +110,34 @@ func (f *fakeDesk) WalkinRecord(ctx context.Context, token string) (json.RawMess
 	return json.RawMessage(`{"name":"Ada","practice":2,"practice_needed":3,"walkin_table":false,"rounds":2}`), nil
 }
 
-func (f *fakeDesk) HostTable(ctx context.Context, token, format string) (desk.HostedTable, error) {
+func (f *fakeDesk) HostTable(ctx context.Context, token, format string) (dotdotdot.HostedTable, error) {
 	if err := f.rec("host:" + format); err != nil {
-		return desk.HostedTable{}, err
+		return dotdotdot.HostedTable{}, err
 	}
 	return f.hosted, nil
 }
 
-func (f *fakeDesk) HostedByCode(ctx context.Context, code string) (desk.HostedTable, error) {
+func (f *fakeDesk) HostedByCode(ctx context.Context, code string) (dotdotdot.HostedTable, error) {
 	if err := f.rec("bycode:" + code); err != nil {
-		return desk.HostedTable{}, err
+		return dotdotdot.HostedTable{}, err
 	}
 	return f.hosted, nil
 }
 
-func (f *fakeDesk) StartHosted(ctx context.Context, token string) (desk.HostedTable, error) {
+func (f *fakeDesk) StartHosted(ctx context.Context, token string) (dotdotdot.HostedTable, error) {
 	if err := f.rec("start"); err != nil {
-		return desk.HostedTable{}, err
+		return dotdotdot.HostedTable{}, err
 	}
 	return f.hosted, nil
 }
 
 func (f *fakeDesk) LeaveTable(ctx context.Context, token string) error { return f.rec("leave") }
 
-func (f *fakeDesk) ListHosted(ctx context.Context) ([]desk.HostedTable, error) {
+func (f *fakeDesk) ListHosted(ctx context.Context) ([]dotdotdot.HostedTable, error) {
 	if err := f.rec("list"); err != nil {
 		return nil, err
 	}
-	return []desk.HostedTable{f.hosted}, nil
+	return []dotdotdot.HostedTable{f.hosted}, nil
 }
 
 const tok = "w_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"

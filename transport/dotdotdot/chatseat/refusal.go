@@ -7,23 +7,18 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"arena/games"
 	"arena/transport/door"
 )
 
-// codeOf reads the protocol code and message of a desk error: *games.Error and *door.Refusal
-// carry them; anything else is "internal" with a fixed message (the text is logged, not sent).
+// codeOf reads the protocol code and message of a desk error as every door does
+// (door.AsRefusal); a call whose context ended is busy, and anything without a protocol code is
+// "internal" with a fixed message (the text is logged, not sent).
 func codeOf(err error) (code, msg string, retry bool) {
-	var ge *games.Error
-	if errors.As(err, &ge) {
-		return ge.Code, ge.Msg, ge.Retry
-	}
-	var dr *door.Refusal
-	if errors.As(err, &dr) {
-		return dr.Code, dr.Msg, dr.Retry
-	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	if errors.Is(err, context.Canceled) {
 		return door.CodeBusy, "the arena did not answer in time", true
+	}
+	if r, ok := door.AsRefusal(err); ok {
+		return r.Code, r.Msg, r.Retry
 	}
 	return door.CodeInternal, "something went wrong on the arena's side; it is logged", true
 }

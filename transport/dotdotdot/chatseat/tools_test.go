@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"arena/actors/dotdotdot"
 	"arena/games"
-	"arena/transport/dotdotdot/desk"
 )
 
 func TestInitializeAndToolsList(t *testing.T) {
@@ -108,7 +108,7 @@ func TestPlayPracticeAndWalkin(t *testing.T) {
 	out, _ = call(t, srv, "join_table", `{"token":"`+tok+`","table":"walkin"}`)
 	mustContain(t, out, "Waiting for the walk-in table to fill; house agents top it up two minutes")
 	two := 2
-	want := []desk.JoinRequest{{Table: "practice", Format: "short", Pace: "chat", Mole: &two}, {Table: "walkin"}}
+	want := []dotdotdot.JoinRequest{{Table: "practice", Format: "short", Pace: "chat", Mole: &two}, {Table: "walkin"}}
 	if !reflect.DeepEqual(f.joins, want) {
 		t.Fatalf("joins %+v", f.joins)
 	}
@@ -121,11 +121,11 @@ func TestPlayPracticeAndWalkin(t *testing.T) {
 }
 
 // envelope is a Blitz-shaped envelope and prompt for the fake desk's next move.
-func moveNext(phase string, exchange int, deadline time.Time) desk.Next {
+func moveNext(phase string, exchange int, deadline time.Time) dotdotdot.Next {
 	env, _ := json.Marshal(map[string]any{"round": "T-7", "turn": 2, "phase": phase, "exchange": exchange,
 		"deadline": deadline.UTC().Format(time.RFC3339Nano), "sig": "ed25519:00"})
 	state := json.RawMessage(`{"agents":[{"seat":1,"name":"Ada","alive":true,"collateral":100},{"seat":2,"name":"Bram","alive":true,"dark":true,"collateral":60},{"seat":3,"name":"Cleo","alive":false,"collateral":0}],"me":{"seat":1,"accusation":2,"open":[{"id":"sha256:aa","payer":1,"payee":2,"amount":10000000,"due":3,"lock":5000000},{"id":"sha256:bb","payer":3,"payee":1,"amount":2500000,"due":2,"lock":1250000}]}}`)
-	return desk.Next{Round: "T-7", Status: "move", Envelope: env,
+	return dotdotdot.Next{Round: "T-7", Status: "move", Envelope: env,
 		Prompt: &games.Prompt{Seat: 1, Move: games.Move{Turn: 2, Phase: phase, Exchange: exchange}, Deadline: deadline, State: games.RawDoc(state)},
 		Brief:  "You are seat 1, the mole. Your task is whisper (trust): rung 1 one seat whispers.\nSeat 2 said: hello"}
 }
@@ -162,12 +162,12 @@ func TestNextMoveMove(t *testing.T) {
 }
 
 func TestNextMoveWaitingAndResult(t *testing.T) {
-	f := &fakeDesk{next: desk.Next{Waiting: true, Round: "T-7", Status: "playing", Brief: "Round T-7 is on and no move is waiting for you now."}}
+	f := &fakeDesk{next: dotdotdot.Next{Waiting: true, Round: "T-7", Status: "playing", Brief: "Round T-7 is on and no move is waiting for you now."}}
 	srv := seat(t, f, Options{})
 	out, _ := call(t, srv, "next_move", `{"token":"`+tok+`","wait":1}`)
 	mustContain(t, out, "Waiting (playing). Round T-7 is on", "Call next_move again.")
 	reveal := `{"mole":3,"task":{"kind":"breach","category":"sabotage","named":[2]},"rungs":[1,2],"standings":[{"seat":3,"name":"Dara"}],"moments":[{"what":"seat 3 breached 161 CCD to seat 1"}],"salts":{"seed":"x"}}`
-	f.next = desk.Next{Round: "T-7", Status: "revealed", Brief: "Round T-7 is over and revealed. You finished 1st of 3.",
+	f.next = dotdotdot.Next{Round: "T-7", Status: "revealed", Brief: "Round T-7 is over and revealed. You finished 1st of 3.",
 		Result: &games.Result{Payouts: map[int]int64{1: 310_000_000, 2: 78_500_000, 3: 0}, Places: map[int]int{1: 1, 2: 2, 3: 3}, Reveal: json.RawMessage(reveal)}}
 	out, isErr := call(t, srv, "next_move", `{"token":"`+tok+`"}`)
 	if isErr {
@@ -247,7 +247,7 @@ func TestRecordAndFeedback(t *testing.T) {
 
 func TestHostedTools(t *testing.T) {
 	startsBy := time.Date(2026, 11, 30, 6, 10, 0, 0, time.UTC)
-	f := &fakeDesk{hosted: desk.HostedTable{Code: "K7QX", Link: "/t/K7QX", Format: "blitz", Host: "Ada", Players: []string{"Ada", "Bo"}, Seats: 6, Status: "gathering", StartsBy: startsBy}}
+	f := &fakeDesk{hosted: dotdotdot.HostedTable{Code: "K7QX", Link: "/t/K7QX", Format: "blitz", Host: "Ada", Players: []string{"Ada", "Bo"}, Seats: 6, Status: "gathering", StartsBy: startsBy}}
 	srv := seat(t, f, Options{}) // the Desk serves hosted tables itself
 	out, _ := call(t, srv, "host_table", `{"token":"`+tok+`"}`)
 	mustContain(t, out, "code K7QX", "the link "+srv.URL+"/t/K7QX", "ten minutes")
@@ -351,7 +351,7 @@ func TestLocalhostProtection(t *testing.T) {
 // TestTooManyPolls: a fifth next_move waiting at once for one token is refused; the four
 // waiting answer once a move comes, and the count is given back.
 func TestTooManyPolls(t *testing.T) {
-	f := &fakeDesk{block: make(chan struct{}), waiting: make(chan struct{}, 8), next: desk.Next{Waiting: true, Round: "T-7", Status: "playing"}}
+	f := &fakeDesk{block: make(chan struct{}), waiting: make(chan struct{}, 8), next: dotdotdot.Next{Waiting: true, Round: "T-7", Status: "playing"}}
 	srv := seat(t, f, Options{})
 	done := make(chan string, 4)
 	for range 4 {

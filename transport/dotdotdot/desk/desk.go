@@ -21,21 +21,23 @@ import (
 	"encoding/json"
 	"time"
 
+	"arena/actors/dotdotdot"
 	"arena/games"
 )
 
-// Desk is what the door calls. *dotdotdot.Arena implements it through a thin adapter in
-// cmd/arena (the doors do not import actors). Errors are *games.Error with the protocol's codes
-// (anything else is answered 500 and logged).
+// Desk is what the door calls; *dotdotdot.Arena implements it. Its value types are the desk's
+// own (dotdotdot.JoinRequest, JoinReply, Next). Errors are refusals with the protocol's codes
+// (*games.Error, *door.Refusal, the actor tree's sentinels: door.AsRefusal); anything else is
+// answered 500 and logged.
 type Desk interface {
 	// RegisterWalkin makes a walk-in and returns its token ("w_…").
 	RegisterWalkin(ctx context.Context, name, model string) (token string, err error)
 	// JoinWalkin seats the token at a practice or walk-in table (§4.4).
-	JoinWalkin(ctx context.Context, token string, req JoinRequest) (JoinReply, error)
+	JoinWalkin(ctx context.Context, token string, req dotdotdot.JoinRequest) (dotdotdot.JoinReply, error)
 	// NextMove waits up to wait for a move for the token's seat, returning early when ctx ends.
 	// It never consumes the move: the same move is answered to every poll until it is answered,
 	// its deadline passes or the next move replaces it.
-	NextMove(ctx context.Context, token string, wait time.Duration) (Next, error)
+	NextMove(ctx context.Context, token string, wait time.Duration) (dotdotdot.Next, error)
 	// AnswerMove submits the raw answer body; the reply is the game's ({dropped:[…]}).
 	AnswerMove(ctx context.Context, token string, body []byte) (json.RawMessage, error)
 	// Lever applies a human lever (kind "call", "veto" or "accuse") in round; body is the raw,
@@ -48,40 +50,4 @@ type Desk interface {
 	// Transcript is a round's events in order and whether the round has been revealed. An
 	// unknown round is an error with code unknown_round (or no events and no error).
 	Transcript(ctx context.Context, round string) (events []games.Event, revealed bool, err error)
-}
-
-// JoinRequest is the body of POST /v1/walkin/join (§4.4, §4.5).
-type JoinRequest struct {
-	Table  string `json:"table"`            // "practice" | "walkin"
-	Code   string `json:"code,omitempty"`   // a hosted table's code (§4.5)
-	Mole   *int   `json:"mole,omitempty"`   // practice: the seat that is the mole
-	Pace   string `json:"pace,omitempty"`   // "chat" (default) | "agent"
-	Format string `json:"format,omitempty"` // "blitz" (default) | "short"
-}
-
-// JoinReply is the answer of a join. On a practice table the round is open at once; on the
-// walk-in table Status is "gathering" and Round empty until it fills (the moves then come by
-// /next).
-type JoinReply struct {
-	Round    string `json:"round"`            // "T-<n>"; empty while gathering
-	Table    string `json:"table"`            // the table id; empty while gathering
-	Kind     string `json:"kind,omitempty"`   // "practice" | "walkin"
-	Format   string `json:"format,omitempty"` // "blitz" | "short"
-	Seat     int    `json:"seat"`             // 1..N; 0 while gathering
-	Pace     string `json:"pace"`             // "chat" | "agent": the clock the table runs on (§4.4)
-	Status   string `json:"status"`           // "seated" | "gathering"
-	Practice int    `json:"practice"`         // finished Practice rounds
-}
-
-// Next is what a poll found: a move (Envelope and Prompt, with Brief/Answer when the game can
-// put it in words), waiting (Waiting with Round and Status), or the end of the round (Result).
-type Next struct {
-	Waiting  bool
-	Round    string
-	Status   string
-	Envelope []byte        // the signed envelope of §4, byte for byte
-	Prompt   *games.Prompt // the move the envelope carries
-	Brief    string
-	Answer   json.RawMessage
-	Result   *games.Result
 }

@@ -6,10 +6,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors/dotdotdot"
 	"arena/transport/door"
 )
 
@@ -26,39 +26,21 @@ import (
 //
 // start and leave take no body (an empty body, or {}); host takes {} or {"format"}.
 
-// Hosted is the desk's hosted tables (§4.5). *dotdotdot.Arena implements it through cmd/arena's
-// adapter. Refusals (*games.Error): at_a_hosted_table (409), not_host (403), unknown_table
+// Hosted is the desk's hosted tables (§4.5) over dotdotdot.HostedTable (display names only,
+// never a token; the door makes Link and Watch absolute on the request's origin).
+// *dotdotdot.Arena implements it. Refusals (*games.Error): at_a_hosted_table (409), not_host (403), unknown_table
 // (404), table_started (409), not_at_a_table (409), bad_request, unknown_token, busy.
 type Hosted interface {
 	// HostTable opens a table with a code; format "blitz" (default) or "short".
-	HostTable(ctx context.Context, token, format string) (HostedTable, error)
+	HostTable(ctx context.Context, token, format string) (dotdotdot.HostedTable, error)
 	// StartHosted starts the token's table now (its host only); house seats fill the rest.
-	StartHosted(ctx context.Context, token string) (HostedTable, error)
+	StartHosted(ctx context.Context, token string) (dotdotdot.HostedTable, error)
 	// LeaveTable takes the token away from the hosted table it waits at.
 	LeaveTable(ctx context.Context, token string) error
 	// ListHosted lists the tables gathering, oldest first.
-	ListHosted(ctx context.Context) ([]HostedTable, error)
+	ListHosted(ctx context.Context) ([]dotdotdot.HostedTable, error)
 	// HostedByCode is one table by code (gathering, starting, or started within two hours).
-	HostedByCode(ctx context.Context, code string) (HostedTable, error)
-}
-
-// HostedTable is a hosted table as the doors show it: display names only, never a token.
-// Link is the page's path ("/t/<code>"); the door answers it absolute on the request's origin.
-// Watch is the live round page ("/r/<round>") once started, absolute the same way.
-type HostedTable struct {
-	Code     string    `json:"code"`
-	Link     string    `json:"link"`
-	Format   string    `json:"format"` // "blitz" | "short"
-	Pace     string    `json:"pace"`   // "chat"
-	Host     string    `json:"host"`
-	Players  []string  `json:"players"`
-	Seats    int       `json:"seats"`
-	Status   string    `json:"status"` // "gathering" | "starting" | "started"
-	Round    string    `json:"round,omitempty"`
-	Watch    string    `json:"watch,omitempty"`
-	Created  time.Time `json:"created"`
-	StartsBy time.Time `json:"starts_by,omitzero"` // a gathering table starts with whoever came then
-	Started  time.Time `json:"started,omitzero"`
+	HostedByCode(ctx context.Context, code string) (dotdotdot.HostedTable, error)
 }
 
 type hostBody struct {
@@ -96,7 +78,7 @@ func origin(c echo.Context, site string) string {
 }
 
 // absolute makes a table's links absolute on origin(c, site).
-func absolute(c echo.Context, site string, t HostedTable) HostedTable {
+func absolute(c echo.Context, site string, t dotdotdot.HostedTable) dotdotdot.HostedTable {
 	o := origin(c, site)
 	if t.Link == "" {
 		t.Link = "/t/" + t.Code
@@ -193,7 +175,7 @@ func (h *hostedHandlers) list(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]HostedTable, 0, len(ts))
+	out := make([]dotdotdot.HostedTable, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, absolute(c, h.opts.Site, t))
 	}

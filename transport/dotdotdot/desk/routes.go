@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors/dotdotdot"
 	"arena/transport/door"
 )
 
@@ -167,7 +168,7 @@ func (h *handlers) join(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var b JoinRequest
+	var b dotdotdot.JoinRequest
 	if err := door.Decode(c, h.opts.MaxBody, &b); err != nil {
 		return err
 	}

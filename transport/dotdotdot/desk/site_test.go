@@ -10,7 +10,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors/dotdotdot"
 	"arena/transport/door"
+	"arena/transport/dotdotdot/codes"
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/desk/desktest"
 )
@@ -18,18 +20,18 @@ import (
 // hostedFake is the fake desk with one hosted table, started (so it has a round to watch).
 type hostedFake struct{ *desktest.Fake }
 
-func (hostedFake) HostTable(ctx context.Context, token, format string) (desk.HostedTable, error) {
-	return desk.HostedTable{Code: "K7QX", Link: "/t/K7QX", Format: "blitz", Host: "Ann", Seats: 6, Status: "started", Round: "T-9"}, nil
+func (hostedFake) HostTable(ctx context.Context, token, format string) (dotdotdot.HostedTable, error) {
+	return dotdotdot.HostedTable{Code: "K7QX", Link: "/t/K7QX", Format: "blitz", Host: "Ann", Seats: 6, Status: "started", Round: "T-9"}, nil
 }
-func (h hostedFake) StartHosted(ctx context.Context, token string) (desk.HostedTable, error) {
+func (h hostedFake) StartHosted(ctx context.Context, token string) (dotdotdot.HostedTable, error) {
 	return h.HostTable(ctx, token, "")
 }
 func (hostedFake) LeaveTable(ctx context.Context, token string) error { return nil }
-func (h hostedFake) ListHosted(ctx context.Context) ([]desk.HostedTable, error) {
+func (h hostedFake) ListHosted(ctx context.Context) ([]dotdotdot.HostedTable, error) {
 	t, _ := h.HostTable(ctx, "", "")
-	return []desk.HostedTable{t}, nil
+	return []dotdotdot.HostedTable{t}, nil
 }
-func (h hostedFake) HostedByCode(ctx context.Context, code string) (desk.HostedTable, error) {
+func (h hostedFake) HostedByCode(ctx context.Context, code string) (dotdotdot.HostedTable, error) {
 	return h.HostTable(ctx, "", "")
 }
 
@@ -41,7 +43,7 @@ func TestHostedLinksNameTheConfiguredSite(t *testing.T) {
 		{"", "http://evil.example"},
 	} {
 		e := echo.New()
-		e.HTTPErrorHandler = door.ErrorHandler(slog.New(slog.DiscardHandler))
+		e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
 		f := desktest.New()
 		tok, err := f.RegisterWalkin(t.Context(), "Ann", "")
 		if err != nil {
@@ -60,9 +62,9 @@ func TestHostedLinksNameTheConfiguredSite(t *testing.T) {
 			if rec.Code >= 300 {
 				t.Fatalf("site %q %s %s: %d %s", tc.site, r.method, r.path, rec.Code, body)
 			}
-			var one desk.HostedTable
+			var one dotdotdot.HostedTable
 			if r.path == "/v1/tables/hosted" {
-				var l struct{ Tables []desk.HostedTable }
+				var l struct{ Tables []dotdotdot.HostedTable }
 				_ = json.Unmarshal(rec.Body.Bytes(), &l)
 				if len(l.Tables) == 1 {
 					one = l.Tables[0]

@@ -19,9 +19,8 @@ import (
 	"arena/games/blitz"
 	"arena/storage"
 	"arena/storage/storagetest"
-	"arena/transport/arenadoor"
 	"arena/transport/dotdotdot/pages"
-	"arena/transport/httpapi"
+	"arena/transport/dotdotdot/site"
 )
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -52,8 +51,8 @@ func newStack(t *testing.T) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ad := arenadoor.Desk{A: a}
-	e, err := httpapi.New(httpapi.Options{Desk: ad, Pages: &pages.Options{Source: ad, Narrator: blitz.NewEngine(blitz.DefaultFees()), Poll: 50 * time.Millisecond}})
+	ad := a
+	e, err := site.New(site.Options{Desk: ad, Pages: &pages.Options{Source: ad, Narrator: blitz.NewEngine(blitz.DefaultFees()), Poll: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

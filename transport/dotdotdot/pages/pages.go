@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	textTemplate "text/template"
@@ -32,9 +33,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors"
+	"arena/actors/dotdotdot"
 	"arena/games"
 	"arena/transport/door"
-	"arena/transport/dotdotdot/desk"
 )
 
 //go:embed templates/*.html
@@ -61,16 +63,37 @@ type LiveRound struct {
 	Players []string // display names by seat
 }
 
-// Source is what the pages read. *dotdotdot.Arena implements it through cmd/arena's adapter.
+// liveRounds lists the rounds being played now, newest first.
+func liveRounds(ctx context.Context, s Source) ([]LiveRound, error) {
+	ts, err := s.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Created.After(ts[j].Created) })
+	var out []LiveRound
+	for _, t := range ts {
+		if t.Status != actors.StatusLive || t.Round == "" {
+			continue
+		}
+		r := LiveRound{Round: t.Round, Kind: t.Kind, Format: t.Format, Turn: t.Turn, Phase: t.Phase}
+		for _, s := range t.Seats {
+			r.Players = append(r.Players, s.Name)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Source is what the pages read; *dotdotdot.Arena implements it.
 // Errors are *games.Error or *door.Refusal with the protocol's codes (unknown_table,
 // unknown_round) or anything else (a 500 page, logged).
 type Source interface {
 	// ListHosted lists the hosted tables gathering (display names only).
-	ListHosted(ctx context.Context) ([]desk.HostedTable, error)
+	ListHosted(ctx context.Context) ([]dotdotdot.HostedTable, error)
 	// HostedByCode is one hosted table by code: unknown_table when none.
-	HostedByCode(ctx context.Context, code string) (desk.HostedTable, error)
-	// LiveRounds lists the rounds being played now, newest first.
-	LiveRounds(ctx context.Context) ([]LiveRound, error)
+	HostedByCode(ctx context.Context, code string) (dotdotdot.HostedTable, error)
+	// Tables lists every table the arena knows (the lobby shows the live rounds among them).
+	Tables(ctx context.Context) ([]actors.TableInfo, error)
 	// Board is this week's board as JSON (GET /v1/walkin/board).
 	Board(ctx context.Context) (json.RawMessage, error)
 	// Transcript is a round's events in seq order and whether it was revealed; the pages keep
@@ -242,7 +265,7 @@ func (p *pages) lobby(c echo.Context) error {
 	defer cancel()
 	data := struct {
 		Site    string
-		Hosted  []desk.HostedTable
+		Hosted  []dotdotdot.HostedTable
 		Live    []LiveRound
 		Board   boardView
 		Partial bool // a list could not be read: the page says so instead of failing
@@ -252,7 +275,7 @@ func (p *pages) lobby(c echo.Context) error {
 		p.o.Logger.Warn("lobby: hosted tables unreadable", "err", err)
 		data.Partial = true
 	}
-	if data.Live, err = p.o.Source.LiveRounds(ctx); err != nil {
+	if data.Live, err = liveRounds(ctx, p.o.Source); err != nil {
 		p.o.Logger.Warn("lobby: live rounds unreadable", "err", err)
 		data.Partial = true
 	}
@@ -351,7 +374,7 @@ func wantsJSON(c echo.Context) bool {
 
 // tableJSON is /t/{code} for an agent: the table (as GET /v1/tables/hosted/{code}, links
 // absolute) and every way to join, as data.
-func (p *pages) tableJSON(c echo.Context, t desk.HostedTable, site string) error {
+func (p *pages) tableJSON(c echo.Context, t dotdotdot.HostedTable, site string) error {
 	t.Link = site + "/t/" + t.Code
 	if t.Round != "" {
 		t.Watch = site + "/r/" + t.Round

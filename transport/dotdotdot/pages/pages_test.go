@@ -12,12 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"arena/actors"
+	"arena/actors/dotdotdot"
 	"arena/games"
 	"arena/games/blitz"
 	"arena/transport/door"
-	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/pages"
-	"arena/transport/httpapi"
+	"arena/transport/dotdotdot/site"
 )
 
 // fakeSource is a pages.Source in memory: one round whose transcript a test extends.
@@ -25,20 +26,22 @@ type fakeSource struct {
 	mu       sync.Mutex
 	events   []games.Event
 	revealed bool
-	hosted   []desk.HostedTable
+	hosted   []dotdotdot.HostedTable
 	reads    int // Transcript calls
 }
 
-func (f *fakeSource) ListHosted(context.Context) ([]desk.HostedTable, error) { return f.hosted, nil }
-func (f *fakeSource) HostedByCode(_ context.Context, code string) (desk.HostedTable, error) {
+func (f *fakeSource) ListHosted(context.Context) ([]dotdotdot.HostedTable, error) {
+	return f.hosted, nil
+}
+func (f *fakeSource) HostedByCode(_ context.Context, code string) (dotdotdot.HostedTable, error) {
 	for _, t := range f.hosted {
 		if strings.EqualFold(t.Code, code) {
 			return t, nil
 		}
 	}
-	return desk.HostedTable{}, door.Refuse(door.CodeUnknownTable, "no such table")
+	return dotdotdot.HostedTable{}, door.Refuse(door.CodeUnknownTable, "no such table")
 }
-func (f *fakeSource) LiveRounds(context.Context) ([]pages.LiveRound, error) { return nil, nil }
+func (f *fakeSource) Tables(context.Context) ([]actors.TableInfo, error) { return nil, nil }
 func (f *fakeSource) Board(context.Context) (json.RawMessage, error) {
 	return json.RawMessage(`{"week":"2026-W49","entry":200000000,"lines":[{"name":"<b>Bold</b>","rounds":2,"net":-1500000,"best":3000000}]}`), nil
 }
@@ -67,7 +70,7 @@ func fakeServer(t *testing.T, f *fakeSource, o pages.Options) *httptest.Server {
 	if o.Poll == 0 {
 		o.Poll = 20 * time.Millisecond
 	}
-	e, err := httpapi.New(httpapi.Options{Pages: &o})
+	e, err := site.New(site.Options{Pages: &o})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +100,7 @@ const hostile = `<img src=x onerror=alert(1)>`
 // rounds are 404 pages; the protocol is the embedded text (markdown, or HTML for a browser);
 // skill.md is markdown with the site's routes, not HTML-escaped.
 func TestPagesEscapeAndShape(t *testing.T) {
-	f := &fakeSource{hosted: []desk.HostedTable{{Code: "AB2C", Format: "short", Host: hostile, Players: []string{hostile, "Bo"}, Seats: 3, Status: "gathering"}}}
+	f := &fakeSource{hosted: []dotdotdot.HostedTable{{Code: "AB2C", Format: "short", Host: hostile, Players: []string{hostile, "Bo"}, Seats: 3, Status: "gathering"}}}
 	f.add("seat.taken", "public", `{"seat":1,"name":"`+strings.ReplaceAll(hostile, `"`, `\"`)+`","kind":"walkin"}`)
 	f.add("message.public", "public", `{"from":1,"text":"</script><script>alert(2)</script>","tone":"neutral"}`)
 	srv := fakeServer(t, f, pages.Options{Site: "https://arena.example"})

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"arena/actors/dotdotdot"
 	"arena/games"
 	"arena/transport/dotdotdot/desk"
 )
@@ -37,6 +38,7 @@ type walkin struct {
 	result *games.Result
 	notify chan struct{} // closed and replaced when a move is issued
 	polls  int
+	held   int // NextMove calls waiting now
 }
 
 type move struct {
@@ -76,6 +78,17 @@ func (f *Fake) Polls(token string) int {
 	defer f.mu.Unlock()
 	if w := f.mu.tokens[token]; w != nil {
 		return w.polls
+	}
+	return 0
+}
+
+// Held is how many NextMove calls for the token are waiting now (for a move, the wait's end or
+// ctx's), so a test knows its long polls are held without sleeping on it.
+func (f *Fake) Held(token string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if w := f.mu.tokens[token]; w != nil {
+		return w.held
 	}
 	return 0
 }
@@ -132,21 +145,21 @@ func (f *Fake) RegisterWalkin(ctx context.Context, name, model string) (string, 
 	return tok, nil
 }
 
-func (f *Fake) JoinWalkin(ctx context.Context, token string, req desk.JoinRequest) (desk.JoinReply, error) {
+func (f *Fake) JoinWalkin(ctx context.Context, token string, req dotdotdot.JoinRequest) (dotdotdot.JoinReply, error) {
 	if f.Err != nil {
-		return desk.JoinReply{}, f.Err
+		return dotdotdot.JoinReply{}, f.Err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	w, err := f.walkin(token)
 	if err != nil {
-		return desk.JoinReply{}, err
+		return dotdotdot.JoinReply{}, err
 	}
 	if req.Table == "walkin" {
-		return desk.JoinReply{}, &NotYet{Done: 0}
+		return dotdotdot.JoinReply{}, &NotYet{Done: 0}
 	}
 	if w.round != "" && w.result == nil {
-		return desk.JoinReply{}, games.Errorf("in_a_round", "this walk-in already holds round %s", w.round)
+		return dotdotdot.JoinReply{}, games.Errorf("in_a_round", "this walk-in already holds round %s", w.round)
 	}
 	f.mu.n++
 	w.round = fmt.Sprintf("T-%d", f.mu.n)
@@ -156,7 +169,7 @@ func (f *Fake) JoinWalkin(ctx context.Context, token string, req desk.JoinReques
 	if pace == "" {
 		pace = "chat"
 	}
-	return desk.JoinReply{Round: w.round, Table: "practice", Seat: 1, Pace: pace, Status: "scouting"}, nil
+	return dotdotdot.JoinReply{Round: w.round, Table: "practice", Seat: 1, Pace: pace, Status: "scouting"}, nil
 }
 
 // NotYet is the fake's not_yet refusal, carrying the count as the real desk should.
@@ -172,9 +185,9 @@ func (e *NotYet) Unwrap() error {
 // Details is the body members beyond {error, code, retry}.
 func (e *NotYet) Details() map[string]any { return map[string]any{"practice": e.Done, "needed": 3} }
 
-func (f *Fake) NextMove(ctx context.Context, token string, wait time.Duration) (desk.Next, error) {
+func (f *Fake) NextMove(ctx context.Context, token string, wait time.Duration) (dotdotdot.Next, error) {
 	if f.Err != nil {
-		return desk.Next{}, f.Err
+		return dotdotdot.Next{}, f.Err
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
@@ -183,31 +196,40 @@ func (f *Fake) NextMove(ctx context.Context, token string, wait time.Duration) (
 		w, err := f.walkin(token)
 		if err != nil {
 			f.mu.Unlock()
-			return desk.Next{}, err
+			return dotdotdot.Next{}, err
 		}
 		if w.result != nil {
 			w.polls++
-			n := desk.Next{Round: w.round, Status: "revealed", Result: w.result}
+			n := dotdotdot.Next{Round: w.round, Status: "revealed", Result: w.result}
 			f.mu.Unlock()
 			return n, nil
 		}
 		if w.move != nil {
 			w.polls++
 			p := w.move.prompt
-			n := desk.Next{Round: w.round, Status: "playing", Envelope: w.move.env, Prompt: &p,
+			n := dotdotdot.Next{Round: w.round, Status: "playing", Envelope: w.move.env, Prompt: &p,
 				Brief: "You are seat 1. Say something.", Answer: json.RawMessage(`{"round":"` + w.round + `"}`)}
 			f.mu.Unlock()
 			return n, nil
 		}
 		ch := w.notify
 		round := w.round
+		w.held++
 		f.mu.Unlock()
+		var next *dotdotdot.Next
+		var nerr error
 		select {
 		case <-ch:
 		case <-t.C:
-			return desk.Next{Waiting: true, Round: round, Status: "scouting"}, nil
+			next = &dotdotdot.Next{Waiting: true, Round: round, Status: "scouting"}
 		case <-ctx.Done():
-			return desk.Next{}, ctx.Err()
+			next, nerr = &dotdotdot.Next{}, ctx.Err()
+		}
+		f.mu.Lock()
+		w.held--
+		f.mu.Unlock()
+		if next != nil {
+			return *next, nerr
 		}
 	}
 }

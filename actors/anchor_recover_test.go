@@ -1,0 +1,96 @@
+package actors
+
+import (
+	"encoding/hex"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/games"
+)
+
+// losingAnchorer answers every anchor job at once, except the round's transcript anchor while
+// lose is set: that job is swallowed, as when the process is killed (SIGKILL) after the reveal's
+// commit landed and before the chain actor's answer reached the table.
+type losingAnchorer struct {
+	sys  func() *actor.ActorSystem
+	lose atomic.Bool
+	mu   sync.Mutex
+	lost []AnchorJob
+}
+
+func (l *losingAnchorer) Anchor(job AnchorJob) {
+	if l.lose.Load() && job.Request.Kind == "transcript" {
+		l.mu.Lock()
+		l.lost = append(l.lost, job)
+		l.mu.Unlock()
+		return
+	}
+	l.sys().Root.Send(job.ReplyTo, &Anchored{Table: job.Table, Round: job.Round, Request: job.Request,
+		Tx: hex.EncodeToString(job.Request.Hash[:4])})
+}
+
+// Defect (found by the README user test U1: `arena serve`, a walk-in's Practice round, SIGKILL
+// right after the 200 to the last commit's answer, restart on the same data dir; 4 of 4 tries):
+// the round is revealed after the restart, but its transcript never gets a transcript.anchored
+// line and `arena anchor-check` fails ("no transcript.anchored event with seq N"). The reveal's
+// commit stores the table as finished before the chain actor has answered the transcript anchor;
+// boot recovery (tablesActor.recover) starts only live tables, so no incarnation ever re-sends the
+// finished round's pending anchors (games.AnchorKeeper), and the line is lost for good.
+// Want: after a restart, a finished round's pending anchors are asked for again and recorded.
+func TestBlitzKilledAfterRevealStillAnchorsTranscript(t *testing.T) {
+	inBubble(t, killedAfterRevealStillAnchorsTranscript)
+}
+
+func killedAfterRevealStillAnchorsTranscript(t *testing.T) {
+	var slow atomic.Bool
+	h, _ := slowHarness(t, &slow)
+	la := &losingAnchorer{}
+	la.sys = h.system
+	la.lose.Store(true)
+	h.anchorer = la
+	h.stop()
+	h.start()
+
+	round := h.open(bzHouseSpec("kr1")) // six house seats on the chat clock: plays to the end at once
+	h.waitStatus("kr1", StatusFinished)
+	h.waitEvent("round revealed", and(roundIs(round), typeIs("round.revealed")))
+	la.mu.Lock()
+	lost := len(la.lost)
+	la.mu.Unlock()
+	if lost != 1 {
+		t.Fatalf("transcript anchor jobs swallowed: %d, want 1", lost)
+	}
+
+	// The process dies here; it comes back on the same store with a chain actor that answers.
+	h.stop()
+	la.lose.Store(false)
+	h.start()
+
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		evs, err := h.store.Events(round)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range evs {
+			if int64(i+1) != e.Seq {
+				t.Fatalf("seq gap: event %d has seq %d", i+1, e.Seq)
+			}
+			if e.Type == "transcript.anchored" {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	evs, _ := h.store.Events(round)
+	last := games.Event{}
+	if len(evs) > 0 {
+		last = evs[len(evs)-1]
+	}
+	t.Fatalf("round %s: no transcript.anchored line 5 s after the restart (%d events, last %d %s): the revealed round is never anchored",
+		round, len(evs), last.Seq, last.Type)
+}

@@ -1,0 +1,239 @@
+package actors
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"strconv"
+	"testing"
+	"time"
+
+	"arena/actors/dotdotdot/envelope"
+	"arena/games"
+	"arena/games/blitz"
+)
+
+// A live table no longer holds its snapshot (actors/commit.go drops rec.Match; reload and
+// recordPanic read the record back from the store) and a live Blitz match keeps no event list.
+// These play whole Blitz rounds of six house seats (chat pace, every phase closes early, the
+// clock never moves) through a crash mid-round and through failed commits, and require the
+// transcript of the clean round, a stored snapshot that replays to exactly the stored events,
+// and a record that still carries its snapshot after a panic.
+
+func bzHarness(t *testing.T) *harness {
+	h := newHarness(t)
+	h.stop()
+	h.eng2 = blitz.NewEngine(blitz.DefaultFees())
+	h.start()
+	return h
+}
+
+func bzHouseSpec(id string) TableSpec {
+	spec := TableSpec{ID: id, Game: blitz.ID, Format: "blitz", Kind: "practice", Seed: fixedSeed(9),
+		Pace: games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": time.Minute, "talk": time.Minute, "commit": time.Minute, "settle": time.Minute}}}
+	for s := 1; s <= 6; s++ {
+		spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s), Kind: "house",
+			Entry: 200_000_000, Collateral: 100_000_000},
+			Channel: ChannelHouse})
+	}
+	return spec
+}
+
+// bzStoredReplays checks the table's stored state: the record's snapshot (or its journal's head
+// and the entries stored beside it, written out as the snapshot they make) restores, and the
+// restored match's Events() are the stored events byte for byte.
+func bzStoredReplays(t *testing.T, h *harness, id, round string) {
+	t.Helper()
+	// A finished table may still commit (an anchor's line after the reveal): compare once the
+	// store has stopped moving.
+	for n, i := -1, 0; i < 100; i++ {
+		evs, err := h.store.Events(round)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) == n {
+			break
+		}
+		n = len(evs)
+		time.Sleep(50 * time.Millisecond)
+	}
+	rec := h.record(id)
+	if len(rec.Match) == 0 && !rec.Journal {
+		t.Fatalf("table %s: the stored record has no snapshot and no journal", id)
+	}
+	keys, err := buildKeyring(h.key, id, rec.Spec.Seats, rec.BYO)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m games.Match
+	if rec.Journal { // the stored state is the table's input log: its head and entries
+		entries, err := inputData(h.store.Inputs(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := bytes.TrimSpace(rec.Match)
+		if len(head) == 0 { // the log's first entry is its head
+			if len(entries) == 0 {
+				t.Fatalf("table %s: a journal record with no entries", id)
+			}
+			head, entries = bytes.TrimSpace(entries[0]), entries[1:]
+		}
+		m, err = games.ReplayLog(h.eng2, head, entries, keys)
+	} else {
+		m, err = h.eng2.(games.Restorer).Restore(rec.Match, keys)
+	}
+	if err != nil {
+		t.Fatalf("table %s: stored state does not restore: %v", id, err)
+	}
+	replayed, err := m.(*blitz.Match).Events()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(replayed)
+	evs, err := h.store.Events(round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(evs)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("table %s: the stored state replays to %d bytes of events, the store holds %d", id, len(got), len(want))
+	}
+}
+
+func bzTranscript(t *testing.T, h *harness, round string) []byte {
+	t.Helper()
+	evs, revealed, err := h.arena.Transcript(context.Background(), round)
+	if err != nil || !revealed {
+		t.Fatalf("transcript: %v %v", revealed, err)
+	}
+	for i, e := range evs {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d", i, e.Seq)
+		}
+	}
+	b, _ := json.Marshal(evs)
+	return b
+}
+
+// TestBlitzCrashMidRoundKeepsTranscript: a Blitz table that panics mid-round comes back from the
+// stored record (read from the store, not the heap) and plays on: what was committed before the
+// crash is the start of the final transcript, unchanged, and the stored state replays to the
+// stored events. (Six house seats answer concurrently, so two runs may order their answers
+// differently: the round is compared with itself, not with a clean run.)
+func TestBlitzCrashMidRoundKeepsTranscript(t *testing.T) {
+	h := bzHarness(t)
+	round := h.open(bzHouseSpec("bz"))
+	h.waitEvent("turn 2 talk", and(roundIs(round), typeIs("phase.started"), turnIs(2)))
+	before, err := h.store.Events(round)
+	if err != nil || len(before) == 0 {
+		t.Fatalf("events before the crash: %d, %v", len(before), err)
+	}
+	h.arena.System().Root.Send(h.arena.TablePID("bz"), &CrashTable{Tag: "mid-round"})
+	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
+	h.waitStatus("bz", StatusFinished)
+	bzStoredReplays(t, h, "bz", round)
+	after := bzTranscript(t, h, round)
+	pre, _ := json.Marshal(before)
+	if !bytes.HasPrefix(after, pre[:len(pre)-1]) {
+		t.Fatalf("the transcript committed before the crash (%d events) is not the start of the final one", len(before))
+	}
+	rec := h.record("bz")
+	if rec.Restarts != 1 || rec.Status != StatusFinished || (len(rec.Match) == 0 && !rec.Journal) {
+		t.Fatalf("record after a crash: restarts %d, status %s, snapshot %d bytes, journal %v", rec.Restarts, rec.Status, len(rec.Match), rec.Journal)
+	}
+}
+
+// TestBlitzFailedCommitsThenReload: seat 1 is a walk-in's mailbox that answers once, so the table
+// waits on deadlines. Mid-round the disk fails: the walk-in's answer is refused as unavailable,
+// the deadline's commit fails and the table reloads its match from the store (its snapshot is no
+// longer on the heap), several times over. Once the disk is back the round plays to its end
+// from exactly the committed state: nothing from the failed steps is in the transcript, the
+// stored state replays to the stored events, and the envelopes the walk-in got verify.
+func TestBlitzFailedCommitsThenReload(t *testing.T) {
+	h := bzHarness(t)
+	mb := h.mailbox("mb-bf-1")
+	spec := bzHouseSpec("bf")
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bf-1"
+	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+	spec.Pace.CloseEarly = false
+	round := h.open(spec)
+	// the first talk prompt of turn 1
+	nextPrompt(t, mb, 0) // scouting
+	h.clock.Advance(time.Minute)
+	p := nextPrompt(t, mb, 1)
+	if p.Prompt.Move.Phase != "talk" {
+		t.Fatalf("turn 1 opens with %+v", p.Prompt.Move)
+	}
+	for seat := 2; seat <= 6; seat++ { // the house seats' lines of this exchange are committed
+		from := []byte(`"from":` + strconv.Itoa(seat) + `,`)
+		h.waitEvent("house line", func(e games.Event) bool {
+			return e.Type == "message.public" && e.Turn == 1 && bytes.Contains(e.Payload, from)
+		})
+	}
+	h.state("bf")
+	committed, err := h.store.Events(round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.failCommit.Store(true)
+	r, err := h.arena.Submit(context.Background(), SubmitAnswer{Table: "bf", Round: round,
+		Input: games.Input{Seat: 1, Kind: "answer", Move: p.Prompt.Move, Body: json.RawMessage(`{"messages":[{"type":"public","text":"during the failure"}]}`)}})
+	if err != nil || r.Code != "unavailable" {
+		t.Fatalf("answer during a disk failure: %+v %v", r, err)
+	}
+	for i := 0; i < 4; i++ {
+		h.clock.Advance(time.Minute) // a deadline: its commit fails, the table reloads
+		h.state("bf")
+	}
+	if evs, _ := h.store.Events(round); len(evs) != len(committed) {
+		t.Fatalf("events were stored during the disk failure: %d → %d", len(committed), len(evs))
+	}
+	h.failCommit.Store(false)
+	for i := 0; i < 200 && h.record("bf").Status != StatusFinished; i++ {
+		h.clock.Advance(time.Minute)
+		h.state("bf")
+	}
+	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
+	h.waitStatus("bf", StatusFinished)
+	bzStoredReplays(t, h, "bf", round)
+	evs, err := h.store.Events(round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		if bytes.Contains(e.Payload, []byte("during the failure")) {
+			t.Fatalf("the refused answer reached the transcript: %s", e.Payload)
+		}
+	}
+	bzTranscript(t, h, round)
+	// every envelope the walk-in got, redelivered ones included, verifies
+	pub := h.key.Public().(ed25519.PublicKey)
+	for n := len(mb); n > 0; n-- {
+		if d, ok := (<-mb).(*delivered); ok {
+			if err := envelope.Verify(pub, d.Envelope); err != nil {
+				t.Fatalf("envelope %+v: %v", d.Prompt.Move, err)
+			}
+		}
+	}
+}
+
+// TestBlitzPanicRecordKeepsSnapshot: after a panic the record written (restarts, last error,
+// poison) keeps the snapshot it had, so the restarted table and a later boot both restore.
+func TestBlitzPanicRecordKeepsSnapshot(t *testing.T) {
+	h := bzHarness(t)
+	round := h.open(bzHouseSpec("bp"))
+	h.waitEvent("turn 1 commit", and(roundIs(round), typeIs("phase.started"), turnIs(1)))
+	h.arena.System().Root.Send(h.arena.TablePID("bp"), &CrashTable{Tag: "once"})
+	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
+	h.waitStatus("bp", StatusFinished)
+	rec := h.record("bp")
+	if rec.Restarts != 1 || (len(rec.Match) == 0 && !rec.Journal) {
+		t.Fatalf("record after a panic: restarts %d, snapshot %d bytes, journal %v", rec.Restarts, len(rec.Match), rec.Journal)
+	}
+	bzStoredReplays(t, h, "bp", round)
+	// a deploy: the finished table's record still restores on boot
+	h.stop()
+	h.start()
+	bzStoredReplays(t, h, "bp", round)
+}

@@ -1,0 +1,163 @@
+package gametest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/games"
+	"arena/games/gametest"
+	"arena/games/warden/dilemma"
+)
+
+// The suite's checks fail an engine that breaks what they check, and pass a sound one: Game II
+// as it is, and Game II with one fault each (a spectator's view that shows a sealed choice, a
+// transcript that differs between two plays of the same inputs, an input no game may take
+// accepted).
+
+// probe is a testing.TB that records a failure instead of failing the test.
+type probe struct {
+	testing.TB
+	failed bool
+	msg    string
+}
+
+func (p *probe) Helper()             {}
+func (p *probe) Log(...any)          {}
+func (p *probe) Logf(string, ...any) {}
+func (p *probe) Errorf(f string, a ...any) {
+	if !p.failed {
+		p.failed, p.msg = true, fmt.Sprintf(f, a...)
+	}
+}
+func (p *probe) Error(a ...any)            { p.Errorf("%s", fmt.Sprint(a...)) }
+func (p *probe) Fatalf(f string, a ...any) { p.Errorf(f, a...); runtime.Goexit() }
+func (p *probe) Fatal(a ...any)            { p.Error(a...); runtime.Goexit() }
+func (p *probe) FailNow()                  { p.failed = true; runtime.Goexit() }
+func (p *probe) Fail()                     { p.failed = true }
+
+// fails runs check on c and reports whether it failed, and how.
+func fails(t *testing.T, check func(testing.TB, gametest.Case), c gametest.Case) (bool, string) {
+	p := &probe{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		check(p, c)
+	}()
+	<-done
+	return p.failed, p.msg
+}
+
+func dilemmaCase(wrap func(games.Match) games.Match) gametest.Case {
+	var seed [32]byte
+	seed[0] = 9
+	s := games.Setup{Game: dilemma.GameID, Round: "wm_1", Seed: seed, Start: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+		Seats: []games.Seat{{Seat: 1, Agent: "a", Name: "Ada", Entry: 1_000_000}, {Seat: 2, Agent: "b", Name: "Bo", Entry: 1_000_000}}}
+	var e games.Engine = dilemma.Engine{}
+	if wrap != nil {
+		e = wrapped{Engine: e, wrap: wrap}
+	}
+	return gametest.Case{
+		Engine: e, Setup: s, Stakes: true, Reveal: "choices_revealed",
+		Answer: func(p games.Prompt, rnd *rand.Rand) json.RawMessage {
+			return json.RawMessage(`{"action":"` + p.Legal[rnd.IntN(len(p.Legal))].Name + `"}`)
+		},
+		Secrets: func(e games.Event) []string {
+			var p struct{ Seat, Choice string }
+			if e.Type != "commit_recorded" || json.Unmarshal(e.Payload, &p) != nil {
+				return nil
+			}
+			return []string{`"` + p.Seat + `":"` + p.Choice + `"`}
+		},
+	}
+}
+
+type wrapped struct {
+	games.Engine
+	wrap func(games.Match) games.Match
+}
+
+func (w wrapped) New(s games.Setup, k games.Keyring) (games.Match, error) {
+	m, err := w.Engine.New(s, k)
+	if err != nil {
+		return nil, err
+	}
+	return w.wrap(m), nil
+}
+
+// leaky shows the spectator every choice a seat committed.
+type leaky struct {
+	games.Match
+	seen map[string]string
+}
+
+func (l *leaky) Act(now time.Time, in games.Input) (games.Step, error) {
+	st, err := l.Match.Act(now, in)
+	if err == nil {
+		l.seen[string(rune('A'+in.Seat-1))] = map[bool]string{true: "DEFECT", false: "COOPERATE"}[strings.Contains(string(in.Body), "defect")]
+	}
+	return st, err
+}
+
+func (l *leaky) View(v int) games.Doc {
+	if v != 0 {
+		return l.Match.View(v)
+	}
+	b, _ := json.Marshal(l.seen)
+	return games.RawDoc(b)
+}
+
+// drifting numbers every match it makes into its first event: two plays differ.
+type drifting struct{ games.Match }
+
+var made int
+
+func (d drifting) Advance(now time.Time) games.Step {
+	st := d.Match.Advance(now)
+	if len(st.Events) > 0 && st.Events[0].Seq == 1 {
+		st.Events[0].Payload = json.RawMessage(fmt.Sprintf(`{"n":%d}`, made))
+	}
+	return st
+}
+
+// lax takes an answer from a seat the match does not have.
+type lax struct{ games.Match }
+
+func (l lax) Act(now time.Time, in games.Input) (games.Step, error) {
+	if in.Seat == 0 {
+		return games.Step{}, nil
+	}
+	return l.Match.Act(now, in)
+}
+
+func TestSuiteFailsBrokenEngines(t *testing.T) {
+	sound := dilemmaCase(nil)
+	for name, check := range map[string]func(testing.TB, gametest.Case){
+		"Determinism": gametest.Determinism, "Replay": gametest.Replay, "RefusedChangesNothing": gametest.RefusedChangesNothing,
+		"Secrecy": gametest.Secrecy, "Abandon": gametest.Abandon, "Hostile": gametest.Hostile,
+	} {
+		if failed, msg := fails(t, check, sound); failed {
+			t.Errorf("%s fails sound Game II: %s", name, msg)
+		}
+	}
+	broken := []struct {
+		name  string
+		check func(testing.TB, gametest.Case)
+		wrap  func(games.Match) games.Match
+		want  string
+	}{
+		{"a leaky view", gametest.Secrecy, func(m games.Match) games.Match { return &leaky{Match: m, seen: map[string]string{}} }, "spectator's view"},
+		{"a drifting transcript", gametest.Determinism, func(m games.Match) games.Match { made++; return drifting{m} }, "differ"},
+		{"a lax seat check", gametest.RefusedChangesNothing, func(m games.Match) games.Match { return lax{m} }, "accepted"},
+	}
+	for _, b := range broken {
+		failed, msg := fails(t, b.check, dilemmaCase(b.wrap))
+		if !failed || !strings.Contains(msg, b.want) {
+			t.Errorf("%s: failed %v (%q), want a failure saying %q", b.name, failed, msg, b.want)
+		}
+	}
+}

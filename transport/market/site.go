@@ -1,0 +1,65 @@
+// Package market is the Game Master market's site (game-master-protocol-v2.md): its code → HTTP
+// status table, its response envelope for a refusal and, as it is built, its command endpoint.
+package market
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/transport/door"
+	"arena/transport/httpapi"
+)
+
+// Statuses is the Game Master market site's code → HTTP status table. The protocol
+// (game-master-protocol-v2.md, "Response" and "Errors") names no HTTP status: every answer to a
+// command is its envelope, {protocolVersion:2, ok:false, …, error:{code, message}} for a
+// refusal, and a replayed command returns its stored response byte for byte. So a refusal the
+// protocol names is 200 with ok:false (Else), except authentication_required (401, no
+// authenticated caller); what the protocol never reaches (no such route, a wrong method or
+// media type, a body over the cap, busy, a bug) keeps its HTTP status.
+var Statuses = door.Statuses{Else: http.StatusOK, Codes: map[string]int{
+	"authentication_required": http.StatusUnauthorized,
+
+	door.CodeNotFound:   http.StatusNotFound,
+	door.CodeMethod:     http.StatusMethodNotAllowed,
+	door.CodeTooLarge:   http.StatusRequestEntityTooLarge,
+	door.CodeMediaType:  http.StatusUnsupportedMediaType,
+	door.CodeBadRequest: http.StatusBadRequest,
+	door.CodeBusy:       http.StatusServiceUnavailable,
+	door.CodeInternal:   http.StatusInternalServerError,
+}}
+
+// Shape writes a refusal as the market's response envelope: {protocolVersion:2, ok:false,
+// stateVersion, error:{code, message}}. stateVersion is r.Extra["stateVersion"] when the
+// refusal carries it, else 0 (a refusal outside the market, e.g. no such route, knows no state).
+func Shape(c echo.Context, status int, r *door.Refusal) error {
+	sv := any(0)
+	if v, ok := r.Extra["stateVersion"]; ok {
+		sv = v
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(status, map[string]any{
+		"protocolVersion": 2,
+		"ok":              false,
+		"stateVersion":    sv,
+		"error":           map[string]any{"code": r.Code, "message": r.Msg},
+	})
+}
+
+// Answer is how the Game Master market site answers a refusal.
+var Answer = door.Site{Statuses: Statuses, Shape: Shape}
+
+// Site is the Game Master market site as transport/httpapi builds it: where it is reached (Place,
+// from config) and what it serves. Its doors are not built yet: it serves the global routes and
+// answers every other path with the market's envelope carrying not_found (404).
+type Site struct{ httpapi.Place }
+
+// Name is "market".
+func (Site) Name() string { return "market" }
+
+// Answer is the site's refusal table and body.
+func (Site) Answer() door.Site { return Answer }
+
+// Mount mounts the site's doors on e; none is built yet.
+func (Site) Mount(e *echo.Echo) error { return nil }
