@@ -29,8 +29,8 @@ type Options struct {
 	// Clock is the time source (nil: the wall clock).
 	Clock  Clock
 	Logger *slog.Logger // nil: discard
-	// InstanceKey signs every envelope (§4) and is the master from which house keys are derived
-	// (keys.go). InstanceAgent is the instance's own agent id (§3), Setup.Arena of every match.
+	// InstanceKey is the instance's signing key, for the channels that sign what they deliver
+	// (Arena.InstanceKey). InstanceAgent is the instance's own agent id, Setup.Arena of every match.
 	InstanceKey   ed25519.PrivateKey
 	InstanceAgent string
 	// Metrics receives the arena's collectors (nil: not registered anywhere).
@@ -41,8 +41,8 @@ type Options struct {
 	// seats, by channel name (SeatSpec.Channel): seats of that channel with no Mailbox of their
 	// own deliver their prompts there (channels.go). Spawn those actors in BeforeRecover.
 	Channels map[string]string
-	// Keys resolves BYO agents' keys (nil: BYO seats have no key).
-	Keys KeyResolver
+	// Keys gives each table its seats' keyring (keys.go; nil: no seat has a key).
+	Keys KeyProvider
 	// AskTimeout bounds every façade call whose ctx has no deadline (zero: 5 s).
 	AskTimeout time.Duration
 	// MaxRestarts is how many panics a table survives (since its last ops restart) before it is
@@ -136,7 +136,7 @@ func Start(opts Options) (*Arena, error) {
 		return nil, fmt.Errorf("actors: start: register metrics: %w", err)
 	}
 	e := &env{store: opts.DB, bracket: opts.Bracket, clock: opts.Clock, log: opts.Logger,
-		key: opts.InstanceKey, agent: opts.InstanceAgent, anchorer: opts.Anchorer, channels: opts.Channels,
+		key: opts.InstanceKey, agent: opts.InstanceAgent, keys: opts.Keys, anchorer: opts.Anchorer, channels: opts.Channels,
 		m: m, maxRestarts: opts.MaxRestarts, onEvents: opts.OnEvents}
 	if e.anchorer == nil {
 		e.anchorer = NopAnchorer{}
@@ -193,8 +193,8 @@ func (a *Arena) Shutdown(ctx context.Context) error {
 // OpenTable validates spec against its game, allocates the round id ("T-<n>"), commits the new
 // table record (status live) and spawns the table actor, which opens the first phase. It fails
 // with ErrBadSpec (wrapping the game's refusal, or a seat whose channel has no actor),
-// ErrTableExists, or a storage error. House and walk-in seats with no Agent are given their lent
-// house Badge (keys.go).
+// ErrTableExists, or a storage error. Options.Keys makes the table's keyring and may name seats
+// with no Agent (KeyProvider.Open).
 func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, err error) {
 	if a.closed.Load() {
 		return "", ErrClosed
@@ -219,28 +219,9 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 				ErrBadSpec, s.Seat.Seat, s.Channel)
 		}
 	}
-	byo := map[int]string{}
-	if a.opts.Keys != nil {
-		for _, s := range spec.Seats {
-			if lentKey(s) || s.Seat.Agent == "" {
-				continue
-			}
-			pub, err := a.opts.Keys.Resolve(ctx, s.Seat.Agent)
-			if err != nil {
-				return "", fmt.Errorf("%w: seat %d: resolve key of %s: %v", ErrBadSpec, s.Seat.Seat, s.Seat.Agent, err)
-			}
-			byo[s.Seat.Seat] = hex.EncodeToString(pub)
-		}
-	}
-	keys, err := buildKeyring(a.env.key, spec.ID, spec.Seats, byo)
+	keys, byo, err := a.env.openKeys(ctx, spec.ID, spec.Seats)
 	if err != nil {
 		return "", err
-	}
-	for i := range spec.Seats {
-		if s := &spec.Seats[i]; s.Seat.Agent == "" && lentKey(*s) {
-			pub, _ := keys.PublicKey(s.Seat.Seat)
-			s.Seat.Agent = HouseAgent(a.env.agent, pub)
-		}
 	}
 
 	var seed [32]byte

@@ -40,6 +40,9 @@ type BenchOptions struct {
 	Dir    string // data directory (empty: a temporary one, removed after)
 	NoSync bool   // skip fsync (measures the actors rather than the disk)
 	Logger *slog.Logger
+	// Keys makes the tables' keyrings from the bench's instance key and agent id (nil: no seat
+	// has a key).
+	Keys func(instance ed25519.PrivateKey, agent string) KeyProvider
 	// Timeout bounds the whole run (0: 10 minutes).
 	Timeout time.Duration
 	// Reboot shuts the arena down once every table is open and starts it again on the same
@@ -155,8 +158,12 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	key := ed25519.NewKeyFromSeed(make([]byte, 32))
-	a, err := Start(Options{DB: st, Bracket: br, InstanceKey: key, InstanceAgent: "ccd:bench/cis-2:bench",
+	key, agent := ed25519.NewKeyFromSeed(make([]byte, 32)), "ccd:bench/cis-2:bench"
+	var keys KeyProvider
+	if o.Keys != nil {
+		keys = o.Keys(key, agent)
+	}
+	a, err := Start(Options{DB: st, Bracket: br, InstanceKey: key, InstanceAgent: agent, Keys: keys,
 		Logger: log, samples: samples})
 	if err != nil {
 		return BenchResult{}, err
@@ -254,7 +261,7 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 		}
 		res.ShutdownTime = time.Since(t0)
 		t0 = time.Now()
-		a, err = Start(Options{DB: st, Bracket: br, InstanceKey: key, InstanceAgent: "ccd:bench/cis-2:bench",
+		a, err = Start(Options{DB: st, Bracket: br, InstanceKey: key, InstanceAgent: agent, Keys: keys,
 			Logger: log, samples: samples})
 		if err != nil {
 			return res, err

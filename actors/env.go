@@ -17,6 +17,7 @@ type env struct {
 	log         *slog.Logger
 	key         ed25519.PrivateKey
 	agent       string
+	keys        KeyProvider // Options.Keys (nil: no seat has a key)
 	anchorer    Anchorer
 	countAnchor bool              // the anchorer replies (not NopAnchorer): finished tables wait for replies
 	channels    map[string]string // Options.Channels

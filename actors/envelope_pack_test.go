@@ -2,6 +2,7 @@ package actors
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"fmt"
@@ -38,15 +39,14 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 		specs = append(specs, SeatSpec{Seat: s, Channel: ChannelHouse})
 	}
 	twin := func() games.Match {
-		keys, err := buildKeyring(key, "envelope-twin", specs, nil)
+		seats := append([]SeatSpec(nil), specs...)
+		keys, _, err := testKeys{"ccd:bench/cis-2:"}.Open(context.Background(), "envelope-twin", seats)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := setup
-		for _, sp := range specs {
-			st := sp.Seat
-			st.Agent = HouseAgent("ccd:bench/cis-2:bench", HouseKey(key, "envelope-twin", st.Seat).Public().(ed25519.PublicKey))
-			s.Seats = append(s.Seats, st)
+		for _, sp := range seats {
+			s.Seats = append(s.Seats, sp.Seat)
 		}
 		m, err := eng.New(s, keys)
 		if err != nil {

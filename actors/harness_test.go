@@ -97,7 +97,7 @@ func (h *harness) start() {
 		h.t.Fatal(err)
 	}
 	h.reg = prometheus.NewRegistry()
-	a, err := Start(Options{DB: h.store, Bracket: br, Clock: h.clock, InstanceKey: h.key,
+	a, err := Start(Options{DB: h.store, Bracket: br, Clock: h.clock, InstanceKey: h.key, Keys: testKeys{testRegistry},
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7",
 		Logger:        slog.New(slog.DiscardHandler), Metrics: h.reg,
 		OnEvents: func(_, _ string, evs []games.Event) {

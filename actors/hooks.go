@@ -1,9 +1,6 @@
 package actors
 
 import (
-	"context"
-	"crypto/ed25519"
-
 	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/games"
@@ -41,9 +38,3 @@ type NopAnchorer struct{}
 
 // Anchor implements Anchorer by doing nothing.
 func (NopAnchorer) Anchor(AnchorJob) {}
-
-// KeyResolver resolves a BYO agent's signing key from its Badge (§4.1). With none wired, BYO
-// seats have no key in their table's Keyring (their signed commitments are refused by the game).
-type KeyResolver interface {
-	Resolve(ctx context.Context, agent string) (ed25519.PublicKey, error)
-}

@@ -1,29 +1,69 @@
 package actors
 
 import (
+	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/hex"
-	"strings"
-	"testing"
+	"fmt"
+	"strconv"
+
+	"arena/games"
 )
 
-func TestHouseKeysAreDerivedAndDistinct(t *testing.T) {
-	master := ed25519.NewKeyFromSeed(make([]byte, 32))
-	a1, a1again := HouseKey(master, "t1", 1), HouseKey(master, "t1", 1)
-	if !a1.Equal(a1again) {
-		t.Fatal("house key derivation is not deterministic")
+// testKeys is the tests' KeyProvider: a lent seat's key (SeatSpec.LentKey) has the seed
+// SHA-256(table 0x00 seat), and one with no Agent is named <registry>house-<table>-<seat>, as a
+// protocol names its lent seats in the instance's registry; the other seats have the recorded
+// keys. Open resolves none.
+type testKeys struct{ registry string }
+
+// testRegistry is the harness instance's registry (its agent id up to the token).
+const testRegistry = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:"
+
+func (k testKeys) Open(_ context.Context, table string, seats []SeatSpec) (games.Keyring, map[int]string, error) {
+	ring, err := k.Keyring(table, seats, nil)
+	for i := range seats {
+		if s := &seats[i]; s.Seat.Agent == "" && s.LentKey() {
+			s.Seat.Agent = k.registry + "house-" + table + "-" + strconv.Itoa(s.Seat.Seat)
+		}
 	}
-	seen := map[string]bool{}
-	for _, k := range []ed25519.PrivateKey{a1, HouseKey(master, "t1", 2), HouseKey(master, "t2", 1),
-		HouseKey(ed25519.NewKeyFromSeed(append(make([]byte, 31), 1)), "t1", 1)} {
-		seen[hex.EncodeToString(k.Seed())] = true
+	return ring, nil, err
+}
+
+func (testKeys) Keyring(table string, seats []SeatSpec, resolved map[int]string) (games.Keyring, error) {
+	ring := testRing{priv: map[int]ed25519.PrivateKey{}, pub: map[int]ed25519.PublicKey{}}
+	for _, s := range seats {
+		n := s.Seat.Seat
+		if s.LentKey() {
+			seed := sha256.Sum256([]byte(table + "\x00" + strconv.Itoa(n)))
+			ring.priv[n] = ed25519.NewKeyFromSeed(seed[:])
+			ring.pub[n] = ring.priv[n].Public().(ed25519.PublicKey)
+		} else if h, ok := resolved[n]; ok {
+			b, err := hex.DecodeString(h)
+			if err != nil || len(b) != ed25519.PublicKeySize {
+				return nil, fmt.Errorf("test keyring of %s: seat %d: bad recorded key", table, n)
+			}
+			ring.pub[n] = b
+		}
 	}
-	if len(seen) != 4 {
-		t.Fatal("house keys collide across seats, tables or instances")
+	return ring, nil
+}
+
+// testRing is testKeys' keyring.
+type testRing struct {
+	priv map[int]ed25519.PrivateKey
+	pub  map[int]ed25519.PublicKey
+}
+
+func (r testRing) PublicKey(seat int) (ed25519.PublicKey, bool) {
+	k, ok := r.pub[seat]
+	return k, ok
+}
+
+func (r testRing) Sign(seat int, msg []byte) ([]byte, error) {
+	k, ok := r.priv[seat]
+	if !ok {
+		return nil, fmt.Errorf("test keyring: seat %d's key is not held", seat)
 	}
-	agent := HouseAgent("ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7", a1.Public().(ed25519.PublicKey))
-	token, ok := strings.CutPrefix(agent, "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:")
-	if !ok || len(token) < 16 || strings.ContainsAny(token, "0OIl") {
-		t.Fatalf("house agent %q", agent)
-	}
+	return ed25519.Sign(k, msg), nil
 }

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
@@ -50,15 +51,9 @@ func TestBlitzOldRecordsRestoreOnBoot(t *testing.T) {
 			spec := bzHouseSpec(id)
 			seed := spec.Seed
 			spec.Seed = nil
-			keys, err := buildKeyring(h.key, id, spec.Seats, nil)
+			keys, _, err := testKeys{testRegistry}.Open(context.Background(), id, spec.Seats) // as OpenTable does
 			if err != nil {
 				t.Fatal(err)
-			}
-			for i := range spec.Seats { // as OpenTable names the seats whose keys the arena holds
-				if s := &spec.Seats[i]; s.Seat.Agent == "" && lentKey(*s) {
-					pub, _ := keys.PublicKey(s.Seat.Seat)
-					s.Seat.Agent = HouseAgent("ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7", pub)
-				}
 			}
 			now := h.clock.Now()
 			setup := games.Setup{Game: spec.Game, Format: spec.Format, Arena: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7",

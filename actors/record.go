@@ -17,7 +17,7 @@ type tableRecord struct {
 	Round  string         `json:"round"`
 	Spec   TableSpec      `json:"spec"`
 	Seed   string         `json:"seed"`          // hex of Setup.Seed: house answers are drawn from it
-	BYO    map[int]string `json:"byo,omitempty"` // resolved BYO public keys (hex) by seat
+	BYO    map[int]string `json:"byo,omitempty"` // the keys KeyProvider.Open resolved (hex) by seat
 	Status string         `json:"status"`
 	Turn   int            `json:"turn"`
 	Phase  string         `json:"phase"`

@@ -27,8 +27,8 @@ type tableActor struct {
 	rec    *tableRecord // last committed record, less its snapshot (Match: in the store only)
 	engine games.Engine
 	match  games.Match
-	keys   *keyring   // derived once per incarnation (ed25519 key derivation is not free)
-	round  *actor.PID // the round actor, which has one seat actor per seat
+	keys   games.Keyring // made once per incarnation (a key derivation is not free)
+	round  *actor.PID    // the round actor, which has one seat actor per seat
 
 	gen     uint64 // timer generation: bumped on every arm; phaseDue of another gen is stale
 	stop    func() bool
@@ -205,7 +205,7 @@ func (t *tableActor) start(ctx actor.Context) {
 		panic(fmt.Sprintf("game %q not in the bracket", rec.Spec.Game))
 	}
 	t.engine = eng
-	keys, err := buildKeyring(t.env.key, t.id, rec.Spec.Seats, rec.BYO)
+	keys, err := t.env.keyring(t.id, rec.Spec.Seats, rec.BYO)
 	if err != nil {
 		panic(err)
 	}

@@ -62,7 +62,7 @@ func bzStoredReplays(t *testing.T, h *harness, id, round string) {
 	if len(rec.Match) == 0 && !rec.Journal {
 		t.Fatalf("table %s: the stored record has no snapshot and no journal", id)
 	}
-	keys, err := buildKeyring(h.key, id, rec.Spec.Seats, rec.BYO)
+	keys, err := testKeys{}.Keyring(id, rec.Spec.Seats, rec.BYO)
 	if err != nil {
 		t.Fatal(err)
 	}

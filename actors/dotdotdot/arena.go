@@ -18,6 +18,8 @@ type Options struct {
 	Paces Paces
 	// Agents calls BYO agents over A2A for the seats of ChannelA2A (nil: they stay silent).
 	Agents AgentCaller
+	// Resolver resolves BYO seats' keys when their table opens (nil: BYO seats have no key).
+	Resolver KeyResolver
 }
 
 // Arena is the DOTDOTDOT product on a running arena: the arena's own façade (embedded) and the
@@ -51,9 +53,13 @@ func (a *Arena) seatsOf(format string) int {
 // Start starts an arena (actors.Start) with the DOTDOTDOT product on it: its A2A channel
 // (ChannelA2A, registered in opts.Channels) and its desk (startDesk) are spawned before boot
 // recovery, so the prompts recovered tables redeliver find them and the walk-ins' mailboxes.
-// opts.BeforeRecover, when set, runs after them.
+// opts.BeforeRecover, when set, runs after them. Tables' keys are Keys (lent house Badges,
+// o.Resolver for BYO seats) unless opts.Keys is set.
 func Start(opts actors.Options, o Options) (*Arena, error) {
 	var d *Arena
+	if opts.Keys == nil {
+		opts.Keys = &Keys{Instance: opts.InstanceKey, Agent: opts.InstanceAgent, Resolver: o.Resolver}
+	}
 	before := opts.BeforeRecover
 	channels := map[string]string{ChannelA2A: a2aName}
 	for k, v := range opts.Channels {

@@ -17,7 +17,7 @@ func TestRunBenchBlitzPractice(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := actors.RunBench(context.Background(), actors.BenchOptions{Tables: 4, Move: 50 * time.Millisecond, NoSync: true, Spec: spec,
-		Engine: blitz.NewEngine(blitz.DefaultFees()), Dir: t.TempDir(), Timeout: 30 * time.Second,
+		Engine: blitz.NewEngine(blitz.DefaultFees()), Keys: BenchKeys, Dir: t.TempDir(), Timeout: 30 * time.Second,
 		HeapEvery: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

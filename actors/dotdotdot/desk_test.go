@@ -88,8 +88,9 @@ func startDeskEnvPaces(t testing.TB, dir string, clock *actors.FakeClock, before
 	finished := make(chan string, 64)
 	armed := make(chan time.Time, 4096)
 	var a *Arena
-	_, err = actors.Start(actors.Options{DB: db, Bracket: br, Clock: deskArmClock{FakeClock: clock, armed: armed}, InstanceKey: ed25519.NewKeyFromSeed(seed[:]),
-		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:12802,0/7", AskTimeout: 5 * time.Second,
+	instance, agent := ed25519.NewKeyFromSeed(seed[:]), "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:12802,0/7"
+	_, err = actors.Start(actors.Options{DB: db, Bracket: br, Clock: deskArmClock{FakeClock: clock, armed: armed}, InstanceKey: instance,
+		InstanceAgent: agent, Keys: &Keys{Instance: instance, Agent: agent}, AskTimeout: 5 * time.Second,
 		BeforeRecover: func(x *actors.Arena) error {
 			a = newArena(x, Options{Paces: paces})
 			if before == nil {

@@ -98,7 +98,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usage("--workers and --timeout must be positive")
 	}
 	o := actors.BenchOptions{Tables: *tables, Move: *move, Workers: *workers, NoSync: !*sync, Reboot: *reboot,
-		Timeout: *timeout, Spread: *spread, HeapAt: *heapAt, HeapEvery: *heapEvery}
+		Timeout: *timeout, Spread: *spread, HeapAt: *heapAt, HeapEvery: *heapEvery, Keys: dotdotdot.BenchKeys}
 	switch {
 	case *spread < 0:
 		o.Spread = 0 // RunBench's default: one move

@@ -46,8 +46,8 @@ const a2aTimeout = 25 * time.Second
 // agentsHook is the agent side of serve.
 type agentsHook struct {
 	caller   dotdotdot.AgentCaller
-	keys     actors.KeyResolver // nil: no registry
-	resolver *badge.Resolver    // nil: no registry
+	keys     dotdotdot.KeyResolver // nil: no registry
+	resolver *badge.Resolver       // nil: no registry
 	house    ccd.Address
 	chain    *chainHook
 	log      *slog.Logger
@@ -189,7 +189,7 @@ func agentPace(cfg config.Config) games.Pace {
 	return games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": time.Duration(cfg.Pace.Scouting), "talk": time.Duration(cfg.Pace.AgentTalk), "commit": time.Duration(cfg.Pace.AgentCommit), "settle": settle}}
 }
 
-// keyResolver is actors.KeyResolver over the Badge resolver (cached, §4.1).
+// keyResolver is dotdotdot.KeyResolver over the Badge resolver (cached, §4.1).
 type keyResolver struct{ r *badge.Resolver }
 
 func (k keyResolver) Resolve(ctx context.Context, agent string) (ed25519.PublicKey, error) {

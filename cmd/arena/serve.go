@@ -109,12 +109,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	a, err := dotdotdot.Start(actors.Options{
 		DB: store, Bracket: bracket, Logger: log,
 		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
-		Metrics: reg, Anchorer: escrowAnchorer{ag}, Keys: ag.keys,
+		Metrics: reg, Anchorer: escrowAnchorer{ag},
 		OnStatus: ag.onStatus, // a finished paid table settles on the escrow (join.go)
 		// The walk-in desk and A2A channel (dotdotdot.Start) and the chain actor start before tables are
 		// restored, so a recovered table's open move finds its mailbox and its anchors find the chain.
 		BeforeRecover: ch.start,
-	}, dotdotdot.Options{Paces: pacesOf(cfg.Pace), Agents: ag.caller})
+	}, dotdotdot.Options{Paces: pacesOf(cfg.Pace), Agents: ag.caller, Resolver: ag.keys})
 	if err != nil {
 		return err
 	}

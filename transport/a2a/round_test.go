@@ -52,12 +52,12 @@ func TestJSAgentPlaysFullRound(t *testing.T) {
 	done := make(chan string, 16)
 	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: instance,
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:ArenaInstance",
-		Keys:          staticKeys{testAgentID: js.Key.Public().(ed25519.PublicKey)},
 		OnStatus: func(table, status string) {
 			if status == actors.StatusFinished || status == actors.StatusFailed {
 				done <- status
 			}
-		}}, dotdotdot.Options{Agents: New(Options{PollInterval: 20 * time.Millisecond})})
+		}}, dotdotdot.Options{Agents: New(Options{PollInterval: 20 * time.Millisecond}),
+		Resolver: staticKeys{testAgentID: js.Key.Public().(ed25519.PublicKey)}})
 	if err != nil {
 		t.Fatal(err)
 	}
