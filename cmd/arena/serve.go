@@ -178,7 +178,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
 		Pages:       &pages.Options{Source: a, Narrator: narrator, Drain: drain, Logger: log, Site: site},
 		// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host
-		// forwards the public Host header (mcp-go refuses that on a loopback connection otherwise).
+		// forwards the public Host header (the seat refuses that on a loopback connection otherwise).
 		Chat: &chatseat.Options{Desk: a, Describer: describer, Drain: drain, Logger: log, Site: site,
 			Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy},
 		Meta: mo,

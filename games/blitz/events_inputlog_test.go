@@ -29,7 +29,7 @@ func inputLogFixture(t *testing.T) (*harness, []byte) {
 // After DropInputs (the table's log holds them) the match no longer holds its inputs: Events,
 // which replays them, says so with an error rather than reading as an empty transcript, and so
 // does Snapshot; a match rebuilt from the table's log (games.ReplayLog) and told the same says
-// the same. (Was: Events silently returned nil.)
+// the same.
 func TestEventsAfterDropInputs(t *testing.T) {
 	h, want := inputLogFixture(t)
 	if got, _ := json.Marshal(mustEvents(h.m.Events())); !bytes.Equal(got, want) {
@@ -49,9 +49,9 @@ func TestEventsAfterDropInputs(t *testing.T) {
 	}
 }
 
-// Events() has no side effect: it calls Snapshot, which moves the inputs into the snapshot's
-// JSON, but asking for the events leaves the match as it was: asked again, the same events; its
-// input log afterwards rebuilds the same match.
+// Asking for the events leaves the match as it was (Events reads the inputs without moving them
+// into the snapshot's JSON): asked again, the same events; its input log afterwards rebuilds the
+// same match.
 func TestEventsLeavesTheMatchAsItWas(t *testing.T) {
 	h, want := inputLogFixture(t)
 	if got, _ := json.Marshal(mustEvents(h.m.Events())); !bytes.Equal(got, want) {
