@@ -109,10 +109,10 @@ func (k *keyring) Sign(seat int, msg []byte) ([]byte, error) {
 	return ed25519.Sign(s.priv, msg), nil
 }
 
-// lentKey says whether the arena holds a seat's key: house seats and walk-ins.
+// lentKey says whether the arena holds a seat's key: house seats and those the protocol lends
+// a key (SeatSpec.Lent: DOTDOTDOT walk-ins).
 func lentKey(s SeatSpec) bool {
-	return s.Channel == ChannelHouse || s.Seat.Walkin ||
-		s.Seat.Kind == "house" || s.Seat.Kind == "walkin"
+	return s.Channel == ChannelHouse || s.Lent
 }
 
 // buildKeyring makes a table's keyring from its seats: lent keys for house and walk-in seats

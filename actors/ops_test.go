@@ -28,7 +28,7 @@ func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) {
 	mb := h.mailbox("mb-bo-1")
 	spec := bzHouseSpec3("bo")
 	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bo-1"
-	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
 	nextPrompt(t, mb, 0)
@@ -155,7 +155,7 @@ func TestBlitzStoppingTableTakesNoInput(t *testing.T) {
 	mb := h.mailbox("mb-bs-1")
 	spec := bzHouseSpec3("bs")
 	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bs-1"
-	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
 	nextPrompt(t, mb, 0)
@@ -223,7 +223,7 @@ func TestBlitzOpsRestartOnFinalCommit(t *testing.T) {
 	mb := h.mailbox("mb-bfc-1")
 	spec := bzHouseSpec3("bfc")
 	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bfc-1"
-	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
 	restarted := false

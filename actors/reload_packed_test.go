@@ -47,7 +47,7 @@ func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
 		spec := bzHouseSpec3(tb.id)
 		spec.Seed = fixedSeed(byte(20 + i))
 		spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-pk-"+strconv.Itoa(i)
-		spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+		bzWalkinSeat(&spec.Seats[0])
 		spec.Pace.CloseEarly = false
 		tb.round = h.open(spec)
 		ts = append(ts, tb)
