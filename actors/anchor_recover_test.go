@@ -41,9 +41,9 @@ func (l *losingAnchorer) Anchor(job AnchorJob) {
 // boot recovery (tablesActor.recover) starts only live tables, so no incarnation ever re-sends the
 // finished round's pending anchors (games.AnchorKeeper), and the line is lost for good.
 // Want: after a restart, a finished round's pending anchors are asked for again and recorded.
-func TestBlitzKilledAfterRevealStillAnchorsTranscriptUser1(t *testing.T) {
+func TestBlitzKilledAfterRevealStillAnchorsTranscript(t *testing.T) {
 	var slow atomic.Bool
-	h, _ := slowHarness3(t, &slow)
+	h, _ := slowHarness(t, &slow)
 	la := &losingAnchorer{}
 	la.sys = h.system
 	la.lose.Store(true)
@@ -51,7 +51,7 @@ func TestBlitzKilledAfterRevealStillAnchorsTranscriptUser1(t *testing.T) {
 	h.stop()
 	h.start()
 
-	round := h.open(bzHouseSpec3("kr1")) // six house seats on the chat clock: plays to the end at once
+	round := h.open(bzHouseSpec("kr1")) // six house seats on the chat clock: plays to the end at once
 	h.waitStatus("kr1", StatusFinished)
 	h.waitEvent("round revealed", and(roundIs(round), typeIs("round.revealed")))
 	la.mu.Lock()

@@ -17,6 +17,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"arena/actors/internal/ask"
 	"arena/games"
 	"arena/storage"
 )
@@ -213,7 +214,7 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 			return "", fmt.Errorf("%w: seat number %d (1.., unique)", ErrBadSpec, s.Seat.Seat)
 		}
 		seen[s.Seat.Seat] = true
-		if s.Channel != ChannelHouse && s.Mailbox == "" && a.opts.Channels[s.Channel] == "" {
+		if s.Channel != ChannelHouse && s.Actor == "" && a.opts.Channels[s.Channel] == "" {
 			return "", fmt.Errorf("%w: seat %d: channel %q has no actor (no mailbox, not in Options.Channels)",
 				ErrBadSpec, s.Seat.Seat, s.Channel)
 		}
@@ -464,19 +465,12 @@ func (a *Arena) record(id string) (*tableRecord, error) {
 	return decodeRecord(id, b)
 }
 
-// Wait is the timeout of an Ask made for ctx: ctx's deadline, capped by Options.AskTimeout. Every
-// Ask of the façade and of the protocol packages (their futures) waits this long.
+// Wait is the timeout of an Ask made for ctx: ctx's deadline, capped by Options.AskTimeout, and
+// never unbounded (ask.Timeout). Every Ask of the façade and of the protocol packages (their
+// futures) waits this long.
 func (a *Arena) Wait(ctx context.Context) time.Duration { return a.wait(ctx) }
 
-func (a *Arena) wait(ctx context.Context) time.Duration {
-	w := a.opts.AskTimeout
-	if dl, ok := ctx.Deadline(); ok {
-		if left := time.Until(dl); left < w {
-			w = max(left, time.Millisecond)
-		}
-	}
-	return w
-}
+func (a *Arena) wait(ctx context.Context) time.Duration { return ask.Timeout(ctx, a.opts.AskTimeout) }
 
 // ask sends an ops command and waits for its *opReply.
 func (a *Arena) ask(ctx context.Context, pid *actor.PID, msg any) error {

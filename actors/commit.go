@@ -19,8 +19,9 @@ import (
 //     commit, not three).
 //   - When the commit lands (*commitDone), its outbox leaves in order. When it fails, every
 //     step not yet durable is dropped: the match is reloaded from the last committed record,
-//     pending replies answer "unavailable" (retry), open prompts are redelivered and the
-//     deadline is retried a second later.
+//     pending replies answer "unavailable" (retry), and a second later the open prompts are
+//     redelivered and the deadline is retried (at once, house seats would answer again, that
+//     commit fail again, and the table spin for as long as the disk fails).
 //   - A refusal computed on steps not yet durable waits for them like a reply.
 //   - Restarting, Stopping and a panic wait for the flight to land first, so a new incarnation
 //     never loads a record that is about to be overwritten.
@@ -226,8 +227,8 @@ func (t *tableActor) rollback(ctx actor.Context, f *flight) {
 	t.queued = nil
 	t.reload()
 	t.backoff = true
+	t.redeliver = true // answers given to dropped steps are gone: ask again on the retry
 	t.arm(ctx)
-	t.deliver(ctx, t.match.Prompts()) // answers given to dropped steps are gone
 	for _, box := range []*outbox{f.box, queued} {
 		if box == nil {
 			continue

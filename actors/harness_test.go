@@ -46,6 +46,8 @@ type harness struct {
 	probes map[string]chan any // mailbox actor name → what it received
 
 	failCommit atomic.Bool
+	commits    atomic.Int64 // CommitStep calls, failed ones included
+	failFrom   atomic.Int64 // the first CommitStep call (1-based) that fails, and every one after; 0: none
 
 	mu     sync.Mutex
 	events chan games.Event
@@ -62,7 +64,8 @@ func newHarness(t *testing.T) *harness {
 		status: make(chan [2]string, 100000), last: map[string]string{}}
 	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true,
 		CommitHook: func(string) error {
-			if h.failCommit.Load() {
+			n := h.commits.Add(1)
+			if from := h.failFrom.Load(); h.failCommit.Load() || from > 0 && n >= from {
 				return errors.New("injected disk failure")
 			}
 			return nil
@@ -132,7 +135,7 @@ func (h *harness) stop() {
 }
 
 // ChannelMailbox names the probes' channel: a channel actor of the seat's own
-// (SeatSpec.Mailbox), as the walk-ins' mailboxes of actors/dotdotdot are.
+// (SeatSpec.Actor), as the walk-ins' mailboxes of actors/dotdotdot are.
 const ChannelMailbox = "mailbox"
 
 // probe is a seat's own channel actor, as a walk-in's mailbox is: it signs each prompt's §4

@@ -12,10 +12,10 @@ import (
 // seat is an actor of its own, so the order its answers reach the table is the scheduler's.
 func TestBlitzPanicNeighbourIsolated(t *testing.T) {
 	play := func(neighbour bool) []byte {
-		h := bzHarness3(t)
-		round := h.open(bzHouseSpec3("iso"))
+		h := bzHarness(t)
+		round := h.open(bzHouseSpec("iso"))
 		if neighbour {
-			spec := bzHouseSpec3("bad")
+			spec := bzHouseSpec("bad")
 			spec.Seed = fixedSeed(77)
 			h.open(spec)
 			for i := 0; i < 6; i++ {
@@ -25,7 +25,7 @@ func TestBlitzPanicNeighbourIsolated(t *testing.T) {
 		}
 		h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
 		h.waitStatus("iso", StatusFinished)
-		bzStoredReplays3(t, h, "iso", round)
+		bzStoredReplays(t, h, "iso", round)
 		if neighbour {
 			if rec := h.record("bad"); rec.Restarts == 0 {
 				t.Fatalf("the neighbour never restarted: %+v", rec.Status)
@@ -34,7 +34,7 @@ func TestBlitzPanicNeighbourIsolated(t *testing.T) {
 				t.Fatalf("iso restarted %d times", rec.Restarts)
 			}
 		}
-		return bzTranscript3(t, h, round)
+		return bzTranscript(t, h, round)
 	}
 	for _, neighbour := range []bool{false, true} {
 		if tr := play(neighbour); len(tr) == 0 {

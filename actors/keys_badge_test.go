@@ -15,7 +15,7 @@ import (
 // token address is base58(SHA-256(key)[:16]) with no CIS-2 version byte or checksum ("bad
 // checksum or version"). So nobody can resolve a walk-in's or house seat's key through the
 // registry, and anchor-check reports every such commitment "sig well-formed, not verified".
-func TestHostile2LentHouseBadgeIsAWellFormedAgentID(t *testing.T) {
+func TestLentHouseBadgeIsAWellFormedAgentID(t *testing.T) {
 	instance := badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String()
 	if _, err := badge.ParseAgentID(instance); err != nil {
 		t.Fatalf("the instance id itself: %v", err)

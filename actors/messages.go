@@ -28,10 +28,10 @@ type SeatSpec struct {
 	// a DOTDOTDOT walk-in, §4.4); a ChannelHouse seat is lent whatever it says (keys.go).
 	Lent    bool
 	Channel string
-	// Mailbox is the actor id (PID Id) of the seat's own channel actor (a walk-in's mailbox,
+	// Actor is the actor id (PID Id) of the seat's own channel actor (a walk-in's mailbox,
 	// actors/dotdotdot); it is also told *RoundEnded and *TableStopped. Empty: the channel's
-	// actor (Options.Channels) serves the seat.
-	Mailbox string
+	// actor (Options.Channels) serves the seat. Stored as "Mailbox", its first channel's name.
+	Actor string `json:"Mailbox"`
 	// Endpoint is the seat's address on its channel (an agent's A2A URL), passed on in
 	// DeliverPrompt.
 	Endpoint string

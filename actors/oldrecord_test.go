@@ -119,7 +119,7 @@ func oldSeatsRecord(t *testing.T, spec TableSpec, b []byte) []byte {
 	}
 	var seats []oldSpec
 	for _, s := range spec.Seats {
-		seats = append(seats, oldSpec{Seat: oldSeatOf(t, s.Seat), Channel: s.Channel, Mailbox: s.Mailbox, Endpoint: s.Endpoint})
+		seats = append(seats, oldSpec{Seat: oldSeatOf(t, s.Seat), Channel: s.Channel, Mailbox: s.Actor, Endpoint: s.Endpoint})
 	}
 	sp["Seats"], _ = json.Marshal(seats)
 	head["spec"], _ = json.Marshal(sp)
@@ -141,10 +141,10 @@ func TestBlitzOldRecordsRestoreOnBoot(t *testing.T) {
 			name += "-oldseats"
 		}
 		t.Run(name, func(t *testing.T) {
-			h := bzHarness3(t)
+			h := bzHarness(t)
 			h.stop()
 			id := "old" + strconv.Itoa(phases)
-			spec := bzHouseSpec3(id)
+			spec := bzHouseSpec(id)
 			seed := spec.Seed
 			spec.Seed = nil
 			keys, err := buildKeyring(h.key, id, spec.Seats, nil)
@@ -250,7 +250,7 @@ func TestBlitzOldRecordsRestoreOnBoot(t *testing.T) {
 			if len(events) > 0 && !bytes.HasPrefix(after, before[:len(before)-1]) {
 				t.Fatalf("the events stored before the upgrade are not the start of the transcript")
 			}
-			bzStoredReplays3(t, h, id, round)
+			bzStoredReplays(t, h, id, round)
 		})
 	}
 }
@@ -272,7 +272,7 @@ func TestSeatSpecReadsOldRecords(t *testing.T) {
 		if err := json.Unmarshal([]byte(`{"Seat":`+c.seat+`,"Channel":"mailbox","Mailbox":"mb","Endpoint":""}`), &s); err != nil {
 			t.Fatal(err)
 		}
-		if s.Kind != c.kind || s.Lent != c.lent || lentKey(s) != c.lent || s.Channel != "mailbox" || s.Mailbox != "mb" || len(s.Seat.Options) == 0 {
+		if s.Kind != c.kind || s.Lent != c.lent || lentKey(s) != c.lent || s.Channel != "mailbox" || s.Actor != "mb" || len(s.Seat.Options) == 0 {
 			t.Fatalf("%s read as %+v", c.seat, s)
 		}
 	}

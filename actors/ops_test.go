@@ -23,11 +23,11 @@ import (
 // survives each (a second one is stale), and the open move's envelope redelivered by each new
 // incarnation is byte for byte the one first delivered (same deadline, state and signature).
 func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) {
-	h := bzHarness3(t)
+	h := bzHarness(t)
 	ctx := context.Background()
 	mb := h.mailbox("mb-bo-1")
-	spec := bzHouseSpec3("bo")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bo-1"
+	spec := bzHouseSpec("bo")
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bo-1"
 	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
@@ -91,7 +91,7 @@ func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) {
 		h.state("bo")
 	}
 	h.waitStatus("bo", StatusFinished)
-	bzStoredReplays3(t, h, "bo", round)
+	bzStoredReplays(t, h, "bo", round)
 	evs, _ := h.store.Events(round)
 	n := 0
 	for _, e := range evs {
@@ -104,9 +104,9 @@ func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) {
 	}
 }
 
-// slowHarness3 is newHarness with Blitz in the bracket, a replying anchorer, and commits that
+// slowHarness is newHarness with Blitz in the bracket, a replying anchorer, and commits that
 // take 300 ms while slow is set (so a test can have a commit in flight and steps queued).
-func slowHarness3(t *testing.T, slow *atomic.Bool) (*harness, *replyingAnchorer) {
+func slowHarness(t *testing.T, slow *atomic.Bool) (*harness, *replyingAnchorer) {
 	h := &harness{t: t, clock: NewFakeClock(t0), eng: &countdown.Engine{},
 		key:    ed25519.NewKeyFromSeed(make([]byte, 32)),
 		probes: map[string]chan any{}, events: make(chan games.Event, 100000),
@@ -150,11 +150,11 @@ func slowHarness3(t *testing.T, slow *atomic.Bool) (*harness, *replyingAnchorer)
 // unavailable; the next incarnation redelivers the open move).
 func TestBlitzStoppingTableTakesNoInput(t *testing.T) {
 	var slow atomic.Bool
-	h, _ := slowHarness3(t, &slow)
+	h, _ := slowHarness(t, &slow)
 	ctx := context.Background()
 	mb := h.mailbox("mb-bs-1")
-	spec := bzHouseSpec3("bs")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bs-1"
+	spec := bzHouseSpec("bs")
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bs-1"
 	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
@@ -203,7 +203,7 @@ func TestBlitzStoppingTableTakesNoInput(t *testing.T) {
 			t.Fatalf("the stored transcript has a gap: event %d has seq %d (after seq %d)", i+1, e.Seq, evs[max(i-1, 0)].Seq)
 		}
 	}
-	bzStoredReplays3(t, h, "bs", round)
+	bzStoredReplays(t, h, "bs", round)
 }
 
 // Regression (found by this test, fixed in af99317). The defect (from the commit pipeline's
@@ -218,11 +218,11 @@ func TestBlitzOpsRestartOnFinalCommit(t *testing.T) {
 	// commits take 300 ms while slow is set, so the restart surely reaches the table while the
 	// reveal's commit is in flight
 	var slow atomic.Bool
-	h, _ := slowHarness3(t, &slow)
+	h, _ := slowHarness(t, &slow)
 	ctx := context.Background()
 	mb := h.mailbox("mb-bfc-1")
-	spec := bzHouseSpec3("bfc")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bfc-1"
+	spec := bzHouseSpec("bfc")
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bfc-1"
 	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)

@@ -15,8 +15,8 @@ import (
 	"arena/games/canon"
 )
 
-// got4 is one envelope a mailbox seat was delivered: the bytes as handed over and a copy.
-type got4 struct {
+// gotEnvelope is one envelope a mailbox seat was delivered: the bytes as handed over and a copy.
+type gotEnvelope struct {
 	d    *delivered
 	copy []byte
 }
@@ -32,21 +32,21 @@ type got4 struct {
 // envelope byte for byte (each table also panics once while the walk-in's commit move is open, so
 // it is delivered again); and at the end every envelope still reads as it did when delivered.
 func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
-	h := bzHarness3(t)
+	h := bzHarness(t)
 	const tables = 3
 	type table struct {
 		id, round string
 		mb        chan any
-		got       []got4
+		got       []gotEnvelope
 		answered  map[games.Move]bool
 		crashed   bool
 	}
 	var ts []*table
 	for i := 0; i < tables; i++ {
 		tb := &table{id: "pk" + strconv.Itoa(i), mb: h.mailbox("mb-pk-" + strconv.Itoa(i)), answered: map[games.Move]bool{}}
-		spec := bzHouseSpec3(tb.id)
+		spec := bzHouseSpec(tb.id)
 		spec.Seed = fixedSeed(byte(20 + i))
-		spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-pk-"+strconv.Itoa(i)
+		spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-pk-"+strconv.Itoa(i)
 		bzWalkinSeat(&spec.Seats[0])
 		spec.Pace.CloseEarly = false
 		tb.round = h.open(spec)
@@ -60,7 +60,7 @@ func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
 				if !ok {
 					continue
 				}
-				tb.got = append(tb.got, got4{d, bytes.Clone(d.Envelope)})
+				tb.got = append(tb.got, gotEnvelope{d, bytes.Clone(d.Envelope)})
 				mv := d.Prompt.Move
 				if mv.Phase == "talk" && !tb.answered[mv] {
 					r, err := h.arena.Submit(context.Background(), SubmitAnswer{Table: tb.id, Round: tb.round,
@@ -122,7 +122,7 @@ func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
 	pub := h.key.Public().(ed25519.PublicKey)
 	for _, tb := range ts {
 		h.waitEvent("round.revealed "+tb.round, and(roundIs(tb.round), typeIs("round.revealed")))
-		bzStoredReplays3(t, h, tb.id, tb.round)
+		bzStoredReplays(t, h, tb.id, tb.round)
 		evs, revealed, err := h.arena.Transcript(context.Background(), tb.round)
 		if err != nil || !revealed {
 			t.Fatalf("%s transcript: %v %v", tb.id, revealed, err)

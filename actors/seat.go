@@ -12,7 +12,7 @@ import (
 
 // seatActor delivers one seat's prompts. A house seat (ChannelHouse) is played here: the game's
 // house policy answers at once and the answer goes to the table as *SeatAnswer. Every other seat
-// sends each prompt, as *DeliverPrompt, to its channel's actor (the seat's own, SeatSpec.Mailbox,
+// sends each prompt, as *DeliverPrompt, to its channel's actor (the seat's own, SeatSpec.Actor,
 // or the channel's, Options.Channels), which encodes and carries it as its protocol says and
 // answers the table itself: a new way to reach a player is a new channel actor, not a change here.
 //
@@ -44,8 +44,8 @@ func (s *seatActor) Receive(ctx actor.Context) {
 		s.r, s.spec = m.r, m.spec
 		switch id := s.r.env.channels[s.spec.Channel]; {
 		case s.spec.Channel == ChannelHouse:
-		case s.spec.Mailbox != "":
-			s.to = actor.NewPID(ctx.ActorSystem().Address(), s.spec.Mailbox)
+		case s.spec.Actor != "":
+			s.to = actor.NewPID(ctx.ActorSystem().Address(), s.spec.Actor)
 		case id != "":
 			s.to = actor.NewPID(ctx.ActorSystem().Address(), id)
 		}

@@ -175,7 +175,7 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 }
 
 // tellMailboxes sends *TableStopped to the channel actor of every seat of table id that has its
-// own (SeatSpec.Mailbox: a walk-in's mailbox).
+// own (SeatSpec.Actor: a walk-in's mailbox).
 func (s *tablesActor) tellMailboxes(ctx actor.Context, id, status string) {
 	b, err := s.env.store.LoadTable(id)
 	if err != nil {
@@ -186,8 +186,8 @@ func (s *tablesActor) tellMailboxes(ctx actor.Context, id, status string) {
 		return
 	}
 	for _, st := range rec.Spec.Seats {
-		if st.Mailbox != "" {
-			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), st.Mailbox),
+		if st.Actor != "" {
+			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), st.Actor),
 				&TableStopped{Table: id, Round: rec.Round, Seat: st.Seat.Seat, Status: status})
 		}
 	}

@@ -35,6 +35,10 @@ type tableActor struct {
 	armed   time.Time
 	isArmed bool
 	backoff bool // the last commit failed: retry the deadline in a second, not at once
+	// redeliver: a failed commit dropped answers to the open prompts; they go out again on the
+	// retry a second later, not at once, or a disk that keeps failing makes the table spin
+	// (prompts out, house answers in, commit fails, prompts out again).
+	redeliver bool
 
 	input       string // key of the input being handled (isolation rule)
 	outstanding int    // anchor jobs sent and not answered
@@ -90,7 +94,7 @@ func (t *tableActor) Receive(ctx actor.Context) {
 		t.halted = true
 	case *SubmitAnswer:
 		if t.halted {
-			ctx.Respond(unavailable())
+			ctx.Respond(t.haltedReply())
 			return
 		}
 		t.guard(ctx, inputKey(m.Input), func() { t.onSubmit(ctx, m) })
@@ -259,6 +263,14 @@ func (t *tableActor) onDue(ctx actor.Context, m *phaseDue) {
 	now := t.env.clock.Now()
 	t.env.m.observeLateness(now.Sub(m.At))
 	t.backoff = false
+	if t.redeliver { // the retry after a failed commit
+		t.redeliver = false
+		t.deliver(ctx, t.match.Prompts())
+		if dl, ok := t.match.Deadline(); !ok || now.Before(dl) {
+			t.arm(ctx)
+			return
+		}
+	}
 	step := t.advance(now)
 	if !emptyStep(step) {
 		t.step(ctx, step, nil)
@@ -291,6 +303,16 @@ func (t *tableActor) onSubmit(ctx actor.Context, m *SubmitAnswer) {
 			fail: unavailable}
 	}
 	t.step(ctx, step, r)
+}
+
+// haltedReply answers an input handed to an incarnation that is restarting or stopping: a round
+// whose end is committed is over (the table stops after it), as the façade answers once the
+// actor is gone; any other is unavailable, to be sent again to the next incarnation.
+func (t *tableActor) haltedReply() any {
+	if t.rec != nil && t.rec.Status == StatusFinished {
+		return &SubmitAnswerReply{Code: games.CodeRoundOver, Msg: "round " + t.rec.Round + " is over"}
+	}
+	return unavailable()
 }
 
 func unavailable() any {
@@ -358,15 +380,16 @@ func (t *tableActor) position(events []games.Event) (int, string) {
 }
 
 // arm sets the one timer for the match's deadline (unless already set for it); after a failed
-// commit (backoff) no sooner than a second from now.
+// commit (backoff) no sooner than a second from now, and a second from now when the open
+// prompts are owed again (redeliver), however far the deadline.
 func (t *tableActor) arm(ctx actor.Context) {
 	dl, ok := t.match.Deadline()
-	if !ok || t.done {
+	if t.done || !ok && !t.redeliver {
 		t.disarm()
 		return
 	}
-	if t.backoff {
-		if retry := t.env.clock.Now().Add(time.Second); dl.Before(retry) {
+	if t.backoff || t.redeliver {
+		if retry := t.env.clock.Now().Add(time.Second); !ok || t.redeliver || dl.Before(retry) {
 			dl = retry
 		}
 	} else if t.isArmed && dl.Equal(t.armed) {
@@ -410,13 +433,13 @@ func (t *tableActor) finish(ctx actor.Context) {
 	t.maybeStop(ctx)
 }
 
-// announce tells the channel actor of every seat that has its own (SeatSpec.Mailbox: a walk-in's
+// announce tells the channel actor of every seat that has its own (SeatSpec.Actor: a walk-in's
 // mailbox) the round ended, with its result.
 func (t *tableActor) announce(ctx actor.Context) {
 	res := *t.rec.Result
 	for _, s := range t.rec.Spec.Seats {
-		if s.Mailbox != "" {
-			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.Mailbox),
+		if s.Actor != "" {
+			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.Actor),
 				&RoundEnded{Table: t.id, Round: t.rec.Round, Seat: s.Seat.Seat, Result: res})
 		}
 	}

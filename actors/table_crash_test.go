@@ -21,7 +21,7 @@ import (
 // transcript of the clean round, a stored snapshot that replays to exactly the stored events,
 // and a record that still carries its snapshot after a panic.
 
-func bzHarness3(t *testing.T) *harness {
+func bzHarness(t *testing.T) *harness {
 	h := newHarness(t)
 	h.stop()
 	h.eng2 = blitz.NewEngine(blitz.DefaultFees())
@@ -29,7 +29,7 @@ func bzHarness3(t *testing.T) *harness {
 	return h
 }
 
-func bzHouseSpec3(id string) TableSpec {
+func bzHouseSpec(id string) TableSpec {
 	spec := TableSpec{ID: id, Game: blitz.ID, Format: "blitz", Kind: "practice", Seed: fixedSeed(9),
 		Pace: games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": time.Minute, "talk": time.Minute, "commit": time.Minute, "settle": time.Minute}}}
 	for s := 1; s <= 6; s++ {
@@ -40,7 +40,7 @@ func bzHouseSpec3(id string) TableSpec {
 	return spec
 }
 
-// bzWalkinSeat makes a bzHouseSpec3 seat a walk-in's: its Blitz options say walkin, and the
+// bzWalkinSeat makes a bzHouseSpec seat a walk-in's: its Blitz options say walkin, and the
 // arena holds its key.
 func bzWalkinSeat(s *SeatSpec) {
 	o, err := blitz.SeatOptionsOf(s.Seat)
@@ -51,10 +51,10 @@ func bzWalkinSeat(s *SeatSpec) {
 	s.Seat.Options, s.Kind, s.Lent = o.JSON(), "walkin", true
 }
 
-// bzStoredReplays3 checks the table's stored state: the record's snapshot (or its journal's head
+// bzStoredReplays checks the table's stored state: the record's snapshot (or its journal's head
 // and the entries stored beside it, written out as the snapshot they make) restores, and the
 // restored match's Events() are the stored events byte for byte.
-func bzStoredReplays3(t *testing.T, h *harness, id, round string) {
+func bzStoredReplays(t *testing.T, h *harness, id, round string) {
 	t.Helper()
 	// A finished table may still commit (an anchor's line after the reveal): compare once the
 	// store has stopped moving.
@@ -112,7 +112,7 @@ func bzStoredReplays3(t *testing.T, h *harness, id, round string) {
 	}
 }
 
-func bzTranscript3(t *testing.T, h *harness, round string) []byte {
+func bzTranscript(t *testing.T, h *harness, round string) []byte {
 	t.Helper()
 	evs, revealed, err := h.arena.Transcript(context.Background(), round)
 	if err != nil || !revealed {
@@ -133,8 +133,8 @@ func bzTranscript3(t *testing.T, h *harness, round string) []byte {
 // stored events. (Six house seats answer concurrently, so two runs may order their answers
 // differently: the round is compared with itself, not with a clean run.)
 func TestBlitzCrashMidRoundKeepsTranscript(t *testing.T) {
-	h := bzHarness3(t)
-	round := h.open(bzHouseSpec3("bz"))
+	h := bzHarness(t)
+	round := h.open(bzHouseSpec("bz"))
 	h.waitEvent("turn 2 talk", and(roundIs(round), typeIs("phase.started"), turnIs(2)))
 	before, err := h.store.Events(round)
 	if err != nil || len(before) == 0 {
@@ -143,8 +143,8 @@ func TestBlitzCrashMidRoundKeepsTranscript(t *testing.T) {
 	h.arena.System().Root.Send(h.arena.TablePID("bz"), &CrashTable{Tag: "mid-round"})
 	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
 	h.waitStatus("bz", StatusFinished)
-	bzStoredReplays3(t, h, "bz", round)
-	after := bzTranscript3(t, h, round)
+	bzStoredReplays(t, h, "bz", round)
+	after := bzTranscript(t, h, round)
 	pre, _ := json.Marshal(before)
 	if !bytes.HasPrefix(after, pre[:len(pre)-1]) {
 		t.Fatalf("the transcript committed before the crash (%d events) is not the start of the final one", len(before))
@@ -162,10 +162,10 @@ func TestBlitzCrashMidRoundKeepsTranscript(t *testing.T) {
 // from exactly the committed state: nothing from the failed steps is in the transcript, the
 // stored state replays to the stored events, and the envelopes the walk-in got verify.
 func TestBlitzFailedCommitsThenReload(t *testing.T) {
-	h := bzHarness3(t)
+	h := bzHarness(t)
 	mb := h.mailbox("mb-bf-1")
-	spec := bzHouseSpec3("bf")
-	spec.Seats[0].Channel, spec.Seats[0].Mailbox = ChannelMailbox, "mb-bf-1"
+	spec := bzHouseSpec("bf")
+	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bf-1"
 	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
@@ -207,7 +207,7 @@ func TestBlitzFailedCommitsThenReload(t *testing.T) {
 	}
 	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
 	h.waitStatus("bf", StatusFinished)
-	bzStoredReplays3(t, h, "bf", round)
+	bzStoredReplays(t, h, "bf", round)
 	evs, err := h.store.Events(round)
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +217,7 @@ func TestBlitzFailedCommitsThenReload(t *testing.T) {
 			t.Fatalf("the refused answer reached the transcript: %s", e.Payload)
 		}
 	}
-	bzTranscript3(t, h, round)
+	bzTranscript(t, h, round)
 	// every envelope the walk-in got, redelivered ones included, verifies
 	pub := h.key.Public().(ed25519.PublicKey)
 	for n := len(mb); n > 0; n-- {
@@ -232,8 +232,8 @@ func TestBlitzFailedCommitsThenReload(t *testing.T) {
 // TestBlitzPanicRecordKeepsSnapshot: after a panic the record written (restarts, last error,
 // poison) keeps the snapshot it had, so the restarted table and a later boot both restore.
 func TestBlitzPanicRecordKeepsSnapshot(t *testing.T) {
-	h := bzHarness3(t)
-	round := h.open(bzHouseSpec3("bp"))
+	h := bzHarness(t)
+	round := h.open(bzHouseSpec("bp"))
 	h.waitEvent("turn 1 commit", and(roundIs(round), typeIs("phase.started"), turnIs(1)))
 	h.arena.System().Root.Send(h.arena.TablePID("bp"), &CrashTable{Tag: "once"})
 	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
@@ -242,9 +242,9 @@ func TestBlitzPanicRecordKeepsSnapshot(t *testing.T) {
 	if rec.Restarts != 1 || (len(rec.Match) == 0 && !rec.Journal) {
 		t.Fatalf("record after a panic: restarts %d, snapshot %d bytes, journal %v", rec.Restarts, len(rec.Match), rec.Journal)
 	}
-	bzStoredReplays3(t, h, "bp", round)
+	bzStoredReplays(t, h, "bp", round)
 	// a deploy: the finished table's record still restores on boot
 	h.stop()
 	h.start()
-	bzStoredReplays3(t, h, "bp", round)
+	bzStoredReplays(t, h, "bp", round)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -101,7 +102,7 @@ func TestMailboxSeatEnvelopeAndAnswers(t *testing.T) {
 	h := newHarness(t)
 	mb := h.mailbox("mbox-m1-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mbox-m1-1"
+	sp[0].Actor = "mbox-m1-1"
 	round := h.open(TableSpec{ID: "m1", Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 
 	d := nextPrompt(t, mb, 1)
@@ -209,7 +210,7 @@ func TestWriteBeforeSpeak(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.mailbox("mb-w-1"), h.mailbox("mb-w-2")
 	sp := seats(ChannelMailbox, ChannelMailbox)
-	sp[0].Mailbox, sp[1].Mailbox = "mb-w-1", "mb-w-2"
+	sp[0].Actor, sp[1].Actor = "mb-w-1", "mb-w-2"
 	round := h.open(TableSpec{ID: "w1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	nextPrompt(t, b, 1)
@@ -255,7 +256,7 @@ func TestStaleTimerDropped(t *testing.T) {
 	h := newHarness(t)
 	a := h.mailbox("mb-s-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-s-1"
+	sp[0].Actor = "mb-s-1"
 	round := h.open(TableSpec{ID: "s1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	h.waitEvent("house answer", and(roundIs(round), typeIs("answer"), turnIs(1)))
@@ -290,7 +291,7 @@ func playCrash(t *testing.T, crash bool) ([]games.Event, *harness) {
 	h := newHarness(t)
 	mb := h.mailbox("mb-c-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-c-1"
+	sp[0].Actor = "mb-c-1"
 	round := h.open(TableSpec{ID: "c1", Seats: sp, Seed: fixedSeed(3),
 		Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	for turn := 1; turn <= 3; turn++ {
@@ -333,7 +334,7 @@ func TestDeadlinePassedWhileDownFiresAtOnce(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.mailbox("mb-d-1"), h.mailbox("mb-d-2")
 	sp := seats(ChannelMailbox, ChannelMailbox)
-	sp[0].Mailbox, sp[1].Mailbox = "mb-d-1", "mb-d-2"
+	sp[0].Actor, sp[1].Actor = "mb-d-1", "mb-d-2"
 	round := h.open(TableSpec{ID: "d1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, a, 1)
 	nextPrompt(t, b, 1)
@@ -447,7 +448,7 @@ func TestBootRecoveryResumesEveryLiveTable(t *testing.T) {
 	for _, id := range ids {
 		mbs[id] = h.mailbox("mb-" + id)
 		sp := seats(ChannelMailbox, ChannelHouse)
-		sp[0].Mailbox = "mb-" + id
+		sp[0].Actor = "mb-" + id
 		rounds[id] = h.open(TableSpec{ID: id, Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	}
 	for _, id := range ids {
@@ -484,7 +485,7 @@ func TestOpsStopAndRestart(t *testing.T) {
 	ctx := context.Background()
 	mb := h.mailbox("mb-o-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-o-1"
+	sp[0].Actor = "mb-o-1"
 	round := h.open(TableSpec{ID: "o1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, mb, 1)
 	if err := h.arena.StopTable(ctx, "o1"); err != nil {
@@ -544,7 +545,7 @@ func TestSubmitWithoutSender(t *testing.T) {
 	h := newHarness(t)
 	mb := h.mailbox("mb-n-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
-	sp[0].Mailbox = "mb-n-1"
+	sp[0].Actor = "mb-n-1"
 	round := h.open(TableSpec{ID: "n1", Seats: sp, Pace: games.Pace{Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	nextPrompt(t, mb, 1)
 	pid := h.arena.TablePID("n1")
@@ -557,4 +558,40 @@ func TestSubmitWithoutSender(t *testing.T) {
 	if r := h.record("n1"); r.Restarts != 0 {
 		t.Fatalf("table restarted %d times: %s", r.Restarts, r.LastError)
 	}
+}
+
+// TestSubmitAtTheEndIsRoundOver: an answer that reaches a table as its round ends is refused
+// with round_over, never unavailable (which tells the player to send it again): the table's
+// actor stops after its round's end is committed, and an answer it is handed while stopping is
+// answered by the record, as one that finds it gone is.
+func TestSubmitAtTheEndIsRoundOver(t *testing.T) {
+	h := newHarness(t)
+	const tables = 8
+	var rounds []string
+	for i := 0; i < tables; i++ {
+		rounds = append(rounds, h.open(TableSpec{ID: fmt.Sprintf("end%d", i), Seats: seats(ChannelHouse, ChannelHouse, ChannelHouse),
+			Pace: games.Pace{CloseEarly: true}}))
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < tables; i++ {
+		wg.Add(1)
+		go func(id, round string) {
+			defer wg.Done()
+			for over := 0; over < 20; {
+				r, err := h.arena.Submit(context.Background(), SubmitAnswer{Table: id, Round: round,
+					Input: games.Input{Seat: 1, Kind: "answer", Move: games.Move{Turn: 3, Phase: "move"}, Body: json.RawMessage(`{"n":1}`)}})
+				switch {
+				case err != nil:
+					t.Errorf("%s: %v", id, err)
+					return
+				case r.Code == "unavailable":
+					t.Errorf("%s: an answer at the round's end: %+v", id, r)
+					return
+				case r.Code == games.CodeRoundOver:
+					over++
+				}
+			}
+		}(fmt.Sprintf("end%d", i), rounds[i])
+	}
+	wg.Wait()
 }

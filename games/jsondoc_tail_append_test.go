@@ -15,7 +15,7 @@ import (
 // tail segments carved side by side from one buffer, uncapped: junk appended to every segment a
 // walk yields and to every flat form reaches no other Doc, and no Doc changes. (The caller's
 // own head slices are the caller's: WithHead keeps them, not copies, as its doc says.)
-func TestDocTailAppendsHostile6(t *testing.T) {
+func TestDocTailAppends(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 60))
 	dict := NewPackDict(testLog(r, 20), flate.DefaultCompression)
 	junk := []byte(`XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`)
@@ -63,7 +63,7 @@ func TestDocTailAppendsHostile6(t *testing.T) {
 // Docs sharing one tail with a packed run, read at once from several goroutines by every reader
 // (Bytes, AppendTo, WriteTo, Reader, Segments, Equal, MarshalJSON): each reads its own bytes
 // (go test -race reports any shared inflate state written by two readers).
-func TestDocTailConcurrentReadersHostile6(t *testing.T) {
+func TestDocTailConcurrentReaders(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 61))
 	dict := NewPackDict(testLog(r, 20), flate.DefaultCompression)
 	run := testPacker.Pack(dict, nil, testLog(r, 30))

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/actors"
+	"arena/actors/internal/ask"
 	"arena/chain/ccd"
 	"arena/storage"
 )
@@ -256,11 +257,7 @@ func (c *Chain) Stats(ctx context.Context) (Stats, error) {
 	if pid == nil {
 		return Stats{}, errors.New("anchors: not started")
 	}
-	wait := 5 * time.Second
-	if dl, ok := ctx.Deadline(); ok {
-		wait = time.Until(dl)
-	}
-	res, err := sys.Root.RequestFuture(pid, &statsRequest{}, wait).Result()
+	res, err := sys.Root.RequestFuture(pid, &statsRequest{}, ask.Timeout(ctx, 5*time.Second)).Result()
 	if err != nil {
 		return Stats{}, fmt.Errorf("anchors: stats: %w", err)
 	}

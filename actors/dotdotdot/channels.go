@@ -16,7 +16,7 @@ import (
 // DOTDOTDOT's seat channels (actors.SeatSpec.Channel): the actors a seat delivers its prompts to,
 // each signing the §4 envelope (package envelope) of what it carries.
 const (
-	// ChannelMailbox is a walk-in's seat: its own mailbox actor (actors.SeatSpec.Mailbox) signs
+	// ChannelMailbox is a walk-in's seat: its own mailbox actor (actors.SeatSpec.Actor) signs
 	// the envelope and holds the move for the walk-in's long poll (mailbox.go).
 	ChannelMailbox = "mailbox"
 	// ChannelA2A is a BYO agent's seat: the A2A channel actor (a2aName) posts the signed envelope

@@ -16,9 +16,9 @@ import (
 	"arena/games/canon"
 )
 
-// kept4 is one envelope a walk-in collected: the bytes as handed out (not copied) and a copy
+// keptEnvelope is one envelope a walk-in collected: the bytes as handed out (not copied) and a copy
 // taken then, and the move's prompt as data with a copy of its state.
-type kept4 struct {
+type keptEnvelope struct {
 	env, envCopy []byte
 	prompt       games.Prompt
 	state        []byte
@@ -46,7 +46,7 @@ func TestDeskPracticePackedEnvelopes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kept []kept4
+	var kept []keptEnvelope
 	crashed := false
 	var end Next
 	for moves := 0; ; moves++ {
@@ -73,7 +73,7 @@ func TestDeskPracticePackedEnvelopes(t *testing.T) {
 		if c, err := canon.Canonical(n.Envelope); err != nil || !bytes.Equal(c, n.Envelope) {
 			t.Fatalf("move %+v: envelope is not JCS (%v)", n.Prompt.Move, err)
 		}
-		k := kept4{env: n.Envelope, envCopy: bytes.Clone(n.Envelope), prompt: *n.Prompt, state: bytes.Clone(n.Prompt.State.Bytes())}
+		k := keptEnvelope{env: n.Envelope, envCopy: bytes.Clone(n.Envelope), prompt: *n.Prompt, state: bytes.Clone(n.Prompt.State.Bytes())}
 		kept = append(kept, k)
 		// the same move, collected again, is the same envelope
 		again, err := e.a.NextMove(ctx, token, 0)
@@ -93,7 +93,7 @@ func TestDeskPracticePackedEnvelopes(t *testing.T) {
 					t.Fatalf("after the crash, move %+v is %v %s (envelope equal %v)", n.Prompt.Move, err, again.Status,
 						bytes.Equal(again.Envelope, k.envCopy))
 				}
-				deskSleep4()
+				deskSleep()
 			}
 		}
 		// hostile answers first: each refused, none taking the move
@@ -184,4 +184,4 @@ func isAnsweredErr(err error) bool {
 		strings.Contains(s, "stale")
 }
 
-func deskSleep4() { time.Sleep(10 * time.Millisecond) }
+func deskSleep() { time.Sleep(10 * time.Millisecond) }

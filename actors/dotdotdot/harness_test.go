@@ -19,6 +19,9 @@ var t0 = time.Date(2026, 9, 9, 14, 0, 0, 0, time.UTC)
 
 const waitMax = 10 * time.Second // a test that waits this long has failed
 
+// progressMax bounds a wait that keeps seeing progress (waitEvent): a livelock, not a stall.
+const progressMax = 2 * time.Minute
+
 // harness is one arena with the DOTDOTDOT product on a fake clock and a bbolt file in
 // t.TempDir, with channels fed by the OnEvents and OnStatus hooks so tests synchronise on what
 // the arena did, never on sleeps (the joins' and A2A channel's twin of package actors' harness).
@@ -135,7 +138,11 @@ func (h *harness) stop() {
 	h.arena = nil
 }
 
-// waitEvent returns the first event (ever committed since the harness began) that matches.
+// waitEvent returns the first event (ever committed since the harness began) that matches. It
+// fails when the arena stalls, no event committed for waitMax, not when the work is merely slow:
+// whole rounds played at CPU speed (close-early phases, house and agent seats answering at once)
+// take seconds under -race on a loaded machine, and their length says nothing of their order.
+// A wait that keeps seeing events but never the one it wants fails after progressMax.
 func (h *harness) waitEvent(what string, pred func(games.Event) bool) games.Event {
 	h.t.Helper()
 	for _, e := range h.log {
@@ -143,7 +150,9 @@ func (h *harness) waitEvent(what string, pred func(games.Event) bool) games.Even
 			return e
 		}
 	}
-	timeout := time.After(waitMax)
+	stall := time.NewTimer(waitMax)
+	defer stall.Stop()
+	limit := time.After(progressMax)
 	for {
 		select {
 		case e := <-h.events:
@@ -151,8 +160,11 @@ func (h *harness) waitEvent(what string, pred func(games.Event) bool) games.Even
 			if pred(e) {
 				return e
 			}
-		case <-timeout:
-			h.t.Fatalf("timed out waiting for event: %s", what)
+			stall.Reset(waitMax)
+		case <-stall.C:
+			h.t.Fatalf("timed out waiting for event: %s (no event for %v)", what, waitMax)
+		case <-limit:
+			h.t.Fatalf("timed out waiting for event: %s (events for %v, never that one)", what, progressMax)
 		}
 	}
 }

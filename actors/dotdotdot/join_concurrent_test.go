@@ -11,7 +11,7 @@ import (
 // that arrive together (the door verifies each with its own fresh nonce) each find no live
 // seat and each open a table. Against `arena serve`, ten concurrent signed joins of one Badge
 // seated it at six practice tables (T-4 … T-9), four got in_a_round.
-func TestHostile2ConcurrentJoinsOfOneBadgeSeatItOnce(t *testing.T) {
+func TestConcurrentJoinsOfOneBadgeSeatItOnce(t *testing.T) {
 	h, _ := blitzHarness(t)
 	ctx := context.Background()
 	const n = 8

@@ -89,7 +89,7 @@ func walkinTableSpec(id, kind, format string, n int, pace games.Pace, walkins []
 			w := walkins[s-1]
 			seat.Name, opts.Kind, opts.Human = w.Name, "walkin", true
 			seat.Options = opts.JSON()
-			spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Kind: opts.Kind, Lent: true, Channel: ChannelMailbox, Mailbox: w.Mailbox})
+			spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Kind: opts.Kind, Lent: true, Channel: ChannelMailbox, Actor: w.Mailbox})
 			continue
 		}
 		seat.Name, opts.Kind = names[(s-len(walkins)-1)%len(names)], "house"

@@ -15,7 +15,7 @@ import (
 )
 
 // The mailbox actor (§4.4): one per walk-in seat, named "desk/mailbox-<table>-<seat>"
-// (actors.SeatSpec.Mailbox). The seat actor sends it *actors.DeliverPrompt for each move and *actors.RoundEnded at the
+// (actors.SeatSpec.Actor). The seat actor sends it *actors.DeliverPrompt for each move and *actors.RoundEnded at the
 // end; the walk-in's long polls and answers reach it through the walk-in actor.
 //
 // The move it holds is never consumed by a poll: every poll is answered with it until it is

@@ -17,6 +17,7 @@ import (
 
 	"arena/actors"
 	"arena/actors/anchors"
+	"arena/actors/internal/ask"
 	"arena/actors/ledger"
 	"arena/chain/escrow"
 	"arena/games"
@@ -344,11 +345,7 @@ func (p *PaidTables) Anchor(job actors.AnchorJob) {
 // paidAsk asks the paid-table actor, bounded by ctx and the arena's ask timeout.
 func paidAsk[T any](ctx context.Context, p *PaidTables, msg any) (T, error) {
 	var zero T
-	wait := p.a.AskTimeout()
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-		wait = time.Until(dl)
-	}
-	res, err := p.root.RequestFuture(p.pid, msg, wait).Result()
+	res, err := p.root.RequestFuture(p.pid, msg, ask.Timeout(ctx, p.a.AskTimeout())).Result()
 	if err != nil {
 		return zero, &games.Error{Code: "busy", Msg: "the paid tables did not answer: " + err.Error(), Retry: true}
 	}

@@ -10,11 +10,11 @@ import (
 	"arena/games/blitz"
 )
 
-// TestPracticeTreeUser2 checks the supervision tree of a live walk-in Practice table, as a user
+// TestPracticeTree checks the supervision tree of a live walk-in Practice table, as a user
 // tester (U2) asked after the session changed it: the table has its round actor, and the round
 // has one seat actor per seat, the house seats included, both before and after an ops restart
 // of the table in the middle of the round. Names: arena/tables/table-<id>/round-<round>/seat-<n>.
-func TestPracticeTreeUser2(t *testing.T) {
+func TestPracticeTree(t *testing.T) {
 	e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Ada Walker", "")

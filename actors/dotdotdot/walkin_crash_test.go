@@ -20,7 +20,7 @@ import (
 // This test builds that stored state directly (the walk-in record as it was while the round was
 // live, beside a finished table) and wants what protocol-notes (§4.4 long poll) promise: the
 // round's result, read from the table's record after a restart, and a free walk-in.
-func TestDeskWalkinFreedAfterKillAtRevealUser1(t *testing.T) {
+func TestDeskWalkinFreedAfterKillAtReveal(t *testing.T) {
 	e := newDeskEnv(t, "", nil)
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Kira", "gpt")

@@ -8,13 +8,13 @@ import (
 	"arena/games/blitz"
 )
 
-// TestWalkinToldOfRejectedPromiseUser2 (user tester U2): a walk-in promises more than its
+// TestWalkinToldOfRejectedPromise (user tester U2): a walk-in promises more than its
 // unlocked collateral can lock. The answer's reply lists nothing dropped (the margin check is at
 // the seal), the table records commitment.rejected {code: insufficient_unlocked} visible to seat
 // 1 only, and the walk-in cannot read the transcript before the reveal (409 not_revealed). A
 // demanding user expects the next move to say so: the brief or the envelope names the refusal.
 // On the running server neither did (inbox [], brief silent). Fails today: tagged user2.
-func TestWalkinToldOfRejectedPromiseUser2(t *testing.T) {
+func TestWalkinToldOfRejectedPromise(t *testing.T) {
 	e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Ada Walker", "")

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/actors/internal/ask"
 )
 
 // Rows reads the stored rows in order from a sequence number (storage.Store.LedgerRows).
@@ -147,14 +149,10 @@ func (l *Ledger) lookup(ctx context.Context, msg any) (*LookupReply, error) {
 }
 
 func (l *Ledger) ask(ctx context.Context, msg any) (any, error) {
-	wait := l.o.AskTimeout
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-		wait = time.Until(dl)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	if wait <= 0 {
-		return nil, fmt.Errorf("%w: %v", ErrUnavailable, context.DeadlineExceeded)
-	}
-	res, err := l.sys.Root.RequestFuture(l.pid, msg, wait).Result()
+	res, err := l.sys.Root.RequestFuture(l.pid, msg, ask.Timeout(ctx, l.o.AskTimeout)).Result()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}

@@ -231,13 +231,9 @@ type joinSeater struct {
 	pace games.Pace
 }
 
-func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (join.Seated, error) {
-	r, err := s.a.JoinAgent(ctx, dotdotdot.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
+func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (dotdotdot.AgentJoinReply, error) {
+	return s.a.JoinAgent(ctx, dotdotdot.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
 		Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Pace: s.pace, Human: true})
-	if err != nil {
-		return join.Seated{}, err
-	}
-	return join.Seated{Round: r.Round, Table: r.Table, Seat: r.Seat, Format: r.Format, Pace: r.Pace, Status: r.Status}, nil
 }
 
 func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error) {
@@ -248,17 +244,12 @@ func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body [
 // paidAdapter is join.Paid over dotdotdot.PaidTables.
 type paidAdapter struct{ p *dotdotdot.PaidTables }
 
-func (p paidAdapter) Hold(ctx context.Context, ag join.Agent) (join.Hold, error) {
+func (p paidAdapter) Hold(ctx context.Context, ag join.Agent) (dotdotdot.PaidHold, error) {
 	payFrom := []string{ag.Owner}
 	if ag.Wallet != "" {
 		payFrom = append(payFrom, ag.Wallet)
 	}
-	h, err := p.p.Hold(ctx, dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Kind: seatKind(ag.Kind), Human: true}, payFrom)
-	if err != nil {
-		return join.Hold{}, err
-	}
-	return join.Hold{Hold: h.Hold, SeatToken: h.SeatToken, StartsAt: h.StartsAt, PayFrom: h.PayFrom, Entry: h.Entry,
-		Escrow: h.Escrow, Table: h.Table}, nil
+	return p.p.Hold(ctx, dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Kind: seatKind(ag.Kind), Human: true}, payFrom)
 }
 
 func (p paidAdapter) Check(ctx context.Context, hold, tok string) (json.RawMessage, error) {

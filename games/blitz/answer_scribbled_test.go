@@ -15,7 +15,7 @@ import (
 // to the answer's body.
 
 // scribbledTwins plays two matches of one round in lockstep from the same partly hostile inputs
-// (hostile4Input: talk and commit answers, signed and forged commitments, intents, calls,
+// (hostileInput: talk and commit answers, signed and forged commitments, intents, calls,
 // vetoes, accusations), each given its own copy of every body; the first twin's copy is
 // overwritten as soon as Act returns, as a transport reusing its read buffer would. Every step
 // must read the same in both twins when handed out and at the end of the round. It returns the
@@ -23,7 +23,7 @@ import (
 func scribbledTwins(t *testing.T, seed uint64) (*Match, *Match) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 6))
-	a, b, keys := hostile4Twins(t, seed+60)
+	a, b, keys := hostileTwins(t, seed+60)
 	seqs := map[int]*int{}
 	for i := 1; i <= 6; i++ {
 		seqs[i] = new(int)
@@ -47,7 +47,7 @@ func scribbledTwins(t *testing.T, seed uint64) (*Match, *Match) {
 		mv := a.Phase()
 		for _, p := range a.Prompts() {
 			for k := 0; k < 1+r.IntN(2); k++ {
-				in := hostile4Input(r, keys, seqs, mv, p.Seat)
+				in := hostileInput(r, keys, seqs, mv, p.Seat)
 				at := dl.Add(time.Duration(1+r.IntN(900)) * time.Millisecond)
 				ina, inb := in, in
 				ina.Body, inb.Body = bytes.Clone(in.Body), bytes.Clone(in.Body)
@@ -87,12 +87,12 @@ func scribbledTwins(t *testing.T, seed uint64) (*Match, *Match) {
 	return a, b
 }
 
-// TestAnswerBodyScribbledHostile6: no message text, commitment, condition, sig or id a step
+// TestAnswerBodyScribbled: no message text, commitment, condition, sig or id a step
 // hands out is a view of the answer's body: the twin whose bodies were overwritten hands out the same bytes, then and at the end.
 // This asks more than games.Match.Act promises since 5f792c0 (the match may keep in.Body; its
 // input log does, for the snapshot, so the snapshot itself is not compared): what a step hands
 // out goes to other goroutines and to storage, and owes nothing to the body.
-func TestAnswerBodyScribbledHostile6(t *testing.T) {
+func TestAnswerBodyScribbled(t *testing.T) {
 	for seed := uint64(1); seed <= 2; seed++ {
 		a, b := scribbledTwins(t, seed)
 		x, _ := a.Result()

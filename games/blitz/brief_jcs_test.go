@@ -18,7 +18,7 @@ import (
 func TestBriefReadsEnvelopeState(t *testing.T) {
 	e := NewEngine(DefaultFees())
 	differ := 0
-	n := briefPrompts4(t, func(p games.Prompt) {
+	n := briefPrompts(t, func(p games.Prompt) {
 		j, err := canon.Canonical(p.State.Bytes())
 		if err != nil {
 			t.Fatal(err)

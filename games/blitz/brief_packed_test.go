@@ -7,11 +7,11 @@ import (
 	"arena/games"
 )
 
-// briefPrompts4 plays the first phases of a hostile-twins round, compacting after every step,
+// briefPrompts plays the first phases of a hostile-twins round, compacting after every step,
 // and hands every open prompt (its state packed once the log has grown) to check.
-func briefPrompts4(t *testing.T, check func(p games.Prompt)) int {
+func briefPrompts(t *testing.T, check func(p games.Prompt)) int {
 	t.Helper()
-	a, _, _ := hostile4Twins(t, 1)
+	a, _, _ := hostileTwins(t, 1)
 	n := 0
 	for i := 0; i < 60; i++ {
 		dl, ok := a.Deadline()
@@ -35,7 +35,7 @@ func briefPrompts4(t *testing.T, check func(p games.Prompt)) int {
 func TestBriefAndHouseReadPackedState(t *testing.T) {
 	e := NewEngine(DefaultFees())
 	packed := 0
-	n := briefPrompts4(t, func(p games.Prompt) {
+	n := briefPrompts(t, func(p games.Prompt) {
 		if p.State.Packed() {
 			packed++
 		}

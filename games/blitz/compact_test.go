@@ -14,11 +14,11 @@ import (
 	"arena/games"
 )
 
-// hostile4Twin is one of two matches of the same round, played in lockstep from partly hostile
+// hostileTwin is one of two matches of the same round, played in lockstep from partly hostile
 // inputs (BYO seats' signed commitments, some forged; walk-in intents; levers; accusations;
 // answers to the wrong move; unknown kinds): a compacted after every step and every refused
 // input as the table actor does, b never.
-func hostile4Twins(t *testing.T, seed uint64) (*Match, *Match, *testKeys) {
+func hostileTwins(t *testing.T, seed uint64) (*Match, *Match, *testKeys) {
 	t.Helper()
 	mk := func() (*Match, *testKeys) {
 		s := testSetup("blitz", 6, `{"mole":5,"task":{"kind":"broker","named":[]}}`)
@@ -41,8 +41,8 @@ func hostile4Twins(t *testing.T, seed uint64) (*Match, *Match, *testKeys) {
 	return a, b, keys
 }
 
-// hostile4Input is one random input for the open move (or a stray one).
-func hostile4Input(r *rand.Rand, keys *testKeys, seqs map[int]*int, mv games.Move, seat int) games.Input {
+// hostileInput is one random input for the open move (or a stray one).
+func hostileInput(r *rand.Rand, keys *testKeys, seqs map[int]*int, mv games.Move, seat int) games.Input {
 	in := games.Input{Seat: seat, Kind: "answer", Move: mv}
 	switch k := r.IntN(40); {
 	case k == 0:
@@ -104,13 +104,13 @@ func publicLogOf(state []byte) ([]byte, error) {
 // prompts.
 func TestCompactHostileTwins(t *testing.T) {
 	for seed := uint64(1); seed <= 2; seed++ {
-		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) { playHostile4Twins(t, seed) })
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) { playHostileTwins(t, seed) })
 	}
 }
 
-func playHostile4Twins(t *testing.T, seed uint64) {
+func playHostileTwins(t *testing.T, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, 4))
-	a, b, keys := hostile4Twins(t, seed)
+	a, b, keys := hostileTwins(t, seed)
 	seqs := map[int]*int{}
 	for i := 1; i <= 6; i++ {
 		seqs[i] = new(int)
@@ -211,7 +211,7 @@ func playHostile4Twins(t *testing.T, seed uint64) {
 		}
 		for _, p := range a.Prompts() {
 			for k := 0; k < 1+r.IntN(2); k++ {
-				in := hostile4Input(r, keys, seqs, mv, p.Seat)
+				in := hostileInput(r, keys, seqs, mv, p.Seat)
 				at := dl.Add(time.Duration(1+r.IntN(900)) * time.Millisecond)
 				sa, ea := a.Act(at, in)
 				sb, eb := b.Act(at, in)

@@ -10,17 +10,17 @@ import (
 	"time"
 )
 
-// TestConcurrentRoundsSharePoolsHostile6: four matches of the same round, fed the same partly
-// hostile inputs (hostile4Input, one generator each from the same seed), each played on its own
+// TestConcurrentRoundsSharePools: four matches of the same round, fed the same partly
+// hostile inputs (hostileInput, one generator each from the same seed), each played on its own
 // goroutine at once. They share whatever the package holds at its top level (the public log's
 // dictionary, the vocabularies, the always condition): under go test -race any shared write
 // shows, and each round's every step and its whole transcript must be byte for byte the others'.
-func TestConcurrentRoundsSharePoolsHostile6(t *testing.T) {
+func TestConcurrentRoundsSharePools(t *testing.T) {
 	const n = 4
 	var ms []*Match
 	var ks []*testKeys
 	for i := 0; i < n/2; i++ {
-		a, b, keys := hostile4Twins(t, 606)
+		a, b, keys := hostileTwins(t, 606)
 		ms, ks = append(ms, a, b), append(ks, keys, keys)
 	}
 	out := make([][]byte, n)
@@ -47,7 +47,7 @@ func TestConcurrentRoundsSharePoolsHostile6(t *testing.T) {
 				mv := m.Phase()
 				for _, p := range m.Prompts() {
 					for k := 0; k < 1+r.IntN(2); k++ {
-						in := hostile4Input(r, keys, seqs, mv, p.Seat)
+						in := hostileInput(r, keys, seqs, mv, p.Seat)
 						st, err := m.Act(dl.Add(time.Duration(1+r.IntN(900))*time.Millisecond), in)
 						all = fmt.Appendf(all, "%v|", err)
 						all = append(all, stepBytes(st)...)

@@ -11,13 +11,13 @@ import (
 	"arena/games"
 )
 
-// appendEverywhere6 appends junk to every slice a step hands out, as a careless consumer would
+// appendEverywhere appends junk to every slice a step hands out, as a careless consumer would
 // (a JSON writer appending to a payload, a mailbox adding to a prompt's legal list): event
 // payloads, each segment of a state (Segments) and its flat form (Bytes), inbox entries, legal
 // lists and the reply. Every one of them must be capped at its length (or owned), so no append
 // reaches a neighbour's bytes: another seat's state, the next event, the shared tail of a phase,
 // the terms block of the agents, the legal block of the phase.
-func appendEverywhere6(s games.Step) {
+func appendEverywhere(s games.Step) {
 	junk := []byte(`"]}XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX`)
 	for _, ev := range s.Events {
 		_ = append(ev.Payload, junk...)
@@ -35,16 +35,16 @@ func appendEverywhere6(s games.Step) {
 	_ = append(s.Reply, junk...)
 }
 
-// TestStepsAppendedToHostile6: two twins of one round fed the same partly hostile inputs
-// (hostile4Input); the first is compacted after every step (packing its log, dropping and
+// TestStepsAppendedTo: two twins of one round fed the same partly hostile inputs
+// (hostileInput); the first is compacted after every step (packing its log, dropping and
 // rewriting its terms buffers, reusing its agents array when unchanged) and has junk appended to
-// everything it hands out (appendEverywhere6), the second is left alone. The twins must hand out
+// everything it hands out (appendEverywhere), the second is left alone. The twins must hand out
 // the same bytes at every step, and every step of the first must read at the end of the round
 // as it did when it was handed out.
-func TestStepsAppendedToHostile6(t *testing.T) {
+func TestStepsAppendedTo(t *testing.T) {
 	for seed := uint64(1); seed <= 1; seed++ { // one round: ~4 s under -race
 		r := rand.New(rand.NewPCG(seed, 66))
-		a, b, keys := hostile4Twins(t, seed+600)
+		a, b, keys := hostileTwins(t, seed+600)
 		seqs := map[int]*int{}
 		for i := 1; i <= 6; i++ {
 			seqs[i] = new(int)
@@ -71,7 +71,7 @@ func TestStepsAppendedToHostile6(t *testing.T) {
 				}
 			}
 			keep = append(keep, kept{sa, ba})
-			appendEverywhere6(sa)
+			appendEverywhere(sa)
 			a.Compact(testPacker)
 		}
 		for i := 0; i < 2000; i++ {
@@ -82,7 +82,7 @@ func TestStepsAppendedToHostile6(t *testing.T) {
 			take(fmt.Sprintf("advance %d", i), a.Advance(dl), b.Advance(dl))
 			mv := a.Phase()
 			for _, p := range a.Prompts() {
-				in := hostile4Input(r, keys, seqs, mv, p.Seat)
+				in := hostileInput(r, keys, seqs, mv, p.Seat)
 				at := dl.Add(time.Duration(1+r.IntN(900)) * time.Millisecond)
 				sa, ea := a.Act(at, in)
 				sb, eb := b.Act(at, in)

@@ -14,7 +14,7 @@ import (
 // follow, sum and unfollow fall, and with two matches interleaved, both sums must be
 // crypto/sha256 over "[" + the events joined by "," + "]".
 
-type hashModel5 struct {
+type hashModel struct {
 	lead      *runningHash
 	follower  *runningHash
 	events    [][]byte
@@ -22,23 +22,23 @@ type hashModel5 struct {
 	following bool
 }
 
-func listSum5(evs [][]byte) [32]byte {
+func listSum(evs [][]byte) [32]byte {
 	return sha256.Sum256(append(append([]byte{'['}, bytes.Join(evs, []byte{','})...), ']'))
 }
 
-func (m *hashModel5) check(t *testing.T, where string) {
+func (m *hashModel) check(t *testing.T, where string) {
 	t.Helper()
-	if got, want := m.lead.sum(), listSum5(m.events); got != want {
+	if got, want := m.lead.sum(), listSum(m.events); got != want {
 		t.Fatalf("%s: transcript hash %x, crypto/sha256 %x (%d events)", where, got[:6], want[:6], len(m.events))
 	}
 	if m.following {
-		if got, want := m.follower.sum(), listSum5(m.events[m.from:]); got != want {
+		if got, want := m.follower.sum(), listSum(m.events[m.from:]); got != want {
 			t.Fatalf("%s: exchange hash %x, crypto/sha256 %x (events %d..%d)", where, got[:6], want[:6], m.from, len(m.events))
 		}
 	}
 }
 
-func event5(r *rand.Rand, n int) []byte {
+func randEvent(r *rand.Rand, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(' ' + r.IntN(95))
@@ -46,7 +46,7 @@ func event5(r *rand.Rand, n int) []byte {
 	return b
 }
 
-func TestHostile5TranscriptAndExchangeHashes(t *testing.T) {
+func TestTranscriptAndExchangeHashes(t *testing.T) {
 	r := rand.New(rand.NewPCG(55, 5))
 	sizes := func() int {
 		switch r.IntN(12) {
@@ -63,17 +63,17 @@ func TestHostile5TranscriptAndExchangeHashes(t *testing.T) {
 		}
 	}
 	for game := 0; game < 20; game++ {
-		ms := []*hashModel5{{lead: newRunningHash()}, {lead: newRunningHash()}}
+		ms := []*hashModel{{lead: newRunningHash()}, {lead: newRunningHash()}}
 		for step := 0; step < 400; step++ {
 			m := ms[r.IntN(2)] // two matches interleaved
 			where := fmt.Sprintf("game %d step %d", game, step)
 			switch op := r.IntN(20); {
 			case op < 8:
-				ev := event5(r, sizes())
+				ev := randEvent(r, sizes())
 				m.lead.add(ev)
 				m.events = append(m.events, ev)
 			case op < 14: // as the match writes an event: straight into the batch
-				ev := event5(r, sizes())
+				ev := randEvent(r, sizes())
 				b := m.lead.open()
 				b = append(b, ev...)
 				if got := m.lead.close(b); !bytes.Equal(got, ev) {
@@ -110,7 +110,7 @@ func TestHostile5TranscriptAndExchangeHashes(t *testing.T) {
 
 // A follower started on an empty lead, on a lead with a partial batch, and right after a flush,
 // summed before any event of its own: "[]" every time, and the lead's sum is untouched by it.
-func TestHostile5EmptyExchangeHash(t *testing.T) {
+func TestEmptyExchangeHash(t *testing.T) {
 	empty := sha256.Sum256([]byte("[]"))
 	for _, prep := range []int{0, 1, 2} {
 		lead := newRunningHash()
@@ -126,12 +126,12 @@ func TestHostile5EmptyExchangeHash(t *testing.T) {
 		if got := f.sum(); got != empty {
 			t.Fatalf("prep %d: empty exchange hash %x", prep, got)
 		}
-		if got := lead.sum(); got != listSum5(evs) {
+		if got := lead.sum(); got != listSum(evs) {
 			t.Fatalf("prep %d: transcript hash changed by an empty follower", prep)
 		}
 		lead.add([]byte(`{"b":2}`))
 		lead.flush()
-		if got, want := f.sum(), listSum5([][]byte{[]byte(`{"b":2}`)}); got != want {
+		if got, want := f.sum(), listSum([][]byte{[]byte(`{"b":2}`)}); got != want {
 			t.Fatalf("prep %d: one-event exchange hash %x, want %x", prep, got, want)
 		}
 	}

@@ -16,10 +16,10 @@ import (
 // accept exactly what the rules say, whatever the bytes of a string are and wherever they sit
 // around the 8- and 32-byte blocks, and write JCS byte for byte.
 
-// hostile6Seqs are byte sequences put into a string's content, with whether a string holding
+// strictSeqs are byte sequences put into a string's content, with whether a string holding
 // one (between plain bytes) is acceptable: valid UTF-8, no raw control character, escapes
 // well formed, surrogate escapes paired (I-JSON).
-var hostile6Seqs = []struct {
+var strictSeqs = []struct {
 	s  string
 	ok bool
 }{
@@ -33,13 +33,13 @@ var hostile6Seqs = []struct {
 	{"\x00", false}, {"\x01", false}, {"\n", false}, {"\x1f", false},
 }
 
-// hostile6Lens are content lengths around skipPlain's blocks.
-var hostile6Lens = []int{0, 1, 2, 15, 16, 17, 31, 32, 33, 34, 63, 64, 65}
+// strictLens are content lengths around skipPlain's blocks.
+var strictLens = []int{0, 1, 2, 15, 16, 17, 31, 32, 33, 34, 63, 64, 65}
 
-// checkCanonical6 holds Canonical, CanonicalWithout, Parse and Value.Canonical to each other and
+// checkCanonical holds Canonical, CanonicalWithout, Parse and Value.Canonical to each other and
 // to want (acceptance) and github.com/gowebpki/jcs (bytes); the result must not change when the
 // input is overwritten after the call.
-func checkCanonical6(t *testing.T, raw []byte, want bool) {
+func checkCanonical(t *testing.T, raw []byte, want bool) {
 	t.Helper()
 	in := bytes.Clone(raw)
 	got, err := Canonical(in)
@@ -70,11 +70,11 @@ func checkCanonical6(t *testing.T, raw []byte, want bool) {
 	}
 }
 
-// Every byte value, and every sequence of hostile6Seqs, at every offset of a string's content of
-// each length in hostile6Lens: as a top-level string (its closing quote the input's last byte),
+// Every byte value, and every sequence of strictSeqs, at every offset of a string's content of
+// each length in strictLens: as a top-level string (its closing quote the input's last byte),
 // a member's value, a member's name, and with the
 // string unterminated.
-func TestCanonicalHostile6StringBytes(t *testing.T) {
+func TestCanonicalStringBytes(t *testing.T) {
 	type seq struct {
 		s  string
 		ok bool
@@ -84,26 +84,26 @@ func TestCanonicalHostile6StringBytes(t *testing.T) {
 		b := string([]byte{byte(c)})
 		ok := c >= 0x20 && c != '"' && c != '\\' && c < 0x80
 		if ok && c != ' ' && c != '!' && c != '#' && c != '[' && c != ']' && c != '~' {
-			continue // the plain bytes are alike to skipPlain (TestskipPlainHostile6EveryByte has them all)
+			continue // the plain bytes are alike to skipPlain (TestSkipPlainEveryByte has them all)
 		}
 		seqs = append(seqs, seq{b, ok})
 	}
-	for _, s := range hostile6Seqs {
+	for _, s := range strictSeqs {
 		seqs = append(seqs, seq(s))
 	}
 	n := 0
-	for _, l := range hostile6Lens {
+	for _, l := range strictLens {
 		for pos := 0; pos <= l; pos++ {
 			for _, sq := range seqs {
 				content := strings.Repeat("a", pos) + sq.s + strings.Repeat("q", l-pos) // (\q is no escape)
 				if l == 0 && sq.s != "" {
 					content = sq.s
 				}
-				checkCanonical6(t, []byte(`"`+content+`"`), sq.ok)
-				checkCanonical6(t, []byte(`{"k":"`+content+`","z":1}`), sq.ok)
-				checkCanonical6(t, []byte(`{"`+content+`":1,"\u00ff":[]}`), sq.ok)
+				checkCanonical(t, []byte(`"`+content+`"`), sq.ok)
+				checkCanonical(t, []byte(`{"k":"`+content+`","z":1}`), sq.ok)
+				checkCanonical(t, []byte(`{"`+content+`":1,"\u00ff":[]}`), sq.ok)
 				// unterminated, unless the quote itself closes it as the content's last byte
-				checkCanonical6(t, []byte(`"`+content), sq.s == `"` && pos == l)
+				checkCanonical(t, []byte(`"`+content), sq.s == `"` && pos == l)
 				n++
 			}
 			if pos > 34 { // the later offsets of the longest texts add nothing skipPlain has not seen
@@ -120,7 +120,7 @@ func TestCanonicalHostile6StringBytes(t *testing.T) {
 // twice directly or after a nested object's members, a name that is a prefix of another. The
 // scanner's name cache must find an escaped spelling equal to a raw one, and never take a
 // prefix for the name.
-func TestCanonicalHostile6NearNames(t *testing.T) {
+func TestCanonicalNearNames(t *testing.T) {
 	refuse := []string{
 		`{"seq":1,"\u0073eq":2}`, `{"\u0073eq":1,"seq":2}`, `{"seq":1,"SEQ":2}`, `{"seq":1,"ſeq":2}`,
 		`{"kelvin":1,"\u212aelvin":2}`, `{"sig":1,"o":{"sig":2},"Sig":3}`, `{"a":1,"b":{"x":[{"a":1}]},"\u0061":2}`,
@@ -141,7 +141,7 @@ func TestCanonicalHostile6NearNames(t *testing.T) {
 		`[{"x":1},{"x":2},{"\u0078":3}]`,
 	}
 	for _, a := range accept {
-		checkCanonical6(t, []byte(a), true)
+		checkCanonical(t, []byte(a), true)
 	}
 	// more than 16 members: the map path of the duplicate check
 	var b strings.Builder
@@ -159,7 +159,7 @@ func TestCanonicalHostile6NearNames(t *testing.T) {
 }
 
 // Numbers at the edge of the safe integers, and 19 or 20 digits.
-func TestCanonicalHostile6Numbers(t *testing.T) {
+func TestCanonicalNumbers(t *testing.T) {
 	for _, c := range []struct {
 		n  string
 		ok bool
@@ -171,16 +171,16 @@ func TestCanonicalHostile6Numbers(t *testing.T) {
 		{"0.0000", true}, {"1E+2", true}, {"01", false}, {"1.", false}, {".5", false}, {"+1", false},
 		{"-", false}, {"1e", false}, {"1e+", false},
 	} {
-		checkCanonical6(t, []byte(`{"n":`+c.n+`}`), c.ok)
+		checkCanonical(t, []byte(`{"n":`+c.n+`}`), c.ok)
 	}
 }
 
 // Canonical from many goroutines on inputs of different shapes and lengths, each result held
 // to one computed alone beforehand; then the inputs scribbled over and the results checked
 // again: no result aliases a tree's lists or another call's input.
-func TestCanonicalHostile6Concurrent(t *testing.T) {
+func TestCanonicalConcurrent(t *testing.T) {
 	var inputs [][]byte
-	for _, l := range hostile6Lens {
+	for _, l := range strictLens {
 		s := strings.Repeat("q", l)
 		inputs = append(inputs,
 			[]byte(`{"`+s+`":"`+s+`","b":[1,{"`+s+`x":"é"}],"a":null}`),
@@ -233,11 +233,11 @@ func TestCanonicalHostile6Concurrent(t *testing.T) {
 	}
 }
 
-// FuzzCanonicalHostile6: Canonical, the tree-keeping Parse and github.com/gowebpki/jcs
+// FuzzCanonicalStrict: Canonical, the tree-keeping Parse and github.com/gowebpki/jcs
 // agree on every input (acceptance by json.Valid and utf8.Valid apart from the strict rules, and
 // bytes), before and after the input is overwritten, and the canonical form canonicalises to
 // itself (a fraction beyond 2^53 or float64 broke both until 8d35aa5: fraction_hostile6_test.go).
-func FuzzCanonicalHostile6(f *testing.F) {
+func FuzzCanonicalStrict(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}

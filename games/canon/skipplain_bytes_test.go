@@ -10,7 +10,7 @@ import "testing"
 // blocks, a 16-byte block and a word past them), from the start, from the byte itself and
 // from just past it: skipPlain stops where the byte-at-a-time reference does. 0x7f/0x80 and
 // 0xa2/0xdc (a quote or backslash with the high bit set) are where a word test could go wrong.
-func TestSkipPlainHostile6EveryByte(t *testing.T) {
+func TestSkipPlainEveryByte(t *testing.T) {
 	data := make([]byte, 72)
 	for n := 0; n <= len(data); n++ {
 		d := data[:n]
@@ -36,7 +36,7 @@ func TestSkipPlainHostile6EveryByte(t *testing.T) {
 
 // skipPlain reads nothing outside data[:len(data)]: a plain slice cut from a buffer of quotes
 // (quotes before it, and after it inside its capacity) is plain to its end, from every start.
-func TestSkipPlainHostile6NoReadOutside(t *testing.T) {
+func TestSkipPlainNoReadOutside(t *testing.T) {
 	buf := make([]byte, 256)
 	for off := 0; off <= 33; off++ {
 		for n := 0; n <= 130; n++ {
@@ -59,7 +59,7 @@ func TestSkipPlainHostile6NoReadOutside(t *testing.T) {
 
 // Two special bytes in one block: the first is found, whichever half of a 32-byte turn or
 // which overlapping last 16 each sits in.
-func TestSkipPlainHostile6FirstOfTwo(t *testing.T) {
+func TestSkipPlainFirstOfTwo(t *testing.T) {
 	for n := 16; n <= 70; n++ {
 		d := make([]byte, n)
 		for a := 0; a < n; a++ {

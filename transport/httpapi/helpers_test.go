@@ -115,6 +115,25 @@ func (en *env) do(method, path string, body string, hdr ...string) reply {
 	return r
 }
 
+// poll is a GET with the walk-in's token, for a goroutine other than the test's: a failure to
+// send is a reply of status 0 with the error as its body, for the test to report.
+func (en *env) poll(path, tok string) reply {
+	req, err := http.NewRequestWithContext(en.t.Context(), "GET", en.srv.URL+path, nil)
+	if err != nil {
+		return reply{raw: []byte(err.Error())}
+	}
+	req.Header.Set("X-Walkin", tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return reply{raw: []byte(err.Error())}
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	r := reply{status: resp.StatusCode, header: resp.Header, raw: raw}
+	_ = json.Unmarshal(raw, &r.body)
+	return r
+}
+
 // register makes a walk-in and returns its token.
 func (en *env) register(name string) string {
 	en.t.Helper()

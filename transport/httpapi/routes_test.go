@@ -473,16 +473,16 @@ func TestNextPollsPerToken(t *testing.T) {
 	tok, round := en.joined("Ada")
 	done := make(chan reply, 2)
 	for range 2 {
-		go func() { done <- en.do("GET", "/v1/walkin/next?wait=10", "", "X-Walkin", tok) }()
+		go func() { done <- en.poll("/v1/walkin/next?wait=30", tok) }()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	var r reply
-	for time.Now().Before(deadline) { // until both polls are held
-		if r = en.do("GET", "/v1/walkin/next?wait=0", "", "X-Walkin", tok); r.status == 429 {
-			break
+	// Both polls held, each in the desk's NextMove (so past the door's count), before the one
+	// too many is sent: a probe sent sooner would take a place itself and turn a long poll away.
+	for deadline := time.Now().Add(30 * time.Second); en.desk.Held(tok) < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 2 long polls held", en.desk.Held(tok))
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
+	r := en.do("GET", "/v1/walkin/next?wait=0", "", "X-Walkin", tok)
 	refused(t, r, 429, "too_many_polls")
 	if r.body["retry"] != true {
 		t.Errorf("too_many_polls must say retry: %s", r.raw)

@@ -28,8 +28,8 @@ func parses(raw []byte) bool {
 
 // One byte of a commitment received in its canonical form or in a loose form, replaced by each
 // of hostile6Bytes at every offset: whatever ParseForms takes, its forms are those
-// github.com/gowebpki/jcs writes (checkJCS6).
-func TestParseFormsHostile6OneByte(t *testing.T) {
+// github.com/gowebpki/jcs writes (checkJCS).
+func TestParseFormsOneByte(t *testing.T) {
 	k := testKey("alice")
 	b := baseObj()
 	forms := [][]byte{
@@ -56,7 +56,7 @@ func TestParseFormsHostile6OneByte(t *testing.T) {
 				total++
 				if parses(raw) {
 					took++
-					checkJCS6(t, raw)
+					checkJCS(t, raw)
 				}
 			}
 		}
@@ -69,10 +69,10 @@ func TestParseFormsHostile6OneByte(t *testing.T) {
 	t.Logf("%d of %d one-byte changes taken, each as jcs writes it", took, total)
 }
 
-// checkJCS6 holds a taken commitment's forms to github.com/gowebpki/jcs, which owes nothing to
+// checkJCS holds a taken commitment's forms to github.com/gowebpki/jcs, which owes nothing to
 // canon's strict scan: Forms.Signed is JCS of the object, Canonical.Bytes JCS of the object
 // less sig.
-func checkJCS6(t *testing.T, raw []byte) {
+func checkJCS(t *testing.T, raw []byte) {
 	t.Helper()
 	_, cb, forms, err := ParseForms(raw)
 	if err != nil {
@@ -97,7 +97,7 @@ func checkJCS6(t *testing.T, raw []byte) {
 // The payer's text with a special byte or sequence at every offset, the payer's literal at
 // lengths around the string scan's 8- and 32-byte blocks, and the payer as the last member so
 // its closing quote sits near the end of the data: never taken unless printable ASCII.
-func TestParseFormsHostile6PayerBytes(t *testing.T) {
+func TestParseFormsPayerBytes(t *testing.T) {
 	seqs := []string{"\x00", "\x1f", "\x7f", "\x80", "\xc3", "\xc3\xa9", "\xe2\x82", "\xed\xa0\x80", "\xff", `\"`, `\\`,
 		`\u0041`, `"`, "\\", "~", "!", " "}
 	took := 0
@@ -132,7 +132,7 @@ func TestParseFormsHostile6PayerBytes(t *testing.T) {
 
 // A commitment cut short at every length is never taken, and never a panic; leading and
 // trailing whitespace around the whole is.
-func TestParseFormsHostile6Truncated(t *testing.T) {
+func TestParseFormsTruncated(t *testing.T) {
 	raw := signed(t, baseObj(), testKey("alice"))
 	for n := 0; n < len(raw); n++ {
 		if parses(raw[:n]) {
@@ -146,7 +146,7 @@ func TestParseFormsHostile6Truncated(t *testing.T) {
 
 // Nothing ParseForms returns is a view of the input: the input overwritten afterwards, every
 // field (strings, forms, digest, id, sig text, condition) reads as before.
-func TestParseFormsHostile6NoViewOfInput(t *testing.T) {
+func TestParseFormsNoViewOfInput(t *testing.T) {
 	k := testKey("alice")
 	for _, obj := range []string{baseObj(), exampleObj,
 		strings.Replace(baseObj(), `{"always":true}`, `{"or":[{"backs":["`+carol+`","`+alice+`"]},{"honoured":"sha256:`+strings.Repeat("ab", 32)+`"}]}`, 1)} {
@@ -169,7 +169,7 @@ func TestParseFormsHostile6NoViewOfInput(t *testing.T) {
 
 // ParseRound against strconv.ParseUint and the rule's own words, on every digit count from 1 to
 // 21 with random digits, the 19- and 20-digit edges, and each digit position holding a non-digit.
-func TestParseRoundHostile6(t *testing.T) {
+func TestParseRoundDigits(t *testing.T) {
 	ref := func(id string) (uint64, bool) {
 		if !strings.HasPrefix(id, "T-") || len(id) < 3 || id[2] == '0' {
 			return 0, false

@@ -16,9 +16,9 @@ import (
 // the parsed condition). The commitment is also read as an element of an answer, where its
 // bytes start deep inside a larger document.
 
-// hostile3Seeds are commitments, valid and hostile: escapes, member order, numbers, case folds,
+// parseValueSeeds are commitments, valid and hostile: escapes, member order, numbers, case folds,
 // unknown members, non-ASCII names (surrogate pairs sort below U+E000 in JCS).
-func hostile3Seeds(t testing.TB) [][]byte {
+func parseValueSeeds(t testing.TB) [][]byte {
 	key := testKey("alice")
 	base := baseObj()
 	objs := []string{
@@ -108,13 +108,13 @@ func sameJudgement(t *testing.T, raw []byte) {
 }
 
 func TestParseValueJudgesAsParse(t *testing.T) {
-	for _, raw := range hostile3Seeds(t) {
+	for _, raw := range parseValueSeeds(t) {
 		sameJudgement(t, raw)
 	}
 }
 
 func FuzzParseValueJudgesAsParse(f *testing.F) {
-	for _, raw := range hostile3Seeds(f) {
+	for _, raw := range parseValueSeeds(f) {
 		f.Add(raw)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {

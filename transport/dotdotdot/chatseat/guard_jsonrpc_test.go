@@ -9,7 +9,7 @@ import (
 // A well-formed JSON-RPC batch is valid JSON: refusing it with -32700 "Parse error" (mcp-go's
 // "request body is not valid json") tells a client its JSON is broken when it is not. The
 // brief for /mcp: a hostile request is always -32600 or -32602, and nothing reaches the desk.
-func TestHostile2WellFormedBatchIsInvalidRequestNotParseError(t *testing.T) {
+func TestWellFormedBatchIsInvalidRequestNotParseError(t *testing.T) {
 	f := &fakeDesk{}
 	srv := seat(t, f, Options{})
 	status, m := post(t, srv, `[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"register","arguments":{"name":"Eve"}}}]`)
@@ -24,7 +24,7 @@ func TestHostile2WellFormedBatchIsInvalidRequestNotParseError(t *testing.T) {
 
 // params.name of the wrong type is an invalid param: -32602 with a short fixed message, never
 // Go's decoder text ("Go struct field CallToolRequest.params.name").
-func TestHostile2ToolNameWrongTypeIsShortInvalidParams(t *testing.T) {
+func TestToolNameWrongTypeIsShortInvalidParams(t *testing.T) {
 	f := &fakeDesk{}
 	srv := seat(t, f, Options{})
 	_, m := post(t, srv, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":5,"arguments":{}}}`)

@@ -2,7 +2,7 @@ package chatseat
 
 import "testing"
 
-// The kind behind TestHostile2ToolNameWrongTypeIsShortInvalidParams: any member mcp-go decodes
+// The kind behind TestToolNameWrongTypeIsShortInvalidParams: any member mcp-go decodes
 // into a typed field, in any method it serves, answers a fixed message when its type is wrong.
 func TestWrongTypedParamsAnswerFixedInvalidParams(t *testing.T) {
 	refused(t, `{"jsonrpc":"2.0","id":21,"method":"tools/list","params":{"cursor":{"a":1}}}`, -32602, msgParamsTypes, float64(21))

@@ -29,6 +29,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors/dotdotdot"
 	"arena/games/canon"
 	"arena/transport/door"
 )
@@ -72,20 +73,12 @@ type Seat struct {
 	Format string // "" | "blitz" | "short"
 }
 
-// Seated is where the agent sits (the reply of a practice join).
-type Seated struct {
-	Round  string `json:"round"`
-	Table  string `json:"table"`
-	Seat   int    `json:"seat"`
-	Format string `json:"format"`
-	Pace   string `json:"pace"`
-	Status string `json:"status"`
-}
-
-// Seater seats verified agents and applies their owners' levers (*dotdotdot.Arena through an
-// adapter). Errors are *games.Error with protocol codes.
+// Seater seats verified agents and applies their owners' levers (*dotdotdot.Arena, through
+// cmd/arena's wiring, which makes the verified Seat a dotdotdot.AgentJoin). The reply of a
+// practice join is where the agent sits. Errors are refusals with protocol codes
+// (door.AsRefusal).
 type Seater interface {
-	JoinAgent(ctx context.Context, s Seat) (Seated, error)
+	JoinAgent(ctx context.Context, s Seat) (dotdotdot.AgentJoinReply, error)
 	// Lever applies lever kind ("call", "veto", "accuse") for the seat agent holds in round;
 	// body is the raw, shape-checked JSON body. The game's §12 refusals come back as they are.
 	Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors/dotdotdot"
 	"arena/games"
 	"arena/games/canon"
 	"arena/storage"
@@ -54,11 +55,11 @@ type fakeSeater struct {
 	refuse error
 }
 
-func (s *fakeSeater) JoinAgent(_ context.Context, st Seat) (Seated, error) {
+func (s *fakeSeater) JoinAgent(_ context.Context, st Seat) (dotdotdot.AgentJoinReply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.joins = append(s.joins, st)
-	return Seated{Round: "T-5", Table: "a-1", Seat: 1, Format: "blitz", Pace: "agent", Status: "seated"}, nil
+	return dotdotdot.AgentJoinReply{Round: "T-5", Table: "a-1", Seat: 1, Format: "blitz", Pace: "agent", Status: "seated"}, nil
 }
 
 func (s *fakeSeater) Lever(_ context.Context, agent, round, kind string, body []byte) (json.RawMessage, error) {
@@ -362,9 +363,9 @@ type fakePaid struct {
 	ag    Agent
 }
 
-func (p *fakePaid) Hold(_ context.Context, ag Agent) (Hold, error) {
+func (p *fakePaid) Hold(_ context.Context, ag Agent) (dotdotdot.PaidHold, error) {
 	p.ag = ag
-	return Hold{Hold: "h_0123456789abcdef01234567", SeatToken: p.token, StartsAt: t0.Add(2 * time.Minute),
+	return dotdotdot.PaidHold{Hold: "h_0123456789abcdef01234567", SeatToken: p.token, StartsAt: t0.Add(2 * time.Minute),
 		PayFrom: []string{ag.Owner}, Entry: 100_000_000, Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0", Table: "o-1"}, nil
 }
 

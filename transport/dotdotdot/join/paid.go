@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors/dotdotdot"
 	"arena/transport/door"
 )
 
@@ -23,27 +24,17 @@ const HeaderSeatToken = "X-Seat-Token"
 // "devchain".
 const DepositEntrypoint = "escrow.deposit"
 
-// Hold is a seat held on the paid table filling now (§5.7).
-type Hold struct {
-	Hold      string    // public id; the check URL is /v1/join/paid/{Hold}
-	SeatToken string    // the seat's token: x-seat-token, and the deposit's parameter
-	StartsAt  time.Time // the entry must be on chain before this instant
-	PayFrom   []string  // CAIP-10 accounts whose deposit counts: the owner, the agent wallet
-	Entry     int64     // microCCD
-	Escrow    string    // CAIP-10 escrow contract
-	Table     string
-}
-
-// Paid serves paid tables (*dotdotdot.PaidTables through an adapter). Check answers the
+// Paid serves paid tables over dotdotdot.PaidHold (*dotdotdot.PaidTables, through cmd/arena's
+// wiring). Check answers the
 // {paid, paid_by, ...} object; a wrong token is a refusal with code forbidden.
 type Paid interface {
-	Hold(ctx context.Context, ag Agent) (Hold, error)
+	Hold(ctx context.Context, ag Agent) (dotdotdot.PaidHold, error)
 	Check(ctx context.Context, hold, seatToken string) (json.RawMessage, error)
 }
 
 // holdReply is the answer of a paid join: seat_token, starts_at, pay_from, entry (the deposit
 // instruction) and check (§5.7).
-func holdReply(h Hold) map[string]any {
+func holdReply(h dotdotdot.PaidHold) map[string]any {
 	param := binary.LittleEndian.AppendUint32(nil, uint32(len(h.SeatToken)))
 	param = append(param, h.SeatToken...)
 	return map[string]any{

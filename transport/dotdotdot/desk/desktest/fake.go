@@ -38,6 +38,7 @@ type walkin struct {
 	result *games.Result
 	notify chan struct{} // closed and replaced when a move is issued
 	polls  int
+	held   int // NextMove calls waiting now
 }
 
 type move struct {
@@ -77,6 +78,17 @@ func (f *Fake) Polls(token string) int {
 	defer f.mu.Unlock()
 	if w := f.mu.tokens[token]; w != nil {
 		return w.polls
+	}
+	return 0
+}
+
+// Held is how many NextMove calls for the token are waiting now (for a move, the wait's end or
+// ctx's), so a test knows its long polls are held without sleeping on it.
+func (f *Fake) Held(token string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if w := f.mu.tokens[token]; w != nil {
+		return w.held
 	}
 	return 0
 }
@@ -202,13 +214,22 @@ func (f *Fake) NextMove(ctx context.Context, token string, wait time.Duration) (
 		}
 		ch := w.notify
 		round := w.round
+		w.held++
 		f.mu.Unlock()
+		var next *dotdotdot.Next
+		var nerr error
 		select {
 		case <-ch:
 		case <-t.C:
-			return dotdotdot.Next{Waiting: true, Round: round, Status: "scouting"}, nil
+			next = &dotdotdot.Next{Waiting: true, Round: round, Status: "scouting"}
 		case <-ctx.Done():
-			return dotdotdot.Next{}, ctx.Err()
+			next, nerr = &dotdotdot.Next{}, ctx.Err()
+		}
+		f.mu.Lock()
+		w.held--
+		f.mu.Unlock()
+		if next != nil {
+			return *next, nerr
 		}
 	}
 }
