@@ -42,6 +42,10 @@ func (l *losingAnchorer) Anchor(job AnchorJob) {
 // finished round's pending anchors (games.AnchorKeeper), and the line is lost for good.
 // Want: after a restart, a finished round's pending anchors are asked for again and recorded.
 func TestBlitzKilledAfterRevealStillAnchorsTranscript(t *testing.T) {
+	inBubble(t, killedAfterRevealStillAnchorsTranscript)
+}
+
+func killedAfterRevealStillAnchorsTranscript(t *testing.T) {
 	var slow atomic.Bool
 	h, _ := slowHarness(t, &slow)
 	la := &losingAnchorer{}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arena/games"
@@ -13,9 +14,8 @@ import (
 )
 
 // driveToEnd moves the fake clock from deadline to deadline until table id finishes. Between
-// moves it waits for the arena to go quiet (no event for 50 ms): house seats answer as soon as
-// their prompt arrives, so a quiet table is waiting for its clock. If it was not quiet after
-// all, an answer arrives late and counts as empty; the round still ends.
+// moves it waits for the arena to go quiet (quiet): house seats answer as soon as their prompt
+// arrives, so a quiet table is waiting for its clock. The test must run in a synctest bubble.
 func (h *harness) driveToEnd(id string, maxSteps int) {
 	h.t.Helper()
 	for i := 0; i < maxSteps; i++ {
@@ -33,21 +33,26 @@ func (h *harness) driveToEnd(id string, maxSteps int) {
 	h.t.Fatalf("table %s not finished after %d clock steps", id, maxSteps)
 }
 
-// quiet collects events and statuses until none has come for 50 ms.
+// quiet waits until every goroutine of the test's synctest bubble is blocked (synctest.Wait: the
+// actors are idle, nothing is left to commit), then collects the events and statuses sent.
+// Only a test run in a bubble (inBubble) may call it.
 func (h *harness) quiet() {
+	synctest.Wait()
 	for {
 		select {
 		case e := <-h.events:
 			h.log = append(h.log, e)
 		case s := <-h.status:
 			h.last[s[0]] = s[1]
-		case <-time.After(50 * time.Millisecond):
+		default:
 			return
 		}
 	}
 }
 
-func TestBlitzShortRoundOfHouseSeats(t *testing.T) {
+func TestBlitzShortRoundOfHouseSeats(t *testing.T) { inBubble(t, blitzShortRoundOfHouseSeats) }
+
+func blitzShortRoundOfHouseSeats(t *testing.T) {
 	h := newHarness(t)
 	h.eng2 = blitz.NewEngine(blitz.DefaultFees())
 	h.stop()
@@ -84,7 +89,9 @@ func TestBlitzShortRoundOfHouseSeats(t *testing.T) {
 	}
 }
 
-func TestDilemmaRoundOfHouseSeats(t *testing.T) {
+func TestDilemmaRoundOfHouseSeats(t *testing.T) { inBubble(t, dilemmaRoundOfHouseSeats) }
+
+func dilemmaRoundOfHouseSeats(t *testing.T) {
 	h := newHarness(t)
 	h.eng2 = dilemma.Engine{}
 	h.stop()

@@ -14,7 +14,7 @@ import (
 
 // playBlitzShort plays a Short round of house seats on the harness clock; with restart, the arena
 // is shut down and started again (boot recovery) after a few clock steps. It returns the
-// transcript.
+// transcript. It runs in a synctest bubble (driveToEnd).
 func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 	h := newHarness(t)
 	h.eng2 = blitz.NewEngine(blitz.DefaultFees())
@@ -58,6 +58,10 @@ func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 // byte for byte. (House seats answer concurrently, so two runs' transcripts may order the seats
 // of one move differently; the hash is the check that holds.)
 func TestBlitzTableRestoresFromItsJournal(t *testing.T) {
+	inBubble(t, blitzTableRestoresFromItsJournal)
+}
+
+func blitzTableRestoresFromItsJournal(t *testing.T) {
 	evs, h := playBlitzShort(t, true)
 	rec := h.record("bj")
 	if rec.Status != StatusFinished || rec.Result == nil {

@@ -148,7 +148,14 @@ func slowHarness(t *testing.T, slow *atomic.Bool) (*harness, *replyingAnchorer) 
 // not hold. (Seen without any injected delay too: seq 18 then 26 after a plain ops restart while
 // house seats answered.) Once stopping, a table must take no input and start no commit (answer
 // unavailable; the next incarnation redelivers the open move).
+//
+// It runs in a synctest bubble, so its pauses are on the bubble's clock: the 100 ms pause ends
+// with one commit in flight (the hook's 300 ms) and the house answers queued behind it.
 func TestBlitzStoppingTableTakesNoInput(t *testing.T) {
+	inBubble(t, stoppingTableTakesNoInput)
+}
+
+func stoppingTableTakesNoInput(t *testing.T) {
 	var slow atomic.Bool
 	h, _ := slowHarness(t, &slow)
 	ctx := context.Background()
@@ -214,7 +221,9 @@ func TestBlitzStoppingTableTakesNoInput(t *testing.T) {
 // says finished, so no next incarnation is started to do it: the round's end is stored but never
 // announced, and its transcript is never anchored. Every output of a flight that landed must be
 // released (or the next incarnation must release it).
-func TestBlitzOpsRestartOnFinalCommit(t *testing.T) {
+func TestBlitzOpsRestartOnFinalCommit(t *testing.T) { inBubble(t, opsRestartOnFinalCommit) }
+
+func opsRestartOnFinalCommit(t *testing.T) {
 	// commits take 300 ms while slow is set, so the restart surely reaches the table while the
 	// reveal's commit is in flight
 	var slow atomic.Bool

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arena/actors/dotdotdot/envelope"
@@ -31,7 +32,13 @@ type gotEnvelope struct {
 // event, the round's public transcript from its start; a move delivered again is the same
 // envelope byte for byte (each table also panics once while the walk-in's commit move is open, so
 // it is delivered again); and at the end every envelope still reads as it did when delivered.
+// It runs in a synctest bubble: "the deliveries have arrived" is synctest.Wait (every actor
+// idle), not a wall-clock pause.
 func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
+	inBubble(t, packedTablesFailedCommitsReload)
+}
+
+func packedTablesFailedCommitsReload(t *testing.T) {
 	h := bzHarness(t)
 	const tables = 3
 	type table struct {
@@ -81,7 +88,7 @@ func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
 				h.state(tb.id)
 			}
 		}
-		time.Sleep(20 * time.Millisecond) // the walk-ins' deliveries go through seat actors
+		synctest.Wait() // the walk-ins' deliveries go through seat actors: every actor idle
 		for _, tb := range ts {
 			drain(tb)
 		}

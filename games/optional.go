@@ -1,6 +1,9 @@
 package games
 
-import "encoding/json"
+import (
+	"crypto/ed25519"
+	"encoding/json"
+)
 
 // Briefer is implemented by engines that can put a prompt in words for an assistant (Blitz
 // §4.4 format=brief and the MCP next_move tool). Answer is the body to post for the move, filled
@@ -49,6 +52,55 @@ type Opening struct {
 	AnnouncedIn string
 	Source      string
 	From        string
+}
+
+// AnchorPlanner is an Engine that says, from a round's public transcript alone, every anchor its
+// match had to request (§5.5), in request order (the plan's first entry has seq 1), so a verifier
+// (chain/verify) rebuilds and checks any game's anchors without knowing its event types. The
+// verifier hashes the events itself (SHA-256 of JCS of the list, §11.5); the plan says which.
+type AnchorPlanner interface {
+	AnchorPlan(events []Event) []PlannedAnchor
+}
+
+// PlannedAnchor is one anchor request a transcript implies. Kind is its §5.5 kind ("exchange",
+// "commitment", "turn", "opened", "transcript"). The hash it must carry is, by the first that
+// applies:
+//   - Opened: the commitment the reveal opens (Opener.Open's Hash);
+//   - ID != "" or Kind "commitment": the id an event stated ("sha256:<64 hex>"), at event Pos;
+//   - Prefix: the hash of events[0..n] for any n in From..To (a request made at a moment inside
+//     that span, which other events may interleave with);
+//   - otherwise: the hash of events[From..To] (an exchange's window; From 0 for a transcript).
+//
+// Pos is the index of the last event the anchor covers (where a report prints it); What says
+// which events, in words; Within, for a Prefix anchor, says where n lies ("in the settle of turn
+// 3"). From and To are indices into the events, inclusive.
+type PlannedAnchor struct {
+	Kind     string
+	Pos      int
+	What     string
+	Opened   bool
+	ID       string
+	Prefix   bool
+	From, To int
+	Within   string
+}
+
+// Verifier is an Engine with checks of its own on a revealed transcript beyond its anchors and its
+// reveal (Blitz: every sealed commitment's id, terms and signature, §7, §11.4). Verify reads the
+// events of round alone; keys are signing keys by agent id (§7.3), and a game may read others its
+// transcript publishes. One Finding per thing checked, in transcript order; a malformed transcript
+// yields failing findings, never a panic.
+type Verifier interface {
+	Verify(round string, events []Event, keys map[string]ed25519.PublicKey) []Finding
+}
+
+// Finding is one check a Verifier made: at event index Pos, OK or not, its name ("commitment
+// 1a2b…") and what was compared, in words.
+type Finding struct {
+	Pos   int
+	OK    bool
+	Check string
+	What  string
 }
 
 // Narrator is an engine that puts its public events in words, so a door (the round page's feed,

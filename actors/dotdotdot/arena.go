@@ -33,7 +33,7 @@ type Arena struct {
 }
 
 // newArena puts the DOTDOTDOT product on a, which may still be starting (called from
-// actors.Options.BeforeRecover, so that StartDesk spawns the desk before boot recovery).
+// actors.Options.BeforeRecover, so that startDesk spawns the desk before boot recovery).
 func newArena(a *actors.Arena, o Options) *Arena {
 	d := &Arena{Arena: a, opts: o}
 	if eng, ok := a.Bracket().Engine(walkinGame); ok {
@@ -49,7 +49,7 @@ func (a *Arena) seatsOf(format string) int {
 }
 
 // Start starts an arena (actors.Start) with the DOTDOTDOT product on it: its A2A channel
-// (ChannelA2A, registered in opts.Channels) and its desk (StartDesk) are spawned before boot
+// (ChannelA2A, registered in opts.Channels) and its desk (startDesk) are spawned before boot
 // recovery, so the prompts recovered tables redeliver find them and the walk-ins' mailboxes.
 // opts.BeforeRecover, when set, runs after them.
 func Start(opts actors.Options, o Options) (*Arena, error) {
@@ -65,7 +65,7 @@ func Start(opts actors.Options, o Options) (*Arena, error) {
 		if err := startA2A(d); err != nil {
 			return err
 		}
-		if err := StartDesk(d); err != nil {
+		if err := startDesk(d); err != nil {
 			return err
 		}
 		if before != nil {

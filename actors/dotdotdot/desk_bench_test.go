@@ -10,7 +10,7 @@ import (
 // BenchmarkDeskNextMove is one poll that finds a move waiting: door → desk (token) → walk-in →
 // mailbox and back, with the brief rendered (the stand-in game's Briefer).
 func BenchmarkDeskNextMove(b *testing.B) {
-	e := startDeskEnv(b, "", nil, StartDesk, deskGame{})
+	e := startDeskEnv(b, "", nil, startDesk, deskGame{})
 	ctx := b.Context()
 	token, _ := e.a.RegisterWalkin(ctx, "Bench", "")
 	if _, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short", Pace: "agent"}); err != nil {
@@ -31,7 +31,7 @@ func BenchmarkDeskNextMove(b *testing.B) {
 // the walk-in, two house seats) played over the desk on the chat clock: join, poll and answer
 // every move, to the result and the record.
 func BenchmarkDeskBlitzPracticeRound(b *testing.B) {
-	e := startDeskEnv(b, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
+	e := startDeskEnv(b, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := b.Context()
 	b.ReportAllocs()
 	i := 0

@@ -25,7 +25,7 @@ func TestDeskBlitzPractice(t *testing.T) {
 }
 
 func deskBlitzRound(t *testing.T, format string, mole *int, seats, wantMoves int) {
-	e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
+	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Ivo", "test-model")
 	if err != nil {

@@ -88,7 +88,7 @@ func (a *Arena) deskSend(pid *actor.PID, msg any) error {
 	return nil
 }
 
-// deskPID is the desk actor, spawned on first use when Start did not (StartDesk). Spawned
+// deskPID is the desk actor, spawned on first use when Start did not (startDesk). Spawned
 // late, after tables were restored (whose open moves went to mailboxes not yet respawned), it
 // has the tables of live walk-in seats restarted from their snapshots, which redelivers those
 // moves, before the request that started it goes on.
@@ -113,11 +113,11 @@ func (a *Arena) deskPID() (*actor.PID, error) {
 	return pid, nil
 }
 
-// StartDesk spawns the walk-in desk. Wire it as Options.BeforeRecover, so that it runs before
-// Start restores tables: the mailboxes of live walk-in seats then exist again (desk Started)
+// startDesk spawns the walk-in desk. Start runs it in actors.Options.BeforeRecover, before the
+// arena restores tables: the mailboxes of live walk-in seats then exist again (desk Started)
 // when the restored tables redeliver their open moves. Without it the desk starts on first use
 // and has those tables restarted to redeliver. Calling it when the desk runs is harmless.
-func StartDesk(a *Arena) error {
+func startDesk(a *Arena) error {
 	_, _, err := a.spawnDesk()
 	return err
 }

@@ -34,7 +34,7 @@ type keptEnvelope struct {
 // crash) is the same envelope byte for byte; and at the end of the round every envelope and state
 // handed out reads as it did when collected.
 func TestDeskPracticePackedEnvelopes(t *testing.T) {
-	e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
+	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	seed := sha256.Sum256([]byte("desk test instance"))
 	pub := ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey)

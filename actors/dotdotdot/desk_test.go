@@ -57,7 +57,7 @@ func (c deskArmClock) AfterFunc(d time.Duration, f func()) func() bool {
 // the desk wired as Options.BeforeRecover.
 func newDeskEnv(t testing.TB, dir string, clock *actors.FakeClock) *deskEnv {
 	t.Helper()
-	return startDeskEnv(t, dir, clock, StartDesk, deskGame{})
+	return startDeskEnv(t, dir, clock, startDesk, deskGame{})
 }
 
 // startDeskEnv is newDeskEnv with the BeforeRecover hook (nil: the desk starts on first use) and
@@ -636,12 +636,12 @@ func TestDeskTableRestartKeepsMove(t *testing.T) {
 
 // TestDeskServerRestart: the server stops mid-round and starts again on the same file. The
 // token still works, the record is kept, and the open move is back in the mailbox: with the desk
-// wired before recovery (StartDesk) and with the desk started late, on first use.
+// wired before recovery (startDesk) and with the desk started late, on first use.
 func TestDeskServerRestart(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		before func(*Arena) error
-	}{{"before recovery", StartDesk}, {"on first use", nil}} {
+	}{{"before recovery", startDesk}, {"on first use", nil}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newDeskEnv(t, "", nil)
 			ctx := deskCtx(t)

@@ -14,7 +14,7 @@ import (
 // opening a table (like the walkin table's, lobby.go) once it is full, started by its host, or
 // its timer fired.
 
-// hostedOpen goes walk-in → desk: host a table (the caller's reply channel rides along).
+// hostedOpen goes walk-in → desk: host a table (the caller's future rides along).
 type hostedOpen struct {
 	deskReplier
 	Hash, Name, Format string

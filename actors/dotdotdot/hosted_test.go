@@ -10,7 +10,7 @@ import (
 )
 
 func hostedEnv(t *testing.T) (*deskEnv, context.Context, func(name string) string) {
-	e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
+	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	reg := func(name string) string {
 		tok, err := e.a.RegisterWalkin(ctx, name, "")

@@ -9,7 +9,7 @@ import (
 // The walk-in actor's side of hosted tables (§4.5): it knows the code it waits at
 // (walkin.hosted; hostedPending while the desk has not answered yet), refuses a second table or
 // any other seat meanwhile (at_a_hosted_table), and forwards host / join / start / leave to the
-// desk with the caller's reply channel.
+// desk with the caller's future.
 
 // hostedPending marks a host or join on its way to the desk.
 const hostedPending = "?"

@@ -48,7 +48,7 @@ func TestConfiguredPaceReachesDeadlines(t *testing.T) {
 		Agent:       games.Pace{Steps: map[string]time.Duration{"scouting": 11 * time.Second, "talk": 7 * time.Second, "commit": 9 * time.Second}},
 		HostedStart: 4 * time.Minute,
 	}
-	e := startDeskEnvPaces(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()), paces)
+	e := startDeskEnvPaces(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()), paces)
 	ctx := deskCtx(t)
 	chat, _ := e.a.RegisterWalkin(ctx, "Chatty", "")
 	agent, _ := e.a.RegisterWalkin(ctx, "Agenty", "")

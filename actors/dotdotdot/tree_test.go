@@ -15,7 +15,7 @@ import (
 // has one seat actor per seat, the house seats included, both before and after an ops restart
 // of the table in the middle of the round. Names: arena/tables/table-<id>/round-<round>/seat-<n>.
 func TestPracticeTree(t *testing.T) {
-	e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
+	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Ada Walker", "")
 	if err != nil {

@@ -38,7 +38,7 @@ func TestWalkinEnvelopesHoldUnderLoad(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		t.Run(fmt.Sprintf("arena%d", i), func(t *testing.T) {
 			t.Parallel()
-			e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
+			e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 			ctx := deskCtx(t)
 			token, err := e.a.RegisterWalkin(ctx, fmt.Sprintf("Ivo%d", i), "test-model")
 			if err != nil {

@@ -14,7 +14,7 @@ import (
 // (the first after it was said), in the order said, and no other line is; lines said after the
 // last envelope are in none.
 func TestWalkinInboxesCarryEachLineOnce(t *testing.T) {
-	e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
+	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Inez", "test-model")
 	if err != nil {

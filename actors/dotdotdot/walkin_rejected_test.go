@@ -15,7 +15,7 @@ import (
 // demanding user expects the next move to say so: the brief or the envelope names the refusal.
 // On the running server neither did (inbox [], brief silent). Fails today: tagged user2.
 func TestWalkinToldOfRejectedPromise(t *testing.T) {
-	e := startDeskEnv(t, "", nil, StartDesk, blitz.NewEngine(blitz.DefaultFees()))
+	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Ada Walker", "")
 	if err != nil {

@@ -191,10 +191,12 @@ func TestLedgerWriteFailureRollsBack(t *testing.T) {
 	g.mu.Lock()
 	g.fail, g.gate = 1, make(chan struct{})
 	g.mu.Unlock()
-	errs := make(chan error, 2)
+	// One channel a post: the two answers leave the ledger in order, but the goroutines that
+	// take them may hand them on in either.
+	stakeErr, refundErr := make(chan error, 1), make(chan error, 1)
 	go func() {
 		_, err := l.Post(ctx, &Post{Key: "stake", Rows: []Row{OpenPot("T-1", "microCCD", nil), Stake("h", "T-1", 100)}})
-		errs <- err
+		stakeErr <- err
 	}()
 	for deadline := time.Now().Add(waitMax); ; time.Sleep(time.Millisecond) {
 		g.mu.Lock()
@@ -210,11 +212,11 @@ func TestLedgerWriteFailureRollsBack(t *testing.T) {
 	// Queued behind the failing write: valid only if the stake is gone.
 	go func() {
 		_, err := l.Post(ctx, &Post{Rows: []Row{Refund("h", "payer", 100, "back")}})
-		errs <- err
+		refundErr <- err
 	}()
 	time.Sleep(20 * time.Millisecond)
 	close(g.gate)
-	e1, e2 := <-errs, <-errs
+	e1, e2 := <-stakeErr, <-refundErr
 	if !errors.Is(e1, ErrUnavailable) || e2 != nil {
 		t.Fatalf("failed write: %v; the post queued behind it: %v", e1, e2)
 	}

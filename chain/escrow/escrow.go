@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"arena/chain/ccd"
+	"arena/games/blitz"
 )
 
 // Contract is an escrow instance's address.
@@ -160,9 +161,10 @@ func Round(id string) (uint64, error) {
 	return n, nil
 }
 
-// MidRoundTurn is the turn whose settle the mid-round anchor follows (§5.5): exactly one per
-// round, at min(3, turns − 1) (3 on Blitz, 2 on Short).
-func MidRoundTurn(turns int) uint32 { return uint32(max(0, min(3, turns-1))) }
+// MidRoundTurn is the turn whose settle the mid-round anchor follows (§5.5), the escrow's
+// anchor parameter: the Blitz rule, blitz.MidRoundTurn (3 on Blitz, 2 on Short), which the
+// contract, DOTDOTDOT's, shares with the table that asks for the anchor.
+func MidRoundTurn(turns int) uint32 { return uint32(blitz.MidRoundTurn(turns)) }
 
 // TranscriptHash is the 32 bytes of a "sha256:<hex>" transcript hash (games.Result).
 func TranscriptHash(s string) ([32]byte, error) {

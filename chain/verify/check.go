@@ -38,9 +38,12 @@ type Options struct {
 	// Keys are signing keys by agent id, for the commitment signatures (§7.3). A payer with no
 	// key here has its signature's form checked, not its validity.
 	Keys map[string]ed25519.PublicKey
-	// Game recomputes the commitment the round's reveal opens (games.Opener; the Blitz engine).
-	// Nil fails the open-round anchor line: nothing recomputes it.
-	Game games.Opener
+	// Game is the round's engine (the Blitz engine for a DOTDOTDOT round). Check asks it, through
+	// the games contract, for what only the game knows: the anchors the round had to request
+	// (games.AnchorPlanner), the commitment its reveal opens (games.Opener), and its own checks
+	// (games.Verifier, Blitz's sealed commitments). Nil, or an engine without a planner or an
+	// opener, fails the anchors or the open-round anchor line: nothing rebuilds them.
+	Game games.Engine
 	// Log, optional, is the round's input log (the arena's store holds it): Check replays it
 	// (games.Replay) and compares the replayed transcript with t's, event for event.
 	Log *Log
@@ -102,13 +105,14 @@ func (r Report) FirstFail() (Line, bool) {
 }
 
 // Check runs every check on t (§5.5, §11.4, §11.5) and returns the lines in transcript order.
-// The checks: the events are numbered 1..n and all of t's round; the open-round anchor
-// recomputes from the reveal (blitz.OpenAnchor) to the reveal's open_anchor and to the one
-// announced at scouting; every sealed commitment's id is the SHA-256 of its canonical bytes and
-// its amount, payer, payee and due agree with the public record (its signature verified where
-// Options.Keys has the payer's key); every anchor the arena had to request was recorded with
-// the rebuilt kind, seq and hash, and the transaction it names holds, on chain, 50 bytes that
-// decode to that kind, the round's number, that seq and that hash.
+// The checks: the events are numbered 1..n and all of t's round; the commitment the reveal
+// opens recomputes (games.Opener; Blitz's open-round anchor) to the reveal's statement and to
+// the one announced before play; the game's own checks pass (games.Verifier; Blitz: every
+// sealed commitment's id is the SHA-256 of its canonical bytes, its terms agree with the public
+// record, its signature verifies where a key is known); every anchor the game's plan says the
+// arena had to request (games.AnchorPlanner) was recorded with the rebuilt kind, seq and hash,
+// and the transaction it names holds, on chain, 50 bytes that decode to that kind, the round's
+// number, that seq and that hash.
 func Check(ctx context.Context, t Transcript, o Options) Report {
 	if o.Wait <= 0 {
 		o.Wait = 30 * time.Second
@@ -124,8 +128,13 @@ func Check(ctx context.Context, t Transcript, o Options) Report {
 	}
 	cs := canonical(t.Events)
 	checkNumbering(t, cs, add)
-	exp, recs := plan(t.Events, cs)
-	rev := checkReveal(t, o.Game, add)
+	planner, _ := o.Game.(games.AnchorPlanner)
+	if planner == nil {
+		add(0, false, "anchors", "no game given that plans the round's anchors (Options.Game, games.AnchorPlanner)")
+	}
+	exp, recs := plan(t.Events, cs, planner)
+	opener, _ := o.Game.(games.Opener)
+	rev := checkReveal(t, opener, add)
 	if o.Log != nil {
 		checkReplay(t, cs, *o.Log, add)
 	}
@@ -136,7 +145,11 @@ func Check(ctx context.Context, t Transcript, o Options) Report {
 			exp[0].missing = "no reveal to recompute it from"
 		}
 	}
-	checkCommitments(t, o.Keys, add)
+	if v, ok := o.Game.(games.Verifier); ok {
+		for _, f := range v.Verify(t.Round, gameEvents(t.Events), o.Keys) {
+			add(f.Pos, f.OK, f.Check, "%s", f.What)
+		}
+	}
 
 	bySeq := map[uint32][]recorded{}
 	for _, rc := range recs {
@@ -187,7 +200,7 @@ func checkAnchor(ctx context.Context, o Options, round uint64, e *expected, rc r
 			return
 		}
 		want = h
-		e.what = fmt.Sprintf("events 1–%d (in the settle of turn min(3, turns−1))", e.alt[h]+1)
+		e.what = fmt.Sprintf("events 1–%d (%s)", e.alt[h]+1, e.within)
 	}
 	wantHex := hex.EncodeToString(want[:])
 	switch {

@@ -1,9 +1,10 @@
 // Package verify holds the checks `arena anchor-check` runs on a revealed round's transcript
-// (§5.5, §11.4, §11.5): it rebuilds, from the ordered event list alone, every anchor the arena
-// had to register (kind, seq, hash), finds each anchor.<kind> event's transaction on a
-// Concordium node, decodes its 50 DataRegistered bytes (chain/anchor) and compares all four
-// fields; it recomputes the open-round anchor from the reveal's salts (blitz.OpenAnchor), every
-// sealed commitment's id from its canonical bytes, and the transcript hash.
+// (§5.5, §11.4, §11.5): it rebuilds, from the ordered event list and the game's plan
+// (games.AnchorPlanner), every anchor the arena had to register (kind, seq, hash), finds each
+// anchor.<kind> event's transaction on a Concordium node, decodes its 50 DataRegistered bytes
+// (chain/anchor) and compares all four fields; it has the game recompute the commitment its
+// reveal opens (games.Opener) and run its own checks (games.Verifier: Blitz's sealed
+// commitments). The game is the engine in Options; the package knows no game's rules.
 //
 // The package does no I/O of its own: the node is an interface (Node, met by *ccd.Client), and
 // the replacement of a re-signed transaction is a callback (Follow). Check never panics on any

@@ -27,7 +27,7 @@ import (
 	"arena/games/blitz"
 	"arena/storage"
 	"arena/storage/storagetest"
-	"arena/transport/door"
+	"arena/transport/dotdotdot/codes"
 	"arena/transport/dotdotdot/join"
 )
 
@@ -121,7 +121,7 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 		Kind: "player", Endpoint: "https://payer.example/a2a", SigningKey: key.Public().(ed25519.PublicKey)}}
 	nonces := join.NewStoreNonces(st, nil)
 	e := echo.New()
-	e.HTTPErrorHandler = door.ErrorHandler(slog.New(slog.DiscardHandler))
+	e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
 	join.Mount(e, join.Options{Seater: joinSeater{a: a}, Resolver: res, Nonces: nonces, Paid: paidAdapter{paid}})
 	srv := httptest.NewServer(e)
 	defer srv.Close()

@@ -33,6 +33,7 @@ import (
 	"arena/transport/dotdotdot/chatseat"
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/pages"
+	dotsite "arena/transport/dotdotdot/site"
 	"arena/transport/httpapi"
 	"arena/transport/meta"
 	"arena/transport/ops"
@@ -169,30 +170,23 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	blitzEngine, _ := bracket.Engine(blitz.ID)
 	describer, _ := blitzEngine.(games.Describer)
 	narrator, _ := blitzEngine.(games.Narrator)
-	e, err := httpapi.New(httpapi.Options{
+	dot := dotsite.Options{
 		Join:        jo,
 		Desk:        a,
 		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain, Site: site},
 		Ops:         a.Arena,
 		OpsOptions:  ops.Options{Token: sec.OperatorToken},
 		Pages:       &pages.Options{Source: a, Narrator: narrator, Drain: drain, Logger: log, Site: site},
-		Meta:        mo,
-		Metrics:     reg,
-		Logger:      log,
-	})
-	if err != nil {
-		return err
-	}
-	// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host forwards
-	// the public Host header (mcp-go refuses that on a loopback connection otherwise).
-	if err := chatseat.Mount(e, chatseat.Options{Desk: a, Describer: describer, Drain: drain, Logger: log, Site: site,
-		Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy}); err != nil {
-		return err
+		// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host
+		// forwards the public Host header (the seat refuses that on a loopback connection otherwise).
+		Chat: &chatseat.Options{Desk: a, Describer: describer, Drain: drain, Logger: log, Site: site,
+			Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy},
+		Meta: mo,
 	}
 	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), firstOf(cfg.Dotdotdot.PublicURL, site)); err != nil {
 		log.Warn("the instance Badge is not registered: agents cannot verify this instance (§4.3)", "err", err)
 	}
-	router, byName, err := sitesOf(cfg, e, httpapi.Global{Meta: mo, Metrics: reg, Logger: log})
+	router, byName, err := sitesOf(cfg, dot, httpapi.Global{Meta: mo, Metrics: reg, Logger: log})
 	if err != nil {
 		return err
 	}

@@ -7,10 +7,12 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/labstack/echo/v4"
-
 	"arena/config"
+	"arena/transport/breakroom"
+	dotsite "arena/transport/dotdotdot/site"
 	"arena/transport/httpapi"
+	"arena/transport/market"
+	"arena/transport/warden"
 )
 
 // publicSite is the origin `arena serve` names in every link and page it writes (the /t/{code}
@@ -68,27 +70,26 @@ func listenSites(cfg config.Config) ([]siteListener, error) {
 	return out, nil
 }
 
-// sitesOf builds the HTTP face of `arena serve`: the Break Room, Warden and market sites beside
-// the DOTDOTDOT site dot (its doors mounted), and the Router that picks one by Host, DOTDOTDOT
+// sitesOf builds the HTTP face of `arena serve`: the four protocols' sites (DOTDOTDOT with the
+// doors dot names; Break Room, the Warden and the market with theirs), each at the hosts and
+// listen address its config section gives, and the Router that picks one by Host, DOTDOTDOT
 // for any Host no site claims. byName is each site's handler, for a listen address of its own.
-func sitesOf(cfg config.Config, dot http.Handler, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
-	byName = map[string]http.Handler{"dotdotdot": dot}
-	for name, build := range map[string]func(httpapi.Global) (*echo.Echo, error){
-		"breakroom": httpapi.NewBreakroom, "warden": httpapi.NewWarden, "market": httpapi.NewMarket,
-	} {
-		e, err := build(g)
-		if err != nil {
-			return nil, nil, err
-		}
-		byName[name] = e
-	}
+func sitesOf(cfg config.Config, dot dotsite.Options, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
 	var sites []httpapi.Site
 	for _, s := range cfg.Sites() {
-		sites = append(sites, httpapi.Site{Name: s.Name, Hosts: s.Hosts, Handler: byName[s.Name]})
+		at := httpapi.Place{HostNames: s.Hosts, ListenAddr: s.Addr}
+		switch s.Name {
+		case "dotdotdot":
+			sites = append(sites, dotsite.Site{Place: at, Options: dot})
+		case "breakroom":
+			sites = append(sites, breakroom.Site{Place: at})
+		case "warden":
+			sites = append(sites, warden.Site{Place: at})
+		case "market":
+			sites = append(sites, market.Site{Place: at})
+		default:
+			return nil, nil, fmt.Errorf("serve: no site for the %s section", s.Name)
+		}
 	}
-	r, err := httpapi.NewRouter(dot, sites...)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r, byName, nil
+	return httpapi.Assemble(g, "dotdotdot", sites...)
 }

@@ -7,7 +7,7 @@ import (
 
 // settleTurn is §8.2 at the end of the turn: due commitments in sealed order, elimination,
 // the dark check, the task's rungs; then the standing accusations are recorded for §9 and the
-// mid-round anchor is asked for after turn min(3, turns−1).
+// mid-round anchor is asked for after turn MidRoundTurn(turns).
 func (m *Match) settleTurn() {
 	for _, c := range m.sealed {
 		if c.outcome == outcomeOpen && c.due == m.turn {
@@ -46,7 +46,7 @@ func (m *Match) settleTurn() {
 		}
 		m.standingAt[m.turn] = st
 	}
-	if m.turn == min(3, m.format.Turns-1) {
+	if m.turn == MidRoundTurn(m.format.Turns) {
 		m.requestAnchor("turn", m.transcript.sum())
 	}
 }

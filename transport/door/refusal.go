@@ -3,7 +3,6 @@ package door
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 
@@ -13,8 +12,9 @@ import (
 	"arena/games"
 )
 
-// Refusal is a refusal the doors write as {error, code, retry} plus Extra members (e.g.
-// not_yet's "practice" count). Extra never overrides the three fixed members.
+// Refusal is a door's refusal of a request: its code, message, retry and Extra members (e.g.
+// not_yet's "practice" count). Each site writes it in its protocol's shape (DOTDOTDOT's
+// {error, code, retry}, transport/dotdotdot/codes); Extra never overrides a shape's fixed members.
 type Refusal struct {
 	Code  string
 	Msg   string
@@ -102,28 +102,3 @@ func arenaRefusal(err error) *Refusal {
 	}
 	return nil
 }
-
-// Write writes r as a DOTDOTDOT refusal: {error, code, retry} with its status (Status(r.Code)).
-func Write(c echo.Context, r *Refusal) error { return Dotdotdot.Write(c, r) }
-
-// WriteShape is DOTDOTDOT's refusal body: {error, code, retry} plus r.Extra, never cached; an
-// unauthorized refusal names the ops bearer realm.
-func WriteShape(c echo.Context, status int, r *Refusal) error {
-	body := make(map[string]any, 3+len(r.Extra))
-	for k, v := range r.Extra {
-		body[k] = v
-	}
-	body["error"] = r.Msg
-	body["code"] = r.Code
-	body["retry"] = r.Retry
-	h := c.Response().Header()
-	h.Set("Cache-Control", "no-store")
-	if r.Code == CodeUnauthorized {
-		h.Set("WWW-Authenticate", `Bearer realm="arena ops"`)
-	}
-	return c.JSON(status, body)
-}
-
-// ErrorHandler is the DOTDOTDOT site's HTTPErrorHandler (Dotdotdot.ErrorHandler): each error
-// becomes a JSON refusal ({error, code, retry}).
-func ErrorHandler(log *slog.Logger) echo.HTTPErrorHandler { return Dotdotdot.ErrorHandler(log) }

@@ -25,7 +25,7 @@ func (s Statuses) Status(code string) int {
 }
 
 // Shape writes refusal r as a site's error body with the given HTTP status. DOTDOTDOT's shape
-// is WriteShape's {error, code, retry}; another protocol's site brings its own (Break Room's
+// is {error, code, retry} (transport/dotdotdot/codes); another protocol's site brings its own (Break Room's
 // {type:"error", v, code, detail}, the Warden's {v, error, detail}).
 type Shape func(c echo.Context, status int, r *Refusal) error
 
@@ -34,9 +34,6 @@ type Site struct {
 	Statuses Statuses
 	Shape    Shape
 }
-
-// Dotdotdot is the DOTDOTDOT site's answer: its table (codes.go) and {error, code, retry}.
-var Dotdotdot = Site{Statuses: Statuses{Codes: statuses, Else: dotdotdotElse}, Shape: WriteShape}
 
 // Write writes r in the site's shape with the status its table gives r.Code.
 func (s Site) Write(c echo.Context, r *Refusal) error {

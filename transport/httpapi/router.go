@@ -7,15 +7,15 @@ import (
 	"strings"
 )
 
-// Site is one protocol's HTTP face as the Router sees it.
-type Site struct {
+// Routed is one site as the Router sees it: its name, hosts and built handler.
+type Routed struct {
 	// Name names the site in errors and logs ("dotdotdot", "breakroom", "warden", "market").
 	Name string
 	// Hosts are the Host names that select the site: compared without the port, in lower
 	// case, a trailing dot dropped. None is allowed: the site is then reached only on a listen
 	// address of its own (`arena serve` serves Handler alone there).
 	Hosts []string
-	// Handler serves the site's routes (New, NewBreakroom, NewWarden, NewMarket).
+	// Handler serves the site's routes (Build).
 	Handler http.Handler
 }
 
@@ -29,7 +29,7 @@ type Router struct {
 
 // NewRouter returns the Router over sites with fallback for unmatched hosts. A host claimed
 // twice, by one site or by two, is an error, as is a nil handler.
-func NewRouter(fallback http.Handler, sites ...Site) (*Router, error) {
+func NewRouter(fallback http.Handler, sites ...Routed) (*Router, error) {
 	if fallback == nil {
 		return nil, fmt.Errorf("httpapi: router without a fallback site")
 	}

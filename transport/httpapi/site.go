@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -24,10 +26,81 @@ type Global struct {
 	Logger *slog.Logger
 }
 
+// Site is one protocol's HTTP face as httpapi knows it. Each protocol's folder implements it
+// (transport/dotdotdot/site, transport/breakroom, transport/warden, transport/market); httpapi
+// never imports them.
+type Site interface {
+	// Name names the site in errors and logs ("dotdotdot", "breakroom", "warden", "market").
+	Name() string
+	// Hosts are the Host names that select the site (Router); none is allowed.
+	Hosts() []string
+	// Addr is a listen address of the site's own ("" for none); `arena serve` serves the site
+	// alone there.
+	Addr() string
+	// Answer is the site's refusal table and error body: every refusal on the site, echo's own
+	// 404 and 405 included, is written with it.
+	Answer() door.Site
+	// Mount adds the site's routes (and any Pre middleware of its own) to e, which already has
+	// the shared middleware and the global routes.
+	Mount(e *echo.Echo) error
+}
+
+// Place is where a site is reached, from config: a Site implementation embeds it.
+type Place struct {
+	HostNames  []string
+	ListenAddr string
+}
+
+// Hosts is p.HostNames.
+func (p Place) Hosts() []string { return p.HostNames }
+
+// Addr is p.ListenAddr.
+func (p Place) Addr() string { return p.ListenAddr }
+
+// Build returns site s's echo instance: refusals answered by s.Answer(), the shared middleware
+// and the global routes (newSite), then s's own routes.
+func Build(s Site, g Global) (*echo.Echo, error) {
+	e, err := newSite(s.Answer(), g)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Mount(e); err != nil {
+		return nil, fmt.Errorf("httpapi: site %s: %w", s.Name(), err)
+	}
+	return e, nil
+}
+
+// Assemble builds every site and the Router over them: a request goes to the site its Host
+// names, any other to the site named fallback. byName is each site's handler by name, for the
+// listen address of its own (Addr). A fallback no site has, or two sites of one name, is an error.
+func Assemble(g Global, fallback string, sites ...Site) (router http.Handler, byName map[string]http.Handler, err error) {
+	byName = map[string]http.Handler{}
+	var routed []Routed
+	for _, s := range sites {
+		if _, dup := byName[s.Name()]; dup {
+			return nil, nil, fmt.Errorf("httpapi: two sites named %s", s.Name())
+		}
+		e, err := Build(s, g)
+		if err != nil {
+			return nil, nil, err
+		}
+		byName[s.Name()] = e
+		routed = append(routed, Routed{Name: s.Name(), Hosts: s.Hosts(), Handler: e})
+	}
+	fb, ok := byName[fallback]
+	if !ok {
+		return nil, nil, fmt.Errorf("httpapi: no site %s to fall back on", fallback)
+	}
+	r, err := NewRouter(fb, routed...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, byName, nil
+}
+
 // newSite returns a site's echo instance: refusals (echo's own 404 and 405 included) answered
 // by answer, the access log, the request counter, panic recovery and the global routes.
-// guard puts DOTDOTDOT's token-in-URL guard (§4.4) in front of routing.
-func newSite(answer door.Site, g Global, guard bool) (*echo.Echo, error) {
+func newSite(answer door.Site, g Global) (*echo.Echo, error) {
 	log := g.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -36,9 +109,6 @@ func newSite(answer door.Site, g Global, guard bool) (*echo.Echo, error) {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = answer.ErrorHandler(log)
-	if guard {
-		e.Pre(door.TokenGuard())
-	}
 	e.Use(door.AccessLog(log))
 	if g.Metrics != nil {
 		reqs, err := requestCounter(g.Metrics)

@@ -1,4 +1,7 @@
-package httpapi
+package httpapi_test
+
+// The four protocols' sites behind one Router: an external test package, so httpapi itself
+// imports no protocol (the floors test), while this test wires them as cmd/arena does.
 
 import (
 	"bytes"
@@ -14,11 +17,16 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"arena/actors"
 	"arena/games"
-	"arena/transport/door"
+	"arena/transport/breakroom"
 	"arena/transport/dotdotdot/desk/desktest"
+	"arena/transport/dotdotdot/site"
+	"arena/transport/httpapi"
+	"arena/transport/market"
 	"arena/transport/meta"
 	"arena/transport/ops"
+	"arena/transport/warden"
 )
 
 // sites is the four sites behind one Router on one listener, and the Break Room site alone on
@@ -45,30 +53,30 @@ func newSites(t *testing.T) *sites {
 		Gatherer: s.reg,
 		Health:   func(ctx context.Context) error { return nil },
 	}
-	dot, err := New(Options{Desk: desktest.New(), Ops: &fakeOps{}, OpsOptions: ops.Options{Token: opToken}, Meta: m, Metrics: s.reg})
+	dot, err := site.New(site.Options{Desk: desktest.New(), Ops: &fakeOps{}, OpsOptions: ops.Options{Token: opToken}, Meta: m, Metrics: s.reg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := Global{Meta: m, Metrics: s.reg}
-	br, err := NewBreakroom(g)
+	g := httpapi.Global{Meta: m, Metrics: s.reg}
+	br, err := httpapi.Build(breakroom.Site{}, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A route of Break Room's, as its door will add: a refused move is 400 in Break Room's shape.
 	br.POST("/v0/matches/:id/move", func(c echo.Context) error { return games.Errorf("illegal_move", "raise above max") })
-	wd, err := NewWarden(g)
+	wd, err := httpapi.Build(warden.Site{}, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mk, err := NewMarket(g)
+	mk, err := httpapi.Build(market.Site{}, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRouter(dot,
-		Site{Name: "dotdotdot", Hosts: []string{"dotdotdot.localhost"}, Handler: dot},
-		Site{Name: "breakroom", Hosts: siteHosts["breakroom"], Handler: br},
-		Site{Name: "warden", Hosts: siteHosts["warden"], Handler: wd},
-		Site{Name: "market", Hosts: siteHosts["market"], Handler: mk})
+	r, err := httpapi.NewRouter(dot,
+		httpapi.Routed{Name: "dotdotdot", Hosts: []string{"dotdotdot.localhost"}, Handler: dot},
+		httpapi.Routed{Name: "breakroom", Hosts: siteHosts["breakroom"], Handler: br},
+		httpapi.Routed{Name: "warden", Hosts: siteHosts["warden"], Handler: wd},
+		httpapi.Routed{Name: "market", Hosts: siteHosts["market"], Handler: mk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,13 +230,13 @@ func TestSiteStatusTables(t *testing.T) {
 		st   func(string) int
 		want map[string]int
 	}{
-		{"dotdotdot", door.Dotdotdot.Statuses.Status, map[string]int{"is_mole": 409, "lever_spent": 409, "not_now": 409, "bad_condition": 422, "no_token": 401, "not_found": 404, "busy": 503}},
-		{"breakroom", Breakroom.Statuses.Status, map[string]int{"illegal_move": 400, "not_your_turn": 400, "stale_turn": 400, "already_playing": 409,
+		{"dotdotdot", site.Site{}.Answer().Statuses.Status, map[string]int{"is_mole": 409, "lever_spent": 409, "not_now": 409, "bad_condition": 422, "no_token": 401, "not_found": 404, "busy": 503}},
+		{"breakroom", breakroom.Answer.Statuses.Status, map[string]int{"illegal_move": 400, "not_your_turn": 400, "stale_turn": 400, "already_playing": 409,
 			"payment_required": 402, "not_paid": 402, "not_live": 404, "rate_limited": 429, "busy": 503, "unauthorized": 401, "unknown_match": 404, "not_found": 404, "a_new_code": 400}},
-		{"warden", Warden.Statuses.Status, map[string]int{"illegal_action": 422, "ask_above_valuation": 422, "wrong_step": 409, "stale_round": 409,
+		{"warden", warden.Answer.Statuses.Status, map[string]int{"illegal_action": 422, "ask_above_valuation": 422, "wrong_step": 409, "stale_round": 409,
 			"unknown_match": 404, "unauthorized": 401, "forbidden": 403, "rate_limited": 429, "payment_required": 402, "bad_payment": 400,
 			"facilitator_unavailable": 503, "bad_request": 400, "a_new_code": 400}},
-		{"market", Market.Statuses.Status, map[string]int{"not_enrolled": 200, "self_dealing": 200, "authentication_required": 401, "not_found": 404, "internal": 500}},
+		{"market", market.Answer.Statuses.Status, map[string]int{"not_enrolled": 200, "self_dealing": 200, "authentication_required": 401, "not_found": 404, "internal": 500}},
 	}
 	for _, tt := range tests {
 		for code, want := range tt.want {
@@ -239,29 +247,37 @@ func TestSiteStatusTables(t *testing.T) {
 	}
 }
 
-func TestNewRouterRefusesAHostClaimedTwice(t *testing.T) {
-	h := http.NotFoundHandler()
-	if _, err := NewRouter(h, Site{Name: "a", Hosts: []string{"x.localhost"}, Handler: h}, Site{Name: "b", Hosts: []string{"X.localhost."}, Handler: h}); err == nil {
-		t.Fatal("two sites on one host: no error")
-	}
-	if _, err := NewRouter(h, Site{Name: "a", Hosts: []string{""}, Handler: h}); err == nil {
-		t.Fatal("empty host: no error")
-	}
-	if _, err := NewRouter(h, Site{Name: "a", Hosts: []string{"a.localhost"}}); err == nil {
-		t.Fatal("no handler: no error")
-	}
-	if _, err := NewRouter(h, Site{Name: "a", Handler: h}); err != nil {
-		t.Fatalf("a site with no host (its own listener only): %v", err)
-	}
+const opToken = "op_test_token_0123456789"
+
+// fakeOps is one live table for the ops routes.
+type fakeOps struct{}
+
+func (fakeOps) Tables(ctx context.Context) ([]actors.TableInfo, error) {
+	return []actors.TableInfo{{ID: "tbl-1", Game: "blitz", Round: "T-7", Phase: "talk", Status: "live", Seats: make([]actors.SeatInfo, 6)}}, nil
+}
+func (fakeOps) RestartTable(ctx context.Context, id string) error { return nil }
+func (fakeOps) StopTable(ctx context.Context, id string) error    { return nil }
+
+type reply struct {
+	status int
+	header http.Header
+	raw    []byte
+	body   map[string]any
 }
 
-func TestHostKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"breakroom.localhost": "breakroom.localhost", "Breakroom.Localhost:8080": "breakroom.localhost",
-		"warden.localhost.": "warden.localhost", "[::1]:8080": "::1", "[::1]": "::1", "127.0.0.1:80": "127.0.0.1", "": "",
-	} {
-		if got := HostKey(in); got != want {
-			t.Errorf("HostKey(%q) = %q, want %q", in, got, want)
-		}
+// refused asserts r is a DOTDOTDOT refusal with status and code, a text and a JSON body.
+func refused(t *testing.T, r reply, status int, code string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d (body %s)", r.status, status, r.raw)
+	}
+	if r.body["code"] != code {
+		t.Fatalf("code %v, want %q (body %s)", r.body["code"], code, r.raw)
+	}
+	if msg, _ := r.body["error"].(string); msg == "" {
+		t.Fatalf("refusal without an error text: %s", r.raw)
+	}
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("refusal Content-Type %q, want JSON", ct)
 	}
 }

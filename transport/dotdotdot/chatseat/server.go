@@ -43,10 +43,11 @@ type Options struct {
 	// to (its Host; https when the connection is TLS or, with TrustProxyHost, when
 	// X-Forwarded-Proto says so).
 	Site string
-	// TrustProxyHost turns off mcp-go's DNS-rebinding guard, which refuses (403) a request
-	// that arrives on a loopback connection with a Host header that is not localhost: exactly
-	// what a reverse proxy on the same machine sends when it keeps the public Host. Set it
-	// when /mcp sits behind such a proxy (serve: ARENA_MCP_BEHIND_PROXY=1).
+	// TrustProxyHost turns off the seat's DNS-rebinding guard (localHost), which refuses (403)
+	// a request that arrives on a loopback connection with a Host header that is not
+	// localhost, a name under .localhost or a loopback IP: exactly what a reverse proxy on the
+	// same machine sends when it keeps the public Host. Set it when /mcp sits behind such a
+	// proxy (serve: ARENA_MCP_BEHIND_PROXY=1).
 	TrustProxyHost bool
 	// MaxBody caps a POST body in bytes (DefaultMaxBody when ≤ 0).
 	MaxBody int64
@@ -111,13 +112,15 @@ func New(o Options) (http.Handler, error) {
 	st := server.NewStreamableHTTPServer(s,
 		server.WithStateLess(true),
 		server.WithDisableStreaming(true),
-		server.WithDisableLocalhostProtection(o.TrustProxyHost),
+		// mcp-go's guard knows only localhost and loopback IPs; localHost (below) also takes
+		// RFC 6761's .localhost names, the DOTDOTDOT site's default host among them.
+		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(o.Logger),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			return context.WithValue(ctx, originKey{}, originOf(r, o))
 		}),
 	)
-	return Guard(st, o.MaxBody, o.Logger), nil
+	return Guard(localHost(st, o.TrustProxyHost), o.MaxBody, o.Logger), nil
 }
 
 // toolFunc is a tool's body: the raw arguments (a JSON object, the Guard saw to it) in, the

@@ -15,6 +15,7 @@ import (
 
 	"arena/actors/dotdotdot"
 	"arena/transport/door"
+	"arena/transport/dotdotdot/lever"
 )
 
 // Options are the door's limits. The zero value works.
@@ -265,19 +266,8 @@ func roundParam(c echo.Context) (string, error) {
 	return r, nil
 }
 
-// Lever bodies (§12). Each names only its own member: a round in the body is unknown and
-// refused, so the path's round is the only one.
-type callBody struct {
-	Text string `json:"text"`
-}
-type vetoBody struct {
-	PendingID string `json:"pending_id,omitempty"` // §12: the commitment's id
-	Ref       string `json:"ref,omitempty"`        // or the ref a walk-in gave it in its answer
-}
-type accuseBody struct {
-	Seat int `json:"seat"`
-}
-
+// lever is POST /v1/rounds/{round}/{kind} over x-walkin: the body read by lever.Check (§12; the
+// one parser the join door's session levers use too), then handed to the desk as sent.
 func (h *handlers) lever(kind string) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if err := onlyQuery(c); err != nil {
@@ -295,28 +285,8 @@ func (h *handlers) lever(kind string) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		switch kind {
-		case "call":
-			var b callBody
-			if err := door.DecodeBytes(raw, &b); err != nil {
-				return err
-			}
-		case "veto":
-			var b vetoBody
-			if err := door.DecodeBytes(raw, &b); err != nil {
-				return err
-			}
-			if (b.PendingID == "") == (b.Ref == "") {
-				return door.Refuse(door.CodeBadRequest, "give one of pending_id or ref")
-			}
-		case "accuse":
-			var b accuseBody
-			if err := door.DecodeBytes(raw, &b); err != nil {
-				return err
-			}
-			if b.Seat < 1 {
-				return door.Refuse(door.CodeBadRequest, "seat must be a seat number, 1 or more")
-			}
+		if err := lever.Check(kind, raw); err != nil {
+			return err
 		}
 		ctx, cancel := h.call(c)
 		defer cancel()

@@ -12,6 +12,7 @@ import (
 
 	"arena/actors/dotdotdot"
 	"arena/transport/door"
+	"arena/transport/dotdotdot/codes"
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/desk/desktest"
 )
@@ -42,7 +43,7 @@ func TestHostedLinksNameTheConfiguredSite(t *testing.T) {
 		{"", "http://evil.example"},
 	} {
 		e := echo.New()
-		e.HTTPErrorHandler = door.ErrorHandler(slog.New(slog.DiscardHandler))
+		e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
 		f := desktest.New()
 		tok, err := f.RegisterWalkin(t.Context(), "Ann", "")
 		if err != nil {

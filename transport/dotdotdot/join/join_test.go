@@ -19,6 +19,7 @@ import (
 	"arena/storage"
 	"arena/storage/storagetest"
 	"arena/transport/door"
+	"arena/transport/dotdotdot/codes"
 )
 
 const agentID = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:Ada1"
@@ -96,7 +97,7 @@ func newEnv(t testing.TB) *env {
 func (v *env) mount(t testing.TB) {
 	n := NewStoreNonces(v.db, func() time.Time { return v.now })
 	v.e = echo.New()
-	v.e.HTTPErrorHandler = door.ErrorHandler(slog.New(slog.DiscardHandler))
+	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
 	// A stand-in for the walk-in desk's lever routes, mounted first as in httpapi.
 	for _, k := range []string{"call", "veto", "accuse"} {
 		v.e.POST("/v1/rounds/:round/"+k, func(c echo.Context) error {

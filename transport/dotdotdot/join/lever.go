@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/transport/door"
+	"arena/transport/dotdotdot/lever"
 )
 
 // The owner's session for the levers (§12: "delivered over the human session, not the agent
@@ -166,17 +167,6 @@ func (h *handlers) session(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"session": tok, "agent": ag.ID, "expires_at": exp.UTC().Format(time.RFC3339)})
 }
 
-// Lever bodies (§12), shape only: the game decides every rule.
-type callBody struct {
-	Text string `json:"text"`
-}
-type vetoBody struct {
-	PendingID string `json:"pending_id"`
-}
-type accuseBody struct {
-	Seat int `json:"seat"`
-}
-
 var roundID = regexp.MustCompile(`^T-[1-9][0-9]{0,18}$`)
 
 // bearer is the session token of an "Authorization: Bearer s_…" header ("" when there is none
@@ -216,21 +206,7 @@ func (h *handlers) lever(kind string, desk echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		switch kind {
-		case "call":
-			var b callBody
-			err = door.DecodeBytes(raw, &b)
-		case "veto":
-			var b vetoBody
-			if err = door.DecodeBytes(raw, &b); err == nil && b.PendingID == "" {
-				err = door.Refuse(door.CodeBadRequest, "pending_id is required")
-			}
-		case "accuse":
-			var b accuseBody
-			if err = door.DecodeBytes(raw, &b); err == nil && b.Seat < 1 {
-				err = door.Refuse(door.CodeBadRequest, "seat must be a seat number, 1 or more")
-			}
-		}
+		err = lever.Check(kind, raw)
 		if err != nil {
 			return err
 		}

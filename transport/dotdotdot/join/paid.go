@@ -2,7 +2,6 @@ package join
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/actors/dotdotdot"
+	"arena/chain/escrow"
 	"arena/transport/door"
 )
 
@@ -20,7 +20,7 @@ import (
 const HeaderSeatToken = "X-Seat-Token"
 
 // DepositEntrypoint is the escrow entrypoint a paid seat's entry is sent to; its parameter is the
-// seat token as a smart-contract String (u32 LE length || UTF-8 bytes), docs/protocol-notes.md
+// seat token as a smart-contract String (chain/escrow.EncodeDeposit), docs/protocol-notes.md
 // "devchain".
 const DepositEntrypoint = "escrow.deposit"
 
@@ -35,8 +35,7 @@ type Paid interface {
 // holdReply is the answer of a paid join: seat_token, starts_at, pay_from, entry (the deposit
 // instruction) and check (§5.7).
 func holdReply(h dotdotdot.PaidHold) map[string]any {
-	param := binary.LittleEndian.AppendUint32(nil, uint32(len(h.SeatToken)))
-	param = append(param, h.SeatToken...)
+	param := escrow.EncodeDeposit(h.SeatToken)
 	return map[string]any{
 		"seat_token": h.SeatToken,
 		"starts_at":  h.StartsAt.UTC().Format(time.RFC3339),

@@ -20,7 +20,7 @@ import (
 	"arena/storage"
 	"arena/storage/storagetest"
 	"arena/transport/dotdotdot/pages"
-	"arena/transport/httpapi"
+	"arena/transport/dotdotdot/site"
 )
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -52,7 +52,7 @@ func newStack(t *testing.T) *stack {
 		t.Fatal(err)
 	}
 	ad := a
-	e, err := httpapi.New(httpapi.Options{Desk: ad, Pages: &pages.Options{Source: ad, Narrator: blitz.NewEngine(blitz.DefaultFees()), Poll: 50 * time.Millisecond}})
+	e, err := site.New(site.Options{Desk: ad, Pages: &pages.Options{Source: ad, Narrator: blitz.NewEngine(blitz.DefaultFees()), Poll: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"arena/games/blitz"
 	"arena/transport/door"
 	"arena/transport/dotdotdot/pages"
-	"arena/transport/httpapi"
+	"arena/transport/dotdotdot/site"
 )
 
 // fakeSource is a pages.Source in memory: one round whose transcript a test extends.
@@ -70,7 +70,7 @@ func fakeServer(t *testing.T, f *fakeSource, o pages.Options) *httptest.Server {
 	if o.Poll == 0 {
 		o.Poll = 20 * time.Millisecond
 	}
-	e, err := httpapi.New(httpapi.Options{Pages: &o})
+	e, err := site.New(site.Options{Pages: &o})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,6 @@
-package httpapi
+// Package breakroom is the Break Room site (breakroom-protocol-v0.md): its code → HTTP status
+// table, its error body and, as they are built, its doors.
+package breakroom
 
 import (
 	"net/http"
@@ -6,9 +8,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/transport/door"
+	"arena/transport/httpapi"
 )
 
-// breakroomStatuses is the Break Room site's code → HTTP status table (breakroom-protocol-v0.md,
+// Statuses is the Break Room site's code → HTTP status table (breakroom-protocol-v0.md,
 // "Error codes" and "HTTP fallback"). The spec fixes a few statuses: a refused move is 400, a
 // paid join 402 (payment_required, not_paid), leaving the queue once seated 409
 // already_playing, a spectator's not_live 404, rate_limited 429, busy 503. The rest follow the
@@ -16,7 +19,7 @@ import (
 // 409. A code the table does not list is a refused request: 400, like a move. not_found,
 // method_not_allowed, too_large, unsupported_media_type and internal are the doors' own codes
 // (transport/door), which the spec leaves unnamed.
-var breakroomStatuses = door.Statuses{Else: http.StatusBadRequest, Codes: map[string]int{
+var Statuses = door.Statuses{Else: http.StatusBadRequest, Codes: map[string]int{
 	"bad_request":     http.StatusBadRequest,
 	"bad_version":     http.StatusBadRequest,
 	"auth_failed":     http.StatusUnauthorized, // the join's signature or nonce does not check out
@@ -72,9 +75,9 @@ var breakroomStatuses = door.Statuses{Else: http.StatusBadRequest, Codes: map[st
 	door.CodeInternal:  http.StatusInternalServerError,
 }}
 
-// breakroomShape writes a refusal as Break Room's error message: {type:"error", v:0, code,
+// Shape writes a refusal as Break Room's error message: {type:"error", v:0, code,
 // detail}, plus r.Extra (a move's match_id) where it names no fixed member.
-func breakroomShape(c echo.Context, status int, r *door.Refusal) error {
+func Shape(c echo.Context, status int, r *door.Refusal) error {
 	body := make(map[string]any, 4+len(r.Extra))
 	for k, v := range r.Extra {
 		body[k] = v
@@ -87,11 +90,19 @@ func breakroomShape(c echo.Context, status int, r *door.Refusal) error {
 	return c.JSON(status, body)
 }
 
-// Breakroom is how the Break Room site answers a refusal.
-var Breakroom = door.Site{Statuses: breakroomStatuses, Shape: breakroomShape}
+// Answer is how the Break Room site answers a refusal.
+var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
-// NewBreakroom returns the Break Room site. Its protocol's doors are not built yet: it serves
-// the global routes and answers every other path with Break Room's not_found error (404).
-func NewBreakroom(g Global) (*echo.Echo, error) {
-	return newSite(Breakroom, g, false)
-}
+// Site is the Break Room site as transport/httpapi builds it: where it is reached (Place, from
+// config) and what it serves. Its doors are not built yet: it serves the global routes and answers
+// every other path with Break Room's not_found error (404).
+type Site struct{ httpapi.Place }
+
+// Name is "breakroom".
+func (Site) Name() string { return "breakroom" }
+
+// Answer is the site's refusal table and body.
+func (Site) Answer() door.Site { return Answer }
+
+// Mount mounts the site's doors on e; none is built yet.
+func (Site) Mount(e *echo.Echo) error { return nil }

@@ -1,4 +1,6 @@
-package httpapi
+// Package market is the Game Master market's site (game-master-protocol-v2.md): its code → HTTP
+// status table, its response envelope for a refusal and, as it is built, its command endpoint.
+package market
 
 import (
 	"net/http"
@@ -6,16 +8,17 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/transport/door"
+	"arena/transport/httpapi"
 )
 
-// marketStatuses is the Game Master market site's code → HTTP status table. The protocol
+// Statuses is the Game Master market site's code → HTTP status table. The protocol
 // (game-master-protocol-v2.md, "Response" and "Errors") names no HTTP status: every answer to a
 // command is its envelope, {protocolVersion:2, ok:false, …, error:{code, message}} for a
 // refusal, and a replayed command returns its stored response byte for byte. So a refusal the
 // protocol names is 200 with ok:false (Else), except authentication_required (401, no
 // authenticated caller); what the protocol never reaches (no such route, a wrong method or
 // media type, a body over the cap, busy, a bug) keeps its HTTP status.
-var marketStatuses = door.Statuses{Else: http.StatusOK, Codes: map[string]int{
+var Statuses = door.Statuses{Else: http.StatusOK, Codes: map[string]int{
 	"authentication_required": http.StatusUnauthorized,
 
 	door.CodeNotFound:   http.StatusNotFound,
@@ -27,10 +30,10 @@ var marketStatuses = door.Statuses{Else: http.StatusOK, Codes: map[string]int{
 	door.CodeInternal:   http.StatusInternalServerError,
 }}
 
-// marketShape writes a refusal as the market's response envelope: {protocolVersion:2, ok:false,
+// Shape writes a refusal as the market's response envelope: {protocolVersion:2, ok:false,
 // stateVersion, error:{code, message}}. stateVersion is r.Extra["stateVersion"] when the
 // refusal carries it, else 0 (a refusal outside the market, e.g. no such route, knows no state).
-func marketShape(c echo.Context, status int, r *door.Refusal) error {
+func Shape(c echo.Context, status int, r *door.Refusal) error {
 	sv := any(0)
 	if v, ok := r.Extra["stateVersion"]; ok {
 		sv = v
@@ -44,12 +47,19 @@ func marketShape(c echo.Context, status int, r *door.Refusal) error {
 	})
 }
 
-// Market is how the Game Master market site answers a refusal.
-var Market = door.Site{Statuses: marketStatuses, Shape: marketShape}
+// Answer is how the Game Master market site answers a refusal.
+var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
-// NewMarket returns the Game Master market site. Its command endpoint is not built yet: it
-// serves the global routes and answers every other path with the market's envelope carrying
-// not_found (404).
-func NewMarket(g Global) (*echo.Echo, error) {
-	return newSite(Market, g, false)
-}
+// Site is the Game Master market site as transport/httpapi builds it: where it is reached (Place,
+// from config) and what it serves. Its doors are not built yet: it serves the global routes and
+// answers every other path with the market's envelope carrying not_found (404).
+type Site struct{ httpapi.Place }
+
+// Name is "market".
+func (Site) Name() string { return "market" }
+
+// Answer is the site's refusal table and body.
+func (Site) Answer() door.Site { return Answer }
+
+// Mount mounts the site's doors on e; none is built yet.
+func (Site) Mount(e *echo.Echo) error { return nil }

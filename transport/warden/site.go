@@ -1,4 +1,6 @@
-package httpapi
+// Package warden is the Warden's site (warden-rulebook.md, warden-games.md): its code → HTTP
+// status table, its error body and, as they are built, its doors.
+package warden
 
 import (
 	"net/http"
@@ -6,15 +8,16 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/transport/door"
+	"arena/transport/httpapi"
 )
 
-// wardenStatuses is the Warden site's code → HTTP status table (warden-games.md §7.3 and
+// Statuses is the Warden site's code → HTTP status table (warden-games.md §7.3 and
 // §10.10): 400 malformed input, 401/403 identity, 404 unknown ids, 409 state conflicts, 422 rule
 // violations, 429 rate_limited; the payment codes of §10.10 (402 for every refused payment,
 // 400 for an undecodable one, 503 when the facilitator cannot be reached). A code the table
 // does not list is malformed input: 400. not_found, method_not_allowed, too_large,
 // unsupported_media_type, busy and internal are the doors' own codes (transport/door).
-var wardenStatuses = door.Statuses{Else: http.StatusBadRequest, Codes: map[string]int{
+var Statuses = door.Statuses{Else: http.StatusBadRequest, Codes: map[string]int{
 	// §7.3
 	"bad_request":         http.StatusBadRequest,
 	"bad_stake":           http.StatusBadRequest,
@@ -69,9 +72,9 @@ var wardenStatuses = door.Statuses{Else: http.StatusBadRequest, Codes: map[strin
 	door.CodeInternal:  http.StatusInternalServerError,
 }}
 
-// wardenShape writes a refusal as the Warden's error body (§7): {v:1, error:<code>, detail},
+// Shape writes a refusal as the Warden's error body (§7): {v:1, error:<code>, detail},
 // plus r.Extra where it names no fixed member.
-func wardenShape(c echo.Context, status int, r *door.Refusal) error {
+func Shape(c echo.Context, status int, r *door.Refusal) error {
 	body := make(map[string]any, 3+len(r.Extra))
 	for k, v := range r.Extra {
 		body[k] = v
@@ -83,11 +86,19 @@ func wardenShape(c echo.Context, status int, r *door.Refusal) error {
 	return c.JSON(status, body)
 }
 
-// Warden is how the Warden site answers a refusal.
-var Warden = door.Site{Statuses: wardenStatuses, Shape: wardenShape}
+// Answer is how the Warden site answers a refusal.
+var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
-// NewWarden returns the Warden site. Its protocol's doors are not built yet: it serves the
-// global routes and answers every other path with the Warden's not_found error (404).
-func NewWarden(g Global) (*echo.Echo, error) {
-	return newSite(Warden, g, false)
-}
+// Site is the Warden site as transport/httpapi builds it: where it is reached (Place, from config)
+// and what it serves. Its doors are not built yet: it serves the global routes and answers every
+// other path with the Warden's not_found error (404).
+type Site struct{ httpapi.Place }
+
+// Name is "warden".
+func (Site) Name() string { return "warden" }
+
+// Answer is the site's refusal table and body.
+func (Site) Answer() door.Site { return Answer }
+
+// Mount mounts the site's doors on e; none is built yet.
+func (Site) Mount(e *echo.Echo) error { return nil }

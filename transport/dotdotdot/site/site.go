@@ -1,0 +1,92 @@
+// Package site assembles the DOTDOTDOT site (dotdotdot-protocol-v1.md): the token-in-URL guard
+// (§4.4) in front of routing, refusals as {error, code, retry} with DOTDOTDOT's status table
+// (transport/dotdotdot/codes), and the desk, join, chat seat, ops, instance card and pages
+// doors. transport/httpapi builds it through its Site interface; cmd/arena wires it.
+package site
+
+import (
+	"log/slog"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"arena/transport/door"
+	"arena/transport/dotdotdot/chatseat"
+	"arena/transport/dotdotdot/codes"
+	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/join"
+	"arena/transport/dotdotdot/pages"
+	"arena/transport/httpapi"
+	"arena/transport/meta"
+	"arena/transport/ops"
+)
+
+// Options are the doors to mount. A nil Desk or Ops leaves those routes out (404).
+type Options struct {
+	Desk        desk.Desk
+	DeskOptions desk.Options
+	Ops         ops.Tables
+	OpsOptions  ops.Options
+	Meta        meta.Options
+	// Join, when set, mounts the registered agents' door (POST /v1/join, sessions, the owner's
+	// levers beside the desk's x-walkin ones, paid checks), after the desk.
+	Join *join.Options
+	// Pages, when set, mounts the pages people open (/, /t/{code}, /r/{round}, the round's
+	// public SSE feed, /protocol/v1, /skill.md; transport/dotdotdot/pages).
+	Pages *pages.Options
+	// Chat, when set, mounts the MCP chat seat (§4.5) at /mcp (transport/dotdotdot/chatseat).
+	Chat *chatseat.Options
+	// Metrics, when set, receives arena_http_requests_total{route,code} (New only; under
+	// httpapi.Assemble the Global's registerer counts).
+	Metrics prometheus.Registerer
+	// Logger receives access lines (debug) and internal errors; nil discards (New only, as
+	// Metrics).
+	Logger *slog.Logger
+}
+
+// Site is the DOTDOTDOT site as transport/httpapi builds it: where it is reached (Place, from
+// config) and its doors (Options).
+type Site struct {
+	httpapi.Place
+	Options
+}
+
+// Name is "dotdotdot".
+func (Site) Name() string { return "dotdotdot" }
+
+// Answer is DOTDOTDOT's refusal table and {error, code, retry} body.
+func (Site) Answer() door.Site { return codes.Dotdotdot }
+
+// Mount puts the token-in-URL guard in front of routing and mounts the doors Options names, in
+// this order: desk, join, ops, the instance card, pages, chat seat.
+func (s Site) Mount(e *echo.Echo) error {
+	o := s.Options
+	e.Pre(door.TokenGuard())
+	if o.Desk != nil {
+		desk.Mount(e, o.Desk, o.DeskOptions)
+	}
+	if o.Join != nil {
+		join.Mount(e, *o.Join)
+	}
+	if o.Ops != nil {
+		ops.Mount(e, o.Ops, o.OpsOptions)
+	}
+	meta.MountCard(e, o.Meta)
+	if o.Pages != nil {
+		if err := pages.Mount(e, *o.Pages); err != nil {
+			return err
+		}
+	}
+	if o.Chat != nil {
+		if err := chatseat.Mount(e, *o.Chat); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// New returns the DOTDOTDOT site alone, its global routes served from o.Meta, o.Metrics and
+// o.Logger: what a test or a single-site server needs.
+func New(o Options) (*echo.Echo, error) {
+	return httpapi.Build(Site{Options: o}, httpapi.Global{Meta: o.Meta, Metrics: o.Metrics, Logger: o.Logger})
+}
