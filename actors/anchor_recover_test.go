@@ -33,14 +33,12 @@ func (l *losingAnchorer) Anchor(job AnchorJob) {
 		Tx: hex.EncodeToString(job.Request.Hash[:4])})
 }
 
-// Defect (found by the README user test U1: `arena serve`, a walk-in's Practice round, SIGKILL
-// right after the 200 to the last commit's answer, restart on the same data dir; 4 of 4 tries):
-// the round is revealed after the restart, but its transcript never gets a transcript.anchored
-// line and `arena anchor-check` fails ("no transcript.anchored event with seq N"). The reveal's
-// commit stores the table as finished before the chain actor has answered the transcript anchor;
-// boot recovery (tablesActor.recover) starts only live tables, so no incarnation ever re-sends the
-// finished round's pending anchors (games.AnchorKeeper), and the line is lost for good.
-// Want: after a restart, a finished round's pending anchors are asked for again and recorded.
+// A process killed (SIGKILL) after the reveal's commit and before the chain actor answered the
+// transcript anchor: after the restart, the finished round's pending anchors
+// (games.AnchorKeeper) are asked for again and recorded, so its transcript gets its
+// transcript.anchored line and `arena anchor-check` passes. The reveal's commit stores the table
+// as finished before the chain actor has answered, and boot recovery (tablesActor.recover)
+// starts only live tables, so the finished round's anchors must be re-sent apart from them.
 func TestBlitzKilledAfterRevealStillAnchorsTranscript(t *testing.T) {
 	inBubble(t, killedAfterRevealStillAnchorsTranscript)
 }

@@ -71,7 +71,7 @@ const (
 	StatusStopped  = "stopped"  // stopped by an operator; ops restart it
 )
 
-// TableInfo is one line of the ops table list (issue 3 "Ops").
+// TableInfo is one line of the ops table list (transport/ops: GET /ops/tables).
 type TableInfo struct {
 	ID        string     `json:"id"`
 	Game      string     `json:"game"`

@@ -102,7 +102,7 @@ func (r BenchResult) String() string {
 // RunBench runs N concurrent practice tables of house seats on a compressed clock (the real
 // clock, short moves; phases close on their deadlines, so every turn is a timer) and reports
 // tables completed per second, timer lateness, commit latency and heap per live table
-// (issue 3 "Measures"). It builds its own store and arena.
+// (the figures docs/performance.md records). It builds its own store and arena.
 func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	if o.Tables <= 0 {
 		o.Tables = 1000

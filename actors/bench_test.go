@@ -24,7 +24,7 @@ func TestRunBenchSmall(t *testing.T) {
 	}
 }
 
-// BenchmarkTablesUnderLoad is the load run:
+// BenchmarkTablesUnderLoad is the arena's load run:
 //
 //	ARENA_BENCH_TABLES=10000 go test -run '^$' -bench TablesUnderLoad -benchtime 1x ./actors
 //

@@ -12,7 +12,7 @@ import (
 	"arena/chain/badge"
 )
 
-// House keys (issue 3: "Walk-ins are lent a house Badge and key per table"). Until Badge
+// House keys (walk-ins are lent a house Badge and key per table). Until Badge
 // resolution exists, house and walk-in seats get a key derived from the instance key, so it need
 // not be stored and is the same after a restart:
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// metrics are the arena's Prometheus collectors (issue 3 "Measures"), registered on
+// metrics are the arena's Prometheus collectors, registered on
 // Options.Metrics. Names are prefixed arena_.
 type metrics struct {
 	tables         *prometheus.GaugeVec // arena_tables{status}

@@ -136,18 +136,15 @@ func slowHarness(t *testing.T, slow *atomic.Bool) (*harness, *replyingAnchorer) 
 	return h, an
 }
 
-// Regression (found by these tests, fixed in a9d8601 "a restarting or stopping table takes no
-// input"). The defect: a table that is stopping (an ops restart or stop poisons it; settleFlight on Stopping
-// waits for the flight and drops the steps queued behind it) still takes input: protoactor keeps
-// handing a stopping actor its user messages until its children (round, seats) have stopped, and
-// anything sent after the poison (a walk-in's answer, a house seat's) is applied to the old
-// match and committed. Journal (or Snapshot) then hands out every input the match still holds,
-// the dropped steps' inputs included, while the commit carries only the new step's events, and
-// nothing waits for that late commit. The store ends up with inputs whose events it never
-// stored: the transcript has a seq gap, and the stored state replays to events the store does
-// not hold. (Seen without any injected delay too: seq 18 then 26 after a plain ops restart while
-// house seats answered.) Once stopping, a table must take no input and start no commit (answer
-// unavailable; the next incarnation redelivers the open move).
+// A table that is stopping takes no input and starts no commit (answer unavailable; the next
+// incarnation redelivers the open move). An ops restart or stop poisons the table; settleFlight
+// on Stopping waits for the flight and drops the steps queued behind it, and protoactor keeps
+// handing a stopping actor its user messages until its children (round, seats) have stopped. An
+// input applied then (a walk-in's answer, a house seat's, sent after the poison) would be
+// committed with the old match: Journal (or Snapshot) hands out every input the match holds, the
+// dropped steps' included, while the commit carries only the new step's events, so the store
+// would hold inputs whose events it never stored (a seq gap in the transcript, a stored state
+// that replays to events the store does not hold).
 //
 // It runs in a synctest bubble, so its pauses are on the bubble's clock: the 100 ms pause ends
 // with one commit in flight (the hook's 300 ms) and the house answers queued behind it.
@@ -213,14 +210,12 @@ func stoppingTableTakesNoInput(t *testing.T) {
 	bzStoredReplays(t, h, "bs", round)
 }
 
-// Regression (found by this test, fixed in af99317). The defect (from the commit pipeline's
-// settleFlight): an ops restart or stop that
-// reaches a table while its last commit (the reveal) is in flight waits for that commit and then
-// releases only its events: not its anchors (the transcript anchor is never sent to the chain
-// actor), not the finish (no finished status, no RoundEnded to the walk-in's mailbox). The record
-// says finished, so no next incarnation is started to do it: the round's end is stored but never
-// announced, and its transcript is never anchored. Every output of a flight that landed must be
-// released (or the next incarnation must release it).
+// An ops restart or stop that reaches a table while its last commit (the reveal) is in flight
+// waits for that commit (the commit pipeline's settleFlight) and then releases every output of
+// the flight, not only its events: its anchors (the transcript anchor goes to the chain actor)
+// and the finish (the finished status, RoundEnded to the walk-in's mailbox). The record says
+// finished, so no next incarnation would do it: without that, the round's end is stored but
+// never announced, and its transcript never anchored.
 func TestBlitzOpsRestartOnFinalCommit(t *testing.T) { inBubble(t, opsRestartOnFinalCommit) }
 
 func opsRestartOnFinalCommit(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"arena/games"
 )
 
-// roundActor is a table's round (issue 3): it spawns one seat actor per seat, house seats
+// roundActor is a table's round: it spawns one seat actor per seat, house seats
 // included, and routes each prompt to its seat. It holds no state of its own beyond the seat
 // addresses (derived from the table's record), so any fault escalates and the table rebuilds it.
 type roundActor struct {

@@ -14,7 +14,7 @@ import (
 	"arena/games/blitz"
 )
 
-// A live table no longer holds its snapshot (actors/commit.go drops rec.Match; reload and
+// A live table holds no snapshot (actors/commit.go drops rec.Match; reload and
 // recordPanic read the record back from the store) and a live Blitz match keeps no event list.
 // These play whole Blitz rounds of six house seats (chat pace, every phase closes early, the
 // clock never moves) through a crash mid-round and through failed commits, and require the

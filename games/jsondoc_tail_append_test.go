@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Hostile tests (T6) of a Doc as a head plus a shared tail (DocTail, JoinTail, WithHead).
+// Hostile tests of a Doc as a head plus a shared tail (DocTail, JoinTail, WithHead).
 
 // Heads carved side by side from one block (each head's capacity reaching into the next) and
 // tail segments carved side by side from one buffer, uncapped: junk appended to every segment a

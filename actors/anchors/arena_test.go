@@ -140,7 +140,7 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// The slow-chain criterion at the actor level: with the node taking 5 s per call, a
+// A slow chain never slows a round (at the actor level): with the node taking 5 s per call, a
 // round's move latency (turn.started to turn.started) is that of an instant node; every turn
 // anchor is recorded with the chain actor's transaction hash.
 func TestRoundPaceWithSlowChain(t *testing.T) {

@@ -6,15 +6,13 @@ import (
 	"testing"
 )
 
-// Found by tester T1: POST /v1/walkin {"name":"Basil"} is accepted (201), and the house seats
-// of its Practice table are drawn from the roster Ada, Basil, Cleo, … without regard to the
-// walk-in's name, so a table can seat two "Basil"s. §9: "A call names a seat when its text
-// contains `seat ` or the seat's display name": a call naming Basil then names two seats (the
+// The display names at one table are distinct, case-insensitively: a walk-in named "Basil"
+// never sits beside a house seat drawn from the roster (Ada, Basil, Cleo, …) as "Basil". §9: "A call names a seat when its text
+// contains `seat ` or the seat's display name": a call naming Basil would name two seats (the
 // veto task's rung 2 is decided on it), the board and the walk-in's record against "Basil"
-// (vs_house, kept by name) mix the two, and the table cannot tell them apart in any brief. The
-// round-script runner already refuses seat names equal case-insensitively for this very reason
-// (docs/protocol-notes.md, arena sim). Right behaviour: the display names at one table are
-// distinct, case-insensitively.
+// (vs_house, kept by name) would mix the two, and no brief could tell them apart. The
+// round-script runner refuses seat names equal case-insensitively for the same reason
+// (docs/protocol-notes.md, arena sim).
 func TestHostileWalkinNamedLikeHouseSeat(t *testing.T) {
 	for _, name := range []string{"Basil", "basil", "HANA"} {
 		for i := 0; i < 40; i++ {

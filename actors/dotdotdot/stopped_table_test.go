@@ -7,12 +7,9 @@ import (
 	"arena/games"
 )
 
-// Found by tester T1 against a running `arena serve`:
-//
-//	POST /ops/tables/<practice table>/stop            → {"status":"stopped"}
-//	GET  /v1/walkin/next?wait=2                        → the talk move, with a deadline, as if live
-//	POST /v1/walkin/answer (that move)                 → 503 table_down, retry true
-//	POST /v1/walkin/join {"table":"practice"}          → 409 in_a_round ("already holds round T-4")
+// A walk-in whose Practice table an operator stopped
+// (POST /ops/tables/<practice table>/stop) is handed no move of it by GET /v1/walkin/next and
+// may join another Practice table (POST /v1/walkin/join), not 409 in_a_round.
 //
 // §4.4: next "blocks until the arena has a move for this seat": a stopped table has none to
 // take, so handing one out (with a deadline nobody will keep) misleads the client; and "a

@@ -10,8 +10,8 @@ import (
 	"arena/games/blitz"
 )
 
-// TestPracticeTree checks the supervision tree of a live walk-in Practice table, as a user
-// tester (U2) asked after the session changed it: the table has its round actor, and the round
+// TestPracticeTree checks the supervision tree of a live walk-in Practice table: the table has
+// its round actor, and the round
 // has one seat actor per seat, the house seats included, both before and after an ops restart
 // of the table in the middle of the round. Names: arena/tables/table-<id>/round-<round>/seat-<n>.
 func TestPracticeTree(t *testing.T) {

@@ -8,15 +8,12 @@ import (
 	"arena/storage"
 )
 
-// Defect (found by the README user test U1: `arena serve`, a walk-in's Practice round, SIGKILL
-// right after the 200 to the last commit's answer, restart on the same data dir; seen once in 8
-// tries, round T-10): the table's record says finished and the transcript is revealed, but the
-// walk-in's record still holds the round as live (rounds 0, practice 0, last []: the
-// actors.RoundEnded that would have cleared it died with the process). After the restart the walk-in is
-// stuck for good: GET /v1/walkin/next answers {"waiting":true,"round":"","status":"playing"} and
-// a join is refused in_a_round, because liveGone (mailbox_stopped.go) frees a seat only when its
-// table is stopped or failed, never when it finished, and boot recovery starts only live tables,
-// so no actors.RoundEnded is ever sent again.
+// A process killed (SIGKILL) right after the last commit of a walk-in's Practice round can leave
+// the table's record finished and its transcript revealed while the walk-in's record still holds
+// the round as live (the actors.RoundEnded that would have cleared it died with the process).
+// Boot recovery starts only live tables, so no actors.RoundEnded is sent again: the desk must
+// free the walk-in from the finished table's record, or GET /v1/walkin/next would wait forever
+// and every join be refused in_a_round.
 // This test builds that stored state directly (the walk-in record as it was while the round was
 // live, beside a finished table) and wants what protocol-notes (§4.4 long poll) promise: the
 // round's result, read from the table's record after a restart, and a free walk-in.

@@ -8,8 +8,8 @@ import (
 	"arena/games/blitz"
 )
 
-// The inboxes a walk-in's envelopes carry (today: an inbox starts at 8 lines and grows once to
-// an exchange's worth; payloads and items written into one buffer per answer): every line that
+// The inboxes a walk-in's envelopes carry (an inbox starts at 8 lines and grows once to an
+// exchange's worth; payloads and items written into one buffer per answer): every line that
 // reached the walk-in (others' public lines, private lines to it, §6) is in exactly one envelope
 // (the first after it was said), in the order said, and no other line is; lines said after the
 // last envelope are in none.

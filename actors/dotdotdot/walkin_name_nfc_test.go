@@ -7,17 +7,17 @@ import (
 	"arena/games"
 )
 
-// Found by tester T1 against a running `arena serve`:
+// Two registrations of one name in different Unicode forms:
 //
-//	POST /v1/walkin {"name":"Jos\u00e9"}    → 201 (NFC: é is one code point)
-//	POST /v1/walkin {"name":"Jose\u0301"}   → 201 (NFD: e + combining acute)
+//	POST /v1/walkin {"name":"Jos\u00e9"}    (NFC: é is one code point)
+//	POST /v1/walkin {"name":"Jose\u0301"}   (NFD: e + combining acute)
 //
-// Both walk-ins display as "José", on the weekly board and at a table, and
-// GET /v1/walkin/name/José answers one or the other depending on how the client's keyboard
-// encoded the URL. Names are unique case-insensitively precisely so that a name names one
+// would display alike ("José") on the weekly board and at a table, and
+// GET /v1/walkin/name/José would answer one or the other depending on how the client encoded the
+// URL. Names are unique case-insensitively precisely so that a name names one
 // walk-in (docs/protocol-notes.md, actors: walk-in desk; §4.4 "a walk-in's public page"), and
 // calls name a seat by display name (§9). Canonically equivalent Unicode strings are the same
-// text. Right behaviour: the second registration is refused with name_taken.
+// text, so the second registration is refused with name_taken.
 func TestHostileNameCanonicalTwin(t *testing.T) {
 	e := newDeskEnv(t, "", nil)
 	ctx := deskCtx(t)

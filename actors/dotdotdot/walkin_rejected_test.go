@@ -8,12 +8,11 @@ import (
 	"arena/games/blitz"
 )
 
-// TestWalkinToldOfRejectedPromise (user tester U2): a walk-in promises more than its
+// TestWalkinToldOfRejectedPromise: a walk-in promises more than its
 // unlocked collateral can lock. The answer's reply lists nothing dropped (the margin check is at
 // the seal), the table records commitment.rejected {code: insufficient_unlocked} visible to seat
-// 1 only, and the walk-in cannot read the transcript before the reveal (409 not_revealed). A
-// demanding user expects the next move to say so: the brief or the envelope names the refusal.
-// On the running server neither did (inbox [], brief silent). Fails today: tagged user2.
+// 1 only, and the walk-in cannot read the transcript before the reveal (409 not_revealed), so
+// the next move says so: the brief or the envelope names the refusal.
 func TestWalkinToldOfRejectedPromise(t *testing.T) {
 	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)

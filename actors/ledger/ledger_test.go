@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -85,8 +86,11 @@ func audit(t testing.TB, l *Ledger) *State {
 }
 
 // A Post is answered only once its rows are on disk: held at the disk, the caller hears
-// nothing; released, it hears, and the rows are there to read.
-func TestLedgerAnswersAfterCommit(t *testing.T) {
+// nothing; released, it hears, and the rows are there to read. It runs in a synctest bubble, so
+// "the caller hears nothing" is checked once every goroutine is blocked, not after a pause.
+func TestLedgerAnswersAfterCommit(t *testing.T) { synctest.Test(t, ledgerAnswersAfterCommit) }
+
+func ledgerAnswersAfterCommit(t *testing.T) {
 	st := openStore(t, storagetest.Path(t))
 	defer st.Close()
 	g := &gatedStore{Store: st, gate: make(chan struct{})}
@@ -119,10 +123,11 @@ func TestLedgerAnswersAfterCommit(t *testing.T) {
 		r, err := l.Post(ctx, &Post{Rows: []Row{Refund("h1", "payer", 30, "back:1")}})
 		done <- res{r, err}
 	}()
+	synctest.Wait() // the write held at the gate, the second post and the query queued behind it
 	select {
 	case r := <-done:
 		t.Fatalf("answered before the rows were durable: %+v %v", r.r, r.err)
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
 	if last, _ := st.LastLedgerSeq(); last != 0 {
 		t.Fatalf("rows on disk before the gate opened: %d", last)
@@ -178,7 +183,9 @@ func TestLedgerIdempotentAndAllOrNothing(t *testing.T) {
 
 // A failed write refuses its Posts (unavailable, retry) and leaves no trace in the state; what
 // was queued behind it is run again against what the disk has; the next write succeeds.
-func TestLedgerWriteFailureRollsBack(t *testing.T) {
+func TestLedgerWriteFailureRollsBack(t *testing.T) { synctest.Test(t, ledgerWriteFailureRollsBack) }
+
+func ledgerWriteFailureRollsBack(t *testing.T) {
 	st := openStore(t, storagetest.Path(t))
 	defer st.Close()
 	g := &gatedStore{Store: st}
@@ -214,7 +221,7 @@ func TestLedgerWriteFailureRollsBack(t *testing.T) {
 		_, err := l.Post(ctx, &Post{Rows: []Row{Refund("h", "payer", 100, "back")}})
 		refundErr <- err
 	}()
-	time.Sleep(20 * time.Millisecond)
+	synctest.Wait() // the refund is queued behind the failing write
 	close(g.gate)
 	e1, e2 := <-stakeErr, <-refundErr
 	if !errors.Is(e1, ErrUnavailable) || e2 != nil {

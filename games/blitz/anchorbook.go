@@ -12,9 +12,9 @@ import "arena/games"
 // list, so the k-th commitment request's hash is the k-th sealed commitment's id and is not
 // kept twice; every other hash (the opened round, each exchange, the turn, the transcript:
 // what the match cannot name again) is kept in hashes, in seq order. A commitment request
-// whose hash is not that id (never: doSeal asks for it) keeps its hash too. Before, a request
-// was a games.AnchorRequest (56 bytes) and a bool, in lists grown by doubling: about 3.5 KB of
-// a late-round house table, now under 1 KB (issue 3's heap).
+// whose hash is not that id (never: doSeal asks for it) keeps its hash too. This keeps a
+// late-round house table's anchors under 1 KB, where a games.AnchorRequest (56 bytes) and a bool
+// per request in lists grown by doubling took about 3.5 KB.
 type anchorBook struct {
 	kinds  []uint8    // by seq-1: the kind's index in anchorKinds (low bits), anchorHashed, anchorRecorded
 	hashes [][32]byte // the hashes of the requests marked anchorHashed, in seq order

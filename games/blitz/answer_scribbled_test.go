@@ -89,7 +89,7 @@ func scribbledTwins(t *testing.T, seed uint64) (*Match, *Match) {
 
 // TestAnswerBodyScribbled: no message text, commitment, condition, sig or id a step
 // hands out is a view of the answer's body: the twin whose bodies were overwritten hands out the same bytes, then and at the end.
-// This asks more than games.Match.Act promises since 5f792c0 (the match may keep in.Body; its
+// This asks more than games.Match.Act promises (the match may keep in.Body; its
 // input log does, for the snapshot, so the snapshot itself is not compared): what a step hands
 // out goes to other goroutines and to storage, and owes nothing to the body.
 func TestAnswerBodyScribbled(t *testing.T) {

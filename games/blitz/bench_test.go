@@ -16,7 +16,7 @@ import (
 	"arena/games/canon"
 )
 
-// The round of BenchmarkRound (issue 2 "Tests and measures"): six BYO seats, five turns; in
+// The round of BenchmarkRound: six BYO seats, five turns; in
 // every talk exchange every seat sends 8 public and 8 private messages of 120 characters; in
 // every commit every seat submits 4 commitments it signed itself, due that turn, so all are
 // sealed and settled; the engine builds every seat's §5.4 state object for every envelope.

@@ -9,12 +9,11 @@ import (
 )
 
 // TestBriefReadsEnvelopeState: a prompt whose state is the envelope's (JCS: members sorted, so
-// public_log is no longer the last member; what an agent or a walk-in holds, and what
+// public_log is not the last member; what an agent or a walk-in holds, and what
 // decodeState's comment says it reads: "a prompt decoded from JSON") is briefed as the same
-// prompt straight from the match. Today decodeState cuts the document at `,"public_log":[` and
-// so drops every member sorted after it (talking, task_category): the brief says the mole's task
-// is in the "" category. Either decode the whole state when it is not stateFor's layout, or skip
-// the public_log value instead of cutting at it.
+// prompt straight from the match: decodeState must not cut the document at `,"public_log":[`,
+// which would drop every member sorted after it (talking, task_category) and put the mole's task
+// in the "" category.
 func TestBriefReadsEnvelopeState(t *testing.T) {
 	e := NewEngine(DefaultFees())
 	differ := 0

@@ -57,7 +57,7 @@ func TestSignedCommitmentSeals(t *testing.T) {
 	}
 }
 
-// The hostile inputs: each refused, never sealed.
+// Hostile commitments: each refused, never sealed.
 func TestHostileCommitmentsRefused(t *testing.T) {
 	good := base(1, 1, 1, 2, 10*ccd, 2)
 	cases := []struct {

@@ -10,9 +10,8 @@ import (
 
 // A live match keeps no event list: Events() replays the inputs, taking them from Snapshot(),
 // which moves them into the snapshot's JSON (logJSON). Journal (games.Journaler, what the arena's
-// tables now use at every commit) and Snapshot exclude each other. Two defects follow (low today:
-// the callers of Events are the round runner and tests, which do not journal; but Events reads as
-// a query and its doc promises the transcript so far):
+// tables use at every commit) and Snapshot exclude each other. Events reads as a query and its
+// doc promises the transcript so far, so these tests hold it to that beside Journal:
 
 // journalFixture plays to turn 1's talk, with one line said, and returns the events handed out.
 func journalFixture(t *testing.T) (*harness, []byte) {
@@ -54,10 +53,10 @@ func TestEventsAfterJournal(t *testing.T) {
 	}
 }
 
-// DEFECT: Events() has a side effect. It calls Snapshot, which moves the inputs into the
-// snapshot's JSON; a later Journal then fails ("a snapshot already holds earlier inputs"), so a
-// table whose match was asked for its events can never commit its journal. Asking for the
-// events must leave the match as it was: Journal afterwards hands out every input.
+// Asking for the events leaves the match as it was: Journal afterwards hands out every input.
+// Were Events to take its inputs through Snapshot, which moves them into the snapshot's JSON, a
+// later Journal would fail ("a snapshot already holds earlier inputs") and a table whose match
+// was asked for its events could never commit its journal.
 func TestEventsLeavesJournalPossible(t *testing.T) {
 	h, want := journalFixture(t)
 	if got, _ := json.Marshal(mustEvents(h.m.Events())); !bytes.Equal(got, want) {

@@ -18,11 +18,9 @@ import (
 
 // The fingerprint of a round: SHA-256 over every byte the engine hands out (each step's events,
 // prompts with their state and inbox, replies) for rounds played from varied, partly hostile
-// answers. The digests were recorded before the answer, message and commitment fast paths
-// existed; they prove those paths change no byte of output (issue 2, task P1), and any later
-// change that moves a byte must say so by updating them. Updated once since: a commitment
-// refused at its seal now also reaches its payer's next inbox (commit.go reject, U2's defect);
-// the events, states and replies are as before.
+// answers. They hold the engine's output fixed: a change that moves a byte must say so by
+// updating them. (A commitment refused at its seal reaches its payer's next inbox, commit.go
+// reject, and that line is in them.)
 
 var fingerprintWant = map[uint64]string{
 	1: "e58b7b8ad91d7d4f6d28cf212cd61a2439a150408fd368aaf783217c123ddc8e",

@@ -16,8 +16,8 @@ import (
 	"arena/games/blitz"
 )
 
-// The heap a live Practice table's match holds between steps (issue 3, "Measures": under
-// 64 KiB of heap per live table, the table's actors included). BenchmarkMatchHeap plays
+// The heap a live Practice table's match holds between steps (the budget: under 64 KiB of heap
+// per live table, the table's actors included). BenchmarkMatchHeap plays
 // heapTables Practice rounds of six house seats side by side, as the arena's tables do: each
 // step's inputs handed out as a journal (games.Journaler) and the match compacted
 // (games.Compactor) after it, every house answer the house policy's. After each settle it

@@ -7,12 +7,11 @@ import (
 	"testing"
 )
 
-// Found by tester T1 on a live Practice table (6 seats): house seat 6 said in public "Seat 19,
-// what are you offering this turn?". HouseAnswer fills the lines "Seat %d, what are you offering
-// this turn?" and "Pass for now; I'll commit if seat %d commits first." with the random CCD
-// figure (1..20) meant for the other lines, so house seats address seats that do not exist.
-// A walk-in reading the table (or a §9 `veto`-task call matched on "seat N") is misled. Right
-// behaviour: every "seat N" a house line names is a seat of the table.
+// Every "seat N" a house line names is a seat of the table. HouseAnswer's lines "Seat %d, what
+// are you offering this turn?" and "Pass for now; I'll commit if seat %d commits first." take a
+// seat number, not the random CCD figure (1..20) meant for the other lines: "Seat 19" at a
+// six-seat table would mislead a walk-in reading it (and a §9 `veto`-task call matched on
+// "seat N").
 func TestHostileHouseNamesSeatsThatDoNotExist(t *testing.T) {
 	e := NewEngine(DefaultFees())
 	seatRef := regexp.MustCompile(`(?i)\bseat (\d+)`)

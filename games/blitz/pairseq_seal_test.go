@@ -2,16 +2,13 @@ package blitz
 
 import "testing"
 
-// Found by tester T1 (arena sim, then reduced here). §7.4: "At the end of commit the arena seals
-// pending commitments in submission order". seal() seals a pair at the position of its first
-// member and seals the partner there too, ahead of the partner's own earlier submissions. Seat 2
-// below submits x (seq 1) and then its pair side p2 (seq 2); p2 is sealed first with seat 1's p1,
-// so seat 2's lastSeq is already 2 when x's turn comes and x, a valid commitment with a valid seq,
-// is refused with bad_seq (a code a walk-in cannot even cause: the arena fills its seq).
-// Reproduce from outside: arena sim on the same three commitments gives
-// "rejected":[{"seat":2,"turn":1,"ref":"x","code":"bad_seq"}].
-// Right behaviour: x, p1 and p2 all seal (every §7.4 check passes for each), and the sealed
-// (settlement) order keeps each seat's own submissions in submission order.
+// §7.4: "At the end of commit the arena seals pending commitments in submission order". Seat 2
+// below submits x (seq 1) and then its pair side p2 (seq 2), whose partner is seat 1's p1. A seal
+// that put the pair at its first member's position would seal p2 ahead of x, so seat 2's lastSeq
+// would be 2 when x's turn came and x, a valid commitment with a valid seq, would be refused
+// bad_seq (a code a walk-in cannot even cause: the arena fills its seq). x, p1 and p2 all seal
+// (every §7.4 check passes for each), and the sealed (settlement) order keeps each seat's own
+// submissions in submission order.
 func TestHostilePairSealsPartnerAheadOfItsEarlierSubmission(t *testing.T) {
 	h := newHarness(t, testSetup("blitz", 6, `{"mole":5,"task":{"kind":"broker","named":[]}}`))
 	h.to(1, "commit", 0)

@@ -7,7 +7,7 @@ import (
 	"arena/games/canon"
 )
 
-// BenchmarkRoundVsVerify measures issue 2's ratio in one loop: each iteration plays
+// BenchmarkRoundVsVerify measures the round's CPU against its signature checks in one loop: each iteration plays
 // BenchmarkRound's round, then does BenchmarkVerifyOnly's 120 signature checks, and the CPU
 // time (user + system, every thread: collections included) of each part is summed apart. On a
 // shared machine the two benchmarks run seconds apart see different loads; here both parts of

@@ -10,14 +10,14 @@ import (
 	"arena/games"
 )
 
-// The reveal's three decisive moments are now picked from marks noted as events are emitted
+// The reveal's three decisive moments are picked from marks noted as events are emitted
 // (marks.go), not from the transcript. These tests recompute them by hand from the events the
-// round handed out, with the transcript scan the engine used before (reveal.go before the
-// marks), and require the same moments; and they hold Events() (now a replay) to the events
-// the steps handed out, byte for byte.
+// round handed out, with a scan of the transcript (momentsByScan, the reference), and require the
+// same moments; and they hold Events() (a replay) to the events the steps handed out, byte for
+// byte.
 
-// momentsByScan is moments() as it was written before the marks: the candidates found by
-// scanning the transcript events.
+// momentsByScan is moments() without the marks: the candidates found by scanning the
+// transcript events.
 func momentsByScan(m *Match, events []games.Event) []Moment {
 	var firstElim, firstBell, lastAcc *games.Event
 	for i := range events {

@@ -7,13 +7,13 @@ import (
 	"arena/games"
 )
 
-// DEFECT (latent: no door sends "scripted" today, but Act's contract lists it): Act takes a "scripted" input whatever its body (act.go scripted never reads it) and
-// logs it as it came. A body that is not JSON (`not json`) then sits in the match's input log,
-// and every Snapshot from then on fails (json.Marshal of the json.RawMessage refuses it), so the
-// table can never commit again (actors: nextRecord fails, the step is rolled back, and the same
-// fallback resent fails again). The match must either refuse such a body (bad_request, the match
-// unchanged) or log the input without it (a scripted input has no body): in both cases the
-// snapshot is still taken, and a match restored from it hands out the same prompts.
+// A "scripted" input (in Act's contract, though no door sends one) never poisons the snapshot.
+// act.go's scripted never reads the body; logged as it came, a body that is not JSON
+// (`not json`) would sit in the match's input log and fail every Snapshot from then on
+// (json.Marshal of the json.RawMessage refuses it), so the table could never commit again. The
+// match either refuses such a body (bad_request, the match unchanged) or logs the input without
+// it (a scripted input has no body): in both cases the snapshot is still taken, and a match
+// restored from it hands out the same prompts.
 func TestScriptedBodyNeverPoisonsSnapshot(t *testing.T) {
 	s := testSetup("blitz", 6, `{"mole":4,"task":{"kind":"broker","named":[]}}`)
 	seatOpts(&s.Seats[5], func(o *SeatOptions) { o.Kind = "house" })

@@ -236,7 +236,7 @@ func TestCanonicalConcurrent(t *testing.T) {
 // FuzzCanonicalStrict: Canonical, the tree-keeping Parse and github.com/gowebpki/jcs
 // agree on every input (acceptance by json.Valid and utf8.Valid apart from the strict rules, and
 // bytes), before and after the input is overwritten, and the canonical form canonicalises to
-// itself (a fraction beyond 2^53 or float64 broke both until 8d35aa5: fraction_hostile6_test.go).
+// itself (a fraction beyond 2^53 or float64 is the hard case: fraction_test.go).
 func FuzzCanonicalStrict(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))

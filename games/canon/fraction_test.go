@@ -6,14 +6,13 @@ import (
 	"testing"
 )
 
-// Failed until 8d35aa5 (found by FuzzCanonical in 70 s; the rule predated this afternoon's changes):
-// a number with a fraction is "left to JCS" by safeNumber however large it is, but JCS writes
-// it as the float64 it rounds to, an integer beyond ±(2^53−1) once the magnitude reaches 2^53
-// (or 2^53−0.5 rounding up). Canonical accepts the input and returns bytes that Canonical
-// itself refuses (ErrUnsafeInteger): a commitment or a payload carrying such a number has a
-// canonical form no reader accepts again, and two different inputs (…0.1 and …0.2) share one
-// canonical form. Fixed in scan.go (number): a number whose float64 value, what JCS prints, is
-// out of range or integral beyond ±(2^53−1) is refused (ErrUnsafeInteger), fraction or not.
+// A number with a fraction is written by JCS as the float64 it rounds to, an integer beyond
+// ±(2^53−1) once the magnitude reaches 2^53 (or 2^53−0.5 rounding up). Were it accepted,
+// Canonical would return bytes that Canonical itself refuses (ErrUnsafeInteger): a commitment or
+// a payload carrying such a number would have a canonical form no reader accepts again, and two
+// different inputs (…0.1 and …0.2) would share one canonical form. So scan.go (number) refuses a
+// number whose float64 value, what JCS prints, is out of range or integral beyond ±(2^53−1)
+// (ErrUnsafeInteger), fraction or not: whatever Canonical accepts, it accepts again.
 func TestCanonicalFractionBeyondSafe(t *testing.T) {
 	for _, n := range []string{
 		"10000000000000000.1", "9007199254740992.5", "9007199254740991.5", "-9007199254740993.25",
@@ -29,11 +28,10 @@ func TestCanonicalFractionBeyondSafe(t *testing.T) {
 	}
 }
 
-// Failed until 8d35aa5 (found by FuzzCanonicalStrict in 135 s; same root as the test above): Parse
-// accepts a number with a fraction beyond float64's range (1.8e308 written out, then ".1"), which
-// Canonical refuses (ErrSyntax, "Number out of range" from github.com/gowebpki/jcs): Parse's doc
-// says it runs Canonical's checks with Canonical's errors, and a Value it returns then has no
-// canonical form. The same fix makes the two agree.
+// A number with a fraction beyond float64's range (1.8e308 written out, then ".1") is refused
+// by Parse as by Canonical (ErrSyntax, "Number out of range" from github.com/gowebpki/jcs):
+// Parse's doc says it runs Canonical's checks with Canonical's errors, and a Value it accepted
+// would have no canonical form.
 func TestParseFractionBeyondFloat(t *testing.T) {
 	for _, n := range []string{"18" + strings.Repeat("0", 307) + ".1", "-1" + strings.Repeat("9", 400) + ".5"} {
 		_, cerr := Canonical([]byte(n))

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The hostile inputs of issue 2, each its own test.
+// Hostile inputs the strict parser and Verify refuse, each its own test.
 
 func TestCaseVariantMembersRefused(t *testing.T) {
 	_, err := Canonical([]byte(`{"amount":1000000,"Amount":5000000}`))

@@ -2,7 +2,7 @@ package canon
 
 import "testing"
 
-// Hostile tests (T6) of skipPlain's word paths: every byte value, not ten of them,
+// Hostile tests of skipPlain's word paths: every byte value, not ten of them,
 // and a slice whose neighbouring bytes (past its length, inside its capacity, or before its
 // start) are all special, so a read outside the slice would change the answer.
 

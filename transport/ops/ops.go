@@ -1,5 +1,5 @@
-// Package ops is the operators' door: list the tables, restart one from its snapshot, stop one
-// (issue 3 "Ops"), behind `Authorization: Bearer <operator token>`.
+// Package ops is the operators' door: list the tables, restart one from its snapshot, stop one,
+// behind `Authorization: Bearer <operator token>`.
 //
 //	GET  /ops/tables                → {"tables": [Table…]}
 //	POST /ops/tables/{id}/restart   → {"table": id, "status": "restarted"}

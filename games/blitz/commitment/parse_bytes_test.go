@@ -16,9 +16,9 @@ import (
 // bytes, hostile payer texts, truncation, forms that owe nothing to the input, ParseRound's
 // direct 19-digit read.
 
-// hostile6Bytes are the byte values put in place of one byte of a commitment: the specials of
+// oneByteSubs are the byte values put in place of one byte of a commitment: the specials of
 // a string scan, the structural bytes, and look-alikes of the bytes they replace.
-var hostile6Bytes = []byte{0x00, ' ', '\n', '"', '\\', 0x7f, 0x80, '}', ',', ':', '0', '9', '-', 'e', 'A', 'x'}
+var oneByteSubs = []byte{0x00, ' ', '\n', '"', '\\', 0x7f, 0x80, '}', ',', ':', '0', '9', '-', 'e', 'A', 'x'}
 
 // parses reports whether ParseForms takes raw.
 func parses(raw []byte) bool {
@@ -27,7 +27,7 @@ func parses(raw []byte) bool {
 }
 
 // One byte of a commitment received in its canonical form or in a loose form, replaced by each
-// of hostile6Bytes at every offset: whatever ParseForms takes, its forms are those
+// of oneByteSubs at every offset: whatever ParseForms takes, its forms are those
 // github.com/gowebpki/jcs writes (checkJCS).
 func TestParseFormsOneByte(t *testing.T) {
 	k := testKey("alice")
@@ -47,7 +47,7 @@ func TestParseFormsOneByte(t *testing.T) {
 			if i > hex+2 && i < hex+126 && i%8 != 0 {
 				continue // the sig's hex digits are alike: one in eight of them
 			}
-			for _, c := range hostile6Bytes {
+			for _, c := range oneByteSubs {
 				if f[i] == c {
 					continue
 				}

@@ -8,7 +8,7 @@ import (
 	"arena/games/canon"
 )
 
-// Each hostile input of issue 2 is its own test. A signed object is built, then tampered with
+// Each hostile input Parse refuses is its own test. A signed object is built, then tampered with
 // on the raw bytes, so the refusal cannot come from a bad signature.
 
 func baseObj() string {

@@ -6,11 +6,9 @@ import (
 	"arena/transport/dotdotdot/desk"
 )
 
-// TestRepeatedQueryParameter (user tester U2): a query parameter given twice is as ambiguous
-// as a JSON member given twice, which the doors refuse (bad_request); GET /v1/walkin/next with
-// wait or format twice must be refused the same way, not read by its first value. On the
-// running server `next?wait=1&wait=2` answered 200 (the first value won). Fails today: tagged
-// user2 so others' runs do not trip on it.
+// TestRepeatedQueryParameter: a query parameter given twice is as ambiguous as a JSON member
+// given twice, which the doors refuse (bad_request); GET /v1/walkin/next with wait or format
+// twice is refused the same way, not read by its first value.
 func TestRepeatedQueryParameter(t *testing.T) {
 	for _, q := range []string{"wait=0&wait=30", "wait=0&format=brief&format=envelope", "wait=0&format=brief&wait=0"} {
 		t.Run(q, func(t *testing.T) {
