@@ -52,7 +52,7 @@ func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 	return evs, h
 }
 
-// A Blitz table keeps a journal (games.Journaler): stopped mid-round and restored from its head
+// A Blitz table keeps a journal (its input log, games.ReplayLog): stopped mid-round and restored from its head
 // and stored entries, it finishes its round, and the transcript hash the restored match computed
 // (over the events it replayed from the journal and the rest) is the hash of the transcript the
 // store holds (events persisted before the restart and after): the replay reproduced every event

@@ -241,3 +241,16 @@ func TestReadOnlyStore(t *testing.T) {
 		t.Fatal("a read-only open created a file")
 	}
 }
+
+// A stopped earlier build's file, read as it is (read-only, before any writable Open has dropped
+// its empty agents bucket), is sound: check-data on an untouched old ./data says so.
+func TestCheckOldFileReadOnly(t *testing.T) {
+	s, err := Open(oldFile(t, nil), Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Check(); err != nil {
+		t.Fatalf("Check of an old file: %v", err)
+	}
+}

@@ -221,11 +221,8 @@ func (s *State) apply(r *Row) (undo func(), err error) {
 		if p.Settled != 0 {
 			return nil, fmt.Errorf("%w: pot %s (row %d)", ErrSettled, r.Pot, p.Settled)
 		}
-		sum := r.House
-		for _, py := range r.Payouts {
-			sum += py.Amount // each ≤ MaxAmount and at most maxPayouts of them: no overflow
-		}
-		if sum != p.Balance {
+		sum, ok := settleSum(r.House, r.Payouts)
+		if !ok || sum != p.Balance {
 			return nil, fmt.Errorf("%w: payouts and house take sum to %d, pot %s holds %d", ErrUnbalanced, sum, r.Pot, p.Balance)
 		}
 		old := p
@@ -364,6 +361,23 @@ func Replay(rows Rows) (*State, error) {
 	return s, nil
 }
 
+// settleSum is a settle's house take plus its payouts, and false once the running sum passes
+// MaxAmount: no pot holds more, and stopping there keeps the sum from wrapping int64 (up to
+// maxPayouts amounts of MaxAmount each would).
+func settleSum(house int64, payouts []Payout) (int64, bool) {
+	sum := house
+	for _, py := range payouts {
+		if py.Amount < 0 || py.Amount > MaxAmount {
+			return 0, false
+		}
+		sum += py.Amount
+		if sum > MaxAmount {
+			return 0, false
+		}
+	}
+	return sum, sum >= 0
+}
+
 // Check is the ledger invariant, for every unit: money is never created or lost,
 //
 //	Σ hold balances + Σ pot balances + paid out + refunded + house == received,
@@ -394,11 +408,8 @@ func Check(s *State) error {
 			staked[p.Unit] += p.Balance
 			continue
 		}
-		paid := p.House
-		for _, py := range p.Payouts {
-			paid += py.Amount
-		}
-		if p.Balance != 0 || paid != sum {
+		paid, ok := settleSum(p.House, p.Payouts)
+		if !ok || p.Balance != 0 || paid != sum {
 			return fmt.Errorf("ledger: invariant: settled pot %s: balance %d, paid %d of stakes %d", id, p.Balance, paid, sum)
 		}
 	}

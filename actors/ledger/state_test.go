@@ -111,6 +111,7 @@ func TestStateRefusalsChangeNothing(t *testing.T) {
 		{"settle twice", []Row{Settle("done", nil, 0)}, ErrSettled},
 		{"settle short of the pot", []Row{Settle("p", []Payout{{"payer", 59}}, 0)}, ErrUnbalanced},
 		{"settle beyond the pot", []Row{Settle("p", []Payout{{"payer", 50}}, 11)}, ErrUnbalanced},
+		{"payouts that wrap int64 back to the pot", []Row{Settle("p", wrapping(60), 0)}, ErrUnbalanced},
 		{"a negative payout", []Row{Settle("p", []Payout{{"payer", 70}, {"x", -10}}, 0)}, ErrBadRow},
 		{"a zero amount", []Row{Receive("a", "payer", 0, "")}, ErrBadRow},
 		{"a negative amount", []Row{Stake("a", "p", -5)}, ErrBadRow},
@@ -133,6 +134,33 @@ func TestStateRefusalsChangeNothing(t *testing.T) {
 			}
 			mustCheck(t, s)
 		})
+	}
+}
+
+// wrapping is sixteen payouts of MaxAmount (2^64 in all, 0 in int64) plus one of rest: a settle
+// whose sum, added without bounds, wraps to rest.
+func wrapping(rest int64) []Payout {
+	var ps []Payout
+	for range 16 {
+		ps = append(ps, Payout{"thief", MaxAmount})
+	}
+	return append(ps, Payout{"payer", rest})
+}
+
+// Check finds a settled pot whose payouts wrap int64 to its stakes: money created, though the
+// wrapped sum matches.
+func TestCheckRefusesWrappingPayouts(t *testing.T) {
+	s := NewState()
+	if err := post(s, OpenHold("a", "sat", nil), Receive("a", "payer", 100, "inv:1"), OpenPot("p", "sat", nil), Stake("a", "p", 60),
+		Settle("p", []Payout{{"payer", 60}}, 0)); err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, s)
+	p := s.Pots["p"]
+	p.Payouts = wrapping(60)
+	s.Pots["p"] = p
+	if err := Check(s); err == nil {
+		t.Fatal("Check passed a settled pot paying 2^64 + 60 out of 60")
 	}
 }
 

@@ -84,7 +84,7 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 		m.step = nil
 		return games.Step{}, err
 	}
-	// The log keeps a body only if it is JSON, so a snapshot or journal entry can always be
+	// The log keeps a body only if it is JSON, so a snapshot or input log entry can always be
 	// written: an answer's or a lever's body was decoded strictly (one that is not JSON was
 	// refused), and a kind that takes no body (scripted) is logged without whatever came with it.
 	if len(bytes.TrimSpace(in.Body)) == 0 || (in.Kind != "answer" && !json.Valid(in.Body)) {

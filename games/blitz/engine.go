@@ -200,7 +200,7 @@ func restore(snapshot []byte, keys games.Keyring, recording bool) (*Match, error
 	return m, nil
 }
 
-// matchOf is the new match a snapshot's or journal's head describes, for replaying its inputs.
+// matchOf is the new match a snapshot's head describes, for replaying its inputs.
 func matchOf(h snapshotHead, keys games.Keyring, what string) (*Match, error) {
 	if h.V != 1 {
 		return nil, fmt.Errorf("blitz: %s: version %d", what, h.V)
@@ -212,7 +212,7 @@ func matchOf(h snapshotHead, keys games.Keyring, what string) (*Match, error) {
 	return m, nil
 }
 
-// replay applies input i of a snapshot or journal as it was first applied.
+// replay applies input i of a snapshot as it was first applied.
 func (m *Match) replay(i int, op logOp) error {
 	switch op.Op {
 	case "advance":
@@ -227,31 +227,4 @@ func (m *Match) replay(i int, op logOp) error {
 		return fmt.Errorf("blitz: restore: op %d %q", i, op.Op)
 	}
 	return nil
-}
-
-// RestoreJournal rebuilds a match from its journal: Journal's head and every entry it handed
-// out, in order, replayed as Restore replays a snapshot (and as games.ReplayLog replays a
-// table's input log, whose head and entries are these). The entries count
-// as handed out: the match's next Journal returns only what follows.
-func (e *Engine) RestoreJournal(head []byte, entries [][]byte, keys games.Keyring) (games.Match, error) {
-	var h snapshotHead
-	if err := json.Unmarshal(head, &h); err != nil {
-		return nil, fmt.Errorf("blitz: restore journal: %w", err)
-	}
-	m, err := matchOf(h, keys, "restore journal")
-	if err != nil {
-		return nil, err
-	}
-	for i, raw := range entries {
-		var op logOp
-		if err := json.Unmarshal(raw, &op); err != nil {
-			return nil, fmt.Errorf("blitz: restore journal: entry %d: %w", i, err)
-		}
-		if err := m.replay(i, op); err != nil {
-			return nil, err
-		}
-	}
-	m.journaled = true
-	m.forgetLog()
-	return m, nil
 }

@@ -70,6 +70,8 @@ type harness struct {
 	keys  *testKeys
 	now   time.Time
 	steps []games.Step
+	setup games.Setup
+	log   []games.Logged // every call that changed the match, as a table's input log keeps it
 }
 
 func newHarness(t testing.TB, s games.Setup) *harness {
@@ -79,7 +81,28 @@ func newHarness(t testing.TB, s games.Setup) *harness {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	return &harness{t: t, m: mm.(*Match), keys: keys, now: s.Start}
+	return &harness{t: t, m: mm.(*Match), keys: keys, now: s.Start, setup: s}
+}
+
+// replayLog rebuilds the match from the harness's input log as a table's boot recovery does
+// (games.ReplayLog of the stored head and entries).
+func (h *harness) replayLog() *Match {
+	h.t.Helper()
+	head, err := json.Marshal(games.LogHead{V: 1, Setup: h.setup})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	entries := make([][]byte, len(h.log))
+	for i, l := range h.log {
+		if entries[i], err = json.Marshal(l); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	m, err := games.ReplayLog(NewEngine(DefaultFees()), head, entries, h.keys)
+	if err != nil {
+		h.t.Fatalf("ReplayLog: %v", err)
+	}
+	return m.(*Match)
 }
 
 func (h *harness) check() {
@@ -105,6 +128,7 @@ func (h *harness) next() games.Step {
 		h.now = d
 	}
 	st := h.m.Advance(h.now)
+	h.log = append(h.log, games.Logged{Op: games.OpAdvance, At: h.now})
 	h.steps = append(h.steps, st)
 	h.check()
 	return st
@@ -146,6 +170,9 @@ func (h *harness) act(seat int, kind, body string) (games.Step, error) {
 		in.Move = h.m.Phase()
 	}
 	st, err := h.m.Act(h.now.Add(time.Millisecond), in)
+	if err == nil {
+		h.log = append(h.log, games.Logged{Op: games.OpAct, At: h.now.Add(time.Millisecond), Input: in})
+	}
 	h.steps = append(h.steps, st)
 	h.check()
 	return st, err

@@ -19,7 +19,7 @@ import (
 // The heap a live Practice table's match holds between steps (the budget: under 64 KiB of heap
 // per live table, the table's actors included). BenchmarkMatchHeap plays
 // heapTables Practice rounds of six house seats side by side, as the arena's tables do: each
-// step's inputs handed out as a journal (games.Journaler) and the match compacted
+// step's inputs let go to the table's input log (DropInputs, games.InputKeeper) and the match compacted
 // (games.Compactor) after it, every house answer the house policy's. After each settle it
 // forces a collection and reports the heap per live match; ARENA_MATCH_HEAPPROFILE=F writes a
 // heap profile (every allocation sampled) at the last turn's talk.
@@ -75,12 +75,10 @@ func newHeapTable(tb testing.TB, eng *blitz.Engine, i int) *heapTable {
 // probePacker packs the probe's tables (one goroutine: no lock).
 var probePacker games.Deflater
 
-// take does what a table does with a step: stores the inputs (Journal), compacts the match
-// and keeps the prompts its house seats answer next.
+// take does what a table does with a step: has the match let its inputs go (the table's log
+// holds them, DropInputs), compacts the match and keeps the prompts its house seats answer next.
 func (t *heapTable) take(tb testing.TB, st games.Step) {
-	if _, _, err := t.m.Journal(); err != nil {
-		tb.Fatal(err)
-	}
+	t.m.DropInputs()
 	t.m.Compact(&probePacker)
 	t.prompts = append(t.prompts, st.Prompts...)
 }

@@ -128,8 +128,8 @@ type Match struct {
 	step    *games.Step // &stepBuf during a call, nil between calls
 	stepBuf games.Step
 
-	journaled bool     // the inputs were handed out by Journal: Snapshot can no longer be taken
-	log       []logOp  // inputs since the last Snapshot (which moves them to logJSON) or Journal
+	journaled bool     // the inputs were let go to the table's log (DropInputs): Snapshot can no longer be taken
+	log       []logOp  // inputs since the last Snapshot (which moves them to logJSON) or DropInputs
 	logJSON   chunkLog // every earlier input as its snapshot JSON, comma-joined
 }
 
@@ -353,7 +353,7 @@ func (m *Match) Advance(now time.Time) games.Step {
 // are kept in one allocation instead of eight doublings (twice their size in all); a round with
 // more inputs (levers, anchors recorded) grows it as append does.
 func (m *Match) logInput(op logOp) {
-	if m.log == nil && !m.journaled { // a journaled match stores its inputs a step at a time
+	if m.log == nil && !m.journaled { // a table that holds the inputs takes them a step at a time
 		m.log = make([]logOp, 0, m.logHint())
 	}
 	m.log = append(m.log, op)
@@ -569,7 +569,7 @@ func (m *Match) Result() (games.Result, bool) {
 // Events is the transcript so far, in order. A live match keeps no copy of its events (each
 // Step hands them out once), so Events replays the match's inputs into a copy that records
 // them: it costs a replay, changes nothing in the match, and is meant for the round runner and
-// tests. Once the match has handed its inputs out as a journal (Journal, RestoreJournal) it no
+// tests. Once the match has let its inputs go to the table's log (DropInputs) it no
 // longer holds them and Events fails with an error saying so: the transcript is in the store.
 func (m *Match) Events() ([]games.Event, error) {
 	if m.recording {

@@ -40,7 +40,7 @@ type snapshotHead struct {
 func (m *Match) Snapshot() ([]byte, error) { return m.snapshot(true) }
 
 // snapshot is Snapshot; keep moves the new inputs into logJSON (Snapshot), or else leaves the
-// match as it was (Events: a later Journal still hands every input out).
+// match as it was (Events: a later Snapshot still holds every input).
 func (m *Match) snapshot(keep bool) ([]byte, error) {
 	if m.journaled {
 		return nil, errJournaled
@@ -82,41 +82,17 @@ func (m *Match) snapshot(keep bool) ([]byte, error) {
 	return append(out, "]}"...), nil
 }
 
-// errJournaled is Snapshot's error once the match has handed its inputs out as a journal.
-var errJournaled = errors.New("blitz: snapshot: the match's inputs are in its journal (Journal, DropInputs)")
+// errJournaled is Snapshot's error once the match has let its inputs go to the table's log.
+var errJournaled = errors.New("blitz: snapshot: the match's inputs are in the table's input log (DropInputs)")
 
 // DropInputs lets go of the inputs the match holds (games.InputKeeper): a table logs them
-// itself. Snapshot fails from now on, as after Journal.
+// itself. Snapshot fails from now on.
 func (m *Match) DropInputs() {
 	m.journaled = true
 	m.forgetLog()
 }
 
-// Journal hands out the match's inputs since the last call as journal entries, each the JSON of
-// one snapshot log op, and forgets them. head, the snapshot less its log
-// (snapshotHead), comes with the first call only. Restore the match with Engine.RestoreJournal;
-// Snapshot fails from now on.
-func (m *Match) Journal() ([]byte, [][]byte, error) {
-	if m.logJSON.size > 0 {
-		return nil, nil, errors.New("blitz: journal: a snapshot already holds earlier inputs")
-	}
-	var head []byte
-	if !m.journaled {
-		var err error
-		if head, err = json.Marshal(snapshotHead{V: 1, Fees: m.fees, Setup: m.setup}); err != nil {
-			return nil, nil, err
-		}
-	}
-	entries, err := m.takeLog()
-	if err != nil {
-		return nil, nil, err
-	}
-	m.journaled = true
-	m.forgetLog() // a step's inputs at a time from now on
-	return head, entries, nil
-}
-
-// takeLog writes the inputs since the last Snapshot or Journal as JSON, one value each, and
+// takeLog writes the inputs since the last Snapshot as JSON, one value each, and
 // forgets them; on an error it keeps them all and returns nothing.
 func (m *Match) takeLog() ([][]byte, error) {
 	entries, err := m.logEntries()
@@ -128,7 +104,7 @@ func (m *Match) takeLog() ([][]byte, error) {
 	return entries, nil
 }
 
-// logEntries writes the inputs since the last Snapshot or Journal as JSON, one value each.
+// logEntries writes the inputs since the last Snapshot as JSON, one value each.
 func (m *Match) logEntries() ([][]byte, error) {
 	entries := make([][]byte, 0, len(m.log))
 	for i := range m.log {
@@ -141,8 +117,8 @@ func (m *Match) logEntries() ([][]byte, error) {
 	return entries, nil
 }
 
-// forgetLog empties the input log once its inputs are stored. A journaled match stores its
-// inputs at every step, a few at a time: a log grown larger than that (the round-sized one a
+// forgetLog empties the input log once its inputs are stored. A match that drops its inputs
+// (DropInputs) has them stored by its table at every step, a few at a time: a log grown larger than that (the round-sized one a
 // match starts with, logHint) is let go rather than held empty between steps, where it was
 // 18 KiB of a live Blitz table's heap.
 func (m *Match) forgetLog() {
@@ -154,5 +130,5 @@ func (m *Match) forgetLog() {
 	m.log = m.log[:0]
 }
 
-// journalLogRoom is the input log a journaled match keeps between steps: a step's inputs.
+// journalLogRoom is the input log a match that drops its inputs keeps between steps: a step's inputs.
 const journalLogRoom = 16

@@ -175,6 +175,8 @@ func TestDecodeStrict(t *testing.T) {
 		`{"plain":"p"}`:              ErrUnknownMember,
 		`{"count":9007199254740993}`: ErrUnsafeInteger,
 		`{"count":1.5}`:              ErrType,
+		`{"count":-0}`:               ErrType,
+		`{"count":1e0}`:              ErrType,
 		`{"count":"1"}`:              ErrType,
 		`{"name":null}`:              ErrNull,
 		`{"in":null}`:                ErrNull,
@@ -194,6 +196,13 @@ func TestDecodeStrict(t *testing.T) {
 	var n int
 	if err := Decode([]byte(`7`), &n); err != nil || n != 7 {
 		t.Fatalf("scalar: %d %v", n, err)
+	}
+	if err := Decode([]byte(`-0`), &n); !errors.Is(err, ErrType) {
+		t.Fatalf("-0 as an integer: %v", err)
+	}
+	var f float64
+	if err := Decode([]byte(`-0`), &f); err != nil || f != 0 {
+		t.Fatalf("-0 as a float: %v %v", f, err)
 	}
 }
 

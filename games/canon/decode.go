@@ -61,6 +61,13 @@ func shape(r ref, t reflect.Type, path string) error {
 	switch t.Kind() {
 	case reflect.Pointer:
 		return shape(r, t.Elem(), path)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		// An integer is written as its digits: "-0" is not a form of 0, as "0.0" and "0e0"
+		// are not (encoding/json would refuse those and take this one).
+		if n.kind == '0' && string(r.span()) == "-0" {
+			return fmt.Errorf("%w: %s: -0 is not an integer", ErrType, path)
+		}
 	case reflect.Struct:
 		if n.kind != '{' {
 			return fmt.Errorf("%w: %s: want an object", ErrType, path)

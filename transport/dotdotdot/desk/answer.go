@@ -85,6 +85,9 @@ func member(top map[string]json.RawMessage, name string, v any, required bool) e
 	if string(raw) == "null" {
 		return bad(fmt.Sprintf("%q must not be null", name))
 	}
+	if _, isInt := v.(*int); isInt && string(raw) == "-0" {
+		return bad(fmt.Sprintf("%q must be a %s", name, kindOf(v))) // -0 is no integer's form, as 0.0 is not
+	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {

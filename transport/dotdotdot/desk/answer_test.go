@@ -18,6 +18,23 @@ func TestDecodeAnswer(t *testing.T) {
 	}
 }
 
+// An echoed number is an integer's digits: -0, 0.0 and 1e0 are refused as 1.5 is, with
+// bad_request, whatever encoding/json would make of them.
+func TestDecodeAnswerRefusesNonIntegerForms(t *testing.T) {
+	for _, in := range []string{
+		`{"round":"T-1","turn":-0,"phase":"scouting"}`,
+		`{"round":"T-1","turn":0.0,"phase":"scouting"}`,
+		`{"round":"T-1","turn":1e0,"phase":"talk"}`,
+		`{"round":"T-1","turn":1,"phase":"talk","exchange":-0}`,
+	} {
+		_, err := DecodeAnswer([]byte(in))
+		var r *door.Refusal
+		if !errors.As(err, &r) || r.Code != door.CodeBadRequest {
+			t.Errorf("%s: %v, want bad_request", in, err)
+		}
+	}
+}
+
 // FuzzDecodeAnswer: any bytes give either an echo that re-checks or a bad_request refusal;
 // never a panic.
 func FuzzDecodeAnswer(f *testing.F) {

@@ -98,7 +98,7 @@ func (v *env) mount(t testing.TB) {
 	n := NewStoreNonces(v.db, func() time.Time { return v.now })
 	v.e = echo.New()
 	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
-	// A stand-in for the walk-in desk's lever routes, mounted first as in httpapi.
+	// A stand-in for the walk-in desk's lever routes, mounted first as transport/dotdotdot/site does.
 	for _, k := range []string{"call", "veto", "accuse"} {
 		v.e.POST("/v1/rounds/:round/"+k, func(c echo.Context) error {
 			v.desks++

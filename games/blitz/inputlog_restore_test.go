@@ -9,11 +9,11 @@ import (
 	"arena/games/blitz"
 )
 
-// A journaled match (games.Journaler) restored from its head and the entries it handed out at
-// any point plays on exactly as the original: the same events (step by step, byte for byte), the
-// same prompts' states, the same result. Journal hands each input out once, and Snapshot is
-// refused once the inputs are in a journal.
-func TestJournalRestoreMatchesOriginal(t *testing.T) {
+// A match restored from its table's input log (games.ReplayLog of the LogHead and the Logged
+// entries, as boot recovery does) at any point plays on exactly as the original, which let its
+// inputs go at every step (DropInputs): the same events (step by step, byte for byte), the same
+// prompts' states, the same result. Snapshot is refused once the inputs are the table's.
+func TestInputLogRestoreMatchesOriginal(t *testing.T) {
 	f := newBenchFixture(t)
 	eng := blitz.NewEngine(blitz.DefaultFees())
 	gm, err := eng.New(f.setup, f.keys)
@@ -21,26 +21,22 @@ func TestJournalRestoreMatchesOriginal(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := gm.(*blitz.Match)
-	var head []byte
+	head, err := json.Marshal(games.LogHead{V: 1, Setup: f.setup})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var entries [][]byte
-	take := func(m *blitz.Match) {
+	logged := func(l games.Logged) {
 		t.Helper()
-		h, es, err := m.Journal()
+		b, err := json.Marshal(l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch {
-		case head == nil && h == nil:
-			t.Fatal("the first Journal gave no head")
-		case head != nil && h != nil:
-			t.Fatal("Journal gave the head twice")
-		case h != nil:
-			head = h
-		}
-		entries = append(entries, es...)
+		entries = append(entries, b)
 	}
-	// steps runs the rest of the round on match x, returning every step's events as JSON.
-	steps := func(x *blitz.Match, journal bool, stopAfter int) []byte {
+	// steps runs the rest of the round on match x, returning every step's events as JSON; log
+	// keeps the input log and has x drop its inputs after each step, as a table does.
+	steps := func(x *blitz.Match, log bool, stopAfter int) []byte {
 		var out []byte
 		n := 0
 		for {
@@ -49,11 +45,14 @@ func TestJournalRestoreMatchesOriginal(t *testing.T) {
 				return out
 			}
 			st := x.Advance(dl)
+			if log {
+				logged(games.Logged{Op: games.OpAdvance, At: dl})
+			}
 			n++
 			out = appendStep(t, out, st)
 			if n == stopAfter { // a phase just opened, its prompts unanswered
-				if journal {
-					take(x)
+				if log {
+					x.DropInputs()
 				}
 				return out
 			}
@@ -63,32 +62,30 @@ func TestJournalRestoreMatchesOriginal(t *testing.T) {
 				if body == nil {
 					continue
 				}
-				st, err := x.Act(dl, games.Input{Seat: p.Seat, Kind: "answer", Move: cur, Body: body})
+				in := games.Input{Seat: p.Seat, Kind: "answer", Move: cur, Body: body}
+				st, err := x.Act(dl, in)
 				if err != nil {
 					t.Fatal(err)
 				}
+				if log {
+					logged(games.Logged{Op: games.OpAct, At: dl, Input: in})
+				}
 				out = appendStep(t, out, st)
 			}
-			if journal {
-				take(x)
+			if log {
+				x.DropInputs()
 			}
 		}
 	}
 	steps(m, true, 9) // into turn 2, a phase open
 	if _, err := m.Snapshot(); err == nil {
-		t.Fatal("Snapshot of a journaled match: want an error")
+		t.Fatal("Snapshot of a match whose inputs are the table's: want an error")
 	}
-	if _, es, _ := m.Journal(); len(es) != 0 {
-		t.Fatalf("Journal handed out %d entries twice", len(es))
-	}
-	rm, err := eng.RestoreJournal(head, entries, f.keys)
+	rm, err := games.ReplayLog(eng, head, entries, f.keys)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rm.(*blitz.Match)
-	if h, es, _ := r.Journal(); len(es) != 0 || h != nil {
-		t.Fatalf("a restored match handed out %d replayed entries (head %v) again", len(es), h != nil)
-	}
 	if len(m.Prompts()) == 0 || len(m.Prompts()) != len(r.Prompts()) {
 		t.Fatalf("open prompts: %d, restored %d", len(m.Prompts()), len(r.Prompts()))
 	}
@@ -99,26 +96,26 @@ func TestJournalRestoreMatchesOriginal(t *testing.T) {
 	}
 	a, b := steps(m, true, -1), steps(r, false, -1)
 	if len(a) == 0 || !bytes.Equal(a, b) {
-		t.Fatalf("the rest of the round differs after RestoreJournal (%d vs %d bytes of events)", len(a), len(b))
+		t.Fatalf("the rest of the round differs after ReplayLog (%d vs %d bytes of events)", len(a), len(b))
 	}
 	ra, okA := m.Result()
 	rb, okB := r.Result()
 	if !okA || !okB || ra.TranscriptHash != rb.TranscriptHash || ra.TranscriptHash == "" {
 		t.Fatalf("results: %v %q, restored %v %q", okA, ra.TranscriptHash, okB, rb.TranscriptHash)
 	}
-	// The whole journal restores the finished round.
-	full, err := eng.RestoreJournal(head, entries, f.keys)
+	// The whole log restores the finished round.
+	full, err := games.ReplayLog(eng, head, entries, f.keys)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rf, ok := full.Result(); !ok || rf.TranscriptHash != ra.TranscriptHash {
-		t.Fatalf("the full journal restores %v %q, want %q", ok, rf.TranscriptHash, ra.TranscriptHash)
+		t.Fatalf("the full input log restores %v %q, want %q", ok, rf.TranscriptHash, ra.TranscriptHash)
 	}
-	if _, err := eng.RestoreJournal([]byte(`{"v":2}`), nil, f.keys); err == nil {
+	if _, err := games.ReplayLog(eng, []byte(`{"v":2}`), nil, f.keys); err == nil {
 		t.Fatal("a head of another version restored")
 	}
-	if _, err := eng.RestoreJournal(head, [][]byte{[]byte(`{"op":"jump"}`)}, f.keys); err == nil {
-		t.Fatal("an unknown journal op restored")
+	if _, err := games.ReplayLog(eng, head, [][]byte{[]byte(`{"op":"jump"}`)}, f.keys); err == nil {
+		t.Fatal("an unknown log op restored")
 	}
 }
 
