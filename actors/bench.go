@@ -198,8 +198,7 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 					spec.Game, spec.Pace = game, pace
 				} else {
 					for s := 1; s <= o.Seats; s++ {
-						spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s),
-							Kind: "house"}, Channel: ChannelHouse})
+						spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s)}, Kind: "house", Channel: ChannelHouse})
 					}
 				}
 				if _, err := a.OpenTable(ctx, spec); err != nil {

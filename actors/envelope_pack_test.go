@@ -34,9 +34,8 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 		Pace:  games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": time.Second, "talk": time.Second, "commit": time.Second, "settle": time.Second}}}
 	var specs []SeatSpec
 	for n := 1; n <= 6; n++ {
-		s := games.Seat{Seat: n, Name: fmt.Sprintf("Seat %d", n), Kind: "house", Walkin: true, Entry: walkinEntry,
-			Collateral: walkinCollateral}
-		specs = append(specs, SeatSpec{Seat: s, Channel: ChannelHouse})
+		s := games.Seat{Seat: n, Name: fmt.Sprintf("Seat %d", n), Entry: walkinEntry, Options: blitz.SeatOptions{Kind: "house", Walkin: true, Collateral: walkinCollateral}.JSON()}
+		specs = append(specs, SeatSpec{Seat: s, Kind: "house", Lent: true, Channel: ChannelHouse})
 	}
 	twin := func() games.Match {
 		seats := append([]SeatSpec(nil), specs...)

@@ -59,8 +59,8 @@ func blitzShortRoundOfHouseSeats(t *testing.T) {
 	h.start()
 	var sp []SeatSpec
 	for i := 1; i <= 3; i++ {
-		sp = append(sp, SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i), Kind: "house",
-			Entry: 100_000_000, Collateral: 60_000_000}, Channel: ChannelHouse})
+		sp = append(sp, SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i),
+			Entry: 100_000_000, Options: blitz.SeatOptions{Kind: "house", Collateral: 60_000_000}.JSON()}, Kind: "house", Channel: ChannelHouse})
 	}
 	round := h.open(TableSpec{ID: "blitz-1", Game: blitz.ID, Format: "short", Kind: "practice", Seats: sp,
 		Seed: fixedSeed(9), Pace: games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 10 * time.Second, "talk": 15 * time.Second, "commit": 20 * time.Second, "settle": 5 * time.Second}}})
@@ -97,8 +97,8 @@ func dilemmaRoundOfHouseSeats(t *testing.T) {
 	h.stop()
 	h.start()
 	sp := []SeatSpec{
-		{Seat: games.Seat{Seat: 1, Agent: "a1", Name: "A", Kind: "house", Entry: 1_000_000, Collateral: 1_000_000}, Channel: ChannelHouse},
-		{Seat: games.Seat{Seat: 2, Agent: "a2", Name: "B", Kind: "house", Entry: 1_000_000, Collateral: 1_000_000}, Channel: ChannelHouse},
+		{Seat: games.Seat{Seat: 1, Agent: "a1", Name: "A", Entry: 1_000_000, Options: blitz.SeatOptions{Kind: "house", Collateral: 1_000_000}.JSON()}, Kind: "house", Channel: ChannelHouse},
+		{Seat: games.Seat{Seat: 2, Agent: "a2", Name: "B", Entry: 1_000_000, Options: blitz.SeatOptions{Kind: "house", Collateral: 1_000_000}.JSON()}, Kind: "house", Channel: ChannelHouse},
 	}
 	m := dilemma.Engine{}.Manifest()
 	round := h.open(TableSpec{ID: "dl-1", Game: m.ID, Format: m.Formats[0].Name, Seats: sp, Seed: fixedSeed(4),

@@ -335,9 +335,9 @@ func seats(channels ...string) []SeatSpec {
 	var out []SeatSpec
 	for i, ch := range channels {
 		n := i + 1
-		s := SeatSpec{Seat: games.Seat{Seat: n, Name: "seat", Kind: "house"}, Channel: ch}
+		s := SeatSpec{Seat: games.Seat{Seat: n, Name: "seat"}, Kind: "house", Lent: true, Channel: ch}
 		if ch == ChannelMailbox {
-			s.Seat.Kind, s.Seat.Walkin = "walkin", true
+			s.Kind = "walkin"
 		}
 		out = append(out, s)
 	}

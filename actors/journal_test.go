@@ -23,8 +23,7 @@ func playBlitzShort(t *testing.T, restart bool) ([]games.Event, *harness) {
 	var sp []SeatSpec
 	for i := 1; i <= 3; i++ {
 		// Walkin: the arena signs house seats' commitments, as the desk's practice tables do
-		sp = append(sp, SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i), Kind: "house",
-			Walkin: true, Entry: 100_000_000, Collateral: 60_000_000}, Channel: ChannelHouse})
+		sp = append(sp, SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i), Entry: 100_000_000, Options: blitz.SeatOptions{Kind: "house", Walkin: true, Collateral: 60_000_000}.JSON()}, Kind: "house", Channel: ChannelHouse})
 	}
 	round := h.open(TableSpec{ID: "bj", Game: blitz.ID, Format: "short", Kind: "practice", Seats: sp,
 		Seed: fixedSeed(11), Pace: games.Pace{Name: "chat", Steps: map[string]time.Duration{"scouting": 10 * time.Second, "talk": 15 * time.Second, "commit": 20 * time.Second, "settle": 5 * time.Second}}})

@@ -21,11 +21,10 @@ type KeyProvider interface {
 	Keyring(table string, seats []SeatSpec, resolved map[int]string) (games.Keyring, error)
 }
 
-// LentKey says whether the arena holds the seat's key and signs for it: house seats and
-// walk-ins.
+// LentKey says whether the arena holds the seat's key and signs for it: house seats and those
+// the protocol lends a key (SeatSpec.Lent: DOTDOTDOT walk-ins).
 func (s SeatSpec) LentKey() bool {
-	return s.Channel == ChannelHouse || s.Seat.Walkin ||
-		s.Seat.Kind == "house" || s.Seat.Kind == "walkin"
+	return s.Channel == ChannelHouse || s.Lent
 }
 
 // noKeys is the keyring of every table when Options.Keys is nil.

@@ -20,7 +20,13 @@ import (
 // (ChannelHouse: the game's house policy answers in the seat actor) or the name of a channel
 // whose actor the seat actor sends each prompt to as *DeliverPrompt (channels.go).
 type SeatSpec struct {
-	Seat    games.Seat
+	Seat games.Seat
+	// Kind is the seat's kind as its protocol names it, shown in TableInfo (DOTDOTDOT: "byo",
+	// "ots", "house", "walkin"); the runtime reads nothing else into it.
+	Kind string
+	// Lent says the arena holds the seat's key and signs for it (a lent house Badge: a house seat,
+	// a DOTDOTDOT walk-in, §4.4); a ChannelHouse seat is lent whatever it says (keys.go).
+	Lent    bool
 	Channel string
 	// Actor is the actor id (PID Id) of the seat's own channel actor (a walk-in's mailbox,
 	// actors/dotdotdot); it is also told *RoundEnded and *TableStopped. Empty: the channel's
@@ -29,6 +35,30 @@ type SeatSpec struct {
 	// Endpoint is the seat's address on its channel (an agent's A2A URL), passed on in
 	// DeliverPrompt.
 	Endpoint string
+}
+
+// UnmarshalJSON reads the form above and the one table records written before SeatSpec carried
+// Kind and Lent: there the seat's kind and walk-in flag were members of the games.Seat, and the
+// arena held the key of a walk-in seat and of one whose kind was "house" or "walkin".
+func (s *SeatSpec) UnmarshalJSON(b []byte) error {
+	type plain SeatSpec
+	if err := json.Unmarshal(b, (*plain)(s)); err != nil {
+		return err
+	}
+	var old struct {
+		Seat struct {
+			Kind   *string `json:"kind"`
+			Walkin bool    `json:"walkin"`
+		}
+	}
+	if err := json.Unmarshal(b, &old); err != nil {
+		return err
+	}
+	if k := old.Seat.Kind; k != nil && s.Kind == "" {
+		s.Kind = *k
+		s.Lent = s.Lent || old.Seat.Walkin || *k == "house" || *k == "walkin"
+	}
+	return nil
 }
 
 // TableSpec is everything needed to open a table and play one round on it.

@@ -42,9 +42,106 @@ func oldFormatSnapshot(t *testing.T, snap []byte) []byte {
 	return b
 }
 
+// oldSeat is a seat as the previous code wrote it, in a Setup and in a SeatSpec: Blitz's seat
+// options were members of games.Seat, every one written.
+type oldSeat struct {
+	Seat       int    `json:"seat"`
+	Agent      string `json:"agent"`
+	Name       string `json:"name"`
+	Kind       string `json:"kind"`
+	Human      bool   `json:"human"`
+	Walkin     bool   `json:"walkin"`
+	Entry      int64  `json:"entry"`
+	Collateral int64  `json:"collateral"`
+	Rating     int    `json:"rating"`
+}
+
+func oldSeatOf(t *testing.T, s games.Seat) oldSeat {
+	t.Helper()
+	o, err := blitz.SeatOptionsOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return oldSeat{Seat: s.Seat, Agent: s.Agent, Name: s.Name, Kind: o.Kind, Human: o.Human, Walkin: o.Walkin,
+		Entry: s.Entry, Collateral: o.Collateral, Rating: o.Rating}
+}
+
+// oldSeatsSnapshot rewrites the seats of a snapshot's setup ({v, fees, setup, log}) as the
+// previous code wrote them (oldSeat).
+func oldSeatsSnapshot(t *testing.T, snap []byte) []byte {
+	t.Helper()
+	var v struct {
+		V     int             `json:"v"`
+		Fees  json.RawMessage `json:"fees"`
+		Setup json.RawMessage `json:"setup"`
+		Log   json.RawMessage `json:"log"`
+	}
+	if err := json.Unmarshal(snap, &v); err != nil {
+		t.Fatal(err)
+	}
+	var setup games.Setup
+	if err := json.Unmarshal(v.Setup, &setup); err != nil {
+		t.Fatal(err)
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(v.Setup, &members); err != nil {
+		t.Fatal(err)
+	}
+	var seats []oldSeat
+	for _, s := range setup.Seats {
+		seats = append(seats, oldSeatOf(t, s))
+	}
+	members["seats"], _ = json.Marshal(seats)
+	v.Setup, _ = json.Marshal(members)
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// oldSeatsRecord rewrites a stored record's header so its spec's seats are as the previous code
+// wrote them: {Seat: oldSeat, Channel, Mailbox, Endpoint}, no Kind or Lent.
+func oldSeatsRecord(t *testing.T, spec TableSpec, b []byte) []byte {
+	t.Helper()
+	i := bytes.IndexByte(b, '\n')
+	var head, sp map[string]json.RawMessage
+	if err := json.Unmarshal(b[:i], &head); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(head["spec"], &sp); err != nil {
+		t.Fatal(err)
+	}
+	type oldSpec struct {
+		Seat     oldSeat
+		Channel  string
+		Mailbox  string
+		Endpoint string
+	}
+	var seats []oldSpec
+	for _, s := range spec.Seats {
+		seats = append(seats, oldSpec{Seat: oldSeatOf(t, s.Seat), Channel: s.Channel, Mailbox: s.Actor, Endpoint: s.Endpoint})
+	}
+	sp["Seats"], _ = json.Marshal(seats)
+	head["spec"], _ = json.Marshal(sp)
+	h, err := json.Marshal(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append(h, '\n'), b[i+1:]...)
+}
+
 func TestBlitzOldRecordsRestoreOnBoot(t *testing.T) {
-	for _, phases := range []int{0, 9} { // 0: "log":null; 9: into turn 1's talk with house lines
-		t.Run("phases"+strconv.Itoa(phases), func(t *testing.T) {
+	for _, c := range []struct {
+		phases   int  // 0: "log":null; 9: into turn 1's talk with house lines
+		oldSeats bool // the seats as the previous code wrote them (oldSeat)
+	}{{0, false}, {9, false}, {0, true}, {9, true}} {
+		phases := c.phases
+		name := "phases" + strconv.Itoa(phases)
+		if c.oldSeats {
+			name += "-oldseats"
+		}
+		t.Run(name, func(t *testing.T) {
 			h := bzHarness(t)
 			h.stop()
 			id := "old" + strconv.Itoa(phases)
@@ -98,10 +195,16 @@ func TestBlitzOldRecordsRestoreOnBoot(t *testing.T) {
 					return nil, "", err
 				}
 				snap = oldFormatSnapshot(t, s)
+				if c.oldSeats {
+					snap = oldSeatsSnapshot(t, snap)
+				}
 				rec := &tableRecord{ID: id, Round: round, Spec: spec, Seed: hex.EncodeToString(seed), Status: StatusLive,
 					Match: snap, Created: now, Updated: now}
 				if ps := m.Prompts(); len(ps) > 0 {
 					rec.Turn, rec.Phase = ps[0].Move.Turn, ps[0].Move.Phase
+				}
+				if c.oldSeats {
+					return oldSeatsRecord(t, spec, rec.encode()), round, nil
 				}
 				return rec.encode(), round, nil
 			})
@@ -144,5 +247,32 @@ func TestBlitzOldRecordsRestoreOnBoot(t *testing.T) {
 			}
 			bzStoredReplays(t, h, id, round)
 		})
+	}
+}
+
+// A seat spec the previous code wrote has no Kind or Lent: its games.Seat's kind is its Kind, and
+// the arena holds the key of a walk-in seat or one whose kind was "house" or "walkin" (SeatSpec.LentKey).
+func TestSeatSpecReadsOldRecords(t *testing.T) {
+	for _, c := range []struct {
+		seat string
+		kind string
+		lent bool
+	}{
+		{`{"seat":1,"agent":"","name":"Ann","kind":"walkin","human":true,"walkin":true,"entry":1,"collateral":1,"rating":0}`, "walkin", true},
+		{`{"seat":2,"agent":"","name":"Bo","kind":"house","human":false,"walkin":false,"entry":1,"collateral":1,"rating":0}`, "house", true},
+		{`{"seat":3,"agent":"","name":"Cy","kind":"","human":false,"walkin":true,"entry":1,"collateral":1,"rating":0}`, "", true},
+		{`{"seat":4,"agent":"a","name":"Di","kind":"byo","human":false,"walkin":false,"entry":1,"collateral":1,"rating":0}`, "byo", false},
+	} {
+		var s SeatSpec
+		if err := json.Unmarshal([]byte(`{"Seat":`+c.seat+`,"Channel":"mailbox","Mailbox":"mb","Endpoint":""}`), &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Kind != c.kind || s.Lent != c.lent || s.LentKey() != c.lent || s.Channel != "mailbox" || s.Actor != "mb" || len(s.Seat.Options) == 0 {
+			t.Fatalf("%s read as %+v", c.seat, s)
+		}
+	}
+	var s SeatSpec
+	if err := json.Unmarshal([]byte(`{"Seat":{"seat":1,"agent":"a","name":"A","entry":1},"Kind":"byo","Lent":false,"Channel":"a2a"}`), &s); err != nil || s.Kind != "byo" || s.Lent {
+		t.Fatalf("the new form read as %+v, %v", s, err)
 	}
 }

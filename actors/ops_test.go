@@ -28,7 +28,7 @@ func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) {
 	mb := h.mailbox("mb-bo-1")
 	spec := bzHouseSpec("bo")
 	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bo-1"
-	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
 	nextPrompt(t, mb, 0)
@@ -159,7 +159,7 @@ func stoppingTableTakesNoInput(t *testing.T) {
 	mb := h.mailbox("mb-bs-1")
 	spec := bzHouseSpec("bs")
 	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bs-1"
-	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
 	nextPrompt(t, mb, 0)
@@ -227,7 +227,7 @@ func opsRestartOnFinalCommit(t *testing.T) {
 	mb := h.mailbox("mb-bfc-1")
 	spec := bzHouseSpec("bfc")
 	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bfc-1"
-	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
 	restarted := false

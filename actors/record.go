@@ -84,7 +84,7 @@ func (r *tableRecord) info() TableInfo {
 		Created: r.Created, Updated: r.Updated, Seats: make([]SeatInfo, 0, len(r.Spec.Seats))}
 	for _, s := range r.Spec.Seats {
 		ti.Seats = append(ti.Seats, SeatInfo{Seat: s.Seat.Seat, Agent: s.Seat.Agent, Name: s.Seat.Name,
-			Kind: s.Seat.Kind, Channel: s.Channel})
+			Kind: s.Kind, Channel: s.Channel})
 	}
 	return ti
 }

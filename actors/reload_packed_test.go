@@ -54,7 +54,7 @@ func packedTablesFailedCommitsReload(t *testing.T) {
 		spec := bzHouseSpec(tb.id)
 		spec.Seed = fixedSeed(byte(20 + i))
 		spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-pk-"+strconv.Itoa(i)
-		spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+		bzWalkinSeat(&spec.Seats[0])
 		spec.Pace.CloseEarly = false
 		tb.round = h.open(spec)
 		ts = append(ts, tb)

@@ -33,11 +33,22 @@ func bzHouseSpec(id string) TableSpec {
 	spec := TableSpec{ID: id, Game: blitz.ID, Format: "blitz", Kind: "practice", Seed: fixedSeed(9),
 		Pace: games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": time.Minute, "talk": time.Minute, "commit": time.Minute, "settle": time.Minute}}}
 	for s := 1; s <= 6; s++ {
-		spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s), Kind: "house",
-			Entry: 200_000_000, Collateral: 100_000_000},
-			Channel: ChannelHouse})
+		spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s),
+			Entry: 200_000_000, Options: blitz.SeatOptions{Kind: "house", Collateral: 100_000_000}.JSON()},
+			Kind: "house", Channel: ChannelHouse})
 	}
 	return spec
+}
+
+// bzWalkinSeat makes a bzHouseSpec seat a walk-in's: its Blitz options say walkin, and the
+// arena holds its key.
+func bzWalkinSeat(s *SeatSpec) {
+	o, err := blitz.SeatOptionsOf(s.Seat)
+	if err != nil {
+		panic(err)
+	}
+	o.Kind, o.Walkin = "walkin", true
+	s.Seat.Options, s.Kind, s.Lent = o.JSON(), "walkin", true
 }
 
 // bzStoredReplays checks the table's stored state: the record's snapshot (or its journal's head
@@ -155,7 +166,7 @@ func TestBlitzFailedCommitsThenReload(t *testing.T) {
 	mb := h.mailbox("mb-bf-1")
 	spec := bzHouseSpec("bf")
 	spec.Seats[0].Channel, spec.Seats[0].Actor = ChannelMailbox, "mb-bf-1"
-	spec.Seats[0].Seat.Kind, spec.Seats[0].Seat.Walkin = "walkin", true
+	bzWalkinSeat(&spec.Seats[0])
 	spec.Pace.CloseEarly = false
 	round := h.open(spec)
 	// the first talk prompt of turn 1

@@ -34,17 +34,61 @@ type Format struct {
 	Exchanges int    `json:"exchanges"` // talk exchanges per turn; 0 for games without talk
 }
 
-// Seat is one player at a match as the table knows it at seating.
+// Seat is one player at a match as the table knows it at seating: what every game needs of a
+// seat. What only one game reads of a seat (Blitz: its kind, walk-in, human and collateral) is
+// that game's per-seat Options, which its engine decodes into its own type, as it does
+// Setup.Options.
 type Seat struct {
-	Seat       int    `json:"seat"`       // 1..N
-	Agent      string `json:"agent"`      // CAIP-19 agent id (Badge); a walk-in's lent house Badge
-	Name       string `json:"name"`       // display name (the card's name wins, §4.2)
-	Kind       string `json:"kind"`       // "byo", "ots", "arena", "house", "walkin"
-	Human      bool   `json:"human"`      // a human holds levers and pays the table fee (§14)
-	Walkin     bool   `json:"walkin"`     // answers arrive as walk-in bodies; the arena signs (§4.4)
-	Entry      int64  `json:"entry"`      // microCCD (or micro-chips on a chips table)
-	Collateral int64  `json:"collateral"` // microCCD, within the format's collateral band
-	Rating     int    `json:"rating"`
+	Seat  int    `json:"seat"`  // 1..N
+	Agent string `json:"agent"` // CAIP-19 agent id (Badge); a walk-in's lent house Badge
+	Name  string `json:"name"`  // display name (the card's name wins, §4.2)
+	Entry int64  `json:"entry"` // the seat's stake, in the match's unit (Result.Unit)
+	// Options are the game's own options for this seat, a JSON object the engine decodes (Blitz:
+	// blitz.SeatOptions); empty for a game that has none.
+	Options json.RawMessage `json:"options,omitempty"`
+}
+
+// legacySeatMembers are the members records written before Seat.Options carried at the top of
+// a seat; UnmarshalJSON moves them into Options, where Blitz's seat options read them.
+var legacySeatMembers = []string{"kind", "human", "walkin", "collateral", "rating"}
+
+// UnmarshalJSON reads the form above and the one records written before Options carry: their
+// "kind", "human", "walkin", "collateral" and "rating" members, when Options is absent, become
+// Options (a JSON object of those members as written), so a stored table restores to the seat
+// it was seated with.
+func (s *Seat) UnmarshalJSON(b []byte) error {
+	type plain Seat
+	var v struct {
+		plain
+		Kind       json.RawMessage `json:"kind"`
+		Human      json.RawMessage `json:"human"`
+		Walkin     json.RawMessage `json:"walkin"`
+		Collateral json.RawMessage `json:"collateral"`
+		Rating     json.RawMessage `json:"rating"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = Seat(v.plain)
+	if len(s.Options) > 0 {
+		return nil
+	}
+	var opts []byte
+	for i, raw := range []json.RawMessage{v.Kind, v.Human, v.Walkin, v.Collateral, v.Rating} {
+		if raw == nil {
+			continue
+		}
+		if opts == nil {
+			opts = append(opts, '{')
+		} else {
+			opts = append(opts, ',')
+		}
+		opts = append(append(append(append(opts, '"'), legacySeatMembers[i]...), `":`...), raw...)
+	}
+	if opts != nil {
+		s.Options = append(opts, '}')
+	}
+	return nil
 }
 
 // Pace is the clock a match runs on. Durations are given to the rules as values; the actor

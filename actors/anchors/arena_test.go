@@ -75,8 +75,8 @@ func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.D
 		ch.Stop()
 	}()
 	house := []actors.SeatSpec{
-		{Seat: games.Seat{Seat: 1, Name: "a", Kind: "house"}, Channel: actors.ChannelHouse},
-		{Seat: games.Seat{Seat: 2, Name: "b", Kind: "house"}, Channel: actors.ChannelHouse},
+		{Seat: games.Seat{Seat: 1, Name: "a"}, Kind: "house", Channel: actors.ChannelHouse},
+		{Seat: games.Seat{Seat: 2, Name: "b"}, Kind: "house", Channel: actors.ChannelHouse},
 	}
 	for r := 0; r < rounds; r++ {
 		id := fmt.Sprintf("pace-%d", r)

@@ -45,7 +45,7 @@ func TestA2ASeatAnswersThroughTheCaller(t *testing.T) {
 	h.stop()
 	h.start()
 	sp := seats(ChannelA2A, actors.ChannelHouse)
-	sp[0].Seat.Kind, sp[0].Seat.Agent, sp[0].Endpoint = "byo", "ccd:x/cis-2:agent", "https://agent.example/a2a"
+	sp[0].Kind, sp[0].Lent, sp[0].Seat.Agent, sp[0].Endpoint = "byo", false, "ccd:x/cis-2:agent", "https://agent.example/a2a"
 	round := h.open(actors.TableSpec{ID: "a2a-1", Seats: sp, Pace: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 20 * time.Second}}})
 	h.waitStatus("a2a-1", actors.StatusFinished)
 	evs, _, _ := h.arena.Transcript(context.Background(), round)

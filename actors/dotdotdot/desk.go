@@ -309,7 +309,7 @@ func (a *Arena) WalkinRecord(ctx context.Context, token string) (json.RawMessage
 }
 
 // Board is GET /v1/walkin/board: this week's board (ISO week, UTC) as JSON, best net result
-// first (see boardView). It carries no token.
+// first (see BoardView). It carries no token.
 func (a *Arena) Board(ctx context.Context) (json.RawMessage, error) {
 	d, err := a.deskPID()
 	if err != nil {

@@ -113,11 +113,11 @@ type deskLiveSeat struct {
 // deskBoard is one week's board (§4.4 "this week's board").
 type deskBoard struct {
 	Week  string                `json:"week"`
-	Lines map[string]*boardLine `json:"lines"` // by display name
+	Lines map[string]*BoardLine `json:"lines"` // by display name
 }
 
-// boardLine is one walk-in on the board.
-type boardLine struct {
+// BoardLine is one walk-in on the board.
+type BoardLine struct {
 	Name             string `json:"name"`
 	Rounds           int    `json:"rounds"`
 	Net              int64  `json:"net"` // microCCD against the notional entry
@@ -127,12 +127,12 @@ type boardLine struct {
 	AccusationsRight int    `json:"accusations_right"`
 }
 
-// boardView is GET /v1/walkin/board: this week's lines, best net first (ties: more rounds, then
+// BoardView is GET /v1/walkin/board: this week's lines, best net first (ties: more rounds, then
 // name), at most boardMax of them.
-type boardView struct {
+type BoardView struct {
 	Week  string      `json:"week"`
 	Entry int64       `json:"entry"`
-	Lines []boardLine `json:"lines"`
+	Lines []BoardLine `json:"lines"`
 }
 
 const boardMax = 100
@@ -402,7 +402,7 @@ func (d *desk) boardFor(week string) {
 	if d.board != nil && d.board.Week == week {
 		return
 	}
-	d.board = &deskBoard{Week: week, Lines: map[string]*boardLine{}}
+	d.board = &deskBoard{Week: week, Lines: map[string]*BoardLine{}}
 	if b, err := d.a.Store().Walkins().Get("board/" + week); err == nil {
 		var loaded deskBoard
 		if json.Unmarshal(b, &loaded) == nil && loaded.Lines != nil {
@@ -416,7 +416,7 @@ func (d *desk) addBoardLine(m *deskBoardLine) {
 	d.boardFor(m.Week)
 	l := d.board.Lines[m.Name]
 	if l == nil {
-		l = &boardLine{Name: m.Name, Best: m.Line.Net}
+		l = &BoardLine{Name: m.Name, Best: m.Line.Net}
 		d.board.Lines[m.Name] = l
 	}
 	l.Rounds++
@@ -440,8 +440,8 @@ func (d *desk) addBoardLine(m *deskBoardLine) {
 	}
 }
 
-func (d *desk) boardView() boardView {
-	v := boardView{Week: d.board.Week, Entry: walkinEntry, Lines: make([]boardLine, 0, len(d.board.Lines))}
+func (d *desk) boardView() BoardView {
+	v := BoardView{Week: d.board.Week, Entry: walkinEntry, Lines: make([]BoardLine, 0, len(d.board.Lines))}
 	for _, l := range d.board.Lines {
 		v.Lines = append(v.Lines, *l)
 	}

@@ -313,7 +313,7 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var board boardView
+	var board BoardView
 	if err := json.Unmarshal(b, &board); err != nil || board.Week != "2026-W49" || len(board.Lines) != 1 ||
 		board.Lines[0].Name != "Ada Lovelace" || board.Lines[0].Net != 3_000_000 || board.Lines[0].Rounds != 1 {
 		t.Fatalf("board %s (%v)", b, err)

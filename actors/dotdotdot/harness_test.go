@@ -124,7 +124,7 @@ func (h *harness) waitStatus(id, status string) {
 func seats(channels ...string) []actors.SeatSpec {
 	var out []actors.SeatSpec
 	for i, ch := range channels {
-		out = append(out, actors.SeatSpec{Seat: games.Seat{Seat: i + 1, Name: "seat", Kind: "house"}, Channel: ch})
+		out = append(out, actors.SeatSpec{Seat: games.Seat{Seat: i + 1, Name: "seat"}, Kind: "house", Lent: true, Channel: ch})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"arena/actors"
 	"arena/games"
+	"arena/games/blitz"
 )
 
 // Registered agents at tables (§4, §4.3, §5.7, §12): the actor side of POST /v1/join and of the
@@ -88,7 +89,8 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 		kind = "byo"
 	}
 	s := &spec.Seats[0]
-	s.Seat.Agent, s.Seat.Name, s.Seat.Kind, s.Seat.Walkin, s.Seat.Human = j.Agent, j.Name, kind, false, j.Human
+	s.Seat.Agent, s.Seat.Name, s.Lent = j.Agent, j.Name, false
+	setBlitzSeat(s, func(o *blitz.SeatOptions) { o.Kind, o.Walkin, o.Human = kind, false, j.Human })
 	s.Channel, s.Endpoint = ChannelA2A, j.Endpoint
 	round, err := a.OpenTable(ctx, spec)
 	if err != nil {

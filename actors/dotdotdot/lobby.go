@@ -15,6 +15,7 @@ import (
 
 	"arena/actors"
 	"arena/games"
+	"arena/games/blitz"
 )
 
 // The lobby: Practice tables (opened at once for one walk-in against named house agents) and the
@@ -82,16 +83,19 @@ func walkinTableSpec(id, kind, format string, n int, pace games.Pace, walkins []
 	house := map[int]string{}
 	for s := 1; s <= n; s++ {
 		// Agent is left empty: OpenTable lends each seat its house Badge (keys.go).
-		seat := games.Seat{Seat: s, Walkin: true, Entry: walkinEntry, Collateral: walkinCollateral}
+		seat := games.Seat{Seat: s, Entry: walkinEntry}
+		opts := blitz.SeatOptions{Walkin: true, Collateral: walkinCollateral}
 		if s <= len(walkins) {
 			w := walkins[s-1]
-			seat.Name, seat.Kind, seat.Human = w.Name, "walkin", true
-			spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Channel: ChannelMailbox, Actor: w.Mailbox})
+			seat.Name, opts.Kind, opts.Human = w.Name, "walkin", true
+			seat.Options = opts.JSON()
+			spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Kind: opts.Kind, Lent: true, Channel: ChannelMailbox, Actor: w.Mailbox})
 			continue
 		}
-		seat.Name, seat.Kind = names[(s-len(walkins)-1)%len(names)], "house"
+		seat.Name, opts.Kind = names[(s-len(walkins)-1)%len(names)], "house"
+		seat.Options = opts.JSON()
 		house[s] = seat.Name
-		spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Channel: actors.ChannelHouse})
+		spec.Seats = append(spec.Seats, actors.SeatSpec{Seat: seat, Kind: opts.Kind, Lent: true, Channel: actors.ChannelHouse})
 	}
 	if mole != nil {
 		spec.Options, _ = json.Marshal(map[string]int{"mole": *mole}) // cannot fail
@@ -277,4 +281,12 @@ func PracticeBench(eng games.Engine, format string) (func(id string) actors.Tabl
 		spec, _ := walkinTableSpec(id, "practice", format, n, agentPace, nil, nil)
 		return spec
 	}, nil
+}
+
+// setBlitzSeat changes a seat's Blitz options (games.Seat.Options) in place, the seat's kind
+// (SeatSpec.Kind) following them; the seats walkinTableSpec makes are the only ones it is given.
+func setBlitzSeat(s *actors.SeatSpec, f func(*blitz.SeatOptions)) {
+	o, _ := blitz.SeatOptionsOf(s.Seat) // walkinTableSpec wrote them: they decode
+	f(&o)
+	s.Seat.Options, s.Kind = o.JSON(), o.Kind
 }

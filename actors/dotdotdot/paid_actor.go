@@ -18,6 +18,7 @@ import (
 	"arena/actors/ledger"
 	"arena/chain/escrow"
 	"arena/games"
+	"arena/games/blitz"
 )
 
 // The paid-table actor. It owns the table filling now and the tables it opened; nothing else
@@ -340,15 +341,18 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable, paid []*paidHold) {
 		if kind == "" {
 			kind = "byo"
 		}
-		s.Seat.Agent, s.Seat.Name, s.Seat.Kind, s.Seat.Walkin, s.Seat.Human = h.join.Agent, h.join.Name, kind, false, h.join.Human
+		s.Seat.Agent, s.Seat.Name, s.Lent = h.join.Agent, h.join.Name, false
 		s.Seat.Entry = p.o.Entry
-		s.Seat.Collateral = p.o.Entry * 60 / 100
+		setBlitzSeat(s, func(o *blitz.SeatOptions) {
+			o.Kind, o.Walkin, o.Human, o.Collateral = kind, false, h.join.Human, p.o.Entry*60/100
+		})
 		s.Channel, s.Endpoint = ChannelA2A, h.join.Endpoint
 		paidBy[i+1] = h.check.PaidBy
 	}
 	var house []int
 	for i := len(paid); i < len(spec.Seats); i++ { // house seats at the same stakes
-		spec.Seats[i].Seat.Entry, spec.Seats[i].Seat.Collateral = p.o.Entry, p.o.Entry*60/100
+		spec.Seats[i].Seat.Entry = p.o.Entry
+		setBlitzSeat(&spec.Seats[i], func(o *blitz.SeatOptions) { o.Collateral = p.o.Entry * 60 / 100 })
 		house = append(house, i+1)
 	}
 	a.run(ctx, func() func() {

@@ -82,8 +82,7 @@ func newBenchFixture(tb testing.TB) *benchFixture {
 		pub := privs[n].Public().(ed25519.PublicKey)
 		f.keys.pub = append(f.keys.pub, pub)
 		agents[n] = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:BenchSeat" + strconv.Itoa(n)
-		f.setup.Seats = append(f.setup.Seats, games.Seat{Seat: n, Agent: agents[n], Name: "Seat" + strconv.Itoa(n),
-			Kind: "byo", Entry: benchEntry, Collateral: benchCollat})
+		f.setup.Seats = append(f.setup.Seats, games.Seat{Seat: n, Agent: agents[n], Name: "Seat" + strconv.Itoa(n), Entry: benchEntry, Options: blitz.SeatOptions{Kind: "byo", Collateral: benchCollat}.JSON()})
 	}
 	f.setup.Options = json.RawMessage(`{"mole":6,"task":{"kind":"broker","named":[]}}`)
 	line := strings.Repeat("x", benchLine)

@@ -17,7 +17,7 @@ import (
 func byoSetup() games.Setup {
 	s := testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`)
 	for i := 0; i < 2; i++ {
-		s.Seats[i].Walkin, s.Seats[i].Kind = false, "byo"
+		seatOpts(&s.Seats[i], func(o *SeatOptions) { o.Walkin, o.Kind = false, "byo" })
 	}
 	return s
 }
@@ -177,7 +177,8 @@ func TestSealChecks(t *testing.T) {
 func TestBudgetCheck(t *testing.T) {
 	s := testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`)
 	// entry 100: bounty 5, collateral 80 (80%), budget 15 → three fees
-	s.Seats[0].Entry, s.Seats[0].Collateral = 100*ccd, 80*ccd
+	s.Seats[0].Entry = 100 * ccd
+	seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Collateral = 80 * ccd })
 	h := newHarness(t, s)
 	for turn := 1; turn <= 2; turn++ {
 		h.to(turn, "commit", 0)
@@ -234,8 +235,8 @@ func TestPairs(t *testing.T) {
 
 func TestVeto(t *testing.T) {
 	s := testSetup("blitz", 6, `{"mole":3,"task":{"kind":"veto","named":[]}}`)
-	s.Seats[0].Human = true
-	s.Seats[3].Walkin, s.Seats[3].Kind = false, "byo"
+	seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Human = true })
+	seatOpts(&s.Seats[3], func(o *SeatOptions) { o.Walkin, o.Kind = false, "byo" })
 	h := newHarness(t, s)
 	h.to(1, "talk", 1)
 	if _, err := h.act(1, "veto", `{"ref":"v"}`); !isCode(err, CodeNotNow, true) {

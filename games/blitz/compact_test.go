@@ -23,9 +23,10 @@ func hostileTwins(t *testing.T, seed uint64) (*Match, *Match, *testKeys) {
 	mk := func() (*Match, *testKeys) {
 		s := testSetup("blitz", 6, `{"mole":5,"task":{"kind":"broker","named":[]}}`)
 		for i := 0; i < 3; i++ {
-			s.Seats[i].Walkin, s.Seats[i].Kind = false, "byo"
+			seatOpts(&s.Seats[i], func(o *SeatOptions) { o.Walkin, o.Kind = false, "byo" })
 		}
-		s.Seats[0].Entry, s.Seats[0].Collateral = 2000*ccd, 1000*ccd
+		s.Seats[0].Entry = 2000 * ccd
+		seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Collateral = 1000 * ccd })
 		s.Seats[3].Name = "Zoë <b>&\u2028"
 		copy(s.Seed[:], fmt.Sprintf("hostile4 compact %d", seed))
 		keys := newTestKeys(6)

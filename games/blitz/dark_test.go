@@ -11,7 +11,7 @@ import (
 // step 3 dark check applies to.
 func allByo(s games.Setup) games.Setup {
 	for i := range s.Seats {
-		s.Seats[i].Kind, s.Seats[i].Walkin = "byo", false
+		seatOpts(&s.Seats[i], func(o *SeatOptions) { o.Kind, o.Walkin = "byo", false })
 	}
 	return s
 }
@@ -29,7 +29,7 @@ func TestDarkOnlyByoSeats(t *testing.T) {
 	}{{"byo", false, false}, {"", false, false}, {"byo", true, false}, {"walkin", true, true},
 		{"ots", false, true}, {"house", false, false}, {"arena", false, false}, {"walkin", true, false}}
 	for i, k := range kinds {
-		s.Seats[i].Kind, s.Seats[i].Walkin, s.Seats[i].Human = k.kind, k.walkin, k.human
+		seatOpts(&s.Seats[i], func(o *SeatOptions) { o.Kind, o.Walkin, o.Human = k.kind, k.walkin, k.human })
 	}
 	h := newHarness(t, s)
 	h.finish()

@@ -83,9 +83,9 @@ const minEntry = 50 * ccd
 // Advance opens the round (round.created, seat.taken, the draw, scouting). Errors are
 // *games.Error with code bad_request naming the field at fault: unknown format, seat count
 // outside the format, seats not numbered 1..N, empty or duplicate agent ids, entry below
-// 50 CCD, collateral outside 40–80% of entry (§14), a round not "T-<n>" by commitment.ParseRound
-// (the rule every commitment's round is held to, so no round opens whose commitments must all
-// be refused), bad Options.
+// 50 CCD, a seat's Options that are not SeatOptions, collateral outside 40–80% of entry (§14),
+// a round not "T-<n>" by commitment.ParseRound (the rule every commitment's round is held to, so
+// no round opens whose commitments must all be refused), bad Options.
 func (e *Engine) New(s games.Setup, keys games.Keyring) (games.Match, error) {
 	return e.newMatch(s, keys)
 }
@@ -108,6 +108,7 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 	}
 	agents := map[string]bool{}
 	human := false
+	seatOpts := make([]SeatOptions, n)
 	for i, st := range s.Seats {
 		if st.Seat != i+1 {
 			return nil, bad("seats[%d].seat is %d, want %d", i, st.Seat, i+1)
@@ -119,15 +120,20 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 		if st.Entry < minEntry || st.Entry > maxSafe/100 {
 			return nil, bad("seats[%d].entry %d below 50 CCD or too large", i, st.Entry)
 		}
-		if st.Collateral*100 < st.Entry*40 || st.Collateral*100 > st.Entry*80 {
-			return nil, bad("seats[%d].collateral %d outside 40–80%% of entry %d", i, st.Collateral, st.Entry)
+		so, err := SeatOptionsOf(st)
+		if err != nil {
+			return nil, bad("seats[%d].options: %v", i, err)
+		}
+		seatOpts[i] = so
+		if so.Collateral*100 < st.Entry*40 || so.Collateral*100 > st.Entry*80 {
+			return nil, bad("seats[%d].collateral %d outside 40–80%% of entry %d", i, so.Collateral, st.Entry)
 		}
 		// §9 "a table with no human seat MUST NOT draw veto", read as: no seat whose human can
 		// actually veto. A walk-in is its own human, and on a clock that closes a phase as soon as
 		// every seat answered (the chat clock) its commit answer is its last word in the phase, so
 		// it has no instant left to veto in: only a human beside an agent, or any human on a clock
 		// that keeps the commit phase open to its deadline, can (docs/protocol-notes.md, "Veto").
-		human = human || (st.Human && (!st.Walkin || !s.Pace.CloseEarly))
+		human = human || (so.Human && (!so.Walkin || !s.Pace.CloseEarly))
 	}
 	var opt Options
 	if len(bytes.TrimSpace(s.Options)) > 0 && string(bytes.TrimSpace(s.Options)) != "null" {
@@ -165,7 +171,7 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 		s.Options = nil // kept as null: the snapshot must stay valid JSON
 	}
 	s.Start = s.Start.Round(0) // wall clock only, so a restored match compares instants the same way
-	m, err := newMatch(e.fees, s, keys, f, opt, human)
+	m, err := newMatch(e.fees, s, seatOpts, keys, f, opt, human)
 	if err != nil {
 		return nil, bad("options.playbooks: %v", err)
 	}

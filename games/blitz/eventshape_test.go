@@ -11,7 +11,7 @@ import (
 func TestBellAndTurnStartedShape(t *testing.T) {
 	for _, task := range []string{`{"kind":"whisper","named":[]}`, `{"kind":"veto","named":[]}`} {
 		s := testSetup("blitz", 6, `{"mole":3,"task":`+task+`}`)
-		s.Seats[0].Human = true
+		seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Human = true })
 		h := newHarness(t, s)
 		h.to(1, "talk", 2)
 		h.talk(1, `{"type":"private","to":3,"text":"psst","tone":"ask"}`)

@@ -57,8 +57,7 @@ func testSetup(format string, n int, opts string) games.Setup {
 		Start: t0, Options: json.RawMessage(opts)}
 	s.Seed = sha256.Sum256([]byte("blitz-test-seed"))
 	for i := 1; i <= n; i++ {
-		s.Seats = append(s.Seats, games.Seat{Seat: i, Agent: agentID(i), Name: fmt.Sprintf("Agent%d", i),
-			Kind: "walkin", Walkin: true, Entry: 200 * ccd, Collateral: 100 * ccd})
+		s.Seats = append(s.Seats, games.Seat{Seat: i, Agent: agentID(i), Name: fmt.Sprintf("Agent%d", i), Entry: 200 * ccd, Options: SeatOptions{Kind: "walkin", Walkin: true, Collateral: 100 * ccd}.JSON()})
 	}
 	return s
 }
@@ -239,4 +238,14 @@ func mustEvents(evs []games.Event, err error) []games.Event {
 		panic(err)
 	}
 	return evs
+}
+
+// seatOpts changes a seat's Blitz options (games.Seat.Options) in place.
+func seatOpts(s *games.Seat, f func(*SeatOptions)) {
+	o, err := SeatOptionsOf(*s)
+	if err != nil {
+		panic(err)
+	}
+	f(&o)
+	s.Options = o.JSON()
 }

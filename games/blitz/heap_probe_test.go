@@ -62,7 +62,7 @@ func newHeapTable(tb testing.TB, eng *blitz.Engine, i int) *heapTable {
 		keys.priv = append(keys.priv, ed25519.NewKeyFromSeed(d[:]))
 		// An agent id as long as a lent house Badge's (actors.HouseAgent).
 		s.Seats = append(s.Seats, games.Seat{Seat: n, Agent: fmt.Sprintf("ccd:00000000000000000000000000000000/cis-2:%020d", i*10+n),
-			Name: "house " + strconv.Itoa(n), Kind: "house", Walkin: true, Entry: 200_000_000, Collateral: 120_000_000})
+			Name: "house " + strconv.Itoa(n), Entry: 200_000_000, Options: blitz.SeatOptions{Kind: "house", Walkin: true, Collateral: 120_000_000}.JSON()})
 	}
 	gm, err := eng.New(s, keys)
 	if err != nil {

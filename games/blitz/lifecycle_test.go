@@ -25,9 +25,12 @@ func TestManifestAndSetupValidation(t *testing.T) {
 		"round":           func(s *games.Setup) { s.Round = "9931" },
 		"seat numbering":  func(s *games.Setup) { s.Seats[2].Seat = 9 },
 		"duplicate agent": func(s *games.Setup) { s.Seats[2].Agent = s.Seats[1].Agent },
-		"entry below 50":  func(s *games.Setup) { s.Seats[0].Entry, s.Seats[0].Collateral = 49*ccd, 20*ccd },
-		"collateral 39%":  func(s *games.Setup) { s.Seats[0].Collateral = 78 * ccd },
-		"collateral 81%":  func(s *games.Setup) { s.Seats[0].Collateral = 162 * ccd },
+		"entry below 50": func(s *games.Setup) {
+			s.Seats[0].Entry = 49 * ccd
+			seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Collateral = 20 * ccd })
+		},
+		"collateral 39%":  func(s *games.Setup) { seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Collateral = 78 * ccd }) },
+		"collateral 81%":  func(s *games.Setup) { seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Collateral = 162 * ccd }) },
 		"options unknown": func(s *games.Setup) { s.Options = json.RawMessage(`{"Mole":2}`) },
 		"mole seat":       func(s *games.Setup) { s.Options = json.RawMessage(`{"mole":7}`) },
 		"task kind":       func(s *games.Setup) { s.Options = json.RawMessage(`{"mole":1,"task":{"kind":"spy","named":[]}}`) },
@@ -42,8 +45,8 @@ func TestManifestAndSetupValidation(t *testing.T) {
 		}
 	}
 	s := testSetup("blitz", 8, "")
-	s.Seats[0].Collateral = 80 * ccd // exactly 40%
-	s.Seats[1].Collateral = 160 * ccd
+	seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Collateral = 80 * ccd }) // exactly 40%
+	seatOpts(&s.Seats[1], func(o *SeatOptions) { o.Collateral = 160 * ccd })
 	if _, err := e.New(s, newTestKeys(8)); err != nil {
 		t.Fatalf("8 seats at the band's edges: %v", err)
 	}
@@ -102,7 +105,7 @@ func TestDraw(t *testing.T) {
 
 func TestOpenAnchorAndAnchors(t *testing.T) {
 	s := testSetup("blitz", 6, `{"playbooks":{"2":{"style":"bold","dials":{"risk":3}}}}`)
-	s.Seats[1].Kind = "ots"
+	seatOpts(&s.Seats[1], func(o *SeatOptions) { o.Kind = "ots" })
 	h := newHarness(t, s)
 	st := h.next()
 	if len(st.Anchors) != 1 || st.Anchors[0].Kind != "opened" || st.Anchors[0].Seq != 1 {
@@ -502,7 +505,7 @@ func TestSnapshotEmptyAnswer(t *testing.T) {
 
 func TestScripted(t *testing.T) {
 	s := testSetup("blitz", 6, "")
-	s.Seats[2].Kind, s.Seats[2].Walkin = "ots", false
+	seatOpts(&s.Seats[2], func(o *SeatOptions) { o.Kind, o.Walkin = "ots", false })
 	h := newHarness(t, s)
 	h.to(1, "talk", 1)
 	if _, err := h.act(1, "scripted", ""); !isCode(err, games.CodeBadRequest, false) {
@@ -516,5 +519,23 @@ func TestScripted(t *testing.T) {
 	}
 	if ev := h.events("agent.scripted"); len(ev) != 1 || ev[0].Visibility != "public" || string(ev[0].Payload) != `{"phase":"talk","seat":3,"turn":1}` {
 		t.Fatalf("agent.scripted %+v", ev)
+	}
+}
+
+// A seat as records written before games.Seat.Options stored it (kind, human, walkin and
+// collateral among the seat's members) decodes to the same SeatOptions the new form carries.
+func TestSeatOptionsOfOldRecords(t *testing.T) {
+	var s games.Seat
+	old := `{"seat":1,"agent":"a","name":"A","kind":"ots","human":true,"walkin":false,"entry":200000000,"collateral":100000000,"rating":1500}`
+	if err := json.Unmarshal([]byte(old), &s); err != nil {
+		t.Fatal(err)
+	}
+	o, err := SeatOptionsOf(s)
+	want := SeatOptions{Kind: "ots", Human: true, Collateral: 100 * ccd, Rating: 1500}
+	if err != nil || o != want {
+		t.Fatalf("old seat's options %+v, %v; want %+v", o, err, want)
+	}
+	if _, err := SeatOptionsOf(games.Seat{Options: json.RawMessage(`{"Kind":"ots"}`)}); err == nil {
+		t.Fatal("options with a member Blitz does not name were accepted")
 	}
 }

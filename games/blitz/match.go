@@ -39,6 +39,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // seatState is one seat's book: money in microCCD and levers.
 type seatState struct {
 	games.Seat
+	SeatOptions       // Seat.Options, decoded
 	collateral  int64 // includes locks
 	budget      int64 // action budget remaining
 	bounty      int64 // paid into the pot at seating
@@ -166,21 +167,22 @@ func clockOf(p games.Pace) clock {
 	return c
 }
 
-func newMatch(fees Fees, s games.Setup, keys games.Keyring, f games.Format, opt Options, human bool) (*Match, error) {
+func newMatch(fees Fees, s games.Setup, seatOpts []SeatOptions, keys games.Keyring, f games.Format, opt Options, human bool) (*Match, error) {
 	m := &Match{fees: fees, setup: s, keys: keys, format: f, opt: opt, human: human, clk: clockOf(s.Pace),
 		byID: map[string]*promise{}, refs: map[string]string{}, whisperFrom: map[int]bool{},
 		standingAt: map[int]map[int]int{}, answered: map[int]bool{}, deadline: s.Start,
 		pattern: newPatternCounter(), transcript: newRunningHash()}
-	for _, st := range s.Seats {
+	for i, st := range s.Seats {
 		b := st.Entry * 5 / 100 // §14 bounty: 5% of entry, floor
-		m.seats = append(m.seats, &seatState{Seat: st, collateral: st.Collateral, initial: st.Collateral,
-			budget: st.Entry - b - st.Collateral, bounty: b, alive: true, nextSeq: 1})
+		o := seatOpts[i]
+		m.seats = append(m.seats, &seatState{Seat: st, SeatOptions: o, collateral: o.Collateral, initial: o.Collateral,
+			budget: st.Entry - b - o.Collateral, bounty: b, alive: true, nextSeq: 1})
 		m.pot += b
 	}
 	m.mole, m.task = draw(s.Seed, len(s.Seats), human, opt.Mole, opt.Task)
 	ots := []int{}
-	for _, st := range s.Seats {
-		if st.Kind == "ots" {
+	for i, st := range s.Seats {
+		if seatOpts[i].Kind == "ots" {
 			ots = append(ots, st.Seat)
 		}
 	}

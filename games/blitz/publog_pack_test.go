@@ -33,7 +33,7 @@ func twinRounds(t *testing.T, seed string, names []string, check func(packed, pl
 	mk := func() *harness {
 		s := testSetup("blitz", 6, `{}`)
 		for i := range s.Seats {
-			s.Seats[i].Kind, s.Seats[i].Collateral = "house", 120*ccd // as a Practice table's house seats
+			seatOpts(&s.Seats[i], func(o *SeatOptions) { o.Kind, o.Collateral = "house", 120*ccd }) // as a Practice table's house seats
 			if i < len(names) {
 				s.Seats[i].Name = names[i]
 			}

@@ -14,9 +14,9 @@ import (
 // 30 from its payout; seat 3 a human byo seat: table 20.
 func TestRoundSettlementFigures(t *testing.T) {
 	s := testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`)
-	s.Seats[4].Human, s.Seats[4].Kind = true, "ots"
-	s.Seats[2].Human = true
-	s.Seats[2].Kind = "byo"
+	seatOpts(&s.Seats[4], func(o *SeatOptions) { o.Human, o.Kind = true, "ots" })
+	seatOpts(&s.Seats[2], func(o *SeatOptions) { o.Human = true })
+	seatOpts(&s.Seats[2], func(o *SeatOptions) { o.Kind = "byo" })
 	h := newHarness(t, s)
 	if _, err := h.act(1, "accuse", `{"seat":6}`); !isCode(err, CodeNotNow, true) {
 		t.Fatalf("accuse before turn 1 talk: %v", err)
@@ -97,7 +97,7 @@ func TestBountyAllToMoleWithoutCorrectAccuser(t *testing.T) {
 
 func TestCalls(t *testing.T) {
 	s := testSetup("blitz", 6, `{"mole":6,"task":{"kind":"broker","named":[]}}`)
-	s.Seats[1].Walkin, s.Seats[1].Kind = false, "byo"
+	seatOpts(&s.Seats[1], func(o *SeatOptions) { o.Walkin, o.Kind = false, "byo" })
 	h := newHarness(t, s)
 	if _, err := h.act(1, "call", `{"text":"go"}`); !isCode(err, CodeNotNow, true) {
 		t.Fatalf("call before the round: %v", err)

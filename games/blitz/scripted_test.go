@@ -16,7 +16,7 @@ import (
 // restored from it hands out the same prompts.
 func TestScriptedBodyNeverPoisonsSnapshot(t *testing.T) {
 	s := testSetup("blitz", 6, `{"mole":4,"task":{"kind":"broker","named":[]}}`)
-	s.Seats[5].Kind = "house"
+	seatOpts(&s.Seats[5], func(o *SeatOptions) { o.Kind = "house" })
 	h := newHarness(t, s)
 	h.to(1, "talk", 1)
 	_, err := h.m.Act(h.now.Add(1), games.Input{Seat: 6, Kind: "scripted", Move: h.m.Phase(), Body: json.RawMessage(`not json`)})

@@ -3,8 +3,6 @@ package blitz
 import (
 	"sort"
 	"strconv"
-
-	"arena/games"
 )
 
 // settleTurn is §8.2 at the end of the turn: due commitments in sealed order, elimination,
@@ -22,7 +20,7 @@ func (m *Match) settleTurn() {
 		}
 	}
 	for _, s := range m.seats {
-		if !s.alive || !canGoDark(s.Seat) {
+		if !s.alive || !canGoDark(s.SeatOptions) {
 			continue
 		}
 		if s.spoke {
@@ -59,7 +57,7 @@ func (m *Match) settleTurn() {
 // rule, §4.5 "Away" (the table answers it with silence at once), and house, arena and ots
 // seats are played by the arena, whose fallback policy answers for them (agent.scripted); none
 // of those is marked dark (docs/protocol-notes.md, games/blitz, "Dark").
-func canGoDark(s games.Seat) bool {
+func canGoDark(s SeatOptions) bool {
 	return (s.Kind == "byo" || s.Kind == "") && !s.Walkin
 }
 

@@ -128,7 +128,7 @@ func hostileSetup(seed uint64) games.Setup {
 		s.Seed = sha256.Sum256(fmt.Appendf(nil, "hostile3-%d", seed))
 	}
 	for i := 0; i < 3; i++ {
-		s.Seats[i].Walkin, s.Seats[i].Kind = false, "byo"
+		seatOpts(&s.Seats[i], func(o *SeatOptions) { o.Walkin, o.Kind = false, "byo" })
 	}
 	return s
 }

@@ -55,7 +55,7 @@ func playShared(t *testing.T, seed uint64, each func(issued)) ([]issued, []games
 		s.Seed = sha256.Sum256(fmt.Appendf(nil, "hostile3-%d", seed))
 	}
 	for i := 0; i < 3; i++ {
-		s.Seats[i].Walkin, s.Seats[i].Kind = false, "byo"
+		seatOpts(&s.Seats[i], func(o *SeatOptions) { o.Walkin, o.Kind = false, "byo" })
 	}
 	keys := newTestKeys(6)
 	gm, err := NewEngine(DefaultFees()).New(s, keys)

@@ -72,7 +72,7 @@ func TestAgentTermsBuffers(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 11))
 		s := testSetup("blitz", 6, `{"mole":3,"task":{"kind":"broker","named":[]}}`)
 		for i := 0; i < 3; i++ {
-			s.Seats[i].Walkin, s.Seats[i].Kind = false, "byo"
+			seatOpts(&s.Seats[i], func(o *SeatOptions) { o.Walkin, o.Kind = false, "byo" })
 		}
 		keys := newTestKeys(6)
 		gm, err := NewEngine(DefaultFees()).New(s, keys)

@@ -118,7 +118,7 @@ func TestTasks(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := testSetup("blitz", 6, `{"mole":6,"task":`+tc.task+`}`)
-			s.Seats[0].Human = tc.human
+			seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Human = tc.human })
 			h := newHarness(t, s)
 			tc.play(h)
 			before := len(h.m.Rungs())

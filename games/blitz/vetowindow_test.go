@@ -13,7 +13,7 @@ import (
 // human can veto at this pace: a walk-in answers for itself), the mole seat 3 drawn the veto task.
 func chatSetup(t *testing.T) *harness {
 	s := testSetup("short", 3, `{"mole":3,"task":{"kind":"veto","named":[]}}`)
-	s.Seats[0].Human, s.Seats[0].Walkin, s.Seats[0].Kind = true, false, "byo"
+	seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Human, o.Walkin, o.Kind = true, false, "byo" })
 	s.Pace = games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Minute, "talk": 3 * time.Minute, "commit": 3 * time.Minute, "settle": time.Second}}
 	h := newHarness(t, s)
 	h.to(1, "commit", 0)
@@ -191,7 +191,7 @@ func first(body, _ string) string { return body }
 // slower), and with only walk-in humans at a chat table the veto task is never drawn (§9).
 func TestChatWalkinHoldsNoVetoWindow(t *testing.T) {
 	s := testSetup("short", 3, `{"mole":3}`)
-	s.Seats[0].Human = true
+	seatOpts(&s.Seats[0], func(o *SeatOptions) { o.Human = true })
 	s.Pace = games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Minute, "talk": 3 * time.Minute, "commit": 3 * time.Minute, "settle": time.Second}}
 	h := newHarness(t, s)
 	h.to(1, "commit", 0)

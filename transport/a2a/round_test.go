@@ -63,11 +63,11 @@ func TestJSAgentPlaysFullRound(t *testing.T) {
 	}
 	defer a.Shutdown(context.Background())
 
-	seats := []actors.SeatSpec{{Seat: games.Seat{Seat: 1, Agent: testAgentID, Name: "Ada", Kind: "byo",
-		Entry: 100_000_000, Collateral: 60_000_000}, Channel: dotdotdot.ChannelA2A, Endpoint: js.Endpoint}}
+	seats := []actors.SeatSpec{{Seat: games.Seat{Seat: 1, Agent: testAgentID, Name: "Ada",
+		Entry: 100_000_000, Options: blitz.SeatOptions{Kind: "byo", Collateral: 60_000_000}.JSON()}, Kind: "byo", Channel: dotdotdot.ChannelA2A, Endpoint: js.Endpoint}}
 	for i := 2; i <= 3; i++ {
-		seats = append(seats, actors.SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i), Kind: "house",
-			Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelHouse})
+		seats = append(seats, actors.SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i),
+			Entry: 100_000_000, Options: blitz.SeatOptions{Kind: "house", Collateral: 60_000_000}.JSON()}, Kind: "house", Channel: actors.ChannelHouse})
 	}
 	// Short format with a quick clock: every phase closes as soon as all three seats answered;
 	// each move still has a real deadline the client honours.
@@ -211,11 +211,11 @@ func TestSlowOrMisechoingAgentNeverDelaysTheTable(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer a.Shutdown(context.Background())
-			seats := []actors.SeatSpec{{Seat: games.Seat{Seat: 1, Agent: testAgentID, Name: "Slow", Kind: "byo",
-				Entry: 100_000_000, Collateral: 60_000_000}, Channel: dotdotdot.ChannelA2A, Endpoint: srv.URL}}
+			seats := []actors.SeatSpec{{Seat: games.Seat{Seat: 1, Agent: testAgentID, Name: "Slow",
+				Entry: 100_000_000, Options: blitz.SeatOptions{Kind: "byo", Collateral: 60_000_000}.JSON()}, Kind: "byo", Channel: dotdotdot.ChannelA2A, Endpoint: srv.URL}}
 			for i := 2; i <= 3; i++ {
-				seats = append(seats, actors.SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i), Kind: "house",
-					Entry: 100_000_000, Collateral: 60_000_000}, Channel: actors.ChannelHouse})
+				seats = append(seats, actors.SeatSpec{Seat: games.Seat{Seat: i, Name: fmt.Sprintf("House %d", i),
+					Entry: 100_000_000, Options: blitz.SeatOptions{Kind: "house", Collateral: 60_000_000}.JSON()}, Kind: "house", Channel: actors.ChannelHouse})
 			}
 			// Short: scouting + 3 turns × (2 exchanges + commit + settle) = 0.2 + 3 × 1.25 s.
 			pace := games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 200 * time.Millisecond, "talk": 400 * time.Millisecond, "commit": 400 * time.Millisecond, "settle": 50 * time.Millisecond}}

@@ -69,8 +69,7 @@ func newRun(s *Script) (*run, error) {
 	r := &run{s: s, byKey: map[moveKey][]*Move{}, applied: map[moveKey]bool{}}
 	for i, st := range s.Seats {
 		pub, _ := keys.PublicKey(i + 1)
-		setup.Seats = append(setup.Seats, games.Seat{Seat: i + 1, Agent: SeatAgent(pub), Name: st.Name,
-			Kind: "walkin", Human: st.Human, Walkin: true, Entry: st.Entry, Collateral: st.Collateral})
+		setup.Seats = append(setup.Seats, games.Seat{Seat: i + 1, Agent: SeatAgent(pub), Name: st.Name, Entry: st.Entry, Options: blitz.SeatOptions{Kind: "walkin", Human: st.Human, Walkin: true, Collateral: st.Collateral}.JSON()})
 		r.entries += st.Entry
 	}
 	opt := blitz.Options{Mole: s.Mole}

@@ -240,23 +240,6 @@ func codeOf(err error) string {
 	return ""
 }
 
-// boardLine is one line of the board JSON (actors boardView).
-type boardLine struct {
-	Name             string `json:"name"`
-	Rounds           int    `json:"rounds"`
-	Net              int64  `json:"net"`
-	Best             int64  `json:"best"`
-	MoleRounds       int    `json:"mole_rounds"`
-	Rungs            int    `json:"rungs"`
-	AccusationsRight int    `json:"accusations_right"`
-}
-
-type boardView struct {
-	Week  string      `json:"week"`
-	Entry int64       `json:"entry"`
-	Lines []boardLine `json:"lines"`
-}
-
 // lobbyMax caps each list on the lobby.
 const lobbyMax = 20
 
@@ -267,7 +250,7 @@ func (p *pages) lobby(c echo.Context) error {
 		Site    string
 		Hosted  []dotdotdot.HostedTable
 		Live    []LiveRound
-		Board   boardView
+		Board   dotdotdot.BoardView
 		Partial bool // a list could not be read: the page says so instead of failing
 	}{Site: p.site(c)}
 	var err error
