@@ -100,6 +100,11 @@ type Options struct {
 	MaxBody int64
 	// CallTimeout bounds resolution and seating (0: 15 s).
 	CallTimeout time.Duration
+	// Challenges limits POST /v1/session/challenge per caller address (door.ClientAddr):
+	// past it, rate_limited (429, Retry-After). Nil: no limit.
+	Challenges *door.Limiter
+	// Forwarded reads the caller's address from X-Forwarded-For (door.ClientAddr).
+	Forwarded bool
 }
 
 // Freshness window of issued_at (joins and sessions): at most MaxAge old, at most MaxSkew

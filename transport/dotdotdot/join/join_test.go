@@ -82,6 +82,7 @@ type env struct {
 	db    *storage.Store
 	paid  Paid
 	desks int
+	limit *door.Limiter // Options.Challenges
 }
 
 func newEnv(t testing.TB) *env {
@@ -109,7 +110,7 @@ func (v *env) mount(t testing.TB) {
 	if v.res == nil {
 		res = nil
 	}
-	Mount(v.e, Options{Seater: v.seat, Resolver: res, Nonces: n, Now: func() time.Time { return v.now }, Paid: v.paid})
+	Mount(v.e, Options{Seater: v.seat, Resolver: res, Nonces: n, Now: func() time.Time { return v.now }, Paid: v.paid, Challenges: v.limit})
 }
 
 // signed signs obj (a map) with key: sig over SHA-256(JCS(obj without sig)).

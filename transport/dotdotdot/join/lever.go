@@ -125,6 +125,9 @@ func (h *handlers) challenge(c echo.Context) error {
 	if b.Agent == "" || len(b.Agent) > 256 {
 		return door.Refuse(door.CodeBadRequest, "agent is required (a CAIP-19 Badge)")
 	}
+	if err := h.o.Challenges.Allow(door.ClientAddr(c.Request(), h.o.Forwarded)); err != nil {
+		return err
+	}
 	exp := h.o.Now().Add(ChallengeTTL)
 	ch := h.sessions.put(h.sessions.challenges, "c_", session{agent: b.Agent, expires: exp})
 	c.Response().Header().Set("Cache-Control", "no-store")
