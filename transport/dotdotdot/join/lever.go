@@ -38,13 +38,17 @@ func (h *handlers) challenge(c echo.Context) error {
 	if err := door.Decode(c, h.o.MaxBody, &b); err != nil {
 		return err
 	}
+	if err := CheckAgentID(b.Agent); err != nil {
+		return err
+	}
 	if h.o.Resolver == nil {
 		return &door.Refusal{Code: CodeNoRegistry, Msg: "no agent registry is configured on this arena: no owner can sign in (§4.1)"}
 	}
-	if b.Agent == "" || len(b.Agent) > 256 {
-		return door.Refuse(door.CodeBadRequest, "agent is required (a CAIP-19 Badge)")
+	addr := door.ClientAddr(c.Request(), h.o.Forwarded)
+	if err := h.o.Challenges.Allow(addr); err != nil {
+		return err
 	}
-	ch, exp, err := h.sessions.challenge(door.ClientAddr(c.Request(), false), b.Agent)
+	ch, exp, err := h.sessions.challenge(addr, b.Agent)
 	if err != nil {
 		return err
 	}

@@ -188,7 +188,7 @@ func TestSessionFloodKeepsOtherBadgesSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const other = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:Bob2"
+	const other = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:JyP9Tvb9uLCEWi25LAz2Q" // registry token 2
 	theirs, _, err := s.open(other)
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func TestSessionFloodKeepsOtherBadgesSession(t *testing.T) {
 func TestSessionBoundOverTheDoor(t *testing.T) {
 	v := newEnv(t)
 	bobKey := ed25519.NewKeyFromSeed([]byte("bob's key, thirty-two bytes long"))
-	const bob = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:Bob2"
+	const bob = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:JyP9Tvb9uLCEWi25LAz2Q" // registry token 2
 	v.res.agents[bob] = Agent{ID: bob, Name: "Bob", Kind: "player", SigningKey: bobKey.Public().(ed25519.PublicKey)}
 	v.mountDurable(t)
 	_, body, _ := v.sessionWith(t, bobKey, bob, v.challengeFor(t, "192.0.2.9:1", bob))
