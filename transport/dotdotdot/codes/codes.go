@@ -35,6 +35,7 @@ var statuses = map[string]int{
 	"claimed":             http.StatusGone, // §4.4 a claimed token is spent
 	door.CodeBusy:         http.StatusServiceUnavailable,
 	door.CodeTooManyPolls: http.StatusTooManyRequests,
+	door.CodeRateLimited:  http.StatusTooManyRequests,
 	door.CodeTableDown:    http.StatusServiceUnavailable,
 	"no_registry":         http.StatusServiceUnavailable, // §4.1 an arena with no registry seats nobody
 	door.CodeInternal:     http.StatusInternalServerError,
