@@ -19,6 +19,8 @@ import (
 var statuses = map[string]int{
 	door.CodeBadRequest:   http.StatusBadRequest,
 	door.CodeTokenInURL:   http.StatusBadRequest,
+	"agent_id_not_base58": http.StatusBadRequest, // §3: refused at the door (chain/badge codes)
+	"bad_agent_id":        http.StatusBadRequest,
 	door.CodeNoToken:      http.StatusUnauthorized,
 	door.CodeUnknownToken: http.StatusUnauthorized,
 	door.CodeUnauthorized: http.StatusUnauthorized,
