@@ -1,11 +1,16 @@
 package pages_test
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"arena/games"
+	"arena/games/warden/dilemma"
 	"arena/transport/dotdotdot/pages"
 )
 
@@ -45,6 +50,61 @@ func TestRevealCardHTML(t *testing.T) {
 		}
 		if page != string(want) {
 			t.Errorf("%s: the revealed round page changed\n got:\n%s\nwant:\n%s", name, page, want)
+		}
+	}
+}
+
+// TestAnotherGamesRevealCard: the round page of a finished Game II match shows Game II's feed
+// and reveal card (games.Narrator), with none of Blitz's words in them.
+func TestAnotherGamesRevealCard(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	m, err := dilemma.Engine{}.New(games.Setup{Game: dilemma.GameID, Round: "T-7", Start: t0,
+		Seats: []games.Seat{{Seat: 1, Agent: "a", Name: "Ada", Entry: 1_000_000}, {Seat: 2, Agent: "b", Name: "<Bo>", Entry: 1_000_000}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := m.Advance(t0).Events
+	st, err := m.Act(t0.Add(time.Second), games.Input{Seat: 2, Kind: "answer", Move: games.Move{Turn: 1, Phase: "commit"}, Body: json.RawMessage(`{"choice":"DEFECT"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = append(evs, st.Events...)
+	for {
+		d, ok := m.Deadline()
+		if !ok {
+			break
+		}
+		evs = append(evs, m.Advance(d).Events...)
+	}
+	f := &fakeSource{events: evs, revealed: true}
+	srv := fakeServer(t, f, pages.Options{Narrator: dilemma.Engine{}})
+	_, page := get(t, srv.URL+"/r/T-7", nil)
+	i, j := strings.Index(page, `<div class="card" id="reveal">`), strings.Index(page, `<p class="mute">The full transcript`)
+	if i < 0 || j < i {
+		t.Fatalf("no reveal card:\n%s", page)
+	}
+	card := page[i:j]
+	want := `<div class="card" id="reveal">
+<p>The outcome: <b>BETRAYAL</b>. The house keeps 400000 micro-units.</p>
+
+<table><thead><tr><th>Seat</th><th>Name</th><th>Choice</th><th>Gross (micro-units)</th><th>Net</th><th>Result</th></tr></thead><tbody>
+<tr><td>A</td><td>Ada</td><td>COOPERATE (defaulted)</td><td>300000</td><td>-700000</td><td>loss</td></tr><tr><td>B</td><td>&lt;Bo&gt;</td><td>DEFECT</td><td>1300000</td><td>300000</td><td>win</td></tr>
+</tbody></table>
+
+
+`
+	if card != want {
+		t.Fatalf("the card:\n%s\nwant:\n%s", card, want)
+	}
+	for _, line := range []string{"Seat B (&lt;Bo&gt;) sealed its choice.", "Revealed: seat A (Ada) chose COOPERATE, seat B (&lt;Bo&gt;) chose DEFECT: BETRAYAL.", "The match is over: seat B (&lt;Bo&gt;) wins."} {
+		if !strings.Contains(page, line) {
+			t.Fatalf("the feed lacks %q:\n%s", line, page)
+		}
+	}
+	feed := page[strings.Index(page, `<ol class="feed"`):]
+	for _, blitzWord := range []string{"mole", "Rungs", "Three moments", "CCD", "round.revealed", "promise"} {
+		if strings.Contains(card, blitzWord) || strings.Contains(feed, blitzWord) {
+			t.Errorf("Game II's card or feed says %q", blitzWord)
 		}
 	}
 }
