@@ -91,6 +91,61 @@ type HTTP struct {
 	LongPoll Duration `json:"long_poll"`
 	// ShutdownGrace is how long a SIGTERM waits for requests in flight (long polls included).
 	ShutdownGrace Duration `json:"shutdown_grace"`
+	// Limits are the per-address limits on anonymous creation.
+	Limits Limits `json:"limits"`
+}
+
+// Limits bound what one client address may create without signing anything: past a limit
+// the doors answer rate_limited (429) with Retry-After. Each is Burst at once, then one every
+// Every; a Burst of 0 turns that limit off.
+type Limits struct {
+	// Register is walk-in registration (POST /v1/walkin, the chat seat's register): 20 at once
+	// (a class behind one address), then one every 30 s.
+	Register Limit `json:"register"`
+	// Tables is the tables a caller opens (a Practice join, a hosted table, over HTTP or the
+	// chat seat): 20 at once, then one every 15 s.
+	Tables Limit `json:"tables"`
+	// Challenges is owner sign-in challenges (POST /v1/session/challenge): 30 at once, then one
+	// every 2 s.
+	Challenges Limit `json:"challenges"`
+	// ForwardedFor reads the client address from the last X-Forwarded-For entry: set it only
+	// when a proxy on this host adds that header (ARENA_MCP_BEHIND_PROXY's set-up), since a
+	// client can write the header itself.
+	ForwardedFor bool `json:"forwarded_for"`
+}
+
+// Limit is one limit: Burst at once, then one every Every. Written as "BURST/EVERY" in flags
+// and the environment ("20/30s"; "0" or "off" turns it off).
+type Limit struct {
+	Burst int      `json:"burst"`
+	Every Duration `json:"every"`
+}
+
+// String is "BURST/EVERY", or "off".
+func (l Limit) String() string {
+	if l.Burst <= 0 {
+		return "off"
+	}
+	return strconv.Itoa(l.Burst) + "/" + l.Every.String()
+}
+
+// Set parses "BURST/EVERY" ("20/30s"), "0" or "off".
+func (l *Limit) Set(s string) error {
+	if s == "off" || s == "0" {
+		*l = Limit{}
+		return nil
+	}
+	b, e, ok := strings.Cut(s, "/")
+	n, err := strconv.Atoi(b)
+	if !ok || err != nil || n < 0 {
+		return fmt.Errorf("want BURST/EVERY such as 20/30s, or off, got %q", s)
+	}
+	var d Duration
+	if err := d.Set(e); err != nil {
+		return fmt.Errorf("want BURST/EVERY such as 20/30s, or off, got %q", s)
+	}
+	*l = Limit{Burst: n, Every: d}
+	return nil
 }
 
 // Default returns the configuration that runs with zero set-up: ./data, ./data/arena.db, :8080,
@@ -116,6 +171,11 @@ func Default() Config {
 			MaxBody:       64 << 10,
 			LongPoll:      Duration(30 * time.Second),
 			ShutdownGrace: Duration(35 * time.Second),
+			Limits: Limits{
+				Register:   Limit{Burst: 20, Every: Duration(30 * time.Second)},
+				Tables:     Limit{Burst: 20, Every: Duration(15 * time.Second)},
+				Challenges: Limit{Burst: 30, Every: Duration(2 * time.Second)},
+			},
 		},
 		Dotdotdot: Dotdotdot{Site: Site{Hosts: []string{"dotdotdot.localhost"}}},
 		Breakroom: Breakroom{Site: Site{Hosts: []string{"breakroom.localhost"}}},
@@ -217,6 +277,16 @@ func (c Config) Validate() error {
 	}
 	if c.HTTP.MaxBody < 1024 || c.HTTP.MaxBody > 16<<20 {
 		bad("http.max_body (ARENA_MAX_BODY)", "want 1024..16777216 bytes, got %d", c.HTTP.MaxBody)
+	}
+	for _, l := range []struct {
+		field string
+		l     Limit
+	}{{"http.limits.register (--limit-register, ARENA_LIMIT_REGISTER)", c.HTTP.Limits.Register},
+		{"http.limits.tables (--limit-tables, ARENA_LIMIT_TABLES)", c.HTTP.Limits.Tables},
+		{"http.limits.challenges (--limit-challenges, ARENA_LIMIT_CHALLENGES)", c.HTTP.Limits.Challenges}} {
+		if l.l.Burst < 0 || (l.l.Burst > 0 && l.l.Every <= 0) {
+			bad(l.field, "want a burst ≥ 1 and a positive interval (or burst 0 for no limit), got %d/%s", l.l.Burst, time.Duration(l.l.Every))
+		}
 	}
 	c.validateSites(bad)
 	return errors.Join(errs...)

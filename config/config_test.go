@@ -242,3 +242,36 @@ func TestDeriveAgentIsABadge(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+func TestLimitFlagForms(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Limit
+		ok   bool
+	}{
+		{"20/30s", Limit{Burst: 20, Every: Duration(30 * time.Second)}, true},
+		{"1/1h", Limit{Burst: 1, Every: Duration(time.Hour)}, true},
+		{"off", Limit{}, true},
+		{"0", Limit{}, true},
+		{"20", Limit{}, false},
+		{"-1/1s", Limit{}, false},
+		{"x/1s", Limit{}, false},
+		{"5/soon", Limit{}, false},
+	} {
+		var l Limit
+		err := l.Set(tt.in)
+		if (err == nil) != tt.ok || (tt.ok && l != tt.want) {
+			t.Errorf("Set(%q) = %+v, %v; want %+v ok %v", tt.in, l, err, tt.want, tt.ok)
+		}
+	}
+	c := Default()
+	c.HTTP.Limits.Tables = Limit{Burst: 3}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "http.limits.tables") {
+		t.Fatalf("a burst with no interval: %v", err)
+	}
+	c, err := Load("serve", []string{"--limit-register", "off", "--limit-challenges", "5/1m"}, func(string) string { return "" }, io.Discard)
+	if err != nil || c.HTTP.Limits.Register.Burst != 0 || c.HTTP.Limits.Challenges != (Limit{Burst: 5, Every: Duration(time.Minute)}) ||
+		c.HTTP.Limits.Tables != Default().HTTP.Limits.Tables {
+		t.Fatalf("flags: %+v %v", c.HTTP.Limits, err)
+	}
+}

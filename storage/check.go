@@ -31,7 +31,7 @@ func (s *Store) Check() error {
 		known := map[string]bool{}
 		for _, name := range allBuckets {
 			known[name] = true
-			if tx.Bucket([]byte(name)) == nil {
+			if tx.Bucket([]byte(name)) == nil && !slices.Contains(addedBuckets, name) {
 				report("bucket %s missing", name)
 			}
 		}
@@ -182,6 +182,10 @@ var bucketChecks = map[string]func(k, v []byte, rounds *bolt.Bucket) error{
 		}
 		return nil
 	},
+	BucketHosted:      checkHosted,
+	BucketWalkinQueue: checkWalkinQueue,
+	BucketSessions:    checkSession,
+	BucketBadgeKeys:   checkBadgeKey,
 	BucketNonces: func(_, v []byte, _ *bolt.Bucket) error {
 		if len(v) != 8 {
 			return errors.New("expiry is not 8 bytes")

@@ -18,6 +18,10 @@
 //	chainidx    <registered bytes>               every chain submission by what it registers
 //	chainmeta   "next_nonce"                     the chain account's next nonce
 //	join_nonces <nonce key>                      expiry of a used nonce, unix s u64 BE (nonces.go)
+//	hosted      <code>                           DOTDOTDOT's hosted tables (hosted.go)
+//	walkin_queue <format>/<pace>                 DOTDOTDOT's walkin table queues (walkinqueue.go)
+//	sessions    c/<hash> | s/<hash>              DOTDOTDOT's owner challenges and sessions (sessions.go)
+//	badge_keys  <public key: 32 bytes>           the Badge holding each signing key (badgekeys.go)
 //	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one

@@ -132,6 +132,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	if err != nil {
 		return err
 	}
+	lim := limitersOf(cfg.HTTP.Limits) // limits.go
+	jo.Challenges, jo.Forwarded = lim.challenges, lim.forwarded
 	// Listen first: every link the doors write names the public site, the main listen
 	// address when dotdotdot.public_url is unset, never a request's Host header (site.go).
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -183,6 +185,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 			Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy},
 		Meta: mo,
 	}
+	lim.mount(&dot)
 	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), firstOf(cfg.Dotdotdot.PublicURL, site)); err != nil {
 		log.Warn("the instance Badge is not registered: agents cannot verify this instance (§4.3)", "err", err)
 	}

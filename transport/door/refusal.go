@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -20,6 +21,9 @@ type Refusal struct {
 	Msg   string
 	Retry bool
 	Extra map[string]any
+	// RetryAfter, when positive, is written as the Retry-After header (whole seconds, rounded
+	// up) by Site.Write: how long a rate_limited caller waits.
+	RetryAfter time.Duration
 }
 
 func (r *Refusal) Error() string { return r.Code + ": " + r.Msg }

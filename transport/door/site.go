@@ -35,8 +35,12 @@ type Site struct {
 	Shape    Shape
 }
 
-// Write writes r in the site's shape with the status its table gives r.Code.
+// Write writes r in the site's shape with the status its table gives r.Code, and its
+// Retry-After header when r.RetryAfter is set.
 func (s Site) Write(c echo.Context, r *Refusal) error {
+	if r.RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", retryAfterHeader(r.RetryAfter))
+	}
 	return s.Shape(c, s.Statuses.Status(r.Code), r)
 }
 

@@ -82,6 +82,9 @@ func (h *handlers) register(ctx context.Context, raw []byte) *mcp.CallToolResult
 	if r := decode("register", raw, &a); r != nil {
 		return r
 	}
+	if r := h.limit(ctx, h.o.Registrations); r != nil {
+		return r
+	}
 	tok, err := h.o.Desk.RegisterWalkin(ctx, a.Name, a.Model)
 	if err != nil {
 		return h.refusal(err)
@@ -183,6 +186,9 @@ func (h *handlers) playPractice(ctx context.Context, raw []byte) *mcp.CallToolRe
 	if r := needToken(a.Token); r != nil {
 		return r
 	}
+	if r := h.limit(ctx, h.o.Tables); r != nil {
+		return r
+	}
 	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Table: "practice", Format: a.Format, Pace: a.Pace, Mole: a.Mole})
 	if err != nil {
 		return h.refusal(err)
@@ -226,6 +232,9 @@ func (h *handlers) hostTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	}
 	if h.o.Hosted == nil {
 		return notServed("hosted tables")
+	}
+	if r := h.limit(ctx, h.o.Tables); r != nil {
+		return r
 	}
 	t, err := h.o.Hosted.HostTable(ctx, a.Token, a.Format)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -44,6 +45,7 @@ var legalNow = map[string]string{
 	"busy":              "The arena is busy: call the same tool again in a few seconds.",
 	"table_down":        "The table is not running right now; an operator can restart it. Call next_move again in a minute.",
 	"too_many_polls":    "Too many next_move calls are waiting at once for this token: wait for one to answer.",
+	"rate_limited":      "Too many of these calls came from your address: wait, then call it again.",
 	"not_served":        "Play Practice (play_practice) or, after three Practice rounds, the walk-in table (join_table with table \"walkin\").",
 	"internal":          "Try the same call again; if it keeps failing, tell your human the arena is having trouble.",
 }
@@ -51,6 +53,10 @@ var legalNow = map[string]string{
 // refusal is a desk error as a tool error (isError): the code, what went wrong, what is legal now.
 func refusal(err error) *mcp.CallToolResult {
 	code, msg, retry := codeOf(err)
+	var r *door.Refusal
+	if errors.As(err, &r) && r.RetryAfter > 0 {
+		msg = fmt.Sprintf("%s; wait %d seconds", trimDot(msg), int64(r.RetryAfter.Round(time.Second)/time.Second))
+	}
 	return refusalOf(code, msg, retry)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"arena/games"
+	"arena/transport/door"
 )
 
 // Path is where the chat seat is mounted on the site host (§4.5).
@@ -65,6 +66,13 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported in the MCP initialize answer ("dev" when empty).
 	Version string
+	// Registrations limits register per caller address (door.ClientAddr), Tables the tables a
+	// caller opens (play_practice, host_table): past either, rate_limited with the seconds to
+	// wait. `arena serve` hands the desk door the same limiters (desk.Options), so one address
+	// has one budget on both doors. Nil: no limit.
+	Registrations, Tables *door.Limiter
+	// Forwarded reads the caller's address from X-Forwarded-For (door.ClientAddr).
+	Forwarded bool
 }
 
 // New returns the chat seat's http.Handler, to be mounted at Path: the hostile-request Guard
@@ -118,6 +126,7 @@ func New(o Options) (http.Handler, error) {
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(o.Logger),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			ctx = context.WithValue(ctx, addrKey{}, door.ClientAddr(r, o.Forwarded))
 			return context.WithValue(ctx, originKey{}, originOf(r, o))
 		}),
 	)
@@ -153,6 +162,18 @@ func (h *handlers) wrap(name string, fn toolFunc) server.ToolHandlerFunc {
 
 // originKey carries the request's site origin to the tools (for hosted tables' links).
 type originKey struct{}
+
+// addrKey carries the caller's address (door.ClientAddr) to the tools, for the limits.
+type addrKey struct{}
+
+// limit takes one from l for the caller of ctx; the refusal is the tool error to answer.
+func (h *handlers) limit(ctx context.Context, l *door.Limiter) *mcp.CallToolResult {
+	addr, _ := ctx.Value(addrKey{}).(string)
+	if err := l.Allow(addr); err != nil {
+		return h.refusal(err)
+	}
+	return nil
+}
 
 // originOf is the site origin a link is written against: Options.Site, else the request's.
 func originOf(r *http.Request, o Options) string {

@@ -19,6 +19,8 @@ import (
 var statuses = map[string]int{
 	door.CodeBadRequest:   http.StatusBadRequest,
 	door.CodeTokenInURL:   http.StatusBadRequest,
+	"agent_id_not_base58": http.StatusBadRequest, // §3: refused at the door (chain/badge codes)
+	"bad_agent_id":        http.StatusBadRequest,
 	door.CodeNoToken:      http.StatusUnauthorized,
 	door.CodeUnknownToken: http.StatusUnauthorized,
 	door.CodeUnauthorized: http.StatusUnauthorized,
@@ -35,6 +37,7 @@ var statuses = map[string]int{
 	"claimed":             http.StatusGone, // §4.4 a claimed token is spent
 	door.CodeBusy:         http.StatusServiceUnavailable,
 	door.CodeTooManyPolls: http.StatusTooManyRequests,
+	door.CodeRateLimited:  http.StatusTooManyRequests,
 	door.CodeTableDown:    http.StatusServiceUnavailable,
 	"no_registry":         http.StatusServiceUnavailable, // §4.1 an arena with no registry seats nobody
 	door.CodeInternal:     http.StatusInternalServerError,

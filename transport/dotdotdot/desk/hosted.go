@@ -124,6 +124,9 @@ func (h *hostedHandlers) host(c echo.Context) error {
 	if err := h.optionalBody(c, &b); err != nil {
 		return err
 	}
+	if err := h.opts.Tables.Allow(door.ClientAddr(c.Request(), h.opts.Forwarded)); err != nil {
+		return err
+	}
 	ctx, cancel := h.call(c)
 	defer cancel()
 	t, err := h.hd.HostTable(ctx, tok, b.Format)

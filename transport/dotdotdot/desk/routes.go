@@ -38,6 +38,14 @@ type Options struct {
 	// watch) are written against. Empty: the request's scheme and Host, which a client can
 	// forge; `arena serve` always sets it (ARENA_PUBLIC_URL, else its listen address).
 	Site string
+	// Registrations limits POST /v1/walkin per caller address (door.ClientAddr), Tables the
+	// tables a caller opens (a Practice join, POST /v1/walkin/host): past either, rate_limited
+	// (429, Retry-After). The chat seat's register, play_practice and host_table share the same
+	// limiters in `arena serve`, so one address has one budget on both doors. Nil: no limit.
+	Registrations, Tables *door.Limiter
+	// Forwarded reads the caller's address from X-Forwarded-For (a proxy on this host sets
+	// it; door.ClientAddr).
+	Forwarded bool
 }
 
 const maxLongPoll = 30 * time.Second
@@ -155,6 +163,9 @@ func (h *handlers) register(c echo.Context) error {
 		// Its public page (/v1/walkin/name/{name}) would be refused as a token in a URL.
 		return door.Refuse(door.CodeBadRequest, "a name must not look like a walk-in token (w_…)")
 	}
+	if err := h.opts.Registrations.Allow(door.ClientAddr(c.Request(), h.opts.Forwarded)); err != nil {
+		return err
+	}
 	ctx, cancel := h.call(c)
 	defer cancel()
 	tok, err := h.d.RegisterWalkin(ctx, b.Name, b.Model)
@@ -175,6 +186,11 @@ func (h *handlers) join(c echo.Context) error {
 	}
 	if b.Table == "" && b.Code == "" {
 		return door.Refuse(door.CodeBadRequest, `table is required: "practice" or "walkin"`)
+	}
+	if b.Code == "" && b.Table == "practice" { // a Practice join opens a table
+		if err := h.opts.Tables.Allow(door.ClientAddr(c.Request(), h.opts.Forwarded)); err != nil {
+			return err
+		}
 	}
 	ctx, cancel := h.call(c)
 	defer cancel()

@@ -23,6 +23,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"regexp"
 	"time"
@@ -30,6 +31,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/actors/dotdotdot"
+	"arena/chain/badge"
 	"arena/games/canon"
 	"arena/transport/door"
 )
@@ -100,6 +102,11 @@ type Options struct {
 	MaxBody int64
 	// CallTimeout bounds resolution and seating (0: 15 s).
 	CallTimeout time.Duration
+	// Challenges limits POST /v1/session/challenge per caller address (door.ClientAddr):
+	// past it, rate_limited (429, Retry-After). Nil: no limit.
+	Challenges *door.Limiter
+	// Forwarded reads the caller's address from X-Forwarded-For (door.ClientAddr).
+	Forwarded bool
 }
 
 // Freshness window of issued_at (joins and sessions): at most MaxAge old, at most MaxSkew
@@ -111,6 +118,24 @@ const (
 )
 
 var nonceShape = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
+
+// CheckAgentID refuses, at the door, what is not a Badge's agent id (§3: a CAIP-19
+// ccd:<chain>/cis-2:<token address>, base58 throughout): bad_request when empty,
+// agent_id_not_base58 when a character is outside base58 (0, O, I, l), bad_agent_id for any
+// other defect (checksum, shape); each answers 400. It reads the text only: whether the Badge
+// exists is the Resolver's to say.
+func CheckAgentID(agent string) error {
+	if agent == "" {
+		return door.Refuse(door.CodeBadRequest, "agent is required (a CAIP-19 Badge: ccd:<chain>/cis-2:<token address>)")
+	}
+	if _, err := badge.ParseAgentID(agent); err != nil {
+		if errors.Is(err, badge.ErrNotBase58) {
+			return door.Refuse(badge.CodeNotBase58, "agent id has a character outside base58 (0, O, I and l are not base58, §3)")
+		}
+		return door.Refuse(badge.CodeBadAgentID, "agent id is not a Badge's ccd:<chain>/cis-2:<token address> (base58 with its checksum, §3)")
+	}
+	return nil
+}
 
 type handlers struct {
 	o        Options
@@ -208,8 +233,8 @@ func (h *handlers) verify(ctx context.Context, raw []byte, agent, issuedAt, nonc
 	if h.o.Resolver == nil {
 		return Agent{}, &door.Refusal{Code: CodeNoRegistry, Msg: "no agent registry is configured on this arena: it seats no registered agent (§4.1)"}
 	}
-	if agent == "" {
-		return Agent{}, door.Refuse(door.CodeBadRequest, "agent is required")
+	if err := CheckAgentID(agent); err != nil {
+		return Agent{}, err
 	}
 	at, err := time.Parse(time.RFC3339, issuedAt)
 	if err != nil {

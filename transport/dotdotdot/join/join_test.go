@@ -22,7 +22,7 @@ import (
 	"arena/transport/dotdotdot/codes"
 )
 
-const agentID = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:Ada1"
+const agentID = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:JyP9TuVfyJhJganGq2W8d" // registry token 1 on testnet
 
 var t0 = time.Date(2026, 9, 9, 14, 0, 0, 0, time.UTC)
 
@@ -82,6 +82,7 @@ type env struct {
 	db    *storage.Store
 	paid  Paid
 	desks int
+	limit *door.Limiter // Options.Challenges
 }
 
 func newEnv(t testing.TB) *env {
@@ -109,7 +110,7 @@ func (v *env) mount(t testing.TB) {
 	if v.res == nil {
 		res = nil
 	}
-	Mount(v.e, Options{Seater: v.seat, Resolver: res, Nonces: n, Now: func() time.Time { return v.now }, Paid: v.paid})
+	Mount(v.e, Options{Seater: v.seat, Resolver: res, Nonces: n, Now: func() time.Time { return v.now }, Paid: v.paid, Challenges: v.limit})
 }
 
 // signed signs obj (a map) with key: sig over SHA-256(JCS(obj without sig)).
@@ -254,8 +255,8 @@ func TestJoinBadBodies(t *testing.T) {
 	for name, b := range map[string]string{
 		"unknown member": `{"agent":"a","table":"practice","issued_at":"2026-09-09T14:00:00Z","nonce":"nonce-0000000000009","sig":"ed25519:00","key":"x"}`,
 		"not json":       `agent=a`,
-		"bad time":       `{"agent":"a","table":"practice","issued_at":"yesterday","nonce":"nonce-0000000000009","sig":"ed25519:00"}`,
-		"short nonce":    `{"agent":"a","table":"practice","issued_at":"2026-09-09T13:59:59Z","nonce":"n1","sig":"ed25519:00"}`,
+		"bad time":       `{"agent":"` + agentID + `","table":"practice","issued_at":"yesterday","nonce":"nonce-0000000000009","sig":"ed25519:00"}`,
+		"short nonce":    `{"agent":"` + agentID + `","table":"practice","issued_at":"2026-09-09T13:59:59Z","nonce":"n1","sig":"ed25519:00"}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, body := v.do("POST", "/v1/join", []byte(b), nil)

@@ -119,11 +119,14 @@ func (h *handlers) challenge(c echo.Context) error {
 	if err := door.Decode(c, h.o.MaxBody, &b); err != nil {
 		return err
 	}
+	if err := CheckAgentID(b.Agent); err != nil {
+		return err
+	}
 	if h.o.Resolver == nil {
 		return &door.Refusal{Code: CodeNoRegistry, Msg: "no agent registry is configured on this arena: no owner can sign in (§4.1)"}
 	}
-	if b.Agent == "" || len(b.Agent) > 256 {
-		return door.Refuse(door.CodeBadRequest, "agent is required (a CAIP-19 Badge)")
+	if err := h.o.Challenges.Allow(door.ClientAddr(c.Request(), h.o.Forwarded)); err != nil {
+		return err
 	}
 	exp := h.o.Now().Add(ChallengeTTL)
 	ch := h.sessions.put(h.sessions.challenges, "c_", session{agent: b.Agent, expires: exp})

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"time"
+
+	"arena/config"
+	"arena/transport/door"
+	dotsite "arena/transport/dotdotdot/site"
+)
+
+// limiters are the per-address limits of anonymous creation (config http.limits), one Limiter
+// each, shared by every door that creates the same thing: the desk and the chat seat share
+// registrations and tables, so one address has one budget whichever door it uses.
+type limiters struct {
+	register, tables, challenges *door.Limiter
+	forwarded                    bool
+}
+
+func limitersOf(l config.Limits) limiters {
+	rate := func(c config.Limit) *door.Limiter {
+		return door.NewLimiter(door.Rate{Burst: c.Burst, Every: time.Duration(c.Every)}, door.LimiterOptions{})
+	}
+	return limiters{register: rate(l.Register), tables: rate(l.Tables), challenges: rate(l.Challenges), forwarded: l.ForwardedFor}
+}
+
+// mount hands the limits to the desk and the chat seat of dot.
+func (l limiters) mount(dot *dotsite.Options) {
+	o := &dot.DeskOptions
+	o.Registrations, o.Tables, o.Forwarded = l.register, l.tables, l.forwarded
+	if c := dot.Chat; c != nil {
+		c.Registrations, c.Tables, c.Forwarded = l.register, l.tables, l.forwarded
+	}
+}
