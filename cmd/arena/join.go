@@ -152,7 +152,11 @@ func (h *agentsHook) instanceCard() []byte {
 // joinOptions is the join door's configuration for arena a.
 func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *storage.Store) (*join.Options, error) {
 	n := join.NewStoreNonces(store, nil)
-	o := &join.Options{Seater: joinSeater{a: a, pace: agentPace(cfg)}, Nonces: n, MaxBody: cfg.HTTP.MaxBody}
+	sessions, err := join.NewSessions(store, nil)
+	if err != nil {
+		return nil, err
+	}
+	o := &join.Options{Seater: joinSeater{a: a, pace: agentPace(cfg)}, Nonces: n, Sessions: sessions, MaxBody: cfg.HTTP.MaxBody}
 	if h.resolver != nil {
 		o.Resolver = joinResolver{h.resolver}
 	}
