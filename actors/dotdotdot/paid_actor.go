@@ -66,9 +66,9 @@ type (
 	paidStartsAt struct{ Table string }
 	paidFinished struct{ Table string }
 	paidAnchor   struct{ Job actors.AnchorJob }
-	paidTick     struct{}             // resume every table and sweep (a timer, or the actor's start)
-	paidSweepReq struct{}             // PaidTables.Sweep: answered with *paidSwept once a sweep has run
-	paidSwept    struct{ Err error }  // a sweep's outcome
+	paidTick     struct{}              // resume every table and sweep (a timer, or the actor's start)
+	paidSweepReq struct{}              // PaidTables.Sweep: answered with *paidSwept once a sweep has run
+	paidSwept    struct{ Err error }   // a sweep's outcome
 	paidDone     struct{ then func() } // a goroutine's continuation, run on the actor
 )
 

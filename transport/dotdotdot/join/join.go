@@ -64,8 +64,10 @@ type Resolver interface {
 
 // KeyProver is implemented by a Resolver that wants to know when a signature with an agent's
 // signing key verified (chain/badge's Resolver.Proven): the door tells it after each one.
+// Proven is durable when it returns nil; its error (the proof could not be saved) refuses the
+// request.
 type KeyProver interface {
-	Proven(agent string, key ed25519.PublicKey) bool
+	Proven(agent string, key ed25519.PublicKey) error
 }
 
 // Seat is a verified join handed to the Seater.
@@ -94,6 +96,9 @@ type Options struct {
 	// Nonces remembers join and session nonces (NewStoreNonces in `arena serve`, so a replay is
 	// refused after a restart too). Required.
 	Nonces Nonces
+	// Sessions are the owners' challenges and sessions (NewSessions on the store in `arena
+	// serve`, so a restart signs nobody out). Nil: in memory, made by Mount.
+	Sessions *Sessions
 	// Paid, when set, serves table "open" (§5.7); nil refuses it with bad_table.
 	Paid Paid
 	// Now is the clock (nil: time.Now).
@@ -139,7 +144,7 @@ func CheckAgentID(agent string) error {
 
 type handlers struct {
 	o        Options
-	sessions *sessions
+	sessions *Sessions
 }
 
 // Mount adds the door's routes to e. Mount it after the walk-in desk: the lever routes are
@@ -151,7 +156,10 @@ func Mount(e *echo.Echo, o Options) {
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 15 * time.Second
 	}
-	h := &handlers{o: o, sessions: newSessions(o.Now)}
+	if o.Sessions == nil {
+		o.Sessions, _ = NewSessions(nil, o.Now) // no store: cannot fail
+	}
+	h := &handlers{o: o, sessions: o.Sessions}
 	e.POST("/v1/join", h.join)
 	e.POST("/v1/session/challenge", h.challenge)
 	e.POST("/v1/session", h.session)
@@ -264,9 +272,12 @@ func (h *handlers) verify(ctx context.Context, raw []byte, agent, issuedAt, nonc
 		return Agent{}, door.Refuse(CodeBadSignature, "sig does not verify with the signing_key of "+agent+"'s anchored card (§4.1)")
 	}
 	// The signature proves the Badge holds the key's private half: its hold on the key becomes
-	// final, so no card merely naming the key can take it (§4.2, chain/badge KeyIndex).
+	// final, so no card merely naming the key can take it (§4.2, chain/badge KeyIndex). The
+	// proof is saved before anything it proves is answered.
 	if p, ok := h.o.Resolver.(KeyProver); ok {
-		p.Proven(agent, ag.SigningKey)
+		if err := p.Proven(agent, ag.SigningKey); err != nil {
+			return Agent{}, err
+		}
 	}
 	fresh, err := h.o.Nonces.Use(ctx, purpose+"|"+agent+"|"+nonce, at.Add(MaxAge+MaxSkew))
 	if err != nil {
