@@ -64,7 +64,7 @@ func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag := startAgents(&ch, log, config.Dotdotdot{})
+	ag := startAgents(&ch, log, config.Dotdotdot{}, nil)
 	br, _ := newBracket()
 	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
 		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},
