@@ -36,14 +36,18 @@ type dotdotdotSide struct {
 	log    *slog.Logger
 }
 
-// startDotdotdot starts the arena runtime with DOTDOTDOT's product on it: the agents' side and
-// the dev agents on the embedded devchain, then the actor tree (dotdotdot.Start: the walk-in desk
+// startDotdotdot starts the arena runtime with DOTDOTDOT's product on it: the agents' side (with
+// the Badge key index read from the store) and the dev agents on the embedded devchain, then the actor tree (dotdotdot.Start: the walk-in desk
 // and the A2A channel, then the chain actor, before tables are restored, so a recovered table's
 // open move finds its mailbox and its anchors find the chain), then the join door's options
 // (the ledger and the paid tables run from here). On an error nothing it started keeps running.
 func startDotdotdot(cfg config.Config, sec config.Secrets, store *storage.Store, bracket *games.Bracket,
 	reg prometheus.Registerer, ch *chainHook, log *slog.Logger) (*dotdotdotSide, error) {
-	ag := startAgents(ch, log, cfg.Dotdotdot) // A2A caller, Badge resolver (join.go)
+	keys, err := loadKeyIndex(store) // the Badge key index, on the store (keyproof.go)
+	if err != nil {
+		return nil, err
+	}
+	ag := startAgents(ch, log, cfg.Dotdotdot, keys) // A2A caller, Badge resolver (join.go)
 	if err := ag.devAgents(); err != nil {
 		return nil, err
 	}
