@@ -191,7 +191,7 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 				if o.Spread > 0 {
 					time.Sleep(time.Until(began.Add(o.Spread * time.Duration(i-1) / time.Duration(o.Tables))))
 				}
-				pace := games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": o.Move, "talk": o.Move, "commit": o.Move, "settle": o.Move}}
+				pace := games.Pace{Name: "agent", Move: o.Move} // every step of any game Move long
 				spec := TableSpec{ID: "bench-" + strconv.Itoa(i), Game: game, Format: o.Format, Kind: "practice", Pace: pace}
 				if o.Spec != nil {
 					spec = o.Spec(spec.ID)

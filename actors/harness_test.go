@@ -48,6 +48,11 @@ type harness struct {
 	failCommit atomic.Bool
 	commits    atomic.Int64 // CommitStep calls, failed ones included
 	failFrom   atomic.Int64 // the first CommitStep call (1-based) that fails, and every one after; 0: none
+	// holdFrom is the first CommitStep call (1-based) held at the disk, with every one after,
+	// until release is closed (hold); 0: none.
+	holdFrom atomic.Int64
+	release  chan struct{}
+	released sync.Once
 
 	mu     sync.Mutex
 	events chan games.Event
@@ -65,6 +70,9 @@ func newHarness(t *testing.T) *harness {
 	st, err := storage.Open(storagetest.Path(t), storage.Options{NoSync: true,
 		CommitHook: func(string) error {
 			n := h.commits.Add(1)
+			if from := h.holdFrom.Load(); from > 0 && n >= from {
+				<-h.release
+			}
 			if from := h.failFrom.Load(); h.failCommit.Load() || from > 0 && n >= from {
 				return errors.New("injected disk failure")
 			}
@@ -82,6 +90,22 @@ func newHarness(t *testing.T) *harness {
 	})
 	h.start()
 	return h
+}
+
+// hold holds the from-th CommitStep call (1-based) and every one after at the disk until
+// unhold, so a test in a synctest bubble sees a table that keeps committing come to rest
+// (synctest.Wait) instead of spinning. The test's end unholds.
+func (h *harness) hold(from int64) {
+	h.release = make(chan struct{})
+	h.released = sync.Once{}
+	h.holdFrom.Store(from)
+	h.t.Cleanup(h.unhold)
+}
+
+// unhold lets the held commits through and holds no more.
+func (h *harness) unhold() {
+	h.holdFrom.Store(0)
+	h.released.Do(func() { close(h.release) })
 }
 
 // start starts (or, after stop, restarts) the arena on the same store and clock; the probes

@@ -10,7 +10,9 @@ import (
 // panics again and again while the round is played (the neighbour restarts, or is poisoned:
 // either way it is its own business). The two rounds are not compared byte for byte: each house
 // seat is an actor of its own, so the order its answers reach the table is the scheduler's.
-func TestBlitzPanicNeighbourIsolated(t *testing.T) {
+func TestBlitzPanicNeighbourIsolated(t *testing.T) { inBubble(t, blitzPanicNeighbourIsolated) }
+
+func blitzPanicNeighbourIsolated(t *testing.T) {
 	play := func(neighbour bool) []byte {
 		h := bzHarness(t)
 		round := h.open(bzHouseSpec("iso"))

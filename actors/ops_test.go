@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arena/actors/internal/countdown"
@@ -22,7 +23,9 @@ import (
 // the store: journal head and entries) and a stop, reboot and restart: an accepted answer
 // survives each (a second one is stale), and the open move's envelope redelivered by each new
 // incarnation is byte for byte the one first delivered (same deadline, state and signature).
-func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) {
+func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) { inBubble(t, blitzOpsRestartKeepsEnvelopes) }
+
+func blitzOpsRestartKeepsEnvelopes(t *testing.T) {
 	h := bzHarness(t)
 	ctx := context.Background()
 	mb := h.mailbox("mb-bo-1")
@@ -238,7 +241,7 @@ func opsRestartOnFinalCommit(t *testing.T) {
 		}
 		last := rec.Turn == 5 && rec.Phase == "commit" // the last turn settles and reveals as its commit closes
 		if last {
-			time.Sleep(200 * time.Millisecond) // the house answers' commits land: the reveal's is the next
+			synctest.Wait() // the house answers' commits land: the reveal's is the next
 			h.state("bfc")
 			slow.Store(true)
 		}
@@ -256,13 +259,10 @@ func opsRestartOnFinalCommit(t *testing.T) {
 		t.Fatal("never reached turn 5's commit")
 	}
 	slow.Store(false)
-	for i := 0; i < 100 && h.record("bfc").Status != StatusFinished; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	h.waitStatus("bfc", StatusFinished) // the reveal's commit lands, and the arena's status says so
 	if rec := h.record("bfc"); rec.Status != StatusFinished {
 		t.Fatalf("not finished: %s turn %d %s", rec.Status, rec.Turn, rec.Phase)
 	}
-	nextRoundEnded(t, mb)               // the walk-in is told the round ended
-	h.waitStatus("bfc", StatusFinished) // and the arena's status says so
+	nextRoundEnded(t, mb) // the walk-in is told the round ended
 	h.waitEvent("transcript anchor recorded", and(roundIs(round), typeIs("transcript.anchored")))
 }

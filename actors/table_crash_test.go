@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arena/actors/dotdotdot/envelope"
@@ -53,22 +54,13 @@ func bzWalkinSeat(s *SeatSpec) {
 
 // bzStoredReplays checks the table's stored state: the record's snapshot (or its journal's head
 // and the entries stored beside it, written out as the snapshot they make) restores, and the
-// restored match's Events() are the stored events byte for byte.
+// restored match's Events() are the stored events byte for byte. The test must run in a
+// synctest bubble (inBubble).
 func bzStoredReplays(t *testing.T, h *harness, id, round string) {
 	t.Helper()
 	// A finished table may still commit (an anchor's line after the reveal): compare once the
-	// store has stopped moving.
-	for n, i := -1, 0; i < 100; i++ {
-		evs, err := h.store.Events(round)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(evs) == n {
-			break
-		}
-		n = len(evs)
-		time.Sleep(50 * time.Millisecond)
-	}
+	// arena is at rest.
+	synctest.Wait()
 	rec := h.record(id)
 	if len(rec.Match) == 0 && !rec.Journal {
 		t.Fatalf("table %s: the stored record has no snapshot and no journal", id)
@@ -133,6 +125,10 @@ func bzTranscript(t *testing.T, h *harness, round string) []byte {
 // stored events. (Six house seats answer concurrently, so two runs may order their answers
 // differently: the round is compared with itself, not with a clean run.)
 func TestBlitzCrashMidRoundKeepsTranscript(t *testing.T) {
+	inBubble(t, blitzCrashMidRoundKeepsTranscript)
+}
+
+func blitzCrashMidRoundKeepsTranscript(t *testing.T) {
 	h := bzHarness(t)
 	round := h.open(bzHouseSpec("bz"))
 	h.waitEvent("turn 2 talk", and(roundIs(round), typeIs("phase.started"), turnIs(2)))
@@ -161,7 +157,9 @@ func TestBlitzCrashMidRoundKeepsTranscript(t *testing.T) {
 // longer on the heap), several times over. Once the disk is back the round plays to its end
 // from exactly the committed state: nothing from the failed steps is in the transcript, the
 // stored state replays to the stored events, and the envelopes the walk-in got verify.
-func TestBlitzFailedCommitsThenReload(t *testing.T) {
+func TestBlitzFailedCommitsThenReload(t *testing.T) { inBubble(t, blitzFailedCommitsThenReload) }
+
+func blitzFailedCommitsThenReload(t *testing.T) {
 	h := bzHarness(t)
 	mb := h.mailbox("mb-bf-1")
 	spec := bzHouseSpec("bf")
@@ -231,7 +229,9 @@ func TestBlitzFailedCommitsThenReload(t *testing.T) {
 
 // TestBlitzPanicRecordKeepsSnapshot: after a panic the record written (restarts, last error,
 // poison) keeps the snapshot it had, so the restarted table and a later boot both restore.
-func TestBlitzPanicRecordKeepsSnapshot(t *testing.T) {
+func TestBlitzPanicRecordKeepsSnapshot(t *testing.T) { inBubble(t, blitzPanicRecordKeepsSnapshot) }
+
+func blitzPanicRecordKeepsSnapshot(t *testing.T) {
 	h := bzHarness(t)
 	round := h.open(bzHouseSpec("bp"))
 	h.waitEvent("turn 1 commit", and(roundIs(round), typeIs("phase.started"), turnIs(1)))

@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"arena/chain/badge"
 )
 
 // Config is everything `arena serve` reads at start-up. The zero value is not useful: start from
@@ -30,9 +28,6 @@ type Config struct {
 	// InstanceKeyFile holds the instance's ed25519 seed as 64 hex digits; "" means
 	// <DataDir>/instance.key. Generated (mode 0600) on first start when missing.
 	InstanceKeyFile string `json:"instance_key_file"`
-	// InstanceAgent is the instance's own agent id (its Badge, §3); "" derives a stand-in id
-	// from the instance key until Badge resolution exists (see DeriveAgent).
-	InstanceAgent string `json:"instance_agent"`
 	// InstanceName is the display name published in /.well-known/agent.json.
 	InstanceName string `json:"instance_name"`
 	// OperatorToken guards /ops/*. "" means read <DataDir>/operator.token, generating it (mode
@@ -51,9 +46,6 @@ type Config struct {
 	// {"address", "seed"}); "" means <DataDir>/chain-account.json, generated on first start
 	// for the devchain.
 	ChainKeyFile string `json:"chain_key_file"`
-	// Pace holds the clocks of walk-in, practice and hosted tables (§4.4, §4.5, §5.3); `arena
-	// serve` hands them to dotdotdot.Options.Paces. The defaults are the spec's.
-	Pace Pace `json:"pace"`
 	// HTTP holds the doors' limits.
 	HTTP HTTP `json:"http"`
 	// Dotdotdot, Breakroom, Warden and Market are the protocols' sections: each its site (the
@@ -64,23 +56,27 @@ type Config struct {
 	Market    Market    `json:"market"`
 }
 
-// Pace is the clocks of walk-in tables. Zero values are refused by Validate.
+// Pace overrides the clocks of DOTDOTDOT's walk-in, practice and hosted tables (§4.4, §4.5,
+// §5.3). A field left unset (nil) keeps the spec's value, stated once where it belongs (Blitz's
+// chat and agent clocks in games/blitz, the lobby's waits in actors/dotdotdot:
+// dotdotdot.DefaultPaces); `arena serve` hands what is set to dotdotdot.Options.Paces. A field
+// that is set must be positive (Validate).
 type Pace struct {
 	// ChatMove is the deadline of one move on the chat clock (§4.5: three minutes), closing early
 	// once every seat answered.
-	ChatMove Duration `json:"chat_move"`
-	// AgentTalk and AgentCommit are the twenty-second agent clock of §5.3: one talk exchange
-	// (15 s) and the commit phase (25 s).
-	AgentTalk   Duration `json:"agent_talk"`
-	AgentCommit Duration `json:"agent_commit"`
-	// Scouting is the scouting phase of a practice table (§5.2: 90 s default).
-	Scouting Duration `json:"scouting"`
+	ChatMove *Duration `json:"chat_move,omitempty"`
+	// AgentTalk and AgentCommit are the agent clock of §5.3: one talk exchange (15 s) and the
+	// commit phase (25 s).
+	AgentTalk   *Duration `json:"agent_talk,omitempty"`
+	AgentCommit *Duration `json:"agent_commit,omitempty"`
+	// Scouting is the scouting phase of a practice table (§5.2: 90 s).
+	Scouting *Duration `json:"scouting,omitempty"`
 	// WalkinTopUp is how long the walk-in table waits for walk-ins before topping up with house
 	// seats (§4.4: two minutes).
-	WalkinTopUp Duration `json:"walkin_top_up"`
+	WalkinTopUp *Duration `json:"walkin_top_up,omitempty"`
 	// HostedStart is how long a hosted table gathers before it starts with whoever came (§4.5:
 	// ten minutes).
-	HostedStart Duration `json:"hosted_start"`
+	HostedStart *Duration `json:"hosted_start,omitempty"`
 }
 
 // HTTP is the doors' limits.
@@ -149,7 +145,7 @@ func (l *Limit) Set(s string) error {
 }
 
 // Default returns the configuration that runs with zero set-up: ./data, ./data/arena.db, :8080,
-// a generated instance key and operator token, the chat and agent clocks of the spec, the
+// a generated instance key and operator token, the spec's clocks (no Pace override), the
 // embedded devchain, and the four sites on :8080 by Host: dotdotdot.localhost,
 // breakroom.localhost, warden.localhost and market.localhost (any other Host is DOTDOTDOT's).
 func Default() Config {
@@ -159,14 +155,6 @@ func Default() Config {
 		InstanceName: "arena",
 		LogFormat:    "text",
 		LogLevel:     "info",
-		Pace: Pace{
-			ChatMove:    Duration(3 * time.Minute),
-			AgentTalk:   Duration(15 * time.Second),
-			AgentCommit: Duration(25 * time.Second),
-			Scouting:    Duration(90 * time.Second),
-			WalkinTopUp: Duration(2 * time.Minute),
-			HostedStart: Duration(10 * time.Minute),
-		},
 		HTTP: HTTP{
 			MaxBody:       64 << 10,
 			LongPoll:      Duration(30 * time.Second),
@@ -228,11 +216,6 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.DataDir) == "" {
 		bad("data_dir (--data, ARENA_DATA)", "must not be empty")
 	}
-	if c.InstanceAgent != "" {
-		if _, err := badge.ParseAgentID(c.InstanceAgent); err != nil {
-			bad("instance_agent (--agent, ARENA_AGENT)", "want a CAIP-19 agent id ccd:<chain>/cis-2:<token address> (%v)", err)
-		}
-	}
 	if c.OperatorToken != "" && len(c.OperatorToken) < 16 {
 		bad("operator_token (--operator-token, ARENA_OPERATOR_TOKEN)", "at least 16 characters, got %d", len(c.OperatorToken))
 	}
@@ -249,18 +232,9 @@ func (c Config) Validate() error {
 	default:
 		bad("log_level (--log-level, ARENA_LOG_LEVEL)", "want debug, info, warn or error, got %q", c.LogLevel)
 	}
-	positive := func(field string, d Duration) {
-		if d <= 0 {
-			bad(field, "must be a positive duration such as 30s, got %s", time.Duration(d))
-		}
+	if c.HTTP.LongPoll <= 0 {
+		bad("http.long_poll", "must be a positive duration such as 30s, got %s", time.Duration(c.HTTP.LongPoll))
 	}
-	positive("pace.chat_move (ARENA_PACE_CHAT_MOVE)", c.Pace.ChatMove)
-	positive("pace.agent_talk", c.Pace.AgentTalk)
-	positive("pace.agent_commit", c.Pace.AgentCommit)
-	positive("pace.scouting", c.Pace.Scouting)
-	positive("pace.walkin_top_up", c.Pace.WalkinTopUp)
-	positive("pace.hosted_start", c.Pace.HostedStart)
-	positive("http.long_poll", c.HTTP.LongPoll)
 	if c.HTTP.LongPoll > Duration(30*time.Second) {
 		bad("http.long_poll", "at most 30s (§4.4), got %s", time.Duration(c.HTTP.LongPoll))
 	}
@@ -288,6 +262,7 @@ func (c Config) Validate() error {
 			bad(l.field, "want a burst ≥ 1 and a positive interval (or burst 0 for no limit), got %d/%s", l.l.Burst, time.Duration(l.l.Every))
 		}
 	}
+	c.Dotdotdot.validate(bad)
 	c.validateSites(bad)
 	return errors.Join(errs...)
 }

@@ -40,13 +40,25 @@ func dur(f func(c *Config) *Duration) func(*Config, string) error {
 	return func(c *Config, v string) error { return f(c).Set(v) }
 }
 
+// override sets an optional duration (a Pace override), leaving it nil on an error.
+func override(f func(c *Config) **Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d := new(Duration)
+		if err := d.Set(v); err != nil {
+			return err
+		}
+		*f(c) = d
+		return nil
+	}
+}
+
 // settings lists every flag and variable, in the order of `arena serve -h`.
 var settings = []setting{
 	{"addr", "ARENA_ADDR", "listen address HOST:PORT (default :8080; port 0 picks one)", str(func(c *Config) *string { return &c.Addr })},
 	{"data", "ARENA_DATA", "data directory: database, instance key, operator token (default ./data)", str(func(c *Config) *string { return &c.DataDir })},
 	{"db", "ARENA_DB", "bbolt database file (default <data>/arena.db)", str(func(c *Config) *string { return &c.DB })},
 	{"instance-key", "ARENA_INSTANCE_KEY_FILE", "instance ed25519 key file, 64 hex (default <data>/instance.key, generated)", str(func(c *Config) *string { return &c.InstanceKeyFile })},
-	{"agent", "ARENA_AGENT", "the instance's agent id, CAIP-19 (default: derived from the instance key)", str(func(c *Config) *string { return &c.InstanceAgent })},
+	{"agent", "ARENA_AGENT", "DOTDOTDOT: the instance's agent id, CAIP-19 (default: derived from the instance key)", str(func(c *Config) *string { return &c.Dotdotdot.InstanceAgent })},
 	{"name", "ARENA_NAME", "the instance's display name (default arena)", str(func(c *Config) *string { return &c.InstanceName })},
 	{"operator-token", "ARENA_OPERATOR_TOKEN", "bearer token for /ops (default: <data>/operator.token, generated)", str(func(c *Config) *string { return &c.OperatorToken })},
 	{"log-format", "ARENA_LOG_FORMAT", "log format: text or json", str(func(c *Config) *string { return &c.LogFormat })},
@@ -61,10 +73,10 @@ var settings = []setting{
 		return nil
 	}},
 	{"chain-key", "ARENA_CHAIN_KEY_FILE", "the arena's Concordium account key file (default <data>/chain-account.json)", str(func(c *Config) *string { return &c.ChainKeyFile })},
-	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m)", dur(func(c *Config) *Duration { return &c.Pace.ChatMove })},
-	{"scouting", "ARENA_PACE_SCOUTING", "agent clock: scouting phase (default 1m30s)", dur(func(c *Config) *Duration { return &c.Pace.Scouting })},
-	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", dur(func(c *Config) *Duration { return &c.Pace.WalkinTopUp })},
-	{"hosted-start", "ARENA_PACE_HOSTED_START", "a hosted table starts with whoever came this long after it was hosted (default 10m)", dur(func(c *Config) *Duration { return &c.Pace.HostedStart })},
+	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.ChatMove })},
+	{"scouting", "ARENA_PACE_SCOUTING", "agent clock: scouting phase (default 1m30s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.Scouting })},
+	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.WalkinTopUp })},
+	{"hosted-start", "ARENA_PACE_HOSTED_START", "a hosted table starts with whoever came this long after it was hosted (default 10m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.HostedStart })},
 	{"long-poll", "ARENA_LONG_POLL", "cap of GET /v1/walkin/next?wait= (default 30s, at most 30s)", dur(func(c *Config) *Duration { return &c.HTTP.LongPoll })},
 	{"max-body", "ARENA_MAX_BODY", "request body cap in bytes (default 65536)", func(c *Config, v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -146,19 +158,58 @@ func Load(cmd string, args []string, getenv func(string) string, out io.Writer) 
 }
 
 // readFile overlays the JSON file at path on c. Members not named here are refused, as is
-// anything after the one JSON object: a typo in a config file must not pass silently.
+// anything after the one JSON object: a typo in a config file must not pass silently. The
+// DOTDOTDOT section's instance_agent and pace may also stand at the file's top level, where
+// files written before the section name them; a setting named in both places is refused.
 func (c *Config) readFile(path string) error {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("config: read %s: %w", path, err)
 	}
+	f := fileConfig{Config: c}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(c); err != nil {
+	if err := dec.Decode(&f); err != nil {
 		return fmt.Errorf("config: %s: %w", path, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("config: %s: trailing data after the JSON object", path)
 	}
+	if f.InstanceAgent == nil && len(f.Pace) == 0 {
+		return nil
+	}
+	var nested struct {
+		Dotdotdot struct {
+			InstanceAgent json.RawMessage `json:"instance_agent"`
+			Pace          json.RawMessage `json:"pace"`
+		} `json:"dotdotdot"`
+	}
+	if err := json.Unmarshal(raw, &nested); err != nil {
+		return fmt.Errorf("config: %s: %w", path, err)
+	}
+	if f.InstanceAgent != nil {
+		if len(nested.Dotdotdot.InstanceAgent) > 0 {
+			return fmt.Errorf("config: %s: instance_agent is given at the top level and in dotdotdot: name it once, as dotdotdot.instance_agent", path)
+		}
+		c.Dotdotdot.InstanceAgent = *f.InstanceAgent
+	}
+	if len(f.Pace) > 0 {
+		if len(nested.Dotdotdot.Pace) > 0 {
+			return fmt.Errorf("config: %s: pace is given at the top level and in dotdotdot: name it once, as dotdotdot.pace", path)
+		}
+		pd := json.NewDecoder(bytes.NewReader(f.Pace))
+		pd.DisallowUnknownFields()
+		if err := pd.Decode(&c.Dotdotdot.Pace); err != nil {
+			return fmt.Errorf("config: %s: pace: %w", path, err)
+		}
+	}
 	return nil
+}
+
+// fileConfig is a config file: Config's members, and the DOTDOTDOT settings a file may name at
+// its top level (readFile).
+type fileConfig struct {
+	*Config
+	InstanceAgent *string         `json:"instance_agent"`
+	Pace          json.RawMessage `json:"pace"`
 }

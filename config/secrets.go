@@ -21,7 +21,7 @@ type Secrets struct {
 	// InstanceKey signs every envelope this instance sends (§4) and publishes its public half
 	// in /.well-known/agent.json.
 	InstanceKey ed25519.PrivateKey
-	// InstanceAgent is Config.InstanceAgent, or DeriveAgent of the key.
+	// InstanceAgent is Config.Dotdotdot.InstanceAgent, or DeriveAgent of the key.
 	InstanceAgent string
 	// OperatorToken is the bearer token of /ops/*.
 	OperatorToken string
@@ -40,7 +40,7 @@ func Provision(c Config) (Secrets, error) {
 	if err != nil {
 		return Secrets{}, err
 	}
-	s := Secrets{InstanceKey: key, InstanceAgent: c.InstanceAgent, OperatorToken: c.OperatorToken}
+	s := Secrets{InstanceKey: key, InstanceAgent: c.Dotdotdot.InstanceAgent, OperatorToken: c.OperatorToken}
 	if s.InstanceAgent == "" {
 		s.InstanceAgent = DeriveAgent(key.Public().(ed25519.PublicKey))
 	}

@@ -5,6 +5,9 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
+
+	"arena/chain/badge"
 )
 
 // Site is how a protocol's site is reached: by the Host names a request names, or on a listen
@@ -20,11 +23,18 @@ type Site struct {
 	Addr string `json:"addr"`
 }
 
-// Dotdotdot is the DOTDOTDOT section (dotdotdot-protocol-v1.md). The instance identity, the
-// chain and the clocks (Pace) stay at the top level of Config, where config files already name
-// them.
+// Dotdotdot is the DOTDOTDOT section (dotdotdot-protocol-v1.md): its site, the instance's
+// Badge, its tables' clocks and its doors' settings. The instance key, the chain and the HTTP
+// limits stay at the top level of Config. A config file may name instance_agent and pace at its
+// top level too, where files written before this section name them (readFile).
 type Dotdotdot struct {
 	Site Site `json:"site"`
+	// InstanceAgent is the instance's own agent id (its Badge, §3); "" derives a stand-in id
+	// from the instance key until Badge resolution exists (see DeriveAgent).
+	InstanceAgent string `json:"instance_agent"`
+	// Pace overrides the clocks of walk-in, practice and hosted tables (§4.4, §4.5, §5.3);
+	// nothing set runs the spec's.
+	Pace Pace `json:"pace"`
 	// PublicURL is the origin every link and page names (§4.5's /t/{code} lines, the connector
 	// URL, the instance card's endpoint): an absolute http(s) URL. "" names
 	// http://<listen address>, never a request's Host header.
@@ -38,6 +48,27 @@ type Dotdotdot struct {
 	// DevAgents is a file of CIS-8004 registrations (`arena devchain --agents` format) stored
 	// on the embedded devchain at start; "" stores none.
 	DevAgents string `json:"dev_agents"`
+}
+
+// validate checks the section's settings (its site is checked with the others', validateSites).
+func (d Dotdotdot) validate(bad func(field, format string, args ...any)) {
+	if d.InstanceAgent != "" {
+		if _, err := badge.ParseAgentID(d.InstanceAgent); err != nil {
+			bad("dotdotdot.instance_agent (--agent, ARENA_AGENT)", "want a CAIP-19 agent id ccd:<chain>/cis-2:<token address> (%v)", err)
+		}
+	}
+	positive := func(field string, d *Duration) {
+		if d != nil && *d <= 0 {
+			bad("dotdotdot.pace."+field, "must be a positive duration such as 30s, got %s", time.Duration(*d))
+		}
+	}
+	p := d.Pace
+	positive("chat_move (--chat-move, ARENA_PACE_CHAT_MOVE)", p.ChatMove)
+	positive("agent_talk", p.AgentTalk)
+	positive("agent_commit", p.AgentCommit)
+	positive("scouting (--scouting, ARENA_PACE_SCOUTING)", p.Scouting)
+	positive("walkin_top_up (--walkin-top-up, ARENA_PACE_WALKIN_TOP_UP)", p.WalkinTopUp)
+	positive("hosted_start (--hosted-start, ARENA_PACE_HOSTED_START)", p.HostedStart)
 }
 
 // Breakroom is the Break Room section (breakroom-protocol-v0.md). Its doors are not built yet:

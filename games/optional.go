@@ -108,19 +108,57 @@ type Finding struct {
 // display names from public events; Narrate is one public event in words (an event it does not
 // know as its type alone: a payload it does not understand is not echoed); Final says the event
 // closes the public transcript (Blitz's round.revealed), after which a live feed ends.
+// RevealPanel lays out the reveal of a public transcript that holds its Final event (the round
+// page's reveal card, §11.4), from the public events alone and with the names Names read; false
+// before the reveal or when the reveal cannot be read.
 type Narrator interface {
 	Names(events []Event) map[int]string
 	Narrate(e Event, names map[int]string) string
 	Final(e Event) bool
+	RevealPanel(events []Event, names map[int]string) (Panel, bool)
 }
 
-// Describer is an engine that puts what a seat sees and a finished match's reveal in words for an
-// assistant (the DOTDOTDOT chat seat, §4.5): State is a line about the table from a prompt's
-// state (seat is the prompt's), Reveal a summary of Result.Reveal; "" when there is nothing to
-// say.
+// Panel is a finished match's reveal laid out for a page, in the game's words and free of markup
+// (a door escapes every string): a lead paragraph of runs, Strong ones emphasised; a table,
+// when Rows is not empty, of Head cells and Rows of cells; a list, when List is not empty, under
+// ListTitle. Amounts are already words ("231.5").
+type Panel struct {
+	Lead      []Run
+	Head      []string
+	Rows      [][]string
+	ListTitle string
+	List      []string
+}
+
+// Run is a stretch of a Panel's lead paragraph.
+type Run struct {
+	Text   string
+	Strong bool
+}
+
+// Describer is an engine that puts a seat's move and a finished match in words for an assistant
+// (the DOTDOTDOT chat seat, §4.5), so the door writes only its own parts (the head line, the
+// token and the round and turn it echoes, its closing lines). DescribeState is a line about the
+// table from a prompt's state (seat is the prompt's); "" when there is nothing to say.
+// DescribeAnswers lists the ways to answer prompt p (its Move as the door read it from the move
+// it delivered); empty when the game has none to list. DescribeResult is a finished match in
+// words: payouts (in the game's unit, with places when the game publishes them) and the reveal;
+// "" when there is nothing to say.
 type Describer interface {
 	DescribeState(state Doc, seat int) string
-	DescribeReveal(reveal json.RawMessage) string
+	DescribeAnswers(p Prompt) []AnswerForm
+	DescribeResult(r Result) string
+}
+
+// AnswerForm is one way to answer a move, as a door lists it: Name is the call (the chat seat's
+// tool: "talk", "commit", "pass"); Fields the game's members of its arguments in the door's
+// template notation, JSON with <placeholders> in words, without braces (`"phase": "talk",
+// "exchange": 2`), written after the door's own token and round/turn echo; Note what the answer
+// does, appended as it is (" to say nothing"; "" for none).
+type AnswerForm struct {
+	Name   string
+	Fields string
+	Note   string
 }
 
 // Statser is an engine that reads a finished match's per-seat statistics, for records and

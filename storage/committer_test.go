@@ -3,7 +3,7 @@ package storage
 import (
 	"errors"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -11,8 +11,13 @@ import (
 // A write that fails inside a group is rolled back with the group and run alone; the group's
 // other writes run again, so each must leave the same result however often it runs: a counter
 // taken in a group with a failing write is the next one, not two past it, and the group's
-// commits are counted once.
+// commits are counted once. It runs in a synctest bubble, so "the writes are queued" is read once
+// every goroutine is blocked (synctest.Wait), not polled.
 func TestGroupWithFailingWriteRunsTheRestAgain(t *testing.T) {
+	synctest.Test(t, groupWithFailingWriteRunsTheRestAgain)
+}
+
+func groupWithFailingWriteRunsTheRestAgain(t *testing.T) {
 	s, _ := openTest(t, Options{NoSync: true})
 	started, release := make(chan struct{}), make(chan struct{})
 	busy := make(chan error, 1)
@@ -21,11 +26,9 @@ func TestGroupWithFailingWriteRunsTheRestAgain(t *testing.T) {
 	}()
 	waitQueued := func(n int) {
 		t.Helper()
-		for deadline := time.Now().Add(5 * time.Second); len(s.reqs) < n; {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d writes queued, want %d", len(s.reqs), n)
-			}
-			time.Sleep(time.Millisecond)
+		synctest.Wait() // the writer goroutines are blocked: on the queue, or queued
+		if len(s.reqs) != n {
+			t.Fatalf("%d writes queued, want %d", len(s.reqs), n)
 		}
 	}
 	<-started // the committer is inside the holding write's transaction

@@ -41,6 +41,7 @@ func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.D
 	var mu sync.Mutex
 	starts := map[string][]time.Time{}
 	anchored := map[string][]games.AnchoredBody{}
+	allAnchored, total := make(chan struct{}), 0 // closed once every round's three turn anchors are recorded
 	done := make(chan string, rounds)
 	a, err := actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
 		InstanceAgent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7", Logger: slog.New(slog.DiscardHandler),
@@ -56,6 +57,9 @@ func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.D
 					var b games.AnchoredBody
 					if err := json.Unmarshal(e.Payload, &b); err == nil {
 						anchored[round] = append(anchored[round], b)
+						if total++; total == 3*rounds {
+							close(allAnchored)
+						}
 					}
 				}
 			}
@@ -99,19 +103,11 @@ func roundTimes(t *testing.T, latency time.Duration, rounds int) (moves []time.D
 		moves = append(moves, ts[2].Sub(ts[0])/2)
 		mu.Unlock()
 	}
-	// The last turn's anchor is answered around the reveal: wait for every round's three.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		mu.Lock()
-		total := 0
-		for _, bs := range anchored {
-			total += len(bs)
-		}
-		mu.Unlock()
-		if total >= 3*rounds || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
+	// The last turn's anchor is answered around the reveal: wait for every round's three (the
+	// count is checked by the caller).
+	select {
+	case <-allAnchored:
+	case <-time.After(10 * time.Second):
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -125,24 +125,19 @@ func (h *harness) await(n int) []*actors.Anchored {
 	return out
 }
 
-// settle waits until nothing is pending and landed reaches n.
+// settle waits, on the bubble's clock, until nothing is pending and landed reaches n.
 func (h *harness) settle(n int) Stats {
 	h.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		s, err := h.chain.Stats(context.Background())
-		if err != nil {
+	var s Stats
+	until(h.t, "settled", 15*time.Second, h.opts.PollEvery, func() bool {
+		var err error
+		if s, err = h.chain.Stats(context.Background()); err != nil {
 			h.t.Fatal(err)
 		}
-		if d, _ := h.node.landed(); s.Pending == 0 && s.Unwritten == 0 && d >= n {
-			return s
-		}
-		if time.Now().After(deadline) {
-			d, _ := h.node.landed()
-			h.t.Fatalf("not settled: %+v, %d landed on the node", s, d)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		d, _ := h.node.landed()
+		return s.Pending == 0 && s.Unwritten == 0 && d >= n
+	})
+	return s
 }
 
 // checkChain: every answer's anchor landed exactly once, finalized nonces are 1..n in a row,
@@ -187,7 +182,9 @@ func encode(t testing.TB, a *actors.Anchored) []byte {
 var kinds = []string{"exchange", "commitment", "turn", "opened", "replay", "transcript"}
 
 // The answer's hash is the hash of the transaction that lands, whose data is the anchor.
-func TestAnchorsAnsweredAndLandOnce(t *testing.T) {
+func TestAnchorsAnsweredAndLandOnce(t *testing.T) { inBubble(t, anchorsAnsweredAndLandOnce) }
+
+func anchorsAnsweredAndLandOnce(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	const n = 120
 	for i := 0; i < n; i++ {
@@ -214,7 +211,9 @@ func TestAnchorsAnsweredAndLandOnce(t *testing.T) {
 	}
 }
 
-func TestMetrics(t *testing.T) {
+func TestMetrics(t *testing.T) { inBubble(t, metrics) }
+
+func metrics(t *testing.T) {
 	h := &harness{t: t, dbPath: storagetest.Path(t), key: testKey(t)}
 	h.node = newFakeNode(h.key.PublicKey())
 	reg := prometheus.NewRegistry()
@@ -245,7 +244,9 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
-func TestBadJobsRefused(t *testing.T) {
+func TestBadJobsRefused(t *testing.T) { inBubble(t, badJobsRefused) }
+
+func badJobsRefused(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	h.chain.Anchor(actors.AnchorJob{Table: "1", Round: "T-1", Request: games.AnchorRequest{Kind: "bogus", Seq: 1}, ReplyTo: h.table})
 	h.chain.Anchor(actors.AnchorJob{Table: "1", Round: "round-1", Request: games.AnchorRequest{Kind: "exchange", Seq: 1}, ReplyTo: h.table})
@@ -261,7 +262,9 @@ func TestBadJobsRefused(t *testing.T) {
 }
 
 // The same anchor asked twice (a table replaying a step) is one transaction, answered twice.
-func TestRepeatedAnchorRegisteredOnce(t *testing.T) {
+func TestRepeatedAnchorRegisteredOnce(t *testing.T) { inBubble(t, repeatedAnchorRegisteredOnce) }
+
+func repeatedAnchorRegisteredOnce(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	req := job(7, "exchange", 1, "x")
 	h.send(7, req)
@@ -283,7 +286,9 @@ func TestRepeatedAnchorRegisteredOnce(t *testing.T) {
 }
 
 // Submissions go in batches while the node is slow: far fewer batches than anchors.
-func TestBatching(t *testing.T) {
+func TestBatching(t *testing.T) { inBubble(t, batching) }
+
+func batching(t *testing.T) {
 	o := fastOptions()
 	o.BatchSize = 16
 	h := newHarness(t, o)
@@ -302,7 +307,9 @@ func TestBatching(t *testing.T) {
 }
 
 // Transient failures are retried with back-off until everything lands once.
-func TestRetryAfterErrors(t *testing.T) {
+func TestRetryAfterErrors(t *testing.T) { inBubble(t, retryAfterErrors) }
+
+func retryAfterErrors(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	h.node.set(func(n *fakeNode) { n.failSends = 25 })
 	const n = 30
@@ -319,7 +326,9 @@ func TestRetryAfterErrors(t *testing.T) {
 
 // A node that took a submission but whose answer was lost says ALREADY_EXISTS to the retry:
 // success, and the anchor lands once.
-func TestAlreadyExistsIsSuccess(t *testing.T) {
+func TestAlreadyExistsIsSuccess(t *testing.T) { inBubble(t, alreadyExistsIsSuccess) }
+
+func alreadyExistsIsSuccess(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	h.node.set(func(n *fakeNode) { n.loseReply = 5; n.hold = true })
 	const n = 10
@@ -327,17 +336,10 @@ func TestAlreadyExistsIsSuccess(t *testing.T) {
 		h.send(3, job(3, "exchange", uint32(i+1), "d"))
 	}
 	answers := h.await(n)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	until(t, "five duplicates", 5*time.Second, h.opts.PollEvery, func() bool {
 		s, _ := h.chain.Stats(context.Background())
-		if s.Duplicates >= 5 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no duplicates: %+v", s)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return s.Duplicates >= 5
+	})
 	h.node.Seal()
 	h.node.set(func(n *fakeNode) { n.hold = false })
 	s := h.settle(n)
@@ -349,7 +351,9 @@ func TestAlreadyExistsIsSuccess(t *testing.T) {
 
 // Another party takes nonces the actor had assigned: the node refuses those submissions, the
 // actor re-syncs and re-signs exactly those, and every anchor lands once.
-func TestNonceResync(t *testing.T) {
+func TestNonceResync(t *testing.T) { inBubble(t, nonceResync) }
+
+func nonceResync(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	for i := 0; i < 5; i++ {
 		h.send(4, job(4, "exchange", uint32(i+1), "n"))
@@ -384,7 +388,9 @@ func TestNonceResync(t *testing.T) {
 }
 
 // Items that expire while the node is down are re-signed and land once.
-func TestExpiredResigned(t *testing.T) {
+func TestExpiredResigned(t *testing.T) { inBubble(t, expiredResigned) }
+
+func expiredResigned(t *testing.T) {
 	o := fastOptions()
 	o.Expiry = 2 * time.Second
 	h := newHarness(t, o)
@@ -393,7 +399,9 @@ func TestExpiredResigned(t *testing.T) {
 		h.send(5, job(5, "turn", uint32(i+1), "e"))
 	}
 	answers := h.await(4)
-	time.Sleep(2500 * time.Millisecond) // expiry is whole seconds: signed at t0, expired by t0+2
+	// Expiry is what is tested: 2.5 s on the bubble's clock (whole seconds: signed at t0,
+	// expired by t0+2), passed at once.
+	time.Sleep(2500 * time.Millisecond)
 	h.node.set(func(n *fakeNode) { n.down = false })
 	s := h.settle(4)
 	h.checkChain(answers, 4)
@@ -403,7 +411,9 @@ func TestExpiredResigned(t *testing.T) {
 }
 
 // A node that lost its pool (restart) gets the same bytes again.
-func TestLostPoolResubmitted(t *testing.T) {
+func TestLostPoolResubmitted(t *testing.T) { inBubble(t, lostPoolResubmitted) }
+
+func lostPoolResubmitted(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	h.node.set(func(n *fakeNode) { n.hold = true })
 	for i := 0; i < 6; i++ {
@@ -420,20 +430,17 @@ func TestLostPoolResubmitted(t *testing.T) {
 	}
 }
 
+// waitFor waits, in a bubble, until f holds (until).
 func waitFor(t *testing.T, f func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !f() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	until(t, "condition", 5*time.Second, fastOptions().PollEvery, f)
 }
 
 // Crash with submissions pending (some never sent, some in the node's pool): after a restart on
 // the same file each lands exactly once; answers were given only for what was written.
-func TestCrashPendingLandOnce(t *testing.T) {
+func TestCrashPendingLandOnce(t *testing.T) { inBubble(t, crashPendingLandOnce) }
+
+func crashPendingLandOnce(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	h.node.set(func(n *fakeNode) { n.hold = true })
 	for i := 0; i < 8; i++ {
@@ -475,7 +482,8 @@ func TestCrashPendingLandOnce(t *testing.T) {
 }
 
 // Play never waits: with a node taking 5 s per call, the actor still answers every request in
-// well under a millisecond-scale bound (bbolt's fsync dominates), and the queue just grows.
+// well under a millisecond-scale bound (bbolt's fsync dominates), and the queue just grows. It
+// runs on the wall clock, not in a bubble: the latencies it logs are docs/performance.md's.
 func TestPlayNeverWaitsOnSlowNode(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	h.node.set(func(n *fakeNode) { n.sendLat = 5 * time.Second })
@@ -517,7 +525,9 @@ func newQuietSystem() *actor.ActorSystem {
 
 // Records that do not decode (or belong to another account) are skipped and left in place; the
 // rest of the queue lands, and nothing panics.
-func TestCorruptQueueRecordsSkipped(t *testing.T) {
+func TestCorruptQueueRecordsSkipped(t *testing.T) { inBubble(t, corruptQueueRecordsSkipped) }
+
+func corruptQueueRecordsSkipped(t *testing.T) {
 	h := newHarness(t, fastOptions())
 	h.node.set(func(n *fakeNode) { n.down = true })
 	for i := 0; i < 3; i++ {
@@ -533,16 +543,7 @@ func TestCorruptQueueRecordsSkipped(t *testing.T) {
 	storagetest.Corrupt(t, h.dbPath, storage.BucketChainQ, foreign.Hash[:], v)
 	h.node.set(func(n *fakeNode) { n.down = false })
 	h.boot()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if d, _ := h.node.landed(); d == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("queue did not land")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	until(t, "the queue landed", 10*time.Second, h.opts.PollEvery, func() bool { d, _ := h.node.landed(); return d == 3 })
 	distinct, twice := h.node.landed()
 	if distinct != 3 || len(twice) != 0 {
 		t.Fatalf("landed %d, twice %v", distinct, twice)

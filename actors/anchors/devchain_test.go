@@ -3,6 +3,7 @@ package anchors
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"sort"
 	"testing"
 	"time"
@@ -96,43 +97,38 @@ func (d *devHarness) landed(answers []*actors.Anchored, extra uint64) {
 			t.Fatalf("refused: %+v", a)
 		}
 		data := encode(t, a)
-		for {
-			l, ok, err := Lookup(d.db, data)
-			if err != nil || !ok {
-				t.Fatalf("lookup %v %v", ok, err)
+		var st ccd.Status
+		var err error
+		var l Landing
+		eventually(t, time.Until(deadline), func() bool {
+			var ok bool
+			var lerr error
+			if l, ok, lerr = Lookup(d.db, data); lerr != nil || !ok {
+				t.Fatalf("lookup %v %v", ok, lerr)
 			}
 			var h [32]byte
 			hex.Decode(h[:], []byte(l.Tx))
-			st, err := d.client.Status(ctx, h)
-			if err == nil && st.State == ccd.Finalized {
-				if st.Rejected || !st.Registered || hex.EncodeToString(st.Data) != hex.EncodeToString(data) {
-					t.Fatalf("tx %s: %+v", l.Tx, st)
-				}
-				if l.ID != a.Tx {
-					t.Fatalf("index id %s, answered %s", l.ID, a.Tx)
-				}
-				break
-			}
-			if time.Now().After(deadline) {
-				s, _ := d.chain.Stats(ctx)
-				t.Fatalf("anchor %s/%d not final (%+v, %v); actor %+v", a.Request.Kind, a.Request.Seq, st, err, s)
-			}
-			time.Sleep(10 * time.Millisecond)
+			st, err = d.client.Status(ctx, h)
+			return err == nil && st.State == ccd.Finalized
+		}, func() string {
+			s, _ := d.chain.Stats(ctx)
+			return fmt.Sprintf("anchor %s/%d not final (%+v, %v); actor %+v", a.Request.Kind, a.Request.Seq, st, err, s)
+		})
+		if st.Rejected || !st.Registered || hex.EncodeToString(st.Data) != hex.EncodeToString(data) {
+			t.Fatalf("tx %s: %+v", l.Tx, st)
+		}
+		if l.ID != a.Tx {
+			t.Fatalf("index id %s, answered %s", l.ID, a.Tx)
 		}
 	}
-	for {
-		s, err := d.chain.Stats(ctx)
-		if err != nil {
+	var s Stats
+	eventually(t, time.Until(deadline), func() bool {
+		var err error
+		if s, err = d.chain.Stats(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if s.Pending == 0 && s.Unwritten == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("queue not drained: %+v", s)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return s.Pending == 0 && s.Unwritten == 0
+	}, func() string { return fmt.Sprintf("queue not drained: %+v", s) })
 	st, err := d.dev.AccountState(sdk.AccountAddress{Value: d.key.Address()})
 	if err != nil {
 		t.Fatal(err)
@@ -143,6 +139,19 @@ func (d *devHarness) landed(answers []*actors.Anchored, extra uint64) {
 }
 
 func quietSystem() *actor.ActorSystem { return newQuietSystem() }
+
+// eventually polls cond every 10 ms until it holds, and fails with failure() once limit has
+// passed. The devchain bakes and finalizes on its own wall-clock timer and answers over a real
+// loopback socket, which a synctest bubble cannot hold: these waits are on wall time, bounded
+// generously, and end as soon as the chain has done what is waited for.
+func eventually(t testing.TB, limit time.Duration, cond func() bool, failure func() string) {
+	t.Helper()
+	for end := time.Now().Add(limit); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal(failure())
+		}
+	}
+}
 
 func TestDevchainAnchorsLand(t *testing.T) {
 	d := newDevHarness(t, fastOptions(), devchain.Options{})
@@ -289,19 +298,13 @@ func TestDevchainEscrowCalls(t *testing.T) {
 	if m := <-calls; m.Err == "" {
 		t.Fatalf("nameless call accepted: %+v", m)
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		s, _ := d.chain.Stats(context.Background())
-		if s.Pending == 0 && s.Unwritten == 0 {
-			if s.Landed != 2 || s.Failed != 1 || s.Resigned != 0 {
-				t.Fatalf("stats %+v", s)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not settled: %+v", s)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var s Stats
+	eventually(t, 15*time.Second, func() bool {
+		s, _ = d.chain.Stats(context.Background())
+		return s.Pending == 0 && s.Unwritten == 0
+	}, func() string { return fmt.Sprintf("not settled: %+v", s) })
+	if s.Landed != 2 || s.Failed != 1 || s.Resigned != 0 {
+		t.Fatalf("stats %+v", s)
 	}
 	r, ok, err := d.dev.EscrowRound(42)
 	if err != nil || !ok || r.Anchor != [32]byte{0xa1} || len(r.Turns) != 1 || r.Turns[0].Turn != 3 {
@@ -327,7 +330,8 @@ func TestDevchainEscrowCalls(t *testing.T) {
 // as after a reply lost on the way back): ALREADY_EXISTS, counted as success, landed once.
 func TestDevchainAlreadyExists(t *testing.T) {
 	d := newDevHarness(t, fastOptions(), devchain.Options{})
-	waitFor(t, func() bool { s, _ := d.chain.Stats(context.Background()); return s.Resyncs >= 1 }) // the start's re-sync
+	eventually(t, 5*time.Second, func() bool { s, _ := d.chain.Stats(context.Background()); return s.Resyncs >= 1 },
+		func() string { return "no re-sync at the start" })
 	d.dev.SetFaults(devchain.Faults{UnavailableRate: 1})
 	for i := 0; i < 4; i++ {
 		d.send(11, job(11, "commitment", uint32(i+1), "ae"))

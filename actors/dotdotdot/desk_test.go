@@ -17,6 +17,7 @@ import (
 	"arena/actors"
 	"arena/actors/dotdotdot/envelope"
 	"arena/games"
+	"arena/games/blitz"
 	"arena/storage"
 	"arena/storage/storagetest"
 )
@@ -417,7 +418,7 @@ func TestDeskRefusals(t *testing.T) {
 	if err != nil || n2.Status != NextMove || n2.Prompt.Move != (games.Move{Turn: 1, Phase: "talk", Exchange: 1}) {
 		t.Fatalf("move: %+v %v", n2, err)
 	}
-	if got := n2.Prompt.Deadline.Sub(n.Prompt.Deadline); got != agentPace.Step("talk") {
+	if got := n2.Prompt.Deadline.Sub(n.Prompt.Deadline); got != blitz.AgentPace().Step("talk") {
 		t.Fatalf("talk exchange of %v on the agent clock", got)
 	}
 	// At its deadline the move is gone: the answer is stale.
@@ -582,7 +583,7 @@ func TestDeskAwayRuleOnTable(t *testing.T) {
 	if got := res.Result.Payouts[1]; got != walkinEntry-2_000_000 { // two moves missed, the rest silent
 		t.Fatalf("payout %d", got)
 	}
-	if e.clock.Now() != deskT0.Add(chatPace.Step("scouting")+chatPace.Step("talk")) {
+	if e.clock.Now() != deskT0.Add(blitz.ChatPace().Step("scouting")+blitz.ChatPace().Step("talk")) {
 		t.Fatalf("clock moved: %v", e.clock.Now())
 	}
 }

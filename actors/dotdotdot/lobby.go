@@ -33,14 +33,6 @@ const walkinTopUpAfter = 2 * time.Minute
 // name). In-house agents are disclosed: their seats are kind "house".
 var houseRoster = [...]string{"Ada", "Basil", "Cleo", "Dara", "Emil", "Faye", "Gideon", "Hana"}
 
-// The spec's paces (§4.4, §4.5, §5.3), used where Options.Paces leaves a field zero. The chat clock: three minutes a move, closing as soon as every seat
-// answered. The agent clock: §5.2 scouting, 15 s talk exchanges, 25 s commit, 5 s settle, every
-// phase its full length.
-var (
-	chatPace  = games.Pace{Name: "chat", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 3 * time.Minute, "talk": 3 * time.Minute, "commit": 3 * time.Minute, "settle": time.Second}}
-	agentPace = games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": 90 * time.Second, "talk": 15 * time.Second, "commit": 25 * time.Second, "settle": 5 * time.Second}}
-)
-
 // newTableID is a fresh table id: prefix ("p" practice, "w" walkin) + 16 hex digits.
 func newTableID(prefix string) (string, error) {
 	var b [8]byte
@@ -278,7 +270,7 @@ func PracticeBench(eng games.Engine, format string) (func(id string) actors.Tabl
 		return nil, fmt.Errorf("dotdotdot: bench: practice format %q: %s", format, formats.choices())
 	}
 	return func(id string) actors.TableSpec {
-		spec, _ := walkinTableSpec(id, "practice", format, n, agentPace, nil, nil)
+		spec, _ := walkinTableSpec(id, "practice", format, n, blitz.AgentPace(), nil, nil)
 		return spec
 	}, nil
 }

@@ -4,11 +4,12 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/blitz"
 )
 
 // Paces are the clocks of walk-in, practice and hosted tables (§4.4, §4.5, §5.3), set from the
-// server's config (`arena serve` pace.*). Every zero field is the spec's value: chatPace,
-// agentPace (lobby.go), walkinTopUpAfter (two minutes), hostedStartAfter (ten minutes).
+// server's config (`arena serve` dotdotdot.pace.*). Every zero field, and every step a clock
+// leaves unset, is DefaultPaces'.
 type Paces struct {
 	// Chat is the chat clock (Name "chat"): Scouting, Talk and Commit are each one move's
 	// deadline (3 min), Settle 1 s. It always closes early once every seat answered (§4.5).
@@ -22,9 +23,19 @@ type Paces struct {
 	HostedStart time.Duration
 }
 
-// withDefaults fills every zero field with the spec's value; the names and closeEarly are the
-// clocks' own (chat closes early, agent does not) whatever was given.
-func (p Paces) withDefaults() Paces {
+// DefaultPaces are the spec's clocks, stated once each: Blitz's chat and agent clocks
+// (blitz.ChatPace, blitz.AgentPace: the game's own), the walkin table's top-up after two
+// minutes (walkinTopUpAfter, §4.4) and a hosted table's start after ten (hostedStartAfter,
+// §4.5).
+func DefaultPaces() Paces {
+	return Paces{Chat: blitz.ChatPace(), Agent: blitz.AgentPace(), WalkinTopUp: walkinTopUpAfter, HostedStart: hostedStartAfter}
+}
+
+// WithDefaults fills every zero field, and every step a clock leaves unset, with
+// DefaultPaces'; the names and closeEarly are the clocks' own (chat closes early, agent does
+// not) whatever was given.
+func (p Paces) WithDefaults() Paces {
+	def := DefaultPaces()
 	fill := func(got, def games.Pace) games.Pace {
 		steps := make(map[string]time.Duration, len(def.Steps))
 		for name, d := range def.Steps {
@@ -36,18 +47,18 @@ func (p Paces) withDefaults() Paces {
 		got.Steps, got.Name, got.CloseEarly = steps, def.Name, def.CloseEarly
 		return got
 	}
-	p.Chat, p.Agent = fill(p.Chat, chatPace), fill(p.Agent, agentPace)
+	p.Chat, p.Agent = fill(p.Chat, def.Chat), fill(p.Agent, def.Agent)
 	if p.WalkinTopUp <= 0 {
-		p.WalkinTopUp = walkinTopUpAfter
+		p.WalkinTopUp = def.WalkinTopUp
 	}
 	if p.HostedStart <= 0 {
-		p.HostedStart = hostedStartAfter
+		p.HostedStart = def.HostedStart
 	}
 	return p
 }
 
 // paces is the arena's clocks, the spec's where Options.Paces leaves a field zero.
-func (a *Arena) paces() Paces { return a.opts.Paces.withDefaults() }
+func (a *Arena) paces() Paces { return a.opts.Paces.WithDefaults() }
 
 // pace is the clock named name ("agent", else the chat clock), as configured.
 func (a *Arena) pace(name string) games.Pace {

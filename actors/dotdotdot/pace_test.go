@@ -10,15 +10,19 @@ import (
 	"arena/games/blitz"
 )
 
-// TestPacesDefaults: a zero field is the spec's value; a set one is kept; the clocks' names and
-// closeEarly are their own.
+// TestPacesDefaults: a zero field is the spec's value (Blitz's own clocks, the lobby's waits); a
+// set one is kept; the clocks' names and closeEarly are their own.
 func TestPacesDefaults(t *testing.T) {
-	p := Paces{}.withDefaults()
+	chatPace, agentPace := blitz.ChatPace(), blitz.AgentPace()
+	p := Paces{}.WithDefaults()
 	if !reflect.DeepEqual(p.Chat, chatPace) || !reflect.DeepEqual(p.Agent, agentPace) || p.WalkinTopUp != 2*time.Minute || p.HostedStart != 10*time.Minute {
 		t.Fatalf("zero paces: %+v", p)
 	}
+	if !reflect.DeepEqual(DefaultPaces(), p) {
+		t.Fatalf("DefaultPaces %+v, want the zero paces filled %+v", DefaultPaces(), p)
+	}
 	p = Paces{Chat: games.Pace{CloseEarly: false, Name: "x", Steps: map[string]time.Duration{"talk": 40 * time.Second}}, Agent: games.Pace{CloseEarly: true, Steps: map[string]time.Duration{"commit": 9 * time.Second}},
-		WalkinTopUp: 30 * time.Second}.withDefaults()
+		WalkinTopUp: 30 * time.Second}.WithDefaults()
 	want := withStep(chatPace, "talk", 40*time.Second)
 	if !reflect.DeepEqual(p.Chat, want) {
 		t.Errorf("chat %+v, want %+v", p.Chat, want)

@@ -90,8 +90,13 @@ type paidTable struct {
 	due      bool // starts_at came while a hold was not yet in the ledger
 	round    string
 	paidBy   map[int]string // seat → CAIP-10 paid_by
+	house    []int          // the house seats
 	finished bool           // the round is over (perhaps before its stakes landed)
 	settling bool
+	// openAnchor and turnAnchor are the round's §5.5 hashes once the table asked for them;
+	// sentOpen and sentTurn say open_round and anchor went to the escrow.
+	openAnchor, turnAnchor *[32]byte
+	sentOpen, sentTurn     bool
 }
 
 // holdMemo is a hold's memo in the ledger: what a rebuild of the paid tables needs.
@@ -399,9 +404,9 @@ func (a *paidActor) stake(ctx actor.Context, t *paidTable, round string, paid []
 		for h, c := range checks {
 			h.check = c
 		}
-		t.round, t.paidBy, t.state = round, paidBy, paidOpen
+		t.round, t.paidBy, t.house, t.state = round, paidBy, house, paidOpen
 		a.byRound[round] = t
-		a.fundHouse(t, round, house)
+		a.escrowSync(t)
 		if p.o.OnOpen != nil {
 			go p.o.OnOpen(t.id, round, nil)
 		}
@@ -475,41 +480,65 @@ func (a *paidActor) close(ctx actor.Context, t *paidTable, err error) {
 	})
 }
 
-// houseHold is the ledger hold (and escrow seat token) of a house seat's entry.
+// houseHold is the ledger hold of a house seat's entry.
 func houseHold(table string, seat int) string { return fmt.Sprintf("house/%s/%d", table, seat) }
 
 // escrowOn reports whether the escrow is called (a chain and the house's account to pay from).
 func (a *paidActor) escrowOn() bool { return a.p.o.Chain != nil && a.p.o.House != "" }
 
-// fundHouse deposits the house seats' entries of a table that just opened, each under its seat
-// token "house/<table>/<seat>", so that the escrow holds every seat's entry.
-func (a *paidActor) fundHouse(t *paidTable, round string, house []int) {
-	if !a.escrowOn() {
-		return
-	}
-	o := a.p.o
-	for _, seat := range house {
-		o.Chain.Call(anchors.CallJob{Table: t.id, Round: round, Name: "deposit",
-			Call: o.Contract.Call("deposit", escrow.EncodeDeposit(houseHold(t.id, seat)), uint64(o.Entry))})
-	}
-}
-
 // anchor sends a paid table's opened anchor to the escrow as open_round and its turn anchor as
-// the mid-round anchor (§5.5).
+// the mid-round anchor (§5.5), once the table's stakes are in the ledger (an anchor that comes
+// before waits for them).
 func (a *paidActor) anchor(job actors.AnchorJob) {
 	t := a.byID[job.Table]
 	if t == nil || t.state == paidFilling || a.p.o.Chain == nil {
 		return
 	}
-	n, err := escrow.Round(job.Round)
+	if job.Request.Kind == "opened" {
+		h := job.Request.Hash
+		t.openAnchor = &h
+	} else {
+		h := job.Request.Hash
+		t.turnAnchor = &h
+	}
+	a.escrowSync(t)
+}
+
+// escrowSync sends what the escrow is due of an opened table and has not been sent: open_round
+// (the round's pool: each paid seat's entry staked from its counted deposit, the house seats'
+// entries sent with the call), then the mid-round anchor.
+func (a *paidActor) escrowSync(t *paidTable) {
+	if t.state != paidOpen || !a.escrowOn() {
+		return
+	}
+	n, err := escrow.Round(t.round)
 	if err != nil {
 		return
 	}
-	name, param := "open_round", escrow.EncodeOpenRound(n, job.Request.Hash)
-	if job.Request.Kind == "turn" {
-		name, param = "anchor", escrow.EncodeAnchor(n, escrow.MidRoundTurn(a.turns), job.Request.Hash)
+	o := a.p.o
+	if t.openAnchor != nil && !t.sentOpen {
+		var stakes []escrow.Stake
+		for _, h := range t.holds {
+			if h.check.Status != "seated" {
+				continue
+			}
+			payer, err := escrow.Account(h.check.PaidBy)
+			if err != nil {
+				a.p.log.Error("paid round not opened on the escrow", "table", t.id, "err", err)
+				return
+			}
+			stakes = append(stakes, escrow.Stake{SeatToken: h.SeatToken, Payer: payer, Amount: uint64(o.Entry)})
+		}
+		house := uint64(o.Entry) * uint64(len(t.house))
+		o.Chain.Call(anchors.CallJob{Table: t.id, Round: t.round, Name: "open_round",
+			Call: o.Contract.Call("open_round", escrow.EncodeOpenRound(n, *t.openAnchor, stakes), house)})
+		t.sentOpen = true
 	}
-	a.p.o.Chain.Call(anchors.CallJob{Table: job.Table, Round: job.Round, Name: name, Call: a.p.o.Contract.Call(name, param, 0)})
+	if t.sentOpen && t.turnAnchor != nil && !t.sentTurn {
+		o.Chain.Call(anchors.CallJob{Table: t.id, Round: t.round, Name: "anchor",
+			Call: o.Contract.Call("anchor", escrow.EncodeAnchor(n, escrow.MidRoundTurn(a.turns), *t.turnAnchor), 0)})
+		t.sentTurn = true
+	}
 }
 
 // settle settles a finished round's pot in the ledger, once: each paid seat's payout to its

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"arena/games/blitz"
 )
 
 // The display names at one table are distinct, case-insensitively: a walk-in named "Basil"
@@ -17,7 +19,7 @@ func TestHostileWalkinNamedLikeHouseSeat(t *testing.T) {
 	for _, name := range []string{"Basil", "basil", "HANA"} {
 		for i := 0; i < 40; i++ {
 			id := fmt.Sprintf("p%016x", i)
-			spec, _ := walkinTableSpec(id, "practice", "blitz", 6, chatPace, []lobbyWalkin{{Hash: "h", Name: name, Mailbox: "m"}}, nil)
+			spec, _ := walkinTableSpec(id, "practice", "blitz", 6, blitz.ChatPace(), []lobbyWalkin{{Hash: "h", Name: name, Mailbox: "m"}}, nil)
 			seen := map[string]int{}
 			for _, s := range spec.Seats {
 				k := strings.ToLower(s.Seat.Name)

@@ -51,6 +51,13 @@ func (g *gatedStore) AppendLedger(first uint64, rows [][]byte) error {
 	return g.Store.AppendLedger(first, rows)
 }
 
+// attempts is how many appends reached the store.
+func (g *gatedStore) attempts() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.seen
+}
+
 func openStore(t *testing.T, path string) *storage.Store {
 	t.Helper()
 	st, err := storage.Open(path, storage.Options{NoSync: true})
@@ -107,16 +114,9 @@ func ledgerAnswersAfterCommit(t *testing.T) {
 		r, err := l.Post(ctx, &Post{Key: "open-1", Rows: []Row{OpenHold("h1", "microCCD", nil), Receive("h1", "payer", 100, "dep:1")}})
 		done <- res{r, err}
 	}()
-	for deadline := time.Now().Add(waitMax); ; time.Sleep(time.Millisecond) { // until the write is at the gate
-		g.mu.Lock()
-		n := g.seen
-		g.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no write reached the store")
-		}
+	synctest.Wait() // the write is at the gate
+	if n := g.attempts(); n != 1 {
+		t.Fatalf("%d writes reached the store, want 1", n)
 	}
 	// A second post and a query queue behind the write in flight.
 	go func() {
@@ -205,16 +205,9 @@ func ledgerWriteFailureRollsBack(t *testing.T) {
 		_, err := l.Post(ctx, &Post{Key: "stake", Rows: []Row{OpenPot("T-1", "microCCD", nil), Stake("h", "T-1", 100)}})
 		stakeErr <- err
 	}()
-	for deadline := time.Now().Add(waitMax); ; time.Sleep(time.Millisecond) {
-		g.mu.Lock()
-		n := g.seen
-		g.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the second write never reached the store")
-		}
+	synctest.Wait() // the stake's write is at the gate
+	if n := g.attempts(); n != 2 {
+		t.Fatalf("%d writes reached the store, want 2", n)
 	}
 	// Queued behind the failing write: valid only if the stake is gone.
 	go func() {

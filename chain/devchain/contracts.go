@@ -25,15 +25,16 @@ const (
 	RejectAgentNotFound int32 = -7200
 
 	// Escrow rejections (ours; the escrow ABI of docs/04 is not in our hands).
-	RejectUnauthorized      int32 = -8101 // open_round/anchor/settle from an account other than the arena's
+	RejectUnauthorized      int32 = -8101 // open_round/anchor/settle/refund from an account other than the arena's
 	RejectRoundExists       int32 = -8102 // open_round on a round already opened
 	RejectUnknownRound      int32 = -8103 // anchor/settle/view on a round never opened
 	RejectRoundSettled      int32 = -8104 // anchor/settle after settle
 	RejectAnchorExists      int32 = -8105 // a second anchor for the same turn
-	RejectInsufficientFunds int32 = -8106 // payouts exceed the escrow's balance
+	RejectInsufficientFunds int32 = -8106 // payouts exceed the round's pool; a stake or refund exceeds a deposit's unspent part
 	RejectZeroDeposit       int32 = -8107 // deposit with no amount
 	RejectNotPayable        int32 = -8108 // an amount sent to an entrypoint that takes none
-	RejectInvalidPayee      int32 = -8109 // a payout to an account that does not exist
+	RejectInvalidPayee      int32 = -8109 // a payout or refund to an account that does not exist
+	RejectUnbalanced        int32 = -8110 // settle pays out less than the round's pool (the rest would stay stranded)
 )
 
 // viewEntrypoints are the stand-ins' read-only entrypoints, run by InvokeInstance in a bbolt
@@ -42,6 +43,7 @@ var viewEntrypoints = map[string]bool{
 	registryName + ".agentOf":     true,
 	escrowName + ".view_round":    true,
 	escrowName + ".view_deposits": true,
+	escrowName + ".view_unspent":  true,
 }
 
 // contractCall is one call of a stand-in contract, from a transaction or from InvokeInstance.

@@ -19,7 +19,8 @@ var (
 	bAgents   = []byte("devchain/registry")        // token id u64 BE -> agentRec JSON
 	bRounds   = []byte("devchain/escrow/rounds")   // round u64 BE -> roundRec JSON
 	bDeposits = []byte("devchain/escrow/deposits") // seat token -> []depositRec JSON
-	allBucket = [][]byte{bMeta, bAccounts, bTxs, bPending, bBlocks, bAgents, bRounds, bDeposits}
+	bBalances = []byte("devchain/escrow/balances") // seat token -> []balanceRec JSON (staked, refunded per payer)
+	allBucket = [][]byte{bMeta, bAccounts, bTxs, bPending, bBlocks, bAgents, bRounds, bDeposits, bBalances}
 )
 
 var (

@@ -1,6 +1,6 @@
 // Package escrow is the DOTDOTDOT escrow contract's encoding (§5.5, §5.7, §11.5): the
-// parameters of deposit, open_round, anchor and settle, the view_deposits answer, and the
-// arithmetic that places the round's calls (the round number of "T-<n>", the mid-round turn).
+// parameters of deposit, open_round, anchor, settle and refund, the view_deposits and
+// view_unspent answers, and the arithmetic that places the round's calls (the round number of "T-<n>", the mid-round turn).
 // Parameters are in smart-contract encoding, little endian (docs/protocol-notes.md "devchain":
 // the embedded devchain's stand-in implements the same layout, and the tests hold the two to
 // each other byte for byte). It reads the chain through a node client and signs nothing: the
@@ -42,6 +42,22 @@ type Deposit struct {
 	Finalized bool
 }
 
+// Stake is one part of a round's pool that open_round takes from a seat token's deposits by
+// one payer, microCCD.
+type Stake struct {
+	SeatToken string
+	Payer     ccd.Address
+	Amount    uint64
+}
+
+// Unspent is one payer's money under one seat token as view_unspent lists it, microCCD: the
+// unspent part is Deposited − Staked − Refunded.
+type Unspent struct {
+	SeatToken                   string
+	Payer                       string // base58, as Deposit.Payer
+	Deposited, Staked, Refunded int64
+}
+
 // Payout is one transfer of settle, microCCD.
 type Payout struct {
 	To     ccd.Address
@@ -51,13 +67,35 @@ type Payout struct {
 // ErrDepositsView is returned for a view_deposits answer that does not decode.
 var ErrDepositsView = errors.New("escrow: view_deposits: malformed return value")
 
+// ErrUnspentView is returned for a view_unspent answer that does not decode.
+var ErrUnspentView = errors.New("escrow: view_unspent: malformed return value")
+
 // EncodeDeposit is deposit's (and view_deposits') parameter: the seat token as a String,
 // u32 LE length || UTF-8.
 func EncodeDeposit(seatToken string) []byte { return appendStr(nil, []byte(seatToken)) }
 
-// EncodeOpenRound is open_round's parameter (§5.5): round u64 LE || anchor(32).
-func EncodeOpenRound(round uint64, anchor [32]byte) []byte {
-	return append(binary.LittleEndian.AppendUint64(nil, round), anchor[:]...)
+// EncodeOpenRound is open_round's parameter (§5.5, with the round's stakes): round u64 LE ||
+// anchor(32) || u32 LE count || (String seat_token || payer(32) || amount u64 LE)*. The call
+// itself carries the house seats' entries as its amount; the pool is that plus the stakes.
+func EncodeOpenRound(round uint64, anchor [32]byte, stakes []Stake) []byte {
+	out := append(binary.LittleEndian.AppendUint64(nil, round), anchor[:]...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(stakes)))
+	for _, s := range stakes {
+		out = appendStr(out, []byte(s.SeatToken))
+		out = append(out, s.Payer[:]...)
+		out = binary.LittleEndian.AppendUint64(out, s.Amount)
+	}
+	return out
+}
+
+// EncodeRefund is refund's parameter: String seat_token || payer(32) || total u64 LE. total is
+// what the payer has been refunded under the seat token once the call has run: the contract
+// pays the difference to the payer, and a total already reached pays nothing, so the same call
+// sent twice refunds once.
+func EncodeRefund(seatToken string, payer ccd.Address, total uint64) []byte {
+	out := appendStr(nil, []byte(seatToken))
+	out = append(out, payer[:]...)
+	return binary.LittleEndian.AppendUint64(out, total)
 }
 
 // EncodeAnchor is anchor's parameter (§5.5, the mid-round anchor): round u64 LE || turn u32 LE
@@ -114,6 +152,44 @@ func DecodeDeposits(b []byte) ([]Deposit, error) {
 	return out, nil
 }
 
+// DecodeUnspent reads view_unspent's answer: u32 n || (String seat_token || payer(32) ||
+// deposited u64 || staked u64 || refunded u64)×n, little endian. ErrUnspentView for anything
+// else (trailing bytes, a token over 256 bytes, amounts beyond 2^62 or spent beyond deposited).
+func DecodeUnspent(b []byte) ([]Unspent, error) {
+	if len(b) < 4 {
+		return nil, ErrUnspentView
+	}
+	n := binary.LittleEndian.Uint32(b)
+	b = b[4:]
+	if uint64(n) > uint64(len(b))/60 {
+		return nil, ErrUnspentView
+	}
+	out := make([]Unspent, 0, n)
+	for i := uint32(0); i < n; i++ {
+		if len(b) < 4 {
+			return nil, ErrUnspentView
+		}
+		l := binary.LittleEndian.Uint32(b)
+		if l == 0 || l > 256 || uint64(len(b)) < 4+uint64(l)+56 {
+			return nil, ErrUnspentView
+		}
+		tok := string(b[4 : 4+l])
+		b = b[4+l:]
+		var payer ccd.Address
+		copy(payer[:], b[:32])
+		dep, st, ref := binary.LittleEndian.Uint64(b[32:40]), binary.LittleEndian.Uint64(b[40:48]), binary.LittleEndian.Uint64(b[48:56])
+		b = b[56:]
+		if dep > 1<<62 || st > dep || ref > dep-st {
+			return nil, ErrUnspentView
+		}
+		out = append(out, Unspent{SeatToken: tok, Payer: payer.String(), Deposited: int64(dep), Staked: int64(st), Refunded: int64(ref)})
+	}
+	if len(b) != 0 {
+		return nil, ErrUnspentView
+	}
+	return out, nil
+}
+
 // Invoker runs a contract view (ccd.Client.Invoke).
 type Invoker interface {
 	Invoke(ctx context.Context, c ccd.ContractCall) ([]byte, error)
@@ -136,8 +212,20 @@ func (r Reader) Deposits(ctx context.Context, seatToken string) ([]Deposit, erro
 	return DecodeDeposits(b)
 }
 
-// Call is entrypoint name ("deposit", "open_round", "anchor", "settle", a view) of the
-// contract with param, paying amount microCCD (0 but for deposit).
+// Unspent is view_unspent at the last finalized block: every payer's money under every seat
+// token that has an unspent part, by seat token and payer.
+func (r Reader) Unspent(ctx context.Context) ([]Unspent, error) {
+	c := r.Call("view_unspent", nil, 0)
+	c.MaxEnergy = ViewEnergy
+	b, err := r.Node.Invoke(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("escrow: view_unspent: %w", err)
+	}
+	return DecodeUnspent(b)
+}
+
+// Call is entrypoint name ("deposit", "open_round", "anchor", "settle", "refund", a view) of
+// the contract with param, paying amount microCCD (0 but for deposit and open_round).
 func (c Contract) Call(name string, param []byte, amount uint64) ccd.ContractCall {
 	return ccd.ContractCall{Index: c.Index, Subindex: c.Subindex, Receive: "escrow." + name, Parameter: param,
 		Amount: amount, MaxEnergy: Energy}

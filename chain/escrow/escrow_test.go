@@ -29,7 +29,11 @@ func TestEncodingMatchesTheStandIn(t *testing.T) {
 		got, want []byte
 	}{
 		{"deposit", EncodeDeposit("st_abc"), devchain.EncodeDeposit("st_abc")},
-		{"open_round", EncodeOpenRound(1<<40+7, a), devchain.EncodeOpenRound(1<<40+7, a)},
+		{"open_round", EncodeOpenRound(1<<40+7, a, nil), devchain.EncodeOpenRound(1<<40+7, a)},
+		{"open_round with stakes", EncodeOpenRound(9931, a, []Stake{{SeatToken: "st_abc", Payer: to, Amount: 50_000_000}, {SeatToken: "st_d", Payer: ccd.Address{9}, Amount: 1}}),
+			devchain.EncodeOpenRound(9931, a, devchain.Stake{SeatToken: "st_abc", Payer: v2.AccountAddress{Value: to}, Amount: 50_000_000},
+				devchain.Stake{SeatToken: "st_d", Payer: v2.AccountAddress{Value: ccd.Address{9}}, Amount: 1})},
+		{"refund", EncodeRefund("st_abc", to, 7), devchain.EncodeRefund("st_abc", v2.AccountAddress{Value: to}, 7)},
 		{"anchor", EncodeAnchor(9931, 3, h), devchain.EncodeAnchor(9931, 3, h)},
 		{"settle", EncodeSettle(9931, pays, h, []byte(`{"seed":"x"}`)), devchain.EncodeSettle(9931, dpays, h, []byte(`{"seed":"x"}`))},
 		{"settle, nothing paid", EncodeSettle(1, nil, h, nil), devchain.EncodeSettle(1, nil, h, nil)},
@@ -40,6 +44,34 @@ func TestEncodingMatchesTheStandIn(t *testing.T) {
 				t.Fatalf("%x\nthe stand-in reads\n%x", tt.got, tt.want)
 			}
 		})
+	}
+}
+
+// view_unspent's answer decodes as the stand-in encodes it; anything else is refused.
+func TestDecodeUnspent(t *testing.T) {
+	list := []devchain.Unspent{
+		{SeatToken: "st_a", Payer: v2.AccountAddress{Value: ccd.Address{1}}, Deposited: 150_000_000, Staked: 100_000_000, Refunded: 10},
+		{SeatToken: "house/o-1/2", Payer: v2.AccountAddress{Value: ccd.Address{2}}, Deposited: 5},
+	}
+	b := devchain.EncodeUnspentView(list)
+	got, err := DecodeUnspent(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Unspent{{SeatToken: "st_a", Payer: (ccd.Address{1}).String(), Deposited: 150_000_000, Staked: 100_000_000, Refunded: 10},
+		{SeatToken: "house/o-1/2", Payer: (ccd.Address{2}).String(), Deposited: 5}}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("%+v", got)
+	}
+	if none, err := DecodeUnspent(devchain.EncodeUnspentView(nil)); err != nil || len(none) != 0 {
+		t.Fatalf("empty view: %v %v", none, err)
+	}
+	spent := devchain.EncodeUnspentView([]devchain.Unspent{{SeatToken: "x", Deposited: 1, Staked: 1, Refunded: 1}})
+	for name, bad := range map[string][]byte{"short": b[:3], "trailing": append(append([]byte(nil), b...), 0), "cut": b[:len(b)-1],
+		"count": append(binary.LittleEndian.AppendUint32(nil, 3), b[4:]...), "spent beyond deposited": spent} {
+		if _, err := DecodeUnspent(bad); !errors.Is(err, ErrUnspentView) {
+			t.Fatalf("%s: %v", name, err)
+		}
 	}
 }
 

@@ -152,7 +152,11 @@ func (h *agentsHook) instanceCard() []byte {
 // joinOptions is the join door's configuration for arena a.
 func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *storage.Store) (*join.Options, error) {
 	n := join.NewStoreNonces(store, nil)
-	o := &join.Options{Seater: joinSeater{a: a, pace: agentPace(cfg)}, Nonces: n, MaxBody: cfg.HTTP.MaxBody}
+	sessions, err := join.NewSessions(store, nil)
+	if err != nil {
+		return nil, err
+	}
+	o := &join.Options{Seater: joinSeater{a: a, pace: agentPace(cfg)}, Nonces: n, Sessions: sessions, MaxBody: cfg.HTTP.MaxBody}
 	if h.resolver != nil {
 		o.Resolver = joinResolver{h.resolver}
 	}
@@ -178,15 +182,13 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 	return o, nil
 }
 
-// agentPace is the clock of tables registered agents join: the config's agent clock (§5.3:
-// talk exchanges of pace.agent_talk, commit pace.agent_commit, scouting pace.scouting), settle
-// 5 s or one talk exchange when that is shorter; every phase its full length.
+// agentPace is the clock of tables registered agents join: the configured agent clock (§5.3,
+// the spec's unless dotdotdot.pace sets agent_talk, agent_commit or scouting), its settle cut
+// to one talk exchange when that is shorter; every phase its full length.
 func agentPace(cfg config.Config) games.Pace {
-	settle := 5 * time.Second
-	if t := time.Duration(cfg.Pace.AgentTalk); t < settle {
-		settle = t
-	}
-	return games.Pace{Name: "agent", Steps: map[string]time.Duration{"scouting": time.Duration(cfg.Pace.Scouting), "talk": time.Duration(cfg.Pace.AgentTalk), "commit": time.Duration(cfg.Pace.AgentCommit), "settle": settle}}
+	p := pacesOf(cfg.Dotdotdot.Pace).WithDefaults().Agent
+	p.Steps["settle"] = min(p.Step("settle"), p.Step("talk"))
+	return p
 }
 
 // keyResolver is dotdotdot.KeyResolver over the Badge resolver (cached, §4.1).

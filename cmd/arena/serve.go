@@ -114,7 +114,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		// The walk-in desk and A2A channel (dotdotdot.Start) and the chain actor start before tables are
 		// restored, so a recovered table's open move finds its mailbox and its anchors find the chain.
 		BeforeRecover: ch.start,
-	}, dotdotdot.Options{Paces: pacesOf(cfg.Pace), Agents: ag.caller, Resolver: ag.keys})
+	}, dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys})
 	if err != nil {
 		return err
 	}

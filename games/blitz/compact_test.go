@@ -131,6 +131,19 @@ func playHostileTwins(t *testing.T, seed uint64) {
 	var kept []issued
 	var wg sync.WaitGroup
 	errs := make(chan error, 100000)
+	// A reader of a step waits for a later Compact (the signal of compaction k is closed once
+	// the k-th has run) and reads while the round goes on, concurrently with what follows it.
+	var sigMu sync.Mutex
+	signals := map[int]chan struct{}{}
+	signal := func(k int) chan struct{} {
+		sigMu.Lock()
+		defer sigMu.Unlock()
+		if signals[k] == nil {
+			signals[k] = make(chan struct{})
+		}
+		return signals[k]
+	}
+	compactions, ended := 0, make(chan struct{})
 	packedStates, refused, steps, restored := 0, 0, 0, 0
 	take := func(what string, sa, sb games.Step, ea, eb error) {
 		t.Helper()
@@ -170,15 +183,21 @@ func playHostileTwins(t *testing.T, seed uint64) {
 		}
 		kept = append(kept, issued{sa, bytes.Clone(ba)})
 		s, w := sa, bytes.Clone(ba)
+		after := signal(compactions + 1 + len(w)%3) // one to three compactions on
 		wg.Add(1)
 		go func() { // a walk-in's mailbox or an A2A call reading the step elsewhere, later
 			defer wg.Done()
-			time.Sleep(time.Duration(r2(len(w))) * time.Microsecond)
+			select {
+			case <-after:
+			case <-ended:
+			}
 			if got := stepBytes(s); !bytes.Equal(got, w) {
 				errs <- fmt.Errorf("%s: step read on another goroutine differs", what)
 			}
 		}()
 		a.Compact(testPacker)
+		compactions++
+		close(signal(compactions))
 	}
 	for i := 0; i < 2000; i++ {
 		dl, ok := a.Deadline()
@@ -230,6 +249,7 @@ func playHostileTwins(t *testing.T, seed uint64) {
 			t.Fatalf("step %d changed after it was handed out:\n got  %.300s\n want %.300s", k, got, is.want)
 		}
 	}
+	close(ended)
 	wg.Wait()
 	close(errs)
 	for err := range errs {
@@ -241,6 +261,3 @@ func playHostileTwins(t *testing.T, seed uint64) {
 	t.Logf("seed %d: %d steps, %d refused, %d packed states, %d restores, log %d bytes packed to %d", seed, steps,
 		refused, packedStates, restored, a.pubLog.packed.Len(), a.pubLog.packed.PackedLen())
 }
-
-// r2 is a small delay from a length (spreads the readers' goroutines without a shared rand).
-func r2(n int) int { return n % 200 }

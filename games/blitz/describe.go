@@ -3,6 +3,7 @@ package blitz
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"arena/games"
@@ -13,9 +14,65 @@ import (
 // standing accusation. "" for a state it cannot read.
 func (e *Engine) DescribeState(state games.Doc, seat int) string { return tableLine(state, seat) }
 
-// DescribeReveal is a §9 reveal in words (games.Describer): the mole, its task and named seats,
-// the rungs reached and the round's moments; a reveal of another shape as it is (capped).
-func (e *Engine) DescribeReveal(reveal json.RawMessage) string { return revealLine(reveal) }
+// DescribeAnswers is how a seat answers each phase (games.Describer), through the chat seat's
+// tools (§4.5): on talk, the lines of the exchange (talk) or silence (pass); on commit, the
+// promises (commit) or none (pass); on scouting and any other phase, pass once the table is read.
+// The exchange is named wherever the move has one.
+func (e *Engine) DescribeAnswers(p games.Prompt) []games.AnswerForm {
+	m := p.Move
+	switch m.Phase {
+	case "talk":
+		return []games.AnswerForm{
+			{Name: "talk", Fields: fmt.Sprintf(`"exchange": %d, "messages": [{"text": "...", "to": <seat, for a private line>, "tone": "offer"}], "accusation": <seat, optional>`, m.Exchange)},
+			{Name: "pass", Fields: fmt.Sprintf(`"phase": "talk", "exchange": %d`, m.Exchange), Note: " to say nothing"},
+		}
+	case "commit":
+		return []games.AnswerForm{
+			{Name: "commit", Fields: `"commitments": [{"payee": <seat>, "chips": <whole CCD>, "due": <turn>, "condition": {"always": true}}], "accusation": <seat, optional>`},
+			{Name: "pass", Fields: `"phase": "commit"`, Note: " to promise nothing"},
+		}
+	}
+	f := fmt.Sprintf(`"phase": %q`, m.Phase)
+	if m.Exchange > 0 {
+		f += fmt.Sprintf(`, "exchange": %d`, m.Exchange)
+	}
+	return []games.AnswerForm{{Name: "pass", Fields: f, Note: " once your human has read the table (nothing to send now)"}}
+}
+
+// DescribeResult is a finished round in words (games.Describer): the payouts in CCD by seat, with
+// the places the result publishes, then the §9 reveal (revealLine).
+func (e *Engine) DescribeResult(r games.Result) string {
+	var lines []string
+	if p := payoutsLine(r); p != "" {
+		lines = append(lines, p)
+	}
+	if rv := revealLine(r.Reveal); rv != "" {
+		lines = append(lines, rv)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// payoutsLine is "Payouts: seat 1 310 CCD (place 1); …." in seat order, amounts from microCCD;
+// "" when the result pays nobody.
+func payoutsLine(r games.Result) string {
+	if len(r.Payouts) == 0 {
+		return ""
+	}
+	seats := make([]int, 0, len(r.Payouts))
+	for s := range r.Payouts {
+		seats = append(seats, s)
+	}
+	sort.Ints(seats)
+	parts := make([]string, 0, len(seats))
+	for _, s := range seats {
+		p := fmt.Sprintf("seat %d %s CCD", s, ccdText(r.Payouts[s]))
+		if pl, ok := r.Places[s]; ok {
+			p += fmt.Sprintf(" (place %d)", pl)
+		}
+		parts = append(parts, p)
+	}
+	return "Payouts: " + strings.Join(parts, "; ") + "."
+}
 
 // tableLine renders the seats from a state object's public "agents" (§5.4: seat, name, alive,
 // dark, the collateral bar in percent), marking the seat's own, then the seat's own open

@@ -1,9 +1,9 @@
 // Package blitz is the DOTDOTDOT Blitz round engine (dotdotdot-protocol-v1 §5–§16): pure rules,
-// exact to the microCCD. It implements games.Engine, games.Match, games.Briefer and
-// games.HousePlayer. Nothing here reads a clock, does I/O or draws randomness except from
-// Setup.Seed; the same Setup and the same inputs at the same instants give byte-identical
-// events. Commitments and conditions are parsed, verified and filled by games/blitz/commitment;
-// canonical bytes come from games/canon.
+// exact to the microCCD. It implements games.Engine, games.Match, games.Briefer,
+// games.HousePlayer, and puts itself in words for doors as games.Narrator and games.Describer.
+// Nothing here reads a clock, does I/O or draws randomness except from Setup.Seed; the same Setup
+// and the same inputs at the same instants give byte-identical events. Commitments and conditions
+// are parsed, verified and filled by games/blitz/commitment; canonical bytes come from games/canon.
 //
 // # API summary (stable; the script runner and the actors build on it)
 //

@@ -140,20 +140,22 @@ type clock struct {
 	closeEarly                     bool
 }
 
-// agentClock is §5.3's: scouting 90 s, exchanges of 15 s answered within 13 s, commit 25 s
-// answered within 20 s, settle 5 s.
+// clockOf is the clock a match runs on: p's steps, and AgentPace's (§5.3) for any step p leaves
+// unset. On the agent clock (p named "agent", or unnamed) a BYO agent answers an exchange two
+// seconds before it ends and the commit five before (13 s of 15, 20 s of 25).
 func clockOf(p games.Pace) clock {
 	c := clock{scouting: p.Step("scouting"), talk: p.Step("talk"), commit: p.Step("commit"), settle: p.Step("settle"),
 		closeEarly: p.CloseEarly}
-	def := func(d *time.Duration, v time.Duration) {
+	agent := AgentPace()
+	def := func(d *time.Duration, step string) {
 		if *d <= 0 {
-			*d = v
+			*d = agent.Step(step)
 		}
 	}
-	def(&c.scouting, 90*time.Second)
-	def(&c.talk, 15*time.Second)
-	def(&c.commit, 25*time.Second)
-	def(&c.settle, 5*time.Second)
+	def(&c.scouting, "scouting")
+	def(&c.talk, "talk")
+	def(&c.commit, "commit")
+	def(&c.settle, "settle")
 	c.talkResp, c.commitResp = c.talk, c.commit
 	if p.Name == "" || p.Name == "agent" {
 		// §5.3 BYO response deadline: the exchange less two seconds; commit 20 s of 25.

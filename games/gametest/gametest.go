@@ -11,7 +11,10 @@
 //     or in a public event before the match has ended;
 //   - abandon: Abandon ends the match at once, returns every stake and refuses what follows;
 //   - money (Case.Stakes): Σ Payouts + House = Σ Entry, standings rank every seat, ties share;
-//   - no input panics the match (a seeded stream of hostile inputs here, and Fuzz for go test -fuzz).
+//   - no input panics the match (a seeded stream of hostile inputs here, and Fuzz for go test -fuzz);
+//   - words (an engine that is a games.Narrator or games.Describer): every public event has a
+//     line, a played-out match's public transcript has a Final event and a reveal card only from
+//     it on, every prompt lists its answers, the Result has words, and no payload panics them.
 //
 // It uses package testing and nothing impure beyond it; the matches it plays are pure.
 package gametest
@@ -168,6 +171,7 @@ func Run(t *testing.T, c Case) {
 	t.Run("Secrecy", func(t *testing.T) { Secrecy(t, c) })
 	t.Run("Abandon", func(t *testing.T) { Abandon(t, c) })
 	t.Run("Hostile", func(t *testing.T) { Hostile(t, c) })
+	t.Run("Words", func(t *testing.T) { Words(t, c) })
 }
 
 // Determinism: two plays of each seed give the same bytes, and the seeds' transcripts differ.
@@ -474,6 +478,80 @@ func Abandon(t testing.TB, c Case) {
 	jb, _ := json.Marshal(r2)
 	if !bytes.Equal(ja, jb) {
 		t.Fatal("an abandon replays to another result")
+	}
+}
+
+// Words: an engine that puts itself in words does so for every match played through, the same
+// words each time. A games.Narrator narrates every public event (not ""), its public transcript
+// has a Final event, and RevealPanel lays out a card (a lead) for the whole public transcript
+// and none for the events before its first Final one. A games.Describer lists at least one named
+// answer for every prompt and describes the Result (not ""). Neither panics on a payload, a state
+// or a reveal it cannot read.
+func Words(t testing.TB, c Case) {
+	n, isN := c.Engine.(games.Narrator)
+	d, isD := c.Engine.(games.Describer)
+	if !isN && !isD {
+		return
+	}
+	for i, seed := range c.seeds() {
+		var prompts []games.Prompt
+		r := c.play(t, seed, func(m games.Match, _ time.Time) {
+			if len(prompts) < 200 {
+				prompts = append(prompts, m.Prompts()...)
+			}
+		})
+		res, done := r.m.Result()
+		if !done {
+			t.Fatalf("seed %d: the match has no Result", i)
+		}
+		if isN {
+			pub := games.Redact(r.evs, 0, false)
+			names := n.Names(pub)
+			first := -1
+			for j, e := range pub {
+				line := n.Narrate(e, names)
+				if line == "" || line != n.Narrate(e, names) {
+					t.Fatalf("seed %d: public event %s has no line, or two", i, e.Type)
+				}
+				if first < 0 && n.Final(e) {
+					first = j
+				}
+			}
+			if first < 0 {
+				t.Fatalf("seed %d: no public event is Final", i)
+			}
+			if p, ok := n.RevealPanel(pub, names); !ok || len(p.Lead) == 0 {
+				t.Fatalf("seed %d: no reveal card for the whole public transcript", i)
+			}
+			if _, ok := n.RevealPanel(pub[:first], names); ok {
+				t.Fatalf("seed %d: a reveal card before the Final event", i)
+			}
+			for _, e := range pub {
+				for _, junk := range []string{``, `null`, `[]`, `{"seat":"x","mole":"y","seats":[1]}`, `{`} {
+					e.Payload = json.RawMessage(junk)
+					n.Narrate(e, names)
+					n.Names([]games.Event{e})
+					n.RevealPanel([]games.Event{e}, names)
+				}
+			}
+		}
+		if isD {
+			for _, p := range prompts {
+				forms := d.DescribeAnswers(p)
+				if len(forms) == 0 || forms[0].Name == "" {
+					t.Fatalf("seed %d: prompt %+v lists no answer", i, p.Move)
+				}
+				d.DescribeState(p.State, p.Seat)
+			}
+			if d.DescribeResult(res) == "" {
+				t.Fatalf("seed %d: the Result has no words", i)
+			}
+			for _, junk := range []string{`null`, `[]`, `{"agents":1,"me":[]}`, `{`} {
+				d.DescribeState(games.RawDoc([]byte(junk)), 1)
+				d.DescribeResult(games.Result{Payouts: map[int]int64{1: 1}, Reveal: json.RawMessage(junk)})
+			}
+			d.DescribeAnswers(games.Prompt{})
+		}
 	}
 }
 

@@ -138,7 +138,7 @@ func TestSuiteFailsBrokenEngines(t *testing.T) {
 	sound := dilemmaCase(nil)
 	for name, check := range map[string]func(testing.TB, gametest.Case){
 		"Determinism": gametest.Determinism, "Replay": gametest.Replay, "RefusedChangesNothing": gametest.RefusedChangesNothing,
-		"Secrecy": gametest.Secrecy, "Abandon": gametest.Abandon, "Hostile": gametest.Hostile,
+		"Secrecy": gametest.Secrecy, "Abandon": gametest.Abandon, "Hostile": gametest.Hostile, "Words": gametest.Words,
 	} {
 		if failed, msg := fails(t, check, sound); failed {
 			t.Errorf("%s fails sound Game II: %s", name, msg)
@@ -156,6 +156,47 @@ func TestSuiteFailsBrokenEngines(t *testing.T) {
 	}
 	for _, b := range broken {
 		failed, msg := fails(t, b.check, dilemmaCase(b.wrap))
+		if !failed || !strings.Contains(msg, b.want) {
+			t.Errorf("%s: failed %v (%q), want a failure saying %q", b.name, failed, msg, b.want)
+		}
+	}
+}
+
+// mute is Game II whose narration has no line for a sealed commit.
+type mute struct{ dilemma.Engine }
+
+func (m mute) Narrate(e games.Event, names map[int]string) string {
+	if e.Type == "commit_sealed" {
+		return ""
+	}
+	return m.Engine.Narrate(e, names)
+}
+
+// early is Game II whose reveal card shows before the match has ended.
+type early struct{ dilemma.Engine }
+
+func (early) RevealPanel([]games.Event, map[int]string) (games.Panel, bool) {
+	return games.Panel{Lead: []games.Run{{Text: "soon"}}}, true
+}
+
+// speechless is Game II that lists no answer for its commit prompt.
+type speechless struct{ dilemma.Engine }
+
+func (speechless) DescribeAnswers(games.Prompt) []games.AnswerForm { return nil }
+
+func TestWordsFailBrokenNarration(t *testing.T) {
+	for _, b := range []struct {
+		name   string
+		engine games.Engine
+		want   string
+	}{
+		{"a mute narrator", mute{}, "has no line"},
+		{"an early reveal card", early{}, "before the Final event"},
+		{"no answers listed", speechless{}, "lists no answer"},
+	} {
+		c := dilemmaCase(nil)
+		c.Engine = b.engine
+		failed, msg := fails(t, gametest.Words, c)
 		if !failed || !strings.Contains(msg, b.want) {
 			t.Errorf("%s: failed %v (%q), want a failure saying %q", b.name, failed, msg, b.want)
 		}

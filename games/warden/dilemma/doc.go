@@ -6,11 +6,12 @@
 //	BETRAYAL  one defects          defector 6500, cooperator 1500, house 2000
 //	DEADLOCK  both defect          3000 / 3000, house 4000
 //
-// It implements games.Engine and games.Match exactly as Blitz does, to show the contract is not
-// Blitz-shaped: one commit step (default 60 s, closes early once both committed, a missing
-// commit defaults to COOPERATE with defaulted: true, §4.3), then a reveal pause (default 3 s),
-// then the end. Seat 1 is the Warden's seat A, seat 2 seat B. Money is integer micro-units of
-// the table's currency (USDC atomic units on the Warden; the contract's Entry is the stake S).
+// It implements games.Engine and games.Match exactly as Blitz does, and games.Narrator and
+// games.Describer (words.go), to show the contract is not Blitz-shaped: one commit step (default
+// 60 s, closes early once both committed, a missing commit defaults to COOPERATE with defaulted:
+// true, §4.3), then a reveal pause (default 3 s), then the end. Seat 1 is the Warden's seat A, seat 2
+// seat B. Money is integer micro-units of the table's currency (USDC atomic units on the Warden;
+// the contract's Entry is the stake S).
 //
 // Sealed choices are published as commitments before the reveal (warden-games §15.4):
 // sha256(JCS({"m": match, "r": 1, "s": seat, "a": "commit", "x": {"choice": c}, "salt": salt}))

@@ -3,7 +3,6 @@ package chatseat
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -26,8 +25,10 @@ type moveHead struct {
 }
 
 // renderNext puts a poll's answer in words for the assistant: a move (head line, the game's
-// brief, the table in the game's words, how to answer), waiting, or the result with the closing
-// lines. d, the game's Describer, may be nil: the table and the reveal are then left out.
+// brief, the table and the ways to answer in the game's words, games.Describer), waiting, or the
+// result with the closing lines. The door's own parts are the head line, the token and the round
+// and turn every answer echoes, and the closing; d, the game's Describer, may be nil: the table,
+// the answers and the result's figures are then left out.
 func renderNext(n dotdotdot.Next, now time.Time, d games.Describer) string {
 	switch {
 	case n.Result != nil:
@@ -50,26 +51,33 @@ func renderNext(n dotdotdot.Next, now time.Time, d games.Describer) string {
 		b.WriteString(n.Brief)
 		b.WriteString("\n")
 	}
-	if n.Prompt != nil && d != nil {
-		if t := d.DescribeState(n.Prompt.State, n.Prompt.Seat); t != "" {
-			b.WriteString(t + "\n")
-		}
+	var p games.Prompt
+	if n.Prompt != nil {
+		p = *n.Prompt
 	}
-	b.WriteString("\nPut two or three numbered moves to your human with your pick marked, and wait for their choice (play on alone only if they told you to). Then answer with one call:\n")
-	echo := fmt.Sprintf(`"round": %q, "turn": %d`, h.Round, h.Turn)
-	switch h.Phase {
-	case "talk":
-		fmt.Fprintf(&b, `- talk {"token", %s, "exchange": %d, "messages": [{"text": "...", "to": <seat, for a private line>, "tone": "offer"}], "accusation": <seat, optional>}`+"\n", echo, h.Exchange)
-		fmt.Fprintf(&b, `- pass {"token", %s, "phase": "talk", "exchange": %d} to say nothing`, echo, h.Exchange)
-	case "commit":
-		fmt.Fprintf(&b, `- commit {"token", %s, "commitments": [{"payee": <seat>, "chips": <whole CCD>, "due": <turn>, "condition": {"always": true}}], "accusation": <seat, optional>}`+"\n", echo)
-		fmt.Fprintf(&b, `- pass {"token", %s, "phase": "commit"} to promise nothing`, echo)
-	default:
-		ex := ""
-		if h.Exchange > 0 {
-			ex = fmt.Sprintf(`, "exchange": %d`, h.Exchange)
+	p.Move.Turn, p.Move.Phase, p.Move.Exchange = h.Turn, h.Phase, h.Exchange // the envelope's move, as echoed
+	var forms []games.AnswerForm
+	if d != nil {
+		if n.Prompt != nil {
+			if t := d.DescribeState(p.State, p.Seat); t != "" {
+				b.WriteString(t + "\n")
+			}
 		}
-		fmt.Fprintf(&b, `- pass {"token", %s, "phase": %q%s} once your human has read the table (nothing to send now)`, echo, h.Phase, ex)
+		forms = d.DescribeAnswers(p)
+	}
+	b.WriteString("\nPut two or three numbered moves to your human with your pick marked, and wait for their choice (play on alone only if they told you to). ")
+	if len(forms) == 0 {
+		b.WriteString("Then answer as the brief above says.")
+		return b.String()
+	}
+	b.WriteString("Then answer with one call:")
+	echo := fmt.Sprintf(`"round": %q, "turn": %d`, h.Round, h.Turn)
+	for _, f := range forms {
+		fields := ""
+		if f.Fields != "" {
+			fields = ", " + f.Fields
+		}
+		fmt.Fprintf(&b, "\n- %s {\"token\", %s%s}%s", f.Name, echo, fields, f.Note)
 	}
 	return b.String()
 }
@@ -87,47 +95,17 @@ func timeLeft(deadline string, now time.Time) string {
 	return ": " + d.String() + " left"
 }
 
-// renderResult is the end of the round: the desk's brief, the places and payouts (microCCD),
-// the reveal in the game's words (games.Describer), and the closing lines of §4.5.
+// renderResult is the end of the round: the desk's brief, the result in the game's words
+// (games.Describer: payouts, places, the reveal), and the closing lines of §4.5.
 func renderResult(n dotdotdot.Next, d games.Describer) string {
 	var b strings.Builder
 	b.WriteString(orDefault(n.Brief, fmt.Sprintf("Round %s is over and revealed.", n.Round)))
-	r := n.Result
-	if len(r.Payouts) > 0 {
-		seats := make([]int, 0, len(r.Payouts))
-		for s := range r.Payouts {
-			seats = append(seats, s)
-		}
-		sort.Ints(seats)
-		parts := make([]string, 0, len(seats))
-		for _, s := range seats {
-			p := fmt.Sprintf("seat %d %s CCD", s, ccd(r.Payouts[s]))
-			if pl, ok := r.Places[s]; ok {
-				p += fmt.Sprintf(" (place %d)", pl)
-			}
-			parts = append(parts, p)
-		}
-		b.WriteString("\nPayouts: " + strings.Join(parts, "; ") + ".")
-	}
 	if d != nil {
-		if rv := d.DescribeReveal(r.Reveal); rv != "" {
-			b.WriteString("\n" + rv)
+		if r := d.DescribeResult(*n.Result); r != "" {
+			b.WriteString("\n" + r)
 		}
 	}
 	b.WriteString("\nmy_record shows your human's record; play_practice or join_table plays another round.\n\n")
 	b.WriteString(Closing)
 	return b.String()
-}
-
-// ccd renders microCCD as CCD with up to six decimals, trailing zeros dropped.
-func ccd(micro int64) string {
-	sign := ""
-	if micro < 0 {
-		sign, micro = "-", -micro
-	}
-	s := fmt.Sprintf("%d", micro/1_000_000)
-	if f := micro % 1_000_000; f != 0 {
-		s += strings.TrimRight(fmt.Sprintf(".%06d", f), "0")
-	}
-	return sign + s
 }

@@ -30,8 +30,9 @@ const DefaultMaxBody = 256 << 10
 type Options struct {
 	// Desk is the walk-in desk (required).
 	Desk Desk
-	// Describer puts the game's table and reveal in words (games.Describer: the Blitz engine);
-	// nil leaves them out of next_move's text.
+	// Describer puts the game's table, the ways to answer a move and the result in words
+	// (games.Describer: the Blitz engine); nil leaves them out of next_move's text, which then
+	// sends the assistant to the brief for how to answer.
 	Describer games.Describer
 	// Hosted is the desk's hosted tables; nil takes the Desk's own when it implements Hosted,
 	// else host_table, start_table and leave_table answer not_served.

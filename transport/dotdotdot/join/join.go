@@ -94,6 +94,9 @@ type Options struct {
 	// Nonces remembers join and session nonces (NewStoreNonces in `arena serve`, so a replay is
 	// refused after a restart too). Required.
 	Nonces Nonces
+	// Sessions are the owners' challenges and sessions (NewSessions on the store in `arena
+	// serve`, so a restart signs nobody out). Nil: in memory, made by Mount.
+	Sessions *Sessions
 	// Paid, when set, serves table "open" (§5.7); nil refuses it with bad_table.
 	Paid Paid
 	// Now is the clock (nil: time.Now).
@@ -139,7 +142,7 @@ func CheckAgentID(agent string) error {
 
 type handlers struct {
 	o        Options
-	sessions *sessions
+	sessions *Sessions
 }
 
 // Mount adds the door's routes to e. Mount it after the walk-in desk: the lever routes are
@@ -151,7 +154,10 @@ func Mount(e *echo.Echo, o Options) {
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 15 * time.Second
 	}
-	h := &handlers{o: o, sessions: newSessions(o.Now)}
+	if o.Sessions == nil {
+		o.Sessions, _ = NewSessions(nil, o.Now) // no store: cannot fail
+	}
+	h := &handlers{o: o, sessions: o.Sessions}
 	e.POST("/v1/join", h.join)
 	e.POST("/v1/session/challenge", h.challenge)
 	e.POST("/v1/session", h.session)

@@ -83,6 +83,8 @@ type env struct {
 	paid  Paid
 	desks int
 	limit *door.Limiter // Options.Challenges
+	// sessions, when set (mountDurable), are the door's Options.Sessions.
+	sessions *Sessions
 }
 
 func newEnv(t testing.TB) *env {
@@ -110,7 +112,8 @@ func (v *env) mount(t testing.TB) {
 	if v.res == nil {
 		res = nil
 	}
-	Mount(v.e, Options{Seater: v.seat, Resolver: res, Nonces: n, Now: func() time.Time { return v.now }, Paid: v.paid, Challenges: v.limit})
+	Mount(v.e, Options{Seater: v.seat, Resolver: res, Nonces: n, Now: func() time.Time { return v.now }, Paid: v.paid,
+		Challenges: v.limit, Sessions: v.sessions})
 }
 
 // signed signs obj (a map) with key: sig over SHA-256(JCS(obj without sig)).

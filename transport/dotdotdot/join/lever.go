@@ -2,13 +2,10 @@ package join
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -29,86 +26,8 @@ import (
 //     the seat that Badge holds in round. The game applies every rule and its §12 refusal is
 //     answered 409 {error, code, retry} as it is.
 //
-// Sessions live in memory (a restart signs everyone out; a new challenge is one request away).
-
-// Session limits.
-const (
-	ChallengeTTL = 2 * time.Minute
-	SessionTTL   = 30 * time.Minute
-	maxPending   = 10000 // outstanding challenges and sessions each; the oldest are dropped past it
-)
-
-type session struct {
-	agent   string
-	expires time.Time
-}
-
-type sessions struct {
-	now        func() time.Time
-	mu         sync.Mutex
-	challenges map[string]session // challenge → Badge it was issued for
-	tokens     map[string]session // bearer → Badge
-}
-
-func newSessions(now func() time.Time) *sessions {
-	return &sessions{now: now, challenges: map[string]session{}, tokens: map[string]session{}}
-}
-
-func randomToken(prefix string) string {
-	var b [32]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
-	return prefix + base64.RawURLEncoding.EncodeToString(b[:])
-}
-
-// put stores v under a fresh key in m, first dropping expired entries when m is full.
-func (s *sessions) put(m map[string]session, prefix string, v session) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(m) >= maxPending {
-		now := s.now()
-		for k, e := range m {
-			if now.After(e.expires) {
-				delete(m, k)
-			}
-		}
-		for k := range m { // still full: drop arbitrary entries
-			if len(m) < maxPending {
-				break
-			}
-			delete(m, k)
-		}
-	}
-	k := randomToken(prefix)
-	m[k] = v
-	return k
-}
-
-// take removes and returns a live challenge issued for agent.
-func (s *sessions) take(challenge, agent string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.challenges[challenge]
-	if !ok {
-		return false
-	}
-	delete(s.challenges, challenge)
-	return e.agent == agent && !s.now().After(e.expires)
-}
-
-// agentOf is the Badge of a live bearer token.
-func (s *sessions) agentOf(token string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.tokens[token]
-	if !ok {
-		return "", false
-	}
-	if s.now().After(e.expires) {
-		delete(s.tokens, token)
-		return "", false
-	}
-	return e.agent, true
-}
+// Challenges and sessions (sessions.go) are durable with Options.Sessions on a store, and
+// bounded per caller: past the bound, rate_limited (429, Retry-After).
 
 type challengeBody struct {
 	Agent string `json:"agent"`
@@ -125,11 +44,14 @@ func (h *handlers) challenge(c echo.Context) error {
 	if h.o.Resolver == nil {
 		return &door.Refusal{Code: CodeNoRegistry, Msg: "no agent registry is configured on this arena: no owner can sign in (§4.1)"}
 	}
-	if err := h.o.Challenges.Allow(door.ClientAddr(c.Request(), h.o.Forwarded)); err != nil {
+	addr := door.ClientAddr(c.Request(), h.o.Forwarded)
+	if err := h.o.Challenges.Allow(addr); err != nil {
 		return err
 	}
-	exp := h.o.Now().Add(ChallengeTTL)
-	ch := h.sessions.put(h.sessions.challenges, "c_", session{agent: b.Agent, expires: exp})
+	ch, exp, err := h.sessions.challenge(addr, b.Agent)
+	if err != nil {
+		return err
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, map[string]any{"challenge": ch, "agent": b.Agent, "expires_at": exp.UTC().Format(time.RFC3339)})
 }
@@ -161,11 +83,15 @@ func (h *handlers) session(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !h.sessions.take(b.Challenge, ag.ID) {
+	if ok, err := h.sessions.take(b.Challenge, ag.ID); err != nil {
+		return err
+	} else if !ok {
 		return door.Refuse(door.CodeForbidden, "the challenge is unknown, expired, used, or was issued for another agent")
 	}
-	exp := h.o.Now().Add(SessionTTL)
-	tok := h.sessions.put(h.sessions.tokens, "s_", session{agent: ag.ID, expires: exp})
+	tok, exp, err := h.sessions.open(ag.ID)
+	if err != nil {
+		return err
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, map[string]any{"session": tok, "agent": ag.ID, "expires_at": exp.UTC().Format(time.RFC3339)})
 }

@@ -16,7 +16,7 @@ import (
 // The public event feed of a round (§15) as Server-Sent Events, each event in the game's words
 // (games.Narrator). Only events whose visibility is "public" ever leave here: sealed events (private
 // lines, sealed amounts, the mole's seat and task) stay out even after the reveal, whose own
-// public event (round.revealed) then carries what is revealed.
+// public event (the game's Final one: Blitz's round.revealed) then carries what is revealed.
 //
 // The feed reads the round's committed transcript every Options.Poll: the transcript is the
 // order of record, so the page shows events exactly as committed, and a reconnect resumes from
@@ -49,47 +49,28 @@ type plainNarrator struct{}
 func (plainNarrator) Names([]games.Event) map[int]string             { return map[int]string{} }
 func (plainNarrator) Narrate(e games.Event, _ map[int]string) string { return e.Type }
 func (plainNarrator) Final(games.Event) bool                         { return false }
+func (plainNarrator) RevealPanel([]games.Event, map[int]string) (games.Panel, bool) {
+	return games.Panel{}, false
+}
 
 func lineOf(n games.Narrator, e games.Event, names map[int]string) feedLine {
 	return feedLine{Seq: e.Seq, Turn: e.Turn, Phase: e.Phase, At: e.At, Type: e.Type, Text: n.Narrate(e, names)}
 }
 
 // roundView is what the round page renders: the public lines so far and, once revealed, the
-// reveal (§11.4) as its public event carries it.
+// reveal card (§11.4) in the game's words (games.Narrator.RevealPanel).
 type roundView struct {
 	Round    string
 	Lines    []feedLine
 	Seats    []seatLine
 	LastSeq  int64
 	Revealed bool
-	Reveal   *revealView
+	Reveal   *games.Panel
 }
 
 type seatLine struct {
 	Seat int
 	Name string
-}
-
-type revealView struct {
-	Mole     int    `json:"mole"`
-	MoleName string `json:"-"`
-	Task     struct {
-		Kind     string `json:"kind"`
-		Category string `json:"category"`
-		Named    []int  `json:"named"`
-	} `json:"task"`
-	Rungs     []int `json:"rungs"`
-	Standings []struct {
-		Rank   int    `json:"rank"`
-		Seat   int    `json:"seat"`
-		Name   string `json:"name"`
-		Payout int64  `json:"payout"`
-		Net    int64  `json:"net"`
-	} `json:"standings"`
-	Moments []struct {
-		Turn int    `json:"turn"`
-		What string `json:"what"`
-	} `json:"moments"`
 }
 
 func newRoundView(n games.Narrator, round string, pub []games.Event) roundView {
@@ -99,12 +80,12 @@ func newRoundView(n games.Narrator, round string, pub []games.Event) roundView {
 		v.Lines = append(v.Lines, lineOf(n, e, names))
 		v.LastSeq = e.Seq
 		if n.Final(e) {
-			var r revealView
-			if json.Unmarshal(e.Payload, &r) == nil {
-				r.MoleName = names[r.Mole]
-				v.Reveal = &r
-			}
 			v.Revealed = true
+		}
+	}
+	if v.Revealed {
+		if p, ok := n.RevealPanel(pub, names); ok {
+			v.Reveal = &p
 		}
 	}
 	for s, n := range names {

@@ -104,8 +104,9 @@ type Source interface {
 // Options configure the pages.
 type Options struct {
 	Source Source
-	// Narrator puts the game's events in words (games.Narrator: the Blitz engine); nil shows each
-	// event as its type and never ends a feed before its time.
+	// Narrator puts the game's events and its reveal card in words (games.Narrator: the Blitz
+	// engine); nil shows each event as its type, no reveal card, and never ends a feed before its
+	// time.
 	Narrator games.Narrator
 	// Site is the origin the pages name in the join lines ("https://arena.example"); empty
 	// takes the request's own (its scheme, X-Forwarded-Proto honoured, and Host).
