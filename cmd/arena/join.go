@@ -58,9 +58,10 @@ type agentsHook struct {
 	devAgentsFile string
 }
 
-// startAgents builds the caller and the resolver. With no node client (never, in serve) the
-// registry is unconfigured and the join door answers 503 no_registry.
-func startAgents(ch *chainHook, log *slog.Logger, d config.Dotdotdot) *agentsHook {
+// startAgents builds the caller and the resolver, on the Badge key index keys (loadKeyIndex).
+// With no node client (never, in serve) the registry is unconfigured and the join door answers
+// 503 no_registry.
+func startAgents(ch *chainHook, log *slog.Logger, d config.Dotdotdot, keys *badge.KeyIndex) *agentsHook {
 	pol := egress.Policy{Timeout: a2aTimeout}
 	cardPol := egress.Policy{}
 	if d.EgressLoopback {
@@ -79,7 +80,7 @@ func startAgents(ch *chainHook, log *slog.Logger, d config.Dotdotdot) *agentsHoo
 		}
 		h.paidOn = true
 	}
-	h.resolver = badge.New(badge.Config{Node: ch.client, Cards: egress.NewClient(cardPol), House: h.house})
+	h.resolver = badge.New(badge.Config{Node: ch.client, Cards: egress.NewClient(cardPol), House: h.house, Keys: keys})
 	h.keys = keyResolver{h.resolver}
 	return h
 }

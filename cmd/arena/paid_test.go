@@ -224,7 +224,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ch.stop()
-	ag := startAgents(&ch, log, config.Dotdotdot{})
+	ag := startAgents(&ch, log, config.Dotdotdot{}, nil)
 	br, _ := newBracket()
 	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
 		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},

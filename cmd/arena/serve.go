@@ -101,7 +101,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 	defer ch.stop()
-	ag := startAgents(&ch, log, cfg.Dotdotdot) // A2A caller, Badge resolver (join.go)
+	keys, err := loadKeyIndex(store) // the Badge key index, on the store (keyproof.go)
+	if err != nil {
+		return err
+	}
+	ag := startAgents(&ch, log, cfg.Dotdotdot, keys) // A2A caller, Badge resolver (join.go)
 	if err := ag.devAgents(); err != nil {
 		return err
 	}
