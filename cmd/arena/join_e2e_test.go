@@ -313,7 +313,9 @@ func TestServeJSAgentJoinsAndPlays(t *testing.T) {
 		}
 		events = tr.Events
 		return true
-	}, func() string { return fmt.Sprintf("round %s not revealed in 90 s (last %d %s)", round, lastCode, lastRaw) })
+	}, func() string {
+		return fmt.Sprintf("round %s not revealed in 90 s (last %d %s)", round, lastCode, lastRaw)
+	})
 	var lines, sealed, settled, calls int
 	ids := map[string]bool{}
 	for _, e := range events {

@@ -283,7 +283,9 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 			t.Fatal(err)
 		}
 		return onEscrow && er.Settled
-	}, func() string { return fmt.Sprintf("round %s not settled on the escrow in 30 s (opened %v)", round, onEscrow) })
+	}, func() string {
+		return fmt.Sprintf("round %s not settled on the escrow in 30 s (opened %v)", round, onEscrow)
+	})
 	rec, ok := pt.Finished(mustTable(t, a, round))
 	if !ok {
 		t.Fatal("no settlement")
