@@ -248,7 +248,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag.paid.Store(pt)
+	ag.setPaid(pt)
 	node := ch.node
 	owner, _ := node.Account("test-1")
 	arenaAcc, _ := node.Account(devchain.AccountArena)

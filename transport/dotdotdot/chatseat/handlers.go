@@ -52,8 +52,7 @@ func (h *handlers) table() map[string]toolFunc {
 // decode reads a tool's arguments into v strictly; the error is the tool error to answer.
 func decode(tool string, raw []byte, v any) *mcp.CallToolResult {
 	if err := canon.Decode(raw, v); err != nil {
-		why := strings.TrimPrefix(err.Error(), "canon: ")
-		return badArgs(tool, "arguments: "+why)
+		return badArgs(tool, "arguments: "+canon.Reason(err))
 	}
 	return nil
 }

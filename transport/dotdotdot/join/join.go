@@ -265,7 +265,7 @@ func (h *handlers) verify(ctx context.Context, raw []byte, agent, issuedAt, nonc
 	}
 	unsigned, err := canon.CanonicalWithout(raw, "sig")
 	if err != nil {
-		return Agent{}, door.Refuse(door.CodeBadRequest, err.Error())
+		return Agent{}, door.Refuse(door.CodeBadRequest, canon.Reason(err))
 	}
 	d := canon.Digest(unsigned)
 	if len(ag.SigningKey) != ed25519.PublicKeySize || !canon.Verify(ag.SigningKey, d[:], s) {
