@@ -15,9 +15,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"arena/actors/dotdotdot/envelope"
 	"arena/actors/internal/countdown"
 	"arena/games"
+	"arena/games/canon"
 	"arena/storage"
 	"arena/storage/storagetest"
 )
@@ -134,7 +134,7 @@ func (h *harness) start() {
 		BeforeRecover: func(a *Arena) error {
 			h.live.Store(a)
 			for name, ch := range h.probes {
-				if err := spawnProbe(a.System(), name, h.key, ch); err != nil {
+				if err := spawnProbe(a.System(), name, ch); err != nil {
 					return err
 				}
 			}
@@ -162,34 +162,49 @@ func (h *harness) stop() {
 // (SeatSpec.Actor), as the walk-ins' mailboxes of actors/dotdotdot are.
 const ChannelMailbox = "mailbox"
 
-// probe is a seat's own channel actor, as a walk-in's mailbox is: it signs each prompt's §4
-// envelope with the instance key, as the mailbox does, and hands the test what it received.
+// probe is a seat's own channel actor, as a walk-in's mailbox is: it encodes each prompt it is
+// handed on its own goroutine (wire), as a protocol's channel does, and hands the test what it
+// received.
 type probe struct {
-	key ed25519.PrivateKey
-	ch  chan any
+	ch chan any
 }
 
-// delivered is a prompt as a probe received it, with the envelope it signed.
+// delivered is a prompt as a probe received it, with the bytes it encoded.
 type delivered struct {
 	*DeliverPrompt
-	Envelope []byte
+	Wire []byte
+}
+
+// wire is the tests' channel's encoding of prompt p of round: the JCS of the round and the
+// prompt's members, its state flattened. Two deliveries are the same bytes exactly when they say
+// the same. A protocol's channel encodes (and signs) in its own form: DOTDOTDOT's §4 envelope is
+// actors/dotdotdot/envelope, tested there and on the desk's mailboxes.
+func wire(round string, p games.Prompt) ([]byte, error) {
+	return canon.Marshal(struct {
+		Round    string            `json:"round"`
+		Seat     int               `json:"seat"`
+		Move     games.Move        `json:"move"`
+		Deadline time.Time         `json:"deadline"`
+		State    json.RawMessage   `json:"state"`
+		Inbox    []json.RawMessage `json:"inbox"`
+	}{round, p.Seat, p.Move, p.Deadline, p.State.Bytes(), p.Inbox})
 }
 
 func (p *probe) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *DeliverPrompt:
-		env, err := envelope.Sign(p.key, m.Round, m.Prompt)
+		w, err := wire(m.Round, m.Prompt)
 		if err != nil {
 			panic(err)
 		}
-		p.ch <- &delivered{DeliverPrompt: m, Envelope: env}
+		p.ch <- &delivered{DeliverPrompt: m, Wire: w}
 	case *RoundEnded, *TableStopped:
 		p.ch <- m
 	}
 }
 
-func spawnProbe(sys *actor.ActorSystem, name string, key ed25519.PrivateKey, ch chan any) error {
-	_, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &probe{key: key, ch: ch} }), name)
+func spawnProbe(sys *actor.ActorSystem, name string, ch chan any) error {
+	_, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &probe{ch: ch} }), name)
 	return err
 }
 
@@ -198,7 +213,7 @@ func (h *harness) mailbox(name string) chan any {
 	h.t.Helper()
 	ch := make(chan any, 1000)
 	h.probes[name] = ch
-	if err := spawnProbe(h.arena.System(), name, h.key, ch); err != nil {
+	if err := spawnProbe(h.arena.System(), name, ch); err != nil {
 		h.t.Fatal(err)
 	}
 	return ch

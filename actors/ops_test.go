@@ -19,13 +19,13 @@ import (
 	"arena/storage/storagetest"
 )
 
-// TestBlitzOpsRestartKeepsEnvelopes: ops restarts of a running Blitz table (match rebuilt from
+// TestBlitzOpsRestartKeepsPrompts: ops restarts of a running Blitz table (match rebuilt from
 // the store: journal head and entries) and a stop, reboot and restart: an accepted answer
-// survives each (a second one is stale), and the open move's envelope redelivered by each new
-// incarnation is byte for byte the one first delivered (same deadline, state and signature).
-func TestBlitzOpsRestartKeepsEnvelopes(t *testing.T) { inBubble(t, blitzOpsRestartKeepsEnvelopes) }
+// survives each (a second one is stale), and the open move's prompt redelivered by each new
+// incarnation is byte for byte the one first delivered (same move, deadline, state and inbox).
+func TestBlitzOpsRestartKeepsPrompts(t *testing.T) { inBubble(t, blitzOpsRestartKeepsPrompts) }
 
-func blitzOpsRestartKeepsEnvelopes(t *testing.T) {
+func blitzOpsRestartKeepsPrompts(t *testing.T) {
 	h := bzHarness(t)
 	ctx := context.Background()
 	mb := h.mailbox("mb-bo-1")
@@ -49,8 +49,8 @@ func blitzOpsRestartKeepsEnvelopes(t *testing.T) {
 	redelivered := func(what string) {
 		t.Helper()
 		p := nextPrompt(t, mb, 1)
-		if p.Prompt.Move != mv || !bytes.Equal(p.Envelope, first.Envelope) {
-			t.Fatalf("%s: the open move's envelope changed:\nfirst %.300s\nnow   %.300s", what, first.Envelope, p.Envelope)
+		if p.Prompt.Move != mv || !bytes.Equal(p.Wire, first.Wire) {
+			t.Fatalf("%s: the open move's prompt changed:\nfirst %.300s\nnow   %.300s", what, first.Wire, p.Wire)
 		}
 	}
 	// the house seats' lines of this exchange are committed first (restarts while they answer:

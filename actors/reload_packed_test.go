@@ -3,7 +3,6 @@ package actors
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -11,27 +10,28 @@ import (
 	"testing/synctest"
 	"time"
 
-	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/canon"
 )
 
-// gotEnvelope is one envelope a mailbox seat was delivered: the bytes as handed over and a copy.
-type gotEnvelope struct {
+// gotPrompt is one prompt a mailbox seat was delivered: its encoding as handed over and a copy.
+type gotPrompt struct {
 	d    *delivered
 	copy []byte
 }
 
 // TestBlitzPackedTablesFailedCommitsReload: three Blitz tables play at once, each with a
 // walk-in's mailbox at seat 1 (it answers every talk move with a public line, so the packed
-// public log grows while envelopes are out) and five house seats. Mid-round the disk fails for
+// public log grows while prompts are out) and five house seats. Mid-round the disk fails for
 // three deadlines (every table's commit fails and the table reloads its match from the store,
-// then compacts it), then comes back. Every round plays to its reveal, and for every envelope
-// the walk-ins were delivered, redelivered ones included: it is JCS and verifies with the
-// instance key; its state is the delivered prompt's state; its state.public_log is, event by
-// event, the round's public transcript from its start; a move delivered again is the same
-// envelope byte for byte (each table also panics once while the walk-in's commit move is open, so
-// it is delivered again); and at the end every envelope still reads as it did when delivered.
+// then compacts it), then comes back. Every round plays to its reveal, and for every prompt the
+// walk-ins were delivered, redelivered ones included, as the mailbox encoded it on its own
+// goroutine (wire): it is JCS; its state is the delivered prompt's state; its state.public_log
+// is, event by event, the round's public transcript from its start; a move delivered again is
+// the same bytes (each table also panics once while the walk-in's commit move is open, so it is
+// delivered again); and at the end every encoding still reads as it did when delivered. (That
+// DOTDOTDOT's mailbox signs such a prompt into an envelope that verifies, packed and after a
+// restart from the store, is actors/dotdotdot's TestDeskPracticePackedEnvelopes.)
 // It runs in a synctest bubble: "the deliveries have arrived" is synctest.Wait (every actor
 // idle), not a wall-clock pause.
 func TestBlitzPackedTablesFailedCommitsReload(t *testing.T) {
@@ -44,7 +44,7 @@ func packedTablesFailedCommitsReload(t *testing.T) {
 	type table struct {
 		id, round string
 		mb        chan any
-		got       []gotEnvelope
+		got       []gotPrompt
 		answered  map[games.Move]bool
 		crashed   bool
 	}
@@ -67,7 +67,7 @@ func packedTablesFailedCommitsReload(t *testing.T) {
 				if !ok {
 					continue
 				}
-				tb.got = append(tb.got, gotEnvelope{d, bytes.Clone(d.Envelope)})
+				tb.got = append(tb.got, gotPrompt{d, bytes.Clone(d.Wire)})
 				mv := d.Prompt.Move
 				if mv.Phase == "talk" && !tb.answered[mv] {
 					r, err := h.arena.Submit(context.Background(), SubmitAnswer{Table: tb.id, Round: tb.round,
@@ -126,7 +126,6 @@ func packedTablesFailedCommitsReload(t *testing.T) {
 		t.Fatalf("disk failed %v, all finished %v", failed, finished())
 	}
 	settle()
-	pub := h.key.Public().(ed25519.PublicKey)
 	for _, tb := range ts {
 		h.waitEvent("round.revealed "+tb.round, and(roundIs(tb.round), typeIs("round.revealed")))
 		bzStoredReplays(t, h, tb.id, tb.round)
@@ -149,7 +148,7 @@ func packedTablesFailedCommitsReload(t *testing.T) {
 			}
 		}
 		if len(tb.got) < 15 || lines < 5 {
-			t.Fatalf("%s: %d envelopes delivered, %d of the walk-in's lines in the transcript", tb.id, len(tb.got), lines)
+			t.Fatalf("%s: %d prompts delivered, %d of the walk-in's lines in the transcript", tb.id, len(tb.got), lines)
 		}
 		if !tb.crashed {
 			t.Fatalf("%s never crashed on an open commit move", tb.id)
@@ -158,44 +157,41 @@ func packedTablesFailedCommitsReload(t *testing.T) {
 		packed := 0
 		for k, g := range tb.got {
 			mv := g.d.Prompt.Move
-			if !bytes.Equal(g.d.Envelope, g.copy) {
-				t.Fatalf("%s envelope %d (%+v) changed after it was delivered", tb.id, k, mv)
-			}
-			if err := envelope.Verify(pub, g.copy); err != nil {
-				t.Fatalf("%s envelope %d (%+v): %v", tb.id, k, mv, err)
+			if !bytes.Equal(g.d.Wire, g.copy) {
+				t.Fatalf("%s prompt %d (%+v) changed after it was delivered", tb.id, k, mv)
 			}
 			if c, err := canon.Canonical(g.copy); err != nil || !bytes.Equal(c, g.copy) {
-				t.Fatalf("%s envelope %d (%+v) is not JCS (%v)", tb.id, k, mv, err)
+				t.Fatalf("%s prompt %d (%+v) is not JCS (%v)", tb.id, k, mv, err)
 			}
 			if f, ok := first[mv]; ok && !bytes.Equal(f, g.copy) {
-				t.Fatalf("%s: move %+v was delivered again as another envelope:\n first %.300s\n again %.300s", tb.id, mv, f, g.copy)
+				t.Fatalf("%s: move %+v was delivered again as other bytes:\n first %.300s\n again %.300s", tb.id, mv, f, g.copy)
 			}
 			first[mv] = g.copy
 			if g.d.Prompt.State.Packed() {
 				packed++
 			}
-			var env struct {
+			var got struct {
 				State json.RawMessage `json:"state"`
 			}
 			want, err := canon.Canonical(g.d.Prompt.State.Bytes())
-			if err != nil || json.Unmarshal(g.copy, &env) != nil || !bytes.Equal(env.State, want) {
-				t.Fatalf("%s envelope %d (%+v): its state is not the delivered prompt's (%v)", tb.id, k, mv, err)
+			if err != nil || json.Unmarshal(g.copy, &got) != nil || !bytes.Equal(got.State, want) {
+				t.Fatalf("%s prompt %d (%+v): its state is not the delivered prompt's (%v)", tb.id, k, mv, err)
 			}
 			var st struct {
 				Log []json.RawMessage `json:"public_log"`
 			}
-			if err := json.Unmarshal(env.State, &st); err != nil || len(st.Log) == 0 || len(st.Log) > len(public) {
-				t.Fatalf("%s envelope %d (%+v): public_log of %d events, the round's %d (%v)", tb.id, k, mv, len(st.Log), len(public), err)
+			if err := json.Unmarshal(got.State, &st); err != nil || len(st.Log) == 0 || len(st.Log) > len(public) {
+				t.Fatalf("%s prompt %d (%+v): public_log of %d events, the round's %d (%v)", tb.id, k, mv, len(st.Log), len(public), err)
 			}
 			for x, ev := range st.Log {
 				if !bytes.Equal(ev, public[x]) {
-					t.Fatalf("%s envelope %d (%+v): public_log[%d] is\n %s\nthe transcript's\n %s", tb.id, k, mv, x, ev, public[x])
+					t.Fatalf("%s prompt %d (%+v): public_log[%d] is\n %s\nthe transcript's\n %s", tb.id, k, mv, x, ev, public[x])
 				}
 			}
 		}
 		if packed == 0 {
 			t.Fatalf("%s: no delivered state had a packed log", tb.id)
 		}
-		t.Logf("%s: %d envelopes (%d moves, %d with a packed log), %d public events", tb.id, len(tb.got), len(first), packed, len(public))
+		t.Logf("%s: %d prompts (%d moves, %d with a packed log), %d public events", tb.id, len(tb.got), len(first), packed, len(public))
 	}
 }

@@ -3,16 +3,15 @@ package actors
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"strconv"
 	"testing"
 	"testing/synctest"
 	"time"
 
-	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
+	"arena/games/canon"
 )
 
 // A live table holds no snapshot (actors/commit.go drops rec.Match; reload and
@@ -156,7 +155,8 @@ func blitzCrashMidRoundKeepsTranscript(t *testing.T) {
 // the deadline's commit fails and the table reloads its match from the store (its snapshot is no
 // longer on the heap), several times over. Once the disk is back the round plays to its end
 // from exactly the committed state: nothing from the failed steps is in the transcript, the
-// stored state replays to the stored events, and the envelopes the walk-in got verify.
+// stored state replays to the stored events, and every prompt the walk-in got, redelivered ones
+// included, is whole: its encoding is JCS and carries the prompt's state as a JSON object.
 func TestBlitzFailedCommitsThenReload(t *testing.T) { inBubble(t, blitzFailedCommitsThenReload) }
 
 func blitzFailedCommitsThenReload(t *testing.T) {
@@ -216,12 +216,14 @@ func blitzFailedCommitsThenReload(t *testing.T) {
 		}
 	}
 	bzTranscript(t, h, round)
-	// every envelope the walk-in got, redelivered ones included, verifies
-	pub := h.key.Public().(ed25519.PublicKey)
+	// every prompt the walk-in got, redelivered ones included, is whole
 	for n := len(mb); n > 0; n-- {
 		if d, ok := (<-mb).(*delivered); ok {
-			if err := envelope.Verify(pub, d.Envelope); err != nil {
-				t.Fatalf("envelope %+v: %v", d.Prompt.Move, err)
+			var got struct {
+				State map[string]json.RawMessage `json:"state"`
+			}
+			if c, err := canon.Canonical(d.Wire); err != nil || !bytes.Equal(c, d.Wire) || json.Unmarshal(d.Wire, &got) != nil || len(got.State) == 0 {
+				t.Fatalf("prompt %+v delivered as %.300s (%v)", d.Prompt.Move, d.Wire, err)
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"arena/actors/dotdotdot/envelope"
 	"arena/games"
+	"arena/games/canon"
 )
 
 func TestHouseRoundPlaysToEnd(t *testing.T) {
@@ -98,7 +97,11 @@ func TestHouseRoundPlaysToEnd(t *testing.T) {
 	}
 }
 
-func TestMailboxSeatEnvelopeAndAnswers(t *testing.T) {
+// TestMailboxSeatPromptAndAnswers: a seat on its own channel actor is handed its prompt (the
+// table, the round, the seat, the move and its deadline, the state, an empty inbox), and the
+// answers reach the table. (The §4 envelope a DOTDOTDOT channel makes of such a prompt is
+// actors/dotdotdot/envelope's TestEnvelopeOfAnotherGamesPrompt.)
+func TestMailboxSeatPromptAndAnswers(t *testing.T) {
 	h := newHarness(t)
 	mb := h.mailbox("mbox-m1-1")
 	sp := seats(ChannelMailbox, ChannelHouse)
@@ -109,22 +112,25 @@ func TestMailboxSeatEnvelopeAndAnswers(t *testing.T) {
 	if d.Table != "m1" || d.Round != round || d.Seat != 1 {
 		t.Fatalf("DeliverPrompt %+v", d)
 	}
-	if err := envelope.Verify(h.key.Public().(ed25519.PublicKey), d.Envelope); err != nil {
-		t.Fatalf("envelope does not verify: %v\n%s", err, d.Envelope)
+	p := d.Prompt
+	state, err := canon.Canonical(p.State.Bytes())
+	if err != nil || p.Move != (games.Move{Turn: 1, Phase: "move"}) || !p.Deadline.Equal(time.Date(2026, 9, 9, 14, 0, 20, 0, time.UTC)) ||
+		string(state) != `{"total":0,"turn":1}` || len(p.Inbox) != 0 {
+		t.Fatalf("prompt %+v, state %s (%v)", p, state, err)
 	}
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(d.Envelope, &env); err != nil {
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(d.Wire, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"v": `1`, "round": `"` + round + `"`, "turn": `1`, "phase": `"move"`, "seat": `1`,
+	want := map[string]string{"round": `"` + round + `"`, "seat": `1`, "move": `{"phase":"move","turn":1}`,
 		"deadline": `"2026-09-09T14:00:20Z"`, "state": `{"total":0,"turn":1}`, "inbox": `[]`}
 	for k, v := range want {
-		if string(env[k]) != v {
-			t.Errorf("envelope %s = %s, want %s", k, env[k], v)
+		if string(got[k]) != v {
+			t.Errorf("delivered %s = %s, want %s", k, got[k], v)
 		}
 	}
-	if _, ok := env["exchange"]; ok || len(env) != 9 || !strings.HasPrefix(string(env["sig"]), `"ed25519:`) {
-		t.Fatalf("envelope members: %s", d.Envelope)
+	if len(got) != len(want) {
+		t.Fatalf("delivered members: %s", d.Wire)
 	}
 
 	// Before the house seat has answered, the transcript shows only public events.
@@ -444,7 +450,7 @@ func TestBootRecoveryResumesEveryLiveTable(t *testing.T) {
 	ids := []string{"b1", "b2", "b3"}
 	mbs := map[string]chan any{}
 	rounds := map[string]string{}
-	envs := map[string][]byte{}
+	wires := map[string][]byte{}
 	for _, id := range ids {
 		mbs[id] = h.mailbox("mb-" + id)
 		sp := seats(ChannelMailbox, ChannelHouse)
@@ -457,14 +463,14 @@ func TestBootRecoveryResumesEveryLiveTable(t *testing.T) {
 		if r := h.submit(id, rounds[id], 1, 1, `{"n":1}`); r.Code != "" {
 			t.Fatal(r)
 		}
-		envs[id] = nextPrompt(t, mbs[id], 2).Envelope
+		wires[id] = nextPrompt(t, mbs[id], 2).Wire
 	}
 	h.stop()
 	h.start()
 	for _, id := range ids {
 		again := nextPrompt(t, mbs[id], 2)
-		if string(again.Envelope) != string(envs[id]) {
-			t.Fatalf("table %s redelivered a different envelope:\n%s\n%s", id, envs[id], again.Envelope)
+		if string(again.Wire) != string(wires[id]) {
+			t.Fatalf("table %s redelivered a different prompt:\n%s\n%s", id, wires[id], again.Wire)
 		}
 		for turn := 2; turn <= 3; turn++ {
 			if turn > 2 {

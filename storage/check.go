@@ -183,6 +183,7 @@ var bucketChecks = map[string]func(k, v []byte, rounds *bolt.Bucket) error{
 		return nil
 	},
 	BucketHosted:      checkHosted,
+	BucketPaid:        checkPaidKey,
 	BucketWalkinQueue: checkWalkinQueue,
 	BucketSessions:    checkSession,
 	BucketBadgeKeys:   checkBadgeKey,

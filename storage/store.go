@@ -32,6 +32,7 @@ const (
 	BucketWalkinQueue = "walkin_queue" // DOTDOTDOT's walkin table queues (walkinqueue.go)
 	BucketSessions    = "sessions"     // DOTDOTDOT's owner challenges and sessions (sessions.go)
 	BucketBadgeKeys   = "badge_keys"   // the Badge key index (badgekeys.go)
+	BucketPaid        = "paid"         // DOTDOTDOT's paid tables (paid.go)
 )
 
 // SchemaVersion is written to meta/"schema" on creation; Open refuses a higher one.
@@ -40,11 +41,13 @@ const SchemaVersion = 1
 // allBuckets are the buckets Open creates; Check reports any other as stray.
 var allBuckets = []string{BucketTables, BucketEvents, BucketRounds, BucketInputs, BucketWalkins,
 	BucketLedger, BucketCommands, BucketChainQ, BucketChainIdx, BucketChainMeta, BucketNonces, BucketMeta,
-	BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys}
+	BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
+	BucketPaid}
 
 // addedBuckets are buckets added to schema 1 after its first files were written: a file from
 // before them lacks them until its next writable Open creates them, and Check passes it so.
-var addedBuckets = []string{BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys}
+var addedBuckets = []string{BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
+	BucketPaid}
 
 // retiredBuckets were created by earlier builds and never written; Open deletes them when empty
 // (and leaves one that holds keys for an operator, which Check then reports).

@@ -2,8 +2,10 @@ package dotdotdot
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arena/games/blitz"
@@ -20,7 +22,9 @@ func TestDeskBlitzPractice(t *testing.T) {
 		seats  int
 		moves  int // scouting + turns × (exchanges + commit)
 	}{{"short", deskIntPtr(1), 3, 1 + 3*3}, {"blitz", nil, 6, 1 + 5*4}} {
-		t.Run(tc.format, func(t *testing.T) { deskBlitzRound(t, tc.format, tc.mole, tc.seats, tc.moves) })
+		t.Run(tc.format, func(t *testing.T) {
+			inBubble(t, func(t *testing.T) { deskBlitzRound(t, tc.format, tc.mole, tc.seats, tc.moves) })
+		})
 	}
 }
 
@@ -96,37 +100,38 @@ func deskBlitzRound(t *testing.T, format string, mole *int, seats, wantMoves int
 
 // deskBlitzPoll polls until a move or the result is there. The fake clock stands still, so
 // every chat phase closes early, except that the commit phase waits out a lever holder's
-// one-minute veto window (§12; the walk-in holds the levers): when nothing comes for a while
-// and the table's last armed timer is that window (within two minutes: never a move's
-// three-minute deadline), the clock is moved to it.
+// one-minute veto window (§12; the walk-in holds the levers): when the arena is at rest
+// (synctest.Wait) with no move for the walk-in and the table's last armed timer is that window
+// (within two minutes: never a move's three-minute deadline), the clock is moved to it. At rest
+// with nothing of the kind to wait for, the table is stuck: an error. The test must run in a
+// synctest bubble (inBubble).
 func deskBlitzPoll(t *testing.T, e *deskEnv, token string) (Next, error) {
 	t.Helper()
 	ctx := deskCtx(t)
 	var last time.Time
-	quiet := time.Now()
 	for {
 		n, err := e.a.NextMove(ctx, token, 0)
 		if err != nil || n.Status == NextMove || n.Status == NextRevealed {
+			return n, err
+		}
+		synctest.Wait() // the arena is at rest: the move is out, or the table waits on its clock
+		if n, err = e.a.NextMove(ctx, token, 0); err != nil || n.Status == NextMove || n.Status == NextRevealed {
 			return n, err
 		}
 	drain:
 		for {
 			select {
 			case at := <-e.armed:
-				last, quiet = at, time.Now()
+				last = at
 			default:
 				break drain
 			}
 		}
 		now := e.clock.Now()
-		if time.Since(quiet) > 300*time.Millisecond && last.After(now) && last.Sub(now) <= 2*time.Minute {
-			e.clock.Set(last)
-			quiet = time.Now()
+		if !last.After(now) || last.Sub(now) > 2*time.Minute {
+			return n, fmt.Errorf("the arena is at rest, the walk-in has no move (%+v) and no veto window is armed (last timer %v, now %v)",
+				n, last, now)
 		}
-		select {
-		case <-ctx.Done():
-			return n, ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
+		e.clock.Set(last)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"arena/actors"
 	"arena/actors/dotdotdot/envelope"
@@ -33,7 +33,9 @@ type keptEnvelope struct {
 // each stored event), longer with every move; the same move collected again (also after the
 // crash) is the same envelope byte for byte; and at the end of the round every envelope and state
 // handed out reads as it did when collected.
-func TestDeskPracticePackedEnvelopes(t *testing.T) {
+func TestDeskPracticePackedEnvelopes(t *testing.T) { inBubble(t, deskPracticePackedEnvelopes) }
+
+func deskPracticePackedEnvelopes(t *testing.T) {
 	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	seed := sha256.Sum256([]byte("desk test instance"))
@@ -84,16 +86,11 @@ func TestDeskPracticePackedEnvelopes(t *testing.T) {
 			// the table panics and comes back from the store; the open move is the same envelope
 			crashed = true
 			e.a.System().Root.Send(e.a.TablePID(j.Table), &actors.CrashTable{Tag: "hostile4"})
-			for i := 0; ; i++ {
-				again, err = e.a.NextMove(ctx, token, 0)
-				if err == nil && again.Status == NextMove && bytes.Equal(again.Envelope, k.envCopy) {
-					break
-				}
-				if i > 200 {
-					t.Fatalf("after the crash, move %+v is %v %s (envelope equal %v)", n.Prompt.Move, err, again.Status,
-						bytes.Equal(again.Envelope, k.envCopy))
-				}
-				deskSleep()
+			synctest.Wait() // the table has restarted from the store and redelivered the open move
+			again, err = e.a.NextMove(ctx, token, 0)
+			if err != nil || again.Status != NextMove || !bytes.Equal(again.Envelope, k.envCopy) {
+				t.Fatalf("after the crash, move %+v is %v %s (envelope equal %v)", n.Prompt.Move, err, again.Status,
+					bytes.Equal(again.Envelope, k.envCopy))
 			}
 		}
 		// hostile answers first: each refused, none taking the move
@@ -183,5 +180,3 @@ func isAnsweredErr(err error) bool {
 	return strings.Contains(s, "answered") || strings.Contains(s, "closed") || strings.Contains(s, "not_now") ||
 		strings.Contains(s, "stale")
 }
-
-func deskSleep() { time.Sleep(10 * time.Millisecond) }

@@ -150,101 +150,105 @@ func TestAgentHoldsTheLeverAtAISpeed(t *testing.T) {
 // prompts offer no accusation, §12), so the only accusation stake the round moves is the
 // walk-in's.
 func TestPracticeHouseSeatsNeverAccuse(t *testing.T) {
-	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
-	ctx := deskCtx(t)
-	token, err := e.a.RegisterWalkin(ctx, "Ivo", "test-model")
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "blitz", Mole: deskIntPtr(4)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := storedLevers(t, e.a, j.Table); !reflect.DeepEqual(got, []string{"own", "none", "none", "none", "none", "none"}) {
-		t.Fatalf("levers %v", got)
-	}
-	accused := false
-	for moves := 0; ; moves++ {
-		n, err := deskBlitzPoll(t, e, token)
+	inBubble(t, func(t *testing.T) {
+		e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
+		ctx := deskCtx(t)
+		token, err := e.a.RegisterWalkin(ctx, "Ivo", "test-model")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n.Status == NextRevealed {
-			break
+		j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "blitz", Mole: deskIntPtr(4)})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if moves > 40 {
-			t.Fatal("round did not end")
+		if got := storedLevers(t, e.a, j.Table); !reflect.DeepEqual(got, []string{"own", "none", "none", "none", "none", "none"}) {
+			t.Fatalf("levers %v", got)
 		}
-		body := strings.Replace(string(n.Answer), `"text":""`, `"text":"seat 4 steers"`, 1)
-		if !accused && n.Prompt.Move.Phase == "talk" {
-			body = strings.TrimSuffix(body, "}") + `,"accusation":4}`
-			accused = true
+		accused := false
+		for moves := 0; ; moves++ {
+			n, err := deskBlitzPoll(t, e, token)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.Status == NextRevealed {
+				break
+			}
+			if moves > 40 {
+				t.Fatal("round did not end")
+			}
+			body := strings.Replace(string(n.Answer), `"text":""`, `"text":"seat 4 steers"`, 1)
+			if !accused && n.Prompt.Move.Phase == "talk" {
+				body = strings.TrimSuffix(body, "}") + `,"accusation":4}`
+				accused = true
+			}
+			if _, err := e.a.AnswerMove(ctx, token, []byte(body)); err != nil {
+				t.Fatalf("answer %s: %v", body, err)
+			}
 		}
-		if _, err := e.a.AnswerMove(ctx, token, []byte(body)); err != nil {
-			t.Fatalf("answer %s: %v", body, err)
+		evs, revealed, err := e.a.Transcript(ctx, j.Round)
+		if err != nil || !revealed {
+			t.Fatalf("transcript: %v (revealed %v)", err, revealed)
 		}
-	}
-	evs, revealed, err := e.a.Transcript(ctx, j.Round)
-	if err != nil || !revealed {
-		t.Fatalf("transcript: %v (revealed %v)", err, revealed)
-	}
-	var placed, resolved []string
-	for _, ev := range evs {
-		switch ev.Type {
-		case "accusation.sealed", "accusation.moved":
-			placed = append(placed, string(ev.Payload))
-		case "accusation.resolved":
-			resolved = append(resolved, string(ev.Payload))
+		var placed, resolved []string
+		for _, ev := range evs {
+			switch ev.Type {
+			case "accusation.sealed", "accusation.moved":
+				placed = append(placed, string(ev.Payload))
+			case "accusation.resolved":
+				resolved = append(resolved, string(ev.Payload))
+			}
 		}
-	}
-	if len(placed) != 1 || !strings.Contains(placed[0], `"seat":1`) || !strings.Contains(placed[0], `"on":4`) {
-		t.Fatalf("accusations placed %v: only the walk-in's", placed)
-	}
-	var res struct {
-		Seat, On int
-		Correct  bool
-	}
-	if len(resolved) != 1 || json.Unmarshal([]byte(resolved[0]), &res) != nil || res.Seat != 1 || res.On != 4 || !res.Correct {
-		t.Fatalf("accusations resolved %v: only the walk-in's, and right", resolved)
-	}
+		if len(placed) != 1 || !strings.Contains(placed[0], `"seat":1`) || !strings.Contains(placed[0], `"on":4`) {
+			t.Fatalf("accusations placed %v: only the walk-in's", placed)
+		}
+		var res struct {
+			Seat, On int
+			Correct  bool
+		}
+		if len(resolved) != 1 || json.Unmarshal([]byte(resolved[0]), &res) != nil || res.Seat != 1 || res.On != 4 || !res.Correct {
+			t.Fatalf("accusations resolved %v: only the walk-in's, and right", resolved)
+		}
+	})
 }
 
 // TestShowcaseInHouseSeatsAccuse: at a Showcase every in-house seat holds its accusation and
 // the house policy places it (§12): a round of house seats alone ends with accusations
 // resolved, every one an in-house seat's.
 func TestShowcaseInHouseSeatsAccuse(t *testing.T) {
-	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
-	ctx := deskCtx(t)
-	spec, _ := walkinTableSpec("s1", KindShowcase, "blitz", 6, e.a.pace("chat"), nil, nil)
-	spec.Seed = bytes.Repeat([]byte{7}, 32)
-	round, err := e.a.OpenTable(ctx, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := storedLevers(t, e.a, "s1"); !reflect.DeepEqual(got, []string{"agent", "agent", "agent", "agent", "agent", "agent"}) {
-		t.Fatalf("levers %v", got)
-	}
-	select {
-	case id := <-e.finished:
-		if id != "s1" {
-			t.Fatalf("finished %s", id)
+	inBubble(t, func(t *testing.T) {
+		e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
+		ctx := deskCtx(t)
+		spec, _ := walkinTableSpec("s1", KindShowcase, "blitz", 6, e.a.pace("chat"), nil, nil)
+		spec.Seed = bytes.Repeat([]byte{7}, 32)
+		round, err := e.a.OpenTable(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
 		}
-	case <-ctx.Done():
-		t.Fatal("the Showcase round did not end")
-	}
-	evs, revealed, err := e.a.Transcript(ctx, round)
-	if err != nil || !revealed {
-		t.Fatalf("transcript: %v (revealed %v)", err, revealed)
-	}
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == "accusation.resolved" {
-			n++
+		if got := storedLevers(t, e.a, "s1"); !reflect.DeepEqual(got, []string{"agent", "agent", "agent", "agent", "agent", "agent"}) {
+			t.Fatalf("levers %v", got)
 		}
-	}
-	if n == 0 {
-		t.Fatal("no in-house seat accused at the Showcase")
-	}
+		select {
+		case id := <-e.finished:
+			if id != "s1" {
+				t.Fatalf("finished %s", id)
+			}
+		case <-ctx.Done():
+			t.Fatal("the Showcase round did not end")
+		}
+		evs, revealed, err := e.a.Transcript(ctx, round)
+		if err != nil || !revealed {
+			t.Fatalf("transcript: %v (revealed %v)", err, revealed)
+		}
+		n := 0
+		for _, ev := range evs {
+			if ev.Type == "accusation.resolved" {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Fatal("no in-house seat accused at the Showcase")
+		}
+	})
 }
 
 // TestPaidTableLevers: a paid table with one paid seat is a one-human table at AI speed: the
@@ -289,42 +293,44 @@ func TestPaidTableLevers(t *testing.T) {
 // reach them; the veto of one is refused not_now with retry false (retrying can never
 // succeed), through the same lever a door calls.
 func TestPracticeVetoComesTooLate(t *testing.T) {
-	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
-	ctx := deskCtx(t)
-	token, err := e.a.RegisterWalkin(ctx, "Ivo", "test-model")
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short", Mole: deskIntPtr(3)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		n, err := deskBlitzPoll(t, e, token)
-		if err != nil || n.Status != NextMove {
-			t.Fatalf("poll %+v %v", n, err)
+	inBubble(t, func(t *testing.T) {
+		e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
+		ctx := deskCtx(t)
+		token, err := e.a.RegisterWalkin(ctx, "Ivo", "test-model")
+		if err != nil {
+			t.Fatal(err)
 		}
-		mv := n.Prompt.Move
-		if mv.Phase == "talk" {
-			if _, err := e.a.Lever(ctx, token, j.Round, "veto", []byte(`{"ref":"a"}`)); !leverCode(err, "not_now", true) {
-				t.Fatalf("veto before the commitment is sent: %v", err)
+		j, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short", Mole: deskIntPtr(3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			n, err := deskBlitzPoll(t, e, token)
+			if err != nil || n.Status != NextMove {
+				t.Fatalf("poll %+v %v", n, err)
 			}
-		}
-		if mv.Phase != "commit" {
-			if _, err := e.a.AnswerMove(ctx, token, n.Answer); err != nil {
-				t.Fatal(err)
+			mv := n.Prompt.Move
+			if mv.Phase == "talk" {
+				if _, err := e.a.Lever(ctx, token, j.Round, "veto", []byte(`{"ref":"a"}`)); !leverCode(err, "not_now", true) {
+					t.Fatalf("veto before the commitment is sent: %v", err)
+				}
 			}
-			continue
+			if mv.Phase != "commit" {
+				if _, err := e.a.AnswerMove(ctx, token, n.Answer); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			body := `{"round":"` + j.Round + `","turn":1,"phase":"commit","commitments":[{"ref":"a","payee":2,"chips":2,"condition":{"always":true},"due":2}]}`
+			if r, err := e.a.AnswerMove(ctx, token, []byte(body)); err != nil || !strings.Contains(string(r), `"dropped":[]`) {
+				t.Fatalf("commit answer: %s %v", r, err)
+			}
+			break
 		}
-		body := `{"round":"` + j.Round + `","turn":1,"phase":"commit","commitments":[{"ref":"a","payee":2,"chips":2,"condition":{"always":true},"due":2}]}`
-		if r, err := e.a.AnswerMove(ctx, token, []byte(body)); err != nil || !strings.Contains(string(r), `"dropped":[]`) {
-			t.Fatalf("commit answer: %s %v", r, err)
+		if _, err := e.a.Lever(ctx, token, j.Round, "veto", []byte(`{"ref":"a"}`)); !leverCode(err, "not_now", false) {
+			t.Fatalf("veto of a sealed promise: %v", err)
 		}
-		break
-	}
-	if _, err := e.a.Lever(ctx, token, j.Round, "veto", []byte(`{"ref":"a"}`)); !leverCode(err, "not_now", false) {
-		t.Fatalf("veto of a sealed promise: %v", err)
-	}
+	})
 }
 
 func leverCode(err error, code string, retry bool) bool {

@@ -2,6 +2,7 @@ package dotdotdot
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arena/actors"
@@ -56,8 +57,10 @@ func TestMailboxTableStopped(t *testing.T) {
 
 // TestStoppedSeatNotRespawned: after its table is stopped, the walk-in's seat leaves the live
 // index (no mailbox respawned, no table restarted by the desk at the next boot), the record's
-// live seat is cleared, and a claim through the token is stale.
-func TestStoppedSeatNotRespawned(t *testing.T) {
+// live seat is cleared, and a claim through the token is stale. It runs in a synctest bubble.
+func TestStoppedSeatNotRespawned(t *testing.T) { inBubble(t, stoppedSeatNotRespawned) }
+
+func stoppedSeatNotRespawned(t *testing.T) {
 	e := newDeskEnv(t, "", nil)
 	ctx := deskCtx(t)
 	token, _ := e.a.RegisterWalkin(ctx, "Parked Pat", "")
@@ -77,10 +80,9 @@ func TestStoppedSeatNotRespawned(t *testing.T) {
 		t.Fatalf("poll after the stop: %+v, %v", n, err)
 	}
 	// The live entry is forgotten by the desk after the mailbox told it (asynchronously).
-	for end := time.Now().Add(2 * time.Second); len(e.a.liveWalkinTables()) != 0; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("live walk-in tables after the stop: %v", e.a.liveWalkinTables())
-		}
+	synctest.Wait()
+	if got := e.a.liveWalkinTables(); len(got) != 0 {
+		t.Fatalf("live walk-in tables after the stop, the arena at rest: %v", got)
 	}
 	j2, err := e.a.JoinWalkin(ctx, token, JoinRequest{Format: "short"})
 	if err != nil || j2.Table == j.Table || j2.Status != "seated" {

@@ -21,19 +21,22 @@ import (
 	"arena/actors/ledger"
 	"arena/chain/escrow"
 	"arena/games"
+	"arena/storage"
 )
 
 // Paid tables (§5.7): POST /v1/join {"table":"open"} holds a seat for the agent's Badge owner on
 // the table filling now; the entry must reach the escrow from one of the pay_from accounts
 // before starts_at; the arena reads the chain, never a claim; the seat's payout goes to
-// paid_by. One actor (paid_actor.go) owns the tables filling and opened; its timer only sends it
-// a message. The money is the ledger's (actors/ledger, unit microCCD): a hold is opened there
-// before the join is answered, the counted deposits are received into it at starts_at, staked
-// into the round's pot when the table opens (the house seats' entries beside them), and the pot
-// is settled when the round is over, each row committed before what rests on it is announced
-// (a check's status, the house's deposits, the escrow's settle). The escrow side (open_round,
-// the mid-round anchor, the house deposits, settle: §5.5, §11.5) goes to the chain actor through
-// PaidOptions.Chain, encoded by chain/escrow.
+// paid_by. One actor (paid_actor.go) owns the paid tables; its timers only send it messages.
+// Its tables are in the store (storage.PaidTable, written before what rests on them is
+// announced), so a restart at any step picks each up where it stood. The money is the ledger's
+// (actors/ledger, unit microCCD): a hold is opened there before the join is answered, the
+// counted entries are received into it at starts_at, staked into the round's pot when the table
+// opens (the house seats' entries beside them), and the pot is settled when the round is over,
+// each row committed before what rests on it is announced (a check's status, the escrow's calls).
+// The escrow side (open_round with the round's stakes, the mid-round anchor, settle: §5.5,
+// §11.5) goes to the chain actor through PaidOptions.Chain, encoded by chain/escrow; money on
+// the escrow that does not play is refunded to its payer (paid_refund.go).
 
 // PaidUnit is the ledger unit of paid tables: the escrow holds CCD.
 const PaidUnit = "microCCD"
@@ -45,6 +48,12 @@ type EscrowDeposit = escrow.Deposit
 // oldest first.
 type DepositReader interface {
 	Deposits(ctx context.Context, seatToken string) ([]EscrowDeposit, error)
+}
+
+// UnspentReader lists the escrow's unspent money by seat token and payer (escrow.Reader's
+// view_unspent). A DepositReader that is one too lets the paid tables refund what does not play.
+type UnspentReader interface {
+	Unspent(ctx context.Context) ([]escrow.Unspent, error)
 }
 
 // EscrowChain takes the escrow's contract calls (the chain actor's Call: signed at once, queued,
@@ -77,8 +86,17 @@ type PaidOptions struct {
 	// deposit instruction.
 	Escrow string
 	// OnOpen, when set, is called (on its own goroutine) once the table opened, with its stakes
-	// in the ledger, or failed.
+	// in the ledger, or failed (and again after a restart that finds it so).
 	OnOpen func(table, round string, err error)
+	// SweepEvery is how often every table is driven on and the escrow's unspent money that does
+	// not play is refunded (0: 30 s). Each table's own steps start a sweep too.
+	SweepEvery time.Duration
+	// OnStep, when set, is called on the paid-table actor at each money step, with the table and
+	// round: "staked" (the pot is in the ledger and the table written open, nothing sent to the
+	// escrow yet), "open_round" and "anchor" (handed to the chain actor), "settled" (the pot is
+	// settled in the ledger, the escrow's settle not yet sent), "paid" (the settle is queued). It
+	// must not block but to stop the process (the kill -9 tests do).
+	OnStep func(step, table, round string)
 	Logger *slog.Logger
 }
 
@@ -152,6 +170,9 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 	if o.Format == "" {
 		o.Format = "blitz"
 	}
+	if o.SweepEvery <= 0 {
+		o.SweepEvery = 30 * time.Second
+	}
 	seats := a.seatsOf(o.Format)
 	if seats == 0 {
 		return nil, fmt.Errorf("dotdotdot: paid tables: unknown format %q", o.Format)
@@ -175,9 +196,33 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 	}
 	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats}
 	pa := &paidActor{p: p, seats: seats, turns: turns, byID: map[string]*paidTable{}, byRound: map[string]*paidTable{},
-		holds: map[string]*paidHold{}}
+		holds: map[string]*paidHold{}, dirty: map[string]bool{}}
+	recs, err := a.Store().PaidTables()
+	if err != nil {
+		return nil, fmt.Errorf("dotdotdot: paid tables: %w", err)
+	}
+	if len(recs) > 0 {
+		lctx, cancel := context.WithTimeout(context.Background(), a.AskTimeout())
+		st, err := o.Ledger.State(lctx)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("dotdotdot: paid tables: %w", err)
+		}
+		pa.load(recs, st)
+	}
 	p.pid = p.root.Spawn(actor.PropsFromProducer(func() actor.Actor { return pa }))
 	return p, nil
+}
+
+// Sweep drives every paid table on and refunds the escrow's unspent money that does not play
+// (what the actor does every PaidOptions.SweepEvery), returning once a sweep that started after
+// the call has ended: nil, or why it could not finish (it is tried again at the next).
+func (p *PaidTables) Sweep(ctx context.Context) error {
+	r, err := paidAsk[*paidSwept](ctx, p, &paidSweepReq{})
+	if err != nil {
+		return err
+	}
+	return r.Err
 }
 
 // Ledger is the ledger the paid tables keep their money in.
@@ -198,12 +243,7 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	if j.Endpoint == "" {
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "the agent's card names no endpoint: a registered agent is called there (§4)")
 	}
-	accounts := map[string]string{}
-	for _, acc := range payFrom {
-		if i := lastColon(acc); i >= 0 && i+1 < len(acc) {
-			accounts[acc[i+1:]] = acc
-		}
-	}
+	accounts := accountsOf(payFrom)
 	if len(accounts) == 0 {
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "no account to pay from (the registry names no owner)")
 	}
@@ -237,7 +277,7 @@ func (p *PaidTables) Check(ctx context.Context, hold, token string) (PaidCheck, 
 		return PaidCheck{}, games.Errorf("forbidden", "x-seat-token is not this hold's seat token")
 	}
 	c := v.Check
-	if c.Status != "holding" {
+	if c.Status != storage.PaidHolding {
 		return c, nil
 	}
 	if err := p.read(ctx, v.Hold, v.Accounts, &c); err != nil {

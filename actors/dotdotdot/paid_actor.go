@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"maps"
 	"time"
 
@@ -19,22 +18,27 @@ import (
 	"arena/chain/escrow"
 	"arena/games"
 	"arena/games/blitz"
+	"arena/storage"
 )
 
-// The paid-table actor. It owns the table filling now and the tables it opened; nothing else
-// touches them. Every wait (the ledger, the chain, opening the table) runs on a goroutine of its
-// own whose continuation comes back as a message (paidDone) and runs here, so the actor never
-// blocks. Its timer only sends it paidStartsAt. A table goes
+// The paid-table actor. It owns the paid tables; nothing else touches them. Every wait (the
+// store, the ledger, the chain, opening the table) runs on a goroutine of its own whose
+// continuation comes back as a message (paidDone) and runs here, so the actor never blocks. A
+// table goes
 //
-//	filling → (starts_at) reading the deposits → receiving them in the ledger → opening the
-//	table → staking the pot → open → (finished) settled in the ledger → settle on the escrow
+//	filling → (starts_at) its holds' deposits read, the paid seats chosen: decided → the
+//	deposits received in the ledger → the table opened → the pot staked in the ledger: open →
+//	(open_round, the mid-round anchor on the escrow) → (finished) the pot settled in the
+//	ledger → settle queued for the escrow: settled
 //
-// with no paid seat, or a table that failed to open, it closes instead. The actor's state is in
-// memory (a restart of the process drops it); the ledger's rows carry what a durable rebuild
-// needs: each hold's memo (agent, table, starts_at, pay_from, status, seat, paid_by) and each
-// round pot's (table, paid_by by seat, house seats).
+// and with no paid seat, or a table that failed to open, it is closed instead (the received
+// entries refunded in the ledger). Each status is written to the store (storage.PaidTable)
+// before what rests on it is announced, and each ledger post carries a key, so resume, which
+// drives a table from its stored status, is run again after a restart, or a failed step, and
+// finishes what was begun without doing anything twice. Money that does not play is refunded
+// by the sweep (paid_refund.go).
 
-// Messages to the paid-table actor (from PaidTables, its timer and its own goroutines).
+// Messages to the paid-table actor (from PaidTables, its timers and its own goroutines).
 type (
 	paidHoldReq struct {
 		Join     AgentJoin
@@ -62,15 +66,10 @@ type (
 	paidStartsAt struct{ Table string }
 	paidFinished struct{ Table string }
 	paidAnchor   struct{ Job actors.AnchorJob }
+	paidTick     struct{}              // resume every table and sweep (a timer, or the actor's start)
+	paidSweepReq struct{}              // PaidTables.Sweep: answered with *paidSwept once a sweep has run
+	paidSwept    struct{ Err error }   // a sweep's outcome
 	paidDone     struct{ then func() } // a goroutine's continuation, run on the actor
-)
-
-// Table states.
-const (
-	paidFilling = iota
-	paidOpening // from starts_at until the pot is staked (or the table closed)
-	paidOpen
-	paidClosed // no paid seat, or the table failed to open
 )
 
 type paidHold struct {
@@ -85,41 +84,22 @@ type paidHold struct {
 type paidTable struct {
 	id       string
 	startsAt time.Time
+	status   string // storage.Paid*
 	holds    []*paidHold
-	state    int
-	due      bool // starts_at came while a hold was not yet in the ledger
 	round    string
-	paidBy   map[int]string // seat → CAIP-10 paid_by
-	house    []int          // the house seats
-	finished bool           // the round is over (perhaps before its stakes landed)
-	settling bool
-	// openAnchor and turnAnchor are the round's §5.5 hashes once the table asked for them;
-	// sentOpen and sentTurn say open_round and anchor went to the escrow.
+	house    []int          // the house seats, once open
+	paidBy   map[int]string // seat → CAIP-10 paid_by, once open
+	failed   string         // why a closed table did not open
+
+	busy     bool // a step is in flight: resume waits for it
+	received bool // the ledger has the paid seats' entries (decided on)
+	staked   bool // the ledger has the round's pot (open on)
+	noted    bool // the ledger has a closed table's statuses and refunds
+	finished bool // the round is over
+	// openAnchor and turnAnchor are the round's §5.5 hashes once known; sentOpen and sentTurn
+	// say open_round and anchor went to the chain actor in this run.
 	openAnchor, turnAnchor *[32]byte
 	sentOpen, sentTurn     bool
-}
-
-// holdMemo is a hold's memo in the ledger: what a rebuild of the paid tables needs.
-type holdMemo struct {
-	Agent    string    `json:"agent"`
-	Name     string    `json:"name,omitempty"`
-	Table    string    `json:"table"`
-	StartsAt time.Time `json:"starts_at"`
-	PayFrom  []string  `json:"pay_from,omitempty"`
-	Token    string    `json:"seat_token_sha256,omitempty"`
-	Status   string    `json:"status"`
-	Round    string    `json:"round,omitempty"`
-	Seat     int       `json:"seat,omitempty"`
-	PaidBy   string    `json:"paid_by,omitempty"`
-}
-
-// potMemo is a round pot's memo: the round → table map and who is paid what at settle.
-type potMemo struct {
-	Table  string         `json:"table"`
-	Format string         `json:"format"`
-	Entry  int64          `json:"entry"`
-	PaidBy map[int]string `json:"paid_by"`
-	House  []int          `json:"house_seats"`
 }
 
 type paidActor struct {
@@ -129,12 +109,28 @@ type paidActor struct {
 
 	filling *paidTable
 	holds   map[string]*paidHold  // hold id → hold
-	byID    map[string]*paidTable // every table filling, opening or opened
-	byRound map[string]*paidTable // round → table, once its pot is staked
+	byID    map[string]*paidTable // every table
+	byRound map[string]*paidTable // round → table, once open
+
+	// The store's writer (save): one write in flight, the tables changed meanwhile in the next.
+	saving bool
+	dirty  map[string]bool
+	saved  []func(error)
+
+	sweeping, sweepAgain bool
+	sweepers             []*actor.PID // PaidTables.Sweep callers waiting for the next sweep's end
 }
 
 func (a *paidActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		now := a.p.a.Clock().Now()
+		for _, t := range a.byID {
+			if t.status == storage.PaidFilling && now.Before(t.startsAt) {
+				a.arm(ctx, t)
+			}
+		}
+		a.tick(ctx)
 	case *paidHoldReq:
 		a.hold(ctx, m)
 	case *paidHoldGet:
@@ -147,9 +143,7 @@ func (a *paidActor) Receive(ctx actor.Context) {
 	case *paidTableGet:
 		t := a.byRound[m.Round]
 		if m.Round == "" {
-			if tt := a.byID[m.Table]; tt != nil && tt.state == paidOpen {
-				t = tt
-			}
+			t = a.byRound[a.roundOf(m.Table)]
 		}
 		if t == nil {
 			ctx.Respond(&paidTableView{})
@@ -157,22 +151,49 @@ func (a *paidActor) Receive(ctx actor.Context) {
 		}
 		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy)})
 	case *paidStartsAt:
-		if t := a.byID[m.Table]; t != nil && t.state == paidFilling {
-			if a.filling == t {
-				a.filling = nil
-			}
-			t.state = paidOpening
-			a.startsAt(ctx, t)
+		if t := a.byID[m.Table]; t != nil {
+			a.resume(ctx, t)
 		}
 	case *paidFinished:
 		if t := a.byID[m.Table]; t != nil {
 			t.finished = true
-			a.settle(ctx, t)
+			a.resume(ctx, t)
 		}
 	case *paidAnchor:
 		a.anchor(m.Job)
+	case *anchors.CallSubmitted:
+		a.submitted(ctx, m)
+	case *paidTick:
+		a.tick(ctx)
+	case *paidSweepReq:
+		a.sweepers = append(a.sweepers, ctx.Sender())
+		a.sweep(ctx)
 	case *paidDone:
 		m.then()
+	}
+}
+
+func (a *paidActor) roundOf(table string) string {
+	if t := a.byID[table]; t != nil && t.round != "" {
+		return t.round
+	}
+	return ""
+}
+
+// tick resumes every table and sweeps the escrow, then arms the next tick.
+func (a *paidActor) tick(ctx actor.Context) {
+	for _, t := range a.byID {
+		a.resume(ctx, t)
+	}
+	a.sweep(ctx)
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	a.p.a.Clock().AfterFunc(a.p.o.SweepEvery, func() { root.Send(self, &paidTick{}) })
+}
+
+// step tells PaidOptions.OnStep of a money step.
+func (a *paidActor) step(name string, t *paidTable) {
+	if f := a.p.o.OnStep; f != nil {
+		f(name, t.id, t.round)
 	}
 }
 
@@ -189,21 +210,126 @@ func (a *paidActor) run(ctx actor.Context, work func() (then func())) {
 func (a *paidActor) post(ctx actor.Context, key string, rows []ledger.Row, then func(err error)) {
 	l := a.p.o.Ledger
 	a.run(ctx, func() func() {
-		var err error
-		for try := 0; try < 3; try++ {
-			pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			_, err = l.Post(pctx, &ledger.Post{Key: key, Rows: rows})
-			cancel()
-			if !errors.Is(err, ledger.ErrUnavailable) {
-				break
-			}
-		}
+		err := postRows(l, key, rows)
 		return func() { then(err) }
 	})
 }
 
+func postRows(l *ledger.Ledger, key string, rows []ledger.Row) error {
+	var err error
+	for try := 0; try < 3; try++ {
+		pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err = l.Post(pctx, &ledger.Post{Key: key, Rows: rows})
+		cancel()
+		if !errors.Is(err, ledger.ErrUnavailable) {
+			break
+		}
+	}
+	return err
+}
+
+// save writes t's record as it stands (with whatever else changed meanwhile), then calls then
+// (nil: nothing to call) with the outcome. One write is in flight at a time, so a table's
+// records land in the order they were made. A failed write leaves its tables to be written
+// again with the next one.
+func (a *paidActor) save(ctx actor.Context, t *paidTable, then func(error)) {
+	a.dirty[t.id] = true
+	if then != nil {
+		a.saved = append(a.saved, then)
+	}
+	a.kickSave(ctx)
+}
+
+func (a *paidActor) kickSave(ctx actor.Context) {
+	if a.saving || len(a.dirty) == 0 {
+		return
+	}
+	recs := make([]storage.PaidTable, 0, len(a.dirty))
+	ids := make([]string, 0, len(a.dirty))
+	for id := range a.dirty {
+		recs = append(recs, a.record(a.byID[id]))
+		ids = append(ids, id)
+	}
+	waiting := a.saved
+	a.dirty, a.saved, a.saving = map[string]bool{}, nil, true
+	st := a.p.a.Store()
+	a.run(ctx, func() func() {
+		err := st.PutPaidTables(recs...)
+		return func() {
+			a.saving = false
+			if err != nil {
+				a.p.log.Error("paid tables not written", "err", err)
+				for _, id := range ids {
+					a.dirty[id] = true
+				}
+			}
+			for _, f := range waiting {
+				f(err)
+			}
+			if err == nil {
+				a.kickSave(ctx)
+			}
+		}
+	})
+}
+
+// record is t as the store keeps it.
+func (a *paidActor) record(t *paidTable) storage.PaidTable {
+	r := storage.PaidTable{ID: t.id, Format: a.p.o.Format, Entry: a.p.o.Entry, StartsAt: t.startsAt, Status: t.status,
+		Round: t.round, House: t.house, Failed: t.failed}
+	for _, h := range t.holds {
+		c := h.check
+		r.Holds = append(r.Holds, storage.PaidHold{ID: h.Hold, SeatToken: h.SeatToken, Agent: h.join.Agent, Name: h.join.Name,
+			Endpoint: h.join.Endpoint, Kind: h.join.Kind, Human: h.join.Human, PayFrom: h.PayFrom, Status: c.Status,
+			Paid: c.Paid, PaidBy: c.PaidBy, Amount: c.Amount, Pending: c.Pending, Foreign: c.Foreign, Seat: c.Seat})
+	}
+	return r
+}
+
+// resume drives t from where it stands to its next step, unless a step is in flight (which
+// resumes it when it lands). Every step is safe to run again.
+func (a *paidActor) resume(ctx actor.Context, t *paidTable) {
+	if t.busy {
+		return
+	}
+	switch t.status {
+	case storage.PaidFilling:
+		if a.p.a.Clock().Now().Before(t.startsAt) {
+			return
+		}
+		if a.filling == t {
+			a.filling = nil
+		}
+		for _, h := range t.holds {
+			if !h.committed {
+				return // the hold's answer is on its way: it resumes the table when it lands
+			}
+		}
+		a.startsAt(ctx, t)
+	case storage.PaidDecided:
+		if !t.received {
+			a.receive(ctx, t)
+		} else {
+			a.open(ctx, t)
+		}
+	case storage.PaidOpen:
+		if !t.staked {
+			a.stake(ctx, t, t.round)
+			return
+		}
+		a.escrowSync(t)
+		if t.finished {
+			a.settle(ctx, t)
+		}
+	case storage.PaidClosed:
+		if !t.noted {
+			a.noteClosed(ctx, t)
+		}
+	}
+}
+
 // hold makes a hold on the table filling now (opening a new one when none is, or the filling
-// one's starts_at has passed), and answers once the ledger has it.
+// one's starts_at has passed), and answers once the store and the ledger have it.
 func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 	p := a.p
 	now := p.a.Clock().Now()
@@ -214,10 +340,9 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 			ctx.Respond(&paidHoldReply{Err: err})
 			return
 		}
-		t = &paidTable{id: id, startsAt: now.Add(p.o.Gather).Truncate(time.Second)}
+		t = &paidTable{id: id, startsAt: now.Add(p.o.Gather).Truncate(time.Second), status: storage.PaidFilling}
 		a.filling, a.byID[id] = t, t
-		self, root := ctx.Self(), ctx.ActorSystem().Root
-		p.a.Clock().AfterFunc(t.startsAt.Sub(now), func() { root.Send(self, &paidStartsAt{Table: id}) })
+		a.arm(ctx, t)
 	}
 	for _, h := range t.holds {
 		if h.join.Agent == m.Join.Agent {
@@ -234,48 +359,87 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 	h.SeatToken = randomSeatToken()
 	h.tokenHash = sha256.Sum256([]byte(h.SeatToken))
 	h.StartsAt, h.PayFrom, h.Entry, h.Table, h.Escrow = t.startsAt, m.PayFrom, p.o.Entry, t.id, p.o.Escrow
-	h.check = PaidCheck{StartsAt: t.startsAt, Status: "holding", Table: t.id}
+	h.check = PaidCheck{StartsAt: t.startsAt, Status: storage.PaidHolding, Table: t.id}
 	t.holds = append(t.holds, h)
 	a.holds[h.Hold] = h
 	to := ctx.Sender()
-	a.post(ctx, "paid/hold/"+h.Hold, []ledger.Row{ledger.OpenHold(h.Hold, PaidUnit, a.memo(h))}, func(err error) {
+	refuse := func(what string, err error) {
+		p.log.Error("paid hold not "+what+": refused", "table", t.id, "err", err)
+		a.drop(t, h)
+		a.save(ctx, t, nil)
+		ctx.Send(to, &paidHoldReply{Err: &games.Error{Code: "busy", Msg: "the hold could not be recorded", Retry: true}})
+		a.resume(ctx, t)
+	}
+	a.save(ctx, t, func(err error) {
 		if err != nil {
-			p.log.Error("paid hold not written to the ledger: refused", "table", t.id, "err", err)
-			delete(a.holds, h.Hold)
-			for i, hh := range t.holds {
-				if hh == h {
-					t.holds = append(t.holds[:i:i], t.holds[i+1:]...)
-				}
+			refuse("stored", err)
+			return
+		}
+		a.post(ctx, "paid/hold/"+h.Hold, []ledger.Row{ledger.OpenHold(h.Hold, PaidUnit, a.memo(h, h.check))}, func(err error) {
+			if err != nil {
+				refuse("written to the ledger", err)
+				return
 			}
-			ctx.Send(to, &paidHoldReply{Err: &games.Error{Code: "busy", Msg: "the hold could not be recorded", Retry: true}})
-		} else {
 			h.committed = true
 			ctx.Send(to, &paidHoldReply{Hold: h.PaidHold})
-		}
-		if t.due && t.state == paidOpening {
-			a.startsAt(ctx, t)
-		}
+			a.resume(ctx, t)
+		})
 	})
 }
 
-// memo is h's memo as it stands.
-func (a *paidActor) memo(h *paidHold) json.RawMessage {
-	b, _ := json.Marshal(holdMemo{Agent: h.join.Agent, Name: h.join.Name, Table: h.Table, StartsAt: h.StartsAt, PayFrom: h.PayFrom,
-		Token: hex.EncodeToString(h.tokenHash[:]), Status: h.check.Status, Round: h.check.Round, Seat: h.check.Seat, PaidBy: h.check.PaidBy})
-	return b
+// arm sends paidStartsAt at t's starts_at.
+func (a *paidActor) arm(ctx actor.Context, t *paidTable) {
+	self, root, id := ctx.Self(), ctx.ActorSystem().Root, t.id
+	a.p.a.Clock().AfterFunc(t.startsAt.Sub(a.p.a.Clock().Now()), func() { root.Send(self, &paidStartsAt{Table: id}) })
 }
 
-// startsAt runs at starts_at, once every hold of t is in the ledger: every hold is read from the
-// chain one last time.
-func (a *paidActor) startsAt(ctx actor.Context, t *paidTable) {
-	t.due = false
-	for _, h := range t.holds {
-		if !h.committed {
-			t.due = true // the last hold's answer is on its way: go on when it lands
+// drop removes a hold that was never answered.
+func (a *paidActor) drop(t *paidTable, h *paidHold) {
+	delete(a.holds, h.Hold)
+	for i, hh := range t.holds {
+		if hh == h {
+			t.holds = append(t.holds[:i:i], t.holds[i+1:]...)
 			return
 		}
 	}
+}
+
+// memo is h's memo in the ledger with check c.
+func (a *paidActor) memo(h *paidHold, c PaidCheck) json.RawMessage {
+	b, _ := json.Marshal(holdMemo{Agent: h.join.Agent, Name: h.join.Name, Table: h.Table, StartsAt: h.StartsAt, PayFrom: h.PayFrom,
+		Token: hex.EncodeToString(h.tokenHash[:]), Status: c.Status, Round: c.Round, Seat: c.Seat, PaidBy: c.PaidBy})
+	return b
+}
+
+// holdMemo is a hold's memo in the ledger, for people reading it (the paid tables rebuild from
+// the store's records).
+type holdMemo struct {
+	Agent    string    `json:"agent"`
+	Name     string    `json:"name,omitempty"`
+	Table    string    `json:"table"`
+	StartsAt time.Time `json:"starts_at"`
+	PayFrom  []string  `json:"pay_from,omitempty"`
+	Token    string    `json:"seat_token_sha256,omitempty"`
+	Status   string    `json:"status"`
+	Round    string    `json:"round,omitempty"`
+	Seat     int       `json:"seat,omitempty"`
+	PaidBy   string    `json:"paid_by,omitempty"`
+}
+
+// potMemo is a round pot's memo: the table and who is paid what at settle.
+type potMemo struct {
+	Table  string         `json:"table"`
+	Format string         `json:"format"`
+	Entry  int64          `json:"entry"`
+	PaidBy map[int]string `json:"paid_by"`
+	House  []int          `json:"house_seats"`
+}
+
+// startsAt runs once starts_at has passed and every hold of t is answered: every hold is read
+// from the chain one last time, and the paid seats are chosen.
+func (a *paidActor) startsAt(ctx actor.Context, t *paidTable) {
 	p := a.p
+	t.busy = true
 	holds := make([]PaidHold, len(t.holds))
 	accounts := make([]map[string]string, len(t.holds))
 	checks := make([]PaidCheck, len(t.holds))
@@ -293,42 +457,75 @@ func (a *paidActor) startsAt(ctx actor.Context, t *paidTable) {
 			}
 			read[i] = true
 		}
-		return func() { a.receive(ctx, t, checks, read) }
+		return func() { a.decide(ctx, t, checks, read) }
 	})
 }
 
-// receive takes the paid seats (seats 1.. in hold order): their counted deposits are received
-// into their holds in the ledger, and then the table opens. With no paid seat nothing opens.
-func (a *paidActor) receive(ctx actor.Context, t *paidTable, checks []PaidCheck, read []bool) {
-	var paid []*paidHold
-	var rows []ledger.Row
+// decide records the paid seats (the holds whose counted deposit was read, seats 1.. in hold
+// order); with none the table closes.
+func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, read []bool) {
+	t.busy = false
+	paid := 0
 	for i, h := range t.holds {
 		if read[i] {
 			h.check = checks[i]
+		} else {
+			h.check.Paid = false
 		}
-		if read[i] && checks[i].Paid {
-			paid = append(paid, h)
-			rows = append(rows, ledger.Receive(h.Hold, checks[i].PaidBy, checks[i].Amount, "deposit/"+h.Hold))
+		if h.check.Paid {
+			paid++
 		}
 	}
-	if len(paid) == 0 {
+	if paid == 0 {
 		a.close(ctx, t, nil)
 		return
 	}
+	t.status, t.busy = storage.PaidDecided, true
+	a.save(ctx, t, func(err error) {
+		t.busy = false
+		if err == nil {
+			a.resume(ctx, t)
+		} // else the next tick writes and resumes it
+	})
+}
+
+// paidHolds are t's holds with a counted deposit, in hold order (seat 1 first).
+func paidHolds(t *paidTable) []*paidHold {
+	var out []*paidHold
+	for _, h := range t.holds {
+		if h.check.Paid {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// receive puts each paid seat's entry into its hold in the ledger, from its paid_by (the part
+// of the deposit above the entry is refunded by the sweep).
+func (a *paidActor) receive(ctx actor.Context, t *paidTable) {
+	var rows []ledger.Row
+	for _, h := range paidHolds(t) {
+		rows = append(rows, ledger.Receive(h.Hold, h.check.PaidBy, a.p.o.Entry, "deposit/"+h.Hold))
+	}
+	t.busy = true
 	a.post(ctx, "paid/receive/"+t.id, rows, func(err error) {
+		t.busy = false
 		if err != nil {
 			a.p.log.Error("paid table: the deposits could not be recorded: the table does not open", "table", t.id, "err", err)
 			a.close(ctx, t, err)
 			return
 		}
-		a.open(ctx, t, paid)
+		t.received = true
+		a.resume(ctx, t)
 	})
 }
 
 // open opens the table with the paid seats (on the a2a channel), house seats filling the
-// format at the same stakes.
-func (a *paidActor) open(ctx actor.Context, t *paidTable, paid []*paidHold) {
+// format at the same stakes; a table the store already has (opened before a restart) is not
+// opened again.
+func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 	p := a.p
+	paid := paidHolds(t)
 	// The paid agents' names are passed so that no house seat shares one (§9 names seats by name).
 	named := make([]lobbyWalkin, len(paid))
 	for i, h := range paid {
@@ -339,7 +536,6 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable, paid []*paidHold) {
 		pace = p.o.Pace
 	}
 	spec, _ := walkinTableSpec(t.id, "open", p.o.Format, a.seats, pace, named, nil)
-	paidBy := map[int]string{}
 	for i, h := range paid {
 		s := &spec.Seats[i]
 		kind := h.join.Kind
@@ -352,34 +548,49 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable, paid []*paidHold) {
 			o.Kind, o.Walkin, o.Human, o.Collateral = kind, false, h.join.Human, p.o.Entry*60/100
 		})
 		s.Channel, s.Endpoint = ChannelA2A, h.join.Endpoint
-		paidBy[i+1] = h.check.PaidBy
 	}
-	var house []int
 	for i := len(paid); i < len(spec.Seats); i++ { // house seats at the same stakes
 		spec.Seats[i].Seat.Entry = p.o.Entry
 		setBlitzSeat(&spec.Seats[i], func(o *blitz.SeatOptions) { o.Collateral = p.o.Entry * 60 / 100 })
-		house = append(house, i+1)
 	}
+	t.busy = true
 	a.run(ctx, func() func() {
-		octx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		round, err := p.a.OpenTable(octx, spec)
+		round := ""
+		st, err := p.a.Stored(t.id)
+		if err == nil {
+			round = st.Round
+		} else if errors.Is(err, actors.ErrNoTable) {
+			octx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			round, err = p.a.OpenTable(octx, spec)
+			cancel()
+		}
 		return func() {
+			t.busy = false
 			if err != nil {
 				p.log.Error("paid table did not open", "table", t.id, "err", err)
 				a.close(ctx, t, err)
 				return
 			}
-			a.stake(ctx, t, round, paid, paidBy, house)
+			a.stake(ctx, t, round)
 		}
 	})
 }
 
 // stake puts every seat's entry into the round's pot: the paid seats' from their holds, the
-// house seats' from holds the house funds. Once the ledger has it the seats are announced, the
-// house deposits its seats' entries on the escrow, and a round already over is settled.
-func (a *paidActor) stake(ctx actor.Context, t *paidTable, round string, paid []*paidHold, paidBy map[int]string, house []int) {
+// house seats' from holds the house funds. Once the ledger has it the table is written open
+// and its seats announced; then the escrow hears of it (open_round once the table asks for its
+// open-round anchor) and a round already over is settled.
+func (a *paidActor) stake(ctx actor.Context, t *paidTable, round string) {
 	p := a.p
+	paid := paidHolds(t)
+	paidBy := map[int]string{}
+	for i, h := range paid {
+		paidBy[i+1] = h.check.PaidBy
+	}
+	var house []int
+	for seat := len(paid) + 1; seat <= a.seats; seat++ {
+		house = append(house, seat)
+	}
 	pm, _ := json.Marshal(potMemo{Table: t.id, Format: p.o.Format, Entry: p.o.Entry, PaidBy: paidBy, House: house})
 	rows := []ledger.Row{ledger.OpenPot(round, PaidUnit, pm)}
 	for _, h := range paid {
@@ -393,89 +604,119 @@ func (a *paidActor) stake(ctx actor.Context, t *paidTable, round string, paid []
 		id := houseHold(t.id, seat)
 		rows = append(rows, ledger.OpenHold(id, PaidUnit, nil), ledger.Receive(id, from, p.o.Entry, "deposit/"+id), ledger.Stake(id, round, p.o.Entry))
 	}
-	checks := a.settleChecks(t, round, paid, nil)
+	checks := map[*paidHold]PaidCheck{}
 	for _, h := range t.holds {
-		rows = append(rows, ledger.NoteHold(h.Hold, a.memoWith(h, checks[h])))
+		c := h.check
+		c.Status = storage.PaidDropped
+		for s, hh := range paid {
+			if hh == h {
+				c.Status, c.Round, c.Seat = storage.PaidSeated, round, s+1
+			}
+		}
+		checks[h] = c
+		rows = append(rows, ledger.NoteHold(h.Hold, a.memo(h, c)))
 	}
+	t.busy = true
 	a.post(ctx, "paid/open/"+t.id, rows, func(err error) {
-		if err != nil { // the round plays on: its stakes are missing from the ledger, and it will not settle
+		if err != nil { // tried again at the next tick; the round plays on meanwhile
+			t.busy = false
 			p.log.Error("paid table: the stakes could not be recorded", "table", t.id, "round", round, "err", err)
+			return
 		}
 		for h, c := range checks {
 			h.check = c
 		}
-		t.round, t.paidBy, t.house, t.state = round, paidBy, house, paidOpen
+		t.round, t.paidBy, t.house, t.status = round, paidBy, house, storage.PaidOpen
 		a.byRound[round] = t
-		a.escrowSync(t)
-		if p.o.OnOpen != nil {
-			go p.o.OnOpen(t.id, round, nil)
+		a.save(ctx, t, func(err error) {
+			t.busy = false
+			if err != nil {
+				return // written and resumed at the next tick
+			}
+			first := !t.staked
+			t.staked = true
+			a.step("staked", t)
+			if first && p.o.OnOpen != nil {
+				go p.o.OnOpen(t.id, round, nil)
+			}
+			a.resume(ctx, t)
+			a.sweep(ctx)
+		})
+	})
+}
+
+// close ends a table that opens nothing (no paid seat, or it failed: err): its holds are
+// dropped (or failed, when paid) and written, then noted in the ledger, where what a failed
+// table received is refunded to its payers.
+func (a *paidActor) close(ctx actor.Context, t *paidTable, err error) {
+	for _, h := range t.holds {
+		switch {
+		case err != nil && h.check.Paid:
+			h.check.Status = storage.PaidFailed
+		default:
+			h.check.Status = storage.PaidDropped
 		}
-		if err == nil {
-			a.settle(ctx, t)
-		} else {
-			t.settling = true
+	}
+	t.status = storage.PaidClosed
+	if err != nil {
+		t.failed = err.Error()
+	}
+	if a.filling == t {
+		a.filling = nil
+	}
+	t.busy = true
+	a.save(ctx, t, func(serr error) {
+		t.busy = false
+		if serr == nil {
+			a.resume(ctx, t)
+		}
+		if a.p.o.OnOpen != nil {
+			go a.p.o.OnOpen(t.id, "", err)
 		}
 	})
 }
 
-// settleChecks is every hold's check once the table opened (round) or failed (err): seated
-// with its seat, failed, or dropped (unpaid at starts_at).
-func (a *paidActor) settleChecks(t *paidTable, round string, paid []*paidHold, err error) map[*paidHold]PaidCheck {
-	out := map[*paidHold]PaidCheck{}
+// noteClosed writes a closed table's statuses to the ledger and refunds what its holds hold
+// (a failed table's received entries) to their payers; the escrow's refunds follow (sweep).
+func (a *paidActor) noteClosed(ctx actor.Context, t *paidTable) {
+	l := a.p.o.Ledger
+	type hv struct {
+		id, paidBy string
+		memo       json.RawMessage
+	}
+	var hs []hv
 	for _, h := range t.holds {
-		c := h.check
-		seat := 0
-		for s, hh := range paid {
-			if hh == h {
-				seat = s + 1
+		hs = append(hs, hv{h.Hold, h.check.PaidBy, a.memo(h, h.check)})
+	}
+	key := "paid/close/" + t.id
+	t.busy = true
+	a.run(ctx, func() func() {
+		var rows []ledger.Row
+		var err error
+		for _, h := range hs {
+			rows = append(rows, ledger.NoteHold(h.id, h.memo))
+			qctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			hl, ok, herr := l.Hold(qctx, h.id)
+			cancel()
+			if herr != nil {
+				err = herr
+				break
+			}
+			if ok && hl.Balance > 0 && h.paidBy != "" {
+				rows = append(rows, ledger.Refund(h.id, h.paidBy, hl.Balance, "refund/"+h.id))
 			}
 		}
-		switch {
-		case err != nil && seat > 0:
-			c.Status = "failed"
-		case seat > 0:
-			c.Status, c.Round, c.Seat = "seated", round, seat
-		default:
-			c.Status = "dropped"
+		if err == nil {
+			err = postRows(l, key, rows)
 		}
-		out[h] = c
-	}
-	return out
-}
-
-func (a *paidActor) memoWith(h *paidHold, c PaidCheck) json.RawMessage {
-	saved := h.check
-	h.check = c
-	defer func() { h.check = saved }()
-	return a.memo(h)
-}
-
-// close ends a table that opens nothing (no paid seat, or it failed: err): its holds' statuses
-// are noted in the ledger, then announced. The money received stays in the holds.
-func (a *paidActor) close(ctx actor.Context, t *paidTable, err error) {
-	var paid []*paidHold
-	if err != nil {
-		for _, h := range t.holds {
-			if h.check.Paid {
-				paid = append(paid, h)
+		return func() {
+			t.busy = false
+			if err != nil {
+				a.p.log.Error("paid table: the holds' statuses could not be recorded", "table", t.id, "err", err)
+				return
 			}
-		}
-	}
-	checks := a.settleChecks(t, "", paid, err)
-	rows := make([]ledger.Row, 0, len(t.holds))
-	for _, h := range t.holds {
-		rows = append(rows, ledger.NoteHold(h.Hold, a.memoWith(h, checks[h])))
-	}
-	a.post(ctx, "paid/close/"+t.id, rows, func(perr error) {
-		if perr != nil {
-			a.p.log.Error("paid table: the holds' statuses could not be recorded", "table", t.id, "err", perr)
-		}
-		for h, c := range checks {
-			h.check = c
-		}
-		t.state = paidClosed
-		if a.p.o.OnOpen != nil {
-			go a.p.o.OnOpen(t.id, "", err)
+			t.noted = true
+			a.sweep(ctx)
 		}
 	})
 }
@@ -486,29 +727,28 @@ func houseHold(table string, seat int) string { return fmt.Sprintf("house/%s/%d"
 // escrowOn reports whether the escrow is called (a chain and the house's account to pay from).
 func (a *paidActor) escrowOn() bool { return a.p.o.Chain != nil && a.p.o.House != "" }
 
-// anchor sends a paid table's opened anchor to the escrow as open_round and its turn anchor as
-// the mid-round anchor (§5.5), once the table's stakes are in the ledger (an anchor that comes
-// before waits for them).
+// anchor takes a paid table's opened and turn anchors (§5.5): open_round and the mid-round
+// anchor on the escrow, once the table's stakes are in the ledger.
 func (a *paidActor) anchor(job actors.AnchorJob) {
 	t := a.byID[job.Table]
-	if t == nil || t.state == paidFilling || a.p.o.Chain == nil {
+	if t == nil {
 		return
 	}
+	h := job.Request.Hash
 	if job.Request.Kind == "opened" {
-		h := job.Request.Hash
 		t.openAnchor = &h
 	} else {
-		h := job.Request.Hash
 		t.turnAnchor = &h
 	}
 	a.escrowSync(t)
 }
 
-// escrowSync sends what the escrow is due of an opened table and has not been sent: open_round
-// (the round's pool: each paid seat's entry staked from its counted deposit, the house seats'
-// entries sent with the call), then the mid-round anchor.
+// escrowSync sends what the escrow is due of an open table and has not been sent in this run:
+// open_round (the round's pool: each paid seat's entry staked from its counted deposit, the
+// house seats' entries sent with the call), then the mid-round anchor. A call sent again (after
+// a restart) is the same transaction (the chain actor's index).
 func (a *paidActor) escrowSync(t *paidTable) {
-	if t.state != paidOpen || !a.escrowOn() {
+	if !t.staked || (t.status != storage.PaidOpen && t.status != storage.PaidSettled) || !a.escrowOn() {
 		return
 	}
 	n, err := escrow.Round(t.round)
@@ -518,10 +758,7 @@ func (a *paidActor) escrowSync(t *paidTable) {
 	o := a.p.o
 	if t.openAnchor != nil && !t.sentOpen {
 		var stakes []escrow.Stake
-		for _, h := range t.holds {
-			if h.check.Status != "seated" {
-				continue
-			}
+		for _, h := range paidHolds(t) {
 			payer, err := escrow.Account(h.check.PaidBy)
 			if err != nil {
 				a.p.log.Error("paid round not opened on the escrow", "table", t.id, "err", err)
@@ -533,28 +770,41 @@ func (a *paidActor) escrowSync(t *paidTable) {
 		o.Chain.Call(anchors.CallJob{Table: t.id, Round: t.round, Name: "open_round",
 			Call: o.Contract.Call("open_round", escrow.EncodeOpenRound(n, *t.openAnchor, stakes), house)})
 		t.sentOpen = true
+		a.step("open_round", t)
 	}
-	if t.sentOpen && t.turnAnchor != nil && !t.sentTurn {
+	if t.sentOpen && t.turnAnchor != nil && !t.sentTurn && a.turns > 0 {
 		o.Chain.Call(anchors.CallJob{Table: t.id, Round: t.round, Name: "anchor",
 			Call: o.Contract.Call("anchor", escrow.EncodeAnchor(n, escrow.MidRoundTurn(a.turns), *t.turnAnchor), 0)})
 		t.sentTurn = true
+		a.step("anchor", t)
 	}
 }
 
 // settle settles a finished round's pot in the ledger, once: each paid seat's payout to its
 // paid_by, the house seats' payouts and the house's take to the house; the ledger refuses a
-// settlement that does not balance the pot (every seat's entry). Then settle goes to the escrow
-// with the transcript hash and the reveal.
+// settlement that does not balance the pot (every seat's entry). Then the escrow hears what it
+// has not (open_round and the mid-round anchor, read back from the transcript after a restart)
+// and settle, with the transcript hash and the reveal; the table is settled once the chain actor
+// has the settle queued.
 func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
-	if !t.finished || t.state != paidOpen || t.settling {
+	if !t.finished || t.busy || t.status != storage.PaidOpen || !t.staked {
 		return
 	}
-	t.settling = true
+	t.busy = true
 	p, id, round, paidBy := a.p, t.id, t.round, maps.Clone(t.paidBy)
 	a.run(ctx, func() func() {
 		st, ok := p.settlement(id, round, paidBy)
 		if !ok {
-			return func() { t.settling = false }
+			return func() { t.busy = false }
+		}
+		open, turn := roundAnchors(p.a.Store(), round)
+		if open == nil {
+			var rv blitz.Reveal
+			if json.Unmarshal(st.Result.Reveal, &rv) == nil {
+				if _, h, err := blitz.OpenAnchor(rv); err == nil {
+					open = &h
+				}
+			}
 		}
 		pays := make([]ledger.Payout, 0, len(st.Paid))
 		for _, py := range st.Paid {
@@ -565,44 +815,171 @@ func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
 			house += amt
 		}
 		return func() {
+			if t.openAnchor == nil {
+				t.openAnchor = open
+			}
+			if t.turnAnchor == nil {
+				t.turnAnchor = turn
+			}
 			log := p.log.With("table", id, "round", round)
 			a.post(ctx, "paid/settle/"+round, []ledger.Row{ledger.Settle(round, pays, house)}, func(err error) {
 				if err != nil {
+					t.busy = false
 					log.Error("paid round not settled", "err", err)
 					return
 				}
-				a.escrowSettle(st, house, log)
+				a.step("settled", t)
+				a.escrowSync(t)
+				if !a.escrowOn() {
+					a.settled(ctx, t)
+					return
+				}
+				if !a.escrowSettle(ctx, st, house, log) {
+					t.busy = false
+				}
 			})
 		}
 	})
 }
 
-// escrowSettle sends a settled round's settle call to the escrow.
-func (a *paidActor) escrowSettle(st PaidSettlement, house int64, log *slog.Logger) {
-	if !a.escrowOn() {
-		return
+// roundAnchors reads the round's open-round and mid-round anchor hashes from its transcript
+// (anchor.opened, anchor.turn), nil where it has none.
+func roundAnchors(st *storage.Store, round string) (open, turn *[32]byte) {
+	evs, err := st.Events(round)
+	if err != nil {
+		return nil, nil
 	}
+	for _, e := range evs {
+		if e.Type != "anchor.opened" && e.Type != "anchor.turn" {
+			continue
+		}
+		var b struct {
+			Hash string `json:"hash"`
+		}
+		raw, _ := json.Marshal(e.Payload)
+		if json.Unmarshal(raw, &b) != nil {
+			continue
+		}
+		h, err := hex.DecodeString(b.Hash)
+		if err != nil || len(h) != 32 {
+			continue
+		}
+		hh := [32]byte(h)
+		if e.Type == "anchor.opened" {
+			open = &hh
+		} else {
+			turn = &hh
+		}
+	}
+	return open, turn
+}
+
+// escrowSettle sends a settled round's settle call to the escrow, answered to the actor
+// (submitted) once the chain actor has it queued. false: the call could not be made.
+func (a *paidActor) escrowSettle(ctx actor.Context, st PaidSettlement, house int64, log interface{ Error(string, ...any) }) bool {
 	o := a.p.o
 	var pays []escrow.Payout
 	for _, py := range st.Paid {
 		to, err := escrow.Account(py.Account)
 		if err != nil {
 			log.Error("paid round not settled on the escrow", "err", fmt.Errorf("paid_by of seat %d: %w", py.Seat, err))
-			return
+			return false
 		}
 		pays = append(pays, escrow.Payout{To: to, Amount: uint64(py.Amount)})
 	}
 	to, err := escrow.Account(o.House)
 	if err != nil {
 		log.Error("paid round not settled on the escrow", "err", err)
-		return
+		return false
 	}
 	pays = append(pays, escrow.Payout{To: to, Amount: uint64(house)})
 	param, err := escrow.SettleParam(st.Round, pays, st.Result.TranscriptHash, []byte(st.Result.Reveal))
 	if err != nil {
 		log.Error("paid round not settled on the escrow", "err", err)
+		return false
+	}
+	o.Chain.Call(anchors.CallJob{Table: st.Table, Round: st.Round, Name: "settle", Call: o.Contract.Call("settle", param, 0), ReplyTo: ctx.Self()})
+	return true
+}
+
+// submitted takes the chain actor's answer to a settle: queued, the table is settled.
+func (a *paidActor) submitted(ctx actor.Context, m *anchors.CallSubmitted) {
+	t := a.byRound[m.Round]
+	if m.Name != "settle" || t == nil || t.status != storage.PaidOpen {
 		return
 	}
-	o.Chain.Call(anchors.CallJob{Table: st.Table, Round: st.Round, Name: "settle", Call: o.Contract.Call("settle", param, 0)})
-	log.Info("paid round sent to the escrow", "calls", 1, "paid_seats", len(st.Paid))
+	if m.Err != "" {
+		t.busy = false
+		a.p.log.Error("paid round's settle not queued for the escrow (tried again at the next tick)", "table", t.id, "round", t.round, "err", m.Err)
+		return
+	}
+	a.step("paid", t)
+	a.settled(ctx, t)
+}
+
+// settled writes t settled.
+func (a *paidActor) settled(ctx actor.Context, t *paidTable) {
+	t.status = storage.PaidSettled
+	a.save(ctx, t, func(err error) {
+		t.busy = false
+		if err == nil {
+			a.sweep(ctx)
+		}
+	})
+}
+
+// load rebuilds the paid tables from the store's records (before the actor starts): a hold the
+// ledger does not have was never answered and is dropped; an open table's anchors are read
+// back from its transcript, and whether its round is over from its record.
+func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
+	p := a.p
+	now := p.a.Clock().Now()
+	for _, r := range recs {
+		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, round: r.Round, house: r.House, failed: r.Failed}
+		for _, sh := range r.Holds {
+			if _, ok := st.Holds[sh.ID]; !ok {
+				continue
+			}
+			h := &paidHold{committed: true, join: AgentJoin{Agent: sh.Agent, Name: sh.Name, Endpoint: sh.Endpoint, Kind: sh.Kind, Human: sh.Human}}
+			h.Hold, h.SeatToken, h.StartsAt, h.PayFrom, h.Entry, h.Table, h.Escrow = sh.ID, sh.SeatToken, r.StartsAt, sh.PayFrom, r.Entry, r.ID, p.o.Escrow
+			h.tokenHash = sha256.Sum256([]byte(sh.SeatToken))
+			h.accounts = accountsOf(sh.PayFrom)
+			h.check = PaidCheck{Paid: sh.Paid, PaidBy: sh.PaidBy, Amount: sh.Amount, Pending: sh.Pending, Foreign: sh.Foreign,
+				StartsAt: r.StartsAt, Status: sh.Status, Table: r.ID, Seat: sh.Seat}
+			if sh.Status == storage.PaidSeated {
+				h.check.Round = r.Round
+			}
+			t.holds = append(t.holds, h)
+			a.holds[h.Hold] = h
+		}
+		if r.Status == storage.PaidOpen || r.Status == storage.PaidSettled {
+			t.paidBy = map[int]string{}
+			for _, h := range t.holds {
+				if h.check.Status == storage.PaidSeated {
+					t.paidBy[h.check.Seat] = h.check.PaidBy
+				}
+			}
+			a.byRound[r.Round] = t
+			t.staked = r.Status == storage.PaidSettled
+			if s, err := p.a.Stored(r.ID); err == nil && s.Status == actors.StatusFinished {
+				t.finished = true
+			}
+			t.openAnchor, t.turnAnchor = roundAnchors(p.a.Store(), r.Round)
+		}
+		if r.Status == storage.PaidFilling && now.Before(r.StartsAt) && (a.filling == nil || r.StartsAt.After(a.filling.startsAt)) {
+			a.filling = t
+		}
+		a.byID[r.ID] = t
+	}
+}
+
+// accountsOf maps each CAIP-10 account's address to the account.
+func accountsOf(payFrom []string) map[string]string {
+	out := map[string]string{}
+	for _, acc := range payFrom {
+		if i := lastColon(acc); i >= 0 && i+1 < len(acc) {
+			out[acc[i+1:]] = acc
+		}
+	}
+	return out
 }

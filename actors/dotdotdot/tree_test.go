@@ -3,7 +3,7 @@ package dotdotdot
 import (
 	"strconv"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -14,7 +14,10 @@ import (
 // its round actor, and the round
 // has one seat actor per seat, the house seats included, both before and after an ops restart
 // of the table in the middle of the round. Names: arena/tables/table-<id>/round-<round>/seat-<n>.
-func TestPracticeTree(t *testing.T) {
+// It runs in a synctest bubble.
+func TestPracticeTree(t *testing.T) { inBubble(t, practiceTree) }
+
+func practiceTree(t *testing.T) {
 	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Ada Walker", "")
@@ -36,17 +39,13 @@ func TestPracticeTree(t *testing.T) {
 		t.Helper()
 		reg := e.a.System().ProcessRegistry
 		// alive: the actor is in the registry (a stopped one is removed). A restarted table
-		// spawns its round in its Started, after RestartTable has answered: wait for it a while.
+		// spawns its round in its Started, after RestartTable has answered: read the registry
+		// once the arena is at rest.
+		synctest.Wait()
 		alive := func(id string) bool {
-			for end := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-				p, ok := reg.GetLocal(id)
-				if _, isActor := p.(*actor.ActorProcess); ok && isActor {
-					return true
-				}
-				if time.Now().After(end) {
-					return false
-				}
-			}
+			p, ok := reg.GetLocal(id)
+			_, isActor := p.(*actor.ActorProcess)
+			return ok && isActor
 		}
 		table := e.a.TablePID(j.Table).Id
 		round := table + "/round-" + j.Round

@@ -13,7 +13,9 @@ import (
 // reached the walk-in (others' public lines, private lines to it, §6) is in exactly one envelope
 // (the first after it was said), in the order said, and no other line is; lines said after the
 // last envelope are in none.
-func TestWalkinInboxesCarryEachLineOnce(t *testing.T) {
+func TestWalkinInboxesCarryEachLineOnce(t *testing.T) { inBubble(t, walkinInboxesCarryEachLineOnce) }
+
+func walkinInboxesCarryEachLineOnce(t *testing.T) {
 	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Inez", "test-model")

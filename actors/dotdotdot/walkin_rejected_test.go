@@ -13,7 +13,9 @@ import (
 // the seal), the table records commitment.rejected {code: insufficient_unlocked} visible to seat
 // 1 only, and the walk-in cannot read the transcript before the reveal (409 not_revealed), so
 // the next move says so: the brief or the envelope names the refusal.
-func TestWalkinToldOfRejectedPromise(t *testing.T) {
+func TestWalkinToldOfRejectedPromise(t *testing.T) { inBubble(t, walkinToldOfRejectedPromise) }
+
+func walkinToldOfRejectedPromise(t *testing.T) {
 	e := startDeskEnv(t, "", nil, startDesk, blitz.NewEngine(blitz.DefaultFees()))
 	ctx := deskCtx(t)
 	token, err := e.a.RegisterWalkin(ctx, "Ada Walker", "")

@@ -34,6 +34,7 @@ const (
 	CodeOperatorMissing     = "operator_missing"       // an off-the-shelf card without operator
 	CodeOperatorNotHouse    = "operator_not_house"     // operator does not resolve, or is not house-owned
 	CodeKeyReused           = "key_reused"             // signing_key already belongs to another Badge
+	CodeBusy                = "busy"                   // the key index could not be saved: retry (503)
 )
 
 func refuse(code, format string, args ...any) *games.Error {

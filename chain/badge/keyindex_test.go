@@ -23,10 +23,10 @@ func TestProvenKeyIsNotTakenByAnEarlierRegistration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Proven(userID.String(), a.Key) {
+	if ok, err := r.Proven(userID.String(), a.Key); !ok || err != nil {
 		t.Fatal("Proven: the user holds its key but Prove said no")
 	}
-	if r.Proven(oldID.String(), a.Key) {
+	if ok, _ := r.Proven(oldID.String(), a.Key); ok {
 		t.Fatal("Proven for a Badge that does not hold the key said yes")
 	}
 	if _, err := r.Resolve(ctx, oldID.String()); codeOf(err) != CodeKeyReused {

@@ -395,11 +395,29 @@ func (r *Resolver) isHouseEndpoint(endpoint string) bool {
 //     A later card read first holds the key only until the earlier Badge is read; from then on
 //     the later one is key_reused (its cached resolution is dropped too).
 //
-// The index is in memory: its scope is the process (share one index among its Resolvers).
+// Without a KeyStore the index is in memory: its scope is the process (share one index among
+// its Resolvers). With one (LoadKeyIndex) every change is saved before it counts, so a binding,
+// and above all a proof, outlives a restart: a key is used by one Badge for the life of the store.
 // Safe for concurrent use.
 type KeyIndex struct {
 	mu    sync.Mutex
 	byKey map[[32]byte]keyHolder
+	store KeyStore // nil: memory only
+}
+
+// KeyStore keeps a KeyIndex's bindings (cmd/arena: storage's badge_keys bucket). SaveKey is
+// durable when it returns nil.
+type KeyStore interface {
+	SaveKey(pub ed25519.PublicKey, b KeyBinding) error
+}
+
+// KeyBinding is the Badge a key is bound to, as a KeyStore keeps it: the canonical agent id, the
+// registry token id (lower is the earlier registration) and whether a signature with the key
+// verified for that Badge (final).
+type KeyBinding struct {
+	Agent  string
+	Token  uint64
+	Proven bool
 }
 
 // keyHolder is the Badge a key is bound to.
@@ -409,8 +427,29 @@ type keyHolder struct {
 	proven bool   // a signature with the key verified for id
 }
 
-// NewKeyIndex makes an empty index.
+// NewKeyIndex makes an empty index, in memory only.
 func NewKeyIndex() *KeyIndex { return &KeyIndex{byKey: map[[32]byte]keyHolder{}} }
+
+// LoadKeyIndex makes an index holding the saved bindings, which saves every later change to st
+// before it counts (a claim or a proof that cannot be saved is refused, busy with retry).
+func LoadKeyIndex(st KeyStore, saved map[[32]byte]KeyBinding) *KeyIndex {
+	k := &KeyIndex{byKey: make(map[[32]byte]keyHolder, len(saved)), store: st}
+	for pub, b := range saved {
+		k.byKey[pub] = keyHolder{id: b.Agent, token: b.Token, proven: b.Proven}
+	}
+	return k
+}
+
+// setLocked binds pub to h, saving it first when the index has a store. k.mu is held.
+func (k *KeyIndex) setLocked(pub ed25519.PublicKey, h keyHolder) error {
+	if k.store != nil {
+		if err := k.store.SaveKey(pub, KeyBinding{Agent: h.id, Token: h.token, Proven: h.proven}); err != nil {
+			return refuseRetry(CodeBusy, "the key index could not be saved (%v); try again", err)
+		}
+	}
+	k.byKey[[32]byte(pub)] = h
+	return nil
+}
 
 // Owner is the Badge key is bound to, if any.
 func (k *KeyIndex) Owner(pub ed25519.PublicKey) (string, bool) {
@@ -424,21 +463,27 @@ func (k *KeyIndex) Owner(pub ed25519.PublicKey) (string, bool) {
 }
 
 // Prove records that a signature with pub verified for the Badge agent: when agent holds pub,
-// the binding becomes final. It reports whether agent holds pub (false: another Badge does,
-// or the key is unknown here; nothing changes).
-func (k *KeyIndex) Prove(pub ed25519.PublicKey, agent string) bool {
+// the binding becomes final (saved before Prove returns). It reports whether agent holds pub
+// (false: another Badge does, or the key is unknown here; nothing changes); the error is the
+// save's (busy, retry).
+func (k *KeyIndex) Prove(pub ed25519.PublicKey, agent string) (bool, error) {
 	if len(pub) != 32 {
-		return false
+		return false, nil
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	h, ok := k.byKey[[32]byte(pub)]
 	if !ok || h.id != agent {
-		return false
+		return false, nil
+	}
+	if h.proven {
+		return true, nil
 	}
 	h.proven = true
-	k.byKey[[32]byte(pub)] = h
-	return true
+	if err := k.setLocked(pub, h); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // holds reports whether pub is bound to agent (a cached resolution is reused only then).
@@ -453,7 +498,7 @@ func (k *KeyIndex) holds(pub ed25519.PublicKey, agent string) bool {
 }
 
 // claim binds pub to id (registry token id token) by the rules on KeyIndex, or refuses with
-// CodeKeyReused when another Badge holds it.
+// CodeKeyReused when another Badge holds it (or busy when the new binding cannot be saved).
 func (k *KeyIndex) claim(pub ed25519.PublicKey, id AgentID, token uint64) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -461,19 +506,21 @@ func (k *KeyIndex) claim(pub ed25519.PublicKey, id AgentID, token uint64) error 
 	h, ok := k.byKey[[32]byte(pub)]
 	switch {
 	case !ok:
-		k.byKey[[32]byte(pub)] = keyHolder{id: s, token: token}
+		return k.setLocked(pub, keyHolder{id: s, token: token})
 	case h.id == s:
 	case h.proven || h.token <= token:
 		return refuse(CodeKeyReused, "signing_key %s already belongs to %s: a key is used by exactly one Badge", canon.FormatKey(pub), h.id)
 	default: // an earlier registration than the unproven holder: the key is its own
-		k.byKey[[32]byte(pub)] = keyHolder{id: s, token: token}
+		return k.setLocked(pub, keyHolder{id: s, token: token})
 	}
 	return nil
 }
 
 // Proven tells the key index that a signature with key verified for agent (a signed join or
 // owner session, §4.1): the Badge's hold on the key becomes final, so no other card naming it
-// can take it, earlier registration or not. It reports whether agent holds key.
-func (r *Resolver) Proven(agent string, key ed25519.PublicKey) bool {
+// can take it, earlier registration or not. It reports whether agent holds key; with a
+// KeyStore the proof is saved before Proven returns, and a save that fails is the error (busy,
+// retry): the request it proves must not be answered.
+func (r *Resolver) Proven(agent string, key ed25519.PublicKey) (bool, error) {
 	return r.keys.Prove(key, agent)
 }

@@ -3,6 +3,7 @@ package devchain
 import (
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"testing"
 	"time"
 
@@ -125,11 +126,16 @@ func TestRestartKeepsState(t *testing.T) {
 	if err != nil || best != 1 || final != 1 {
 		t.Fatalf("heights %d/%d (%v), want 1/1", best, final, err)
 	}
+	// The node stays down until up is cancelled, once a call has seen it down.
+	up, comeUp := context.WithCancel(ctx)
+	defer comeUp()
 	downDone := make(chan error, 1)
-	go func() { downDone <- n.Restart(ctx, 200*time.Millisecond) }()
-	time.Sleep(50 * time.Millisecond)
-	_, err = c.GetConsensusInfo(ctx)
-	wantCode(t, err, codes.Unavailable)
+	go func() { downDone <- n.Restart(up, time.Hour) }()
+	eventually(t, "the node down", 10*time.Second, func() bool {
+		_, err := c.GetConsensusInfo(ctx)
+		return status.Code(err) == codes.Unavailable
+	})
+	comeUp()
 	if err := <-downDone; err != nil {
 		t.Fatalf("restart: %v", err)
 	}
@@ -137,14 +143,12 @@ func TestRestartKeepsState(t *testing.T) {
 		t.Fatalf("address after restart %s, want %s", n.Addr(), addr)
 	}
 	var st *pb.BlockItemStatus
-	for range 100 { // the client reconnects with back-off
-		if st, err = c.GetBlockItemStatus(ctx, v2.TransactionHash{Value: first}); err == nil {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if err != nil || st.GetFinalized() == nil {
-		t.Fatalf("status after restart %v (%v), want finalized", st, err)
+	eventually(t, "the client reconnected", 10*time.Second, func() bool { // with back-off
+		st, err = c.GetBlockItemStatus(ctx, v2.TransactionHash{Value: first})
+		return err == nil
+	})
+	if st.GetFinalized() == nil {
+		t.Fatalf("status after restart %v, want finalized", st)
 	}
 	second := sha256.Sum256(anchorTx(alice, 2, 2))
 	if _, err := c.SendBlockItem(ctx, rawRequest(t, anchorTx(alice, 2, 2))); err != nil {
@@ -180,17 +184,14 @@ func TestReceivedSurvivesStop(t *testing.T) {
 	}
 }
 
+// waitFinal waits for the node's own block loop (wall-clock BlockTime and FinalizeAfter: the
+// loop is what is tested) to finalize h.
 func waitFinal(t *testing.T, c *v2.Client, h [32]byte) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	eventually(t, fmt.Sprintf("%x finalized by the block loop", h), 5*time.Second, func() bool {
 		st, err := c.GetBlockItemStatus(context.Background(), v2.TransactionHash{Value: h})
-		if err == nil && st.GetFinalized() != nil {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%x not finalized by the block loop in 5s", h)
+		return err == nil && st.GetFinalized() != nil
+	})
 }
 
 // TestRestartUnderLoad restarts while Go API and gRPC callers keep going: calls may fail
@@ -200,6 +201,7 @@ func TestRestartUnderLoad(t *testing.T) {
 	house, _ := n.Account(AccountHouse)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
+	calls := make(chan struct{}) // a tick per round of calls made while the test listens
 	for i := range 2 {
 		go func() {
 			defer func() { done <- struct{}{} }()
@@ -211,11 +213,17 @@ func TestRestartUnderLoad(t *testing.T) {
 					_, _ = c.GrpcClient.InvokeInstance(ctx, agentOfRequest(0))
 					_, _ = n.SendRegisterData("test-1", []byte{1})
 				}
+				select {
+				case calls <- struct{}{}:
+				default:
+				}
 			}
 		}()
 	}
 	for range 3 {
-		time.Sleep(20 * time.Millisecond)
+		for range 10 { // the callers are going: ten rounds of calls since the last restart
+			<-calls
+		}
 		if err := n.Restart(context.Background(), 10*time.Millisecond); err != nil {
 			t.Fatalf("restart: %v", err)
 		}

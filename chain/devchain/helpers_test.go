@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -176,25 +177,54 @@ func send(t testing.TB, c *v2.Client, a testAccount, payload []byte, energy uint
 	return h.Value
 }
 
-// finalStatus ticks the node until the item is finalized and returns its summary.
+// finalStatus ticks the node once and returns the item's summary, which must then be final: a
+// tick bakes what was received and finalizes what has been committed for FinalizeAfter on the
+// node's clock (at once on a testNode; a test with a FinalizeAfter moves its manualClock first).
 func finalStatus(t testing.TB, n *Node, c *v2.Client, h [32]byte) *pb.BlockItemSummary {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := n.Tick(); err != nil {
-			t.Fatalf("tick: %v", err)
-		}
-		st, err := c.GetBlockItemStatus(context.Background(), v2.TransactionHash{Value: h})
-		if err != nil {
-			t.Fatalf("status %x: %v", h, err)
-		}
-		if f := st.GetFinalized(); f != nil {
-			return f.GetOutcome().GetOutcome()
-		}
-		time.Sleep(5 * time.Millisecond)
+	if _, err := n.Tick(); err != nil {
+		t.Fatalf("tick: %v", err)
 	}
-	t.Fatalf("%x not finalized in 5s", h)
-	return nil
+	st, err := c.GetBlockItemStatus(context.Background(), v2.TransactionHash{Value: h})
+	if err != nil {
+		t.Fatalf("status %x: %v", h, err)
+	}
+	f := st.GetFinalized()
+	if f == nil {
+		t.Fatalf("%x not finalized by a tick: %v", h, st)
+	}
+	return f.GetOutcome().GetOutcome()
+}
+
+// manualClock is a node's Options.Clock that moves only when the test moves it (Advance), so a
+// finalization delay passes without waiting for it. Safe for concurrent use.
+type manualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// eventually calls cond every 10 ms until it holds, and fails with what after limit. Only for
+// what the node does over its real socket or on its own wall-clock block loop (a restart's
+// downtime, the client's reconnect back-off, the loop baking), which a test cannot step.
+func eventually(t testing.TB, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(limit); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("%s: not in %v", what, limit)
+		}
+	}
 }
 
 func wantCode(t testing.TB, err error, code codes.Code) {

@@ -120,16 +120,17 @@ func TestUpdatePayloadVector(t *testing.T) {
 }
 
 // vectorNode starts a node whose genesis holds the vectors' sender with its key and the
-// given next nonce, on a clock an hour before expiry (the vectors' expiries have passed).
-func vectorNode(t *testing.T, pub []byte, sender []byte, nonce, expiry uint64, finalizeAfter time.Duration) (*Node, *v2.Client) {
+// given next nonce, on a manual clock an hour before expiry (the vectors' expiries have passed).
+func vectorNode(t *testing.T, pub []byte, sender []byte, nonce, expiry uint64, finalizeAfter time.Duration) (*Node, *v2.Client, *manualClock) {
 	var addr v2.AccountAddress
 	copy(addr.Value[:], sender)
-	offset := time.Until(time.Unix(int64(expiry), 0).Add(-time.Hour))
-	return testNode(t, Options{
+	clock := &manualClock{now: time.Unix(int64(expiry), 0).Add(-time.Hour)}
+	n, c := testNode(t, Options{
 		Genesis:       &Genesis{Accounts: []GenesisAccount{{Name: "vector", Address: addr, PublicKey: pub, Balance: DefaultBalance, NextNonce: nonce}, {Name: AccountArena, Seed: bytes.Repeat([]byte{9}, 32)}}},
-		Clock:         func() time.Time { return time.Now().Add(offset) },
+		Clock:         clock.Now,
 		FinalizeAfter: finalizeAfter,
 	})
+	return n, c, clock
 }
 
 // TestVectorsOverSocket sends each vector's gRPC request bytes to the node through the SDK's
@@ -150,7 +151,7 @@ func TestVectorsOverSocket(t *testing.T) {
 		for _, form := range []string{"structured", "raw"} {
 			t.Run(v.Name+"/"+form, func(t *testing.T) {
 				fin := 40 * time.Millisecond
-				n, c := vectorNode(t, unhex(t, v.Inputs.PublicKey), unhex(t, v.Inputs.Sender), atou(t, v.Inputs.Nonce), atou(t, v.Inputs.Expiry), fin)
+				n, c, clock := vectorNode(t, unhex(t, v.Inputs.PublicKey), unhex(t, v.Inputs.Sender), atou(t, v.Inputs.Nonce), atou(t, v.Inputs.Expiry), fin)
 				ctx := context.Background()
 				reqHex := v.ReqStructred
 				if form == "raw" {
@@ -193,7 +194,7 @@ func TestVectorsOverSocket(t *testing.T) {
 				if v.Name == "anchor_50" {
 					compareStatus(t, "committed", s, blockHash, st.Committed, st.BlockHash)
 				}
-				time.Sleep(fin + 10*time.Millisecond)
+				clock.Advance(fin) // the block has been committed for FinalizeAfter
 				sum := finalStatus(t, n, c, h.Value)
 				if got := sum.GetAccountTransaction().GetEffects().GetDataRegistered().GetValue(); hex.EncodeToString(got) != v.Inputs.Data {
 					t.Fatalf("DataRegistered %x, want %s", got, v.Inputs.Data)

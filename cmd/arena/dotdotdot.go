@@ -1,25 +1,108 @@
 package main
 
 import (
+	"context"
+	"crypto/ed25519"
+	"log/slog"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"arena/actors"
 	"arena/actors/dotdotdot"
 	"arena/config"
 	"arena/games"
-	"arena/transport/dotdotdot/chatseat"
-	"arena/transport/dotdotdot/desk"
-	"arena/transport/dotdotdot/pages"
+	"arena/games/blitz"
+	"arena/storage"
+	"arena/transport/dotdotdot/join"
+	dotsite "arena/transport/dotdotdot/site"
+	"arena/transport/meta"
 )
 
-// DOTDOTDOT's wiring: *dotdotdot.Arena is every DOTDOTDOT door's backend. The desk door finds
-// the hosted tables by a type assertion, so their absence would drop routes silently: these
-// checks make it a build error.
-var (
-	_ desk.Desk     = (*dotdotdot.Arena)(nil)
-	_ desk.Hosted   = (*dotdotdot.Arena)(nil)
-	_ chatseat.Desk = (*dotdotdot.Arena)(nil)
-	_ pages.Source  = (*dotdotdot.Arena)(nil)
-)
+// DOTDOTDOT's wiring: *dotdotdot.Arena is every DOTDOTDOT door's backend (dotsite.Backend: the
+// desk and its hosted tables, the chat seat's desk, the pages' source, the ops door's tables).
+// The desk door finds the hosted tables by a type assertion, so their absence would drop routes
+// silently: this check makes it a build error.
+var _ dotsite.Backend = (*dotdotdot.Arena)(nil)
+
+// dotdotdotSide is DOTDOTDOT's product in `arena serve`: the actor tree with its desk, the agents'
+// side (A2A caller, Badge resolver, the instance's card and Badge: join.go), the join door with
+// its paid tables, and the per-address limits of its doors.
+type dotdotdotSide struct {
+	arena  *dotdotdot.Arena
+	agents *agentsHook
+	join   *join.Options
+	limits limiters
+	log    *slog.Logger
+}
+
+// startDotdotdot starts the arena runtime with DOTDOTDOT's product on it: the agents' side (with
+// the Badge key index read from the store) and the dev agents on the embedded devchain, then the actor tree (dotdotdot.Start: the walk-in desk
+// and the A2A channel, then the chain actor, before tables are restored, so a recovered table's
+// open move finds its mailbox and its anchors find the chain), then the join door's options
+// (the ledger and the paid tables run from here). On an error nothing it started keeps running.
+func startDotdotdot(cfg config.Config, sec config.Secrets, store *storage.Store, bracket *games.Bracket,
+	reg prometheus.Registerer, ch *chainHook, log *slog.Logger) (*dotdotdotSide, error) {
+	keys, err := loadKeyIndex(store) // the Badge key index, on the store (keyproof.go)
+	if err != nil {
+		return nil, err
+	}
+	ag := startAgents(ch, log, cfg.Dotdotdot, keys) // A2A caller, Badge resolver (join.go)
+	if err := ag.devAgents(); err != nil {
+		return nil, err
+	}
+	a, err := dotdotdot.Start(actors.Options{
+		DB: store, Bracket: bracket, Logger: log,
+		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
+		Metrics: reg, Anchorer: escrowAnchorer{ag},
+		OnStatus:      ag.onStatus, // a finished paid table settles on the escrow (join.go)
+		BeforeRecover: ch.start,
+	}, dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys})
+	if err != nil {
+		return nil, err
+	}
+	d := &dotdotdotSide{arena: a, agents: ag, limits: limitersOf(cfg.HTTP.Limits), log: log}
+	if d.join, err = ag.joinOptions(a, cfg, store); err != nil {
+		d.shutdown()
+		return nil, err
+	}
+	d.join.Challenges, d.join.Forwarded = d.limits.challenges, d.limits.forwarded // limits.go
+	return d, nil
+}
+
+// shutdown stops the actor tree, waiting up to 10 s.
+func (d *dotdotdotSide) shutdown() {
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := d.arena.Shutdown(sctx); err != nil {
+		d.log.Warn("actor tree shutdown", "err", err)
+	}
+}
+
+// registerInstance writes the instance card and, on the embedded devchain, registers the
+// instance Badge at origin (agentsHook.registerInstance, §4.3); a failure is logged, not fatal.
+func (d *dotdotdotSide) registerInstance(cfg config.Config, sec config.Secrets, origin string) {
+	if err := d.agents.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), firstOf(cfg.Dotdotdot.PublicURL, origin)); err != nil {
+		d.log.Warn("the instance Badge is not registered: agents cannot verify this instance (§4.3)", "err", err)
+	}
+}
+
+// site is what the DOTDOTDOT site's doors need (dotsite.Deps): the arena, Blitz's engine (the
+// DOTDOTDOT doors play Blitz: it puts the table, the reveal and the feed in words), the join
+// door, the public origin, the HTTP limits, the operator token, the chat seat's proxy setting
+// (ARENA_MCP_BEHIND_PROXY), the per-address limits shared by the desk and the chat seat, drain
+// and the instance card's meta.
+func (d *dotdotdotSide) site(cfg config.Config, sec config.Secrets, origin string, drain <-chan struct{}, mo meta.Options) dotsite.Deps {
+	game, _ := d.arena.Bracket().Engine(blitz.ID)
+	deps := dotsite.Deps{
+		Arena: d.arena, Game: game, Join: d.join, Origin: origin,
+		MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll),
+		OperatorToken: sec.OperatorToken, TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy,
+		Drain: drain, Meta: mo, Logger: d.log,
+	}
+	d.limits.mount(&deps)
+	return deps
+}
 
 // pacesOf maps the configured clock overrides onto the actors' (§4.4, §4.5, §5.3): on the chat
 // clock scouting, each talk exchange and the commit are each one move (chat_move); the agent

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,13 +55,18 @@ type agentsHook struct {
 	card     atomic.Pointer[[]byte] // the instance card, once written (afterListen)
 	paidOn   bool
 	paid     atomic.Pointer[dotdotdot.PaidTables] // set once the arena runs (joinOptions)
+	// early holds what reached the paid tables before they were set (a recovered table's
+	// anchors and end): handed to them once they are (setPaid).
+	earlyMu sync.Mutex
+	early   []func(*dotdotdot.PaidTables)
 	// devAgentsFile is dotdotdot.dev_agents: the registrations devAgents stores ("" none).
 	devAgentsFile string
 }
 
-// startAgents builds the caller and the resolver. With no node client (never, in serve) the
-// registry is unconfigured and the join door answers 503 no_registry.
-func startAgents(ch *chainHook, log *slog.Logger, d config.Dotdotdot) *agentsHook {
+// startAgents builds the caller and the resolver, on the Badge key index keys (loadKeyIndex).
+// With no node client (never, in serve) the registry is unconfigured and the join door answers
+// 503 no_registry.
+func startAgents(ch *chainHook, log *slog.Logger, d config.Dotdotdot, keys *badge.KeyIndex) *agentsHook {
 	pol := egress.Policy{Timeout: a2aTimeout}
 	cardPol := egress.Policy{}
 	if d.EgressLoopback {
@@ -79,7 +85,7 @@ func startAgents(ch *chainHook, log *slog.Logger, d config.Dotdotdot) *agentsHoo
 		}
 		h.paidOn = true
 	}
-	h.resolver = badge.New(badge.Config{Node: ch.client, Cards: egress.NewClient(cardPol), House: h.house})
+	h.resolver = badge.New(badge.Config{Node: ch.client, Cards: egress.NewClient(cardPol), House: h.house, Keys: keys})
 	h.keys = keyResolver{h.resolver}
 	return h
 }
@@ -176,7 +182,7 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		if err != nil {
 			return nil, err
 		}
-		h.paid.Store(pt)
+		h.setPaid(pt)
 		o.Paid = paidAdapter{pt}
 	}
 	return o, nil
@@ -283,8 +289,38 @@ func (h *agentsHook) escrowWiring() (dotdotdot.EscrowChain, string) {
 
 // onStatus is actors.Options.OnStatus: a finished paid table is settled (PaidTables.TableStatus).
 func (h *agentsHook) onStatus(table, status string) {
+	h.toPaid(func(pt *dotdotdot.PaidTables) { pt.TableStatus(table, status) })
+}
+
+// toPaid hands f the paid tables, now or (when paid tables are on but not yet set, during boot
+// recovery) once they are.
+func (h *agentsHook) toPaid(f func(*dotdotdot.PaidTables)) {
 	if pt := h.paid.Load(); pt != nil {
-		pt.TableStatus(table, status)
+		f(pt)
+		return
+	}
+	if !h.paidOn {
+		return
+	}
+	h.earlyMu.Lock()
+	if pt := h.paid.Load(); pt != nil {
+		h.earlyMu.Unlock()
+		f(pt)
+		return
+	}
+	h.early = append(h.early, f)
+	h.earlyMu.Unlock()
+}
+
+// setPaid sets the paid tables and hands them what came before.
+func (h *agentsHook) setPaid(pt *dotdotdot.PaidTables) {
+	h.earlyMu.Lock()
+	h.paid.Store(pt)
+	early := h.early
+	h.early = nil
+	h.earlyMu.Unlock()
+	for _, f := range early {
+		f(pt)
 	}
 }
 
@@ -295,7 +331,5 @@ type escrowAnchorer struct{ h *agentsHook }
 
 func (e escrowAnchorer) Anchor(job actors.AnchorJob) {
 	e.h.chain.anchorer.Anchor(job)
-	if pt := e.h.paid.Load(); pt != nil {
-		pt.Anchor(job)
-	}
+	e.h.toPaid(func(pt *dotdotdot.PaidTables) { pt.Anchor(job) })
 }

@@ -23,11 +23,7 @@ func limitersOf(l config.Limits) limiters {
 	return limiters{register: rate(l.Register), tables: rate(l.Tables), challenges: rate(l.Challenges), forwarded: l.ForwardedFor}
 }
 
-// mount hands the limits to the desk and the chat seat of dot.
-func (l limiters) mount(dot *dotsite.Options) {
-	o := &dot.DeskOptions
-	o.Registrations, o.Tables, o.Forwarded = l.register, l.tables, l.forwarded
-	if c := dot.Chat; c != nil {
-		c.Registrations, c.Tables, c.Forwarded = l.register, l.tables, l.forwarded
-	}
+// mount hands the limits to the DOTDOTDOT site's desk and chat seat.
+func (l limiters) mount(d *dotsite.Deps) {
+	d.Registrations, d.Tables, d.Forwarded = l.register, l.tables, l.forwarded
 }

@@ -10,10 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
@@ -22,7 +20,6 @@ import (
 
 	"arena/actors"
 	"arena/actors/anchors"
-	"arena/actors/dotdotdot"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
 	"arena/config"
@@ -30,13 +27,8 @@ import (
 	"arena/games/blitz"
 	"arena/games/warden/dilemma"
 	"arena/storage"
-	"arena/transport/dotdotdot/chatseat"
-	"arena/transport/dotdotdot/desk"
-	"arena/transport/dotdotdot/pages"
-	dotsite "arena/transport/dotdotdot/site"
 	"arena/transport/httpapi"
 	"arena/transport/meta"
-	"arena/transport/ops"
 )
 
 var serveCommand = command{
@@ -75,10 +67,11 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, o))
 }
 
-// serve wires config → storage → bracket → chain hook → actors.Start → the HTTP doors, prints
-// the listen address on out ("arena: listening on http://HOST:PORT", one line, for scripts and
-// tests), and runs until ctx ends; then it drains HTTP (long polls included) within the
-// configured grace, shuts the actor tree down and closes the database.
+// serve wires config → storage → bracket → chain hook → the arena runtime with DOTDOTDOT's
+// product on it → each protocol's site, prints the listen address on out ("arena: listening on
+// http://HOST:PORT", one line, for scripts and tests), and runs until ctx ends; then it drains
+// HTTP (long polls included) within the configured grace, shuts the actor tree down and closes
+// the database.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writer) error {
 	sec, err := config.Provision(cfg)
 	if err != nil {
@@ -101,39 +94,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 	defer ch.stop()
-	ag := startAgents(&ch, log, cfg.Dotdotdot) // A2A caller, Badge resolver (join.go)
-	if err := ag.devAgents(); err != nil {
-		return err
-	}
-
-	a, err := dotdotdot.Start(actors.Options{
-		DB: store, Bracket: bracket, Logger: log,
-		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
-		Metrics: reg, Anchorer: escrowAnchorer{ag},
-		OnStatus: ag.onStatus, // a finished paid table settles on the escrow (join.go)
-		// The walk-in desk and A2A channel (dotdotdot.Start) and the chain actor start before tables are
-		// restored, so a recovered table's open move finds its mailbox and its anchors find the chain.
-		BeforeRecover: ch.start,
-	}, dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys})
+	// The arena runtime, with DOTDOTDOT's product on it (dotdotdot.go).
+	dot, err := startDotdotdot(cfg, sec, store, bracket, reg, &ch, log)
 	if err != nil {
 		return err
 	}
-	shutArena := func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := a.Shutdown(sctx); err != nil {
-			log.Warn("actor tree shutdown", "err", err)
-		}
-	}
-	defer shutArena()
+	defer dot.shutdown()
 
-	drain := make(chan struct{})
-	jo, err := ag.joinOptions(a, cfg, store)
-	if err != nil {
-		return err
-	}
-	lim := limitersOf(cfg.HTTP.Limits) // limits.go
-	jo.Challenges, jo.Forwarded = lim.challenges, lim.forwarded
 	// Listen first: every link the doors write names the public site, the main listen
 	// address when dotdotdot.public_url is unset, never a request's Host header (site.go).
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -149,67 +116,32 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	for _, o := range own {
 		defer o.ln.Close()
 	}
-	site, localOnly, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr())
+	origin, localOnly, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr())
 	if err != nil {
 		return err
 	}
 	if localOnly {
-		log.Warn("ARENA_PUBLIC_URL is unset and the listen address names no host: links and pages name "+site+", which works on this machine only", "site", site)
+		log.Warn("ARENA_PUBLIC_URL is unset and the listen address names no host: links and pages name "+origin+", which works on this machine only", "site", origin)
 	}
-	mo := meta.Options{
+	g := httpapi.Global{Metrics: reg, Logger: log, Meta: meta.Options{
 		Identity: meta.Identity{Agent: sec.InstanceAgent, Name: cfg.InstanceName, Key: sec.InstanceKey.Public().(ed25519.PublicKey)},
 		Gatherer: reg,
-		Card:     ag.instanceCard,
+		Card:     dot.agents.instanceCard,
 		// /healthz reports the node anchors go to (the embedded devchain's loopback port
 		// too): `arena anchor-check URL` reads it when no --node is given.
 		ChainNode: ch.addr,
 		Health: func(ctx context.Context) error {
-			_, err := a.Tables(ctx) // reads the database: a closed or broken file fails here
+			_, err := dot.arena.Tables(ctx) // reads the database: a closed or broken file fails here
 			return err
 		},
-	}
-	// The DOTDOTDOT doors play Blitz: its engine puts the table, the reveal and the feed in words.
-	blitzEngine, _ := bracket.Engine(blitz.ID)
-	describer, _ := blitzEngine.(games.Describer)
-	narrator, _ := blitzEngine.(games.Narrator)
-	dot := dotsite.Options{
-		Join:        jo,
-		Desk:        a,
-		DeskOptions: desk.Options{MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll), Drain: drain, Site: site},
-		Ops:         a.Arena,
-		OpsOptions:  ops.Options{Token: sec.OperatorToken},
-		Pages:       &pages.Options{Source: a, Narrator: narrator, Drain: drain, Logger: log, Site: site},
-		// The chat seat (§4.5) at /mcp; ARENA_MCP_BEHIND_PROXY=1 when a proxy on this host
-		// forwards the public Host header (the seat refuses that on a loopback connection otherwise).
-		Chat: &chatseat.Options{Desk: a, Describer: describer, Drain: drain, Logger: log, Site: site,
-			Feedback: chatseat.LogFeedback(log), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy},
-		Meta: mo,
-	}
-	lim.mount(&dot)
-	if err := ag.registerInstance(sec.InstanceAgent, cfg.InstanceName, sec.InstanceKey.Public().(ed25519.PublicKey), firstOf(cfg.Dotdotdot.PublicURL, site)); err != nil {
-		log.Warn("the instance Badge is not registered: agents cannot verify this instance (§4.3)", "err", err)
-	}
-	router, byName, err := sitesOf(cfg, dot, httpapi.Global{Meta: mo, Metrics: reg, Logger: log})
+	}}
+	// Each protocol's site (site.go); long polls, feeds and waiting chat calls end when drain
+	// closes, as the servers start shutting down.
+	drain := make(chan struct{})
+	dot.registerInstance(cfg, sec, origin)
+	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), g)
 	if err != nil {
 		return err
-	}
-	// One server for the main listener (every site by Host, DOTDOTDOT for the rest) and one
-	// per site with a listen address of its own. Long polls answer at once when any of them
-	// starts shutting down.
-	var drainOnce sync.Once
-	closeDrain := func() { drainOnce.Do(func() { close(drain) }) }
-	type served struct {
-		name string
-		srv  *http.Server
-		ln   net.Listener
-	}
-	servers := []served{{"", httpapi.Server(cfg.Addr, router), ln}}
-	for _, o := range own {
-		servers = append(servers, served{o.name, httpapi.Server(o.ln.Addr().String(), byName[o.name]), o.ln})
-	}
-	for _, s := range servers {
-		s.srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
-		s.srv.RegisterOnShutdown(closeDrain)
 	}
 	fmt.Fprintf(out, "arena: listening on http://%s\n", ln.Addr())
 	if ch.addr != "" {
@@ -220,42 +152,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.DataDir, "agent", sec.InstanceAgent,
 		"chain", ch.addr, "operator_token_file", tokenSource(cfg))
-	errc := make(chan error, len(servers))
-	for _, s := range servers {
-		go func() { errc <- s.srv.Serve(s.ln) }()
-	}
-	// A listener that fails ends serve; the other servers shut down as on SIGTERM.
-	var failed error
-	select {
-	case failed = <-errc:
-	case <-ctx.Done():
-	}
-	log.Info("shutting down", "grace", cfg.HTTP.ShutdownGrace.String())
-	sctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.HTTP.ShutdownGrace))
-	defer cancel()
-	var wg sync.WaitGroup
-	for _, s := range servers {
-		wg.Go(func() {
-			if err := s.srv.Shutdown(sctx); err != nil {
-				log.Warn("http shutdown", "site", s.name, "err", err)
-				s.srv.Close()
-			}
-		})
-	}
-	wg.Wait()
-	left := len(servers)
-	if failed != nil {
-		left--
-	}
-	for range left {
-		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Warn("http serve", "err", err)
-		}
-	}
-	if failed != nil {
-		return fmt.Errorf("serve: http: %w", failed)
-	}
-	return nil
+	return runSites(ctx, cfg, log, drain, ln, router, own, byName)
 }
 
 func tokenSource(cfg config.Config) string {

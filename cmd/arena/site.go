@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"time"
 
 	"arena/config"
 	"arena/transport/breakroom"
@@ -71,16 +76,16 @@ func listenSites(cfg config.Config) ([]siteListener, error) {
 }
 
 // sitesOf builds the HTTP face of `arena serve`: the four protocols' sites (DOTDOTDOT with the
-// doors dot names; Break Room, the Warden and the market with theirs), each at the hosts and
+// doors dot makes; Break Room, the Warden and the market with theirs), each at the hosts and
 // listen address its config section gives, and the Router that picks one by Host, DOTDOTDOT
 // for any Host no site claims. byName is each site's handler, for a listen address of its own.
-func sitesOf(cfg config.Config, dot dotsite.Options, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
+func sitesOf(cfg config.Config, dot dotsite.Deps, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
 	var sites []httpapi.Site
 	for _, s := range cfg.Sites() {
 		at := httpapi.Place{HostNames: s.Hosts, ListenAddr: s.Addr}
 		switch s.Name {
 		case "dotdotdot":
-			sites = append(sites, dotsite.Site{Place: at, Options: dot})
+			sites = append(sites, dot.Site(at))
 		case "breakroom":
 			sites = append(sites, breakroom.Site{Place: at})
 		case "warden":
@@ -92,4 +97,64 @@ func sitesOf(cfg config.Config, dot dotsite.Options, g httpapi.Global) (router h
 		}
 	}
 	return httpapi.Assemble(g, "dotdotdot", sites...)
+}
+
+// runSites serves until ctx ends or a listener fails: one server on the main listener ln (every
+// site by Host, DOTDOTDOT for the rest: router) and one per site with a listen address of its
+// own (own, each on its site's handler in byName). When any of them starts shutting down, drain
+// closes, so long polls answer at once; then every server drains within the configured grace
+// (http.shutdown_grace) and is closed if it does not. A listener that failed is the error.
+func runSites(ctx context.Context, cfg config.Config, log *slog.Logger, drain chan struct{}, ln net.Listener,
+	router http.Handler, own []siteListener, byName map[string]http.Handler) error {
+	var drainOnce sync.Once
+	closeDrain := func() { drainOnce.Do(func() { close(drain) }) }
+	type served struct {
+		name string
+		srv  *http.Server
+		ln   net.Listener
+	}
+	servers := []served{{"", httpapi.Server(cfg.Addr, router), ln}}
+	for _, o := range own {
+		servers = append(servers, served{o.name, httpapi.Server(o.ln.Addr().String(), byName[o.name]), o.ln})
+	}
+	for _, s := range servers {
+		s.srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+		s.srv.RegisterOnShutdown(closeDrain)
+	}
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		go func() { errc <- s.srv.Serve(s.ln) }()
+	}
+	// A listener that fails ends serve; the other servers shut down as on SIGTERM.
+	var failed error
+	select {
+	case failed = <-errc:
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "grace", cfg.HTTP.ShutdownGrace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.HTTP.ShutdownGrace))
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Go(func() {
+			if err := s.srv.Shutdown(sctx); err != nil {
+				log.Warn("http shutdown", "site", s.name, "err", err)
+				s.srv.Close()
+			}
+		})
+	}
+	wg.Wait()
+	left := len(servers)
+	if failed != nil {
+		left--
+	}
+	for range left {
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn("http serve", "err", err)
+		}
+	}
+	if failed != nil {
+		return fmt.Errorf("serve: http: %w", failed)
+	}
+	return nil
 }

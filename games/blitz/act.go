@@ -69,7 +69,7 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 			Seat int `json:"seat"`
 		}
 		if e := canon.Decode(in.Body, &b); e != nil {
-			err = refuse(CodeBadTarget, "accuse body: %v", e)
+			err = refuse(CodeBadTarget, "accuse body: %s", canon.Reason(e))
 		} else {
 			err = m.accuse(in.Seat, b.Seat, true)
 		}

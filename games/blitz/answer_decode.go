@@ -3,6 +3,7 @@ package blitz
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -30,13 +31,18 @@ func decodeAnswer(raw []byte) (answerBody, error) {
 
 // lenientAnswer is decodeAnswer's last path: the top level through encoding/json (whose
 // pointers into the body put it on the heap, which is why the paths above do not share its
-// variable), each item left raw to be judged alone.
+// variable), each item left raw to be judged alone. Its errors say what is wrong in JSON's
+// words (a member and the type it wants), never a Go decoder's.
 func lenientAnswer(raw []byte) (answerBody, error) {
 	var b answerBody
 	var top map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&top); err != nil {
-		return b, fmt.Errorf("not a JSON object: %v", err)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return b, fmt.Errorf("malformed JSON at offset %d", se.Offset)
+		}
+		return b, fmt.Errorf("the answer must be one JSON object")
 	}
 	if dec.More() {
 		return b, fmt.Errorf("trailing data after the answer")
@@ -51,23 +57,25 @@ func lenientAnswer(raw []byte) (answerBody, error) {
 		var err error
 		switch k {
 		case "v":
-			err = json.Unmarshal(v, &b.V)
+			b.V, err = wholeMember(v)
 		case "round":
-			err = json.Unmarshal(v, &b.Round)
+			b.Round, err = stringMember(v)
 		case "turn":
-			err = json.Unmarshal(v, &b.Turn)
+			b.Turn, err = wholeMember(v)
 		case "phase":
-			err = json.Unmarshal(v, &b.Phase)
+			b.Phase, err = stringMember(v)
 		case "exchange":
-			err = json.Unmarshal(v, &b.Exchange)
+			b.Exchange, err = wholeMember(v)
 		case "seat":
-			err = json.Unmarshal(v, &b.Seat)
+			b.Seat, err = wholeMember(v)
 		case "messages":
-			err = json.Unmarshal(v, &b.Messages)
+			b.Messages, err = arrayMember(v)
 		case "commitments":
-			err = json.Unmarshal(v, &b.Commitments)
+			b.Commitments, err = arrayMember(v)
 		case "accusation":
-			err = json.Unmarshal(v, &b.Accusation)
+			if string(bytes.TrimSpace(v)) != "null" {
+				b.Accusation, err = wholeMember(v)
+			}
 		default:
 			err = fmt.Errorf("unknown member")
 		}
@@ -81,18 +89,55 @@ func lenientAnswer(raw []byte) (answerBody, error) {
 	return b, nil
 }
 
+// wholeMember reads a member that must be a whole number (digits, an optional minus; no
+// fraction or exponent) within ±2^31.
+func wholeMember(raw json.RawMessage) (*int, error) {
+	v, err := canon.Parse(raw)
+	if err != nil {
+		return nil, errors.New(canon.Reason(err))
+	}
+	n, ok := v.Int()
+	if !ok || n < -1<<31 || n > 1<<31 {
+		return nil, errors.New("must be a whole number")
+	}
+	i := int(n)
+	return &i, nil
+}
+
+// stringMember reads a member that must be a string.
+func stringMember(raw json.RawMessage) (*string, error) {
+	v, err := canon.Parse(raw)
+	if err != nil {
+		return nil, errors.New(canon.Reason(err))
+	}
+	s, ok := v.Str()
+	if !ok {
+		return nil, errors.New("must be a string")
+	}
+	return &s, nil
+}
+
+// arrayMember reads a member that must be an array (or null), its items left raw.
+func arrayMember(raw json.RawMessage) ([]json.RawMessage, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, errors.New("must be an array")
+	}
+	return items, nil
+}
+
 // topNames refuses a top-level member name given twice or two names equal under Unicode case
 // folding (encoding/json would fold them into one field).
 func topNames(raw []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := dec.Token(); err != nil { // {
-		return err
+		return errors.New("malformed JSON")
 	}
 	var names []string
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return err
+			return errors.New("malformed JSON")
 		}
 		name, _ := t.(string)
 		for _, n := range names {
@@ -103,7 +148,7 @@ func topNames(raw []byte) error {
 		names = append(names, name)
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
-			return err
+			return errors.New("malformed JSON")
 		}
 	}
 	return nil

@@ -65,7 +65,7 @@ func (m *Match) requestAnchor(kind string, h [32]byte) {
 func (m *Match) anchoredInput(body json.RawMessage) error {
 	var b games.AnchoredBody
 	if err := canon.Decode(body, &b); err != nil {
-		return refuse(games.CodeBadRequest, "anchored body: %v", err)
+		return refuse(games.CodeBadRequest, "anchored body: %s", canon.Reason(err))
 	}
 	r, ok := m.anchors.at(b.Seq, m.sealed)
 	if !ok || r.Kind != b.Kind || b.Hash != hexOf(r.Hash[:]) {

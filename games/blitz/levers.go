@@ -96,7 +96,7 @@ func (m *Match) callLever(seat int, body json.RawMessage) error {
 		return refuse(CodeLeverSpent, "2 calls a round")
 	}
 	if err := canon.Decode(body, &b); err != nil {
-		return refuse(CodeRefused, "call body: %v", err)
+		return refuse(CodeRefused, "call body: %s", canon.Reason(err))
 	}
 	if n := utf8.RuneCountInString(b.Text); n == 0 || n > 200 {
 		return refuse(CodeRefused, "a call is 1–200 characters, got %d", n)
@@ -158,7 +158,7 @@ func (m *Match) vetoLever(seat int, body json.RawMessage) error {
 		return refuse(CodeLeverSpent, "one veto a round")
 	}
 	if err := canon.Decode(body, &b); err != nil {
-		return refuse(CodeBadTarget, "veto body: %v", err)
+		return refuse(CodeBadTarget, "veto body: %s", canon.Reason(err))
 	}
 	if m.stage != stCommit {
 		if m.vetoTooLate(seat, b.PendingID, b.Ref) {

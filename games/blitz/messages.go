@@ -41,7 +41,7 @@ func readMessage(raw json.RawMessage, parsed *canon.Value) (message, string) {
 	} else {
 		var err error
 		if v, err = canon.Parse(raw); err != nil {
-			return message{}, err.Error()
+			return message{}, canon.Reason(err)
 		}
 	}
 	if v.Kind() != canon.Object {

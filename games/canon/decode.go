@@ -2,6 +2,7 @@ package canon
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,13 +34,28 @@ func Decode(raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		// shape checked every JSON type, so what is left is a number out of its field's
+		// range (300 for an int8) or a value a field's own UnmarshalJSON refused. Neither
+		// error's text is sent on: it names Go types and fields.
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("%w: %s: %v", ErrType, te.Field, err)
+			return fmt.Errorf("%w: $.%s: out of range", ErrType, te.Field)
 		}
-		return fmt.Errorf("%w: %v", ErrType, err)
+		return fmt.Errorf("%w: a value is not valid for its member", ErrType)
 	}
 	return nil
+}
+
+var textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+
+// wrongType is the ErrType of a value at path that is not what its field takes, in JSON's
+// words (never Go's type names).
+func wrongType(path, want string) error { return fmt.Errorf("%w: %s: want %s", ErrType, path, want) }
+
+// integerForm reports whether a number's text is an integer's: digits, an optional leading
+// minus, no fraction or exponent (1.0 and 1e0 are not integers' forms, as encoding/json holds).
+func integerForm(b []byte) bool {
+	return len(b) > 0 && !bytes.ContainsAny(b, ".eE")
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -58,19 +74,43 @@ func shape(r ref, t reflect.Type, path string) error {
 		}
 		return fmt.Errorf("%w: %s", ErrNull, path)
 	}
+	if t.Kind() != reflect.Pointer && (reflect.PointerTo(t).Implements(textUnmarshalerType) || t.Implements(textUnmarshalerType)) {
+		if n.kind != '"' {
+			return wrongType(path, "a string")
+		}
+		return nil
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		return shape(r, t.Elem(), path)
+	case reflect.String:
+		if n.kind != '"' {
+			return wrongType(path, "a string")
+		}
+	case reflect.Bool:
+		if n.kind != 't' && n.kind != 'f' {
+			return wrongType(path, "true or false")
+		}
+	case reflect.Float32, reflect.Float64:
+		if n.kind != '0' {
+			return wrongType(path, "a number")
+		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if n.kind != '0' || !integerForm(r.span()) {
+			return wrongType(path, "a whole number")
+		}
 		// An integer is written as its digits: "-0" is not a form of 0, as "0.0" and "0e0"
 		// are not (encoding/json would refuse those and take this one).
-		if n.kind == '0' && string(r.span()) == "-0" {
+		if string(r.span()) == "-0" {
 			return fmt.Errorf("%w: %s: -0 is not an integer", ErrType, path)
+		}
+		if t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uint64 && r.span()[0] == '-' {
+			return wrongType(path, "a whole number ≥ 0")
 		}
 	case reflect.Struct:
 		if n.kind != '{' {
-			return fmt.Errorf("%w: %s: want an object", ErrType, path)
+			return wrongType(path, "an object")
 		}
 		fields := fieldsOf(t)
 		for _, m := range r.members() {
@@ -85,10 +125,13 @@ func shape(r ref, t reflect.Type, path string) error {
 		}
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-			return nil // []byte is a base64 string
+			if n.kind != '"' {
+				return wrongType(path, "a base64 string") // []byte is a base64 string
+			}
+			return nil
 		}
 		if n.kind != '[' {
-			return fmt.Errorf("%w: %s: want an array", ErrType, path)
+			return wrongType(path, "an array")
 		}
 		for i := 0; i < int(n.n); i++ {
 			if err := shape(r.elem(i), t.Elem(), path+"["+strconv.Itoa(i)+"]"); err != nil {
@@ -97,7 +140,7 @@ func shape(r ref, t reflect.Type, path string) error {
 		}
 	case reflect.Map:
 		if n.kind != '{' {
-			return fmt.Errorf("%w: %s: want an object", ErrType, path)
+			return wrongType(path, "an object")
 		}
 		for _, m := range r.members() {
 			if err := shape(r.val(m), t.Elem(), path+"."+r.name(m)); err != nil {

@@ -1,6 +1,9 @@
 package canon
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // Sentinels. Every error this package returns wraps one of them (errors.Is) with context: the
 // member path or byte offset at fault.
@@ -43,3 +46,15 @@ var (
 	// ErrSigFormat: a signature is not "ed25519:" followed by 128 lowercase hex digits.
 	ErrSigFormat = errors.New("canon: signature is not ed25519:<128 lowercase hex>")
 )
+
+// Reason is err's text for the one who sent the bytes (an agent, a walk-in, a chat assistant):
+// this package's errors without their "canon: " prefixes, which name a Go package and not what
+// is wrong. Every error of this package says what is wrong in JSON's words (a member's path, the
+// type it wants, the byte offset), never a Go type or field name, so Reason is what a door may
+// send.
+func Reason(err error) string {
+	if err == nil {
+		return ""
+	}
+	return strings.ReplaceAll(err.Error(), "canon: ", "")
+}

@@ -75,7 +75,7 @@ func Decode(c echo.Context, max int64, v any) error {
 // DecodeBytes is Decode on bytes already read.
 func DecodeBytes(raw []byte, v any) error {
 	if err := canon.Decode(raw, v); err != nil {
-		return Refuse(CodeBadRequest, err.Error())
+		return Refuse(CodeBadRequest, canon.Reason(err))
 	}
 	return nil
 }

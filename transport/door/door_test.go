@@ -5,28 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
 	"arena/games"
 )
-
-func TestLooksLikeToken(t *testing.T) {
-	for s, want := range map[string]bool{
-		"w_5sQTbktzqk_C2P46CMWxIVgIWVYthNtFdTC83glLZJ0": true,
-		"w_0123456789abcdef":                            true,
-		"w_0123456789abcde":                             false, // too short
-		"w_alice":                                       false,
-		"x_0123456789abcdef0123":                        false,
-		"w_0123456789abcdef!":                           false,
-		"":                                              false,
-	} {
-		if got := LooksLikeToken(s); got != want {
-			t.Errorf("LooksLikeToken(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
 
 type detailed struct{ e *games.Error }
 
@@ -66,5 +51,33 @@ func TestAsRefusal(t *testing.T) {
 	r, _ := AsRefusal(detailed{games.Errorf("not_yet", "2 of 3")})
 	if r.Extra["practice"] != 2 || r.Code != "not_yet" {
 		t.Fatalf("details lost: %+v", r)
+	}
+}
+
+// TestUniqueQuery: a query that does not parse, or gives a parameter twice, is refused
+// bad_request before the handler runs; one value per parameter passes.
+func TestUniqueQuery(t *testing.T) {
+	for q, want := range map[string]string{
+		"":                  "",
+		"a=1&b=2":           "",
+		"a=1&a=1":           CodeBadRequest,
+		"a=1&b=2&a=3":       CodeBadRequest,
+		"a=%zz":             CodeBadRequest,
+		"wait=0&format=x&a": "",
+	} {
+		ran := false
+		h := UniqueQuery()(func(echo.Context) error { ran = true; return nil })
+		c := echo.New().NewContext(httptest.NewRequest(http.MethodGet, "/x?"+q, nil), httptest.NewRecorder())
+		err := h(c)
+		if want == "" {
+			if err != nil || !ran {
+				t.Errorf("%q: err %v, handler ran %v", q, err, ran)
+			}
+			continue
+		}
+		r, _ := AsRefusal(err)
+		if r.Code != want || ran {
+			t.Errorf("%q: refusal %+v, handler ran %v; want %s", q, r, ran, want)
+		}
 	}
 }

@@ -57,7 +57,7 @@ const (
 func Parse(raw []byte) (Commitment, Canonical, error) {
 	v, err := canon.Parse(raw)
 	if err != nil {
-		return Commitment{}, Canonical{}, badCommitment("%v", err)
+		return Commitment{}, Canonical{}, badCommitment("%s", canon.Reason(err))
 	}
 	c, cb, _, gerr := parseValue(v)
 	if gerr != nil {
@@ -79,7 +79,7 @@ type Forms struct {
 func ParseForms(raw []byte) (Commitment, Canonical, Forms, error) {
 	v, err := canon.Parse(raw)
 	if err != nil {
-		return Commitment{}, Canonical{}, Forms{}, badCommitment("%v", err)
+		return Commitment{}, Canonical{}, Forms{}, badCommitment("%s", canon.Reason(err))
 	}
 	return ParseValue(v)
 }
@@ -106,7 +106,7 @@ func parseValue(v canon.Value) (Commitment, Canonical, Forms, *games.Error) {
 	// condition's, with the errors CanonicalWithout would give.
 	full, cb, condJCS, err := v.CanonicalForms("sig", "condition")
 	if err != nil {
-		return Commitment{}, Canonical{}, Forms{}, badCommitment("%v", err)
+		return Commitment{}, Canonical{}, Forms{}, badCommitment("%s", canon.Reason(err))
 	}
 	c, gerr := read(v)
 	if gerr != nil {
@@ -233,7 +233,7 @@ func schema(c *Commitment, seen int, cond canon.Value, sigText string, sig *[ed2
 	}
 	if !canon.DecodeSig(sigText, sig) {
 		_, err := canon.ParseSig(sigText) // for its error
-		return games.Errorf(CodeInvalidSignature, "sig: %v", err)
+		return games.Errorf(CodeInvalidSignature, "sig: %s", canon.Reason(err))
 	}
 	parsed, e := parseCond(cond, 0, false)
 	if e != nil {
@@ -256,7 +256,7 @@ func Verify(c Canonical, sig string, key ed25519.PublicKey) error {
 	var s [ed25519.SignatureSize]byte
 	if !canon.DecodeSig(sig, &s) {
 		_, err := canon.ParseSig(sig) // for its error
-		return games.Errorf(CodeInvalidSignature, "sig: %v", err)
+		return games.Errorf(CodeInvalidSignature, "sig: %s", canon.Reason(err))
 	}
 	return VerifyDecoded(c, &s, key)
 }
@@ -267,7 +267,7 @@ func Verify(c Canonical, sig string, key ed25519.PublicKey) error {
 func VerifyDecoded(c Canonical, sig *[ed25519.SignatureSize]byte, key ed25519.PublicKey) error {
 	if !canon.Verify(key, c.Digest[:], sig[:]) {
 		if err := canon.CheckKeyEncoding(key); err != nil {
-			return games.Errorf(CodeInvalidSignature, "key: %v", err)
+			return games.Errorf(CodeInvalidSignature, "key: %s", canon.Reason(err))
 		}
 		return games.Errorf(CodeInvalidSignature, "signature does not verify for %s", c.ID)
 	}

@@ -59,7 +59,7 @@ type Condition struct {
 func ParseCondition(raw json.RawMessage) (Condition, error) {
 	v, err := canon.Parse(raw)
 	if err != nil {
-		return Condition{}, badCondition("condition: %v", err)
+		return Condition{}, badCondition("condition: %s", canon.Reason(err))
 	}
 	c, e := parseCond(v, 0, false)
 	if e != nil {

@@ -35,7 +35,7 @@ type Intent struct {
 func ParseIntent(raw json.RawMessage) (Intent, error) {
 	v, err := canon.Parse(raw)
 	if err != nil {
-		return Intent{}, badCommitment("%v", err)
+		return Intent{}, badCommitment("%s", canon.Reason(err))
 	}
 	if v.Kind() != canon.Object {
 		return Intent{}, badCommitment("a commitment is a JSON object")
@@ -147,7 +147,7 @@ func Fill(in Intent, f FillContext, sign func(digest []byte) ([]byte, error)) (C
 		Amount: in.Amount, Condition: cond, Due: in.Due, Pair: in.Pair}
 	unsigned, err := canon.Marshal(c)
 	if err != nil {
-		return fail(badCommitment("%v", err))
+		return fail(badCommitment("%s", canon.Reason(err)))
 	}
 	d := canon.Digest(unsigned)
 	sig, err := sign(d[:])
@@ -157,7 +157,7 @@ func Fill(in Intent, f FillContext, sign func(digest []byte) ([]byte, error)) (C
 	c.Sig = canon.FormatSig(sig)
 	raw, err := json.Marshal(c)
 	if err != nil {
-		return fail(badCommitment("%v", err))
+		return fail(badCommitment("%s", canon.Reason(err)))
 	}
 	pc, cb, err := Parse(raw)
 	if err != nil {

@@ -13,16 +13,27 @@ import (
 	"arena/transport/door"
 )
 
+// Codes DOTDOTDOT's doors give themselves, beyond transport/door's (the rest come from the desk
+// and the games as *games.Error).
+const (
+	TokenInURL   = "token_in_url"   // a walk-in token in a query or path (§4.4: only in x-walkin)
+	NoToken      = "no_token"       // x-walkin missing on a route that needs it
+	UnknownToken = "unknown_token"  // x-walkin names no walk-in
+	UnknownName  = "unknown_name"   // no walk-in by that name (§4.4 records by name)
+	TooManyPolls = "too_many_polls" // more long polls open at once for one token than allowed
+	NotRevealed  = "not_revealed"   // transcript asked before the reveal (§11.4)
+)
+
 // statuses is the DOTDOTDOT site's table: every code its doors know and its HTTP status. A code
 // not listed is a game's refusal of a well-formed request: 409 (dotdotdotElse), like the levers
 // of §12.
 var statuses = map[string]int{
 	door.CodeBadRequest:   http.StatusBadRequest,
-	door.CodeTokenInURL:   http.StatusBadRequest,
+	TokenInURL:            http.StatusBadRequest,
 	"agent_id_not_base58": http.StatusBadRequest, // §3: refused at the door (chain/badge codes)
 	"bad_agent_id":        http.StatusBadRequest,
-	door.CodeNoToken:      http.StatusUnauthorized,
-	door.CodeUnknownToken: http.StatusUnauthorized,
+	NoToken:               http.StatusUnauthorized,
+	UnknownToken:          http.StatusUnauthorized,
 	door.CodeUnauthorized: http.StatusUnauthorized,
 	door.CodeForbidden:    http.StatusForbidden,
 	"not_seated":          http.StatusForbidden, // the token holds no seat in that round
@@ -32,18 +43,18 @@ var statuses = map[string]int{
 	door.CodeNotFound:     http.StatusNotFound,
 	door.CodeUnknownRound: http.StatusNotFound,
 	door.CodeUnknownTable: http.StatusNotFound,
-	door.CodeUnknownName:  http.StatusNotFound,
+	UnknownName:           http.StatusNotFound,
 	door.CodeMethod:       http.StatusMethodNotAllowed,
 	"claimed":             http.StatusGone, // §4.4 a claimed token is spent
 	door.CodeBusy:         http.StatusServiceUnavailable,
-	door.CodeTooManyPolls: http.StatusTooManyRequests,
+	TooManyPolls:          http.StatusTooManyRequests,
 	door.CodeRateLimited:  http.StatusTooManyRequests,
 	door.CodeTableDown:    http.StatusServiceUnavailable,
 	"no_registry":         http.StatusServiceUnavailable, // §4.1 an arena with no registry seats nobody
 	door.CodeInternal:     http.StatusInternalServerError,
 
 	// 409: the request was well formed but the state refuses it.
-	door.CodeNotRevealed:    http.StatusConflict,
+	NotRevealed:             http.StatusConflict,
 	"stale":                 http.StatusConflict, // §4.4, §13
 	"not_yet":               http.StatusConflict, // §4.4 walk-in table before three Practice rounds
 	"in_a_round":            http.StatusConflict, // §4.4

@@ -26,7 +26,7 @@ type AnswerEcho struct {
 // It never panics, whatever the bytes.
 func DecodeAnswer(raw []byte) (AnswerEcho, error) {
 	if _, err := canon.Canonical(raw); err != nil {
-		return AnswerEcho{}, bad(err.Error())
+		return AnswerEcho{}, bad(canon.Reason(err))
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
@@ -93,7 +93,7 @@ func member(top map[string]json.RawMessage, name string, v any, required bool) e
 		if errors.As(err, &te) {
 			return bad(fmt.Sprintf("%q must be a %s", name, kindOf(v)))
 		}
-		return bad(fmt.Sprintf("%q: %v", name, err))
+		return bad(fmt.Sprintf("%q is not a valid %s", name, kindOf(v)))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/transport/door"
+	"arena/transport/dotdotdot/walkin"
 )
 
 // briefReply is the format=brief answer of §4.4: {round, turn, phase, exchange?, deadline,
@@ -61,7 +62,7 @@ func (h *handlers) next(c echo.Context) error {
 	if err := onlyQuery(c, "wait", "format"); err != nil {
 		return err
 	}
-	tok, err := door.WalkinToken(c)
+	tok, err := walkin.Token(c)
 	if err != nil {
 		return err
 	}

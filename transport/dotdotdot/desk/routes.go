@@ -15,7 +15,9 @@ import (
 
 	"arena/actors/dotdotdot"
 	"arena/transport/door"
+	"arena/transport/dotdotdot/codes"
 	"arena/transport/dotdotdot/lever"
+	"arena/transport/dotdotdot/walkin"
 )
 
 // Options are the door's limits. The zero value works.
@@ -64,7 +66,7 @@ func (h *handlers) holdPoll(token string) (release func(), err error) {
 	h.polls.Lock()
 	defer h.polls.Unlock()
 	if h.polls.open[token] >= h.opts.PollsPerToken {
-		return nil, &door.Refusal{Code: door.CodeTooManyPolls, Retry: true,
+		return nil, &door.Refusal{Code: codes.TooManyPolls, Retry: true,
 			Msg: fmt.Sprintf("at most %d long polls at once per walk-in; a poll never consumes a move, so one is enough", h.opts.PollsPerToken)}
 	}
 	h.polls.open[token]++
@@ -116,7 +118,7 @@ func walkinRequest(c echo.Context) (string, error) {
 	if err := onlyQuery(c); err != nil {
 		return "", err
 	}
-	return door.WalkinToken(c)
+	return walkin.Token(c)
 }
 
 func onlyQuery(c echo.Context, allowed ...string) error {
@@ -159,9 +161,8 @@ func (h *handlers) register(c echo.Context) error {
 	if b.Name == "" {
 		return door.Refuse(door.CodeBadRequest, "name is required")
 	}
-	if door.LooksLikeToken(strings.TrimSpace(b.Name)) {
-		// Its public page (/v1/walkin/name/{name}) would be refused as a token in a URL.
-		return door.Refuse(door.CodeBadRequest, "a name must not look like a walk-in token (w_…)")
+	if err := walkin.CheckName(b.Name); err != nil {
+		return err
 	}
 	if err := h.opts.Registrations.Allow(door.ClientAddr(c.Request(), h.opts.Forwarded)); err != nil {
 		return err
@@ -260,7 +261,7 @@ func (h *handlers) page(c echo.Context) error {
 	// escaped when the path holds an escaped slash, and decoded otherwise.
 	name := strings.TrimPrefix(c.Request().URL.Path, "/v1/walkin/name/")
 	if name == "" || len(name) > 200 {
-		return door.Refuse(door.CodeUnknownName, "no walk-in by that name")
+		return door.Refuse(codes.UnknownName, "no walk-in by that name")
 	}
 	ctx, cancel := h.call(c)
 	defer cancel()
@@ -293,7 +294,7 @@ func (h *handlers) lever(kind string) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		tok, err := door.WalkinToken(c)
+		tok, err := walkin.Token(c)
 		if err != nil {
 			return err
 		}
@@ -341,7 +342,7 @@ func (h *handlers) transcript(c echo.Context) error {
 		return door.Refuse(door.CodeUnknownRound, "no round "+round)
 	}
 	if !revealed {
-		return &door.Refusal{Code: door.CodeNotRevealed, Msg: "the transcript is public after the reveal (§11.4)", Retry: true}
+		return &door.Refusal{Code: codes.NotRevealed, Msg: "the transcript is public after the reveal (§11.4)", Retry: true}
 	}
 	return sendJSON(c, http.StatusOK, transcriptReply{Round: round, Events: evs})
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/actors/dotdotdot"
-	"arena/transport/door"
 	"arena/transport/dotdotdot/codes"
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/desk/desktest"
+	"arena/transport/dotdotdot/walkin"
 )
 
 // hostedFake is the fake desk with one hosted table, started (so it has a round to watch).
@@ -55,7 +55,7 @@ func TestHostedLinksNameTheConfiguredSite(t *testing.T) {
 		} {
 			req := httptest.NewRequest(r.method, r.path, strings.NewReader(""))
 			req.Host = "evil.example"
-			req.Header.Set(door.HeaderWalkin, tok)
+			req.Header.Set(walkin.Header, tok)
 			rec := httptest.NewRecorder()
 			e.ServeHTTP(rec, req)
 			body := rec.Body.String()

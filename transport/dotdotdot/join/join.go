@@ -64,8 +64,10 @@ type Resolver interface {
 
 // KeyProver is implemented by a Resolver that wants to know when a signature with an agent's
 // signing key verified (chain/badge's Resolver.Proven): the door tells it after each one.
+// Proven is durable when it returns nil; its error (the proof could not be saved) refuses the
+// request.
 type KeyProver interface {
-	Proven(agent string, key ed25519.PublicKey) bool
+	Proven(agent string, key ed25519.PublicKey) error
 }
 
 // Seat is a verified join handed to the Seater.
@@ -263,16 +265,19 @@ func (h *handlers) verify(ctx context.Context, raw []byte, agent, issuedAt, nonc
 	}
 	unsigned, err := canon.CanonicalWithout(raw, "sig")
 	if err != nil {
-		return Agent{}, door.Refuse(door.CodeBadRequest, err.Error())
+		return Agent{}, door.Refuse(door.CodeBadRequest, canon.Reason(err))
 	}
 	d := canon.Digest(unsigned)
 	if len(ag.SigningKey) != ed25519.PublicKeySize || !canon.Verify(ag.SigningKey, d[:], s) {
 		return Agent{}, door.Refuse(CodeBadSignature, "sig does not verify with the signing_key of "+agent+"'s anchored card (§4.1)")
 	}
 	// The signature proves the Badge holds the key's private half: its hold on the key becomes
-	// final, so no card merely naming the key can take it (§4.2, chain/badge KeyIndex).
+	// final, so no card merely naming the key can take it (§4.2, chain/badge KeyIndex). The
+	// proof is saved before anything it proves is answered.
 	if p, ok := h.o.Resolver.(KeyProver); ok {
-		p.Proven(agent, ag.SigningKey)
+		if err := p.Proven(agent, ag.SigningKey); err != nil {
+			return Agent{}, err
+		}
 	}
 	fresh, err := h.o.Nonces.Use(ctx, purpose+"|"+agent+"|"+nonce, at.Add(MaxAge+MaxSkew))
 	if err != nil {

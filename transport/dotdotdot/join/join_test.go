@@ -20,6 +20,7 @@ import (
 	"arena/storage/storagetest"
 	"arena/transport/door"
 	"arena/transport/dotdotdot/codes"
+	"arena/transport/dotdotdot/walkin"
 )
 
 const agentID = "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:JyP9TuVfyJhJganGq2W8d" // registry token 1 on testnet
@@ -105,7 +106,7 @@ func (v *env) mount(t testing.TB) {
 	for _, k := range []string{"call", "veto", "accuse"} {
 		v.e.POST("/v1/rounds/:round/"+k, func(c echo.Context) error {
 			v.desks++
-			return c.JSON(200, map[string]string{"desk": c.Request().Header.Get(door.HeaderWalkin)})
+			return c.JSON(200, map[string]string{"desk": c.Request().Header.Get(walkin.Header)})
 		})
 	}
 	var res Resolver = v.res

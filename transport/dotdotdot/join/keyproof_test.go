@@ -3,21 +3,26 @@ package join
 import (
 	"bytes"
 	"crypto/ed25519"
+	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"arena/games"
+	"arena/transport/dotdotdot/codes"
 )
 
 // provingResolver is fakeResolver with the KeyProver hook, recording each proof.
 type provingResolver struct {
 	*fakeResolver
 	proofs []string
+	err    error // Proven's answer
 }
 
-func (p *provingResolver) Proven(agent string, key ed25519.PublicKey) bool {
+func (p *provingResolver) Proven(agent string, key ed25519.PublicKey) error {
 	p.proofs = append(p.proofs, agent+"|"+string(key))
-	return true
+	return p.err
 }
 
 // The door tells a KeyProver of a verified signature, with the key it verified, and only then.
@@ -41,5 +46,21 @@ func TestJoinTellsTheResolverOfAVerifiedSignature(t *testing.T) {
 	want := agentID + "|" + string(v.key.Public().(ed25519.PublicKey))
 	if len(p.proofs) != 1 || p.proofs[0] != want {
 		t.Fatalf("proofs %q, want one for %s", p.proofs, agentID)
+	}
+}
+
+// A proof that cannot be saved refuses the join it proves (busy, retry): nothing is seated
+// before the key's Badge is on record.
+func TestJoinRefusedWhenTheProofIsNotSaved(t *testing.T) {
+	v := newEnv(t)
+	p := &provingResolver{fakeResolver: v.res, err: &games.Error{Code: "busy", Msg: "the key index could not be saved", Retry: true}}
+	n := NewStoreNonces(v.db, func() time.Time { return v.now })
+	v.e = echo.New()
+	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
+	Mount(v.e, Options{Seater: v.seat, Resolver: p, Nonces: n, Now: func() time.Time { return v.now }})
+	code, body := v.do("POST", "/v1/join", signed(t, v.key, v.joinObj("nonce-proof-00000003")), nil)
+	wantRefusal(t, code, body, 503, "busy")
+	if body["retry"] != true || len(v.seat.joins) != 0 {
+		t.Fatalf("retry %v, %d seated", body["retry"], len(v.seat.joins))
 	}
 }

@@ -3,6 +3,7 @@ package pages_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,6 +185,41 @@ func (s *stack) step(toks []string, names []string) int {
 	return done
 }
 
+// await long-polls every walk-in at once and returns as soon as one of them has something to
+// do (a move, or its result), so the next step has work: the round's own pace sets how often
+// the walk-ins are polled, not a pause. It fails when none has anything within the long poll.
+func (s *stack) await(toks []string) {
+	s.t.Helper()
+	ctx, cancel := context.WithCancel(s.t.Context())
+	defer cancel() // the other polls end with it
+	ready := make(chan bool, len(toks))
+	for _, tok := range toks {
+		go func() {
+			req, err := http.NewRequestWithContext(ctx, "GET", s.srv.URL+"/v1/walkin/next?wait=10&format=brief", nil)
+			if err != nil {
+				ready <- false
+				return
+			}
+			req.Header.Set("x-walkin", tok)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				ready <- false
+				return
+			}
+			defer res.Body.Close()
+			var b brief
+			err = json.NewDecoder(res.Body).Decode(&b)
+			ready <- err == nil && res.StatusCode == 200 && (b.Status == "revealed" || len(b.Answer) > 0)
+		}()
+	}
+	for range toks {
+		if <-ready {
+			return
+		}
+	}
+	s.t.Fatal("no walk-in had a move or its result within a 10 s long poll: the round is stuck")
+}
+
 // TestPagesInBrowser: a hosted table's page and the lobby show the code and every way to join;
 // the host starts it; the live round page follows the public feed as the round is played over
 // HTTP, never shows a sealed value (the private line, the commitment, the mole's seat or task),
@@ -257,7 +293,7 @@ func TestPagesInBrowser(t *testing.T) {
 		if i > 500 {
 			t.Fatal("no public line after 500 steps")
 		}
-		time.Sleep(2 * time.Millisecond)
+		s.await(toks)
 	}
 	// The feed moves in the page without a reload: the line arrives by SSE.
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Array.from(document.querySelectorAll("#feed li .what")).some(e => e.textContent.includes("hello from Ann"))`,
@@ -282,7 +318,7 @@ func TestPagesInBrowser(t *testing.T) {
 		if i > 3000 {
 			t.Fatal("the round did not end")
 		}
-		time.Sleep(time.Millisecond)
+		s.await(toks)
 	}
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#reveal"))); err != nil {
 		t.Fatalf("no reveal on the round page: %v", err)
@@ -302,9 +338,12 @@ func TestPagesInBrowser(t *testing.T) {
 			Round string `json:"round"`
 		} `json:"last"`
 	}
-	for wait := time.Now().Add(5 * time.Second); me.Rounds == 0 && time.Now().Before(wait); time.Sleep(10 * time.Millisecond) {
-		s.must(200, "GET", "/v1/walkin/me", toks[1], "", &me) // the record is written just after the result
-	}
+	// The record is written just after the result, by the walk-in's own actor (the mailbox tells
+	// it through the desk), and the door has no signal for it: poll it, bounded.
+	s.eventually(5*time.Second, func() bool {
+		s.must(200, "GET", "/v1/walkin/me", toks[1], "", &me)
+		return me.Rounds != 0
+	})
 	if me.Rounds != 1 || len(me.Last) != 1 || me.Last[0].Kind != "hosted" || me.Last[0].Round != got.Round {
 		t.Fatalf("Bo's record %+v", me)
 	}

@@ -20,3 +20,15 @@ func TestRepeatedQueryParameter(t *testing.T) {
 		})
 	}
 }
+
+// TestTokenInRepeatedParameter: a walk-in token in a repeated query parameter is refused as
+// token_in_url (the token is exposed, which is the refusal that matters), before the repeat.
+func TestTokenInRepeatedParameter(t *testing.T) {
+	en := newEnv(t, desk.Options{})
+	tok, _ := en.joined("Walker")
+	before := en.desk.Changes()
+	for _, q := range []string{"token=a&token=b", "wait=0&wait=" + tok, "x=" + tok + "&x=" + tok} {
+		refused(t, en.do("GET", "/v1/walkin/next?"+q, "", "X-Walkin", tok), 400, "token_in_url")
+	}
+	en.unchanged(before)
+}

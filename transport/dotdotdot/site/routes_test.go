@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -142,9 +143,10 @@ func TestNextLongPollWakesOnMove(t *testing.T) {
 	en := newEnv(t, desk.Options{})
 	tok, round := en.joined("Ada")
 	env := envelope(round, 1, "commit", 0)
-	go func() {
-		time.Sleep(100 * time.Millisecond)
-		en.desk.Issue(tok, env, prompt(1, "commit", 0))
+	go func() { // the move comes while the poll is held
+		if err := en.desk.WaitHeld(t.Context(), tok, 1); err == nil {
+			en.desk.Issue(tok, env, prompt(1, "commit", 0))
+		}
 	}()
 	start := time.Now()
 	r := en.do("GET", "/v1/walkin/next?wait=10", "", "X-Walkin", tok)
@@ -456,7 +458,11 @@ func TestNextDrain(t *testing.T) {
 	drain := make(chan struct{})
 	en := newEnv(t, desk.Options{Drain: drain})
 	tok, _ := en.joined("Ada")
-	go func() { time.Sleep(100 * time.Millisecond); close(drain) }()
+	go func() { // the drain comes while the poll is held
+		if err := en.desk.WaitHeld(t.Context(), tok, 1); err == nil {
+			close(drain)
+		}
+	}()
 	start := time.Now()
 	r := en.do("GET", "/v1/walkin/next?wait=30&format=brief", "", "X-Walkin", tok)
 	if r.status != 200 || r.body["waiting"] != true || r.body["status"] != "draining" || r.body["brief"] == nil {
@@ -477,10 +483,10 @@ func TestNextPollsPerToken(t *testing.T) {
 	}
 	// Both polls held, each in the desk's NextMove (so past the door's count), before the one
 	// too many is sent: a probe sent sooner would take a place itself and turn a long poll away.
-	for deadline := time.Now().Add(30 * time.Second); en.desk.Held(tok) < 2; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of 2 long polls held", en.desk.Held(tok))
-		}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if err := en.desk.WaitHeld(ctx, tok, 2); err != nil {
+		t.Fatalf("%d of 2 long polls held: %v", en.desk.Held(tok), err)
 	}
 	r := en.do("GET", "/v1/walkin/next?wait=0", "", "X-Walkin", tok)
 	refused(t, r, 429, "too_many_polls")

@@ -16,6 +16,7 @@ import (
 	"arena/transport/dotdotdot/desk"
 	"arena/transport/dotdotdot/join"
 	"arena/transport/dotdotdot/pages"
+	"arena/transport/dotdotdot/walkin"
 	"arena/transport/httpapi"
 	"arena/transport/meta"
 	"arena/transport/ops"
@@ -57,11 +58,12 @@ func (Site) Name() string { return "dotdotdot" }
 // Answer is DOTDOTDOT's refusal table and {error, code, retry} body.
 func (Site) Answer() door.Site { return codes.Dotdotdot }
 
-// Mount puts the token-in-URL guard in front of routing and mounts the doors Options names, in
-// this order: desk, join, ops, the instance card, pages, chat seat.
+// Mount puts the token-in-URL guard (walkin.Guard, §4.4) and then the one-value-per-parameter
+// guard (door.UniqueQuery) in front of routing and mounts the doors Options names, in this
+// order: desk, join, ops, the instance card, pages, chat seat.
 func (s Site) Mount(e *echo.Echo) error {
 	o := s.Options
-	e.Pre(door.TokenGuard())
+	e.Pre(walkin.Guard(), door.UniqueQuery())
 	if o.Desk != nil {
 		desk.Mount(e, o.Desk, o.DeskOptions)
 	}

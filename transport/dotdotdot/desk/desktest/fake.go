@@ -38,7 +38,8 @@ type walkin struct {
 	result *games.Result
 	notify chan struct{} // closed and replaced when a move is issued
 	polls  int
-	held   int // NextMove calls waiting now
+	held   int           // NextMove calls waiting now
+	moved  chan struct{} // closed and replaced when held changes (WaitHeld)
 }
 
 type move struct {
@@ -83,7 +84,7 @@ func (f *Fake) Polls(token string) int {
 }
 
 // Held is how many NextMove calls for the token are waiting now (for a move, the wait's end or
-// ctx's), so a test knows its long polls are held without sleeping on it.
+// ctx's); WaitHeld waits for a number of them.
 func (f *Fake) Held(token string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -91,6 +92,37 @@ func (f *Fake) Held(token string) int {
 		return w.held
 	}
 	return 0
+}
+
+// WaitHeld returns once at least n NextMove calls for the token are waiting, so a test acts on
+// a long poll it knows is held, on a signal rather than after a pause; it returns ctx's error
+// if ctx ends first, and unknown_token for a token never registered.
+func (f *Fake) WaitHeld(ctx context.Context, token string, n int) error {
+	for {
+		f.mu.Lock()
+		w, err := f.walkin(token)
+		if err != nil {
+			f.mu.Unlock()
+			return err
+		}
+		if w.held >= n {
+			f.mu.Unlock()
+			return nil
+		}
+		ch := w.moved
+		f.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// heldChanged wakes WaitHeld; the caller holds mu.
+func (w *walkin) heldChanged() {
+	close(w.moved)
+	w.moved = make(chan struct{})
 }
 
 // Issue opens a move for the token: env is the signed envelope as bytes; it replaces any move
@@ -139,7 +171,7 @@ func (f *Fake) RegisterWalkin(ctx context.Context, name, model string) (string, 
 	defer f.mu.Unlock()
 	f.mu.n++
 	tok := fmt.Sprintf("w_%032x", f.mu.n)
-	f.mu.tokens[tok] = &walkin{name: name, notify: make(chan struct{})}
+	f.mu.tokens[tok] = &walkin{name: name, notify: make(chan struct{}), moved: make(chan struct{})}
 	f.mu.names[name] = tok
 	f.mu.changes++
 	return tok, nil
@@ -215,6 +247,7 @@ func (f *Fake) NextMove(ctx context.Context, token string, wait time.Duration) (
 		ch := w.notify
 		round := w.round
 		w.held++
+		w.heldChanged()
 		f.mu.Unlock()
 		var next *dotdotdot.Next
 		var nerr error
@@ -227,6 +260,7 @@ func (f *Fake) NextMove(ctx context.Context, token string, wait time.Duration) (
 		}
 		f.mu.Lock()
 		w.held--
+		w.heldChanged()
 		f.mu.Unlock()
 		if next != nil {
 			return *next, nerr

@@ -3,29 +3,28 @@ package actors
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
 	"crypto/sha256"
 	"fmt"
 	"sync"
 	"testing"
 	"time"
 
-	"arena/actors/dotdotdot/envelope"
 	"arena/games"
 	"arena/games/blitz"
 )
 
-// TestEnvelopeSameWithPackedLog: a Blitz table compacted after every step as the table actor does
-// (games.Compactor: its public log packed, its answered prompts dropped) signs envelopes byte for
-// byte equal to those of the same round never compacted, the walk-in's and the agent's envelope
-// carrying the whole state. Envelopes of earlier steps are signed again on other goroutines while
-// the round goes on and packs (go test -race): a packed state read anywhere reads the same.
+// TestPromptSameWithPackedLog: a Blitz table compacted after every step as the table actor does
+// (games.Compactor: its public log packed, its answered prompts dropped) hands out prompts that a
+// channel encodes (wire: the whole state flattened) byte for byte equal to those of the same
+// round never compacted. Prompts of earlier steps are encoded again on other goroutines while the
+// round goes on and packs (go test -race), as a channel actor does: a packed state read anywhere
+// reads the same. (DOTDOTDOT's envelope is a function of the same members; its channels sign it
+// from a packed state in actors/dotdotdot's TestDeskPracticePackedEnvelopes.)
 // The walk-in desk's notional seat money (actors/dotdotdot: 200 CCD entry, 60% collateral), in
 // microCCD: the seats of the twin rounds are the desk's Practice seats.
 const walkinEntry, walkinCollateral int64 = 200_000_000, 120_000_000
 
-func TestEnvelopeSameWithPackedLog(t *testing.T) {
-	key := ed25519.NewKeyFromSeed(make([]byte, 32))
+func TestPromptSameWithPackedLog(t *testing.T) {
 	eng := blitz.NewEngine(blitz.DefaultFees())
 	var seed [32]byte
 	copy(seed[:], "envelope packing twin round")
@@ -66,10 +65,10 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 			t.Fatalf("%d prompts, %d plain", len(a.Prompts), len(b.Prompts))
 		}
 		for i := range a.Prompts {
-			ea, err1 := envelope.Sign(key, "T-77", a.Prompts[i])
-			eb, err2 := envelope.Sign(key, "T-77", b.Prompts[i])
+			ea, err1 := wire("T-77", a.Prompts[i])
+			eb, err2 := wire("T-77", b.Prompts[i])
 			if err1 != nil || err2 != nil || !bytes.Equal(ea, eb) {
-				t.Fatalf("seat %d %+v: envelopes differ (%v, %v)", a.Prompts[i].Seat, a.Prompts[i].Move, err1, err2)
+				t.Fatalf("seat %d %+v: prompts differ (%v, %v)", a.Prompts[i].Seat, a.Prompts[i].Move, err1, err2)
 			}
 			signed++
 			if a.Prompts[i].State.Packed() {
@@ -77,11 +76,11 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 			}
 			p, want := a.Prompts[i], sha256.Sum256(eb)
 			wg.Add(1)
-			go func() { // a walk-in's mailbox or an A2A call signing it later, elsewhere
+			go func() { // a channel actor encoding it later, elsewhere
 				defer wg.Done()
-				e, err := envelope.Sign(key, "T-77", p)
+				e, err := wire("T-77", p)
 				if err != nil || sha256.Sum256(e) != want {
-					errs <- fmt.Errorf("seat %d %+v: envelope signed on another goroutine differs (%v)", p.Seat, p.Move, err)
+					errs <- fmt.Errorf("seat %d %+v: prompt encoded on another goroutine differs (%v)", p.Seat, p.Move, err)
 				}
 			}()
 		}
@@ -116,6 +115,6 @@ func TestEnvelopeSameWithPackedLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, ok := packed.Result(); !ok || signed < 100 || packedSeen == 0 {
-		t.Fatalf("round finished %v; %d envelopes compared, %d with a packed log", ok, signed, packedSeen)
+		t.Fatalf("round finished %v; %d prompts compared, %d with a packed log", ok, signed, packedSeen)
 	}
 }
