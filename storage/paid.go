@@ -60,6 +60,7 @@ type PaidHold struct {
 	Name      string   `json:"name,omitempty"`
 	Endpoint  string   `json:"endpoint"`
 	Kind      string   `json:"kind,omitempty"`
+	Owner     string   `json:"owner,omitempty"` // the Badge's owner, CAIP-10 (seat.taken's owner)
 	Human     bool     `json:"human,omitempty"`
 	PayFrom   []string `json:"pay_from"`
 	Status    string   `json:"status"`

@@ -20,6 +20,10 @@ type Options struct {
 	Agents AgentCaller
 	// Resolver resolves BYO seats' keys when their table opens (nil: BYO seats have no key).
 	Resolver KeyResolver
+	// HouseOwner is the house identity account as CAIP-10 (ccd:<chain>:<address>): the owner
+	// of every lent house Badge (§3), named in their seats' seat.taken (§15). Empty: unknown,
+	// and those seats' owner is null.
+	HouseOwner string
 }
 
 // Arena is the DOTDOTDOT product on a running arena: the arena's own façade (embedded) and the

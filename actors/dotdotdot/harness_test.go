@@ -33,8 +33,10 @@ type harness struct {
 	eng2  games.Engine // a second game in the bracket (real engines), set before start
 	// agents, when set before start, is wired into the arena.
 	agents AgentCaller
-	key    ed25519.PrivateKey
-	arena  *Arena
+	// product, when set before start, is the rest of the product's Options (Agents is agents).
+	product Options
+	key     ed25519.PrivateKey
+	arena   *Arena
 
 	events chan games.Event
 	log    []games.Event
@@ -82,11 +84,17 @@ func (h *harness) start() {
 			}
 		},
 		OnStatus: func(id, s string) { h.status <- [2]string{id, s} }},
-		Options{Agents: h.agents})
+		h.productOptions())
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	h.arena = a
+}
+
+func (h *harness) productOptions() Options {
+	o := h.product
+	o.Agents = h.agents
+	return o
 }
 
 func (h *harness) open(spec actors.TableSpec) string {

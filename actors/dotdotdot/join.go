@@ -19,6 +19,7 @@ type AgentJoin struct {
 	Name     string // the card's name (§4.2: it wins over a name sent at join)
 	Endpoint string // the card's A2A endpoint: every move is called there (§4)
 	Kind     string // the seat kind: "byo" (default), or the card's "house"/"arena"
+	Owner    string // the Badge's owner, CAIP-10 (§3, from the registry): seat.taken's owner (§15)
 	Table    string // "practice" (a fresh table with house seats, opened at once)
 	Format   string // "short" or "blitz" ("" → "blitz")
 	// Pace is the table's clock; zero selects the agent clock of §5.3 (every phase its full
@@ -90,7 +91,7 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	}
 	s := &spec.Seats[0]
 	s.Seat.Agent, s.Seat.Name, s.Lent = j.Agent, j.Name, false
-	setBlitzSeat(s, func(o *blitz.SeatOptions) { o.Kind, o.Walkin, o.Human = kind, false, j.Human })
+	setBlitzSeat(s, func(o *blitz.SeatOptions) { o.Kind, o.Walkin, o.Human, o.Owner = kind, false, j.Human, j.Owner })
 	s.Channel, s.Endpoint = ChannelA2A, j.Endpoint
 	round, err := a.OpenTable(ctx, spec)
 	if err != nil {

@@ -280,7 +280,7 @@ func (a *paidActor) record(t *paidTable) storage.PaidTable {
 	for _, h := range t.holds {
 		c := h.check
 		r.Holds = append(r.Holds, storage.PaidHold{ID: h.Hold, SeatToken: h.SeatToken, Agent: h.join.Agent, Name: h.join.Name,
-			Endpoint: h.join.Endpoint, Kind: h.join.Kind, Human: h.join.Human, PayFrom: h.PayFrom, Status: c.Status,
+			Endpoint: h.join.Endpoint, Kind: h.join.Kind, Owner: h.join.Owner, Human: h.join.Human, PayFrom: h.PayFrom, Status: c.Status,
 			Paid: c.Paid, PaidBy: c.PaidBy, Amount: c.Amount, Pending: c.Pending, Foreign: c.Foreign, Seat: c.Seat})
 	}
 	return r
@@ -545,7 +545,7 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 		s.Seat.Agent, s.Seat.Name, s.Lent = h.join.Agent, h.join.Name, false
 		s.Seat.Entry = p.o.Entry
 		setBlitzSeat(s, func(o *blitz.SeatOptions) {
-			o.Kind, o.Walkin, o.Human, o.Collateral = kind, false, h.join.Human, p.o.Entry*60/100
+			o.Kind, o.Walkin, o.Human, o.Owner, o.Collateral = kind, false, h.join.Human, h.join.Owner, p.o.Entry*60/100
 		})
 		s.Channel, s.Endpoint = ChannelA2A, h.join.Endpoint
 	}
@@ -940,7 +940,7 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 			if _, ok := st.Holds[sh.ID]; !ok {
 				continue
 			}
-			h := &paidHold{committed: true, join: AgentJoin{Agent: sh.Agent, Name: sh.Name, Endpoint: sh.Endpoint, Kind: sh.Kind, Human: sh.Human}}
+			h := &paidHold{committed: true, join: AgentJoin{Agent: sh.Agent, Name: sh.Name, Endpoint: sh.Endpoint, Kind: sh.Kind, Owner: sh.Owner, Human: sh.Human}}
 			h.Hold, h.SeatToken, h.StartsAt, h.PayFrom, h.Entry, h.Table, h.Escrow = sh.ID, sh.SeatToken, r.StartsAt, sh.PayFrom, r.Entry, r.ID, p.o.Escrow
 			h.tokenHash = sha256.Sum256([]byte(sh.SeatToken))
 			h.accounts = accountsOf(sh.PayFrom)

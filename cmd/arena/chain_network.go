@@ -37,6 +37,15 @@ func (n chainNetwork) caip10(acc ccd.Address) string {
 	return badge.Account{Chain: n.chain, Address: acc}.String()
 }
 
+// houseOwner is the house identity account as CAIP-10, the owner of every lent house Badge
+// (§3; seat.taken's owner, §15), or "" when it is not configured.
+func (n chainNetwork) houseOwner() string {
+	if n.house == (ccd.Address{}) {
+		return ""
+	}
+	return n.caip10(n.house)
+}
+
 // escrowID is the escrow instance as CAIP-10 ("" when there is none).
 func (n chainNetwork) escrowID() string {
 	if n.escrow == nil {

@@ -57,7 +57,8 @@ func startDotdotdot(cfg config.Config, sec config.Secrets, store *storage.Store,
 		Metrics: reg, Anchorer: escrowAnchorer{ag},
 		OnStatus:      ag.onStatus, // a finished paid table settles on the escrow (join.go)
 		BeforeRecover: ch.start,
-	}, dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys})
+	}, dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys,
+		HouseOwner: ch.net.houseOwner()})
 	if err != nil {
 		return nil, err
 	}

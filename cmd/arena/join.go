@@ -245,7 +245,7 @@ type joinSeater struct {
 
 func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (dotdotdot.AgentJoinReply, error) {
 	return s.a.JoinAgent(ctx, dotdotdot.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
-		Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Pace: s.pace, Human: true})
+		Owner: st.Agent.Owner, Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Pace: s.pace, Human: true})
 }
 
 func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error) {
@@ -261,7 +261,7 @@ func (p paidAdapter) Hold(ctx context.Context, ag join.Agent) (dotdotdot.PaidHol
 	if ag.Wallet != "" {
 		payFrom = append(payFrom, ag.Wallet)
 	}
-	return p.p.Hold(ctx, dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Kind: seatKind(ag.Kind), Human: true}, payFrom)
+	return p.p.Hold(ctx, dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Owner: ag.Owner, Kind: seatKind(ag.Kind), Human: true}, payFrom)
 }
 
 func (p paidAdapter) Check(ctx context.Context, hold, tok string) (json.RawMessage, error) {

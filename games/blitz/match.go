@@ -512,12 +512,12 @@ func (m *Match) openRound() {
 		"arena": m.setup.Arena, "format": formatView(m.format, len(m.seats)),
 		"seed_hash": m.SeedHash(), "bounty": m.pot})
 	for _, s := range m.seats {
-		kind := s.Kind
-		if kind == "" {
-			kind = "byo"
+		var owner any // null: the table was not told who owns the Badge
+		if s.Owner != "" {
+			owner = s.Owner
 		}
-		p := map[string]any{"seat": s.Seat.Seat, "agent": s.Agent,
-			"name": s.Name, "rating": s.Rating, "arena": m.setup.Arena, "human": s.Human, "kind": kind}
+		p := map[string]any{"seat": s.Seat.Seat, "agent": s.Agent, "name": s.Name, "rating": s.Rating,
+			"arena": m.setup.Arena, "owner": owner, "human": s.Human, "kind": s.SeatKind()}
 		// The key the seat's commitments are checked against (§7.3), public, so a transcript
 		// verifies every commitment signature on its own (anchor-check); for a BYO seat it is
 		// its card's signing_key as resolved (§4.1), for a walk-in the lent Badge's.

@@ -49,6 +49,10 @@ func seatNames(evs []games.Event) map[int]string {
 	return names
 }
 
+// kindWords are seat.taken's kinds in words (§15's ots, byo, arena, and the house of transcripts
+// written before seat.taken used them); any other kind shows as it is.
+var kindWords = map[string]string{"ots": "off-the-shelf agent", "byo": "own agent", "arena": "arena agent", "house": "house agent"}
+
 func who(names map[int]string, seat int) string {
 	if n := names[seat]; n != "" {
 		return fmt.Sprintf("seat %d (%s)", seat, n)
@@ -82,8 +86,8 @@ func describe(e games.Event, names map[int]string) string {
 		return fmt.Sprintf("Round %s opened: %s, %d seats, %d turns.", e.Round, f.Name, f.Seats, f.Turns)
 	case "seat.taken":
 		kind := str("kind")
-		if kind == "house" {
-			kind = "house agent"
+		if w, ok := kindWords[kind]; ok {
+			kind = w
 		}
 		return fmt.Sprintf("%s took seat %d (%s).", str("name"), num("seat"), kind)
 	case "scouting.started":

@@ -22,6 +22,24 @@ type SeatOptions struct {
 	Levers     string `json:"levers,omitempty"`
 	Collateral int64  `json:"collateral,omitempty"` // microCCD (or micro-chips), 40–80% of the seat's Entry (§14)
 	Rating     int    `json:"rating,omitempty"`     // shown to every seat (§5.4 agents[].rating)
+	// Owner is the CAIP-10 account (ccd:<chain>:<address>) that owns the seat's Badge (§3),
+	// published in seat.taken (§15): the house identity account for a lent house Badge (house
+	// and walk-in seats), the registry's owner for a registered agent. Empty: not known (an
+	// offline round), published as null.
+	Owner string `json:"owner,omitempty"`
+}
+
+// SeatKind is the seat's kind in seat.taken's words (§15): "ots" on the house model, "arena"
+// the house's roster ("house" and "arena" seats), "byo" the player's own agent (a BYO seat, or
+// a walk-in: its answers are the player's own, under a lent Badge).
+func (o SeatOptions) SeatKind() string {
+	switch o.Kind {
+	case "ots":
+		return "ots"
+	case "house", "arena":
+		return "arena"
+	}
+	return "byo"
 }
 
 // JSON is o as a seat's games.Seat.Options.
