@@ -115,7 +115,14 @@ type Arena struct {
 	tables *actor.PID // arena/tables
 	ledger *ledger.Ledger
 	closed atomic.Bool
+	ready  chan struct{} // closed once boot recovery has run (Ready)
 }
+
+// Ready is closed once Start has restored every live table (boot recovery has run). Code that
+// runs in Options.BeforeRecover and opens a table later (a protocol taking up a table it had
+// begun to open before a restart) waits for it: before then there is no tables actor to open it,
+// and boot recovery would take a table it had just created for its own.
+func (a *Arena) Ready() <-chan struct{} { return a.ready }
 
 // Start builds the actor system, spawns the ledger (the store's one money actor: Ledger), runs
 // Options.BeforeRecover and each product's BeforeRecover, spawns arena → tables, and respawns every
@@ -160,7 +167,7 @@ func Start(opts Options) (*Arena, error) {
 	sys := actor.NewActorSystem(
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log.With("lib", "protoactor") }),
 		actor.WithDeadLetterThrottleCount(3), actor.WithDeadLetterRequestLogging(false))
-	a := &Arena{opts: opts, env: e, system: sys, tables: actor.NewPID(sys.Address(), "arena/tables")}
+	a := &Arena{opts: opts, env: e, system: sys, tables: actor.NewPID(sys.Address(), "arena/tables"), ready: make(chan struct{})}
 	a.ledger, err = ledger.Start(sys, opts.DB, ledger.Options{Now: opts.Clock.Now, AskTimeout: opts.AskTimeout,
 		Logger: log.With("component", "ledger")})
 	if err != nil {
@@ -189,6 +196,7 @@ func Start(opts Options) (*Arena, error) {
 		sys.Shutdown()
 		return nil, fmt.Errorf("actors: start: tables supervisor: %w", err)
 	}
+	close(a.ready)
 	return a, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -298,24 +299,23 @@ func TestServeJSAgentJoinsAndPlays(t *testing.T) {
 
 	// The round plays out; the transcript opens at the reveal.
 	var events []games.Event
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		code, raw := getJSON(t, s.url+"/v1/rounds/"+round+"/transcript")
-		if code == 200 {
-			var tr struct {
-				Events []games.Event `json:"events"`
-			}
-			if err := json.Unmarshal(raw, &tr); err != nil {
-				t.Fatal(err)
-			}
-			events = tr.Events
-			break
+	var lastCode int
+	var lastRaw []byte
+	eventually(t, 90*time.Second, 500*time.Millisecond, func() bool {
+		if lastCode, lastRaw = getJSON(t, s.url+"/v1/rounds/"+round+"/transcript"); lastCode != 200 {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("round %s not revealed in 90 s (last %d %s)", round, code, raw)
+		var tr struct {
+			Events []games.Event `json:"events"`
 		}
-		time.Sleep(500 * time.Millisecond)
-	}
+		if err := json.Unmarshal(lastRaw, &tr); err != nil {
+			t.Fatal(err)
+		}
+		events = tr.Events
+		return true
+	}, func() string {
+		return fmt.Sprintf("round %s not revealed in 90 s (last %d %s)", round, lastCode, lastRaw)
+	})
 	var lines, sealed, settled, calls int
 	ids := map[string]bool{}
 	for _, e := range events {

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
@@ -275,21 +276,16 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	}
 	n, _ := strconv.ParseUint(strings.TrimPrefix(round, "T-"), 10, 64)
 	var er devchain.EscrowRound
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		r, ok, err := node.EscrowRound(n)
-		if err != nil {
+	var onEscrow bool
+	eventually(t, 30*time.Second, 100*time.Millisecond, func() bool {
+		var err error
+		if er, onEscrow, err = node.EscrowRound(n); err != nil {
 			t.Fatal(err)
 		}
-		if ok && r.Settled {
-			er = r
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("round %s not settled on the escrow in 30 s (opened %v)", round, ok)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return onEscrow && er.Settled
+	}, func() string {
+		return fmt.Sprintf("round %s not settled on the escrow in 30 s (opened %v)", round, onEscrow)
+	})
 	rec, ok := pt.Finished(mustTable(t, a, round))
 	if !ok {
 		t.Fatal("no settlement")
