@@ -522,7 +522,7 @@ func PracticeBench(eng games.Engine, format string) (func(id string) actors.Tabl
 	}
 	return func(id string) actors.TableSpec {
 		spec, _ := walkinTableSpec(id, "practice", format, n, blitz.AgentPace(), nil, nil)
-		return spec
+		return setLevers(spec) // the bench opens through actors.Arena, not Arena.OpenTable
 	}, nil
 }
 
