@@ -11,7 +11,8 @@ import (
 )
 
 // seatActor delivers one seat's prompts. A house seat (ChannelHouse) is played here: the game's
-// house policy answers at once and the answer goes to the table as *SeatAnswer. Every other seat
+// house policy answers at once and the answer goes to the table as *SeatAnswer, its input marked
+// House. Every other seat
 // sends each prompt, as *DeliverPrompt, to its channel's actor (the seat's own, SeatSpec.Actor,
 // or the channel's, Options.Channels), which encodes and carries it as its protocol says and
 // answers the table itself: a new way to reach a player is a new channel actor, not a change here.
@@ -69,9 +70,10 @@ func (s *seatActor) deliver(ctx actor.Context, p *games.Prompt) {
 		s.r.env.log.Warn("house seat at a game with no house policy", "table", s.r.id, "seat", p.Seat)
 		return
 	}
+	// The answer is marked as the house policy's (games.Input.House), so the game may say so.
 	body := hp.HouseAnswer(*p, houseSeed(s.r.seed, p))
 	ctx.Send(s.r.table, &SeatAnswer{Round: s.r.round, From: ChannelHouse,
-		Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}})
+		Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body, House: true}})
 }
 
 // houseSeed draws the seed of a house answer from the round's seed and the move, so house play

@@ -234,8 +234,14 @@ func TestDeriveAgentIsABadge(t *testing.T) {
 		if err != nil || a.Chain != badge.Testnet || a.Token.Index != 12802 || a.Token.Subindex != 0 {
 			t.Fatalf("id %q: %+v, %v; want a Badge of the testnet registry", id, a, err)
 		}
-		if _, ok := a.BadgeTokenID(); !ok {
+		tok, ok := a.BadgeTokenID()
+		if !ok {
 			t.Fatalf("id %q: token id is not a u64", id)
+		}
+		// §4.2: registrations carries the token id as a JSON number, which I-JSON carries
+		// exactly up to 2^53 − 1: the stand-in's card must be able to.
+		if tok > 1<<53-1 {
+			t.Fatalf("id %q: token id %d is above 2^53 − 1: its card's registrations agentId cannot be a number", id, tok)
 		}
 		if seen[id] {
 			t.Fatalf("two keys share id %q", id)

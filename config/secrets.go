@@ -132,11 +132,13 @@ const TestnetChain = string(badge.Testnet)
 var TestnetRegistry = badge.Contract{Chain: badge.Testnet, Index: 12802, Subindex: 0}
 
 // DeriveAgent is the stand-in agent id of an instance with no registered Badge yet: the
-// CAIP-19 Badge on the testnet registry <12802,0> whose token id (TokenIdU64) is the first 8
-// bytes, little-endian, of SHA-256("arena-instance:" || pub). It is stable for a key, distinct
-// per key (instances must not share an id, §3), and a well-formed CIS-2 token address
-// (base58check, no 0, O, I or l). Configure the real Badge with --agent once registered.
+// CAIP-19 Badge on the testnet registry <12802,0> whose token id (TokenIdU64) is the low 53 bits
+// of the first 8 bytes, little-endian, of SHA-256("arena-instance:" || pub). It is stable for a
+// key, distinct per key (instances must not share an id, §3), a well-formed CIS-2 token address
+// (base58check, no 0, O, I or l), and its token id is at most 2^53 − 1, so the instance card's
+// registrations carry it as a JSON number (§4.2; I-JSON carries no larger integer exactly).
+// Configure the real Badge with --agent once registered.
 func DeriveAgent(pub ed25519.PublicKey) string {
 	h := sha256.Sum256(append([]byte("arena-instance:"), pub...))
-	return badge.NewAgentID(badge.Testnet, TestnetRegistry, binary.LittleEndian.Uint64(h[:8])).String()
+	return badge.NewAgentID(badge.Testnet, TestnetRegistry, binary.LittleEndian.Uint64(h[:8])&(1<<53-1)).String()
 }

@@ -190,6 +190,11 @@ type Input struct {
 	Kind string          `json:"kind"`
 	Move Move            `json:"move"`
 	Body json.RawMessage `json:"body"`
+	// House says the answer is the engine's own house policy's (HousePlayer.HouseAnswer), played
+	// by the runtime for a seat it plays itself (actors' house channel), not the seat's own
+	// agent: a game may say so in its transcript (Blitz §15 agent.scripted). Only the runtime
+	// sets it; a door never does.
+	House bool `json:"house,omitempty"`
 }
 
 // Prompt asks one seat for one move. It is Break Room's your_turn and Blitz's envelope less the

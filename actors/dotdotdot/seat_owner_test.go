@@ -128,6 +128,14 @@ func TestPaidSeatKeepsItsOwnerAcrossARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	deps.add(hold.SeatToken, EscrowDeposit{Payer: "3kBxOwnerOne", Amount: 100_000_000, At: t0.Add(5 * time.Second), Finalized: true})
+	recs, err := h.arena.Store().PaidTables()
+	if err != nil || len(recs) != 1 || len(recs[0].Holds) != 1 || recs[0].Holds[0].Owner != owner1 {
+		t.Fatalf("the stored paid table %+v (%v) does not keep the hold's owner %s", recs, err, owner1)
+	}
+	// The process stops: its paid tables with it (they share the test's clock otherwise).
+	if err := p.root.StopFuture(p.pid).Wait(); err != nil {
+		t.Fatal(err)
+	}
 	h.stop()
 	h.start()
 	opened := make(chan [2]string, 1)

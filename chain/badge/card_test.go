@@ -140,8 +140,8 @@ func TestWriteCardRoundTrip(t *testing.T) {
 	}
 }
 
-// A Badge token id above 2^53 − 1 survives WriteCard → ParseCard. The instance's stand-in Badge
-// (config.DeriveAgent) takes a u64 from SHA-256, almost always above, and strict JSON (I-JSON,
+// A Badge token id above 2^53 − 1 survives WriteCard → ParseCard. A registry may mint one (the
+// instance's stand-in Badge, config.DeriveAgent, keeps to 53 bits), and strict JSON (I-JSON,
 // canon) cannot carry such an integer as a number:
 //
 //	"registrations":[{"agentId":13077503408096846387,"agentRegistry":"ccd:…:12802.0"}]

@@ -176,9 +176,8 @@ func TestServeJSAgentJoinsAndPlays(t *testing.T) {
 
 	data := filepath.Join(dir, "data")
 	s := &server{t: t, data: data, logs: &syncBuf{}}
-	// The instance Badge is given with a small token id: the stand-in derived from the key
-	// (config.DeriveAgent) has a 64-bit token id, and chain/badge's card writer puts it in
-	// registrations[].agentId as a JSON number above 2^53, which its own reader refuses.
+	// The instance Badge is given (a small token id, as a registry mints them), not derived from
+	// the key (config.DeriveAgent).
 	instanceID := badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String()
 	s.cmd = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--log-format", "json", "--config", cfgFile,
 		"--agent", instanceID)

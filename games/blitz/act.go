@@ -129,6 +129,9 @@ func (m *Match) answer(in games.Input) error {
 	}
 	// From here the answer is taken; parts may be dropped.
 	m.answered[in.Seat] = true
+	if in.House {
+		m.scriptedAnswer(s)
+	}
 	if m.stage == stCommit {
 		s.committedAt = m.now // its veto window starts here (vetoHold)
 	}
@@ -258,10 +261,27 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 // scripted records that an in-house or off-the-shelf seat's answer to the open move comes from
 // the fallback policy because its model could not answer (§15 agent.scripted, public). It must
 // name the open move and come before the seat's answer.
+// hasFallback reports whether the arena plays seat s with a fallback policy (§15 agent.scripted:
+// "an in-house or off-the-shelf seat"): kinds ots, house and arena.
+func hasFallback(s *seatState) bool { return s.Kind == "ots" || s.Kind == "house" || s.Kind == "arena" }
+
+// scriptedAnswer is an answer of seat s's that came from the house policy (games.Input.House):
+// for a seat with a fallback policy it emits public agent.scripted {seat, turn, phase} (§15)
+// ahead of the answer's own events, once per turn and phase (the payload names no exchange, so
+// a talk phase's three answers say it once). Any other seat's flag is ignored.
+func (m *Match) scriptedAnswer(s *seatState) {
+	at := games.Move{Turn: m.turn, Phase: stageName[m.stage]}
+	if !hasFallback(s) || s.scriptedAt == at {
+		return
+	}
+	s.scriptedAt = at
+	m.emit("agent.scripted", visPublic, map[string]any{"seat": s.Seat.Seat, "turn": m.turn, "phase": stageName[m.stage]})
+}
+
 func (m *Match) scripted(in games.Input) error {
 	s := m.seat(in.Seat)
 	switch {
-	case s.Kind != "ots" && s.Kind != "house" && s.Kind != "arena":
+	case !hasFallback(s):
 		return refuse(games.CodeBadRequest, "seat %d (%s) has no fallback policy", in.Seat, s.Kind)
 	case m.stage != stScouting && m.stage != stTalk && m.stage != stCommit, in.Move != m.Phase(),
 		!s.alive, m.answered[in.Seat]:

@@ -55,9 +55,10 @@ type seatState struct {
 	callsQueue  []string
 	calls       []string // calls delivered
 	vetoUsed    bool
-	committedAt time.Time // when its answer to the open commit phase was taken (vetoHold)
-	accusation  int       // seat the accusation stands on; 0 none
-	accuseUsed  int       // 0 none, 1 placed, 2 moved
+	committedAt time.Time  // when its answer to the open commit phase was taken (vetoHold)
+	accusation  int        // seat the accusation stands on; 0 none
+	accuseUsed  int        // 0 none, 1 placed, 2 moved
+	scriptedAt  games.Move // the turn and phase of its last agent.scripted (Exchange 0); zero: none
 	inbox       []json.RawMessage
 }
 
