@@ -674,20 +674,6 @@ func TestServeSIGTERMEndsLongPolls(t *testing.T) {
 	}
 }
 
-func TestBracketHostsBlitzAndDilemma(t *testing.T) {
-	b, err := newBracket()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, m := range b.Manifests() {
-		ids = append(ids, m.ID)
-	}
-	if strings.Join(ids, ",") != "blitz,warden.dilemma" {
-		t.Fatalf("bracket %v", ids)
-	}
-}
-
 // TestServeOpsStopAndRestart: an operator stops a live table with `arena ops stop`, the walk-in's
 // answer is refused meanwhile (changing nothing), `arena ops restart` brings the table back from
 // its snapshot, and the round plays on to its result.
