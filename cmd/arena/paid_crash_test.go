@@ -206,22 +206,16 @@ func TestPaidCrashChild(t *testing.T) {
 		time.Sleep(time.Hour) // until the kill
 		return
 	}
-	deadline := time.Now().Add(90 * time.Second)
 	var tab storage.PaidTable
-	for {
-		tabs, err := r.st.PaidTables()
-		if err != nil {
-			t.Fatal(err)
-		}
+	var tabs []storage.PaidTable
+	eventually(t, 90*time.Second, 100*time.Millisecond, func() bool {
+		tabs, _ = r.st.PaidTables()
 		if len(tabs) == 1 && tabs[0].Status == storage.PaidSettled {
 			tab = tabs[0]
-			break
+			return true
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("paid tables %+v", tabs)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return false
+	}, func() string { return fmt.Sprintf("paid tables %+v", tabs) })
 	r.waitQuiet(tab.Round, 60*time.Second)
 	st, ok := r.pt.Finished(tab.ID)
 	if !ok || len(st.Paid) != 1 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,23 +12,16 @@ import (
 	"arena/actors/ledger"
 )
 
-// waitCheck polls hold h's check until it leaves "holding".
+// waitCheck waits for hold h's check to leave "holding".
 func (r *paidRig) waitCheck(h dotdotdot.PaidHold, within time.Duration) dotdotdot.PaidCheck {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		c, err := r.pt.Check(context.Background(), h.Hold, h.SeatToken)
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		if c.Status != "holding" {
-			return c
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("hold %s still holding after %s", h.Hold, within)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	var c dotdotdot.PaidCheck
+	eventually(r.t, within, 100*time.Millisecond, func() bool {
+		var err error
+		c, err = r.pt.Check(context.Background(), h.Hold, h.SeatToken)
+		return err == nil && c.Status != "holding"
+	}, func() string { return fmt.Sprintf("hold %s: %+v after %s", h.Hold, c, within) })
+	return c
 }
 
 // Money that does not play goes back to whoever paid it, exactly: the part of a counted

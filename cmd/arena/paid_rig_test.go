@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strconv"
@@ -141,30 +142,22 @@ func (r *paidRig) deposit(from, token string, amount uint64) {
 	}
 }
 
-// settledRound waits for round's settle on the escrow and every unspent deposit's refund.
+// waitQuiet waits for round's settle on the escrow ("": none) and every unspent deposit's refund.
 func (r *paidRig) waitQuiet(round string, within time.Duration) {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		done := true
+	var settled bool
+	var un []devchain.Unspent
+	eventually(r.t, within, 100*time.Millisecond, func() bool {
+		settled = true
 		if round != "" {
 			n, _ := strconv.ParseUint(strings.TrimPrefix(round, "T-"), 10, 64)
 			er, ok, err := r.node.EscrowRound(n)
-			if err != nil {
-				r.t.Fatal(err)
-			}
-			done = ok && er.Settled
+			settled = err == nil && ok && er.Settled
 		}
-		un, err := r.node.EscrowUnspent()
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		if done && len(un) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("round %q not settled (%v) or deposits unrefunded %+v after %s", round, done, un, within)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		var err error
+		un, err = r.node.EscrowUnspent()
+		return settled && err == nil && len(un) == 0
+	}, func() string {
+		return fmt.Sprintf("round %q settled on the escrow: %v; deposits unrefunded: %+v", round, settled, un)
+	})
 }

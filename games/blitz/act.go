@@ -161,7 +161,7 @@ func (m *Match) answer(in games.Input) error {
 		}
 	}
 	if b.Accusation != nil {
-		if s.Walkin || s.Human {
+		if s.answerAccuses() {
 			if err := m.accuse(in.Seat, *b.Accusation, false); err != nil {
 				ge, _ := err.(*games.Error)
 				code := CodeRefused

@@ -125,6 +125,9 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 			return nil, bad("seats[%d].options: %v", i, err)
 		}
 		seatOpts[i] = so
+		if !validLevers(so.Levers) {
+			return nil, bad("seats[%d].options.levers %q: own, human, agent or none", i, so.Levers)
+		}
 		if so.Collateral*100 < st.Entry*40 || so.Collateral*100 > st.Entry*80 {
 			return nil, bad("seats[%d].collateral %d outside 40–80%% of entry %d", i, so.Collateral, st.Entry)
 		}
@@ -133,7 +136,7 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 		// every seat answered (the chat clock) its commit answer is its last word in the phase, so
 		// it has no instant left to veto in: only a human beside an agent, or any human on a clock
 		// that keeps the commit phase open to its deadline, can (docs/protocol-notes.md, "Veto").
-		human = human || (so.Human && (!so.Walkin || !s.Pace.CloseEarly))
+		human = human || (so.Human && so.Levers != LeversNone && (!so.Walkin || !s.Pace.CloseEarly))
 	}
 	var opt Options
 	if len(bytes.TrimSpace(s.Options)) > 0 && string(bytes.TrimSpace(s.Options)) != "null" {

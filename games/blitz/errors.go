@@ -20,6 +20,9 @@ const (
 	CodeBadTarget            = "bad_target"
 	CodeNotNow               = "not_now"
 	CodeRefused              = "refused"
+	// CodeAISpeed refuses a human's accusation where its agent holds it (§12 "the agent holds
+	// the levers at this pace": a one-human table at AI speed, an in-house seat at a Showcase).
+	CodeAISpeed = "ai_speed"
 	// CodeBadCommitment is a submission whose shape breaks §7.1 (missing or wrong member, v ≠ 1,
 	// round or turn not this one, due out of range, amount < 1 CCD, payer not the sender,
 	// a member spelled twice or by case). The §13 list has no code for it; see protocol-notes.

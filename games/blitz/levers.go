@@ -13,9 +13,67 @@ import (
 
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 
-// holdsLevers: levers are the human's (§12); a walk-in holds its own, and the agent of a human
-// seat may carry its human's accusation in an answer.
-func (s *seatState) holdsLevers() bool { return s.Human || s.Walkin }
+// Who holds a seat's levers (§12), SeatOptions.Levers. The product sets it from the table's
+// kind (actors/dotdotdot, levers.go); the rules below check it, so every door refuses alike.
+const (
+	// LeversOwn: a walk-in, its own human (§4.4). Its levers come over its token and an
+	// accusation in its answers goes through the same lever (§12 "every walk-in").
+	LeversOwn = "own"
+	// LeversHuman: a human beside the agent holds the levers over its session; an accusation
+	// in the agent's answers is ignored (§12 "anywhere else the field is ignored").
+	LeversHuman = "human"
+	// LeversAgent: the agent holds its human's accusation (§12: a one-human table at AI
+	// speed, an in-house seat at a Showcase) and carries it in its answers; the human's own
+	// accuse is refused ai_speed. Call and veto have no answer form and stay the human's.
+	LeversAgent = "agent"
+	// LeversNone: no levers (a house seat outside a Showcase): lever inputs are refused and an
+	// accusation in its answers is ignored.
+	LeversNone = "none"
+)
+
+// validLevers reports whether v is a SeatOptions.Levers value ("" included: a seat written
+// before the member existed).
+func validLevers(v string) bool {
+	switch v {
+	case "", LeversOwn, LeversHuman, LeversAgent, LeversNone:
+		return true
+	}
+	return false
+}
+
+// leverRefusal is the refusal of lever kind ("call", "veto", "accuse") sent as a lever input
+// for seat s, nil when its human may pull it (§12): refused for a seat without levers,
+// ai_speed for the accusation of a seat whose agent holds it. A seat of the earlier form
+// (Levers "") holds them when it is Human or Walkin.
+func (s *seatState) leverRefusal(kind string) *games.Error {
+	switch s.Levers {
+	case LeversOwn, LeversHuman:
+		return nil
+	case LeversAgent:
+		if kind == "accuse" {
+			return refuse(CodeAISpeed, "seat %d's agent holds its accusation at this pace and places it in its answers (§12)", s.Seat.Seat)
+		}
+		return nil
+	case "":
+		if s.Human || s.Walkin {
+			return nil
+		}
+	}
+	return refuse(CodeRefused, "seat %d has no human levers", s.Seat.Seat)
+}
+
+// answerAccuses reports whether an accusation in seat s's answers is applied (§12: a walk-in,
+// or an agent holding its human's lever); elsewhere the field is ignored. A seat of the
+// earlier form (Levers "") accuses in its answers when it is Human or Walkin.
+func (s *seatState) answerAccuses() bool {
+	switch s.Levers {
+	case LeversOwn, LeversAgent:
+		return true
+	case "":
+		return s.Human || s.Walkin
+	}
+	return false
+}
 
 // roundLive is true from scouting until round settlement.
 func (m *Match) roundLive() bool { return m.stage >= stScouting && m.stage < stSettled }
@@ -32,8 +90,8 @@ func (m *Match) callLever(seat int, body json.RawMessage) error {
 		return refuse(CodeRoundOver, "the round is over")
 	case m.stage == stSeating:
 		return retryLater(CodeNotNow, "the round has not opened")
-	case !s.holdsLevers():
-		return refuse(CodeRefused, "seat %d has no human levers", seat)
+	case s.leverRefusal("call") != nil:
+		return s.leverRefusal("call")
 	case s.callsUsed >= 2:
 		return refuse(CodeLeverSpent, "2 calls a round")
 	}
@@ -79,6 +137,12 @@ func (m *Match) names(text string, seat int) bool {
 
 // vetoLever: {"pending_id"} or {"ref"}: once per round, only during commit, only on the seat's
 // own pending commitment (§7.4, §12). The vetoed commitment is discarded: no lock, no fee.
+// Outside commit the refusal is not_now, with retry true only while the same request could
+// still succeed in a later commit phase of this round: not when the commitment it names was
+// submitted in a phase that has closed (sealed or refused since, so never pending again; on the
+// chat clock a walk-in's own commit answer closes the phase when it is the last to answer, so
+// its veto of what it just sent always comes too late). (The last turn's settle is never an
+// open phase: the round is over, round_over, once its commit closes.)
 func (m *Match) vetoLever(seat int, body json.RawMessage) error {
 	s := m.seat(seat)
 	var b struct {
@@ -88,15 +152,19 @@ func (m *Match) vetoLever(seat int, body json.RawMessage) error {
 	switch {
 	case m.stage >= stSettled:
 		return refuse(CodeRoundOver, "the round is over")
-	case !s.holdsLevers():
-		return refuse(CodeRefused, "seat %d has no human levers", seat)
+	case s.leverRefusal("veto") != nil:
+		return s.leverRefusal("veto")
 	case s.vetoUsed:
 		return refuse(CodeLeverSpent, "one veto a round")
-	case m.stage != stCommit:
-		return retryLater(CodeNotNow, "a veto is only during commit")
 	}
 	if err := canon.Decode(body, &b); err != nil {
 		return refuse(CodeBadTarget, "veto body: %s", canon.Reason(err))
+	}
+	if m.stage != stCommit {
+		if m.vetoTooLate(seat, b.PendingID, b.Ref) {
+			return refuse(CodeNotNow, "that commitment is no longer pending: the commit phase it was sent in has closed, and a veto is only during commit (§7.4)")
+		}
+		return retryLater(CodeNotNow, "a veto is only during commit")
 	}
 	var target *promise
 	for _, c := range m.pending {
@@ -118,6 +186,28 @@ func (m *Match) vetoLever(seat int, body json.RawMessage) error {
 	return nil
 }
 
+// vetoTooLate reports whether the commitment a veto names (by id or by ref) was submitted in a
+// commit phase that has closed: sealed, or refused at submission or at its seal. Such a
+// commitment is never pending again, so no later veto of it can succeed.
+func (m *Match) vetoTooLate(seat int, id, ref string) bool {
+	if ref != "" {
+		if _, used := m.refs[ref]; used {
+			return true
+		}
+	}
+	if id != "" {
+		if _, sealed := m.byID[id]; sealed {
+			return true
+		}
+	}
+	for _, r := range m.rejections {
+		if r.Seat == seat && ((ref != "" && r.Ref == ref) || (id != "" && r.ID == id)) {
+			return true
+		}
+	}
+	return false
+}
+
 // accuse places (then moves, once) the seat's sealed accusation (§12): from turn 1 talk to the
 // last turn's commit; refused for the mole (is_mole), on oneself or a seat not at the table
 // (bad_target), a third time (lever_spent). lever says whether it came as a lever (a seat
@@ -127,8 +217,8 @@ func (m *Match) accuse(seat, on int, lever bool) error {
 	switch {
 	case m.stage >= stSettled:
 		return refuse(CodeRoundOver, "the round is over")
-	case lever && !s.holdsLevers():
-		return refuse(CodeRefused, "seat %d has no human levers", seat)
+	case lever && s.leverRefusal("accuse") != nil:
+		return s.leverRefusal("accuse")
 	case seat == m.mole:
 		return refuse(CodeIsMole, "the mole has no accusation")
 	case s.accuseUsed >= 2:

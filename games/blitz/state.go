@@ -268,7 +268,7 @@ func (m *Match) buildPrompts() {
 		case stCommit:
 			legal = append(legal, actCommitments)
 		}
-		if (m.stage == stTalk || m.stage == stCommit) && s.holdsLevers() && s.Seat.Seat != m.mole && s.accuseUsed < 2 {
+		if (m.stage == stTalk || m.stage == stCommit) && s.answerAccuses() && s.Seat.Seat != m.mole && s.accuseUsed < 2 {
 			legal = append(legal, actAccusation)
 		}
 		legal = legal[:len(legal):len(legal)] // an append to one seat's reaches no other's

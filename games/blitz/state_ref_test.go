@@ -78,6 +78,9 @@ func (m *Match) stateForReflect(n int, shared []byte) json.RawMessage {
 		me.Levers.Accusation = 0
 		me.Task = m.moleTask()
 	}
+	if s.Levers == LeversNone {
+		me.Levers = leverView{}
+	}
 	mb, _ := json.Marshal(me)
 	parts := [][]byte{[]byte(`{"me":`), mb, []byte(","), shared, []byte(`,"public_log":[`), m.pubLog.bytes(), []byte("]}")}
 	return bytes.Join(parts, nil)

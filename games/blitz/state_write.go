@@ -150,15 +150,18 @@ func (m *Match) appendMe(b []byte, n int) []byte {
 		}
 	}
 	b = append(b, ']')
-	veto, accusation := 1, 2-s.accuseUsed
+	calls, veto, accusation := 2-s.callsUsed, 1, 2-s.accuseUsed
 	if s.vetoUsed {
 		veto = 0
 	}
 	if n == m.mole {
 		accusation = 0
 	}
+	if s.Levers == LeversNone { // a seat with no levers has none remaining (§12)
+		calls, veto, accusation = 0, 0, 0
+	}
 	b = append(appendMember(b, false, "levers"), '{')
-	b = appendInt(b, true, "calls", int64(2-s.callsUsed))
+	b = appendInt(b, true, "calls", int64(calls))
 	b = appendInt(b, false, "veto", int64(veto))
 	b = append(appendInt(b, false, "accusation", int64(accusation)), '}')
 	if s.accusation != 0 {

@@ -25,7 +25,7 @@ func (m *Match) vetoHold() (time.Time, bool) {
 		// A walk-in is its own human: its commit answer is its human's word, so it holds no window
 		// (else every chat-clock Practice commit would wait out a minute nobody uses, against §4.5
 		// "a round is as slow as its slowest player and no slower").
-		if c.vetoed || !s.alive || !s.Human || s.Walkin || s.vetoUsed {
+		if c.vetoed || !s.alive || !s.Human || s.Walkin || s.Levers == LeversNone || s.vetoUsed {
 			continue
 		}
 		if end := s.committedAt.Add(m.clk.vetoWindow()); end.After(until) {
