@@ -20,12 +20,13 @@ import (
 // prompts with their state and inbox, replies) for rounds played from varied, partly hostile
 // answers. They hold the engine's output fixed: a change that moves a byte must say so by
 // updating them. (A commitment refused at its seal reaches its payer's next inbox, commit.go
-// reject, and that line is in them.)
+// reject, and that line is in them; so does a BYO seat's commitment refused at submission,
+// act.go tellAgent.)
 
 var fingerprintWant = map[uint64]string{
-	1: "608bac4d2206cfef992fd0cb2e89e0f81017f79deade5d2a762e06a0a64b51ac",
-	2: "95c7a7c0a645045fbff8f5fe14cb75da5ada396d87c0e45595054431ea7e2f5e",
-	3: "2788a7a468df26d2618afe783a81d8c0ac9f77410132e05e8e1cd75d7271b141",
+	1: "d4f8f9276743e9f20c2dc71c51b587424b74f0f24f6bfb972ba8ae374180b0db",
+	2: "e87151273b76b61a96a47d39c93b18e30aef63484337483a8c58ee2e984259ac",
+	3: "92c37cc4dfa06ee2903a73d6c65c21acb426123f2baaa4545d1da7dbdfe2b6d6",
 }
 
 func TestRoundFingerprint(t *testing.T) {
