@@ -36,6 +36,18 @@ func hosts(f func(c *Config) *[]string) func(*Config, string) error {
 	return func(c *Config, v string) error { *f(c) = hostList(v); return nil }
 }
 
+// microCCD sets an optional amount in microCCD (a fee), leaving it nil on an error.
+func microCCD(f func(c *Config) **int64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("want a whole number of microCCD (20000000 is 20 CCD), got %q", v)
+		}
+		*f(c) = &n
+		return nil
+	}
+}
+
 func dur(f func(c *Config) *Duration) func(*Config, string) error {
 	return func(c *Config, v string) error { return f(c).Set(v) }
 }
@@ -80,6 +92,8 @@ var settings = []setting{
 	{"scouting", "ARENA_PACE_SCOUTING", "agent clock: scouting phase (default 1m30s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.Scouting })},
 	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.WalkinTopUp })},
 	{"hosted-start", "ARENA_PACE_HOSTED_START", "a hosted table starts with whoever came this long after it was hosted (default 10m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.HostedStart })},
+	{"table-fee", "ARENA_TABLE_FEE", "§14 table fee per human seat, microCCD (default 20000000: 20 CCD)", microCCD(func(c *Config) **int64 { return &c.Dotdotdot.Fees.Table })},
+	{"inference-fee", "ARENA_INFERENCE_FEE", "§14 inference fee per human seat on the house model, microCCD (default 30000000: 30 CCD)", microCCD(func(c *Config) **int64 { return &c.Dotdotdot.Fees.Inference })},
 	{"paid-gather", "ARENA_PACE_PAID_GATHER", "a paid table takes holds this long from its first, then starts (default 2m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.PaidGather })},
 	{"long-poll", "ARENA_LONG_POLL", "cap of GET /v1/walkin/next?wait= (default 30s, at most 30s)", dur(func(c *Config) *Duration { return &c.HTTP.LongPoll })},
 	{"max-body", "ARENA_MAX_BODY", "request body cap in bytes (default 65536)", func(c *Config, v string) error {

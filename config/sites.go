@@ -48,6 +48,20 @@ type Dotdotdot struct {
 	// DevAgents is a file of CIS-8004 registrations (`arena devchain --agents` format) stored
 	// on the embedded devchain at start; "" stores none.
 	DevAgents string `json:"dev_agents"`
+	// Fees are the house fees of the tables the arena opens (§14 "arena config"); nothing set
+	// charges §14's.
+	Fees Fees `json:"fees"`
+}
+
+// Fees override §14's house fees, in microCCD (a field left unset, nil, keeps §14's value). Each
+// Blitz table records the fees it opened with, so a change applies to tables opened after it.
+// A fee that is set is a whole microCCD from 0 to 2^53 − 1 (Validate).
+type Fees struct {
+	// Table is charged per human seat at round settlement, for the anchors (§14: 20 CCD).
+	Table *int64 `json:"table,omitempty"`
+	// Inference is charged per human seat that thinks on the house model (kind ots), after the
+	// table fee (§14: 30 CCD); a BYO seat pays none.
+	Inference *int64 `json:"inference,omitempty"`
 }
 
 // validate checks the section's settings (its site is checked with the others', validateSites).
@@ -70,6 +84,13 @@ func (d Dotdotdot) validate(bad func(field, format string, args ...any)) {
 	positive("walkin_top_up (--walkin-top-up, ARENA_PACE_WALKIN_TOP_UP)", p.WalkinTopUp)
 	positive("hosted_start (--hosted-start, ARENA_PACE_HOSTED_START)", p.HostedStart)
 	positive("paid_gather (--paid-gather, ARENA_PACE_PAID_GATHER)", p.PaidGather)
+	fee := func(field string, v *int64) {
+		if v != nil && (*v < 0 || *v > 1<<53-1) {
+			bad("dotdotdot.fees."+field, "must be a whole microCCD from 0 to 2^53 − 1, got %d", *v)
+		}
+	}
+	fee("table (--table-fee, ARENA_TABLE_FEE)", d.Fees.Table)
+	fee("inference (--inference-fee, ARENA_INFERENCE_FEE)", d.Fees.Inference)
 }
 
 // Breakroom is the Break Room section (breakroom-protocol-v0.md). Its doors are not built yet:

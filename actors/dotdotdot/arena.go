@@ -12,6 +12,7 @@ import (
 
 	"arena/actors"
 	"arena/games"
+	"arena/games/blitz"
 )
 
 // Options wire the DOTDOTDOT product; every zero value works.
@@ -34,6 +35,10 @@ type Options struct {
 	// of every lent house Badge (§3), named in their seats' seat.taken (§15). Empty: unknown,
 	// and those seats' owner is null.
 	HouseOwner string
+	// Fees are the house fees every Blitz table it opens charges, in microCCD (§14 "arena
+	// config"), written into the table's options so that a table keeps what it opened with. Nil:
+	// §14's (blitz.DefaultFees).
+	Fees *blitz.Fees
 }
 
 // Arena is the DOTDOTDOT product on a running arena: the arena's own façade (embedded) and the

@@ -290,7 +290,7 @@ func TestDeskPracticeRoundToRecord(t *testing.T) {
 
 	r := deskRecord(t, e.a, token)
 	if r.Name != "Ada Lovelace" || r.Practice != 1 || r.Rounds != 1 || r.Net != 3_000_000 ||
-		r.WouldHavePaid != walkinEntry+walkinTableFee || r.MoleRounds != 1 || r.Rungs != 2 || r.Live != nil {
+		r.WouldHavePaid != walkinEntry+blitz.DefaultFees().Table || r.MoleRounds != 1 || r.Rungs != 2 || r.Live != nil {
 		t.Fatalf("record %+v", r)
 	}
 	if len(r.VsHouse) != 2 {

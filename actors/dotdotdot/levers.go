@@ -19,7 +19,7 @@ const KindShowcase = "showcase"
 // by the product in one place, from the table's kind, and enforced by the game. Errors are
 // actors.Arena.OpenTable's.
 func (a *Arena) OpenTable(ctx context.Context, spec actors.TableSpec) (string, error) {
-	spec = setOwners(setLevers(spec), a.opts.HouseOwner)
+	spec = setFees(setOwners(setLevers(spec), a.opts.HouseOwner), a.fees())
 	return a.Arena.OpenTable(ctx, spec)
 }
 

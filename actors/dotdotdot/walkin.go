@@ -428,7 +428,7 @@ func (w *walkin) roundEnded(ctx actor.Context, e *actors.RoundEnded) {
 		stats = st.Stats(e.Result, games.Redact(evs, 0, false)) // the public lines
 	}
 	kind := l.Kind
-	line := w.rec.apply(l, e.Result, stats, now)
+	line := w.rec.apply(l, e.Result, stats, now, w.a.fees().Table)
 	w.persist()
 	if kind != "hosted" { // hosted tables are unrated (§4.5): in the record, not on the board
 		ctx.Send(ctx.Parent(), &deskBoardLine{Name: w.rec.Name, Week: isoWeek(now), Line: line})

@@ -17,9 +17,6 @@ const (
 	walkinEntry int64 = 200_000_000
 	// walkinCollateral is the seat's collateral: 60% of the entry, inside the §14 band (40–80%).
 	walkinCollateral int64 = walkinEntry * 60 / 100
-	// walkinTableFee is the §14 table fee a human seat pays (20 CCD): with the entry it is what a
-	// walk-in "would have paid" per round. A walk-in thinks on its own model: no inference fee.
-	walkinTableFee int64 = 20_000_000
 	// walkinLastRounds is how many rounds the record keeps (§4.4 "the last 200 rounds").
 	walkinLastRounds = 200
 	// walkinPageRounds is how many of them the public page shows.
@@ -103,8 +100,10 @@ const (
 // line (for the board). A Result that does not name the seat counts as a payout of zero. stats
 // are the game's figures per seat (games.Statser; Blitz: mole_seat, mole, rungs, accused,
 // accused_right, accused_by, accusations); a figure absent is zero, and a game without them is
-// recorded on payouts alone.
-func (rec *walkinRecord) apply(live *walkinLive, res games.Result, stats map[int]map[string]float64, ended time.Time) walkinRoundLine {
+// recorded on payouts alone. tableFee is the §14 table fee a human seat pays (Arena.fees): with
+// the entry it is what a walk-in "would have paid" for the round. A walk-in thinks on its own
+// model: no inference fee.
+func (rec *walkinRecord) apply(live *walkinLive, res games.Result, stats map[int]map[string]float64, ended time.Time, tableFee int64) walkinRoundLine {
 	seat := live.Seat
 	payout := res.Payouts[seat]
 	line := walkinRoundLine{
@@ -127,7 +126,7 @@ func (rec *walkinRecord) apply(live *walkinLive, res games.Result, stats map[int
 		rec.Practice++
 	}
 	rec.Net += line.Net
-	rec.WouldHavePaid += live.Entry + walkinTableFee
+	rec.WouldHavePaid += live.Entry + tableFee
 	if line.Role == "mole" {
 		rec.MoleRounds++
 		rec.Rungs += line.Rungs

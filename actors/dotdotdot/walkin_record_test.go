@@ -23,7 +23,7 @@ func applyRound(rec *walkinRecord, live *walkinLive, res games.Result, accs []wa
 		b, _ := json.Marshal(map[string]any{"seat": a.Seat, "on": a.On, "correct": a.Correct})
 		evs = append(evs, games.Event{Type: "accusation.resolved", Visibility: games.Public, Payload: b})
 	}
-	return rec.apply(live, res, blitz.NewEngine(blitz.DefaultFees()).Stats(res, evs), ended)
+	return rec.apply(live, res, blitz.NewEngine(blitz.DefaultFees()).Stats(res, evs), ended, blitz.DefaultFees().Table)
 }
 
 func TestWalkinRecordApply(t *testing.T) {

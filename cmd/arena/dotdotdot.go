@@ -49,7 +49,7 @@ func newDotdotdot(cfg config.Config, store *storage.Store, ch *chainHook, log *s
 		return nil, err
 	}
 	a := dotdotdot.New(dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys,
-		OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}, HouseOwner: ch.net.houseOwner()})
+		OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}, HouseOwner: ch.net.houseOwner(), Fees: feesOf(cfg.Dotdotdot.Fees)})
 	return &dotdotdotSide{arena: a, agents: ag, limits: limitersOf(cfg.HTTP.Limits), log: log}, nil
 }
 

@@ -68,7 +68,23 @@ type Options struct {
 	Task      *TaskChoice                `json:"task,omitempty"`      // kind and named seats
 	Playbooks map[string]json.RawMessage `json:"playbooks,omitempty"` // by seat number, ots seats
 	Notice    *Notice                    `json:"notice,omitempty"`    // the scouting notice (§5.2)
+	// Collateral narrows §14's collateral band for this table; nil is §14's, 40–80% of entry.
+	Collateral *Band `json:"collateral,omitempty"`
+	// Fees are this table's fees (§14 "arena config"), recorded with the table so that its
+	// replay charges what it charged live; nil: the engine's (NewEngine). Every member is set
+	// (a missing one is 0).
+	Fees *Fees `json:"fees,omitempty"`
 }
+
+// Band is a collateral band in whole percent of a seat's entry, both ends included (§14: 40–80%,
+// "table may narrow": 40 ≤ Min ≤ Max ≤ 80).
+type Band struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
+// DefaultBand is §14's collateral band, 40–80% of entry.
+func DefaultBand() Band { return Band{Min: 40, Max: 80} }
 
 // Notice is the scouting inbox item naming the feedback agent (§5.2).
 type Notice struct {
@@ -83,7 +99,9 @@ const minEntry = 50 * ccd
 // Advance opens the round (round.created, seat.taken, the draw, scouting). Errors are
 // *games.Error with code bad_request naming the field at fault: unknown format, seat count
 // outside the format, seats not numbered 1..N, empty or duplicate agent ids, entry below
-// 50 CCD, a seat's Options that are not SeatOptions, collateral outside 40–80% of entry (§14),
+// 50 CCD, a seat's Options that are not SeatOptions, collateral outside 40–80% of entry (§14)
+// or the table's narrower band (Options.Collateral), a band that does not narrow §14's, a
+// negative fee (Options.Fees),
 // a round not "T-<n>" by commitment.ParseRound (the rule every commitment's round is held to, so
 // no round opens whose commitments must all be refused), bad Options.
 func (e *Engine) New(s games.Setup, keys games.Keyring) (games.Match, error) {
@@ -128,9 +146,6 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 		if !validLevers(so.Levers) {
 			return nil, bad("seats[%d].options.levers %q: own, human, agent or none", i, so.Levers)
 		}
-		if so.Collateral*100 < st.Entry*40 || so.Collateral*100 > st.Entry*80 {
-			return nil, bad("seats[%d].collateral %d outside 40–80%% of entry %d", i, so.Collateral, st.Entry)
-		}
 		// §9 "a table with no human seat MUST NOT draw veto", read as: no seat whose human can
 		// actually veto. A walk-in is its own human, and on a clock that closes a phase as soon as
 		// every seat answered (the chat clock) its commit answer is its last word in the phase, so
@@ -143,6 +158,26 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 		if err := canon.Decode(s.Options, &opt); err != nil {
 			return nil, bad("options: %v", err)
 		}
+	}
+	band := DefaultBand()
+	if b := opt.Collateral; b != nil {
+		def := DefaultBand()
+		if b.Min < def.Min || b.Max > def.Max || b.Min > b.Max {
+			return nil, bad("options.collateral %d–%d%% does not narrow §14's band of %d–%d%% of entry", b.Min, b.Max, def.Min, def.Max)
+		}
+		band = *b
+	}
+	for i, st := range s.Seats {
+		if c := seatOpts[i].Collateral; c*100 < st.Entry*int64(band.Min) || c*100 > st.Entry*int64(band.Max) {
+			return nil, bad("seats[%d].collateral %d outside %d–%d%% of entry %d", i, c, band.Min, band.Max, st.Entry)
+		}
+	}
+	fees := e.fees
+	if f := opt.Fees; f != nil {
+		if f.Action < 0 || f.Table < 0 || f.Inference < 0 || f.Action > maxSafe || f.Table > maxSafe || f.Inference > maxSafe {
+			return nil, bad("options.fees %+v: each fee is a whole microCCD from 0 to 2^53 − 1", *f)
+		}
+		fees = *f
 	}
 	if opt.Mole < 0 || opt.Mole > n {
 		return nil, bad("options.mole %d not a seat", opt.Mole)
@@ -174,7 +209,7 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 		s.Options = nil // kept as null: the snapshot must stay valid JSON
 	}
 	s.Start = s.Start.Round(0) // wall clock only, so a restored match compares instants the same way
-	m, err := newMatch(e.fees, s, seatOpts, keys, f, opt, human)
+	m, err := newMatch(fees, s, seatOpts, keys, f, opt, human)
 	if err != nil {
 		return nil, bad("options.playbooks: %v", err)
 	}

@@ -509,9 +509,13 @@ func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.00
 // openRound emits round.created and seat.taken, and asks for the open-round anchor (§5.5,
 // kind opened, seq 1) before turn 1.
 func (m *Match) openRound() {
-	m.emit("round.created", visPublic, map[string]any{"round": m.setup.Round, "game": ID,
+	created := map[string]any{"round": m.setup.Round, "game": ID,
 		"arena": m.setup.Arena, "format": formatView(m.format, len(m.seats)),
-		"seed_hash": m.SeedHash(), "bounty": m.pot})
+		"seed_hash": m.SeedHash(), "bounty": m.pot}
+	if b := m.opt.Collateral; b != nil { // a band the table narrowed (§14); §14's goes unsaid
+		created["collateral"] = map[string]int{"min": b.Min, "max": b.Max}
+	}
+	m.emit("round.created", visPublic, created)
 	for _, s := range m.seats {
 		var owner any // null: the table was not told who owns the Badge
 		if s.Owner != "" {
