@@ -176,7 +176,7 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		chain, house := h.escrowWiring()
 		pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{
 			Deposits: escrow.Reader{Node: h.chain.client, Contract: contract}, Ledger: money, Chain: chain,
-			Contract: contract, House: house, Pace: agentPace(cfg), Escrow: caip.String(),
+			Contract: contract, House: house, SeasonPool: h.seasonPool(), Pace: agentPace(cfg), Escrow: caip.String(),
 			Logger: h.log.With("component", "paid"),
 		})
 		if err != nil {
@@ -285,6 +285,22 @@ func (h *agentsHook) escrowWiring() (dotdotdot.EscrowChain, string) {
 		return nil, ""
 	}
 	return c, string(badge.Testnet) + ":" + ccd.Address(acc.Address.Value).String()
+}
+
+// seasonPool is the account, CAIP-10, the escrow pays the season pool to (§11.3: arena agents'
+// collateral gains): on the embedded devchain the house identity account (devchain.AccountHouse),
+// which owns the house Badges and is not the arena's operating account that takes the house's
+// part; "" (the escrow pays it to the house's account, the ledger still keeps it apart) when
+// there is none.
+func (h *agentsHook) seasonPool() string {
+	if h.chain.node == nil {
+		return ""
+	}
+	acc, ok := h.chain.node.Account(devchain.AccountHouse)
+	if !ok {
+		return ""
+	}
+	return string(badge.Testnet) + ":" + ccd.Address(acc.Address.Value).String()
 }
 
 // onStatus is actors.Options.OnStatus: a finished paid table is settled (PaidTables.TableStatus).
