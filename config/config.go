@@ -46,6 +46,12 @@ type Config struct {
 	// {"address", "seed"}); "" means <DataDir>/chain-account.json, generated on first start
 	// for the devchain.
 	ChainKeyFile string `json:"chain_key_file"`
+	// ChainNetwork, ChainEscrow and ChainHouseAccount describe a configured node's network
+	// (chain.go): the CAIP-2 chain it must be on, the DOTDOTDOT escrow instance paid tables use,
+	// and the house identity account. Each needs ChainNode: the embedded devchain makes its own.
+	ChainNetwork      string `json:"chain_network"`
+	ChainEscrow       string `json:"chain_escrow"`
+	ChainHouseAccount string `json:"chain_house_account"`
 	// HTTP holds the doors' limits.
 	HTTP HTTP `json:"http"`
 	// Dotdotdot, Breakroom, Warden and Market are the protocols' sections: each its site (the
@@ -77,6 +83,9 @@ type Pace struct {
 	// HostedStart is how long a hosted table gathers before it starts with whoever came (§4.5:
 	// ten minutes).
 	HostedStart *Duration `json:"hosted_start,omitempty"`
+	// PaidGather is how long a paid table takes holds, from its first to its starts_at, when
+	// the entries must be on the escrow (§5.7 names no length: two minutes).
+	PaidGather *Duration `json:"paid_gather,omitempty"`
 }
 
 // HTTP is the doors' limits.
@@ -246,6 +255,7 @@ func (c Config) Validate() error {
 	if c.ChainNode == "" && c.ChainTLS {
 		bad("chain_tls (--chain-tls, ARENA_CHAIN_TLS)", "needs chain_node: the embedded devchain speaks plain gRPC")
 	}
+	c.validateChain(bad)
 	if c.HTTP.ShutdownGrace < 0 {
 		bad("http.shutdown_grace", "must not be negative")
 	}

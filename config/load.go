@@ -73,10 +73,14 @@ var settings = []setting{
 		return nil
 	}},
 	{"chain-key", "ARENA_CHAIN_KEY_FILE", "the arena's Concordium account key file (default <data>/chain-account.json)", str(func(c *Config) *string { return &c.ChainKeyFile })},
+	{"chain-network", "ARENA_CHAIN_NETWORK", "with --chain-node: the CAIP-2 chain the node must be on, ccd:<32 hex> (default: the node's own, logged)", str(func(c *Config) *string { return &c.ChainNetwork })},
+	{"chain-escrow", "ARENA_CHAIN_ESCROW", "with --chain-node: the DOTDOTDOT escrow instance, <INDEX,SUBINDEX> or ccd:<chain>:<index>.<subindex> (default none: no paid tables)", str(func(c *Config) *string { return &c.ChainEscrow })},
+	{"chain-house-account", "ARENA_CHAIN_HOUSE_ACCOUNT", "with --chain-node: the house identity account (§3), base58 (default none: no paid tables)", str(func(c *Config) *string { return &c.ChainHouseAccount })},
 	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.ChatMove })},
 	{"scouting", "ARENA_PACE_SCOUTING", "agent clock: scouting phase (default 1m30s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.Scouting })},
 	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.WalkinTopUp })},
 	{"hosted-start", "ARENA_PACE_HOSTED_START", "a hosted table starts with whoever came this long after it was hosted (default 10m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.HostedStart })},
+	{"paid-gather", "ARENA_PACE_PAID_GATHER", "a paid table takes holds this long from its first, then starts (default 2m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.PaidGather })},
 	{"long-poll", "ARENA_LONG_POLL", "cap of GET /v1/walkin/next?wait= (default 30s, at most 30s)", dur(func(c *Config) *Duration { return &c.HTTP.LongPoll })},
 	{"max-body", "ARENA_MAX_BODY", "request body cap in bytes (default 65536)", func(c *Config, v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)

@@ -69,6 +69,7 @@ func (d Dotdotdot) validate(bad func(field, format string, args ...any)) {
 	positive("scouting (--scouting, ARENA_PACE_SCOUTING)", p.Scouting)
 	positive("walkin_top_up (--walkin-top-up, ARENA_PACE_WALKIN_TOP_UP)", p.WalkinTopUp)
 	positive("hosted_start (--hosted-start, ARENA_PACE_HOSTED_START)", p.HostedStart)
+	positive("paid_gather (--paid-gather, ARENA_PACE_PAID_GATHER)", p.PaidGather)
 }
 
 // Breakroom is the Break Room section (breakroom-protocol-v0.md). Its doors are not built yet:

@@ -79,12 +79,7 @@ func startAgents(ch *chainHook, log *slog.Logger, d config.Dotdotdot, keys *badg
 	if ch.client == nil {
 		return h
 	}
-	if ch.node != nil {
-		if acc, ok := ch.node.Account(devchain.AccountHouse); ok {
-			h.house = ccd.Address(acc.Address.Value)
-		}
-		h.paidOn = true
-	}
+	h.house, h.paidOn = ch.net.house, ch.net.paid()
 	h.resolver = badge.New(badge.Config{Node: ch.client, Cards: egress.NewClient(cardPol), House: h.house, Keys: keys})
 	h.keys = keyResolver{h.resolver}
 	return h
@@ -114,10 +109,15 @@ func (h *agentsHook) devAgents() error {
 }
 
 // registerInstance writes the instance card (chain/badge's writer, kind arena, owned by the
-// house account) and, on the embedded devchain, registers the instance Badge with the card's
-// SHA-256 as metadata_hash, so an agent can resolve the arena's key from the chain (§4.3).
-// With a configured node the operator registers the Badge; the card is served all the same.
+// house identity account) and, on the embedded devchain, registers the instance Badge with the
+// card's SHA-256 as metadata_hash, so an agent can resolve the arena's key from the chain (§4.3).
+// With a configured node the operator registers the Badge; the card is served all the same. A
+// configured node without chain_house_account writes no card (errNoHouse): it would name an
+// owner the Badge does not have, and the bare instance card (meta.CardOf) is served instead.
 func (h *agentsHook) registerInstance(instanceAgent, name string, key ed25519.PublicKey, base string) error {
+	if h.house == (ccd.Address{}) {
+		return errNoHouse
+	}
 	id, err := badge.ParseAgentID(instanceAgent)
 	if err != nil {
 		return fmt.Errorf("serve: instance agent: %w", err)
@@ -166,19 +166,23 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 	if h.resolver != nil {
 		o.Resolver = joinResolver{h.resolver}
 	}
+	o.PaidOff = h.chain.net.paidOff
 	if h.paidOn && h.chain.client != nil {
-		contract := escrow.Contract{Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex}
-		caip := badge.Contract{Chain: badge.Testnet, Index: contract.Index, Subindex: contract.Subindex}
+		contract := *h.chain.net.escrow
 		money, err := ledger.Start(a.System(), store, ledger.Options{Logger: h.log.With("component", "ledger")})
 		if err != nil {
 			return nil, err
 		}
 		chain, house := h.escrowWiring()
-		pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{
+		po := dotdotdot.PaidOptions{
 			Deposits: escrow.Reader{Node: h.chain.client, Contract: contract}, Ledger: money, Chain: chain,
-			Contract: contract, House: house, SeasonPool: h.seasonPool(), Pace: agentPace(cfg), Escrow: caip.String(),
+			Contract: contract, House: house, SeasonPool: h.seasonPool(), Pace: agentPace(cfg), Escrow: h.chain.net.escrowID(),
 			Logger: h.log.With("component", "paid"),
-		})
+		}
+		if g := cfg.Dotdotdot.Pace.PaidGather; g != nil {
+			po.Gather = time.Duration(*g)
+		}
+		pt, err := dotdotdot.NewPaidTables(a, po)
 		if err != nil {
 			return nil, err
 		}
@@ -274,33 +278,25 @@ func (p paidAdapter) Check(ctx context.Context, hold, tok string) (json.RawMessa
 // chain actor takes the escrow's calls; every table's status and anchors reach the paid tables.
 
 // escrowWiring is the escrow the paid tables read and call: the chain actor, and the arena's
-// account as CAIP-10 ("" and nil on a configured node, where the escrow is only read).
+// own account (the key's) as CAIP-10 on the network's chain, on the embedded devchain and a
+// configured node alike.
 func (h *agentsHook) escrowWiring() (dotdotdot.EscrowChain, string) {
 	c, ok := h.chain.anchorer.(dotdotdot.EscrowChain)
-	if !ok || h.chain.node == nil {
-		return nil, ""
-	}
-	acc, ok := h.chain.node.Account(devchain.AccountArena)
 	if !ok {
 		return nil, ""
 	}
-	return c, string(badge.Testnet) + ":" + ccd.Address(acc.Address.Value).String()
+	return c, h.chain.net.caip10(h.chain.net.account)
 }
 
 // seasonPool is the account, CAIP-10, the escrow pays the season pool to (§11.3: arena agents'
-// collateral gains): on the embedded devchain the house identity account (devchain.AccountHouse),
-// which owns the house Badges and is not the arena's operating account that takes the house's
-// part; "" (the escrow pays it to the house's account, the ledger still keeps it apart) when
-// there is none.
+// collateral gains): the house identity account (chainNetwork.house: the devchain's genesis
+// house, or chain_house_account), which owns the house Badges and is not the arena's own account
+// that takes the house's part; "" when none is configured (paid tables are then off).
 func (h *agentsHook) seasonPool() string {
-	if h.chain.node == nil {
+	if h.chain.net.house == (ccd.Address{}) {
 		return ""
 	}
-	acc, ok := h.chain.node.Account(devchain.AccountHouse)
-	if !ok {
-		return ""
-	}
-	return string(badge.Testnet) + ":" + ccd.Address(acc.Address.Value).String()
+	return h.chain.net.caip10(h.chain.net.house)
 }
 
 // onStatus is actors.Options.OnStatus: a finished paid table is settled (PaidTables.TableStatus).

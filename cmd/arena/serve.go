@@ -188,17 +188,20 @@ type chainHook struct {
 	stop     func()
 	client   *ccd.Client    // the node client (Badge resolution, escrow views: join.go)
 	node     *devchain.Node // the embedded devchain, nil with a configured node
+	net      chainNetwork   // the chain, the accounts and the escrow (chain_network.go)
 }
 
 // startChain starts the chain side: the arena's account key (cfg.ChainKeyPath, generated for
-// the devchain on first start), the node (cfg.ChainNode, or the embedded devchain under
-// <data>/devchain with the arena's account at genesis, posing as testnet), the node client and
-// the chain actor (actors/anchors), which keeps its queue in the arena's bbolt file. The chain
+// the devchain on first start, required on a configured node), the node (cfg.ChainNode, or the
+// embedded devchain under <data>/devchain with the arena's account at genesis, posing as
+// testnet), the node client, the network it is on with its escrow and house identity account
+// (chain_network.go: config on a configured node) and the chain actor (actors/anchors), which
+// keeps its queue in the arena's bbolt file. The chain
 // actor is spawned by hook.start, before tables are restored, so anchors of recovered tables
 // find it. Play never waits on the chain: anchoring answers at once with the transaction hash.
 func startChain(ctx context.Context, cfg config.Config, store *storage.Store, log *slog.Logger) (chainHook, error) {
 	h := chainHook{stop: func() {}}
-	key, err := ccd.LoadOrCreateKey(cfg.ChainKeyPath(), nil)
+	key, err := chainKey(cfg) // chain_network.go
 	if err != nil {
 		return h, err
 	}
@@ -237,6 +240,11 @@ func startChain(ctx context.Context, cfg config.Config, store *storage.Store, lo
 	if err != nil {
 		stopNode()
 		return h, fmt.Errorf("serve: dial chain node %s: %w", addr, err)
+	}
+	if h.net, err = networkOf(ctx, cfg, client, node, key, log); err != nil {
+		client.Close()
+		stopNode()
+		return h, err
 	}
 	ch, err := anchors.New(store, key, client, anchors.Options{Logger: log.With("component", "chain")})
 	if err != nil {

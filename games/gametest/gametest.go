@@ -9,7 +9,8 @@
 //   - a refused input changes nothing: a twin that never saw it plays on to the same bytes;
 //   - secrecy: no value the Case names secret in a non-public line shows in a spectator's view
 //     or in a public event before the match has ended;
-//   - abandon: Abandon ends the match at once, returns every stake and refuses what follows;
+//   - abandon: Abandon ends the match at once, returns every stake and refuses what follows, and
+//     (a games.Narrator) its public transcript ends in words at an EndAbandoned event;
 //   - money (Case.Stakes): Σ Payouts + House = Σ Entry, a seat's Pool within its payout,
 //     standings rank every seat, ties share;
 //   - no input panics the match (a seeded stream of hostile inputs here, and Fuzz for go test -fuzz);
@@ -439,7 +440,7 @@ func Abandon(t testing.TB, c Case) {
 	seed := c.seeds()[0]
 	live := c.play(t, seed, nil)
 	cut := len(live.log) / 2
-	m, _, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log[:cut])
+	m, before, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log[:cut])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,6 +449,9 @@ func Abandon(t testing.TB, c Case) {
 	st := m.Abandon(at, "server_shutdown")
 	if len(st.Events) == 0 {
 		t.Fatal("Abandon wrote no event")
+	}
+	if n, ok := c.Engine.(games.Narrator); ok {
+		abandonWords(t, n, before, st.Events)
 	}
 	if _, ok := m.Deadline(); ok {
 		t.Fatal("an abandoned match still has a deadline")
@@ -487,6 +491,29 @@ func Abandon(t testing.TB, c Case) {
 	}
 }
 
+// abandonWords: the public transcript of an abandoned match ends at its last public event, which
+// Final names EndAbandoned (no event before it is Final), and every public event Abandon wrote
+// has words of its own, not its type alone, so a live feed says why the match ended.
+func abandonWords(t testing.TB, n games.Narrator, before, abandon []games.Event) {
+	t.Helper()
+	pub := games.Redact(append(slices.Clone(before), abandon...), 0, false)
+	if len(pub) == 0 {
+		t.Fatal("an abandoned match has no public event")
+	}
+	for i, e := range pub {
+		end := n.Final(e)
+		if last := i == len(pub)-1; last && end != games.EndAbandoned || !last && end != "" {
+			t.Fatalf("abandoned match: public event %d of %d (%s) is Final %q", i+1, len(pub), e.Type, end)
+		}
+	}
+	names := n.Names(pub)
+	for _, e := range games.Redact(abandon, 0, false) {
+		if line := n.Narrate(e, names); line == "" || line == e.Type {
+			t.Fatalf("abandoned match: %s has no words (%q)", e.Type, line)
+		}
+	}
+}
+
 // Words: an engine that puts itself in words does so for every match played through, the same
 // words each time. A games.Narrator narrates every public event (not ""), its public transcript
 // has a Final event, and RevealPanel lays out a card (a lead) for the whole public transcript
@@ -519,7 +546,10 @@ func Words(t testing.TB, c Case) {
 				if line == "" || line != n.Narrate(e, names) {
 					t.Fatalf("seed %d: public event %s has no line, or two", i, e.Type)
 				}
-				if first < 0 && n.Final(e) {
+				if end := n.Final(e); first < 0 && end != "" {
+					if end != games.EndRevealed {
+						t.Fatalf("seed %d: a match played out ends %q at %s, want %q", i, end, e.Type, games.EndRevealed)
+					}
 					first = j
 				}
 			}

@@ -179,6 +179,44 @@ func (early) RevealPanel([]games.Event, map[int]string) (games.Panel, bool) {
 	return games.Panel{Lead: []games.Run{{Text: "soon"}}}, true
 }
 
+// endless is Game II whose abandon is not a Final event (a feed would never end).
+type endless struct{ dilemma.Engine }
+
+func (e endless) Final(ev games.Event) string {
+	if ev.Type == "match_abandoned" {
+		return ""
+	}
+	return e.Engine.Final(ev)
+}
+
+// wordless is Game II whose abandon event has only its type for words.
+type wordless struct{ dilemma.Engine }
+
+func (w wordless) Narrate(e games.Event, names map[int]string) string {
+	if e.Type == "match_abandoned" {
+		return e.Type
+	}
+	return w.Engine.Narrate(e, names)
+}
+
+func TestAbandonFailsUnnarratedEnd(t *testing.T) {
+	for _, b := range []struct {
+		name   string
+		engine games.Engine
+		want   string
+	}{
+		{"an abandon that is not Final", endless{}, `is Final ""`},
+		{"an abandon without words", wordless{}, "has no words"},
+	} {
+		c := dilemmaCase(nil)
+		c.Engine = b.engine
+		failed, msg := fails(t, gametest.Abandon, c)
+		if !failed || !strings.Contains(msg, b.want) {
+			t.Errorf("%s: failed %v (%q), want a failure saying %q", b.name, failed, msg, b.want)
+		}
+	}
+}
+
 // speechless is Game II that lists no answer for its commit prompt.
 type speechless struct{ dilemma.Engine }
 

@@ -99,8 +99,10 @@ type Options struct {
 	// Sessions are the owners' challenges and sessions (NewSessions on the store in `arena
 	// serve`, so a restart signs nobody out). Nil: in memory, made by Mount.
 	Sessions *Sessions
-	// Paid, when set, serves table "open" (§5.7); nil refuses it with bad_table.
-	Paid Paid
+	// Paid, when set, serves table "open" (§5.7); nil refuses it with bad_table, saying PaidOff
+	// when set (why this arena has none: a configured node without its escrow, say).
+	Paid    Paid
+	PaidOff string
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// MaxBody caps request bodies (0: door.DefaultMaxBody).
@@ -208,7 +210,11 @@ func (h *handlers) join(c echo.Context) error {
 		return door.Refuse(CodeBadTable, `table must be "practice" or "open"`)
 	}
 	if b.Table == "open" && h.o.Paid == nil {
-		return door.Refuse(CodeBadTable, "this arena has no paid table")
+		why := h.o.PaidOff
+		if why == "" {
+			why = "this arena has no paid table"
+		}
+		return door.Refuse(CodeBadTable, why)
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), h.o.CallTimeout)
 	defer cancel()
