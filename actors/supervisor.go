@@ -65,8 +65,9 @@ func (s *tablesActor) Receive(ctx actor.Context) {
 		delete(s.live, id)
 		if s.parking[id] {
 			delete(s.parking, id)
-			s.env.m.setStatus(id, StatusFailed)
-			s.tellMailboxes(ctx, id, StatusFailed)
+			rec := s.load(id) // nil if unreadable: the status has no game, the mailboxes no word
+			s.env.m.setStatus(id, rec.game(), StatusFailed)
+			s.tellMailboxes(ctx, id, rec, StatusFailed)
 		}
 		ops := s.pending[id]
 		delete(s.pending, id)
@@ -86,7 +87,7 @@ func (s *tablesActor) recover(ctx actor.Context) {
 			s.env.log.Error("boot recovery: skip undecodable table", "table", id, "err", err)
 			return nil
 		}
-		s.env.m.setStatus(id, rec.Status)
+		s.env.m.setStatus(id, rec.Spec.Game, rec.Status)
 		if rec.Status == StatusLive || (rec.Status == StatusFinished && rec.Unsettled) {
 			ids = append(ids, id)
 		}
@@ -166,23 +167,31 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 	if err := s.env.store.PutTable(id, rec.encode()); err != nil {
 		return err
 	}
-	s.env.m.setStatus(id, rec.Status)
+	s.env.m.setStatus(id, rec.Spec.Game, rec.Status)
 	if restart {
 		return s.spawn(ctx, id)
 	}
-	s.tellMailboxes(ctx, id, StatusStopped)
+	s.tellMailboxes(ctx, id, rec, StatusStopped)
 	return nil
 }
 
-// tellMailboxes sends *TableStopped to the channel actor of every seat of table id that has its
-// own (SeatSpec.Actor: a walk-in's mailbox).
-func (s *tablesActor) tellMailboxes(ctx actor.Context, id, status string) {
+// load is table id's record as stored (nil if it cannot be read).
+func (s *tablesActor) load(id string) *tableRecord {
 	b, err := s.env.store.LoadTable(id)
 	if err != nil {
-		return
+		return nil
 	}
 	rec, err := decodeRecord(id, b)
 	if err != nil {
+		return nil
+	}
+	return rec
+}
+
+// tellMailboxes sends *TableStopped to the channel actor of every seat of table id (its record
+// rec; nil: nobody) that has its own (SeatSpec.Actor: a walk-in's mailbox).
+func (s *tablesActor) tellMailboxes(ctx actor.Context, id string, rec *tableRecord, status string) {
+	if rec == nil {
 		return
 	}
 	for _, st := range rec.Spec.Seats {

@@ -32,10 +32,7 @@ func TestSeasonPoolSettlement(t *testing.T) {
 	// The same rows through the ledger actor, durable, from the deposits to the settle.
 	h := newHarness(t)
 	ctx := context.Background()
-	l, err := ledger.Start(h.arena.System(), h.store, ledger.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := h.arena.Ledger()
 	rows := []ledger.Row{ledger.OpenHold("p1", PaidUnit, nil), ledger.Receive("p1", owner1, 100*ccd, "dep/1"), ledger.OpenPot("T-5", PaidUnit, nil),
 		ledger.Stake("p1", "T-5", 100*ccd)}
 	for _, id := range []string{houseHold("o1", 2), houseHold("o1", 3)} {

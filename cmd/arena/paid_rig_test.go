@@ -15,7 +15,6 @@ import (
 
 	"arena/actors"
 	"arena/actors/dotdotdot"
-	"arena/actors/ledger"
 	"arena/chain/badge"
 	"arena/chain/devchain"
 	"arena/chain/escrow"
@@ -68,16 +67,13 @@ func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
 	ag := startAgents(&ch, log, config.Dotdotdot{}, nil)
 	br, _ := newBracket()
 	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
-		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},
-		OnStatus: ag.onStatus, BeforeRecover: ch.start}, dotdotdot.Options{Resolver: o.Resolver})
+		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: ch.anchorer,
+		BeforeRecover: ch.start}, dotdotdot.Options{OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}, Resolver: o.Resolver})
 	if err != nil {
 		t.Fatal(err)
 	}
 	escrowChain, house := ag.escrowWiring()
-	money, err := ledger.Start(a.System(), st, ledger.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	money := a.Ledger()
 	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: testEscrow},
 		Ledger: money, Chain: escrowChain, Contract: testEscrow, House: house, SeasonPool: ag.seasonPool(), Entry: paidEntry, Gather: o.Gather, Format: "short",
 		Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0", SweepEvery: time.Second, OnStep: o.OnStep,
