@@ -119,14 +119,22 @@ func (s *tablesActor) spawn(ctx actor.Context, id string) error {
 }
 
 // op runs an ops restart or stop: a running table is poisoned first (its queued messages are
-// handled) and the op completes on its Terminated.
+// handled) and the op completes on its Terminated. A stop of a table that has finished its round
+// is refused at once (errFinished), its actor left to record its last anchors.
 func (s *tablesActor) op(ctx actor.Context, id string, restart bool) {
-	if _, err := s.env.store.LoadTable(id); err != nil {
+	b, err := s.env.store.LoadTable(id)
+	if err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			err = fmt.Errorf("%w: %s", ErrNoTable, id)
 		}
 		ctx.Respond(&opReply{Err: err})
 		return
+	}
+	if !restart {
+		if rec, err := decodeRecord(id, b); err == nil && rec.Status == StatusFinished {
+			ctx.Respond(&opReply{Err: errFinished(id, "stop")})
+			return
+		}
 	}
 	if pid, ok := s.live[id]; ok {
 		s.pending[id] = append(s.pending[id], pendingOp{restart: restart, reply: ctx.Sender()})
@@ -134,6 +142,12 @@ func (s *tablesActor) op(ctx actor.Context, id string, restart bool) {
 		return
 	}
 	ctx.Respond(&opReply{Err: s.settle(ctx, id, restart)})
+}
+
+// errFinished refuses an ops restart or stop (op) of table id, which has finished its round: an
+// ErrBadSpec the ops door answers as refused.
+func errFinished(id, op string) error {
+	return fmt.Errorf("%w: table %s has finished its round; there is nothing to %s", ErrBadSpec, id, op)
 }
 
 // settle finishes an ops restart or stop on a table whose actor is not running.
@@ -154,9 +168,9 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 			if rec.Unsettled {
 				_ = s.spawn(ctx, id)
 			}
-			return fmt.Errorf("%w: table %s has finished its round; there is nothing to restart", ErrBadSpec, id)
+			return errFinished(id, "restart")
 		}
-		return nil
+		return errFinished(id, "stop")
 	}
 	if restart {
 		rec.Status, rec.Poison, rec.Restarts = StatusLive, nil, 0

@@ -6,7 +6,9 @@
 //	POST /ops/tables/{id}/stop      → {"table": id, "status": "stopped"}
 //
 // No bearer → 401 unauthorized; a wrong one → 403 forbidden; an unknown table → 404
-// unknown_table (the arena's error code). Bodies on the POSTs are not read.
+// unknown_table (the arena's error code); a restart or stop of a table that has finished its
+// round → refused (actors.ErrBadSpec; 409 on the DOTDOTDOT site), changing nothing. Bodies on the
+// POSTs are not read.
 package ops
 
 import (
