@@ -113,6 +113,9 @@ type Limits struct {
 	// Challenges is owner sign-in challenges (POST /v1/session/challenge): 30 at once, then one
 	// every 2 s.
 	Challenges Limit `json:"challenges"`
+	// Feedback is feedback notes (POST /v1/feedback, the chat seat's feedback tool): 10 at once,
+	// then one every 30 s.
+	Feedback Limit `json:"feedback"`
 	// ForwardedFor reads the client address from the last X-Forwarded-For entry: set it only
 	// when a proxy on this host adds that header (ARENA_MCP_BEHIND_PROXY's set-up), since a
 	// client can write the header itself.
@@ -172,6 +175,7 @@ func Default() Config {
 				Register:   Limit{Burst: 20, Every: Duration(30 * time.Second)},
 				Tables:     Limit{Burst: 20, Every: Duration(15 * time.Second)},
 				Challenges: Limit{Burst: 30, Every: Duration(2 * time.Second)},
+				Feedback:   Limit{Burst: 10, Every: Duration(30 * time.Second)},
 			},
 		},
 		Dotdotdot: Dotdotdot{Site: Site{Hosts: []string{"dotdotdot.localhost"}}},
@@ -267,7 +271,8 @@ func (c Config) Validate() error {
 		l     Limit
 	}{{"http.limits.register (--limit-register, ARENA_LIMIT_REGISTER)", c.HTTP.Limits.Register},
 		{"http.limits.tables (--limit-tables, ARENA_LIMIT_TABLES)", c.HTTP.Limits.Tables},
-		{"http.limits.challenges (--limit-challenges, ARENA_LIMIT_CHALLENGES)", c.HTTP.Limits.Challenges}} {
+		{"http.limits.challenges (--limit-challenges, ARENA_LIMIT_CHALLENGES)", c.HTTP.Limits.Challenges},
+		{"http.limits.feedback (--limit-feedback, ARENA_LIMIT_FEEDBACK)", c.HTTP.Limits.Feedback}} {
 		if l.l.Burst < 0 || (l.l.Burst > 0 && l.l.Every <= 0) {
 			bad(l.field, "want a burst ≥ 1 and a positive interval (or burst 0 for no limit), got %d/%s", l.l.Burst, time.Duration(l.l.Every))
 		}

@@ -70,6 +70,7 @@ func (s *Store) Check() error {
 			}
 		}
 		checkLedger(tx.Bucket([]byte(BucketLedger)), report)
+		checkFeedback(tx.Bucket([]byte(BucketFeedback)), report)
 		return checkInputs(tx.Bucket([]byte(BucketInputs)), report)
 	})
 	if err != nil {

@@ -19,4 +19,6 @@ var (
 	ErrCorrupt = errors.New("storage: corrupt")
 	// ErrBadKey is returned for an empty key or a table id / round containing '/'.
 	ErrBadKey = errors.New("storage: bad key")
+	// ErrFull is returned by AddFeedback when the feedback bucket holds MaxFeedbackNotes notes.
+	ErrFull = errors.New("storage: full")
 )

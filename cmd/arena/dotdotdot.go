@@ -88,6 +88,7 @@ func (d *dotdotdotSide) site(cfg config.Config, sec config.Secrets, origin strin
 		MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll),
 		OperatorToken: sec.OperatorToken, TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy,
 		Drain: drain, Meta: mo, Logger: d.log,
+		Notes: d.arena.Store(), // feedback notes (§5.2's notice link, the chat seat's tool)
 	}
 	d.limits.mount(&deps)
 	return deps

@@ -19,15 +19,16 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops feedback [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
-const opsUsage = `usage: arena ops tables|restart ID|stop ID [flags]
+const opsUsage = `usage: arena ops tables|restart ID|stop ID|feedback [flags]
 
-Lists the tables of a running server, restarts one from its snapshot, or stops one, over
-/ops/* with the operator token. A stop gives up the table's walk-in seats for good: their moves
+Lists the tables of a running server, restarts one from its snapshot, or stops one, or lists
+the feedback notes players sent (the scouting notice's /v1/feedback and the chat seat's
+feedback tool, oldest first), over /ops/* with the operator token. A stop gives up the table's walk-in seats for good: their moves
 are dropped, they are free to join another table, and a later restart plays them on in silence.
 A table that has finished its round cannot be restarted or stopped (refused, exit 1).
 
@@ -35,7 +36,8 @@ flags (anywhere on the line):
   --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)
   --token T      operator token (env ARENA_OPERATOR_TOKEN; default: read <data>/operator.token)
   --data DIR     data dir the server wrote its token to (env ARENA_DATA; default ./data)
-  --json         print the server's JSON as is
+  --json         print the server's JSON as is (feedback: one note a line)
+  --after SEQ    feedback: only the notes after SEQ (default 0: every note)
 `
 
 // runOps is `arena ops`. Exit 0 on success, 1 when the server refused or could not be reached,
@@ -51,6 +53,7 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	token := fs.String("token", "", "")
 	data := fs.String("data", "", "")
 	asJSON := fs.Bool("json", false, "")
+	after := fs.Uint64("after", 0, "")
 	// Flags may come before or after the verb and the id.
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -65,6 +68,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	switch {
 	case len(pos) == 1 && pos[0] == "tables":
 		method, path = http.MethodGet, "/ops/tables"
+	case len(pos) == 1 && pos[0] == "feedback":
+		method, path = http.MethodGet, "/ops/feedback"
 	case len(pos) == 2 && (pos[0] == "restart" || pos[0] == "stop"):
 		method, path = http.MethodPost, "/ops/tables/"+url.PathEscape(pos[1])+"/"+pos[0]
 	default:
@@ -84,6 +89,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	if pos[0] == "feedback" {
+		return opsFeedback(ctx, strings.TrimRight(base, "/"), tok, *after, *asJSON, stdout, stderr)
+	}
 	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(base, "/")+path, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena ops: %v\n", err)

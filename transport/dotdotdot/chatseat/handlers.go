@@ -547,6 +547,9 @@ func (h *handlers) feedback(ctx context.Context, raw []byte) *mcp.CallToolResult
 	if h.o.Feedback == nil {
 		return notServed("feedback notes")
 	}
+	if r := h.limit(ctx, h.o.Notes); r != nil {
+		return r
+	}
 	if err := h.o.Feedback(ctx, a.Token, a.Round, t); err != nil {
 		return h.refusal(err)
 	}

@@ -71,6 +71,9 @@ type Options struct {
 	// wait. `arena serve` hands the desk door the same limiters (desk.Options), so one address
 	// has one budget on both doors. Nil: no limit.
 	Registrations, Tables *door.Limiter
+	// Notes limits feedback notes per caller address, as POST /v1/feedback does with the same
+	// limiter (transport/dotdotdot/feedback). Nil: no limit.
+	Notes *door.Limiter
 	// Forwarded reads the caller's address from X-Forwarded-For (door.ClientAddr).
 	Forwarded bool
 }

@@ -8,6 +8,7 @@ import (
 	"arena/transport/door"
 	"arena/transport/dotdotdot/chatseat"
 	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/feedback"
 	"arena/transport/dotdotdot/join"
 	"arena/transport/dotdotdot/pages"
 	"arena/transport/httpapi"
@@ -55,6 +56,11 @@ type Deps struct {
 	// Drain, when closed (the server is shutting down), ends long polls, feeds and waiting
 	// next_move calls at once.
 	Drain <-chan struct{}
+	// Notes keeps the feedback notes (the scouting notice's link and the chat seat's feedback
+	// tool; *storage.Store in `arena serve`); nil: the chat seat's notes go to Logger and
+	// /v1/feedback is not served. NotesLimit limits them per address on both doors.
+	Notes      feedback.Notes
+	NotesLimit *door.Limiter
 	// Meta serves the instance card (/.well-known/agent.json).
 	Meta meta.Options
 	// Logger receives the doors' internal errors and the chat seat's feedback.
@@ -68,6 +74,12 @@ func (d Deps) Site(at httpapi.Place) Site { return Site{Place: at, Options: d.Op
 func (d Deps) Options() Options {
 	describer, _ := d.Game.(games.Describer)
 	narrator, _ := d.Game.(games.Narrator)
+	notes := chatseat.LogFeedback(d.Logger)
+	var fb *feedback.Options
+	if d.Notes != nil {
+		notes = feedback.Keep(d.Notes, nil)
+		fb = &feedback.Options{Notes: d.Notes, Limiter: d.NotesLimit, Forwarded: d.Forwarded, OperatorToken: d.OperatorToken}
+	}
 	return Options{
 		Join: d.Join,
 		Desk: d.Arena,
@@ -77,8 +89,9 @@ func (d Deps) Options() Options {
 		OpsOptions: ops.Options{Token: d.OperatorToken},
 		Pages:      &pages.Options{Source: d.Arena, Narrator: narrator, Drain: d.Drain, Logger: d.Logger, Site: d.Origin},
 		Chat: &chatseat.Options{Desk: d.Arena, Describer: describer, Drain: d.Drain, Logger: d.Logger, Site: d.Origin,
-			Feedback: chatseat.LogFeedback(d.Logger), TrustProxyHost: d.TrustProxyHost,
-			Registrations: d.Registrations, Tables: d.Tables, Forwarded: d.Forwarded},
-		Meta: d.Meta,
+			Feedback: notes, TrustProxyHost: d.TrustProxyHost,
+			Registrations: d.Registrations, Tables: d.Tables, Notes: d.NotesLimit, Forwarded: d.Forwarded},
+		Feedback: fb,
+		Meta:     d.Meta,
 	}
 }

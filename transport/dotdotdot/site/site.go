@@ -14,6 +14,7 @@ import (
 	"arena/transport/dotdotdot/chatseat"
 	"arena/transport/dotdotdot/codes"
 	"arena/transport/dotdotdot/desk"
+	"arena/transport/dotdotdot/feedback"
 	"arena/transport/dotdotdot/join"
 	"arena/transport/dotdotdot/pages"
 	"arena/transport/dotdotdot/walkin"
@@ -37,6 +38,9 @@ type Options struct {
 	Pages *pages.Options
 	// Chat, when set, mounts the MCP chat seat (§4.5) at /mcp (transport/dotdotdot/chatseat).
 	Chat *chatseat.Options
+	// Feedback, when set, mounts the scouting notice's link (§5.2: GET and POST /v1/feedback)
+	// and the operators' GET /ops/feedback (transport/dotdotdot/feedback).
+	Feedback *feedback.Options
 	// Metrics, when set, receives arena_http_requests_total{route,code} (New only; under
 	// httpapi.Assemble the Global's registerer counts).
 	Metrics prometheus.Registerer
@@ -60,7 +64,7 @@ func (Site) Answer() door.Site { return codes.Dotdotdot }
 
 // Mount puts the token-in-URL guard (walkin.Guard, §4.4) and then the one-value-per-parameter
 // guard (door.UniqueQuery) in front of routing and mounts the doors Options names, in this
-// order: desk, join, ops, the instance card, pages, chat seat.
+// order: desk, join, ops, the instance card, pages, chat seat, feedback.
 func (s Site) Mount(e *echo.Echo) error {
 	o := s.Options
 	// A desk that can revoke an exposed token (*dotdotdot.Arena) has the guard hand its record
@@ -86,6 +90,9 @@ func (s Site) Mount(e *echo.Echo) error {
 		if err := chatseat.Mount(e, *o.Chat); err != nil {
 			return err
 		}
+	}
+	if o.Feedback != nil {
+		feedback.Mount(e, *o.Feedback)
 	}
 	return nil
 }
