@@ -48,6 +48,7 @@ func startDotdotdot(cfg config.Config, sec config.Secrets, store *storage.Store,
 		return nil, err
 	}
 	ag := startAgents(ch, log, cfg.Dotdotdot, keys) // A2A caller, Badge resolver (join.go)
+	ag.metrics = reg
 	if err := ag.devAgents(); err != nil {
 		return nil, err
 	}

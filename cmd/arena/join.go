@@ -12,6 +12,7 @@ import (
 	"time"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/actors"
 	"arena/actors/dotdotdot"
@@ -61,6 +62,8 @@ type agentsHook struct {
 	early   []func(*dotdotdot.PaidTables)
 	// devAgentsFile is dotdotdot.dev_agents: the registrations devAgents stores ("" none).
 	devAgentsFile string
+	// metrics receives the paid tables' collectors (nil: none).
+	metrics prometheus.Registerer
 }
 
 // startAgents builds the caller and the resolver, on the Badge key index keys (loadKeyIndex).
@@ -177,7 +180,8 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		po := dotdotdot.PaidOptions{
 			Deposits: escrow.Reader{Node: h.chain.client, Contract: contract}, Ledger: money, Chain: chain,
 			Contract: contract, House: house, Pace: agentPace(cfg), Escrow: h.chain.net.escrowID(),
-			Logger: h.log.With("component", "paid"),
+			Funds: accountFunds{h.chain.client, h.chain.net.account}, FeeReserve: houseFeeReserve,
+			Metrics: h.metrics, Logger: h.log.With("component", "paid"),
 		}
 		if g := cfg.Dotdotdot.Pace.PaidGather; g != nil {
 			po.Gather = time.Duration(*g)
@@ -190,6 +194,25 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		o.Paid = paidAdapter{pt}
 	}
 	return o, nil
+}
+
+// houseFeeReserve is what the arena's account keeps beyond the house seats' entries of the paid
+// tables it funds, for the fees of its anchors and escrow calls: 10 CCD, some thousands of
+// transactions at Concordium's fees (each well under 0.01 CCD).
+const houseFeeReserve = 10_000_000
+
+// accountFunds is dotdotdot.FundsReader over the node: the arena's account's available balance.
+type accountFunds struct {
+	c   *ccd.Client
+	acc ccd.Address
+}
+
+func (f accountFunds) Available(ctx context.Context) (int64, error) {
+	b, err := f.c.Balance(ctx, f.acc)
+	if err != nil {
+		return 0, err
+	}
+	return int64(min(b, 1<<62)), nil
 }
 
 // agentPace is the clock of tables registered agents join: the configured agent clock (§5.3,
