@@ -250,8 +250,9 @@ func (a *paidActor) reconcileRound(ctx context.Context, rr RoundReader, st *ledg
 
 // chase makes the escrow hear job, whose effect it lacks (m says what is missing): a call never
 // asked for is asked now (it was lost before it was written: no disagreement yet); one in flight
-// is waited for; one refused in its block is a mismatch, sent again when its back-off allows; one
-// that landed while the escrow still disagrees is a mismatch for a person.
+// is waited for (a mismatch still when it is a retry); one refused in its block is a mismatch,
+// sent again when its back-off allows; one that landed while the escrow still disagrees is a
+// mismatch for a person.
 func (a *paidActor) chase(job anchors.CallJob, m EscrowMismatch, out *sweepOut) error {
 	o := a.p.o
 	key, err := anchors.CallKey(job.Call)
@@ -265,7 +266,12 @@ func (a *paidActor) chase(job anchors.CallJob, m EscrowMismatch, out *sweepOut) 
 	case !ok:
 		o.Chain.Call(job)
 		return nil
-	case !land.Final:
+	case !land.Final && land.Retried == 0:
+		return nil
+	case !land.Final: // a retry in flight: the disagreement stands until it lands
+		m.Detail += fmt.Sprintf("; the escrow refused %s %d times: sent again (%s), pending", job.Name, land.Retried, land.Tx)
+		m.Retry, m.Retries = true, land.Retried
+		a.report(m, out)
 		return nil
 	case land.Rejected == "":
 		m.Detail += "; its " + job.Name + " landed (" + land.Tx + ") yet the escrow disagrees"

@@ -98,7 +98,7 @@ func (d *dotdotdotSide) site(cfg config.Config, sec config.Secrets, origin strin
 	deps := dotsite.Deps{
 		Arena: d.arena, Game: game, Join: d.join, Origin: origin,
 		MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll),
-		OperatorToken: sec.OperatorToken, TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy,
+		OperatorToken: sec.OperatorToken, OpsChecks: d.agents.opsChecks(), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy,
 		Drain: drain, Meta: mo, Logger: d.log,
 	}
 	d.limits.mount(&deps)

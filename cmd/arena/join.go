@@ -27,6 +27,7 @@ import (
 	"arena/storage"
 	"arena/transport/a2a"
 	"arena/transport/dotdotdot/join"
+	"arena/transport/ops"
 )
 
 // Registered agents in `arena serve` (§4, §4.1, §4.3, §5.7, §12): the A2A caller through the
@@ -309,6 +310,29 @@ func (h *agentsHook) escrowWiring() (dotdotdot.EscrowChain, string) {
 		return nil, ""
 	}
 	return c, h.chain.net.caip10(h.chain.net.account)
+}
+
+// opsChecks are the paid tables' consistency checks for /ops/checks (`arena ops check paid`): the
+// reconciliation's mismatches after a sweep (PaidTables.Reconcile); none when paid tables are off.
+func (h *agentsHook) opsChecks() map[string]ops.Check {
+	if !h.paidOn {
+		return nil
+	}
+	return map[string]ops.Check{"paid": func(ctx context.Context) ([]any, error) {
+		pt := h.paid.Load()
+		if pt == nil {
+			return nil, &games.Error{Code: "busy", Msg: "the paid tables are not started yet", Retry: true}
+		}
+		ms, err := pt.Reconcile(ctx)
+		if err != nil {
+			return nil, &games.Error{Code: "busy", Msg: "the reconciliation could not finish: " + err.Error(), Retry: true}
+		}
+		out := make([]any, len(ms))
+		for i, m := range ms {
+			out[i] = m
+		}
+		return out, nil
+	}}
 }
 
 // onStatus is actors.Options.OnStatus: a finished paid table is settled (PaidTables.TableStatus).

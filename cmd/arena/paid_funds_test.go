@@ -252,6 +252,11 @@ func TestRefusedRefundIsRetried(t *testing.T) {
 	if !strings.Contains(ms[0].Detail, "-8199") {
 		t.Fatalf("the mismatch does not say why the escrow refused: %s", ms[0].Detail)
 	}
+	// The operators' check (`arena ops check paid`) lists it.
+	found, err := r.ag.opsChecks()["paid"](ctx)
+	if m, ok := firstMismatch(found); err != nil || len(found) != 1 || !ok || m.Kind != dotdotdot.MismatchRefund || m.Payer != r.caip("test-2") {
+		t.Fatalf("ops check paid: %+v (%v)", found, err)
+	}
 	eventually(t, 30*time.Second, 200*time.Millisecond, func() bool {
 		return metricValue(t, reg, "arena_paid_escrow_retries_total") >= 1
 	}, func() string { return "the refused refund was not sent again" })
@@ -274,6 +279,9 @@ func TestRefusedRefundIsRetried(t *testing.T) {
 	if v := metricValue(t, reg, "arena_paid_escrow_mismatches"); v != 0 {
 		t.Fatalf("arena_paid_escrow_mismatches %v, want 0", v)
 	}
+	if found, err := r.ag.opsChecks()["paid"](ctx); err != nil || len(found) != 0 {
+		t.Fatalf("ops check paid after the refund landed: %+v (%v)", found, err)
+	}
 	if err := ledger.Audit(ctx, r.pt.Ledger()); err != nil {
 		t.Fatal(err)
 	}
@@ -281,4 +289,12 @@ func TestRefusedRefundIsRetried(t *testing.T) {
 	if got := st.Units[dotdotdot.PaidUnit]; got != (ledger.Totals{Received: 7_000_000, Refunded: 7_000_000}) {
 		t.Fatalf("ledger %+v after the refund landed: refunded once", got)
 	}
+}
+
+func firstMismatch(found []any) (dotdotdot.EscrowMismatch, bool) {
+	if len(found) == 0 {
+		return dotdotdot.EscrowMismatch{}, false
+	}
+	m, ok := found[0].(dotdotdot.EscrowMismatch)
+	return m, ok
 }
