@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/actors/internal/ask"
+	"arena/actors/ledger"
 	"arena/games"
 	"arena/storage"
 )
@@ -35,14 +36,20 @@ type Options struct {
 	InstanceAgent string
 	// Metrics receives the arena's collectors (nil: not registered anywhere).
 	Metrics prometheus.Registerer
-	// Anchorer takes anchor requests to the chain actor (nil: NopAnchorer).
+	// Anchorer takes every table's anchor requests to the chain actor, which answers them (nil:
+	// NopAnchorer); a product's Anchorer hears its own tables' after it.
 	Anchorer Anchorer
 	// Channels names the actor (its PID Id) of each channel that has one actor for all its
 	// seats, by channel name (SeatSpec.Channel): seats of that channel with no Mailbox of their
-	// own deliver their prompts there (channels.go). Spawn those actors in BeforeRecover.
+	// own deliver their prompts there (channels.go). Spawn those actors in BeforeRecover. A
+	// product's channels are its own (Product.Channels), joined to these.
 	Channels map[string]string
-	// Keys gives each table its seats' keyring (keys.go; nil: no seat has a key).
+	// Keys gives each table its seats' keyring (keys.go) when the product that owns its game
+	// gives none (nil: no seat of such a table has a key).
 	Keys KeyProvider
+	// Products are the protocols' products sharing this runtime (products.go): each owns its
+	// games' tables and hears only their statuses and anchors.
+	Products []Product
 	// AskTimeout bounds every façade call whose ctx has no deadline (zero: 5 s).
 	AskTimeout time.Duration
 	// MaxRestarts is how many panics a table survives (since its last ops restart) before it is
@@ -52,12 +59,13 @@ type Options struct {
 	// OnEvents, when set, is called by a table with each committed step's events, after the
 	// commit and on the table's goroutine: it must not block (hand off to a channel or actor).
 	OnEvents func(table, round string, events []games.Event)
-	// OnStatus, when set, is called whenever a table's status changes (live, finished, failed,
-	// stopped), from whichever goroutine changed it: it must not block.
+	// OnStatus, when set, is called whenever any table's status changes (live, finished, failed,
+	// stopped), from whichever goroutine changed it, before the table's product hears it
+	// (Product.OnStatus): it must not block.
 	OnStatus func(table, status string)
-	// BeforeRecover, when set, runs after the actor system exists and before any table is
-	// spawned: spawn here the actors tables deliver to (walk-in mailboxes), so the prompts that
-	// recovered tables redeliver at once find them. An error aborts Start.
+	// BeforeRecover, when set, runs after the actor system and the ledger exist, before the
+	// products' (Product.BeforeRecover) and before any table is spawned: spawn here what every
+	// product uses (the chain actor) and the actors tables deliver to. An error aborts Start.
 	BeforeRecover func(a *Arena) error
 
 	samples *benchSamples // RunBench: raw timer lateness and commit latency
@@ -105,6 +113,7 @@ type Arena struct {
 	system *actor.ActorSystem
 	root   *actor.PID // arena
 	tables *actor.PID // arena/tables
+	ledger *ledger.Ledger
 	closed atomic.Bool
 	ready  chan struct{} // closed once boot recovery has run (Ready)
 }
@@ -115,9 +124,11 @@ type Arena struct {
 // and boot recovery would take a table it had just created for its own.
 func (a *Arena) Ready() <-chan struct{} { return a.ready }
 
-// Start builds the actor system, spawns arena → tables, and respawns every live table found in
-// storage (boot recovery): each resumes from its snapshot and a deadline that passed while the
-// server was down fires at once.
+// Start builds the actor system, spawns the ledger (the store's one money actor: Ledger), runs
+// Options.BeforeRecover and each product's BeforeRecover, spawns arena → tables, and respawns every
+// live table found in storage (boot recovery): each resumes from its snapshot and a deadline that
+// passed while the server was down fires at once. Products that claim one game or channel twice
+// fail it.
 func Start(opts Options) (*Arena, error) {
 	if opts.DB == nil || opts.Bracket == nil || len(opts.InstanceKey) != ed25519.PrivateKeySize {
 		return nil, errors.New("actors: start: DB, Bracket and a 64-byte InstanceKey are required")
@@ -134,17 +145,19 @@ func Start(opts Options) (*Arena, error) {
 	if opts.MaxRestarts <= 0 {
 		opts.MaxRestarts = 5
 	}
-	m, err := newMetrics(opts.Metrics)
-	if err == nil {
-		m.onStatus = opts.OnStatus
-		m.samples = opts.samples
+	ps, channels, err := productsOf(opts)
+	if err != nil {
+		return nil, fmt.Errorf("actors: start: %w", err)
 	}
+	m, err := newMetrics(opts.Metrics)
 	if err != nil {
 		return nil, fmt.Errorf("actors: start: register metrics: %w", err)
 	}
+	m.samples = opts.samples
 	e := &env{store: opts.DB, bracket: opts.Bracket, clock: opts.Clock, log: opts.Logger,
-		key: opts.InstanceKey, agent: opts.InstanceAgent, keys: opts.Keys, anchorer: opts.Anchorer, channels: opts.Channels,
-		m: m, maxRestarts: opts.MaxRestarts, onEvents: opts.OnEvents}
+		key: opts.InstanceKey, agent: opts.InstanceAgent, keys: opts.Keys, anchorer: opts.Anchorer, products: ps,
+		channels: channels, m: m, maxRestarts: opts.MaxRestarts, onEvents: opts.OnEvents, onStatus: opts.OnStatus}
+	m.onStatus = e.status
 	if e.anchorer == nil {
 		e.anchorer = NopAnchorer{}
 	}
@@ -155,11 +168,21 @@ func Start(opts Options) (*Arena, error) {
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log.With("lib", "protoactor") }),
 		actor.WithDeadLetterThrottleCount(3), actor.WithDeadLetterRequestLogging(false))
 	a := &Arena{opts: opts, env: e, system: sys, tables: actor.NewPID(sys.Address(), "arena/tables"), ready: make(chan struct{})}
+	a.ledger, err = ledger.Start(sys, opts.DB, ledger.Options{Now: opts.Clock.Now, AskTimeout: opts.AskTimeout,
+		Logger: log.With("component", "ledger")})
+	if err != nil {
+		sys.Shutdown()
+		return nil, fmt.Errorf("actors: start: %w", err)
+	}
 	if opts.BeforeRecover != nil {
 		if err := opts.BeforeRecover(a); err != nil {
 			sys.Shutdown()
 			return nil, fmt.Errorf("actors: start: %w", err)
 		}
+	}
+	if err := ps.beforeRecover(a); err != nil {
+		sys.Shutdown()
+		return nil, fmt.Errorf("actors: start: %w", err)
 	}
 	a.root, err = sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &rootActor{env: e} }),
 		"arena")
@@ -222,12 +245,12 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 			return "", fmt.Errorf("%w: seat number %d (1.., unique)", ErrBadSpec, s.Seat.Seat)
 		}
 		seen[s.Seat.Seat] = true
-		if s.Channel != ChannelHouse && s.Actor == "" && a.opts.Channels[s.Channel] == "" {
-			return "", fmt.Errorf("%w: seat %d: channel %q has no actor (no mailbox, not in Options.Channels)",
+		if s.Channel != ChannelHouse && s.Actor == "" && a.env.channels[s.Channel] == "" {
+			return "", fmt.Errorf("%w: seat %d: channel %q has no actor (no mailbox, not in Options.Channels or a product's)",
 				ErrBadSpec, s.Seat.Seat, s.Channel)
 		}
 	}
-	keys, byo, err := a.env.openKeys(ctx, spec.ID, spec.Seats)
+	keys, byo, err := a.env.openKeys(ctx, spec.Game, spec.ID, spec.Seats)
 	if err != nil {
 		return "", err
 	}
@@ -282,7 +305,7 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	}
 	round = "T-" + strconv.FormatUint(n, 10)
 	a.env.m.roundsStarted.Inc()
-	a.env.m.setStatus(spec.ID, StatusLive)
+	a.env.m.setStatus(spec.ID, spec.Game, StatusLive)
 	if err := a.ask(ctx, a.tables, &spawnTable{ID: spec.ID}); err != nil {
 		return "", err
 	}
@@ -396,6 +419,15 @@ func (a *Arena) StopTable(ctx context.Context, id string) error {
 // InstanceKey is the instance's signing key (Options.InstanceKey), for the channels that sign
 // what they deliver (DOTDOTDOT's §4 envelopes).
 func (a *Arena) InstanceKey() ed25519.PrivateKey { return a.env.key }
+
+// InstanceAgent is the instance's own agent id (Options.InstanceAgent), Setup.Arena of every
+// match.
+func (a *Arena) InstanceAgent() string { return a.env.agent }
+
+// Ledger is the store's one money actor (actors/ledger), spawned by Start before any
+// BeforeRecover: every product keeps its holds, stakes and payouts there, so one ledger and one
+// invariant (ledger.Check) cover them all.
+func (a *Arena) Ledger() *ledger.Ledger { return a.ledger }
 
 // System is the actor system, for actors spawned outside the tree (the walk-in desk).
 func (a *Arena) System() *actor.ActorSystem { return a.system }

@@ -37,6 +37,9 @@ type BenchOptions struct {
 	// implement games.HousePlayer.
 	Engine games.Engine
 	Format string
+	// Entry is each bench seat's stake (games.Seat.Entry) in the game's unit, for a game that
+	// takes stakes (0: none). Ignored with Spec.
+	Entry  int64
 	Dir    string // data directory (empty: a temporary one, removed after)
 	NoSync bool   // skip fsync (measures the actors rather than the disk)
 	Logger *slog.Logger
@@ -198,7 +201,8 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 					spec.Game, spec.Pace = game, pace
 				} else {
 					for s := 1; s <= o.Seats; s++ {
-						spec.Seats = append(spec.Seats, SeatSpec{Seat: games.Seat{Seat: s, Name: "house " + strconv.Itoa(s)}, Kind: "house", Channel: ChannelHouse})
+						seat := games.Seat{Seat: s, Agent: "house-" + strconv.Itoa(s), Name: "house " + strconv.Itoa(s), Entry: o.Entry}
+						spec.Seats = append(spec.Seats, SeatSpec{Seat: seat, Kind: "house", Channel: ChannelHouse})
 					}
 				}
 				if _, err := a.OpenTable(ctx, spec); err != nil {

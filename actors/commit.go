@@ -213,7 +213,7 @@ func (t *tableActor) emit(ctx actor.Context, box *outbox) {
 		t.env.onEvents(t.id, t.rec.Round, box.events)
 	}
 	for _, a := range box.anchors {
-		t.env.anchorer.Anchor(AnchorJob{Table: t.id, Round: t.rec.Round, Request: a, ReplyTo: ctx.Self()})
+		t.env.anchor(t.rec.Spec.Game, AnchorJob{Table: t.id, Round: t.rec.Round, Request: a, ReplyTo: ctx.Self()})
 		if t.env.countAnchor {
 			t.outstanding++
 		}

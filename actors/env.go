@@ -17,11 +17,13 @@ type env struct {
 	log         *slog.Logger
 	key         ed25519.PrivateKey
 	agent       string
-	keys        KeyProvider // Options.Keys (nil: no seat has a key)
-	anchorer    Anchorer
+	keys        KeyProvider       // Options.Keys (nil: no seat has a key unless its product gives keys)
+	anchorer    Anchorer          // Options.Anchorer (the chain actor)
+	products    *products         // Options.Products, by game (products.go)
 	countAnchor bool              // the anchorer replies (not NopAnchorer): finished tables wait for replies
-	channels    map[string]string // Options.Channels
+	channels    map[string]string // Options.Channels and every product's Channels
 	m           *metrics
 	maxRestarts int
 	onEvents    func(table, round string, events []games.Event)
+	onStatus    func(table, status string) // Options.OnStatus
 }

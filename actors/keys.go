@@ -10,7 +10,8 @@ import (
 
 // KeyProvider gives each table its seats' keyring (games.Keyring): the keys the arena holds and
 // signs with (LentKey seats) and the public keys it checks for the others. A protocol supplies it
-// (DOTDOTDOT's lent house Badges: actors/dotdotdot.Keys); with none, no seat has a key.
+// for its tables (Product.Keys; DOTDOTDOT's lent house Badges: actors/dotdotdot.Keys); with none,
+// no seat has a key.
 type KeyProvider interface {
 	// Open is called by OpenTable before the table is recorded. It may set the Agent of seats
 	// that have none (a lent id) and returns the table's keyring and the public keys (hex, by
@@ -34,20 +35,4 @@ func (noKeys) PublicKey(int) (ed25519.PublicKey, bool) { return nil, false }
 
 func (noKeys) Sign(int, []byte) ([]byte, error) {
 	return nil, errors.New("actors: no key provider: the arena holds no seat's key")
-}
-
-// openKeys is a new table's keyring and recorded keys (KeyProvider.Open), seats' Agents filled.
-func (e *env) openKeys(ctx context.Context, table string, seats []SeatSpec) (games.Keyring, map[int]string, error) {
-	if e.keys == nil {
-		return noKeys{}, nil, nil
-	}
-	return e.keys.Open(ctx, table, seats)
-}
-
-// keyring is a recorded table's keyring (KeyProvider.Keyring).
-func (e *env) keyring(table string, seats []SeatSpec, resolved map[int]string) (games.Keyring, error) {
-	if e.keys == nil {
-		return noKeys{}, nil
-	}
-	return e.keys.Keyring(table, seats, resolved)
 }

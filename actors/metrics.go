@@ -22,7 +22,7 @@ type metrics struct {
 	mu     sync.Mutex
 	status map[string]string // table id → status, to move the gauge on transitions
 
-	onStatus func(table, status string)
+	onStatus func(table, game, status string) // env.status: Options.OnStatus and the game's product
 
 	// samples, when non-nil, records every timer lateness and commit latency (RunBench).
 	samples *benchSamples
@@ -56,8 +56,9 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	return m, nil
 }
 
-// setStatus moves table id to status in the gauge.
-func (m *metrics) setStatus(id, status string) {
+// setStatus moves table id, a table of game, to status in the gauge and tells the hooks
+// (env.status).
+func (m *metrics) setStatus(id, game, status string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	old := m.status[id]
@@ -73,7 +74,7 @@ func (m *metrics) setStatus(id, status string) {
 	}
 	m.tables.WithLabelValues(status).Inc()
 	if m.onStatus != nil {
-		m.onStatus(id, status)
+		m.onStatus(id, game, status)
 	}
 }
 

@@ -68,6 +68,14 @@ func decodeRecord(id string, b []byte) (*tableRecord, error) {
 	return &r, nil
 }
 
+// game is the record's game (TableSpec.Game; "" for no record).
+func (r *tableRecord) game() string {
+	if r == nil {
+		return ""
+	}
+	return r.Spec.Game
+}
+
 func (r *tableRecord) encode() []byte {
 	b, err := json.Marshal(r)
 	if err != nil { // only plain data: cannot fail

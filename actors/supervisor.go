@@ -65,8 +65,9 @@ func (s *tablesActor) Receive(ctx actor.Context) {
 		delete(s.live, id)
 		if s.parking[id] {
 			delete(s.parking, id)
-			s.env.m.setStatus(id, StatusFailed)
-			s.tellMailboxes(ctx, id, StatusFailed)
+			rec := s.load(id) // nil if unreadable: the status has no game, the mailboxes no word
+			s.env.m.setStatus(id, rec.game(), StatusFailed)
+			s.tellMailboxes(ctx, id, rec, StatusFailed)
 		}
 		ops := s.pending[id]
 		delete(s.pending, id)
@@ -86,7 +87,7 @@ func (s *tablesActor) recover(ctx actor.Context) {
 			s.env.log.Error("boot recovery: skip undecodable table", "table", id, "err", err)
 			return nil
 		}
-		s.env.m.setStatus(id, rec.Status)
+		s.env.m.setStatus(id, rec.Spec.Game, rec.Status)
 		if rec.Status == StatusLive || (rec.Status == StatusFinished && rec.Unsettled) {
 			ids = append(ids, id)
 		}
@@ -118,14 +119,22 @@ func (s *tablesActor) spawn(ctx actor.Context, id string) error {
 }
 
 // op runs an ops restart or stop: a running table is poisoned first (its queued messages are
-// handled) and the op completes on its Terminated.
+// handled) and the op completes on its Terminated. A stop of a table that has finished its round
+// is refused at once (errFinished), its actor left to record its last anchors.
 func (s *tablesActor) op(ctx actor.Context, id string, restart bool) {
-	if _, err := s.env.store.LoadTable(id); err != nil {
+	b, err := s.env.store.LoadTable(id)
+	if err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			err = fmt.Errorf("%w: %s", ErrNoTable, id)
 		}
 		ctx.Respond(&opReply{Err: err})
 		return
+	}
+	if !restart {
+		if rec, err := decodeRecord(id, b); err == nil && rec.Status == StatusFinished {
+			ctx.Respond(&opReply{Err: errFinished(id, "stop")})
+			return
+		}
 	}
 	if pid, ok := s.live[id]; ok {
 		s.pending[id] = append(s.pending[id], pendingOp{restart: restart, reply: ctx.Sender()})
@@ -133,6 +142,12 @@ func (s *tablesActor) op(ctx actor.Context, id string, restart bool) {
 		return
 	}
 	ctx.Respond(&opReply{Err: s.settle(ctx, id, restart)})
+}
+
+// errFinished refuses an ops restart or stop (op) of table id, which has finished its round: an
+// ErrBadSpec the ops door answers as refused.
+func errFinished(id, op string) error {
+	return fmt.Errorf("%w: table %s has finished its round; there is nothing to %s", ErrBadSpec, id, op)
 }
 
 // settle finishes an ops restart or stop on a table whose actor is not running.
@@ -153,9 +168,9 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 			if rec.Unsettled {
 				_ = s.spawn(ctx, id)
 			}
-			return fmt.Errorf("%w: table %s has finished its round; there is nothing to restart", ErrBadSpec, id)
+			return errFinished(id, "restart")
 		}
-		return nil
+		return errFinished(id, "stop")
 	}
 	if restart {
 		rec.Status, rec.Poison, rec.Restarts = StatusLive, nil, 0
@@ -166,23 +181,31 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 	if err := s.env.store.PutTable(id, rec.encode()); err != nil {
 		return err
 	}
-	s.env.m.setStatus(id, rec.Status)
+	s.env.m.setStatus(id, rec.Spec.Game, rec.Status)
 	if restart {
 		return s.spawn(ctx, id)
 	}
-	s.tellMailboxes(ctx, id, StatusStopped)
+	s.tellMailboxes(ctx, id, rec, StatusStopped)
 	return nil
 }
 
-// tellMailboxes sends *TableStopped to the channel actor of every seat of table id that has its
-// own (SeatSpec.Actor: a walk-in's mailbox).
-func (s *tablesActor) tellMailboxes(ctx actor.Context, id, status string) {
+// load is table id's record as stored (nil if it cannot be read).
+func (s *tablesActor) load(id string) *tableRecord {
 	b, err := s.env.store.LoadTable(id)
 	if err != nil {
-		return
+		return nil
 	}
 	rec, err := decodeRecord(id, b)
 	if err != nil {
+		return nil
+	}
+	return rec
+}
+
+// tellMailboxes sends *TableStopped to the channel actor of every seat of table id (its record
+// rec; nil: nobody) that has its own (SeatSpec.Actor: a walk-in's mailbox).
+func (s *tablesActor) tellMailboxes(ctx actor.Context, id string, rec *tableRecord, status string) {
+	if rec == nil {
 		return
 	}
 	for _, st := range rec.Spec.Seats {

@@ -205,7 +205,7 @@ func (t *tableActor) start(ctx actor.Context) {
 		panic(fmt.Sprintf("game %q not in the bracket", rec.Spec.Game))
 	}
 	t.engine = eng
-	keys, err := t.env.keyring(t.id, rec.Spec.Seats, rec.BYO)
+	keys, err := t.env.keyring(rec.Spec.Game, t.id, rec.Spec.Seats, rec.BYO)
 	if err != nil {
 		panic(err)
 	}
@@ -231,7 +231,7 @@ func (t *tableActor) start(ctx actor.Context) {
 		t.maybeStop(ctx)
 		return
 	}
-	t.env.m.setStatus(t.id, StatusLive)
+	t.env.m.setStatus(t.id, rec.Spec.Game, StatusLive)
 	seed, _ := hex.DecodeString(rec.Seed)
 	t.round, err = ctx.SpawnNamed(roundProps(t.env, ctx.Self(), t.id, rec.Round, eng, seed, rec.Spec.Seats),
 		"round-"+rec.Round)
@@ -421,7 +421,7 @@ func (t *tableActor) finish(ctx actor.Context) {
 	}
 	t.done = true
 	t.env.m.roundsFinished.Inc()
-	t.env.m.setStatus(t.id, StatusFinished)
+	t.env.m.setStatus(t.id, t.rec.Spec.Game, StatusFinished)
 	if s := t.env.m.samples; s != nil {
 		select {
 		case s.done <- t.id:

@@ -106,17 +106,26 @@ type Finding struct {
 // Narrator is an engine that puts its public events in words, so a door (the round page's feed,
 // a replay) shows any game's transcript without knowing its event types. Names reads the seats'
 // display names from public events; Narrate is one public event in words (an event it does not
-// know as its type alone: a payload it does not understand is not echoed); Final says the event
-// closes the public transcript (Blitz's round.revealed), after which a live feed ends.
+// know as its type alone: a payload it does not understand is not echoed); Final says whether the
+// event closes the public transcript and how: EndRevealed for the event that ends a match played
+// out (Blitz's round.revealed), EndAbandoned for the one Abandon writes (Blitz's round.abandoned),
+// "" for any other. A live feed ends at the first event Final names, saying which end it was.
 // RevealPanel lays out the reveal of a public transcript that holds its Final event (the round
 // page's reveal card, §11.4), from the public events alone and with the names Names read; false
 // before the reveal or when the reveal cannot be read.
 type Narrator interface {
 	Names(events []Event) map[int]string
 	Narrate(e Event, names map[int]string) string
-	Final(e Event) bool
+	Final(e Event) string
 	RevealPanel(events []Event, names map[int]string) (Panel, bool)
 }
+
+// The ends of a public transcript, as Narrator.Final names them (and a live feed's end event
+// carries them as its reason).
+const (
+	EndRevealed  = "revealed"  // the match was played out and its reveal published
+	EndAbandoned = "abandoned" // the match was ended early (Match.Abandon): stakes back
+)
 
 // Panel is a finished match's reveal laid out for a page, in the game's words and free of markup
 // (a door escapes every string): a lead paragraph of runs, Strong ones emphasised; a table,

@@ -10,7 +10,8 @@ var (
 	ErrNotFound = errors.New("storage: not found")
 	// ErrSchema is returned by Open for a file written by a newer schema than this build knows.
 	ErrSchema = errors.New("storage: unknown schema version")
-	// ErrExists is returned by CreateTable when the table id is taken.
+	// ErrExists is returned by CreateTable when the table id is taken, and by CommitStep and
+	// CommitInputs for an event whose (round, seq) is stored with other bytes.
 	ErrExists = errors.New("storage: already exists")
 	// ErrReadOnly is returned by every write to a store opened with Options.ReadOnly.
 	ErrReadOnly = errors.New("storage: read-only")

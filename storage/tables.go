@@ -14,8 +14,10 @@ import (
 
 // CommitStep writes a table's new snapshot and the step's events in one transaction
 // (write-ahead: DESIGN.md "Write before you speak"). Each event is stored as JSON under
-// events/<event.Round>/<event.Seq>; writing the same (round, seq) again overwrites it, so a step
-// replayed after a crash is idempotent. The first event of a round also records rounds/<round> =
+// events/<event.Round>/<event.Seq>, once: the same (round, seq) written again with the same
+// bytes changes nothing (a write the committer runs again, a step written twice), and with other
+// bytes fails the whole commit with ErrExists, so an engine that numbers two lines alike cannot
+// silently replace a transcript line. The first event of a round also records rounds/<round> =
 // tableID. Concurrent calls share one bbolt transaction (group commit, committer.go); the call returns
 // once its data is durable (or, with Options.NoSync, written).
 func (s *Store) CommitStep(tableID string, snapshot []byte, events []games.Event) error {
@@ -38,6 +40,7 @@ func (s *Store) CommitInputs(tableID string, snapshot []byte, inputs [][]byte, e
 	type line struct {
 		key, val []byte
 		round    string
+		seq      int64
 	}
 	lines := make([]line, 0, len(events))
 	for i := range events {
@@ -49,7 +52,7 @@ func (s *Store) CommitInputs(tableID string, snapshot []byte, inputs [][]byte, e
 		if err != nil {
 			return fmt.Errorf("storage: commit step of table %s: encode event %s/%d: %w", tableID, ev.Round, ev.Seq, err)
 		}
-		lines = append(lines, line{key: eventKey(ev.Round, ev.Seq), val: val, round: ev.Round})
+		lines = append(lines, line{key: eventKey(ev.Round, ev.Seq), val: val, round: ev.Round, seq: ev.Seq})
 	}
 	err := s.write(func(tx *bolt.Tx) error {
 		if snapshot != nil {
@@ -63,6 +66,12 @@ func (s *Store) CommitInputs(tableID string, snapshot []byte, inputs [][]byte, e
 		evb, rb := tx.Bucket([]byte(BucketEvents)), tx.Bucket([]byte(BucketRounds))
 		last := ""
 		for _, l := range lines {
+			if old := evb.Get(l.key); old != nil {
+				if bytes.Equal(old, l.val) {
+					continue
+				}
+				return fmt.Errorf("event %s/%d is stored with other bytes: %w", l.round, l.seq, ErrExists)
+			}
 			if err := evb.Put(l.key, l.val); err != nil {
 				return err
 			}

@@ -37,9 +37,9 @@ func (c *answeringCaller) Call(_ context.Context, endpoint string, env []byte, _
 		return nil, err
 	}
 	if e.Phase != "talk" {
-		return []byte(`{}`), nil
+		return echoAnswer(env, "")
 	}
-	return fmt.Appendf(nil, `{"messages":[{"type":"public","text":"a2a %s turn %d exchange %d <&> \u2028 12 CCD"}]}`, endpoint, e.Turn, e.Exchange), nil
+	return echoAnswer(env, fmt.Sprintf(`"messages":[{"type":"public","text":"a2a %s turn %d exchange %d <&> \u2028 12 CCD"}]`, endpoint, e.Turn, e.Exchange))
 }
 
 // TestA2AEnvelopesHoldUnderLoad: three agents play practice rounds at once in one arena, each

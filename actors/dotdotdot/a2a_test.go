@@ -3,6 +3,7 @@ package dotdotdot
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -35,7 +36,31 @@ func (f *fakeAgent) Call(ctx context.Context, endpoint string, env []byte, deadl
 	if _, ok := ctx.Deadline(); !ok {
 		f.bad = errors.New("no deadline on the call")
 	}
-	return []byte(`{"n":8}`), nil
+	b, err := echoAnswer(env, `"n":8`)
+	if err != nil {
+		f.bad = err
+	}
+	return b, err
+}
+
+// echoAnswer is an answer echoing env's round, turn, phase, seat (and exchange), as a DOTDOTDOT
+// answer must (§4; the channel reads it strictly, CheckAnswer), with extra members ("" none).
+func echoAnswer(env []byte, extra string) ([]byte, error) {
+	var e struct {
+		Round    string `json:"round"`
+		Turn     int    `json:"turn"`
+		Phase    string `json:"phase"`
+		Seat     int    `json:"seat"`
+		Exchange int    `json:"exchange,omitempty"`
+	}
+	if err := json.Unmarshal(env, &e); err != nil {
+		return nil, err
+	}
+	echo, _ := json.Marshal(e)
+	if extra == "" {
+		return echo, nil
+	}
+	return append(append(echo[:len(echo)-1], ','), extra+"}"...), nil
 }
 
 func TestA2ASeatAnswersThroughTheCaller(t *testing.T) {

@@ -6,9 +6,12 @@
 package dotdotdot
 
 import (
+	"context"
+	"errors"
 	"sync"
 
 	"arena/actors"
+	"arena/games"
 )
 
 // Options wire the DOTDOTDOT product; every zero value works.
@@ -20,13 +23,22 @@ type Options struct {
 	Agents AgentCaller
 	// Resolver resolves BYO seats' keys when their table opens (nil: BYO seats have no key).
 	Resolver KeyResolver
+	// OnStatus hears the status changes of DOTDOTDOT's tables (actors.Product.OnStatus; `arena
+	// serve`: the paid tables settle a finished one). It must not block.
+	OnStatus func(table, status string)
+	// Anchorer hears the anchor requests of DOTDOTDOT's tables once the chain actor has taken
+	// them (actors.Product.Anchorer; `arena serve`: the paid tables send a paid table's to the
+	// escrow). It must return at once.
+	Anchorer actors.Anchorer
 }
 
 // Arena is the DOTDOTDOT product on a running arena: the arena's own façade (embedded) and the
-// desk's, joins' and walk-ins' calls. Its methods are safe for concurrent use.
+// desk's, joins' and walk-ins' calls. Its methods are safe for concurrent use, once the runtime
+// it is attached to has started (New).
 type Arena struct {
-	*actors.Arena
-	opts Options
+	*actors.Arena // the runtime, set when the product attaches (Product's BeforeRecover)
+	opts          Options
+	keys          *Keys // DOTDOTDOT's key provider on the runtime's instance key (productKeys)
 	// formats are the seat counts of the walk-in game's formats, from its manifest.
 	formats formatSeats
 	// joining holds the Badges whose JoinAgent is between its in_a_round check and its table's
@@ -34,14 +46,66 @@ type Arena struct {
 	joining sync.Map
 }
 
-// newArena puts the DOTDOTDOT product on a, which may still be starting (called from
-// actors.Options.BeforeRecover, so that startDesk spawns the desk before boot recovery).
-func newArena(a *actors.Arena, o Options) *Arena {
-	d := &Arena{Arena: a, opts: o}
-	if eng, ok := a.Bracket().Engine(walkinGame); ok {
-		d.formats = formatSeatsOf(eng.Manifest())
+// New is the DOTDOTDOT product, not yet on a runtime: register its Product in
+// actors.Options.Products, beside the other protocols' products; once actors.Start has returned
+// the product runs on that runtime and its methods (the embedded *actors.Arena's too) may be
+// called, and none before.
+func New(o Options) *Arena { return &Arena{opts: o} }
+
+// Product is DOTDOTDOT's part of a runtime: the walk-in game's tables (Blitz's) are its own, with
+// its A2A channel (ChannelA2A), its keys (Keys: lent house Badges, Options.Resolver for BYO
+// seats), Options.OnStatus and Options.Anchorer; its BeforeRecover puts the product on the
+// runtime and spawns the A2A channel and the walk-in desk (startDesk) before boot recovery, so
+// the prompts recovered tables redeliver find them and the walk-ins' mailboxes.
+func (a *Arena) Product() actors.Product {
+	return actors.Product{Name: "dotdotdot", Games: []string{walkinGame},
+		Channels: map[string]string{ChannelA2A: a2aName}, Keys: productKeys{a},
+		Anchorer: a.opts.Anchorer, OnStatus: a.opts.OnStatus, BeforeRecover: a.attach}
+}
+
+// attach puts the product on rt (on) and spawns its channel and desk actors.
+func (a *Arena) attach(rt *actors.Arena) error {
+	if err := a.on(rt); err != nil {
+		return err
 	}
-	return d
+	if err := startA2A(a); err != nil {
+		return err
+	}
+	return startDesk(a)
+}
+
+// on puts the product on rt, which may still be starting: the runtime's façade, its keys on the
+// instance key, the walk-in game's formats.
+func (a *Arena) on(rt *actors.Arena) error {
+	if a.Arena != nil {
+		return errors.New("dotdotdot: the product is on a runtime already")
+	}
+	a.Arena = rt
+	a.keys = &Keys{Instance: rt.InstanceKey(), Agent: rt.InstanceAgent(), Resolver: a.opts.Resolver}
+	if eng, ok := rt.Bracket().Engine(walkinGame); ok {
+		a.formats = formatSeatsOf(eng.Manifest())
+	}
+	return nil
+}
+
+// newArena is the product on rt, which may still be starting (a test's own BeforeRecover, which
+// starts the desk itself or leaves it to its first use).
+func newArena(rt *actors.Arena, o Options) *Arena {
+	a := New(o)
+	_ = a.on(rt)
+	return a
+}
+
+// productKeys is the product's actors.KeyProvider: its Keys, made when it attaches (before any
+// table opens or is restored).
+type productKeys struct{ a *Arena }
+
+func (k productKeys) Open(ctx context.Context, table string, seats []actors.SeatSpec) (games.Keyring, map[int]string, error) {
+	return k.a.keys.Open(ctx, table, seats)
+}
+
+func (k productKeys) Keyring(table string, seats []actors.SeatSpec, resolved map[int]string) (games.Keyring, error) {
+	return k.a.keys.Keyring(table, seats, resolved)
 }
 
 // seatsOf is the seat count of the walk-in game's format (0 if it has none such).
@@ -50,37 +114,20 @@ func (a *Arena) seatsOf(format string) int {
 	return n
 }
 
-// Start starts an arena (actors.Start) with the DOTDOTDOT product on it: its A2A channel
-// (ChannelA2A, registered in opts.Channels) and its desk (startDesk) are spawned before boot
-// recovery, so the prompts recovered tables redeliver find them and the walk-ins' mailboxes.
-// opts.BeforeRecover, when set, runs after them. Tables' keys are Keys (lent house Badges,
-// o.Resolver for BYO seats) unless opts.Keys is set.
+// Start starts a runtime (actors.Start) with DOTDOTDOT alone on it (New, Product): its A2A
+// channel and desk are spawned before boot recovery, after opts.BeforeRecover. Alone, its keys
+// are the runtime's (opts.Keys, unless set), so a table of any game the caller opens has them.
+// `arena serve` instead starts the runtime itself with every protocol's product on it.
 func Start(opts actors.Options, o Options) (*Arena, error) {
-	var d *Arena
+	a := New(o)
+	p := a.Product()
 	if opts.Keys == nil {
-		opts.Keys = &Keys{Instance: opts.InstanceKey, Agent: opts.InstanceAgent, Resolver: o.Resolver}
+		opts.Keys = p.Keys
 	}
-	before := opts.BeforeRecover
-	channels := map[string]string{ChannelA2A: a2aName}
-	for k, v := range opts.Channels {
-		channels[k] = v
-	}
-	opts.Channels = channels
-	opts.BeforeRecover = func(a *actors.Arena) error {
-		d = newArena(a, o)
-		if err := startA2A(d); err != nil {
-			return err
-		}
-		if err := startDesk(d); err != nil {
-			return err
-		}
-		if before != nil {
-			return before(a)
-		}
-		return nil
-	}
+	p.Keys = nil
+	opts.Products = append(opts.Products[:len(opts.Products):len(opts.Products)], p)
 	if _, err := actors.Start(opts); err != nil {
 		return nil, err
 	}
-	return d, nil
+	return a, nil
 }

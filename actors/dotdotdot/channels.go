@@ -3,6 +3,8 @@ package dotdotdot
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -28,16 +30,20 @@ const (
 const a2aName = "a2a"
 
 // AgentCaller calls a BYO agent over A2A (§4): it posts the signed envelope to endpoint and
-// returns the agent's response body. It runs on a goroutine of its own, never an actor's;
-// deadline is the move's deadline. With none wired, a2a seats stay silent (an unanswered move is
-// empty, §13).
+// returns the agent's answer object as the agent sent its bytes. It runs on a goroutine of its
+// own, never an actor's; deadline is the move's deadline. An error that wraps a *games.Error is
+// an answer that came and is refused (its code, as the walk-in door gives the same bytes): the
+// agent hears it in its next envelope; any other error is no answer. With none wired, a2a seats
+// stay silent (an unanswered move is empty, §13).
 type AgentCaller interface {
 	Call(ctx context.Context, endpoint string, envelope []byte, deadline time.Time) ([]byte, error)
 }
 
 // a2aChannel is the channel actor of every A2A seat. For each *actors.DeliverPrompt it starts a
-// goroutine that signs the envelope, calls the agent with the move's deadline, and sends the
-// agent's body to the table as *actors.SeatAnswer, so no table, seat or call waits on another.
+// goroutine that signs the envelope, calls the agent with the move's deadline, reads the answer
+// with CheckAnswer (the walk-in door's strict reader) and sends it to the table as
+// *actors.SeatAnswer, so no table, seat or call waits on another. A refused answer goes to the
+// table as the game's "refused" input {code, msg}, so the agent hears of it.
 // It holds no state: a restart loses nothing but calls in flight, whose moves stay empty.
 type a2aChannel struct {
 	caller AgentCaller // nil: seats stay silent
@@ -61,12 +67,24 @@ func (c *a2aChannel) Receive(ctx actor.Context) {
 		cctx, cancel := context.WithDeadline(context.Background(), m.Prompt.Deadline)
 		defer cancel()
 		body, err := c.caller.Call(cctx, m.Endpoint, env, m.Prompt.Deadline)
-		if err != nil {
-			c.log.Info("a2a call failed: the move stays empty", "table", m.Table, "seat", m.Seat, "err", err)
-			return
+		if err == nil {
+			_, err = CheckAnswer(body) // the walk-in door's strict reader, on the agent's bytes
 		}
-		root.Send(to, &actors.SeatAnswer{Round: m.Round, From: ChannelA2A,
-			Input: games.Input{Seat: m.Seat, Kind: "answer", Move: m.Prompt.Move, Body: body}})
+		var ge *games.Error
+		switch {
+		case errors.As(err, &ge):
+			// The answer came and is refused: the move is used up empty, and the agent hears
+			// why in its next envelope (the game's "refused" input).
+			c.log.Info("a2a answer refused: the move stays empty", "table", m.Table, "seat", m.Seat, "code", ge.Code, "err", err)
+			refusal, _ := json.Marshal(map[string]string{"code": ge.Code, "msg": ge.Msg})
+			root.Send(to, &actors.SeatAnswer{Round: m.Round, From: ChannelA2A,
+				Input: games.Input{Seat: m.Seat, Kind: "refused", Move: m.Prompt.Move, Body: refusal}})
+		case err != nil:
+			c.log.Info("a2a call failed: the move stays empty", "table", m.Table, "seat", m.Seat, "err", err)
+		default:
+			root.Send(to, &actors.SeatAnswer{Round: m.Round, From: ChannelA2A,
+				Input: games.Input{Seat: m.Seat, Kind: "answer", Move: m.Prompt.Move, Body: body}})
+		}
 	}()
 }
 

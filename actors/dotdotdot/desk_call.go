@@ -113,7 +113,7 @@ func (a *Arena) deskPID() (*actor.PID, error) {
 	return pid, nil
 }
 
-// startDesk spawns the walk-in desk. Start runs it in actors.Options.BeforeRecover, before the
+// startDesk spawns the walk-in desk. The product runs it in its BeforeRecover (Product), before the
 // arena restores tables: the mailboxes of live walk-in seats then exist again (desk Started)
 // when the restored tables redeliver their open moves. Without it the desk starts on first use
 // and has those tables restarted to redeliver. Calling it when the desk runs is harmless.

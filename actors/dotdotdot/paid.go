@@ -75,8 +75,7 @@ type EscrowChain interface{ Call(job anchors.CallJob) }
 // PaidOptions configure PaidTables. Deposits is required.
 type PaidOptions struct {
 	Deposits DepositReader
-	// Ledger keeps the money (nil: NewPaidTables starts one, named "ledger", on the arena's
-	// actor system and store).
+	// Ledger keeps the money (nil: the runtime's one ledger on the store, actors.Arena.Ledger).
 	Ledger *ledger.Ledger
 	// Chain takes the escrow calls (nil: the escrow is only read, never called: no house
 	// deposits, no open_round, anchor or settle).
@@ -180,8 +179,8 @@ type PaidTables struct {
 	metrics paidMetrics
 }
 
-// NewPaidTables serves paid joins on a: it spawns the paid-table actor (and, without
-// PaidOptions.Ledger, the ledger).
+// NewPaidTables serves paid joins on a: it spawns the paid-table actor, whose money is in
+// PaidOptions.Ledger (nil: the runtime's, actors.Arena.Ledger).
 func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 	if o.Deposits == nil {
 		return nil, errors.New("dotdotdot: paid tables: a deposit reader is required")
@@ -207,11 +206,7 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 		log = a.Logger()
 	}
 	if o.Ledger == nil {
-		l, err := ledger.Start(a.System(), a.Store(), ledger.Options{Now: a.Clock().Now, Logger: log.With("component", "ledger")})
-		if err != nil {
-			return nil, fmt.Errorf("dotdotdot: paid tables: %w", err)
-		}
-		o.Ledger = l
+		o.Ledger = a.Ledger()
 	}
 	turns := 0
 	if eng, ok := a.Bracket().Engine(walkinGame); ok {

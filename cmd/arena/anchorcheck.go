@@ -21,7 +21,7 @@ import (
 	"arena/chain/devchain"
 	"arena/chain/verify"
 	"arena/config"
-	"arena/games/blitz"
+	"arena/games"
 	"arena/games/canon"
 	"arena/storage"
 )
@@ -33,7 +33,7 @@ var anchorCheckCommand = command{
 	},
 }
 
-const anchorCheckUsage = `usage: arena anchor-check [--node HOST:PORT] [--tls] [--data DIR] [--keys FILE] [--wait D] TRANSCRIPT
+const anchorCheckUsage = `usage: arena anchor-check [--node HOST:PORT] [--tls] [--data DIR] [--keys FILE] [--wait D] [--game ID] TRANSCRIPT
 
 Checks a revealed round against the chain (§5.5, §11.4, §11.5). TRANSCRIPT is a file holding
 the body of GET /v1/rounds/{round}/transcript, or that URL on a running server. For every anchor
@@ -41,7 +41,9 @@ the round had to register (opened, exchange, commitment, turn, transcript) it re
 seq and hash from the events, compares them with the anchor.<kind> event, fetches the named
 transaction from the node, decodes its 50 DataRegistered bytes and compares all four fields.
 It recomputes the open-round anchor from the revealed salts and every sealed commitment's id
-from its canonical bytes. One line per check ("ok" or "FAIL"), then a summary line.
+from its canonical bytes. The checks are the round's game's (its engine in the bracket arena
+serve hosts: the game the transcript's first event names in its payload's "game", or --game).
+One line per check ("ok" or "FAIL"), then a summary line.
 
   --node HOST:PORT  the Concordium node's gRPC API (env ARENA_CHAIN_NODE; for a URL, else the
                     "chain_node" member of the server's /healthz when it has one; else, with
@@ -52,6 +54,8 @@ from its canonical bytes. One line per check ("ok" or "FAIL"), then a summary li
                     (opened read-only); with no node given, DIR/devchain is the chain
   --keys FILE       JSON {"<agent id>": "ed25519:<hex>"}: verify those payers' commitment sigs
   --wait D          how long to wait for each transaction to be finalized (default 30s)
+  --game ID         the round's game (a hosted game's id: blitz, warden.dilemma, ...), for a
+                    transcript whose first event does not name it
 
 Exit 0 when every check passed, 1 on any FAIL, 2 when the transcript or node could not be read.
 `
@@ -65,6 +69,7 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 	data := fs.String("data", "", "")
 	keysFile := fs.String("keys", "", "")
 	wait := fs.Duration("wait", 30*time.Second, "")
+	game := fs.String("game", "", "")
 	pos, err := parseInterspersed(fs, args) // flags before or after the transcript
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -89,7 +94,17 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 		fmt.Fprintf(stderr, "arena anchor-check: %v\n", err)
 		return 2
 	}
-	opts := verify.Options{Wait: *wait, Game: blitz.NewEngine(blitz.DefaultFees())}
+	bracket, err := newBracket()
+	if err != nil {
+		fmt.Fprintf(stderr, "arena anchor-check: %v\n", err)
+		return 2
+	}
+	eng, err := engineFor(bracket, t, *game)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena anchor-check: %v\n", err)
+		return 2
+	}
+	opts := verify.Options{Wait: *wait, Game: eng}
 	if *keysFile != "" {
 		if opts.Keys, err = readKeys(*keysFile); err != nil {
 			fmt.Fprintf(stderr, "arena anchor-check: %v\n", err)
@@ -155,6 +170,41 @@ func anchorCheckMain(ctx context.Context, args []string, getenv func(string) str
 	}
 	fmt.Fprintf(stdout, "anchor-check %s: all %d checks passed (node %s)\n", rep.Round, len(rep.Lines), addr)
 	return 0
+}
+
+// engineFor is the engine anchor-check checks t with: the bracket's engine of game when it is
+// set (--game), else of the game t's first event names (its payload's "game" member: Blitz's
+// round.created, Game II's match_started). Errors: a game the bracket does not host (naming the
+// hosted ones), a transcript that names none.
+func engineFor(b *games.Bracket, t verify.Transcript, game string) (games.Engine, error) {
+	hosted := func() string {
+		var ids []string
+		for _, m := range b.Manifests() {
+			ids = append(ids, m.ID)
+		}
+		return strings.Join(ids, ", ")
+	}
+	if game != "" {
+		e, ok := b.Engine(game)
+		if !ok {
+			return nil, fmt.Errorf("--game %q: this arena hosts %s", game, hosted())
+		}
+		return e, nil
+	}
+	var first struct {
+		Game string `json:"game"`
+	}
+	if len(t.Events) > 0 {
+		_ = json.Unmarshal(t.Events[0].Payload, &first) // a payload that is not an object names no game
+	}
+	if first.Game == "" {
+		return nil, fmt.Errorf("round %s: the transcript's first event names no game (payload \"game\"): give --game (one of %s)", t.Round, hosted())
+	}
+	e, ok := b.Engine(first.Game)
+	if !ok {
+		return nil, fmt.Errorf("round %s names game %q, which this arena does not host (%s)", t.Round, first.Game, hosted())
+	}
+	return e, nil
 }
 
 // followIn follows a re-signed anchor through the chain actor's index in st (anchors.Lookup).

@@ -352,7 +352,7 @@ func TestAnchorCheckUsage(t *testing.T) {
 	junk := filepath.Join(dir, "junk.json")
 	os.WriteFile(junk, []byte("not json"), 0o600)
 	good := filepath.Join(dir, "t.json")
-	os.WriteFile(good, []byte(`{"round":"T-1","events":[]}`), 0o600)
+	os.WriteFile(good, []byte(`{"round":"T-1","events":[{"seq":1,"round":"T-1","type":"round.created","visibility":"public","payload":{"game":"blitz"}}]}`), 0o600)
 	for _, c := range []struct {
 		args []string
 		env  map[string]string

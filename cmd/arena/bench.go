@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
 	"arena/actors"
 	"arena/actors/dotdotdot"
+	"arena/games"
 	"arena/games/blitz"
 )
 
@@ -22,13 +24,15 @@ var benchCommand = command{
 }
 
 // benchUsage is printed by `arena bench -h` and on a usage error.
-const benchUsage = `usage: arena bench [--tables N] [--move D] [--game blitz|countdown] [flags]
+const benchUsage = `usage: arena bench [--tables N] [--move D] [--game G] [flags]
 
 Opens N practice tables of house seats at once in a fresh arena (its own temporary store, no
 network, no chain) on a compressed clock: the agent clock with every phase D long, every phase
-closed by its timer. Blitz (the default) seats six named house agents per table as the walk-in
-desk's Practice tables do, on the real engine and its house policy; countdown is the actors'
-small built-in game (3 seats, 3 turns). Reports tables completed per second, p50/p99/max timer
+closed by its timer. G is any game arena serve hosts (its bracket) or countdown. Blitz (the
+default) seats six named house agents per table as the walk-in desk's Practice tables do, on the
+real engine and its house policy; another hosted game seats its format's fewest seats, each
+staking 1000000 of the game's unit, played by the engine's house policy; countdown is the
+actors' small built-in game (3 seats, 3 turns). Reports tables completed per second, p50/p99/max timer
 lateness (a phase deadline to the table handling it), p50/p99 snapshot commit latency, Go heap
 per live table (after a forced GC once every table is open) and the load average (figures in
 docs/performance.md).
@@ -36,8 +40,9 @@ docs/performance.md).
 flags:
   --tables N      tables, all live at once (default 1000)
   --move D        every phase's length (default 20s)
-  --game G        blitz (default) or countdown
-  --format F      blitz game: blitz (6 seats, default) or short (3)
+  --game G        a hosted game's id (blitz, the default; warden.dilemma; ...) or countdown
+  --format F      the game's format (default its manifest's first; blitz: blitz, 6 seats, or
+                  short, 3)
   --spread D      open the tables evenly over D (default: one move; 0s: as fast as possible)
   --workers N     goroutines opening tables (default 64)
   --sync          fsync every commit (default: no fsync, measuring the actors, not the disk)
@@ -53,6 +58,19 @@ flags:
 
 exit status: 0 every table finished; 1 the run failed; 2 usage error.
 `
+
+// benchEntry is each bench seat's stake in a hosted game other than Blitz: one unit of a
+// micro-unit currency (Game II's micro-units).
+const benchEntry = 1_000_000
+
+// formatNames lists a manifest's formats for a usage error.
+func formatNames(m games.Manifest) string {
+	var names []string
+	for _, f := range m.Formats {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
+}
 
 // runBench is `arena bench`.
 func runBench(ctx context.Context, args []string) int {
@@ -105,9 +123,15 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case *spread == 0:
 		o.Spread = -1 // RunBench: all at once
 	}
-	switch *game {
-	case "blitz":
-		o.Engine, o.Format = blitz.NewEngine(blitz.DefaultFees()), *format
+	bracket, err := newBracket()
+	if err != nil {
+		fmt.Fprintf(stderr, "arena bench: %v\n", err)
+		return 1
+	}
+	eng, hosted := bracket.Engine(*game)
+	switch {
+	case *game == blitz.ID:
+		o.Engine, o.Format = eng, *format
 		if o.Format == "" {
 			o.Format = "blitz"
 		}
@@ -119,12 +143,26 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return usage("--format %q: %v", *format, err)
 		}
 		o.Spec = spec
-	case "countdown":
+	case *game == "countdown":
 		if *format != "" {
-			return usage("--format is for --game blitz")
+			return usage("--format is not for countdown")
 		}
+	case hosted:
+		f, ok := games.FormatOf(eng.Manifest(), *format)
+		if !ok {
+			return usage("--format %q: %s has %s", *format, *game, formatNames(eng.Manifest()))
+		}
+		if _, ok := eng.(games.HousePlayer); !ok {
+			return usage("--game %s: the game has no house policy to play its seats", *game)
+		}
+		o.Engine, o.Format, o.Seats, o.Entry = eng, f.Name, f.MinSeats, benchEntry
 	default:
-		return usage("--game %q: blitz or countdown", *game)
+		choices := []string{"countdown"}
+		for _, m := range bracket.Manifests() {
+			choices = append(choices, m.ID)
+		}
+		slices.Sort(choices)
+		return usage("--game %q: one of %s", *game, strings.Join(choices, ", "))
 	}
 	if *heapProfile != "" {
 		f, err := os.Create(*heapProfile)

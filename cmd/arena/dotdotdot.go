@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/ed25519"
 	"log/slog"
 	"time"
@@ -25,7 +24,7 @@ import (
 // silently: this check makes it a build error.
 var _ dotsite.Backend = (*dotdotdot.Arena)(nil)
 
-// dotdotdotSide is DOTDOTDOT's product in `arena serve`: the actor tree with its desk, the agents'
+// dotdotdotSide is DOTDOTDOT's product in `arena serve`: the product on the runtime, the agents'
 // side (A2A caller, Badge resolver, the instance's card and Badge: join.go), the join door with
 // its paid tables, and the per-address limits of its doors.
 type dotdotdotSide struct {
@@ -36,48 +35,40 @@ type dotdotdotSide struct {
 	log    *slog.Logger
 }
 
-// startDotdotdot starts the arena runtime with DOTDOTDOT's product on it: the agents' side (with
-// the Badge key index read from the store) and the dev agents on the embedded devchain, then the actor tree (dotdotdot.Start: the walk-in desk
-// and the A2A channel, then the chain actor, before tables are restored, so a recovered table's
-// open move finds its mailbox and its anchors find the chain), then the join door's options
-// (the ledger and the paid tables run from here). On an error nothing it started keeps running.
-func startDotdotdot(cfg config.Config, sec config.Secrets, store *storage.Store, bracket *games.Bracket,
-	reg prometheus.Registerer, ch *chainHook, log *slog.Logger) (*dotdotdotSide, error) {
+// newDotdotdot prepares DOTDOTDOT's product for the runtime serve starts: the agents' side (with
+// the Badge key index read from the store), the dev agents on the embedded devchain, and the
+// product (dotdotdot.New) with the paid tables' listeners on its tables (a finished paid table
+// settles on the escrow, its anchors go to it: join.go). serve registers product() with the
+// runtime, whose start spawns the walk-in desk and the A2A channel before tables are restored,
+// so a recovered table's open move finds its mailbox; then attached makes the join door.
+func newDotdotdot(cfg config.Config, store *storage.Store, ch *chainHook, log *slog.Logger) (*dotdotdotSide, error) {
 	keys, err := loadKeyIndex(store) // the Badge key index, on the store (keyproof.go)
 	if err != nil {
 		return nil, err
 	}
 	ag := startAgents(ch, log, cfg.Dotdotdot, keys) // A2A caller, Badge resolver (join.go)
-	ag.metrics = reg
 	if err := ag.devAgents(); err != nil {
 		return nil, err
 	}
-	a, err := dotdotdot.Start(actors.Options{
-		DB: store, Bracket: bracket, Logger: log,
-		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
-		Metrics: reg, Anchorer: escrowAnchorer{ag},
-		OnStatus:      ag.onStatus, // a finished paid table settles on the escrow (join.go)
-		BeforeRecover: ch.start,
-	}, dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys})
-	if err != nil {
-		return nil, err
-	}
-	d := &dotdotdotSide{arena: a, agents: ag, limits: limitersOf(cfg.HTTP.Limits), log: log}
-	if d.join, err = ag.joinOptions(a, cfg, store); err != nil {
-		d.shutdown()
-		return nil, err
-	}
-	d.join.Challenges, d.join.Forwarded = d.limits.challenges, d.limits.forwarded // limits.go
-	return d, nil
+	a := dotdotdot.New(dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys,
+		OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}})
+	return &dotdotdotSide{arena: a, agents: ag, limits: limitersOf(cfg.HTTP.Limits), log: log}, nil
 }
 
-// shutdown stops the actor tree, waiting up to 10 s.
-func (d *dotdotdotSide) shutdown() {
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := d.arena.Shutdown(sctx); err != nil {
-		d.log.Warn("actor tree shutdown", "err", err)
+// product is DOTDOTDOT's part of the runtime (dotdotdot.Arena.Product), registered before it
+// starts.
+func (d *dotdotdotSide) product() actors.Product { return d.arena.Product() }
+
+// attached finishes DOTDOTDOT's side once the runtime runs: the join door's options, with the
+// paid tables on the runtime's ledger, their collectors on reg.
+func (d *dotdotdotSide) attached(cfg config.Config, store *storage.Store, reg prometheus.Registerer) error {
+	var err error
+	d.agents.metrics = reg
+	if d.join, err = d.agents.joinOptions(d.arena, cfg, store); err != nil {
+		return err
 	}
+	d.join.Challenges, d.join.Forwarded = d.limits.challenges, d.limits.forwarded // limits.go
+	return nil
 }
 
 // registerInstance writes the instance card and, on the embedded devchain, registers the

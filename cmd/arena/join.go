@@ -16,7 +16,6 @@ import (
 
 	"arena/actors"
 	"arena/actors/dotdotdot"
-	"arena/actors/ledger"
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
@@ -173,13 +172,9 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 	o.PaidOff = h.chain.net.paidOff
 	if h.paidOn && h.chain.client != nil {
 		contract := *h.chain.net.escrow
-		money, err := ledger.Start(a.System(), store, ledger.Options{Logger: h.log.With("component", "ledger")})
-		if err != nil {
-			return nil, err
-		}
 		chain, house := h.escrowWiring()
 		po := dotdotdot.PaidOptions{
-			Deposits: escrow.Reader{Node: h.chain.client, Contract: contract}, Ledger: money, Chain: chain,
+			Deposits: escrow.Reader{Node: h.chain.client, Contract: contract}, Ledger: a.Ledger(), Chain: chain,
 			Contract: contract, House: house, Pace: agentPace(cfg), Escrow: h.chain.net.escrowID(),
 			Funds: accountFunds{h.chain.client, h.chain.net.account}, FeeReserve: houseFeeReserve,
 			Metrics: h.metrics, Logger: h.log.With("component", "paid"),
@@ -335,7 +330,8 @@ func (h *agentsHook) opsChecks() map[string]ops.Check {
 	}}
 }
 
-// onStatus is actors.Options.OnStatus: a finished paid table is settled (PaidTables.TableStatus).
+// onStatus is DOTDOTDOT's OnStatus (dotdotdot.Options.OnStatus, its tables' statuses only): a
+// finished paid table is settled (PaidTables.TableStatus).
 func (h *agentsHook) onStatus(table, status string) {
 	h.toPaid(func(pt *dotdotdot.PaidTables) { pt.TableStatus(table, status) })
 }
@@ -372,12 +368,12 @@ func (h *agentsHook) setPaid(pt *dotdotdot.PaidTables) {
 	}
 }
 
-// escrowAnchorer is the Anchorer tables are given in serve: every anchor goes to the chain actor
-// (Register Data, §5.5), and to the paid tables, which send a paid table's opened and turn
-// anchors to the escrow. Like every anchor it never blocks the table.
-type escrowAnchorer struct{ h *agentsHook }
+// paidAnchorer is DOTDOTDOT's Anchorer (dotdotdot.Options.Anchorer): the anchors of its tables,
+// which the runtime's Anchorer (the chain actor) has taken as Register Data (§5.5), reach the
+// paid tables, which send a paid table's opened and turn anchors to the escrow. Like every
+// anchor it never blocks the table.
+type paidAnchorer struct{ h *agentsHook }
 
-func (e escrowAnchorer) Anchor(job actors.AnchorJob) {
-	e.h.chain.anchorer.Anchor(job)
-	e.h.toPaid(func(pt *dotdotdot.PaidTables) { pt.Anchor(job) })
+func (p paidAnchorer) Anchor(job actors.AnchorJob) {
+	p.h.toPaid(func(pt *dotdotdot.PaidTables) { pt.Anchor(job) })
 }

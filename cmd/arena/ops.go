@@ -19,7 +19,7 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME [--server URL] [--token T]",
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
@@ -27,9 +27,11 @@ var opsCommand = command{
 const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, over
-/ops/* with the operator token. check runs one of the server's consistency checks (paid: the
-paid tables' ledger against the escrow) and prints each finding as a JSON line, or NAME: ok;
-it exits 1 when there is a finding.
+/ops/* with the operator token. A stop gives up the table's walk-in seats for good: their moves
+are dropped, they are free to join another table, and a later restart plays them on in silence.
+A table that has finished its round cannot be restarted or stopped (refused, exit 1).
+check runs one of the server's consistency checks (paid: the paid tables' ledger against the
+escrow) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding.
 
 flags (anywhere on the line):
   --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)

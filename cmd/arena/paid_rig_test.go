@@ -16,7 +16,6 @@ import (
 
 	"arena/actors"
 	"arena/actors/dotdotdot"
-	"arena/actors/ledger"
 	"arena/chain/badge"
 	"arena/chain/devchain"
 	"arena/chain/escrow"
@@ -81,16 +80,13 @@ func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
 	ag := startAgents(&ch, log, config.Dotdotdot{}, nil)
 	br, _ := newBracket()
 	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
-		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},
-		OnStatus: ag.onStatus, BeforeRecover: ch.start}, dotdotdot.Options{Resolver: o.Resolver})
+		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: ch.anchorer,
+		BeforeRecover: ch.start}, dotdotdot.Options{OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}, Resolver: o.Resolver})
 	if err != nil {
 		t.Fatal(err)
 	}
 	escrowChain, house := ag.escrowWiring()
-	money, err := ledger.Start(a.System(), st, ledger.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	money := a.Ledger()
 	contract := *ch.net.escrow
 	var funds dotdotdot.FundsReader
 	if o.Funds {

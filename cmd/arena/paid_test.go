@@ -228,8 +228,8 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	ag := startAgents(&ch, log, config.Dotdotdot{}, nil)
 	br, _ := newBracket()
 	a, err := dotdotdot.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
-		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: escrowAnchorer{ag},
-		OnStatus: ag.onStatus, BeforeRecover: ch.start}, dotdotdot.Options{})
+		InstanceAgent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 77).String(), Anchorer: ch.anchorer,
+		BeforeRecover: ch.start}, dotdotdot.Options{OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}})
 	if err != nil {
 		t.Fatal(err)
 	}

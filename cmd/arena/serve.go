@@ -67,8 +67,8 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, o))
 }
 
-// serve wires config → storage → bracket → chain hook → the arena runtime with DOTDOTDOT's
-// product on it → each protocol's site, prints the listen address on out ("arena: listening on
+// serve wires config → storage → bracket → chain hook → the arena runtime with every protocol's
+// product on it (startRuntime) → each protocol's site, prints the listen address on out ("arena: listening on
 // http://HOST:PORT", one line, for scripts and tests), and runs until ctx ends; then it drains
 // HTTP (long polls included) within the configured grace, shuts the actor tree down and closes
 // the database.
@@ -94,12 +94,19 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 	defer ch.stop()
-	// The arena runtime, with DOTDOTDOT's product on it (dotdotdot.go).
-	dot, err := startDotdotdot(cfg, sec, store, bracket, reg, &ch, log)
+	// Each protocol's product (dotdotdot.go), then the runtime, once, with every product on it.
+	dot, err := newDotdotdot(cfg, store, &ch, log)
 	if err != nil {
 		return err
 	}
-	defer dot.shutdown()
+	rt, err := startRuntime(sec, store, bracket, reg, &ch, log, dot.product())
+	if err != nil {
+		return err
+	}
+	defer stopRuntime(rt, log)
+	if err := dot.attached(cfg, store, reg); err != nil {
+		return err
+	}
 
 	// Listen first: every link the doors write names the public site, the main listen
 	// address when dotdotdot.public_url is unset, never a request's Host header (site.go).
@@ -131,7 +138,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		// too): `arena anchor-check URL` reads it when no --node is given.
 		ChainNode: ch.addr,
 		Health: func(ctx context.Context) error {
-			_, err := dot.arena.Tables(ctx) // reads the database: a closed or broken file fails here
+			_, err := rt.Tables(ctx) // reads the database: a closed or broken file fails here
 			return err
 		},
 	}}
@@ -153,6 +160,29 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.DataDir, "agent", sec.InstanceAgent,
 		"chain", ch.addr, "operator_token_file", tokenSource(cfg))
 	return runSites(ctx, cfg, log, drain, ln, router, own, byName)
+}
+
+// startRuntime starts the arena runtime (actors.Start) once for every protocol: one table tree on
+// the store, its one ledger (actors.Arena.Ledger) and the chain actor, which ch.start spawns
+// before the products' own actors and takes every table's anchors, with each protocol's product
+// attached (actors.Product: its games' tables, its channels, keys and listeners, and the actors
+// it spawns before tables are restored, so a recovered table's open move finds its channel).
+func startRuntime(sec config.Secrets, store *storage.Store, bracket *games.Bracket, reg prometheus.Registerer,
+	ch *chainHook, log *slog.Logger, products ...actors.Product) (*actors.Arena, error) {
+	return actors.Start(actors.Options{
+		DB: store, Bracket: bracket, Logger: log,
+		InstanceKey: sec.InstanceKey, InstanceAgent: sec.InstanceAgent,
+		Metrics: reg, Anchorer: ch.anchorer, BeforeRecover: ch.start, Products: products,
+	})
+}
+
+// stopRuntime stops the actor tree, every product's actors with it, waiting up to 10 s.
+func stopRuntime(rt *actors.Arena, log *slog.Logger) {
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := rt.Shutdown(sctx); err != nil {
+		log.Warn("actor tree shutdown", "err", err)
+	}
 }
 
 func tokenSource(cfg config.Config) string {

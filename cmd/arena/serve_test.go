@@ -674,20 +674,6 @@ func TestServeSIGTERMEndsLongPolls(t *testing.T) {
 	}
 }
 
-func TestBracketHostsBlitzAndDilemma(t *testing.T) {
-	b, err := newBracket()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, m := range b.Manifests() {
-		ids = append(ids, m.ID)
-	}
-	if strings.Join(ids, ",") != "blitz,warden.dilemma" {
-		t.Fatalf("bracket %v", ids)
-	}
-}
-
 // TestServeOpsStopAndRestart: an operator stops a live table with `arena ops stop`, the walk-in's
 // answer is refused meanwhile (changing nothing), `arena ops restart` brings the table back from
 // its snapshot, and the round plays on to its result.
@@ -765,6 +751,17 @@ func TestServeOpsStopAndRestart(t *testing.T) {
 			t.Fatalf("the restarted table did not finish: %v", ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
+	}
+	// A finished table is neither stopped nor restarted: both refuse, exit 1, and it stays finished.
+	for _, verb := range []string{"stop", "restart"} {
+		var out, errb bytes.Buffer
+		code := opsMain(ctx, []string{verb, table, "--server", s.url, "--data", data}, noEnv, &out, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "has finished its round; there is nothing to "+verb) || out.Len() > 0 {
+			t.Fatalf("arena ops %s of the finished table: exit %d, stdout %q, stderr %q", verb, code, out.String(), errb.String())
+		}
+	}
+	if line := lineWith(ops("tables"), table); !strings.Contains(line, "finished") {
+		t.Fatalf("after ops stop of the finished table: %s", line)
 	}
 	if r := s.call(ctx, "POST", "/v1/walkin/join", tok, map[string]any{"table": "practice"}); r.status != 200 {
 		t.Fatalf("join after the stopped seat was given up: %d %s", r.status, r.raw)

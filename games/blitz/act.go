@@ -43,7 +43,9 @@ type Dropped struct {
 
 // Act applies one input at instant now. Kinds: "answer" (the open move), "call", "veto",
 // "accuse" (§12 levers), "anchored" (games.AnchoredBody), "scripted" (Move = the open move, no
-// body: the seat's answer that follows came from the fallback policy, §15 agent.scripted). A refusal is a *games.Error with the
+// body: the seat's answer that follows came from the fallback policy, §15 agent.scripted),
+// "refused" (Move = the open move, body {code, msg}: the seat's channel refused its answer
+// before the game saw it, refusedAnswer). A refusal is a *games.Error with the
 // protocol's code and leaves the match unchanged. An answer whose parts are partly refused is
 // not an error: Step.Reply is {"dropped":[...]} naming each part not taken, and commitments
 // refused carry a private commitment.rejected. The match keeps in.Body in its input log (games.Match:
@@ -77,6 +79,8 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 		err = m.anchoredInput(in.Body)
 	case "scripted":
 		err = m.scripted(in)
+	case "refused":
+		err = m.refusedAnswer(in)
 	default:
 		err = refuse(games.CodeBadRequest, "unknown input kind %q", in.Kind)
 	}
@@ -211,7 +215,9 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 		if i >= 4 {
 			msg := "at most 4 submissions per commit"
 			m.rejections = append(m.rejections, Rejection{Seat: seat, Turn: m.turn, Index: i, Code: CodeTooManySubmissions, Msg: msg})
-			m.emitRaw("commitment.rejected", privateVis(seat), jcsObject(kv{"code", CodeTooManySubmissions}, kv{"index", i}, kv{"msg", msg}), nil)
+			payload := jcsObject(kv{"code", CodeTooManySubmissions}, kv{"index", i}, kv{"msg", msg})
+			m.emitRaw("commitment.rejected", privateVis(seat), payload, nil)
+			m.tellAgent(s, payload, "commitment.rejected")
 			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Code: CodeTooManySubmissions, Msg: msg})
 			continue
 		}
@@ -241,7 +247,9 @@ func (m *Match) commitAnswer(seat int, subs []json.RawMessage, vals []canon.Valu
 				id = c.id
 			}
 			m.rejections = append(m.rejections, Rejection{Seat: seat, Turn: m.turn, Index: i, Ref: ref, ID: id, Code: err.code, Msg: err.msg})
-			m.emitRaw("commitment.rejected", privateVis(seat), jcsObject(kv{"code", err.code}, kv{"index", i}, kv{"msg", err.msg}, kv{"ref", ref}), nil)
+			payload := jcsObject(kv{"code", err.code}, kv{"index", i}, kv{"msg", err.msg}, kv{"ref", ref})
+			m.emitRaw("commitment.rejected", privateVis(seat), payload, nil)
+			m.tellAgent(s, payload, "commitment.rejected")
 			dropped = append(dropped, Dropped{Field: "commitments", Index: i, Ref: ref, Code: err.code, Msg: err.msg})
 			continue
 		}
@@ -268,5 +276,58 @@ func (m *Match) scripted(in games.Input) error {
 		return refuse(CodeStale, "no open move %+v for seat %d", in.Move, in.Seat)
 	}
 	m.emit("agent.scripted", visPublic, map[string]any{"seat": in.Seat, "turn": m.turn, "phase": stageName[m.stage]})
+	return nil
+}
+
+// tellAgent puts a refusal's payload (canonical JSON, members sorting before "type") in the
+// next envelope's inbox of a seat that hears only through its envelopes, with its type: a BYO
+// agent over A2A, whose answer is the response to the arena's call, so the answer's reply
+// ({"dropped": [...]}) reaches nobody. A walk-in reads the same refusal in its reply's dropped[]
+// and gets no inbox item. Lines already sent go first, in the order sent. Agents tolerate inbox
+// item types they do not know (§5.2).
+func (m *Match) tellAgent(s *seatState, payload []byte, typ string) {
+	if s.Walkin || !s.alive {
+		return
+	}
+	m.deliverLines()
+	item := append(payload[:len(payload)-1:len(payload)-1], `,"type":`...)
+	item = append(appendJCSString(item, typ), '}')
+	s.inbox = append(s.inbox, item)
+}
+
+// refusedAnswer takes a seat's channel's word that it refused the seat's answer to the open
+// move before the game saw it (body {code, msg}: the A2A channel runs the walk-in door's strict
+// reader on the agent's bytes, and a body the walk-in door would refuse is refused there, with
+// the same code). The move is used up, empty (§13): the seat is answered for closeEarly, says
+// nothing, and hears why in its next envelope's inbox, {code, exchange?, msg, phase, turn,
+// type: "answer.refused"}, beside a private answer.refused event. It must name the open move
+// (stale otherwise, changing nothing).
+func (m *Match) refusedAnswer(in games.Input) error {
+	s := m.seat(in.Seat)
+	open := m.stage == stScouting || m.stage == stTalk || m.stage == stCommit
+	switch {
+	case !open, in.Move != m.Phase(), !s.alive, m.answered[in.Seat], m.now.After(m.respBy):
+		return refuse(CodeStale, "no open move %+v for seat %d", in.Move, in.Seat)
+	}
+	var b struct {
+		Code string `json:"code"`
+		Msg  string `json:"msg"`
+	}
+	if err := canon.Decode(in.Body, &b); err != nil || b.Code == "" {
+		return refuse(games.CodeBadRequest, "refused body: {code, msg}")
+	}
+	m.answered[in.Seat] = true
+	if m.stage == stCommit {
+		s.committedAt = m.now
+	}
+	members := []kv{{"code", b.Code}}
+	if in.Move.Exchange > 0 {
+		members = append(members, kv{"exchange", in.Move.Exchange})
+	}
+	members = append(members, kv{"msg", b.Msg}, kv{"phase", in.Move.Phase}, kv{"turn", in.Move.Turn})
+	payload := jcsObject(members...)
+	m.emitRaw("answer.refused", privateVis(in.Seat), payload, nil)
+	m.tellAgent(s, payload, "answer.refused")
+	m.closeIfAllAnswered()
 	return nil
 }

@@ -18,6 +18,7 @@ func conformance() gametest.Case {
 		Setup:   testSetup("short", 3, `{}`),
 		Keys:    newTestKeys(3),
 		Secrets: blitzSecrets,
+		Relayed: blitzRelayed,
 		Reveal:  "round.revealed",
 		Stakes:  true,
 	}
@@ -43,6 +44,17 @@ func blitzSecrets(e games.Event) []string {
 		}
 	}
 	return nil
+}
+
+// blitzRelayed: a private message, sealed in the transcript (§15), is relayed to its sender and
+// its addressee (§6); every other secret reaches only the seats its visibility names.
+func blitzRelayed(e games.Event) []int {
+	if e.Type != "message.private" {
+		return nil
+	}
+	var p struct{ From, To int }
+	_ = json.Unmarshal(e.Payload, &p)
+	return []int{p.From, p.To}
 }
 
 func TestConformance(t *testing.T) { gametest.Run(t, conformance()) }

@@ -20,12 +20,13 @@ import (
 // prompts with their state and inbox, replies) for rounds played from varied, partly hostile
 // answers. They hold the engine's output fixed: a change that moves a byte must say so by
 // updating them. (A commitment refused at its seal reaches its payer's next inbox, commit.go
-// reject, and that line is in them.)
+// reject, and that line is in them; so does a BYO seat's commitment refused at submission,
+// act.go tellAgent.)
 
 var fingerprintWant = map[uint64]string{
-	1: "8aa7ae8b3e63ead8459a55a6c3ab461840515b05a3c343dd598400763a2d8cb1",
-	2: "4ec20f408f5c99125fa1f313a9ec2d099fa027c64c59dccb003d97c50d9dbd42",
-	3: "3ff203e20925fcbc2e2cf92137b1d9755447dabd7b592c8779905d55aaab1c66",
+	1: "acc075257b42102c1d2751e3c2e96dfa3a874b5b9116e459390771f51e83d07b",
+	2: "3070db1e8d4e60df2064e1158866c7fead4e435bc8c15389a3c4ab8c3ae9f609",
+	3: "8d95cba0a68dfdb6805b0810325a8e844faf5dd9e2d9e088e22a24877a4a05ce",
 }
 
 func TestRoundFingerprint(t *testing.T) {

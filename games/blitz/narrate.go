@@ -19,8 +19,17 @@ func (e *Engine) Names(events []games.Event) map[int]string { return seatNames(e
 // Narrate puts one public event in words (games.Narrator): the round page's feed line.
 func (e *Engine) Narrate(ev games.Event, names map[int]string) string { return describe(ev, names) }
 
-// Final is round.revealed: the last public event a live feed waits for (§11.4).
-func (e *Engine) Final(ev games.Event) bool { return ev.Type == "round.revealed" }
+// Final names the last public event a live feed waits for (games.Narrator): round.revealed
+// (§11.4) is games.EndRevealed, round.abandoned (Abandon: nothing settles) games.EndAbandoned.
+func (e *Engine) Final(ev games.Event) string {
+	switch ev.Type {
+	case "round.revealed":
+		return games.EndRevealed
+	case "round.abandoned":
+		return games.EndAbandoned
+	}
+	return ""
+}
 
 // seatNames reads the display names from the public seat.taken events.
 func seatNames(evs []games.Event) map[int]string {
@@ -129,6 +138,12 @@ func describe(e games.Event, names map[int]string) string {
 		return "The round is settled."
 	case "round.revealed":
 		return "The round is revealed."
+	case "round.abandoned":
+		why := ""
+		if r := str("reason"); r != "" && r != "abandoned" {
+			why = " (" + r + ")"
+		}
+		return "The round was abandoned" + why + ": nothing settles and every entry is returned."
 	}
 	if strings.HasPrefix(e.Type, "anchor.") || e.Type == "transcript.anchored" {
 		return "Anchored on chain (" + e.Type + ")."

@@ -7,9 +7,13 @@
 //   - replay: games.Replay of the match's input log gives the live match's events, views and
 //     Result;
 //   - a refused input changes nothing: a twin that never saw it plays on to the same bytes;
-//   - secrecy: no value the Case names secret in a non-public line shows in a spectator's view
-//     or in a public event before the match has ended;
-//   - abandon: Abandon ends the match at once, returns every stake and refuses what follows;
+//   - secrecy: no value the Case names secret in a non-public line shows in a public event, in
+//     the spectator's view, or in the view or prompts of a seat the line is not shown to, before
+//     its reveal;
+//   - numbering: every event's Round is Setup.Round and the Seqs run 1, 2, 3, … with no gap or
+//     repeat, played out or abandoned;
+//   - abandon: Abandon ends the match at once, returns every stake and refuses what follows, and
+//     (a games.Narrator) its public transcript ends in words at an EndAbandoned event;
 //   - money (Case.Stakes): Σ Payouts + House = Σ Entry, standings rank every seat, ties share;
 //   - no input panics the match (a seeded stream of hostile inputs here, and Fuzz for go test -fuzz);
 //   - words (an engine that is a games.Narrator or games.Describer): every public event has a
@@ -43,6 +47,10 @@ type Case struct {
 	// Secrets are the values a non-public event hides (a private line's text, a sealed choice),
 	// each as it would appear in JSON and nowhere in public by chance before the end.
 	Secrets func(e games.Event) []string
+	// Relayed names the seats a non-public event's secrets reach before the reveal although its
+	// Visibility does not show them the event (Blitz: a private message is sealed in the
+	// transcript, §15, and relayed to its sender and addressee, §6). Nil: none beyond Visibility.
+	Relayed func(e games.Event) []int
 	// Reveal is the type of the event that reveals the secrets (Blitz round.revealed, Game II
 	// choices_revealed); secrecy is checked up to it. Empty: up to the match's end.
 	Reveal string
@@ -169,6 +177,7 @@ func Run(t *testing.T, c Case) {
 	t.Run("Replay", func(t *testing.T) { Replay(t, c) })
 	t.Run("RefusedChangesNothing", func(t *testing.T) { RefusedChangesNothing(t, c) })
 	t.Run("Secrecy", func(t *testing.T) { Secrecy(t, c) })
+	t.Run("Numbering", func(t *testing.T) { Numbering(t, c) })
 	t.Run("Abandon", func(t *testing.T) { Abandon(t, c) })
 	t.Run("Hostile", func(t *testing.T) { Hostile(t, c) })
 	t.Run("Words", func(t *testing.T) { Words(t, c) })
@@ -369,8 +378,24 @@ func asError(err error, target **games.Error) bool {
 	return false
 }
 
+// secret is a value a non-public event hides, the event's visibility, and the seats it is
+// relayed to besides (Case.Relayed).
+type secret struct {
+	val     string
+	vis     games.Visibility
+	relayed []int
+}
+
+// hiddenFrom says viewer (0: a spectator) may not hold s before the reveal.
+func (s secret) hiddenFrom(viewer int) bool {
+	return !s.vis.Shows(viewer, false) && !slices.Contains(s.relayed, viewer)
+}
+
 // Secrecy: before the reveal (Case.Reveal, else the match's end), no secret of a non-public
-// event (Case.Secrets) shows in a public event or in the spectator's view.
+// event (Case.Secrets) shows in a public event, in the spectator's view, or in the view or a
+// prompt (its state and inbox) of a seat the event is neither shown (Visibility.Shows) nor
+// relayed to (Case.Relayed): games.Match.View, a seat never sees another seat's private or
+// sealed value before its reveal.
 func Secrecy(t testing.TB, c Case) {
 	for i, seed := range c.seeds() {
 		m, err := c.Engine.New(c.setup(seed), c.Keys)
@@ -378,12 +403,12 @@ func Secrecy(t testing.TB, c Case) {
 			t.Fatal(err)
 		}
 		rnd := rand.New(rand.NewPCG(uint64(seed[0]), uint64(seed[31])))
-		var secrets []string
+		var secrets []secret
 		revealed := false
-		leaks := func(where string, b []byte) {
+		leaks := func(viewer int, where string, b []byte) {
 			for _, sec := range secrets {
-				if sec != "" && bytes.Contains(b, []byte(sec)) {
-					t.Fatalf("seed %d: secret %s in %s before the reveal", i, sec, where)
+				if sec.val != "" && (viewer < 0 || sec.hiddenFrom(viewer)) && bytes.Contains(b, []byte(sec.val)) {
+					t.Fatalf("seed %d: secret %s (%s) in %s before the reveal", i, sec.val, sec.vis, where)
 				}
 			}
 		}
@@ -394,16 +419,33 @@ func Secrecy(t testing.TB, c Case) {
 				case c.Reveal != "" && e.Type == c.Reveal:
 					revealed = true
 				case e.Visibility == games.Public:
-					leaks("public event "+e.Type, e.Payload)
+					leaks(-1, "public event "+e.Type, e.Payload)
 				case c.Secrets != nil:
-					secrets = append(secrets, c.Secrets(e)...)
+					var relayed []int
+					if c.Relayed != nil {
+						relayed = c.Relayed(e)
+					}
+					for _, v := range c.Secrets(e) {
+						secrets = append(secrets, secret{v, e.Visibility, relayed})
+					}
 				}
 			}
 			if _, done := m.Result(); done {
 				revealed = true
 			}
-			if !revealed {
-				leaks("the spectator's view", m.View(0).Bytes())
+			if revealed {
+				return
+			}
+			leaks(0, "the spectator's view", m.View(0).Bytes())
+			for v := 1; v <= len(c.Setup.Seats); v++ {
+				leaks(v, fmt.Sprintf("seat %d's view", v), m.View(v).Bytes())
+			}
+			for _, p := range st.Prompts {
+				where := fmt.Sprintf("seat %d's prompt", p.Seat)
+				leaks(p.Seat, where, p.State.Bytes())
+				for _, in := range p.Inbox {
+					leaks(p.Seat, where+"'s inbox", in)
+				}
 			}
 		}
 		for n := 0; n < maxSteps; n++ {
@@ -427,13 +469,45 @@ func Secrecy(t testing.TB, c Case) {
 	}
 }
 
+// Numbering: every event of a match, played out or abandoned halfway, carries Round =
+// Setup.Round and a Seq that runs 1, 2, 3, … in the order the steps made them, with no gap and
+// no repeat (§15: the store keys a line by (round, seq), and chain/verify checks the same).
+func Numbering(t testing.TB, c Case) {
+	for i, seed := range c.seeds() {
+		live := c.play(t, seed, nil)
+		c.numbered(t, fmt.Sprintf("seed %d", i), live.evs)
+		cut := len(live.log) / 2
+		m, evs, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log[:cut])
+		if err != nil {
+			t.Fatalf("seed %d: replay: %v", i, err)
+		}
+		evs = append(evs, m.Abandon(live.log[max(cut-1, 0)].At, "server_shutdown").Events...)
+		c.numbered(t, fmt.Sprintf("seed %d, abandoned after input %d", i, cut), evs)
+	}
+}
+
+// numbered fails t unless evs are numbered 1, 2, 3, … in Setup.Round.
+func (c *Case) numbered(t testing.TB, what string, evs []games.Event) {
+	t.Helper()
+	var last int64
+	for j, e := range evs {
+		if e.Seq != last+1 {
+			t.Fatalf("%s: event %d (%s): seq %d after %d, want %d", what, j, e.Type, e.Seq, last, last+1)
+		}
+		if e.Round != c.Setup.Round {
+			t.Fatalf("%s: event %d (%s): round %q, want Setup.Round %q", what, j, e.Type, e.Round, c.Setup.Round)
+		}
+		last = e.Seq
+	}
+}
+
 // Abandon: a match abandoned halfway is done at once (no deadline, Result with the reason, every
 // stake returned), refuses every answer after, abandons once, and replays with its abandon.
 func Abandon(t testing.TB, c Case) {
 	seed := c.seeds()[0]
 	live := c.play(t, seed, nil)
 	cut := len(live.log) / 2
-	m, _, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log[:cut])
+	m, before, err := games.Replay(c.Engine, c.setup(seed), c.Keys, live.log[:cut])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,6 +516,9 @@ func Abandon(t testing.TB, c Case) {
 	st := m.Abandon(at, "server_shutdown")
 	if len(st.Events) == 0 {
 		t.Fatal("Abandon wrote no event")
+	}
+	if n, ok := c.Engine.(games.Narrator); ok {
+		abandonWords(t, n, before, st.Events)
 	}
 	if _, ok := m.Deadline(); ok {
 		t.Fatal("an abandoned match still has a deadline")
@@ -481,6 +558,29 @@ func Abandon(t testing.TB, c Case) {
 	}
 }
 
+// abandonWords: the public transcript of an abandoned match ends at its last public event, which
+// Final names EndAbandoned (no event before it is Final), and every public event Abandon wrote
+// has words of its own, not its type alone, so a live feed says why the match ended.
+func abandonWords(t testing.TB, n games.Narrator, before, abandon []games.Event) {
+	t.Helper()
+	pub := games.Redact(append(slices.Clone(before), abandon...), 0, false)
+	if len(pub) == 0 {
+		t.Fatal("an abandoned match has no public event")
+	}
+	for i, e := range pub {
+		end := n.Final(e)
+		if last := i == len(pub)-1; last && end != games.EndAbandoned || !last && end != "" {
+			t.Fatalf("abandoned match: public event %d of %d (%s) is Final %q", i+1, len(pub), e.Type, end)
+		}
+	}
+	names := n.Names(pub)
+	for _, e := range games.Redact(abandon, 0, false) {
+		if line := n.Narrate(e, names); line == "" || line == e.Type {
+			t.Fatalf("abandoned match: %s has no words (%q)", e.Type, line)
+		}
+	}
+}
+
 // Words: an engine that puts itself in words does so for every match played through, the same
 // words each time. A games.Narrator narrates every public event (not ""), its public transcript
 // has a Final event, and RevealPanel lays out a card (a lead) for the whole public transcript
@@ -513,7 +613,10 @@ func Words(t testing.TB, c Case) {
 				if line == "" || line != n.Narrate(e, names) {
 					t.Fatalf("seed %d: public event %s has no line, or two", i, e.Type)
 				}
-				if first < 0 && n.Final(e) {
+				if end := n.Final(e); first < 0 && end != "" {
+					if end != games.EndRevealed {
+						t.Fatalf("seed %d: a match played out ends %q at %s, want %q", i, end, e.Type, games.EndRevealed)
+					}
 					first = j
 				}
 			}

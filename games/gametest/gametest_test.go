@@ -111,6 +111,60 @@ func (l *leaky) View(v int) games.Doc {
 	return games.RawDoc(b)
 }
 
+// peeking shows seat 2 the choice seat 1 sealed (its commit_recorded is seat 1's private line).
+type peeking struct {
+	games.Match
+	first string // seat 1's choice, once committed
+}
+
+func (p *peeking) Act(now time.Time, in games.Input) (games.Step, error) {
+	st, err := p.Match.Act(now, in)
+	if err == nil && in.Seat == 1 {
+		p.first = map[bool]string{true: "DEFECT", false: "COOPERATE"}[strings.Contains(string(in.Body), "defect")]
+	}
+	return st, err
+}
+
+func (p *peeking) View(v int) games.Doc {
+	if v != 2 || p.first == "" {
+		return p.Match.View(v)
+	}
+	b, _ := json.Marshal(map[string]string{"A": p.first})
+	return games.RawDoc(b)
+}
+
+// renumbered changes the events' numbering: fn rewrites each event of every step.
+type renumbered struct {
+	games.Match
+	fn func(*games.Event)
+}
+
+func (r renumbered) Advance(now time.Time) games.Step { return r.fix(r.Match.Advance(now)) }
+func (r renumbered) Abandon(now time.Time, why string) games.Step {
+	return r.fix(r.Match.Abandon(now, why))
+}
+func (r renumbered) Act(now time.Time, in games.Input) (games.Step, error) {
+	st, err := r.Match.Act(now, in)
+	return r.fix(st), err
+}
+func (r renumbered) fix(st games.Step) games.Step {
+	for i := range st.Events {
+		r.fn(&st.Events[i])
+	}
+	return st
+}
+
+// abandonGap numbers its abandon's events one past where they belong.
+type abandonGap struct{ games.Match }
+
+func (a abandonGap) Abandon(now time.Time, why string) games.Step {
+	st := a.Match.Abandon(now, why)
+	for i := range st.Events {
+		st.Events[i].Seq++
+	}
+	return st
+}
+
 // drifting numbers every match it makes into its first event: two plays differ.
 type drifting struct{ games.Match }
 
@@ -139,6 +193,7 @@ func TestSuiteFailsBrokenEngines(t *testing.T) {
 	for name, check := range map[string]func(testing.TB, gametest.Case){
 		"Determinism": gametest.Determinism, "Replay": gametest.Replay, "RefusedChangesNothing": gametest.RefusedChangesNothing,
 		"Secrecy": gametest.Secrecy, "Abandon": gametest.Abandon, "Hostile": gametest.Hostile, "Words": gametest.Words,
+		"Numbering": gametest.Numbering,
 	} {
 		if failed, msg := fails(t, check, sound); failed {
 			t.Errorf("%s fails sound Game II: %s", name, msg)
@@ -151,6 +206,34 @@ func TestSuiteFailsBrokenEngines(t *testing.T) {
 		want  string
 	}{
 		{"a leaky view", gametest.Secrecy, func(m games.Match) games.Match { return &leaky{Match: m, seen: map[string]string{}} }, "spectator's view"},
+		{"a seat's view that shows another seat's sealed choice", gametest.Secrecy, func(m games.Match) games.Match { return &peeking{Match: m} }, "seat 2's view"},
+		{"a gap in the numbering", gametest.Numbering, func(m games.Match) games.Match {
+			return renumbered{m, func(e *games.Event) {
+				if e.Seq > 1 {
+					e.Seq++
+				}
+			}}
+		}, "seq 3 after 1"},
+		{"a repeated number", gametest.Numbering, func(m games.Match) games.Match {
+			return renumbered{m, func(e *games.Event) {
+				if e.Seq == 2 {
+					e.Seq = 1
+				}
+			}}
+		}, "seq 1 after 1"},
+		{"numbering from 0", gametest.Numbering, func(m games.Match) games.Match {
+			return renumbered{m, func(e *games.Event) { e.Seq-- }}
+		}, "seq 0 after 0"},
+		{"another round's events", gametest.Numbering, func(m games.Match) games.Match {
+			return renumbered{m, func(e *games.Event) {
+				if e.Seq == 3 {
+					e.Round = "wm_2"
+				}
+			}}
+		}, `round "wm_2"`},
+		{"a gap after an abandon", gametest.Numbering, func(m games.Match) games.Match {
+			return abandonGap{m}
+		}, "abandoned after input"},
 		{"a drifting transcript", gametest.Determinism, func(m games.Match) games.Match { made++; return drifting{m} }, "differ"},
 		{"a lax seat check", gametest.RefusedChangesNothing, func(m games.Match) games.Match { return lax{m} }, "accepted"},
 	}
@@ -177,6 +260,44 @@ type early struct{ dilemma.Engine }
 
 func (early) RevealPanel([]games.Event, map[int]string) (games.Panel, bool) {
 	return games.Panel{Lead: []games.Run{{Text: "soon"}}}, true
+}
+
+// endless is Game II whose abandon is not a Final event (a feed would never end).
+type endless struct{ dilemma.Engine }
+
+func (e endless) Final(ev games.Event) string {
+	if ev.Type == "match_abandoned" {
+		return ""
+	}
+	return e.Engine.Final(ev)
+}
+
+// wordless is Game II whose abandon event has only its type for words.
+type wordless struct{ dilemma.Engine }
+
+func (w wordless) Narrate(e games.Event, names map[int]string) string {
+	if e.Type == "match_abandoned" {
+		return e.Type
+	}
+	return w.Engine.Narrate(e, names)
+}
+
+func TestAbandonFailsUnnarratedEnd(t *testing.T) {
+	for _, b := range []struct {
+		name   string
+		engine games.Engine
+		want   string
+	}{
+		{"an abandon that is not Final", endless{}, `is Final ""`},
+		{"an abandon without words", wordless{}, "has no words"},
+	} {
+		c := dilemmaCase(nil)
+		c.Engine = b.engine
+		failed, msg := fails(t, gametest.Abandon, c)
+		if !failed || !strings.Contains(msg, b.want) {
+			t.Errorf("%s: failed %v (%q), want a failure saying %q", b.name, failed, msg, b.want)
+		}
+	}
 }
 
 // speechless is Game II that lists no answer for its commit prompt.

@@ -13,8 +13,14 @@
 //     `tasks/get` until it ends or the move's deadline passes: a working Task is never a move.
 //     `failed`, `canceled`, `rejected`, `input-required` and `auth-required` are empty.
 //   - The answer is the first `data` part (message parts; for a Task, the status message, then
-//     the artifacts, newest first); its object must echo `round`, `turn`, `phase` and `seat`
-//     of the envelope (and `exchange` on talk, when present). A mismatched echo is empty.
+//     the artifacts, newest first), read from the HTTP response body as the agent sent it, not
+//     from what a2a-go decoded (a map re-encoded: 1e6 becomes 1000000, the last of two members
+//     of one name wins, a lone surrogate or invalid UTF-8 becomes U+FFFD). The whole response
+//     must pass games/canon's strict checks; its object must echo `round`, `turn`, `phase` and
+//     `seat` of the envelope by their exact names (and `exchange` on talk, when present). A
+//     refused answer (not strict JSON, no data part, another move) is an error that also wraps
+//     a *games.Error with the code the walk-in door gives the same bytes (bad_request; stale),
+//     which the A2A channel (actors/dotdotdot) tells the agent in its next envelope.
 //   - The whole call, polls included, ends at the move's deadline (13 s per talk exchange, 20 s
 //     at commit, §5.3). Every response body is capped (Options.MaxResponse); past the cap the
 //     answer is empty. Every refusal is an error wrapping one of the Err* sentinels; the seat

@@ -7,8 +7,9 @@
 //	GET  /ops/checks/{name}         → {"check": name, "ok": bool, "findings": [...]}
 //
 // No bearer → 401 unauthorized; a wrong one → 403 forbidden; an unknown table → 404
-// unknown_table (the arena's error code); an unknown check → 404 not_found. Bodies on the POSTs
-// are not read.
+// unknown_table (the arena's error code); a restart or stop of a table that has finished its
+// round → refused (actors.ErrBadSpec; 409 on the DOTDOTDOT site), changing nothing; an unknown
+// check → 404 not_found. Bodies on the POSTs are not read.
 package ops
 
 import (

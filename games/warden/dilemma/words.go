@@ -113,9 +113,16 @@ func (Engine) Narrate(e games.Event, names map[int]string) string {
 	return e.Type
 }
 
-// Final is match_finished or match_abandoned: the last public event of a match.
-func (Engine) Final(e games.Event) bool {
-	return e.Type == "match_finished" || e.Type == "match_abandoned"
+// Final names the last public event of a match (games.Narrator): match_finished is
+// games.EndRevealed, match_abandoned games.EndAbandoned.
+func (Engine) Final(e games.Event) string {
+	switch e.Type {
+	case "match_finished":
+		return games.EndRevealed
+	case "match_abandoned":
+		return games.EndAbandoned
+	}
+	return ""
 }
 
 // RevealPanel is the reveal card of a public transcript that has ended (games.Narrator): the

@@ -55,7 +55,7 @@ func TestWordsOfAMatch(t *testing.T) {
 	}
 	var lines []string
 	for i, ev := range pub {
-		if e.Final(ev) != (i == len(pub)-1) {
+		if (e.Final(ev) == games.EndRevealed) != (i == len(pub)-1) {
 			t.Fatalf("Final(%s) at %d of %d", ev.Type, i, len(pub))
 		}
 		lines = append(lines, e.Narrate(ev, names))
@@ -106,7 +106,7 @@ func TestWordsOfAnAbandonedMatch(t *testing.T) {
 	evs = append(evs, m.Abandon(t0.Add(time.Second), "table closed").Events...)
 	e := Engine{}
 	last := evs[len(evs)-1]
-	if !e.Final(last) || e.Narrate(last, nil) != "The match was abandoned (table closed): every stake is returned." {
+	if e.Final(last) != games.EndAbandoned || e.Narrate(last, nil) != "The match was abandoned (table closed): every stake is returned." {
 		t.Fatalf("abandon line %q", e.Narrate(last, nil))
 	}
 	panel, ok := e.RevealPanel(games.Redact(evs, 0, false), nil)

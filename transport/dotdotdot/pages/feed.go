@@ -27,7 +27,8 @@ import (
 //	data: {"seq","turn","phase","at","type","text"}      one per public event, text in words
 //
 //	event: end
-//	data: {"reason":"revealed"|"later"}                   the round was revealed / reconnect later
+//	data: {"reason":"revealed"|"abandoned"|"later"}       the round was revealed / abandoned (the
+//	                                                      game's Final event, games.End*) / reconnect later
 
 // feedLine is one public event as the feed and the page show it.
 type feedLine struct {
@@ -48,7 +49,7 @@ type plainNarrator struct{}
 
 func (plainNarrator) Names([]games.Event) map[int]string             { return map[int]string{} }
 func (plainNarrator) Narrate(e games.Event, _ map[int]string) string { return e.Type }
-func (plainNarrator) Final(games.Event) bool                         { return false }
+func (plainNarrator) Final(games.Event) string                       { return "" }
 func (plainNarrator) RevealPanel([]games.Event, map[int]string) (games.Panel, bool) {
 	return games.Panel{}, false
 }
@@ -57,15 +58,17 @@ func lineOf(n games.Narrator, e games.Event, names map[int]string) feedLine {
 	return feedLine{Seq: e.Seq, Turn: e.Turn, Phase: e.Phase, At: e.At, Type: e.Type, Text: n.Narrate(e, names)}
 }
 
-// roundView is what the round page renders: the public lines so far and, once revealed, the
-// reveal card (§11.4) in the game's words (games.Narrator.RevealPanel).
+// roundView is what the round page renders: the public lines so far, how the round ended (End:
+// games.EndRevealed or games.EndAbandoned, the game's Final event; "" while it is live) and, once
+// ended, the reveal card (§11.4) in the game's words (games.Narrator.RevealPanel), when the game
+// lays one out.
 type roundView struct {
-	Round    string
-	Lines    []feedLine
-	Seats    []seatLine
-	LastSeq  int64
-	Revealed bool
-	Reveal   *games.Panel
+	Round   string
+	Lines   []feedLine
+	Seats   []seatLine
+	LastSeq int64
+	End     string
+	Reveal  *games.Panel
 }
 
 type seatLine struct {
@@ -79,11 +82,11 @@ func newRoundView(n games.Narrator, round string, pub []games.Event) roundView {
 	for _, e := range pub {
 		v.Lines = append(v.Lines, lineOf(n, e, names))
 		v.LastSeq = e.Seq
-		if n.Final(e) {
-			v.Revealed = true
+		if end := n.Final(e); end != "" && v.End == "" {
+			v.End = end
 		}
 	}
-	if v.Revealed {
+	if v.End != "" {
 		if p, ok := n.RevealPanel(pub, names); ok {
 			v.Reveal = &p
 		}
@@ -162,8 +165,9 @@ func (p *pages) feed(c echo.Context) error {
 				return nil
 			}
 			after = e.Seq
-			if p.o.Narrator.Final(e) {
-				_ = write("event: end\ndata: {\"reason\":\"revealed\"}\n\n")
+			if end := p.o.Narrator.Final(e); end != "" {
+				b, _ := json.Marshal(map[string]string{"reason": end}) // a string: cannot fail
+				_ = write("event: end\ndata: " + string(b) + "\n\n")
 				return nil
 			}
 		}
