@@ -843,8 +843,9 @@ func (a *paidActor) anchorJob(t *paidTable) (anchors.CallJob, error) {
 		Call: a.p.o.Contract.Call("anchor", escrow.EncodeAnchor(n, escrow.MidRoundTurn(a.turns), *t.turnAnchor), 0)}, nil
 }
 
-// settle settles a finished round's pot in the ledger, once: each paid seat's payout to its
-// paid_by, the house seats' payouts and the house's take to the house; the ledger refuses a
+// settle settles a finished round's pot in the ledger, once (PaidSettlement.ledgerSettle): each
+// paid seat's payout to its paid_by, the in-house seats' collateral gains to the season pool
+// (§11.3), the rest of the house seats' payouts and the house's take to the house; the ledger refuses a
 // settlement that does not balance the pot (every seat's entry). Then the escrow hears what it
 // has not (open_round and the mid-round anchor, read back from the transcript after a restart)
 // and settle, with the transcript hash and the reveal; the table is settled once the chain actor
@@ -869,11 +870,7 @@ func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
 				}
 			}
 		}
-		pays := make([]ledger.Payout, 0, len(st.Paid))
-		for _, py := range st.Paid {
-			pays = append(pays, ledger.Payout{Account: py.Account, Amount: py.Amount})
-		}
-		house := houseTake(st)
+		pays, house := st.ledgerSettle()
 		return func() {
 			if t.openAnchor == nil {
 				t.openAnchor = open
@@ -935,7 +932,9 @@ func roundAnchors(st *storage.Store, round string) (open, turn *[32]byte) {
 }
 
 // escrowSettle sends a settled round's settle call to the escrow, answered to the actor
-// (submitted) once the chain actor has it queued. false: the call could not be made.
+// (submitted) once the chain actor has it queued: the paid seats' payouts, house to the house's
+// account and the season pool's part to PaidOptions.SeasonPool (House when unset), each as the
+// ledger settled it. false: the call could not be made.
 func (a *paidActor) escrowSettle(ctx actor.Context, st PaidSettlement, house int64, log interface{ Error(string, ...any) }) bool {
 	job, err := a.p.settleJob(st, house)
 	if err != nil {
@@ -948,8 +947,10 @@ func (a *paidActor) escrowSettle(ctx actor.Context, st PaidSettlement, house int
 }
 
 // settleJob is a settled round's settle call (§11.5): each paid seat's payout to its paid_by,
-// the house's part (house: the house seats' payouts and the house's take) to the arena's
-// account, the transcript hash and the reveal. The same call every time (off the actor too).
+// the house's part (house: the house seats' payouts and the house's take, as
+// PaidSettlement.ledgerSettle has it) to the arena's account, the season pool's part (§11.3) to
+// PaidOptions.SeasonPool (House when unset), the transcript hash and the reveal. The same call
+// every time (off the actor too).
 func (p *PaidTables) settleJob(st PaidSettlement, house int64) (anchors.CallJob, error) {
 	o := p.o
 	var pays []escrow.Payout
@@ -965,21 +966,22 @@ func (p *PaidTables) settleJob(st PaidSettlement, house int64) (anchors.CallJob,
 		return anchors.CallJob{}, err
 	}
 	pays = append(pays, escrow.Payout{To: to, Amount: uint64(house)})
+	if st.Pool > 0 {
+		pool := o.SeasonPool
+		if pool == "" {
+			pool = o.House
+		}
+		to, err := escrow.Account(pool)
+		if err != nil {
+			return anchors.CallJob{}, fmt.Errorf("season pool: %w", err)
+		}
+		pays = append(pays, escrow.Payout{To: to, Amount: uint64(st.Pool)})
+	}
 	param, err := escrow.SettleParam(st.Round, pays, st.Result.TranscriptHash, []byte(st.Result.Reveal))
 	if err != nil {
 		return anchors.CallJob{}, err
 	}
 	return anchors.CallJob{Table: st.Table, Round: st.Round, Name: "settle", Call: o.Contract.Call("settle", param, 0)}, nil
-}
-
-// houseTake is what a settled round pays the house on the escrow: the house seats' payouts and
-// the house's own take (Result.House).
-func houseTake(st PaidSettlement) int64 {
-	house := st.Result.House
-	for _, amt := range st.House {
-		house += amt
-	}
-	return house
 }
 
 // submitted takes the chain actor's answer to a settle: queued, the table is settled.

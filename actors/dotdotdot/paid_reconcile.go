@@ -203,7 +203,8 @@ func (a *paidActor) reconcileRound(ctx context.Context, rr RoundReader, st *ledg
 		return fmt.Errorf("the table's record has no result")
 	}
 	if !v.Settled {
-		job, err := a.p.settleJob(set, houseTake(set))
+		_, house := set.ledgerSettle()
+		job, err := a.p.settleJob(set, house)
 		if err != nil {
 			return err
 		}
@@ -214,7 +215,14 @@ func (a *paidActor) reconcileRound(ctx context.Context, rr RoundReader, st *ledg
 	pot := st.Pots[r.round]
 	want := map[ccdaddr.Address]uint64{}
 	for _, py := range pot.Payouts {
-		to, err := escrow.Account(py.Account)
+		acc := py.Account
+		if acc == SeasonPoolAccount { // §11.3: paid on chain to the season pool's account
+			acc = a.p.o.SeasonPool
+			if acc == "" {
+				acc = a.p.o.House
+			}
+		}
+		to, err := escrow.Account(acc)
 		if err != nil {
 			return err
 		}

@@ -93,7 +93,7 @@ func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
 		funds = accountFunds{ch.client, ch.net.account}
 	}
 	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: contract},
-		Ledger: money, Chain: escrowChain, Contract: contract, House: house, Entry: paidEntry, Gather: o.Gather, Format: "short",
+		Ledger: money, Chain: escrowChain, Contract: contract, House: house, SeasonPool: ag.seasonPool(), Entry: paidEntry, Gather: o.Gather, Format: "short",
 		Escrow: ch.net.escrowID(), SweepEvery: time.Second, OnStep: o.OnStep, Funds: funds, FeeReserve: o.FeeReserve, Metrics: o.Metrics,
 		Pace: games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 100 * time.Millisecond,
 			"talk": 150 * time.Millisecond, "commit": 150 * time.Millisecond, "settle": 20 * time.Millisecond}}})
