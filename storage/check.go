@@ -135,7 +135,14 @@ var bucketChecks = map[string]func(k, v []byte, rounds *bolt.Bucket) error{
 				return fmt.Errorf("name points at %q, not a record key", v)
 			}
 			return nil
-		case strings.HasPrefix(key, "live/") && len(key) > 5, strings.HasPrefix(key, "board/") && len(key) > 6, isHexHash(key):
+		case strings.HasPrefix(key, "alias/") && isHexHash(key[len("alias/"):]):
+			if !isHexHash(string(v)) {
+				return fmt.Errorf("alias points at %q, not a record key", v)
+			}
+			return nil
+		case strings.HasPrefix(key, "revoked/") && isHexHash(key[len("revoked/"):]),
+			strings.HasPrefix(key, "account/") && len(key) > len("account/"),
+			strings.HasPrefix(key, "live/") && len(key) > 5, strings.HasPrefix(key, "board/") && len(key) > 6, isHexHash(key):
 			if !json.Valid(v) {
 				return errors.New("record is not JSON")
 			}

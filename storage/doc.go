@@ -11,7 +11,8 @@
 //	rounds      <round>                          the id of the table that plays the round
 //	journal     <table id> / <seq: 8 bytes BE>   a table's input log, a bucket per table (inputs.go)
 //	walkins     <token hash>                     DOTDOTDOT's walk-in records, and the desk's
-//	            name/<name> → token hash, live/<mailbox>, board/<week> (Walkins)
+//	            name/<name> → token hash, live/<mailbox>, board/<week>, revoked/<token hash>,
+//	            alias/<token hash> → record key, account/<CAIP-10> (Walkins)
 //	ledger      (ledger.go)                      money rows, append-only
 //	commands    <player> "/" <command id>        the first answer to a command (commands.go)
 //	chainq      <tx hash: 32 bytes>              pending chain submissions (chainq.go)

@@ -16,7 +16,7 @@ type Records struct {
 }
 
 // Walkins is DOTDOTDOT's records: walk-in records under the token's hash, and the desk's
-// name/, live/ and board/ keys (doc.go).
+// name/, live/, board/, revoked/, alias/ and account/ keys (doc.go).
 func (s *Store) Walkins() Records { return Records{s: s, bucket: BucketWalkins} }
 
 // Get returns a copy of the value under key, or ErrNotFound.

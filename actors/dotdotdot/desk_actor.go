@@ -37,14 +37,18 @@ type deskRegisterReply struct {
 	Err   error
 }
 
-// deskResolve finds (loading on first use) the walk-in actor of a record key. Reply
-// *deskResolveReply with a nil PID when no such record exists.
+// deskResolve finds (loading on first use) the walk-in actor of a token, by the token's hash:
+// the record key, or the record a rotated token opens (desk_tokens.go). Reply *deskResolveReply
+// with a nil PID when no such record exists, and Err when the token is revoked or claimed.
 type deskResolve struct {
 	deskReplier
 	Hash string
 }
 
-type deskResolveReply struct{ PID *actor.PID }
+type deskResolveReply struct {
+	PID *actor.PID
+	Err *games.Error
+}
 
 // deskFindName finds the walk-in actor by display name. Reply *deskFindNameReply.
 type deskFindName struct {
@@ -151,6 +155,7 @@ type desk struct {
 	board     *deskBoard
 	queues    map[string]*lobbyQueue // lobby.go
 	hosted    *hostedDesk            // hosted_desk.go
+	tokens    deskTokens             // desk_tokens.go: revoked and rotated tokens
 }
 
 func newDesk(a *Arena) *desk {
@@ -167,7 +172,12 @@ func (d *desk) Receive(ctx actor.Context) {
 	case *deskRegister:
 		msg.respond(d.register(ctx, msg))
 	case *deskResolve:
-		d.withWalkin(ctx, msg.Hash, func(pid *actor.PID) { msg.respond(&deskResolveReply{PID: pid}) })
+		key, refused := d.tokenKey(msg.Hash)
+		if refused != nil {
+			msg.respond(&deskResolveReply{Err: refused})
+			return
+		}
+		d.withWalkin(ctx, key, func(pid *actor.PID) { msg.respond(&deskResolveReply{PID: pid}) })
 	case *deskFindName:
 		b, err := d.a.Store().Walkins().Get("name/" + nameKey(msg.Name))
 		if errors.Is(err, storage.ErrNotFound) {
@@ -249,7 +259,9 @@ func (d *desk) Receive(ctx actor.Context) {
 		}
 		delete(d.mailboxes, msg.Who.Id)
 	default:
-		d.receiveHosted(ctx, msg)
+		if !d.receiveTokens(ctx, msg) {
+			d.receiveHosted(ctx, msg)
+		}
 	}
 }
 
@@ -261,6 +273,7 @@ func (d *desk) start(ctx actor.Context) {
 	d.stopping = map[string][]func(*actor.PID){}
 	d.queues = map[string]*lobbyQueue{}
 	d.hosted = nil
+	d.loadTokens()
 	var live []deskLiveSeat
 	err := d.a.Store().Walkins().Scan("live/", func(_ string, v []byte) error {
 		var s deskLiveSeat

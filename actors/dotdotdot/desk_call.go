@@ -192,6 +192,9 @@ func (a *Arena) walkinPID(ctx context.Context, token string) (*actor.PID, error)
 	if err != nil {
 		return nil, err
 	}
+	if r.Err != nil {
+		return nil, r.Err
+	}
 	if r.PID == nil {
 		return nil, games.Errorf(CodeUnknownToken, "this walk-in token was not issued here")
 	}

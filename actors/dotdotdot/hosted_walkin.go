@@ -35,6 +35,9 @@ type walkinHostedCall struct {
 // hostedConflict is the refusal of a host or join by a walk-in that waits at a hosted table or
 // holds a seat, a join in flight, or a place at the walkin table; nil when it is free.
 func (w *walkin) hostedConflict() *games.Error {
+	if err := w.spentRefusal(); err != nil {
+		return err
+	}
 	switch {
 	case w.hosted == hostedPending:
 		return games.Errorf(CodeAtAHostedTable, "this walk-in is joining a hosted table already")

@@ -103,6 +103,7 @@ type walkin struct {
 	idleGen    uint64
 	idleStop   func() bool // the armed idle timer (nil: none)
 	lastActive time.Time
+	claim      int // claimNone, claimPending, claimSpent (walkin_claim.go)
 }
 
 func newWalkin(a *Arena, hash string) *walkin {
@@ -239,6 +240,15 @@ func (w *walkin) receive(ctx actor.Context) {
 		w.roundEnded(ctx, &msg.Ended)
 	case *walkinSeatStopped:
 		w.seatStopped(msg.Stopped)
+	case *walkinClaim:
+		msg.respond(w.beginClaim())
+	case *walkinClaimDone:
+		if w.claim == claimPending {
+			w.claim = claimNone
+			if msg.OK {
+				w.claim = claimSpent
+			}
+		}
 	default:
 		w.receiveHosted(ctx, msg)
 	}
@@ -284,6 +294,10 @@ func (w *walkin) persist() {
 // walkin table's queue: the desk answers once it is saved).
 func (w *walkin) beginJoin(ctx actor.Context, req JoinRequest, replier deskReplier) *walkinBeginJoinReply {
 	r := &walkinBeginJoinReply{Hash: w.hash, Name: w.rec.Name, Practice: w.rec.Practice}
+	if err := w.spentRefusal(); err != nil {
+		r.Err = err
+		return r
+	}
 	if w.hosted != "" {
 		r.Err = games.Errorf(CodeAtAHostedTable, "this walk-in waits at a hosted table; leave it first (§4.5)")
 		return r

@@ -165,6 +165,7 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 	if h.resolver != nil {
 		o.Resolver = joinResolver{h.resolver}
 	}
+	o.Claims = a // POST /v1/walkin/claim (§4.4)
 	o.PaidOff = h.chain.net.paidOff
 	if h.paidOn && h.chain.client != nil {
 		contract := *h.chain.net.escrow

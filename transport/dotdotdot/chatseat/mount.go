@@ -10,8 +10,8 @@ import (
 )
 
 // Mount builds the chat seat (New) and mounts it at Path on e for every method (POST carries
-// JSON-RPC; GET and DELETE get mcp-go's own answers: 405 with streaming off, nothing to delete
-// when stateless). e's shared middleware (token-in-URL guard, access log, recovery) applies.
+// JSON-RPC; any other method is the Guard's 405 with Allow: POST: the seat streams nothing and
+// keeps no session). e's shared middleware (token-in-URL guard, access log, recovery) applies.
 func Mount(e *echo.Echo, o Options) error {
 	h, err := New(o)
 	if err != nil {

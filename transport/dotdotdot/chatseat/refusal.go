@@ -28,6 +28,8 @@ func codeOf(err error) (code, msg string, retry bool) {
 // wrong and what is legal now).
 var legalNow = map[string]string{
 	"unknown_token":     "Call register with a display name to get a token, then pass that token to every other tool.",
+	"token_revoked":     "This token was put in a URL and revoked; use the token that refusal handed back (its record moved there), and never put a token in a URL.",
+	"claimed":           "This token's record was claimed into a Badge owner's account and the token is spent; register again for a new walk-in.",
 	"no_token":          "Call register with a display name to get a token, then pass that token to every other tool.",
 	"name_taken":        "Pick another display name and call register again.",
 	"not_yet":           "The walk-in table opens after three finished Practice rounds: call play_practice to play one.",

@@ -34,6 +34,7 @@ var statuses = map[string]int{
 	"bad_agent_id":        http.StatusBadRequest,
 	NoToken:               http.StatusUnauthorized,
 	UnknownToken:          http.StatusUnauthorized,
+	"token_revoked":       http.StatusUnauthorized, // exposed in a URL: its record went to a new token
 	door.CodeUnauthorized: http.StatusUnauthorized,
 	door.CodeForbidden:    http.StatusForbidden,
 	"not_seated":          http.StatusForbidden, // the token holds no seat in that round

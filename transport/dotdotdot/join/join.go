@@ -11,6 +11,8 @@
 //	GET  /v1/join/paid/{hold}        x-seat-token → {paid, paid_by, ...} (the `check` of §5.7)
 //	POST /v1/session/challenge       {agent} → {challenge, expires_at}
 //	POST /v1/session                 {agent, challenge, issued_at, sig} → {session, agent, expires_at}
+//	POST /v1/walkin/claim            {agent, walkin, issued_at, nonce, sig} → {agent, account, record}:
+//	                                 the walk-in's record merged into the Badge owner's, once (§4.4)
 //	POST /v1/rounds/{round}/call|veto|accuse  with Authorization: Bearer <session>: the owner's
 //	                                 levers (§12); without one, the walk-in desk's (x-walkin)
 //
@@ -88,6 +90,14 @@ type Seater interface {
 	Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error)
 }
 
+// Claimer merges the record of a walk-in token into the record of account, the owner of the
+// Badge agent that signed the claim, once, and spends the token (§4.4; *dotdotdot.Arena). It
+// answers the account's record. Refusals: unknown_token, token_revoked, claimed (410),
+// in_a_round, busy.
+type Claimer interface {
+	ClaimWalkin(ctx context.Context, token, agent, account string) (json.RawMessage, error)
+}
+
 // Options configure the door. Seater is required; a nil Resolver means no registry is
 // configured, and every join and session is refused with no_registry (503).
 type Options struct {
@@ -109,6 +119,9 @@ type Options struct {
 	MaxBody int64
 	// CallTimeout bounds resolution and seating (0: 15 s).
 	CallTimeout time.Duration
+	// Claims, when set, serves POST /v1/walkin/claim (§4.4): a signed merge of a walk-in's
+	// record into the record of the account that owns the Badge.
+	Claims Claimer
 	// Challenges limits POST /v1/session/challenge per caller address (door.ClientAddr):
 	// past it, rate_limited (429, Retry-After). Nil: no limit.
 	Challenges *door.Limiter
@@ -167,6 +180,9 @@ func Mount(e *echo.Echo, o Options) {
 	e.POST("/v1/session", h.session)
 	if o.Paid != nil {
 		e.GET("/v1/join/paid/:hold", h.paidCheck)
+	}
+	if o.Claims != nil {
+		e.POST("/v1/walkin/claim", h.claim)
 	}
 	for _, kind := range []string{"call", "veto", "accuse"} {
 		path := "/v1/rounds/:round/" + kind

@@ -84,6 +84,7 @@ type env struct {
 	paid  Paid
 	desks int
 	limit *door.Limiter // Options.Challenges
+	claim Claimer       // Options.Claims
 	// sessions, when set (mountDurable), are the door's Options.Sessions.
 	sessions *Sessions
 }
@@ -114,7 +115,7 @@ func (v *env) mount(t testing.TB) {
 		res = nil
 	}
 	Mount(v.e, Options{Seater: v.seat, Resolver: res, Nonces: n, Now: func() time.Time { return v.now }, Paid: v.paid,
-		Challenges: v.limit, Sessions: v.sessions})
+		Challenges: v.limit, Sessions: v.sessions, Claims: v.claim})
 }
 
 // signed signs obj (a map) with key: sig over SHA-256(JCS(obj without sig)).

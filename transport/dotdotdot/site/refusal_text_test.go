@@ -73,7 +73,7 @@ var hostileValues = []string{`5`, `1.5`, `1e3`, `2000000.0`, `-0`, `"x"`, `""`, 
 func TestRefusalTextsCarryNoDecoderInternals(t *testing.T) {
 	a, db := realArena(t)
 	e, err := New(Options{Desk: a,
-		Join: &join.Options{Seater: noSeater{}, Nonces: join.NewStoreNonces(db, nil)},
+		Join: &join.Options{Seater: noSeater{}, Nonces: join.NewStoreNonces(db, nil), Claims: a},
 		Chat: &chatseat.Options{Desk: a}})
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +120,7 @@ func TestRefusalTextsCarryNoDecoderInternals(t *testing.T) {
 		{"/v1/join", "", []string{"agent", "table", "issued_at", "nonce", "name", "format", "sig"}},
 		{"/v1/session/challenge", "", []string{"agent"}},
 		{"/v1/session", "", []string{"agent", "challenge", "issued_at", "sig"}},
+		{"/v1/walkin/claim", "", []string{"agent", "walkin", "issued_at", "nonce", "sig"}},
 	}
 	for _, rt := range routes {
 		for _, m := range rt.members {

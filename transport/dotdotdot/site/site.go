@@ -63,7 +63,10 @@ func (Site) Answer() door.Site { return codes.Dotdotdot }
 // order: desk, join, ops, the instance card, pages, chat seat.
 func (s Site) Mount(e *echo.Echo) error {
 	o := s.Options
-	e.Pre(walkin.Guard(), door.UniqueQuery())
+	// A desk that can revoke an exposed token (*dotdotdot.Arena) has the guard hand its record
+	// to a fresh token; otherwise the guard only refuses.
+	ex, _ := o.Desk.(walkin.Exposer)
+	e.Pre(walkin.Guard(ex), door.UniqueQuery())
 	if o.Desk != nil {
 		desk.Mount(e, o.Desk, o.DeskOptions)
 	}

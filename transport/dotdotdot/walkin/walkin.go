@@ -5,8 +5,10 @@
 package walkin
 
 import (
+	"context"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -45,14 +47,27 @@ func LooksLikeToken(s string) bool {
 	return true
 }
 
+// Exposer revokes a walk-in token a URL carried and answers the token that now opens its record
+// (*dotdotdot.Arena.RevokeExposed). A token already revoked, claimed or never issued is an error:
+// it gets no replacement.
+type Exposer interface {
+	RevokeExposed(ctx context.Context, token string) (string, error)
+}
+
+// maxExposed bounds the tokens one URL may have revoked.
+const maxExposed = 4
+
 // Guard refuses, before routing, any request whose URL carries a walk-in token (§4.4: the
 // token travels only in x-walkin): a query member named token, x-walkin, walkin, walkin_token or
-// access_token (any case), or any query value or path segment shaped like a token (w_…). The
-// refusal is token_in_url (400); nothing runs. Such URLs end in logs, proxies and browser
-// history, so the token in them must be treated as leaked; the message says so. A query that
-// does not parse is bad_request (400). The DOTDOTDOT site puts door.UniqueQuery after it, so a
-// token in a repeated parameter is still token_in_url.
-func Guard() echo.MiddlewareFunc {
+// access_token (any case), or any query key, value or path segment shaped like a token (w_…).
+// The refusal is token_in_url (400); nothing runs. Such URLs end in logs, proxies and browser
+// history, so a token in one is exposed: with ex set, each token-shaped string the URL carries
+// that is a live token is revoked (ex.RevokeExposed) and its record handed to a fresh token,
+// which the refusal carries back to the one request that exposed it, as "token" (and "tokens",
+// in order, when the URL carried several). The new token opens the same record, seat and rounds,
+// and is sent only in x-walkin. A query that does not parse is bad_request (400). The DOTDOTDOT
+// site puts door.UniqueQuery after it, so a token in a repeated parameter is still token_in_url.
+func Guard(ex Exposer) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			u := c.Request().URL
@@ -60,46 +75,79 @@ func Guard() echo.MiddlewareFunc {
 			if err != nil {
 				return door.Refuse(door.CodeBadRequest, "malformed query string")
 			}
+			named := false
+			var found []string
 			for k, vs := range q {
 				for _, t := range tokenKeys {
-					if strings.EqualFold(k, t) {
-						return tokenInURL()
-					}
+					named = named || strings.EqualFold(k, t)
 				}
-				if LooksLikeToken(k) {
-					return tokenInURL()
-				}
+				found = tokensIn(k, found)
 				for _, v := range vs {
-					if strings.Contains(v, "w_") && anyTokenIn(v) {
-						return tokenInURL()
+					if strings.Contains(v, "w_") {
+						found = tokensIn(v, found)
 					}
 				}
 			}
 			for _, seg := range strings.Split(u.Path, "/") {
-				if anyTokenIn(seg) {
-					return tokenInURL()
-				}
+				found = tokensIn(seg, found)
 			}
-			return next(c)
+			if !named && len(found) == 0 {
+				return next(c)
+			}
+			return tokenInURL(c.Request().Context(), ex, found)
 		}
 	}
 }
 
-// anyTokenIn reports whether s, or any piece of it between separators, looks like a token.
-func anyTokenIn(s string) bool {
+// tokensIn appends to found s, or each piece of it between separators, that looks like a token
+// (each once).
+func tokensIn(s string, found []string) []string {
+	add := func(t string) {
+		for _, f := range found {
+			if f == t {
+				return
+			}
+		}
+		found = append(found, t)
+	}
 	if LooksLikeToken(s) {
-		return true
+		add(s)
+		return found
 	}
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" ,;:=&/+.", r) }) {
 		if LooksLikeToken(f) {
-			return true
+			add(f)
 		}
 	}
-	return false
+	return found
 }
 
-func tokenInURL() error {
-	return door.Refuse(codes.TokenInURL, "a walk-in token is sent only in the x-walkin header, never in a URL; treat this token as exposed")
+// tokenInURL is the refusal of a URL carrying found (token-shaped strings), each live one
+// revoked through ex and replaced.
+func tokenInURL(ctx context.Context, ex Exposer, found []string) error {
+	var fresh []string
+	if ex != nil {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		for i, t := range found {
+			if i == maxExposed {
+				break
+			}
+			if n, err := ex.RevokeExposed(ctx, t); err == nil && n != "" {
+				fresh = append(fresh, n)
+			}
+		}
+	}
+	if len(fresh) == 0 {
+		return door.Refuse(codes.TokenInURL, "a walk-in token is sent only in the x-walkin header, never in a URL; treat this token as exposed")
+	}
+	r := &door.Refusal{Code: codes.TokenInURL, Extra: map[string]any{"token": fresh[0]},
+		Msg: "a walk-in token is sent only in the x-walkin header, never in a URL: this one has been exposed, so it is revoked; " +
+			"its record (rounds, seat, name) is now under the new token in \"token\", which you send only in x-walkin"}
+	if len(fresh) > 1 {
+		r.Extra["tokens"] = fresh
+	}
+	return r
 }
 
 // Token returns the x-walkin header: no_token (401) when absent or empty, bad_request when

@@ -57,7 +57,7 @@ func TestGuard(t *testing.T) {
 		"/v1/walkin/next?q=w_0123456789a": "",
 	} {
 		ran := false
-		h := Guard()(func(echo.Context) error { ran = true; return nil })
+		h := Guard(nil)(func(echo.Context) error { ran = true; return nil })
 		c := echo.New().NewContext(httptest.NewRequest(http.MethodGet, target, nil), httptest.NewRecorder())
 		if got := codeOf(h(c)); got != want || ran != (want == "") {
 			t.Errorf("%s: refused %q, handler ran %v; want %q", target, got, ran, want)
