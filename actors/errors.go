@@ -18,6 +18,10 @@ var (
 	ErrBadSpec = errors.New("actors: bad table spec")
 	// ErrTableExists: OpenTable with an id already in use.
 	ErrTableExists = errors.New("actors: table id in use")
+	// ErrDamaged: a table's stored record cannot be decoded. Boot recovery parks such a table as
+	// failed; an ops stop or restart of it is refused (ErrBadSpec beside it), and a walk-in seated
+	// there is released.
+	ErrDamaged = errors.New("actors: table record cannot be decoded")
 	// ErrClosed: the arena is shut down.
 	ErrClosed = errors.New("actors: arena shut down")
 )

@@ -58,11 +58,11 @@ type poisonMark struct {
 func decodeRecord(id string, b []byte) (*tableRecord, error) {
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 {
-		return nil, fmt.Errorf("actors: table %s: decode record: no header", id)
+		return nil, fmt.Errorf("%w: table %s: no header", ErrDamaged, id)
 	}
 	var r tableRecord
 	if err := json.Unmarshal(b[:i], &r); err != nil {
-		return nil, fmt.Errorf("actors: table %s: decode record: %w", id, err)
+		return nil, fmt.Errorf("%w: table %s: %w", ErrDamaged, id, err)
 	}
 	r.Match = b[i+1:]
 	return &r, nil

@@ -84,7 +84,11 @@ func (s *tablesActor) recover(ctx actor.Context) {
 	err := s.env.store.ListTables(func(id string, b []byte) error {
 		rec, err := decodeRecord(id, b)
 		if err != nil {
-			s.env.log.Error("boot recovery: skip undecodable table", "table", id, "err", err)
+			// Parked as failed, as the isolation rule parks a table: not spawned; its walk-ins
+			// are released when they next ask (walk-in liveGone reads ErrDamaged), and ops
+			// refuse to stop or restart it (settle).
+			s.env.log.Error("boot recovery: table record undecodable, parked as failed", "table", id, "err", err)
+			s.env.m.setStatus(id, "", StatusFailed)
 			return nil
 		}
 		s.env.m.setStatus(id, rec.Spec.Game, rec.Status)
@@ -158,7 +162,8 @@ func (s *tablesActor) settle(ctx actor.Context, id string, restart bool) error {
 	}
 	rec, err := decodeRecord(id, b)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: table %s: its stored record cannot be decoded, so it stays failed; "+
+			"repair or remove it from the store (%w)", ErrBadSpec, id, err)
 	}
 	if rec.Status == StatusFinished {
 		if restart {

@@ -265,6 +265,11 @@ type AnchoredBody struct {
 // §2.2). For every game, Σ Payouts + House = Σ stakes (Seat.Entry). Seed and SeedHash are the
 // revealed seed (hex) and its commitment ("sha256:<hex>", SeedHash()).
 //
+// Pool, optional, is the part of a seat's payout its rules send to the house's prize pool
+// rather than back to whoever staked the seat (DOTDOTDOT §11.3: arena agents' collateral gains
+// go to the season pool). It lies within Payouts, never beside them: 0 < Pool[seat] ≤
+// Payouts[seat], and a seat with none is absent.
+//
 // A door writes its protocol's own result object from a Result (DOTDOTDOT's walk-in result,
 // Break Room's match_end); the JSON here is the store's.
 type Result struct {
@@ -280,6 +285,8 @@ type Result struct {
 	// Places, optional, are places a game publishes for display beside its payouts (the
 	// DOTDOTDOT chat seat writes "(place N)" for each); Standings rank whether or not it does.
 	Places map[int]int `json:"places,omitempty"`
+	// Pool is each seat's part of its payout that goes to the prize pool (see above).
+	Pool map[int]int64 `json:"pool,omitempty"`
 }
 
 // Standing is one seat's place in a Result.

@@ -1,6 +1,7 @@
 package dotdotdot
 
 import (
+	"errors"
 	"fmt"
 
 	"arena/actors"
@@ -77,13 +78,18 @@ func (w *walkin) liveEnded() *actors.RoundEnded {
 
 // liveGone reports whether the live seat's table is stopped or failed (its record says so),
 // for a seat whose actors.TableStopped never reached the walk-in (the server went down meanwhile, or
-// the table stopped before this fix). A record that cannot be read leaves the seat held.
+// the table stopped before this fix). A record that cannot be decoded (actors.ErrDamaged: boot
+// recovery parked the table as failed) releases the seat; one that cannot be read for another
+// reason (I/O) leaves it held.
 func (w *walkin) liveGone() bool {
 	l := w.rec.Live
 	if l == nil || l.Table == "" {
 		return false
 	}
 	rec, err := w.a.Stored(l.Table)
+	if errors.Is(err, actors.ErrDamaged) {
+		return true
+	}
 	if err != nil {
 		return false
 	}

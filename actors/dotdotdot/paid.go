@@ -73,6 +73,10 @@ type PaidOptions struct {
 	// House is the arena's account, CAIP-10: it deposits the house seats' entries and is paid
 	// the house's part at settle ("": the ledger names it "house" and the escrow is not called).
 	House string
+	// SeasonPool is the account, CAIP-10, the escrow pays a round's season pool part to (§11.3:
+	// the in-house seats' collateral gains). "": House receives it on chain, in a payout of its
+	// own, while the ledger keeps it as SeasonPoolAccount's, never as the house's take.
+	SeasonPool string
 	// Entry is the entry in microCCD (0: 100 CCD; §14's minimum is 50).
 	Entry int64
 	// Gather is how long the table fills, from its first hold to starts_at (0: 2 minutes).
@@ -137,11 +141,20 @@ type PaidPayout struct {
 type PaidSettlement struct {
 	Table, Round string
 	Result       games.Result
-	Paid         []PaidPayout  // paid seats, seat order
-	House        map[int]int64 // house seat → payout, microCCD
-	Entry        int64         // every seat's entry, microCCD
-	Seats        int
+	Paid         []PaidPayout  // paid seats, seat order, less their season pool parts
+	House        map[int]int64 // house seat → payout less its season pool part, microCCD
+	// Pool is the in-house seats' collateral gains (games.Result.Pool), microCCD: it goes to
+	// the season pool (§11.3), SeasonPoolAccount in the ledger, not to the house or a paid_by.
+	Pool  int64
+	Entry int64 // every seat's entry, microCCD
+	Seats int
 }
+
+// SeasonPoolAccount is the ledger account of the season pool (§11.3: "Arena agents' collateral
+// gains go to the season pool"): a settle pays the round's Pool to it, so the ledger holds
+// what the pool was paid (ledger.State.PaidTo), apart from the house's take. On the escrow the
+// same amount is paid to PaidOptions.SeasonPool.
+const SeasonPoolAccount = "season-pool"
 
 // PaidTables is the paid table filling now and the tables it opened: a handle on the paid-table
 // actor. Safe for concurrent use.
@@ -321,10 +334,12 @@ func (p *PaidTables) Payouts(round string, res games.Result) (out []PaidPayout, 
 	return payoutsOf(v.PaidBy, res), true
 }
 
+// payoutsOf is each paid seat's payout to its paid_by, less the part of it that goes to the
+// season pool (an in-house agent's collateral gain, games.Result.Pool).
 func payoutsOf(paidBy map[int]string, res games.Result) []PaidPayout {
 	out := make([]PaidPayout, 0, len(paidBy))
 	for seat, acc := range paidBy {
-		out = append(out, PaidPayout{Seat: seat, Account: acc, Amount: res.Payouts[seat]})
+		out = append(out, PaidPayout{Seat: seat, Account: acc, Amount: res.Payouts[seat] - res.Pool[seat]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seat < out[j].Seat })
 	return out
@@ -348,15 +363,40 @@ func (p *PaidTables) settlement(tableID, round string, paidBy map[int]string) (P
 	if err != nil || rec.Status != actors.StatusFinished || rec.Result == nil {
 		return PaidSettlement{}, false
 	}
-	out := PaidSettlement{Table: tableID, Round: round, Result: *rec.Result, House: map[int]int64{}, Entry: p.o.Entry,
-		Seats: p.seats}
-	out.Paid = payoutsOf(paidBy, *rec.Result)
-	for seat := 1; seat <= out.Seats; seat++ {
+	return settlementOf(tableID, round, *rec.Result, paidBy, p.o.Entry, p.seats), true
+}
+
+// settlementOf is what a round of seats seats, each staked entry, whose Result is res owes:
+// each paid seat (paidBy) its payout less its season pool part, each house seat likewise (to
+// the house, which staked it), and the pool the sum of the parts (§11.3).
+func settlementOf(table, round string, res games.Result, paidBy map[int]string, entry int64, seats int) PaidSettlement {
+	out := PaidSettlement{Table: table, Round: round, Result: res, House: map[int]int64{}, Entry: entry, Seats: seats}
+	out.Paid = payoutsOf(paidBy, res)
+	for seat := 1; seat <= seats; seat++ {
 		if _, paid := paidBy[seat]; !paid {
-			out.House[seat] = rec.Result.Payouts[seat]
+			out.House[seat] = res.Payouts[seat] - res.Pool[seat]
 		}
+		out.Pool += res.Pool[seat]
 	}
-	return out, true
+	return out
+}
+
+// ledgerSettle is the settlement's ledger settle: the paid seats' payouts to their paid_by,
+// the season pool's part to SeasonPoolAccount, and the house's take: the game's (fees) and the
+// house seats' payouts less their pool parts. They sum to every seat's entry, the pot.
+func (st PaidSettlement) ledgerSettle() (pays []ledger.Payout, house int64) {
+	pays = make([]ledger.Payout, 0, len(st.Paid)+1)
+	for _, py := range st.Paid {
+		pays = append(pays, ledger.Payout{Account: py.Account, Amount: py.Amount})
+	}
+	if st.Pool > 0 { // §11.3: the in-house seats' collateral gains, to the season pool
+		pays = append(pays, ledger.Payout{Account: SeasonPoolAccount, Amount: st.Pool})
+	}
+	house = st.Result.House
+	for _, amt := range st.House {
+		house += amt
+	}
+	return pays, house
 }
 
 // TableStatus is actors.Options.OnStatus for paid tables: a paid table that finished is settled

@@ -780,8 +780,9 @@ func (a *paidActor) escrowSync(t *paidTable) {
 	}
 }
 
-// settle settles a finished round's pot in the ledger, once: each paid seat's payout to its
-// paid_by, the house seats' payouts and the house's take to the house; the ledger refuses a
+// settle settles a finished round's pot in the ledger, once (PaidSettlement.ledgerSettle): each
+// paid seat's payout to its paid_by, the in-house seats' collateral gains to the season pool
+// (§11.3), the rest of the house seats' payouts and the house's take to the house; the ledger refuses a
 // settlement that does not balance the pot (every seat's entry). Then the escrow hears what it
 // has not (open_round and the mid-round anchor, read back from the transcript after a restart)
 // and settle, with the transcript hash and the reveal; the table is settled once the chain actor
@@ -806,14 +807,7 @@ func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
 				}
 			}
 		}
-		pays := make([]ledger.Payout, 0, len(st.Paid))
-		for _, py := range st.Paid {
-			pays = append(pays, ledger.Payout{Account: py.Account, Amount: py.Amount})
-		}
-		house := st.Result.House
-		for _, amt := range st.House {
-			house += amt
-		}
+		pays, house := st.ledgerSettle()
 		return func() {
 			if t.openAnchor == nil {
 				t.openAnchor = open
@@ -875,7 +869,9 @@ func roundAnchors(st *storage.Store, round string) (open, turn *[32]byte) {
 }
 
 // escrowSettle sends a settled round's settle call to the escrow, answered to the actor
-// (submitted) once the chain actor has it queued. false: the call could not be made.
+// (submitted) once the chain actor has it queued: the paid seats' payouts, house to the house's
+// account and the season pool's part to PaidOptions.SeasonPool (House when unset), each as the
+// ledger settled it. false: the call could not be made.
 func (a *paidActor) escrowSettle(ctx actor.Context, st PaidSettlement, house int64, log interface{ Error(string, ...any) }) bool {
 	o := a.p.o
 	var pays []escrow.Payout
@@ -893,6 +889,18 @@ func (a *paidActor) escrowSettle(ctx actor.Context, st PaidSettlement, house int
 		return false
 	}
 	pays = append(pays, escrow.Payout{To: to, Amount: uint64(house)})
+	if st.Pool > 0 {
+		pool := o.SeasonPool
+		if pool == "" {
+			pool = o.House
+		}
+		to, err := escrow.Account(pool)
+		if err != nil {
+			log.Error("paid round not settled on the escrow", "err", fmt.Errorf("season pool: %w", err))
+			return false
+		}
+		pays = append(pays, escrow.Payout{To: to, Amount: uint64(st.Pool)})
+	}
 	param, err := escrow.SettleParam(st.Round, pays, st.Result.TranscriptHash, []byte(st.Result.Reveal))
 	if err != nil {
 		log.Error("paid round not settled on the escrow", "err", err)

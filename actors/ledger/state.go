@@ -75,6 +75,23 @@ func (s *State) Clone() *State {
 	return c
 }
 
+// PaidTo is what settled pots in unit have paid account, in total: the running balance of an
+// account the ledger pays into and never pays out of (DOTDOTDOT's season pool, §11.3).
+func (s *State) PaidTo(unit, account string) int64 {
+	var sum int64
+	for _, p := range s.Pots {
+		if p.Unit != unit || p.Settled == 0 {
+			continue
+		}
+		for _, py := range p.Payouts {
+			if py.Account == account {
+				sum += py.Amount
+			}
+		}
+	}
+	return sum
+}
+
 // Posted reports what the Post with key wrote, if one was committed.
 func (s *State) Posted(key string) (Posted, bool) {
 	p, ok := s.keys[key]

@@ -85,6 +85,34 @@ func TestStateWorkedRound(t *testing.T) {
 	}
 }
 
+// PaidTo sums what settled pots of one unit paid an account: two rounds pay the pool 12 and 5;
+// an unsettled pot, another unit and other accounts count nothing.
+func TestStatePaidTo(t *testing.T) {
+	s := NewState()
+	const u = "microCCD"
+	rows := []Row{OpenHold("h", u, nil), Receive("h", "acct:one", 300, "dep:1"), OpenHold("x", "sat", nil), Receive("x", "acct:one", 40, "dep:2")}
+	for _, pot := range []string{"T-1", "T-2", "T-3"} {
+		rows = append(rows, OpenPot(pot, u, nil), Stake("h", pot, 100))
+	}
+	rows = append(rows, OpenPot("L-1", "sat", nil), Stake("x", "L-1", 40),
+		Settle("T-1", []Payout{{"acct:one", 60}, {"pool", 12}}, 28),
+		Settle("T-2", []Payout{{"pool", 5}, {"acct:one", 95}}, 0),
+		Settle("L-1", []Payout{{"pool", 40}}, 0))
+	if err := post(s, rows...); err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, s)
+	if got := s.PaidTo(u, "pool"); got != 17 {
+		t.Fatalf("PaidTo(pool) %d, want 17", got)
+	}
+	if got := s.PaidTo(u, "acct:one"); got != 155 {
+		t.Fatalf("PaidTo(acct:one) %d, want 155", got)
+	}
+	if got := s.PaidTo("sat", "pool"); got != 40 {
+		t.Fatalf("PaidTo(sat, pool) %d, want 40", got)
+	}
+}
+
 // Every refusal names its sentinel and leaves the state exactly as it was (a Post is all or
 // nothing: the valid rows before the bad one are undone too).
 func TestStateRefusalsChangeNothing(t *testing.T) {

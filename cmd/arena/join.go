@@ -172,7 +172,7 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		chain, house := h.escrowWiring()
 		po := dotdotdot.PaidOptions{
 			Deposits: escrow.Reader{Node: h.chain.client, Contract: contract}, Ledger: a.Ledger(), Chain: chain,
-			Contract: contract, House: house, Pace: agentPace(cfg), Escrow: h.chain.net.escrowID(),
+			Contract: contract, House: house, SeasonPool: h.seasonPool(), Pace: agentPace(cfg), Escrow: h.chain.net.escrowID(),
 			Logger: h.log.With("component", "paid"),
 		}
 		if g := cfg.Dotdotdot.Pace.PaidGather; g != nil {
@@ -282,6 +282,17 @@ func (h *agentsHook) escrowWiring() (dotdotdot.EscrowChain, string) {
 		return nil, ""
 	}
 	return c, h.chain.net.caip10(h.chain.net.account)
+}
+
+// seasonPool is the account, CAIP-10, the escrow pays the season pool to (§11.3: arena agents'
+// collateral gains): the house identity account (chainNetwork.house: the devchain's genesis
+// house, or chain_house_account), which owns the house Badges and is not the arena's own account
+// that takes the house's part; "" when none is configured (paid tables are then off).
+func (h *agentsHook) seasonPool() string {
+	if h.chain.net.house == (ccd.Address{}) {
+		return ""
+	}
+	return h.chain.net.caip10(h.chain.net.house)
 }
 
 // onStatus is DOTDOTDOT's OnStatus (dotdotdot.Options.OnStatus, its tables' statuses only): a

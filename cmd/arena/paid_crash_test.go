@@ -25,7 +25,8 @@ import (
 // and a stranger 7 CCD; another account pays 10 CCD under a token never issued. After the
 // second life the escrow must hold nothing, every payer must have exactly what the rules give
 // (the owner: the payout and the 10 CCD excess; the stranger and the other account: all of it
-// back; the arena's account: the house seats' payouts less their entries), the round must be
+// back; the house identity account: the season pool, the house seats' collateral gains, §11.3;
+// the arena's account: the rest of the house seats' payouts less their entries), the round must be
 // settled once, and the ledger's rows must keep the invariant.
 
 // paidKillSteps are the money steps the first life is killed at (PaidOptions.OnStep): before
@@ -79,19 +80,20 @@ func paidKilledAt(t *testing.T, step string) {
 
 	cmd, sc = paidChild(t, dir, "resume", "")
 	guard = time.AfterFunc(120*time.Second, func() { cmd.Process.Kill() })
-	var payout int64 = -1
+	var payout, pool int64 = -1, -1
 	round := ""
 	for sc.Scan() {
 		line := sc.Text()
 		t.Logf("second life: %s", line)
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "PAYOUT" {
+		if f := strings.Fields(line); len(f) == 4 && f[0] == "PAYOUT" {
 			round = f[1]
 			payout, _ = strconv.ParseInt(f[2], 10, 64)
+			pool, _ = strconv.ParseInt(f[3], 10, 64)
 		}
 	}
 	err := cmd.Wait()
 	guard.Stop()
-	if err != nil || payout < 0 {
+	if err != nil || payout < 0 || pool < 0 {
 		t.Fatalf("the second life did not finish the round: %v (payout %d)", err, payout)
 	}
 
@@ -114,7 +116,8 @@ func paidKilledAt(t *testing.T, step string) {
 		"test-1": start - 60_000_000 + 10_000_000 + uint64(payout),
 		"test-2": start,
 		"test-3": start,
-		"arena":  start - 2*paidEntry + (3*paidEntry - uint64(payout)),
+		"house":  start + uint64(pool),
+		"arena":  start - 2*paidEntry + (3*paidEntry - uint64(payout) - uint64(pool)),
 	}
 	for n, w := range want {
 		if got := balance(n); got != w {
@@ -160,8 +163,11 @@ func paidKilledAt(t *testing.T, step string) {
 	if err := ledger.Check(lst); err != nil {
 		t.Error(err)
 	}
-	if got := lst.Units[dotdotdot.PaidUnit]; got != (ledger.Totals{Received: 3*paidEntry + 27_000_000, Refunded: 27_000_000, PaidOut: payout, House: 3*paidEntry - payout}) {
+	if got := lst.Units[dotdotdot.PaidUnit]; got != (ledger.Totals{Received: 3*paidEntry + 27_000_000, Refunded: 27_000_000, PaidOut: payout + pool, House: 3*paidEntry - payout - pool}) {
 		t.Errorf("ledger totals %+v", got)
+	}
+	if got := lst.PaidTo(dotdotdot.PaidUnit, dotdotdot.SeasonPoolAccount); got != pool {
+		t.Errorf("the ledger's season pool %d, the round's %d", got, pool)
 	}
 	if pot := lst.Pots[round]; pot.Settled == 0 || pot.Balance != 0 {
 		t.Errorf("the round's pot %+v", pot)
@@ -225,5 +231,5 @@ func TestPaidCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.stop()
-	fmt.Printf("PAYOUT %s %d\n", tab.Round, st.Paid[0].Amount)
+	fmt.Printf("PAYOUT %s %d %d\n", tab.Round, st.Paid[0].Amount, st.Pool)
 }

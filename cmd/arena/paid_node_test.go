@@ -160,8 +160,9 @@ func startServeArgs(t *testing.T, bin, data string, args, env []string) *server 
 // escrow, the house account and the network are config): the instance card names the house
 // identity account as owner; a registered agent's `table: "open"` join is held with the deposit
 // instruction naming the configured escrow; the owner's deposit seats it; the round opens and
-// settles on that escrow, paying the seat's payout to paid_by and the rest to the arena's
-// account; the escrow keeps nothing and the ledger balances with the escrow.
+// settles on that escrow, paying the seat's payout to paid_by, the house seats' collateral
+// gains to the season pool (the configured house identity account, §11.3) and the rest to the
+// arena's account; the escrow keeps nothing and the ledger balances with the escrow.
 func TestServePaidTableOnAConfiguredNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs the binary through a paid round")
@@ -248,21 +249,25 @@ func TestServePaidTableOnAConfiguredNode(t *testing.T) {
 	}, func() string { return fmt.Sprintf("round %s not settled on the configured escrow: %+v", round, er) })
 	s.stop()
 
-	var toOwner, toArena uint64
+	houseAcc, _ := n.node.Account(devchain.AccountHouse)
+	var toOwner, toArena, toPool uint64
 	for _, p := range er.Payouts {
 		switch p.To {
 		case owner.Address:
 			toOwner += p.Amount
 		case arena.Address:
 			toArena += p.Amount
+		case houseAcc.Address:
+			toPool += p.Amount
 		default:
-			t.Fatalf("a payout to %s, neither paid_by nor the arena's account", p.To.ToBase58())
+			t.Fatalf("a payout to %s, neither paid_by, the season pool nor the arena's account", p.To.ToBase58())
 		}
 	}
 	// serve's paid tables are Blitz: six seats, the five the agent does not take the house's.
 	const seats = 6
-	if er.HouseFunds != (seats-1)*uint64(amount) || toOwner+toArena != seats*uint64(amount) {
-		t.Fatalf("escrow round: house funds %d, payouts owner %d + arena %d, want %d and %d entries of %v", er.HouseFunds, toOwner, toArena, seats-1, seats, amount)
+	if er.HouseFunds != (seats-1)*uint64(amount) || toOwner+toArena+toPool != seats*uint64(amount) {
+		t.Fatalf("escrow round: house funds %d, payouts owner %d + arena %d + season pool %d, want %d and %d entries of %v",
+			er.HouseFunds, toOwner, toArena, toPool, seats-1, seats, amount)
 	}
 	after, _ := n.node.AccountState(owner.Address)
 	arenaAfter, _ := n.node.AccountState(arena.Address)
@@ -285,8 +290,11 @@ func TestServePaidTableOnAConfiguredNode(t *testing.T) {
 	if err := ledger.Check(lst); err != nil {
 		t.Fatal(err)
 	}
-	if got := lst.Units["microCCD"]; got.Received != seats*int64(amount) || got.PaidOut != int64(toOwner) || got.House != int64(toArena) || got.Held != 0 || got.Staked != 0 {
-		t.Fatalf("ledger %+v, the escrow paid the owner %d and the arena %d", got, toOwner, toArena)
+	if got := lst.Units["microCCD"]; got.Received != seats*int64(amount) || got.PaidOut != int64(toOwner+toPool) || got.House != int64(toArena) || got.Held != 0 || got.Staked != 0 {
+		t.Fatalf("ledger %+v, the escrow paid the owner %d, the arena %d and the season pool %d", got, toOwner, toArena, toPool)
+	}
+	if got := lst.PaidTo("microCCD", dotdotdot.SeasonPoolAccount); got != int64(toPool) {
+		t.Fatalf("the ledger's season pool %d, the escrow paid it %d", got, toPool)
 	}
 }
 

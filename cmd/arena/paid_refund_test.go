@@ -34,7 +34,7 @@ func TestPaidRefundsMoneyThatDoesNotPlay(t *testing.T) {
 	defer r.stop()
 	ctx := context.Background()
 	before := map[string]uint64{}
-	for _, n := range []string{"test-1", "test-2", "test-3", "test-4", "arena"} {
+	for _, n := range []string{"test-1", "test-2", "test-3", "test-4", "arena", "house"} {
 		before[n] = r.balance(n)
 	}
 	hA, hB, hC := r.hold(1, "test-1"), r.hold(2, "test-2"), r.hold(3, "test-3")
@@ -56,13 +56,14 @@ func TestPaidRefundsMoneyThatDoesNotPlay(t *testing.T) {
 	if !ok || len(st.Paid) != 1 {
 		t.Fatalf("settlement %+v %v", st, ok)
 	}
-	pay := uint64(st.Paid[0].Amount)
+	pay, pool := uint64(st.Paid[0].Amount), uint64(st.Pool)
 	want := map[string]uint64{
 		"test-1": before["test-1"] - 60_000_000 + 10_000_000 + pay,
 		"test-2": before["test-2"],
 		"test-3": before["test-3"],
 		"test-4": before["test-4"],
-		"arena":  before["arena"] - 2*paidEntry + (3*paidEntry - pay),
+		"arena":  before["arena"] - 2*paidEntry + (3*paidEntry - pay - pool),
+		"house":  before["house"] + pool, // the season pool (§11.3)
 	}
 	for n, w := range want {
 		if got := r.balance(n); got != w {
@@ -77,8 +78,11 @@ func TestPaidRefundsMoneyThatDoesNotPlay(t *testing.T) {
 	}
 	lst, _ := r.pt.Ledger().State(ctx)
 	refunded := int64(10_000_000 + 5_000_000 + 49_999_999 + paidEntry + 3_000_000)
-	if got := lst.Units[dotdotdot.PaidUnit]; got != (ledger.Totals{Received: 3*paidEntry + refunded, Refunded: refunded, PaidOut: int64(pay), House: 3*paidEntry - int64(pay)}) {
+	if got := lst.Units[dotdotdot.PaidUnit]; got != (ledger.Totals{Received: 3*paidEntry + refunded, Refunded: refunded, PaidOut: int64(pay + pool), House: 3*paidEntry - int64(pay+pool)}) {
 		t.Fatalf("ledger totals %+v", got)
+	}
+	if got := lst.PaidTo(dotdotdot.PaidUnit, dotdotdot.SeasonPoolAccount); got != int64(pool) {
+		t.Fatalf("the ledger's season pool %d, the round's %d", got, pool)
 	}
 }
 

@@ -75,7 +75,7 @@ func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
 	escrowChain, house := ag.escrowWiring()
 	money := a.Ledger()
 	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: testEscrow},
-		Ledger: money, Chain: escrowChain, Contract: testEscrow, House: house, Entry: paidEntry, Gather: o.Gather, Format: "short",
+		Ledger: money, Chain: escrowChain, Contract: testEscrow, House: house, SeasonPool: ag.seasonPool(), Entry: paidEntry, Gather: o.Gather, Format: "short",
 		Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0", SweepEvery: time.Second, OnStep: o.OnStep,
 		Pace: games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 100 * time.Millisecond,
 			"talk": 150 * time.Millisecond, "commit": 150 * time.Millisecond, "settle": 20 * time.Millisecond}}})

@@ -237,7 +237,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	opened := make(chan string, 1)
 	escrowChain, house := ag.escrowWiring()
 	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: testEscrow},
-		Chain: escrowChain, Contract: testEscrow, House: house,
+		Chain: escrowChain, Contract: testEscrow, House: house, SeasonPool: ag.seasonPool(),
 		Entry: 50_000_000, Gather: time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
 		Pace: games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 100 * time.Millisecond, "talk": 150 * time.Millisecond, "commit": 150 * time.Millisecond, "settle": 20 * time.Millisecond}},
 		OnOpen: func(table, round string, err error) {
@@ -253,6 +253,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	node := ch.node
 	owner, _ := node.Account("test-1")
 	arenaAcc, _ := node.Account(devchain.AccountArena)
+	poolAcc, _ := node.Account(devchain.AccountHouse)
 	ownerCAIP := string(badge.Testnet) + ":" + owner.Address.ToBase58()
 	hold, err := pt.Hold(ctx, dotdotdot.AgentJoin{Agent: badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 4244).String(),
 		Name: "Payer", Endpoint: "http://127.0.0.1:1/a2a", Human: true}, []string{ownerCAIP})
@@ -290,19 +291,26 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	if !ok {
 		t.Fatal("no settlement")
 	}
-	var toOwner, toArena uint64
+	var toOwner, toArena, toPool uint64
 	for _, p := range er.Payouts {
 		switch p.To {
 		case owner.Address:
 			toOwner += p.Amount
 		case arenaAcc.Address:
 			toArena += p.Amount
+		case poolAcc.Address:
+			toPool += p.Amount
 		default:
 			t.Fatalf("payout to %s", p.To.ToBase58())
 		}
 	}
-	if int64(toOwner) != rec.Result.Payouts[1] || toOwner+toArena != 3*50_000_000 {
-		t.Fatalf("payouts: owner %d (seat 1 won %d), arena %d", toOwner, rec.Result.Payouts[1], toArena)
+	// §11.3: the house seats' collateral gains (the game's Result.Pool) went to the season pool.
+	var pool int64
+	for seat := 2; seat <= 3; seat++ {
+		pool += rec.Result.Pool[seat]
+	}
+	if int64(toOwner) != rec.Result.Payouts[1] || int64(toPool) != pool || rec.Pool != pool || toOwner+toArena+toPool != 3*50_000_000 {
+		t.Fatalf("payouts: owner %d (seat 1 won %d), arena %d, season pool %d (the house seats gained %d)", toOwner, rec.Result.Payouts[1], toArena, toPool, pool)
 	}
 	if th := hex.EncodeToString(er.TranscriptHash[:]); "sha256:"+th != rec.Result.TranscriptHash {
 		t.Fatalf("transcript hash %s vs %s", th, rec.Result.TranscriptHash)
@@ -336,10 +344,13 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := lst.Units[dotdotdot.PaidUnit]; got != (ledger.Totals{Received: 3 * 50_000_000, PaidOut: int64(toOwner), House: int64(toArena)}) {
-		t.Fatalf("ledger totals %+v, the escrow paid the owner %d and the arena %d", got, toOwner, toArena)
+	if got := lst.Units[dotdotdot.PaidUnit]; got != (ledger.Totals{Received: 3 * 50_000_000, PaidOut: int64(toOwner + toPool), House: int64(toArena)}) {
+		t.Fatalf("ledger totals %+v, the escrow paid the owner %d, the arena %d and the season pool %d", got, toOwner, toArena, toPool)
 	}
-	t.Logf("round %s settled on the escrow: owner %d, arena %d microCCD", round, toOwner, toArena)
+	if got := lst.PaidTo(dotdotdot.PaidUnit, dotdotdot.SeasonPoolAccount); got != int64(toPool) {
+		t.Fatalf("the ledger's season pool %d, the escrow paid it %d", got, toPool)
+	}
+	t.Logf("round %s settled on the escrow: owner %d, arena %d, season pool %d microCCD", round, toOwner, toArena, toPool)
 }
 
 func mustTable(t *testing.T, a *dotdotdot.Arena, round string) string {

@@ -88,7 +88,22 @@ func (m *Match) baseReveal() Reveal {
 	return r
 }
 
-// revealRound emits round.revealed, fixes the Result and asks for the transcript anchor.
+// seasonPoolPart is the part of seat s's payout that goes to the season pool (§11.3: "Arena
+// agents' collateral gains go to the season pool"): for an in-house seat (kind house or arena,
+// §3: its Badge is the house's), its collateral's gain over its collateral at seating, once
+// the round is settled (a bounty it won included); 0 for any other seat, or when the collateral
+// did not grow. The gain is the collateral's alone, as §11.3 says: what the seat paid into the
+// bounty at seating and its unused budget are not in it, and its payout less the gain goes back
+// to the house, which staked it.
+func seasonPoolPart(s *seatState) int64 {
+	if s.Kind != "house" && s.Kind != "arena" {
+		return 0
+	}
+	return max(0, s.collateral-s.initial)
+}
+
+// revealRound emits round.revealed, fixes the Result (Pool: seasonPoolPart) and asks for the
+// transcript anchor.
 func (m *Match) revealRound() {
 	r := m.baseReveal()
 	r.OpenAnchor = "sha256:" + hexOf(m.openH[:])
@@ -104,6 +119,12 @@ func (m *Match) revealRound() {
 	for _, s := range m.seats {
 		p := s.collateral + s.budget
 		res.Payouts[s.Seat.Seat] = p
+		if g := seasonPoolPart(s); g > 0 {
+			if res.Pool == nil {
+				res.Pool = map[int]int64{}
+			}
+			res.Pool[s.Seat.Seat] = g
+		}
 		scores[s.Seat.Seat] = float64(p - s.Entry) // net microCCD (games.Result)
 		r.Standings = append(r.Standings, Standing{Seat: s.Seat.Seat, Agent: s.Agent, Name: s.Name, Payout: p, Net: p - s.Entry})
 	}

@@ -14,7 +14,8 @@
 //     repeat, played out or abandoned;
 //   - abandon: Abandon ends the match at once, returns every stake and refuses what follows, and
 //     (a games.Narrator) its public transcript ends in words at an EndAbandoned event;
-//   - money (Case.Stakes): Σ Payouts + House = Σ Entry, standings rank every seat, ties share;
+//   - money (Case.Stakes): Σ Payouts + House = Σ Entry, a seat's Pool within its payout,
+//     standings rank every seat, ties share;
 //   - no input panics the match (a seeded stream of hostile inputs here, and Fuzz for go test -fuzz);
 //   - words (an engine that is a games.Narrator or games.Describer): every public event has a
 //     line, a played-out match's public transcript has a Final event and a reveal card only from
@@ -246,6 +247,11 @@ func (c *Case) checkResult(t testing.TB, r games.Result) {
 		}
 		if paid+r.House != stakes || r.Unit == "" {
 			t.Fatalf("payouts %v + house %d = %d, stakes %d (unit %q)", r.Payouts, r.House, paid+r.House, stakes, r.Unit)
+		}
+	}
+	for seat, amt := range r.Pool {
+		if p, ok := r.Payouts[seat]; !ok || amt <= 0 || amt > p {
+			t.Fatalf("pool %v: seat %d's %d is not a part of its payout %d", r.Pool, seat, amt, p)
 		}
 	}
 }
