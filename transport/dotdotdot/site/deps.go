@@ -76,7 +76,7 @@ func (d Deps) Options() Options {
 		Ops:        d.Arena,
 		OpsOptions: ops.Options{Token: d.OperatorToken},
 		Pages:      &pages.Options{Source: d.Arena, Narrator: narrator, Drain: d.Drain, Logger: d.Logger, Site: d.Origin},
-		Chat: &chatseat.Options{Desk: d.Arena, Describer: describer, Drain: d.Drain, Logger: d.Logger, Site: d.Origin,
+		Chat: &chatseat.Options{Desk: d.Arena, Describer: describer, Drain: d.Drain, Logger: d.Logger, Site: d.Origin, MaxBody: d.MaxBody,
 			Feedback: chatseat.LogFeedback(d.Logger), TrustProxyHost: d.TrustProxyHost,
 			Registrations: d.Registrations, Tables: d.Tables, Forwarded: d.Forwarded},
 		Meta: d.Meta,
