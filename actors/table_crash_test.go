@@ -83,7 +83,7 @@ func bzStoredReplays(t *testing.T, h *harness, id, round string) {
 		}
 		m, err = games.ReplayLog(h.eng2, head, entries, keys)
 	} else {
-		m, err = h.eng2.(games.Restorer).Restore(rec.Match, keys)
+		m, err = h.eng2.(*blitz.Engine).Restore(rec.Match, keys)
 	}
 	if err != nil {
 		t.Fatalf("table %s: stored state does not restore: %v", id, err)

@@ -400,15 +400,3 @@ type Engine interface {
 	Manifest() Manifest
 	New(s Setup, keys Keyring) (Match, error)
 }
-
-// Checkpointer is a Match that can write its whole state as bytes (Snapshot), and Restorer the
-// Engine that reads them back: optional checkpoints, so a long match need not be replayed from
-// its first input (and records written before every table logged its inputs still restore).
-type Checkpointer interface {
-	Snapshot() ([]byte, error)
-}
-
-// Restorer is an Engine that rebuilds a match from a Checkpointer's Snapshot, exactly.
-type Restorer interface {
-	Restore(snapshot []byte, keys Keyring) (Match, error)
-}

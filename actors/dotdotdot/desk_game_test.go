@@ -58,14 +58,6 @@ func (g deskGame) New(s games.Setup, _ games.Keyring) (games.Match, error) {
 		Bodies: map[string]string{}}}, nil
 }
 
-func (deskGame) Restore(snap []byte, _ games.Keyring) (games.Match, error) {
-	m := &deskMatch{}
-	if err := json.Unmarshal(snap, &m.st); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // Brief implements games.Briefer: the move in a line and an answer with the echo filled in.
 func (deskGame) Brief(p games.Prompt) (string, json.RawMessage) {
 	body := map[string]any{"turn": p.Move.Turn, "phase": p.Move.Phase, "say": ""}
@@ -234,8 +226,6 @@ func (m *deskMatch) Result() (games.Result, bool) {
 	}
 	return *m.st.Result, true
 }
-
-func (m *deskMatch) Snapshot() ([]byte, error) { return json.Marshal(&m.st) }
 
 // View is the same empty state for every viewer: the desk game hides nothing.
 func (m *deskMatch) View(int) games.Doc { return games.RawDoc([]byte(`{}`)) }

@@ -95,7 +95,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	cpuProfile := fs.String("cpuprofile", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stderr, benchUsage)
+			fmt.Fprint(stdout, benchUsage)
 			return 0
 		}
 		fmt.Fprintf(stderr, "arena bench: %v\n%s", err, benchUsage)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,20 +48,23 @@ func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(args) > 0 && args[0] == "status" {
 		return runChainStatus(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprint(stdout, chainUsage)
+		return 0
+	}
 	if len(args) == 0 || args[0] != "sign-register-data" {
 		fmt.Fprint(stderr, chainUsage)
 		return 2
 	}
 	fs := flag.NewFlagSet("arena chain sign-register-data", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, chainUsage) }
+	fs.SetOutput(io.Discard)
 	seedHex := fs.String("seed", "", "ed25519 seed, 64 hex digits")
 	sender := fs.String("sender", "", "account address (base58check or 64 hex)")
 	nonce := fs.Uint64("nonce", 0, "sequence number, from 1")
 	expiry := fs.Uint64("expiry", 0, "Unix seconds")
 	dataHex := fs.String("data", "", "data to register, hex (<= 256 bytes)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+	if code, done := parseChainFlags(fs, args[1:], stdout, stderr); done {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "arena chain sign-register-data: "+format+"\n", a...)
@@ -104,6 +108,21 @@ func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
+// parseChainFlags parses a chain sub-command's flags. done says the command ends here with code:
+// 0 after -h or --help (the usage on stdout), 2 on a flag error (it and the usage on stderr).
+func parseChainFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, done bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, chainUsage)
+		return 0, true
+	}
+	fmt.Fprintf(stderr, "%s: %v\n%s", fs.Name(), err, chainUsage)
+	return 2, true
+}
+
 // parseSender takes a base58check account address or its 32 bytes in hex.
 func parseSender(s string) (ccd.Address, error) {
 	if len(s) == 64 {
@@ -117,13 +136,12 @@ func parseSender(s string) (ccd.Address, error) {
 // runChainStatus is `arena chain status`.
 func runChainStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("arena chain status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, chainUsage) }
+	fs.SetOutput(io.Discard)
 	node := fs.String("node", "", "node gRPC address HOST:PORT")
 	useTLS := fs.Bool("tls", false, "TLS with the system roots")
 	timeout := fs.Duration("timeout", 10*time.Second, "per call")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseChainFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "arena chain status: "+format+"\n", a...)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -63,8 +64,7 @@ type devchainAccount struct {
 // to start, 2 usage error.
 func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("arena devchain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, devchainUsage) }
+	fs.SetOutput(io.Discard)
 	addr := fs.String("addr", "127.0.0.1:0", "listen address")
 	data := fs.String("data", filepath.Join("data", "devchain"), "data directory")
 	blockTime := fs.Duration("block-time", 100*time.Millisecond, "block interval")
@@ -73,6 +73,11 @@ func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	genesisFile := fs.String("genesis", "", "genesis file for a fresh data directory")
 	agentsFile := fs.String("agents", "", "CIS-8004 registrations to store at start")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, devchainUsage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "arena devchain: %v\n%s", err, devchainUsage)
 		return 2
 	}
 	if fs.NArg() != 0 {

@@ -1,12 +1,14 @@
-// Command arena is the game server and its tools: serve, sim, verify, anchor-check, ops,
-// devchain, chain, check-data, keys. main only parses the sub-command and calls it; everything is wired in
-// the sub-command's own file.
+// Command arena is the game server and its tools: serve, sim, anchor-check, ops, devchain,
+// chain, check-data, bench (the table in commands). main only parses the sub-command and calls
+// it; everything is wired in the sub-command's own file. Every command's -h and --help print its
+// usage on standard output and exit 0; a usage error prints it on standard error and exits 2.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"sort"
@@ -36,17 +38,18 @@ func commands() map[string]command {
 
 func main() {
 	cmds := commands()
-	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
-		usage(cmds)
-		if len(os.Args) < 2 {
-			os.Exit(2)
-		}
+	if len(os.Args) < 2 {
+		usage(os.Stderr, cmds)
+		os.Exit(2)
+	}
+	if os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
+		usage(os.Stdout, cmds)
 		return
 	}
 	c, ok := cmds[os.Args[1]]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "arena: unknown command %q\n", os.Args[1])
-		usage(cmds)
+		usage(os.Stderr, cmds)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -55,15 +58,16 @@ func main() {
 	os.Exit(code)
 }
 
-func usage(cmds map[string]command) {
+// usage prints the command table on w: `arena <command> -h` for a command's own.
+func usage(w io.Writer, cmds map[string]command) {
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fmt.Fprintln(os.Stderr, "usage: arena <command> [flags]")
+	fmt.Fprintln(w, "usage: arena <command> [flags]     (arena <command> -h: the command's own)")
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-14s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-14s %s\n", n, cmds[n].summary)
 	}
 }
 

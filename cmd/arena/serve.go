@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -40,10 +41,13 @@ var serveCommand = command{
 // (see config.Load); exit 0 after a clean shutdown (SIGTERM/SIGINT), 2 for a bad configuration,
 // 1 when the server could not start or stopped on an error.
 func runServe(ctx context.Context, args []string) int {
-	cfg, err := config.Load("arena serve", args, os.Getenv, os.Stderr)
+	var usage bytes.Buffer // -h's on stdout; a flag error's on stderr
+	cfg, err := config.Load("arena serve", args, os.Getenv, &usage)
 	if errors.Is(err, flag.ErrHelp) {
+		os.Stdout.Write(usage.Bytes())
 		return 0
 	}
+	os.Stderr.Write(usage.Bytes())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "arena serve:", err)
 		return 2
@@ -104,7 +108,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 	defer stopRuntime(rt, log)
-	if err := dot.attached(cfg, store); err != nil {
+	if err := dot.attached(cfg, store, reg); err != nil {
 		return err
 	}
 

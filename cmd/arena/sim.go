@@ -21,7 +21,7 @@ var simCommand = command{
 // simUsage is printed by `arena sim -h` and on a usage error.
 const simUsage = `usage: arena sim --script FILE.json
 
-Plays one DOTDOTDOT Blitz or Short round from a round script (specs/round-script.md) with no
+Plays one DOTDOTDOT Blitz or Short round from a round script (docs/round-script.md) with no
 network, no clock and no chain, and prints the outcome as JSON on standard output.
 
 flags:
@@ -47,7 +47,7 @@ func simMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	compact := fs.Bool("compact", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stderr, simUsage)
+			fmt.Fprint(stdout, simUsage)
 			return 0
 		}
 		fmt.Fprintf(stderr, "arena sim: %v\n%s", err, simUsage)

@@ -97,7 +97,12 @@ func TestSimMain(t *testing.T) {
 		{"missing file", []string{"--script", "/nonexistent/x.json"}, "", 2, "no such file"},
 		{"not JSON", []string{"--script", "-"}, "{", 2, "invalid JSON"},
 		{"wrong member", []string{"--script", "-"}, `{"Format":"blitz"}`, 2, `Format: unknown member`},
-		{"help", []string{"-h"}, "", 0, "usage: arena sim"},
+	}
+	// -h is asked for: the usage on stdout (as every command's), nothing on stderr.
+	var hout, herr bytes.Buffer
+	if code := simMain([]string{"-h"}, strings.NewReader(""), &hout, &herr); code != 0 ||
+		!strings.HasPrefix(hout.String(), "usage: arena sim") || herr.Len() != 0 {
+		t.Errorf("sim -h: code %d, stdout %.40q, stderr %q; want 0, the usage on stdout, nothing on stderr", code, hout.String(), herr.String())
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

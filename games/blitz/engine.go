@@ -36,13 +36,11 @@ type Engine struct {
 }
 
 var (
-	_ games.Engine       = (*Engine)(nil)
-	_ games.Briefer      = (*Engine)(nil)
-	_ games.HousePlayer  = (*Engine)(nil)
-	_ games.Match        = (*Match)(nil)
-	_ games.Checkpointer = (*Match)(nil)
-	_ games.Restorer     = (*Engine)(nil)
-	_ games.InputKeeper  = (*Match)(nil)
+	_ games.Engine      = (*Engine)(nil)
+	_ games.Briefer     = (*Engine)(nil)
+	_ games.HousePlayer = (*Engine)(nil)
+	_ games.Match       = (*Match)(nil)
+	_ games.InputKeeper = (*Match)(nil)
 )
 
 // NewEngine returns the Blitz engine charging f (use DefaultFees() for §14). Negative fees are

@@ -11,7 +11,10 @@ import (
 
 // A snapshot is event-sourced: the setup, the fees and every input that changed the match,
 // with its instant. Restore replays them, so Restore(Snapshot()) followed by the same inputs
-// gives byte-identical events.
+// gives byte-identical events. It is Blitz's own, not the games contract's: a table logs its
+// inputs and comes back by games.Replay; Events (the round runner, arena sim) replays a
+// snapshot, and it is the form of the records earlier builds wrote (which the table replays as
+// an input log).
 type snapshotV1 struct {
 	V     int         `json:"v"`
 	Fees  Fees        `json:"fees"`

@@ -85,21 +85,6 @@ func (e *Engine) New(s games.Setup, keys games.Keyring) (games.Match, error) {
 	return &match{e: e, st: st}, nil
 }
 
-// Restore rebuilds a match from Snapshot.
-func (e *Engine) Restore(snapshot []byte, _ games.Keyring) (games.Match, error) {
-	var st state
-	if err := json.Unmarshal(snapshot, &st); err != nil {
-		return nil, fmt.Errorf("countdown: restore: %w", err)
-	}
-	if st.Answers == nil {
-		st.Answers = map[int]int{}
-	}
-	if st.Totals == nil {
-		st.Totals = map[int]int{}
-	}
-	return &match{e: e, st: st}, nil
-}
-
 // HouseAnswer names seed mod 10.
 func (e *Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"n":%d}`, seed%10))
@@ -240,8 +225,6 @@ func (m *match) Abandon(now time.Time, reason string) games.Step {
 	m.st.Done, m.st.Abandoned, m.st.Pending = true, reason, nil
 	return games.Step{Events: []games.Event{m.event(now, "round.abandoned", games.Public, map[string]string{"reason": reason})}}
 }
-
-func (m *match) Snapshot() ([]byte, error) { return json.Marshal(m.st) }
 
 func removeSeat(ps []games.Prompt, seat int) []games.Prompt {
 	out := ps[:0:0]

@@ -70,27 +70,48 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// TestSnapshotRestore: cut the script at every point, snapshot, restore, go on: the transcript
+// stateOf is the whole state of a Game II match, as JSON: two matches with the same bytes here
+// are the same match.
+func stateOf(m games.Match) string {
+	b, _ := json.Marshal(m.(*match).st)
+	return string(b)
+}
+
+// logScript runs calls on m as runScript does and returns the input log a table keeps of them
+// (games.Logged: every Advance, every accepted Act).
+func logScript(t *testing.T, m games.Match, calls []call) []games.Logged {
+	t.Helper()
+	var log []games.Logged
+	for _, c := range calls {
+		if c.in == nil {
+			m.Advance(c.at)
+			log = append(log, games.Logged{Op: games.OpAdvance, At: c.at})
+			continue
+		}
+		if _, err := m.Act(c.at, *c.in); err == nil {
+			log = append(log, games.Logged{Op: games.OpAct, At: c.at, Input: *c.in})
+		}
+	}
+	return log
+}
+
+// TestReplayAtEveryCut: cut the script at every point, replay the input log so far
+// (games.Replay), go on: the replayed match is the live one's state exactly, and the transcript
 // and result are identical to the uncut run.
-func TestSnapshotRestore(t *testing.T) {
+func TestReplayAtEveryCut(t *testing.T) {
 	whole := newMatch(t, 1_000_000)
 	runScript(t, whole, scriptCalls)
 	want, _ := whole.Result()
 	wantJSON, _ := json.Marshal(want)
 	for cut := 0; cut <= len(scriptCalls); cut++ {
 		m := newMatch(t, 1_000_000)
-		runScript(t, m, scriptCalls[:cut])
-		snap, err := m.(games.Checkpointer).Snapshot()
+		log := logScript(t, m, scriptCalls[:cut])
+		r, _, err := games.Replay(Engine{}, setup(1_000_000), nil, log)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("cut %d: Replay: %v", cut, err)
 		}
-		r, err := Engine{}.Restore(snap, nil)
-		if err != nil {
-			t.Fatalf("cut %d: Restore: %v", cut, err)
-		}
-		snap2, _ := r.(games.Checkpointer).Snapshot()
-		if string(snap) != string(snap2) {
-			t.Fatalf("cut %d: snapshot of the restored match differs", cut)
+		if stateOf(r) != stateOf(m) {
+			t.Fatalf("cut %d: the replayed match's state differs:\n%s\n%s", cut, stateOf(r), stateOf(m))
 		}
 		if len(r.Prompts()) != len(m.Prompts()) || r.SeedHash() != m.SeedHash() {
 			t.Fatalf("cut %d: prompts or seed hash differ", cut)
@@ -105,35 +126,6 @@ func TestSnapshotRestore(t *testing.T) {
 		gotJSON, _ := json.Marshal(got)
 		if !ok || string(gotJSON) != string(wantJSON) {
 			t.Fatalf("cut %d: result differs:\n%s\n%s", cut, gotJSON, wantJSON)
-		}
-	}
-}
-
-func TestRestoreRefusals(t *testing.T) {
-	m := newMatch(t, 1_000_000)
-	m.Advance(t0)
-	snap, _ := m.(games.Checkpointer).Snapshot()
-	var st map[string]json.RawMessage
-	json.Unmarshal(snap, &st)
-	mutate := func(k, v string) []byte {
-		c := map[string]json.RawMessage{}
-		for kk, vv := range st {
-			c[kk] = vv
-		}
-		c[k] = json.RawMessage(v)
-		b, _ := json.Marshal(c)
-		return b
-	}
-	for what, b := range map[string][]byte{
-		"not json":      []byte(`{`),
-		"unknown phase": mutate("phase", `"play"`),
-		"seq mismatch":  mutate("seq", `7`),
-		"stake":         mutate("stake", `5`),
-		"unknown field": mutate("extra", `1`),
-		"commit 0":      mutate("commit", `0`),
-	} {
-		if _, err := (Engine{}).Restore(b, nil); code(err) != games.CodeBadRequest {
-			t.Errorf("%s: err = %v", what, err)
 		}
 	}
 }
@@ -229,7 +221,6 @@ func (otherEngine) Manifest() games.Manifest {
 	return games.Manifest{ID: "another", Formats: []games.Format{{Name: "x", MinSeats: 1, MaxSeats: 1}}}
 }
 func (otherEngine) New(games.Setup, games.Keyring) (games.Match, error) { return nil, nil }
-func (otherEngine) Restore([]byte, games.Keyring) (games.Match, error)  { return nil, nil }
 
 // FuzzAct: no answer body panics the match or is accepted unless it is one of the four forms.
 func FuzzAct(f *testing.F) {

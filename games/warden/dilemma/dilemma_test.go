@@ -192,14 +192,14 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
-// TestStaleAndRefusals: every refusal leaves the match unchanged (same snapshot).
+// TestStaleAndRefusals: every refusal leaves the match unchanged (the same state, byte for byte).
 func TestStaleAndRefusals(t *testing.T) {
 	m := newMatch(t, 1_000_000)
 	if _, err := m.Act(t0, answer(1, `{"action":"defect"}`)); code(err) != games.CodeStale {
 		t.Fatalf("before open: %v", err)
 	}
 	m.Advance(t0)
-	before, _ := m.(games.Checkpointer).Snapshot()
+	before := stateOf(m)
 	refusals := []struct {
 		in   games.Input
 		at   time.Time
@@ -225,8 +225,7 @@ func TestStaleAndRefusals(t *testing.T) {
 			t.Errorf("%+v at %s: err = %v, want %s", r.in, r.at, err, r.code)
 		}
 	}
-	after, _ := m.(games.Checkpointer).Snapshot()
-	if string(before) != string(after) {
+	if before != stateOf(m) {
 		t.Fatal("a refusal changed the match")
 	}
 	if _, err := m.Act(t0.Add(time.Second), answer(1, `{"action":"defect"}`)); err != nil {

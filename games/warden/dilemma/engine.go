@@ -61,27 +61,6 @@ func (Engine) New(s games.Setup, _ games.Keyring) (games.Match, error) {
 	return m, nil
 }
 
-// Restore rebuilds a match from Snapshot bytes, strictly decoded (canon.Decode) and validated
-// again. Errors: *games.Error bad_request.
-func (Engine) Restore(snapshot []byte, _ games.Keyring) (games.Match, error) {
-	var st state
-	if err := canon.Decode(snapshot, &st); err != nil {
-		return nil, games.Errorf(games.CodeBadRequest, "dilemma snapshot: %v", err)
-	}
-	if err := validate(st.Setup); err != nil {
-		return nil, err
-	}
-	switch st.Phase {
-	case phaseNew, phaseCommit, phaseReveal, phaseDone:
-	default:
-		return nil, games.Errorf(games.CodeBadRequest, "dilemma snapshot: phase %q", st.Phase)
-	}
-	if st.Stake != st.Setup.Seats[0].Entry || st.Commit <= 0 || st.Reveal <= 0 || st.Seq != int64(len(st.Events)) {
-		return nil, games.Errorf(games.CodeBadRequest, "dilemma snapshot: inconsistent state")
-	}
-	return &match{st: st}, nil
-}
-
 func validate(s games.Setup) error {
 	bad := func(format string, args ...any) error {
 		return games.Errorf(games.CodeBadRequest, "dilemma setup: "+format, args...)

@@ -28,7 +28,7 @@ const (
 // theMove is the one move of Game II.
 var theMove = games.Move{Turn: 1, Phase: phaseCommit}
 
-// state is the whole match; Snapshot is its JSON.
+// state is the whole match.
 type state struct {
 	Setup   games.Setup   `json:"setup"`
 	Stake   int64         `json:"stake"`  // S, micro-units
@@ -382,9 +382,6 @@ func TranscriptHash(events []games.Event) string {
 	}
 	return canon.ID(b)
 }
-
-// Snapshot is the match state as JSON; Restore rebuilds it exactly.
-func (m *match) Snapshot() ([]byte, error) { return json.Marshal(m.st) }
 
 // Unit is the unit of stakes, payouts and the house's take: micro-units of the table's currency
 // (USDC atomic units on the Warden).

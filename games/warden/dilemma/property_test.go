@@ -10,9 +10,9 @@ import (
 )
 
 // TestRandomPlay: 200 random matches of random calls (answers of every form, stale and
-// repeated ones, Advances at random instants, snapshot/restore at random points). Every match
-// ends, conserves the pot, pays per the outcome table, and a restored match never diverges from
-// its twin that was never restored.
+// repeated ones, Advances at random instants, a replay of the input log at random points). Every
+// match ends, conserves the pot, pays per the outcome table, and a replayed match is its twin's
+// state exactly and never diverges from the twin that was never replayed.
 func TestRandomPlay(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	bodies := []string{`{"action":"cooperate"}`, `{"action":"defect"}`, `{"choice":"COOPERATE"}`,
@@ -23,11 +23,13 @@ func TestRandomPlay(t *testing.T) {
 		b, _ := Engine{}.New(setup(stake), nil)
 		now := t0.Add(-time.Duration(r.IntN(3)) * time.Second)
 		var logA, logB []games.Event
+		var inputsB []games.Logged // b's input log, as a table keeps it
 		for step := 0; step < 12; step++ {
 			now = now.Add(time.Duration(r.IntN(25_000)) * time.Millisecond)
 			if r.IntN(3) == 0 {
 				logA = append(logA, a.Advance(now).Events...)
 				logB = append(logB, b.Advance(now).Events...)
+				inputsB = append(inputsB, games.Logged{Op: games.OpAdvance, At: now})
 			} else {
 				in := games.Input{Seat: 1 + r.IntN(3), Kind: "answer", Move: theMove, Body: json.RawMessage(bodies[r.IntN(len(bodies))])}
 				if r.IntN(10) == 0 {
@@ -43,15 +45,19 @@ func TestRandomPlay(t *testing.T) {
 				}
 				logA = append(logA, sa.Events...)
 				logB = append(logB, sb.Events...)
+				if eb == nil {
+					inputsB = append(inputsB, games.Logged{Op: games.OpAct, At: now, Input: in})
+				}
 			}
-			if r.IntN(4) == 0 { // b goes through a snapshot and a restore
-				snap, err := b.(games.Checkpointer).Snapshot()
+			if r.IntN(4) == 0 { // b comes back by a replay of its input log
+				rb, _, err := games.Replay(Engine{}, setup(stake), nil, inputsB)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("game %d: replay: %v", game, err)
 				}
-				if b, err = (Engine{}).Restore(snap, nil); err != nil {
-					t.Fatalf("game %d: restore: %v", game, err)
+				if stateOf(rb) != stateOf(b) {
+					t.Fatalf("game %d: the replayed match's state differs", game)
 				}
+				b = rb
 			}
 		}
 		for {
@@ -68,7 +74,7 @@ func TestRandomPlay(t *testing.T) {
 		ja, _ := json.Marshal(logA)
 		jb, _ := json.Marshal(logB)
 		if string(ja) != string(jb) {
-			t.Fatalf("game %d: restored twin diverged", game)
+			t.Fatalf("game %d: replayed twin diverged", game)
 		}
 		ra, okA := a.Result()
 		rb, okB := b.Result()

@@ -100,7 +100,7 @@ func Guard(next http.Handler, maxBody int64, log *slog.Logger) http.Handler {
 			return
 		}
 		if int64(len(body)) > maxBody {
-			writeRPCError(rw, rpcRefusal{code: rpcInvalidRequest, msg: msgTooLarge})
+			writeRPCErrorStatus(rw, rpcRefusal{code: rpcInvalidRequest, msg: msgTooLarge}, http.StatusRequestEntityTooLarge)
 			return
 		}
 		if ref := checkBody(body); ref != nil {

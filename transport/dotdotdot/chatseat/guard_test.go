@@ -13,12 +13,18 @@ import (
 // given (nil for null), HTTP 400, and that nothing reached the desk.
 func refused(t *testing.T, body string, code int, msg string, id any) {
 	t.Helper()
+	refusedAs(t, Options{}, body, http.StatusBadRequest, code, msg, id)
+}
+
+// refusedAs is refused on a seat with opts, answering HTTP status.
+func refusedAs(t *testing.T, opts Options, body string, wantStatus, code int, msg string, id any) {
+	t.Helper()
 	f := &fakeDesk{}
-	srv := seat(t, f, Options{})
+	srv := seat(t, f, opts)
 	status, m := post(t, srv, body)
 	gotCode, gotMsg := rpcError(m)
-	if status != http.StatusBadRequest || gotCode != code || gotMsg != msg {
-		t.Fatalf("status %d, error %d %q; want 400, %d %q (answer %v)", status, gotCode, gotMsg, code, msg, m)
+	if status != wantStatus || gotCode != code || gotMsg != msg {
+		t.Fatalf("status %d, error %d %q; want %d, %d %q (answer %v)", status, gotCode, gotMsg, wantStatus, code, msg, m)
 	}
 	if m["id"] != id {
 		t.Fatalf("id %v, want %v", m["id"], id)
@@ -115,7 +121,10 @@ func TestUnsafeInteger(t *testing.T) {
 
 func TestBodyTooLarge(t *testing.T) {
 	big := `{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"feedback","arguments":{"text":"` + strings.Repeat("x", DefaultMaxBody) + `"}}}`
-	refused(t, big, -32600, msgTooLarge, nil)
+	refusedAs(t, Options{}, big, http.StatusRequestEntityTooLarge, -32600, msgTooLarge, nil)
+	// A smaller configured cap (--max-body) holds too.
+	small := `{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"feedback","arguments":{"text":"` + strings.Repeat("x", 200) + `"}}}`
+	refusedAs(t, Options{MaxBody: 128}, small, http.StatusRequestEntityTooLarge, -32600, msgTooLarge, nil)
 }
 
 // TestGuardPanic: a panic below the guard answers a fixed -32603, never its text.

@@ -49,7 +49,7 @@ func TestDepsReachEveryDoor(t *testing.T) {
 	if do.Registrations != reg || do.Tables != tab || !do.Forwarded || o.Chat.Registrations != reg || o.Chat.Tables != tab || !o.Chat.Forwarded {
 		t.Error("the desk and the chat seat do not share the limits")
 	}
-	if do.MaxBody != 4096 || do.LongPoll != 20*time.Second || o.OpsOptions.Token != d.OperatorToken || !o.Chat.TrustProxyHost ||
+	if do.MaxBody != 4096 || o.Chat.MaxBody != 4096 || do.LongPoll != 20*time.Second || o.OpsOptions.Token != d.OperatorToken || !o.Chat.TrustProxyHost ||
 		o.Chat.Feedback == nil || o.Join != jo || o.Meta.Identity.Name != "arena-x" {
 		t.Errorf("options %+v", o)
 	}
