@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// protocols are the protocol folders a floor may hold (DESIGN.md, "The layout").
+// protocols are the protocol folders a floor may hold (docs/design.md, "The layout").
 var protocols = []string{"dotdotdot", "breakroom", "warden", "market"}
 
 // A generic package never imports a protocol's: no package under transport/ or actors/ outside
