@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"arena/chain/badge"
 )
@@ -130,12 +131,14 @@ func (c Config) validateSites(bad func(field, format string, args ...any)) {
 		env := strings.ToUpper(s.Name)
 		hostsField := fmt.Sprintf("%s.site.hosts (--%s-hosts, ARENA_%s_HOSTS)", s.Name, s.Name, env)
 		for _, h := range s.Hosts {
-			k := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
+			// No trimming: the router matches a Host header byte for byte (HostKey lowercases it
+			// and drops one final dot), so a name with white space is refused, not normalised.
+			k := strings.TrimSuffix(strings.ToLower(h), ".")
 			switch {
-			case k == "":
+			case strings.TrimSpace(k) == "":
 				bad(hostsField, "empty host name")
 				continue
-			case strings.ContainsAny(k, ":/ \t[]@"):
+			case strings.ContainsAny(k, ":/[]@") || strings.ContainsFunc(k, unicode.IsSpace):
 				bad(hostsField, "want a host name without port or path, e.g. %s.localhost, got %q", s.Name, h)
 				continue
 			}

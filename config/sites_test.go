@@ -90,6 +90,20 @@ func TestSitesRefused(t *testing.T) {
 			}
 		})
 	}
+	// A file's host names are not trimmed (the router matches Host headers untrimmed): white
+	// space anywhere in a name is refused.
+	for _, h := range []string{" market.example", "market.example ", "mar ket.example", "market.example\t", " "} {
+		c, err := Load("serve", nil, env(nil), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Market.Site.Hosts = []string{h}
+		var got []string
+		c.validateSites(func(field, format string, args ...any) { got = append(got, field) })
+		if len(got) != 1 || !strings.Contains(got[0], "market.site.hosts") {
+			t.Errorf("host %q: refusals %v, want one of market.site.hosts", h, got)
+		}
+	}
 	// Port 0 picks a free port each time: several sites may ask for it.
 	if _, err := Load("serve", []string{"--addr", ":0", "--warden-addr", ":0", "--market-addr", ":0"}, env(nil), io.Discard); err != nil {
 		t.Fatalf("port 0 twice: %v", err)

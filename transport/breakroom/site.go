@@ -24,6 +24,7 @@ var Statuses = door.Statuses{Else: http.StatusBadRequest, Codes: map[string]int{
 	"bad_version":     http.StatusBadRequest,
 	"auth_failed":     http.StatusUnauthorized, // the join's signature or nonce does not check out
 	"unauthorized":    http.StatusUnauthorized, // HTTP only: no or unknown bearer token
+	"forbidden":       http.StatusForbidden,    // ops: a wrong operator token (transport/door)
 	"already_joined":  http.StatusConflict,
 	"not_joined":      http.StatusConflict,
 	"unknown_game":    http.StatusNotFound,

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,9 +15,52 @@ import (
 // protocols are the protocol folders a floor may hold (docs/design.md, "The layout").
 var protocols = []string{"dotdotdot", "breakroom", "warden", "market"}
 
+// gamePackages are the games a protocol plays (DOTDOTDOT's Blitz, the Warden's game): a generic
+// package knows games only through games/.
+var gamePackages = []string{"arena/games/blitz", "arena/games/warden"}
+
+// protocolImport reports whether import path p is a protocol's package: arena/<any
+// floor>/<protocol>/... or one of gamePackages.
+func protocolImport(p string) bool {
+	for _, g := range gamePackages {
+		if p == g || strings.HasPrefix(p, g+"/") {
+			return true
+		}
+	}
+	parts := strings.Split(p, "/")
+	return len(parts) >= 3 && parts[0] == "arena" && slices.Contains(protocols, parts[2])
+}
+
+// genericFile reports whether rel (a slash path from the module root) is in a generic package:
+// not under <floor>/<protocol>/ for any floor and protocol.
+func genericFile(rel string) bool {
+	parts := strings.Split(rel, "/")
+	return len(parts) < 3 || !slices.Contains(protocols, parts[1])
+}
+
+// TestProtocolImportRule: the rule catches a generic package importing another floor's protocol
+// package or a protocol's game, and lets a protocol's packages use each other.
+func TestProtocolImportRule(t *testing.T) {
+	for _, p := range []string{"arena/actors/dotdotdot", "arena/transport/dotdotdot/site", "arena/games/blitz",
+		"arena/transport/market", "arena/chain/warden/x"} {
+		if !protocolImport(p) {
+			t.Errorf("%s is not taken for a protocol package", p)
+		}
+	}
+	for _, p := range []string{"arena/actors", "arena/transport/door", "arena/games/canon", "arena/games", "arena/dotdotdot"} {
+		if protocolImport(p) {
+			t.Errorf("%s is taken for a protocol package", p)
+		}
+	}
+	if !genericFile("transport/httpapi/router.go") || !genericFile("actors/arena.go") || genericFile("transport/dotdotdot/site/site.go") {
+		t.Error("genericFile misreads a path")
+	}
+}
+
 // A generic package never imports a protocol's: no package under transport/ or actors/ outside
-// <floor>/<protocol>/ imports arena/<floor>/<protocol>/... Test files are left out: they build
-// into no package the binary links (sites_test.go wires the four sites as cmd/arena does).
+// <floor>/<protocol>/ imports any protocol package (protocolImport: arena/<any floor>/<protocol>/...
+// or a protocol's game). Test files are left out: they build into no package the binary links
+// (sites_test.go wires the four sites as cmd/arena does).
 func TestGenericFloorsImportNoProtocol(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -48,14 +92,8 @@ func TestGenericFloorsImportNoProtocol(t *testing.T) {
 			}
 			for _, im := range f.Imports {
 				p, _ := strconv.Unquote(im.Path.Value)
-				for _, proto := range protocols {
-					pkg := "arena/" + floor + "/" + proto
-					if p != pkg && !strings.HasPrefix(p, pkg+"/") {
-						continue
-					}
-					if !strings.HasPrefix(rel, floor+"/"+proto+"/") {
-						t.Errorf("%s imports %s: only %s/%s/ may import its protocol's packages", rel, p, floor, proto)
-					}
+				if genericFile(rel) && protocolImport(p) {
+					t.Errorf("%s imports %s: a generic package imports no protocol's package", rel, p)
 				}
 			}
 			return nil

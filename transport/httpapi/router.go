@@ -69,6 +69,12 @@ func HostKey(host string) string {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	host = strings.TrimPrefix(strings.TrimSuffix(host, "]"), "[")
+	if inner, ok := strings.CutPrefix(host, "["); ok {
+		// Brackets come off a proper IPv6 literal only ("[::1]"); "[breakroom.localhost" or
+		// "[breakroom.localhost]" stays as it is and matches no configured name.
+		if ip, ok := strings.CutSuffix(inner, "]"); ok && strings.Contains(ip, ":") && net.ParseIP(ip) != nil {
+			host = ip
+		}
+	}
 	return strings.TrimSuffix(strings.ToLower(host), ".")
 }

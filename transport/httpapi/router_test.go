@@ -25,6 +25,10 @@ func TestHostKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"breakroom.localhost": "breakroom.localhost", "Breakroom.Localhost:8080": "breakroom.localhost",
 		"warden.localhost.": "warden.localhost", "[::1]:8080": "::1", "[::1]": "::1", "127.0.0.1:80": "127.0.0.1", "": "",
+		// Brackets come off a proper IPv6 literal only.
+		"[breakroom.localhost": "[breakroom.localhost", "[breakroom.localhost]": "[breakroom.localhost]",
+		"breakroom.localhost]": "breakroom.localhost]", "[::1": "[::1", "[127.0.0.1]": "[127.0.0.1]",
+		"[2001:DB8::1]": "2001:db8::1", " breakroom.localhost": " breakroom.localhost",
 	} {
 		if got := HostKey(in); got != want {
 			t.Errorf("HostKey(%q) = %q, want %q", in, got, want)

@@ -15,11 +15,33 @@ import (
 // (game-master-protocol-v2.md, "Response" and "Errors") names no HTTP status: every answer to a
 // command is its envelope, {protocolVersion:2, ok:false, …, error:{code, message}} for a
 // refusal, and a replayed command returns its stored response byte for byte. So a refusal the
-// protocol names is 200 with ok:false (Else), except authentication_required (401, no
-// authenticated caller); what the protocol never reaches (no such route, a wrong method or
-// media type, a body over the cap, busy, a bug) keeps its HTTP status.
-var Statuses = door.Statuses{Else: http.StatusOK, Codes: map[string]int{
+// protocol names ("Errors", listed here) is 200 with ok:false, except authentication_required
+// (401, no authenticated caller); what the protocol never reaches (no such route, a wrong method
+// or media type, a body over the cap, a rate limit, an ops token, busy, a bug) keeps its HTTP
+// status. A code not listed is a bug, never a success: 500 (Else).
+var Statuses = door.Statuses{Else: http.StatusInternalServerError, Codes: map[string]int{
 	"authentication_required": http.StatusUnauthorized,
+
+	// The protocol's refusals: 200 with ok:false.
+	"malformed_request":            http.StatusOK,
+	"unsupported_protocol_version": http.StatusOK,
+	"not_enrolled":                 http.StatusOK,
+	"unknown_player":               http.StatusOK,
+	"invalid_trading_name":         http.StatusOK,
+	"not_a_party":                  http.StatusOK,
+	"not_your_turn":                http.StatusOK,
+	"self_dealing":                 http.StatusOK,
+	"terms_mismatch":               http.StatusOK,
+	"unknown_asset":                http.StatusOK,
+	"unknown_exchange":             http.StatusOK,
+	"stale_exchange_version":       http.StatusOK,
+	"exchange_not_open":            http.StatusOK,
+	"insufficient_available":       http.StatusOK,
+	"command_id_reuse":             http.StatusOK,
+
+	door.CodeRateLimited:  http.StatusTooManyRequests,
+	door.CodeUnauthorized: http.StatusUnauthorized,
+	door.CodeForbidden:    http.StatusForbidden,
 
 	door.CodeNotFound:   http.StatusNotFound,
 	door.CodeMethod:     http.StatusMethodNotAllowed,
