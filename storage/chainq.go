@@ -25,19 +25,22 @@ var keyNextNonce = []byte("next_nonce")
 // answered with, which differs from Tx only after a re-sign; Data (the chainidx key, hex) is what
 // it registers.
 type ChainSubmission struct {
-	ID        string    `json:"id"`
-	Table     string    `json:"table,omitempty"`
-	Round     string    `json:"round,omitempty"`
-	Kind      string    `json:"kind,omitempty"` // an anchor's kind
-	Seq       uint32    `json:"seq,omitempty"`
-	Name      string    `json:"name,omitempty"` // a contract call's name
-	Data      string    `json:"data"`
-	BlockItem string    `json:"block_item"`
-	Tx        string    `json:"tx"`
-	Nonce     uint64    `json:"nonce"`
-	Order     uint64    `json:"order"` // creation order, for re-signing in the order requested
-	Resigned  int       `json:"resigned,omitempty"`
-	Created   time.Time `json:"created"`
+	ID        string `json:"id"`
+	Table     string `json:"table,omitempty"`
+	Round     string `json:"round,omitempty"`
+	Kind      string `json:"kind,omitempty"` // an anchor's kind
+	Seq       uint32 `json:"seq,omitempty"`
+	Name      string `json:"name,omitempty"` // a contract call's name
+	Data      string `json:"data"`
+	BlockItem string `json:"block_item"`
+	Tx        string `json:"tx"`
+	Nonce     uint64 `json:"nonce"`
+	Order     uint64 `json:"order"` // creation order, for re-signing in the order requested
+	Resigned  int    `json:"resigned,omitempty"`
+	// Retried counts the transactions signed before this one for the same contract call, each
+	// refused in its block and asked again (anchors.CallJob.Retry).
+	Retried int       `json:"retried,omitempty"`
+	Created time.Time `json:"created"`
 	// Final is set in the index once the transaction is in a finalized block; Rejected then
 	// carries the node's reject reason when it failed there (and was not retried).
 	Final    bool   `json:"final,omitempty"`

@@ -47,6 +47,9 @@ type PaidTable struct {
 	Round    string     `json:"round,omitempty"`
 	House    []int      `json:"house_seats,omitempty"`
 	Failed   string     `json:"failed,omitempty"`
+	// Reconciled is set once the escrow was read settled exactly as the ledger settled the round
+	// (the reconciliation reads it no more).
+	Reconciled bool `json:"reconciled,omitempty"`
 }
 
 // PaidHold is one hold of a paid table: the agent's join, who may pay, and what the chain said

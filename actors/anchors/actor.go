@@ -228,7 +228,7 @@ func (a *chainActor) onJob(ctx actor.Context, j actors.AnchorJob) {
 	}
 	a.submit(ctx, data, func(nonce, expiry uint64) (*ccd.Tx, error) {
 		return ccd.RegisterData(a.c.key, nonce, expiry, data)
-	}, record{Table: j.Table, Round: j.Round, Kind: j.Request.Kind, Seq: j.Request.Seq}, j.ReplyTo, answer,
+	}, false, record{Table: j.Table, Round: j.Round, Kind: j.Request.Kind, Seq: j.Request.Seq}, j.ReplyTo, answer,
 		func(tx string, err error) {
 			answer.Tx = tx
 			if err != nil {
@@ -239,7 +239,8 @@ func (a *chainActor) onJob(ctx actor.Context, j actors.AnchorJob) {
 
 // onCall queues a contract update (the escrow's open_round, anchor, settle) like an anchor:
 // signed under the next nonce, written, answered with its hash. The same call (same payload)
-// asked again is the same transaction.
+// asked again is the same transaction, unless it was refused in its block and the job says
+// Retry: then it is signed anew.
 func (a *chainActor) onCall(ctx actor.Context, j CallJob) {
 	answer := &CallSubmitted{Table: j.Table, Round: j.Round, Name: j.Name}
 	set := func(tx string, err error) {
@@ -269,13 +270,14 @@ func (a *chainActor) onCall(ctx actor.Context, j CallJob) {
 	}
 	a.submit(ctx, key, func(nonce, expiry uint64) (*ccd.Tx, error) {
 		return ccd.UpdateContract(a.c.key, nonce, expiry, j.Call)
-	}, record{Table: j.Table, Round: j.Round, Name: j.Name}, j.ReplyTo, answer, set)
+	}, j.Retry, record{Table: j.Table, Round: j.Round, Name: j.Name}, j.ReplyTo, answer, set)
 }
 
 // submit answers a repeated key with its transaction, else signs a new one under the next nonce
-// and queues it for bbolt; the answer goes out once it is written.
+// and queues it for bbolt; the answer goes out once it is written. With retry, a key whose
+// transaction failed in its finalized block is signed anew (the index then names the new one).
 func (a *chainActor) submit(ctx actor.Context, key []byte, sign func(nonce, expiry uint64) (*ccd.Tx, error),
-	base record, to *actor.PID, answer any, set func(tx string, err error)) {
+	retry bool, base record, to *actor.PID, answer any, set func(tx string, err error)) {
 	send := func() {
 		if to != nil {
 			ctx.Send(to, answer)
@@ -294,10 +296,15 @@ func (a *chainActor) submit(ctx actor.Context, key []byte, sign func(nonce, expi
 		set("", err)
 		send()
 		return
-	} else if r != nil {
+	} else if r != nil && !(retry && r.Final && r.Rejected != "") {
 		set(r.Tx, nil)
 		send()
 		return
+	} else if r != nil {
+		base.Retried = r.Retried + 1
+		a.stats.Retried++
+		a.o.Logger.Info("chain: a call refused in its block is signed again", "call", base.Name, "refused_tx", r.Tx,
+			"reason", r.Rejected, "retry", base.Retried)
 	}
 	now := a.o.Clock.Now()
 	tx, err := sign(a.next, uint64(now.Add(a.o.Expiry).Unix()))

@@ -201,14 +201,17 @@ func (c *Chain) Anchor(job actors.AnchorJob) {
 // escrow's open_round, anchor and settle (§5.5, §11.5). Like an anchor it is signed at once,
 // written to the queue, answered with its transaction hash (*CallSubmitted to ReplyTo), then
 // submitted and watched to finality; the same call (same payload) asked again is the same
-// transaction. A call the contract refuses in its block is final and not retried; Lookup(CallKey)
-// reports its reason.
+// transaction. A call the contract refuses in its block is final and not retried on its own;
+// Lookup(CallKey) reports its reason. Asked again with Retry, such a call is signed anew under
+// the next nonce (the caller says it is safe: the escrow's refund names a total, open_round and
+// settle are refused a second time); a call still pending, or landed, is answered as it stands.
 type CallJob struct {
 	Table   string
 	Round   string
-	Name    string // required: what the call is ("open_round", "anchor", "settle")
+	Name    string // required: what the call is ("open_round", "anchor", "settle", "refund")
 	Call    ccd.ContractCall
 	ReplyTo *actor.PID
+	Retry   bool
 }
 
 // CallSubmitted answers a CallJob: Tx is the transaction hash (hex), or Err says why the job
@@ -247,6 +250,7 @@ type Stats struct {
 	Rejected   int    // InvalidArgument answers since start
 	Resyncs    int    // nonce re-syncs completed since start
 	Failed     int    // finalized but failed, recorded as failed since start (see Landing.Rejected)
+	Retried    int    // calls refused in their block signed again on a CallJob's Retry since start
 }
 
 // Stats asks the actor for its counters.

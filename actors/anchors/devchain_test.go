@@ -381,3 +381,82 @@ func TestDevchainBatching(t *testing.T) {
 	}
 	t.Logf("%d anchors in %d batches", n, s.Batches)
 }
+
+// A call the contract refused in its block is asked again: without Retry it is the same refused
+// transaction; with Retry it is signed anew under the next nonce, and lands once the contract
+// takes it; a landed call asked with Retry again is answered as it stands (no third transaction).
+func TestDevchainRefusedCallRetried(t *testing.T) {
+	d := newDevHarness(t, fastOptions(), devchain.Options{})
+	calls := make(chan *CallSubmitted, 16)
+	pid, _ := d.sys.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
+		if m, ok := ctx.Message().(*CallSubmitted); ok {
+			calls <- m
+		}
+	}), "retry-table")
+	await := func() *CallSubmitted {
+		select {
+		case m := <-calls:
+			if m.Err != "" || m.Tx == "" {
+				t.Fatalf("call refused: %+v", m)
+			}
+			return m
+		case <-time.After(10 * time.Second):
+			t.Fatal("no answer")
+		}
+		return nil
+	}
+	landing := func(call ccd.ContractCall) Landing {
+		var l Landing
+		eventually(t, 15*time.Second, func() bool {
+			var ok bool
+			l, ok, _ = LookupCall(d.db, call)
+			return ok && l.Final
+		}, func() string { return fmt.Sprintf("%s not final: %+v", call.Receive, l) })
+		return l
+	}
+	esc := func(entry string, param []byte) ccd.ContractCall {
+		return ccd.ContractCall{Index: devchain.DefaultEscrow.Index, Subindex: devchain.DefaultEscrow.Subindex,
+			Receive: "escrow." + entry, Parameter: param, MaxEnergy: 5000}
+	}
+	// The mid-round anchor of a round the escrow never opened: refused in its block.
+	mid := esc("anchor", devchain.EncodeAnchor(43, 3, [32]byte{0xb2}))
+	d.chain.Call(CallJob{Table: "1", Round: "T-43", Name: "anchor", Call: mid, ReplyTo: pid})
+	first := await()
+	if l := landing(mid); l.Rejected == "" || l.Tx != first.Tx || l.Retried != 0 {
+		t.Fatalf("anchor before open_round: %+v", l)
+	}
+	d.chain.Call(CallJob{Table: "1", Round: "T-43", Name: "anchor", Call: mid, ReplyTo: pid})
+	if again := await(); again.Tx != first.Tx {
+		t.Fatalf("asked again without Retry: a new transaction %s (first %s)", again.Tx, first.Tx)
+	}
+	d.chain.Call(CallJob{Table: "1", Round: "T-43", Name: "open_round", Call: esc("open_round", devchain.EncodeOpenRound(43, [32]byte{0xa1})), ReplyTo: pid})
+	await()
+	d.chain.Call(CallJob{Table: "1", Round: "T-43", Name: "anchor", Call: mid, ReplyTo: pid, Retry: true})
+	retried := await()
+	if retried.Tx == first.Tx {
+		t.Fatal("Retry answered with the refused transaction")
+	}
+	if l := landing(mid); l.Rejected != "" || l.Tx != retried.Tx || l.Retried != 1 {
+		t.Fatalf("retried anchor: %+v", l)
+	}
+	d.chain.Call(CallJob{Table: "1", Round: "T-43", Name: "anchor", Call: mid, ReplyTo: pid, Retry: true})
+	if again := await(); again.Tx != retried.Tx {
+		t.Fatalf("a landed call signed again on Retry: %s (landed %s)", again.Tx, retried.Tx)
+	}
+	r, ok, err := d.dev.EscrowRound(43)
+	if err != nil || !ok || len(r.Turns) != 1 || r.Turns[0].Turn != 3 {
+		t.Fatalf("escrow round %+v %v %v", r, ok, err)
+	}
+	var s Stats
+	eventually(t, 15*time.Second, func() bool {
+		s, _ = d.chain.Stats(context.Background())
+		return s.Pending == 0 && s.Unwritten == 0
+	}, func() string { return fmt.Sprintf("not settled: %+v", s) })
+	if s.Retried != 1 || s.Failed != 1 || s.Landed != 2 {
+		t.Fatalf("stats %+v", s)
+	}
+	st, _ := d.dev.AccountState(sdk.AccountAddress{Value: d.key.Address()})
+	if st.NextNonce != 4 {
+		t.Fatalf("nonces used %d, want 3", st.NextNonce-1)
+	}
+}

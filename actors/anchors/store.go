@@ -57,6 +57,9 @@ type Landing struct {
 	// Rejected is the reject reason when Tx failed in its block and was not retried (a
 	// contract call the contract refused; an anchor that failed maxInBlockRetries times).
 	Rejected string
+	// Retried is how many transactions for the same call were refused in their blocks before
+	// Tx and signed again on a CallJob's Retry.
+	Retried int
 }
 
 // Lookup reports where the registration of data (a 50-byte anchor) stands, from the chain
@@ -68,7 +71,17 @@ func Lookup(st *storage.Store, data []byte) (Landing, bool, error) {
 	if err != nil || r == nil {
 		return Landing{}, false, err
 	}
-	return Landing{ID: r.ID, Tx: r.Tx, Final: r.Final, Block: r.Block, Rejected: r.Rejected}, true, nil
+	return Landing{ID: r.ID, Tx: r.Tx, Final: r.Final, Block: r.Block, Rejected: r.Rejected, Retried: r.Retried}, true, nil
+}
+
+// LookupCall is Lookup for a contract call (by its CallKey): where the transaction made for it
+// stands; false when this arena never asked for it.
+func LookupCall(st *storage.Store, call ccd.ContractCall) (Landing, bool, error) {
+	k, err := CallKey(call)
+	if err != nil {
+		return Landing{}, false, err
+	}
+	return Lookup(st, k)
 }
 
 // CallKey is the index key of a contract call (for LookupCall): "call:" || SHA-256 of the

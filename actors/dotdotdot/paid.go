@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/actors"
 	"arena/actors/anchors"
@@ -56,6 +57,17 @@ type UnspentReader interface {
 	Unspent(ctx context.Context) ([]escrow.Unspent, error)
 }
 
+// RoundReader reads a round as the escrow holds it (escrow.Reader's view_round). A DepositReader
+// that is one too lets the paid tables reconcile their ledger with the escrow (paid_reconcile.go).
+type RoundReader interface {
+	Round(ctx context.Context, round uint64) (escrow.RoundView, bool, error)
+}
+
+// FundsReader reads the available balance of the arena's account (PaidOptions.House), microCCD.
+type FundsReader interface {
+	Available(ctx context.Context) (int64, error)
+}
+
 // EscrowChain takes the escrow's contract calls (the chain actor's Call: signed at once, queued,
 // submitted and watched to finality; it never blocks).
 type EscrowChain interface{ Call(job anchors.CallJob) }
@@ -77,6 +89,17 @@ type PaidOptions struct {
 	// the in-house seats' collateral gains). "": House receives it on chain, in a payout of its
 	// own, while the ledger keeps it as SeasonPoolAccount's, never as the house's take.
 	SeasonPool string
+	// Funds reads House's available balance. Set (with the escrow called), no player is asked
+	// for money the house could not match: a hold is refused (bad_table, retry) while the
+	// account could not fund every house seat of a table beside what it already owes, and a
+	// table whose house seats it cannot fund once its paid seats are known is not opened (it
+	// fails: its entries go back). nil: not checked.
+	Funds FundsReader
+	// FeeReserve is what House keeps beyond the house seats' entries, for the fees of its
+	// anchors and escrow calls, microCCD (0: nothing).
+	FeeReserve int64
+	// Metrics, when set, receives the escrow reconciliation's collectors (arena_paid_*).
+	Metrics prometheus.Registerer
 	// Entry is the entry in microCCD (0: 100 CCD; §14's minimum is 50).
 	Entry int64
 	// Gather is how long the table fills, from its first hold to starts_at (0: 2 minutes).
@@ -165,6 +188,8 @@ type PaidTables struct {
 	log   *slog.Logger
 	pid   *actor.PID
 	root  *actor.RootContext
+	// metrics are the reconciliation's and the funding check's collectors.
+	metrics paidMetrics
 }
 
 // NewPaidTables serves paid joins on a: it spawns the paid-table actor, whose money is in
@@ -202,9 +227,14 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 			turns = f.Turns
 		}
 	}
-	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats}
+	m, err := newPaidMetrics(o.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats, metrics: m}
 	pa := &paidActor{p: p, seats: seats, turns: turns, byID: map[string]*paidTable{}, byRound: map[string]*paidTable{},
-		holds: map[string]*paidHold{}, dirty: map[string]bool{}}
+		holds: map[string]*paidHold{}, dirty: map[string]bool{},
+		recon: reconState{due: map[string]time.Time{}, since: map[string]time.Time{}}}
 	recs, err := a.Store().PaidTables()
 	if err != nil {
 		return nil, fmt.Errorf("dotdotdot: paid tables: %w", err)
@@ -245,8 +275,9 @@ func (p *PaidTables) Format() string { return p.o.Format }
 // Hold holds a seat for j's Badge owner on the table filling now (the first hold starts the
 // table's clock: starts_at = now + Gather), answered once the hold is in the ledger. payFrom
 // are the CAIP-10 accounts whose deposits count. Refusals: in_a_round (the Badge holds a live
-// seat or a hold already), bad_table when the table is full, bad_request without pay_from or
-// endpoint, busy when the ledger could not write.
+// seat or a hold already), bad_table when the table is full, or (retry: true) while the arena's
+// account could not fund the house seats (PaidOptions.Funds), bad_request without pay_from or
+// endpoint, busy when the ledger could not write or the account could not be read.
 func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (PaidHold, error) {
 	if j.Endpoint == "" {
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "the agent's card names no endpoint: a registered agent is called there (§4)")
@@ -262,7 +293,15 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	}
 	payFrom = append([]string(nil), payFrom...)
 	sort.Strings(payFrom)
-	r, err := paidAsk[*paidHoldReply](ctx, p, &paidHoldReq{Join: j, PayFrom: payFrom, Accounts: accounts})
+	req := &paidHoldReq{Join: j, PayFrom: payFrom, Accounts: accounts, Funds: -1}
+	if p.o.Funds != nil && p.o.Chain != nil && p.o.House != "" {
+		avail, err := p.o.Funds.Available(ctx)
+		if err != nil {
+			return PaidHold{}, &games.Error{Code: "busy", Msg: "the arena's account could not be read, so the house seats cannot be funded now: " + err.Error(), Retry: true}
+		}
+		req.Funds = avail
+	}
+	r, err := paidAsk[*paidHoldReply](ctx, p, req)
 	if err != nil {
 		return PaidHold{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -44,6 +45,7 @@ type (
 		Join     AgentJoin
 		PayFrom  []string          // sorted
 		Accounts map[string]string // base58 address → CAIP-10 account
+		Funds    int64             // the arena's available balance when read (PaidOptions.Funds), else -1
 	}
 	paidHoldReply struct {
 		Hold PaidHold
@@ -100,6 +102,10 @@ type paidTable struct {
 	// say open_round and anchor went to the chain actor in this run.
 	openAnchor, turnAnchor *[32]byte
 	sentOpen, sentTurn     bool
+	// onEscrow: the escrow was read holding the round (view_round); until then the house seats'
+	// entries are counted as owed by the arena's account (reserved). reconciled: the escrow was
+	// read settled as the ledger settled it (stored).
+	onEscrow, reconciled bool
 }
 
 type paidActor struct {
@@ -119,6 +125,9 @@ type paidActor struct {
 
 	sweeping, sweepAgain bool
 	sweepers             []*actor.PID // PaidTables.Sweep callers waiting for the next sweep's end
+
+	recon      reconState       // the reconciliation's memory (paid_reconcile.go)
+	mismatches []EscrowMismatch // at the last complete sweep
 }
 
 func (a *paidActor) Receive(ctx actor.Context) {
@@ -168,6 +177,8 @@ func (a *paidActor) Receive(ctx actor.Context) {
 	case *paidSweepReq:
 		a.sweepers = append(a.sweepers, ctx.Sender())
 		a.sweep(ctx)
+	case *paidMismatchesReq:
+		ctx.Respond(&paidMismatches{List: slices.Clone(a.mismatches)})
 	case *paidDone:
 		m.then()
 	}
@@ -276,7 +287,7 @@ func (a *paidActor) kickSave(ctx actor.Context) {
 // record is t as the store keeps it.
 func (a *paidActor) record(t *paidTable) storage.PaidTable {
 	r := storage.PaidTable{ID: t.id, Format: a.p.o.Format, Entry: a.p.o.Entry, StartsAt: t.startsAt, Status: t.status,
-		Round: t.round, House: t.house, Failed: t.failed}
+		Round: t.round, House: t.house, Failed: t.failed, Reconciled: t.reconciled}
 	for _, h := range t.holds {
 		c := h.check
 		r.Holds = append(r.Holds, storage.PaidHold{ID: h.Hold, SeatToken: h.SeatToken, Agent: h.join.Agent, Name: h.join.Name,
@@ -334,6 +345,16 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 	p := a.p
 	now := p.a.Clock().Now()
 	t := a.filling
+	if m.Funds >= 0 {
+		// The worst case: one paid seat, every other seat the house's.
+		need := int64(a.seats-1)*p.o.Entry + p.o.FeeReserve + a.owed(t)
+		if m.Funds < need {
+			a.unfunded(need, m.Funds, "hold")
+			ctx.Respond(&paidHoldReply{Err: &games.Error{Code: CodeBadTable, Retry: true,
+				Msg: fmt.Sprintf("the house cannot fund its seats at a paid table now (its account holds %s CCD of the %s CCD a table may need); try again later", ccdText(m.Funds), ccdText(need))}})
+			return
+		}
+	}
 	if t == nil || !now.Before(t.startsAt) {
 		id, err := newTableID("o")
 		if err != nil {
@@ -554,12 +575,23 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 		setBlitzSeat(&spec.Seats[i], func(o *blitz.SeatOptions) { o.Collateral = p.o.Entry * 60 / 100 })
 	}
 	t.busy = true
+	// What the house must send with open_round, and what the arena's account owes already.
+	need := int64(a.seats-len(paid))*p.o.Entry + p.o.FeeReserve + a.owed(t)
 	a.run(ctx, func() func() {
 		round := ""
 		st, err := p.a.Stored(t.id)
 		if err == nil {
 			round = st.Round
 		} else if errors.Is(err, actors.ErrNoTable) {
+			if ok, ferr := p.funded(need); ferr != nil {
+				// Unknown: the table waits (the next tick tries again); the entries stay held.
+				return func() {
+					t.busy = false
+					p.log.Warn("paid table: the arena's account could not be read; the table opens once it can", "table", t.id, "err", ferr)
+				}
+			} else if !ok {
+				return func() { t.busy = false; a.close(ctx, t, errUnfunded) }
+			}
 			octx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			round, err = p.a.OpenTable(octx, spec)
 			cancel()
@@ -751,33 +783,64 @@ func (a *paidActor) escrowSync(t *paidTable) {
 	if !t.staked || (t.status != storage.PaidOpen && t.status != storage.PaidSettled) || !a.escrowOn() {
 		return
 	}
-	n, err := escrow.Round(t.round)
-	if err != nil {
-		return
-	}
 	o := a.p.o
 	if t.openAnchor != nil && !t.sentOpen {
-		var stakes []escrow.Stake
-		for _, h := range paidHolds(t) {
-			payer, err := escrow.Account(h.check.PaidBy)
-			if err != nil {
-				a.p.log.Error("paid round not opened on the escrow", "table", t.id, "err", err)
-				return
-			}
-			stakes = append(stakes, escrow.Stake{SeatToken: h.SeatToken, Payer: payer, Amount: uint64(o.Entry)})
+		job, err := a.openRoundJob(t)
+		if err != nil {
+			a.p.log.Error("paid round not opened on the escrow", "table", t.id, "err", err)
+			return
 		}
-		house := uint64(o.Entry) * uint64(len(t.house))
-		o.Chain.Call(anchors.CallJob{Table: t.id, Round: t.round, Name: "open_round",
-			Call: o.Contract.Call("open_round", escrow.EncodeOpenRound(n, *t.openAnchor, stakes), house)})
+		o.Chain.Call(job)
 		t.sentOpen = true
 		a.step("open_round", t)
 	}
 	if t.sentOpen && t.turnAnchor != nil && !t.sentTurn && a.turns > 0 {
-		o.Chain.Call(anchors.CallJob{Table: t.id, Round: t.round, Name: "anchor",
-			Call: o.Contract.Call("anchor", escrow.EncodeAnchor(n, escrow.MidRoundTurn(a.turns), *t.turnAnchor), 0)})
+		job, err := a.anchorJob(t)
+		if err != nil {
+			return
+		}
+		o.Chain.Call(job)
 		t.sentTurn = true
 		a.step("anchor", t)
 	}
+}
+
+// openRoundJob is t's open_round call (§5.5): the round, its open-round anchor, each paid seat's
+// entry staked from its counted deposit, the house seats' entries as the call's amount. It is
+// the same call every time it is made (the chain actor's index; the reconciliation's retry).
+func (a *paidActor) openRoundJob(t *paidTable) (anchors.CallJob, error) {
+	o := a.p.o
+	n, err := escrow.Round(t.round)
+	if err != nil {
+		return anchors.CallJob{}, err
+	}
+	if t.openAnchor == nil {
+		return anchors.CallJob{}, errors.New("the open-round anchor is not known yet")
+	}
+	var stakes []escrow.Stake
+	for _, h := range paidHolds(t) {
+		payer, err := escrow.Account(h.check.PaidBy)
+		if err != nil {
+			return anchors.CallJob{}, err
+		}
+		stakes = append(stakes, escrow.Stake{SeatToken: h.SeatToken, Payer: payer, Amount: uint64(o.Entry)})
+	}
+	house := uint64(o.Entry) * uint64(len(t.house))
+	return anchors.CallJob{Table: t.id, Round: t.round, Name: "open_round",
+		Call: o.Contract.Call("open_round", escrow.EncodeOpenRound(n, *t.openAnchor, stakes), house)}, nil
+}
+
+// anchorJob is t's mid-round anchor call (§5.5), after the turn escrow.MidRoundTurn settles.
+func (a *paidActor) anchorJob(t *paidTable) (anchors.CallJob, error) {
+	n, err := escrow.Round(t.round)
+	if err != nil {
+		return anchors.CallJob{}, err
+	}
+	if t.turnAnchor == nil || a.turns == 0 {
+		return anchors.CallJob{}, errors.New("the mid-round anchor is not known yet")
+	}
+	return anchors.CallJob{Table: t.id, Round: t.round, Name: "anchor",
+		Call: a.p.o.Contract.Call("anchor", escrow.EncodeAnchor(n, escrow.MidRoundTurn(a.turns), *t.turnAnchor), 0)}, nil
 }
 
 // settle settles a finished round's pot in the ledger, once (PaidSettlement.ledgerSettle): each
@@ -873,20 +936,34 @@ func roundAnchors(st *storage.Store, round string) (open, turn *[32]byte) {
 // account and the season pool's part to PaidOptions.SeasonPool (House when unset), each as the
 // ledger settled it. false: the call could not be made.
 func (a *paidActor) escrowSettle(ctx actor.Context, st PaidSettlement, house int64, log interface{ Error(string, ...any) }) bool {
-	o := a.p.o
+	job, err := a.p.settleJob(st, house)
+	if err != nil {
+		log.Error("paid round not settled on the escrow", "err", err)
+		return false
+	}
+	job.ReplyTo = ctx.Self()
+	a.p.o.Chain.Call(job)
+	return true
+}
+
+// settleJob is a settled round's settle call (§11.5): each paid seat's payout to its paid_by,
+// the house's part (house: the house seats' payouts and the house's take, as
+// PaidSettlement.ledgerSettle has it) to the arena's account, the season pool's part (§11.3) to
+// PaidOptions.SeasonPool (House when unset), the transcript hash and the reveal. The same call
+// every time (off the actor too).
+func (p *PaidTables) settleJob(st PaidSettlement, house int64) (anchors.CallJob, error) {
+	o := p.o
 	var pays []escrow.Payout
 	for _, py := range st.Paid {
 		to, err := escrow.Account(py.Account)
 		if err != nil {
-			log.Error("paid round not settled on the escrow", "err", fmt.Errorf("paid_by of seat %d: %w", py.Seat, err))
-			return false
+			return anchors.CallJob{}, fmt.Errorf("paid_by of seat %d: %w", py.Seat, err)
 		}
 		pays = append(pays, escrow.Payout{To: to, Amount: uint64(py.Amount)})
 	}
 	to, err := escrow.Account(o.House)
 	if err != nil {
-		log.Error("paid round not settled on the escrow", "err", err)
-		return false
+		return anchors.CallJob{}, err
 	}
 	pays = append(pays, escrow.Payout{To: to, Amount: uint64(house)})
 	if st.Pool > 0 {
@@ -896,18 +973,15 @@ func (a *paidActor) escrowSettle(ctx actor.Context, st PaidSettlement, house int
 		}
 		to, err := escrow.Account(pool)
 		if err != nil {
-			log.Error("paid round not settled on the escrow", "err", fmt.Errorf("season pool: %w", err))
-			return false
+			return anchors.CallJob{}, fmt.Errorf("season pool: %w", err)
 		}
 		pays = append(pays, escrow.Payout{To: to, Amount: uint64(st.Pool)})
 	}
 	param, err := escrow.SettleParam(st.Round, pays, st.Result.TranscriptHash, []byte(st.Result.Reveal))
 	if err != nil {
-		log.Error("paid round not settled on the escrow", "err", err)
-		return false
+		return anchors.CallJob{}, err
 	}
-	o.Chain.Call(anchors.CallJob{Table: st.Table, Round: st.Round, Name: "settle", Call: o.Contract.Call("settle", param, 0), ReplyTo: ctx.Self()})
-	return true
+	return anchors.CallJob{Table: st.Table, Round: st.Round, Name: "settle", Call: o.Contract.Call("settle", param, 0)}, nil
 }
 
 // submitted takes the chain actor's answer to a settle: queued, the table is settled.
@@ -943,7 +1017,8 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 	p := a.p
 	now := p.a.Clock().Now()
 	for _, r := range recs {
-		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, round: r.Round, house: r.House, failed: r.Failed}
+		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, round: r.Round, house: r.House, failed: r.Failed,
+			reconciled: r.Reconciled, onEscrow: r.Reconciled}
 		for _, sh := range r.Holds {
 			if _, ok := st.Holds[sh.ID]; !ok {
 				continue

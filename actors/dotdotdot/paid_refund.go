@@ -57,11 +57,16 @@ func (a *paidActor) sweep(ctx actor.Context) {
 	waiting := a.sweepers
 	a.sweepers = nil
 	ur, ok := a.p.o.Deposits.(UnspentReader)
+	rr, _ := a.p.o.Deposits.(RoundReader)
 	if !a.escrowOn() || !ok {
 		for _, s := range waiting {
 			ctx.Send(s, &paidSwept{})
 		}
 		return
+	}
+	var rounds []reconRound
+	if rr != nil {
+		rounds = a.rounds()
 	}
 	known := map[string]tokenInfo{}
 	for _, t := range a.byID {
@@ -77,12 +82,16 @@ func (a *paidActor) sweep(ctx actor.Context) {
 	}
 	a.sweeping = true
 	a.run(ctx, func() func() {
-		err := a.refundUnspent(ur, known)
+		out := a.sweepWork(ur, rr, known, rounds)
 		return func() {
 			a.sweeping = false
+			err := out.err
 			if err != nil {
-				a.p.log.Warn("paid tables: refund sweep incomplete (tried again at the next)", "err", err)
+				a.p.log.Warn("paid tables: sweep incomplete (tried again at the next)", "err", err)
+			} else {
+				a.applyMismatches(out.mismatches)
 			}
+			a.applyEscrow(ctx, out)
 			for _, s := range waiting {
 				ctx.Send(s, &paidSwept{Err: err})
 			}
@@ -94,19 +103,50 @@ func (a *paidActor) sweep(ctx actor.Context) {
 	})
 }
 
-// refundUnspent is one sweep's work (off the actor: it reads only its arguments and the
-// options).
-func (a *paidActor) refundUnspent(ur UnspentReader, known map[string]tokenInfo) error {
-	o := a.p.o
+// sweepWork is one sweep's work (off the actor: it reads only its arguments, the options and
+// the reconciliation's memory): the rounds reconciled with view_round, then the unspent money
+// refunded and reconciled with view_unspent.
+func (a *paidActor) sweepWork(ur UnspentReader, rr RoundReader, known map[string]tokenInfo, rounds []reconRound) sweepOut {
+	var out sweepOut
 	rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	st, err := a.p.o.Ledger.State(rctx)
+	if err != nil {
+		out.err = fmt.Errorf("read the ledger: %w", err)
+		return out
+	}
+	errs := a.reconcileRounds(rctx, rr, st, rounds, &out)
+	if err := a.refundUnspent(rctx, ur, st, known, &out); err != nil {
+		errs = append(errs, err)
+	}
+	out.err = errors.Join(errs...)
+	return out
+}
+
+// applyEscrow keeps what a sweep read of the escrow (on the actor): the rounds it holds (their
+// house seats no longer owed by the arena's account) and the rounds reconciled (written).
+func (a *paidActor) applyEscrow(ctx actor.Context, out sweepOut) {
+	for _, id := range out.onEscrow {
+		if t := a.byID[id]; t != nil {
+			t.onEscrow = true
+		}
+	}
+	for _, id := range out.reconciled {
+		if t := a.byID[id]; t != nil && !t.reconciled {
+			t.reconciled = true
+			a.save(ctx, t, nil)
+			a.p.log.Info("paid round reconciled: the escrow settled it as the ledger did", "table", t.id, "round", t.round)
+		}
+	}
+}
+
+// refundUnspent refunds the escrow's unspent money that does not play, st being the ledger when
+// the sweep began (off the actor).
+func (a *paidActor) refundUnspent(rctx context.Context, ur UnspentReader, st *ledger.State, known map[string]tokenInfo, out *sweepOut) error {
+	o := a.p.o
 	list, err := ur.Unspent(rctx)
 	if err != nil {
 		return fmt.Errorf("read the escrow: %w", err)
-	}
-	st, err := o.Ledger.State(rctx)
-	if err != nil {
-		return fmt.Errorf("read the ledger: %w", err)
 	}
 	var errs []error
 	for _, u := range list {
@@ -145,14 +185,19 @@ func (a *paidActor) refundUnspent(ur UnspentReader, known map[string]tokenInfo) 
 			}
 			target += unclaimed
 		case unclaimed < 0:
-			a.p.log.Error("paid tables: the ledger counts more of a deposit than the escrow holds", "hold", ti.hold, "payer", u.Payer,
-				"deposited", u.Deposited, "ledger", mainRecv+rh.Received)
+			a.report(EscrowMismatch{Kind: MismatchDeposit, Table: ti.table, Payer: account, Token: tokenHash(u.SeatToken),
+				Detail: fmt.Sprintf("the ledger counts %s CCD of this payer's deposits under the seat token; the escrow holds %s CCD",
+					ccdText(mainRecv+rh.Received), ccdText(u.Deposited))}, out)
 			continue
 		}
 		if target > u.Refunded {
-			o.Chain.Call(anchors.CallJob{Table: ti.table, Name: "refund",
-				Call: o.Contract.Call("refund", escrow.EncodeRefund(u.SeatToken, payer, uint64(target)), 0)})
-			a.p.log.Info("paid tables: refund sent to the escrow", "hold", ti.hold, "payer", account, "total", target)
+			job := anchors.CallJob{Table: ti.table, Name: "refund",
+				Call: o.Contract.Call("refund", escrow.EncodeRefund(u.SeatToken, payer, uint64(target)), 0)}
+			m := EscrowMismatch{Kind: MismatchRefund, Table: ti.table, Payer: account, Token: tokenHash(u.SeatToken),
+				Detail: fmt.Sprintf("the ledger refunded %s CCD to this payer under the seat token; the escrow %s CCD", ccdText(target), ccdText(u.Refunded))}
+			if err := a.chase(job, m, out); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return errors.Join(errs...)

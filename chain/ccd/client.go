@@ -96,6 +96,32 @@ func (c *Client) Status(ctx context.Context, hash [32]byte) (Status, error) {
 	return DecodeStatus(s)
 }
 
+// Balance is addr's available balance in microCCD at the node's best block: what a transfer or
+// a payable contract call from it can spend (GetAccountInfo's available_balance; from a node
+// that does not report it, the amount less the larger of its locked and its staked parts, as
+// Concordium defines the available balance).
+func (c *Client) Balance(ctx context.Context, addr Address) (uint64, error) {
+	info, err := c.c.GrpcClient.GetAccountInfo(ctx, &pb.AccountInfoRequest{
+		BlockHash: &pb.BlockHashInput{BlockHashInput: &pb.BlockHashInput_Best{Best: &pb.Empty{}}},
+		AccountIdentifier: &pb.AccountIdentifierInput{AccountIdentifierInput: &pb.AccountIdentifierInput_Address{
+			Address: &pb.AccountAddress{Value: addr[:]}}},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("ccd: balance of %s: %w", addr, err)
+	}
+	if a := info.GetAvailableBalance(); a != nil {
+		return a.GetValue(), nil
+	}
+	total := info.GetAmount().GetValue()
+	held := info.GetSchedule().GetTotal().GetValue()
+	staked := info.GetStake().GetBaker().GetStakedAmount().GetValue() + info.GetStake().GetDelegator().GetStakedAmount().GetValue()
+	held = max(held, staked)
+	if held >= total {
+		return 0, nil
+	}
+	return total - held, nil
+}
+
 // InvokeRequest is the InvokeInstance request for a read-only contract call at the last
 // finalized block with no invoker: the request the official SDK makes
 // (cis8004.json grpc_invoke_instance_request). The Go SDK's InvokeInstance always sets an

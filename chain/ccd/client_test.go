@@ -1,6 +1,7 @@
 package ccd
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -27,6 +28,18 @@ type node struct {
 	refuse   error
 	statuses map[string]*pb.BlockItemStatus
 	invoked  *pb.InvokeInstanceRequest
+	account  *pb.AccountInfo // GetAccountInfo's answer
+	asked    *pb.AccountInfoRequest
+}
+
+func (n *node) GetAccountInfo(_ context.Context, r *pb.AccountInfoRequest) (*pb.AccountInfo, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.asked = r
+	if n.account == nil {
+		return nil, status.Error(codes.NotFound, "account not found")
+	}
+	return n.account, nil
 }
 
 func (n *node) SendBlockItem(_ context.Context, r *pb.SendBlockItemRequest) (*pb.TransactionHash, error) {
@@ -234,5 +247,46 @@ func TestSDKInvokeSendsEmptyInvoker(t *testing.T) {
 	want := "0a02120012001a0308826422002a120a104349532d383030342e6167656e744f66320b0a090800000000000000003a0408b0ea01"
 	if hex.EncodeToString(b) != want {
 		t.Fatalf("the SDK's request is now %x", b)
+	}
+}
+
+// Balance is the available balance, as the node reports it, or (from a node that does not) the
+// amount less the larger of the locked and the staked parts; an account the node does not know is
+// an error.
+func TestClientBalance(t *testing.T) {
+	n, c := serve(t)
+	ctx := context.Background()
+	addr := Address{7, 7}
+	if _, err := c.Balance(ctx, addr); err == nil {
+		t.Fatal("an unknown account has a balance")
+	}
+	amt := func(v uint64) *pb.Amount { return &pb.Amount{Value: v} }
+	for _, tc := range []struct {
+		name string
+		info *pb.AccountInfo
+		want uint64
+	}{
+		{"reported", &pb.AccountInfo{Amount: amt(900), AvailableBalance: amt(250)}, 250},
+		{"unlocked", &pb.AccountInfo{Amount: amt(900)}, 900},
+		{"locked more than staked", &pb.AccountInfo{Amount: amt(900), Schedule: &pb.ReleaseSchedule{Total: amt(300)},
+			Stake: &pb.AccountStakingInfo{StakingInfo: &pb.AccountStakingInfo_Delegator_{Delegator: &pb.AccountStakingInfo_Delegator{StakedAmount: amt(100)}}}}, 600},
+		{"staked more than locked", &pb.AccountInfo{Amount: amt(900), Schedule: &pb.ReleaseSchedule{Total: amt(100)},
+			Stake: &pb.AccountStakingInfo{StakingInfo: &pb.AccountStakingInfo_Baker_{Baker: &pb.AccountStakingInfo_Baker{StakedAmount: amt(850)}}}}, 50},
+		{"all held", &pb.AccountInfo{Amount: amt(900), Schedule: &pb.ReleaseSchedule{Total: amt(901)}}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n.mu.Lock()
+			n.account = tc.info
+			n.mu.Unlock()
+			got, err := c.Balance(ctx, addr)
+			if err != nil || got != tc.want {
+				t.Fatalf("balance %d, %v; want %d", got, err, tc.want)
+			}
+			n.mu.Lock()
+			defer n.mu.Unlock()
+			if a := n.asked.GetAccountIdentifier().GetAddress().GetValue(); !bytes.Equal(a, addr[:]) || n.asked.GetBlockHash().GetBest() == nil {
+				t.Fatalf("asked %v", n.asked)
+			}
+		})
 	}
 }

@@ -21,6 +21,8 @@ type chain struct {
 	finalizeAfter time.Duration
 	energyPrice   uint64 // microCCD per NRG
 	contracts     *contracts
+	// refuse is the injected refusal of a contract call by receive name (Faults.RefuseCalls).
+	refuse func(receive string) (int32, bool)
 }
 
 // initChain creates the buckets and, on a fresh store, writes the genesis state and block.
@@ -467,6 +469,11 @@ func (c *chain) update(btx *bolt.Tx, tx *accountTx, p payload, height uint64, no
 	call := contractCall{
 		invoker: sender, amount: p.amount, contract: p.contract, receive: p.receive,
 		param: p.param, now: now, btx: btx, height: height, txHash: tx.hash,
+	}
+	if c.refuse != nil {
+		if code, ok := c.refuse(p.receive); ok {
+			return nil, rejected(&call, code).reject, nil
+		}
 	}
 	res, err := c.contracts.call(&call)
 	if err != nil {

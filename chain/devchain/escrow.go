@@ -227,9 +227,9 @@ func (cs *contracts) callEscrow(c *contractCall, entry string) (callResult, erro
 			return callResult{}, err
 		}
 		if !found {
-			return callResult{ret: []byte{0}}, nil
+			return callResult{ret: EncodeRoundView(nil)}, nil
 		}
-		return callResult{ret: append([]byte{1}, encodeRoundView(rec)...)}, nil
+		return callResult{ret: EncodeRoundView(&rec)}, nil
 	case "view_unspent":
 		if !r.done() {
 			return rejected(c, RejectParse), nil
@@ -494,11 +494,15 @@ func EncodeUnspentView(list []Unspent) []byte {
 	return out
 }
 
-// encodeRoundView is view_round's Some payload: anchor(32) || opened_at u64 LE (ms) ||
-// u32 LE count || (turn u32 LE || hash(32))* || settled u8 || when settled:
-// transcript_hash(32) || u32 LE count || (account(32) || amount u64 LE)*.
-func encodeRoundView(rec roundRec) []byte {
-	out := append([]byte(nil), rec.Anchor[:]...)
+// EncodeRoundView is view_round's answer, an Option: 0 for a round never opened (rec nil),
+// else 1 || anchor(32) || opened_at u64 LE (ms) || u32 LE count || (turn u32 LE || hash(32))* ||
+// settled u8 || when settled: transcript_hash(32) || u32 LE count || (account(32) || amount
+// u64 LE)*.
+func EncodeRoundView(rec *EscrowRound) []byte {
+	if rec == nil {
+		return []byte{0}
+	}
+	out := append([]byte{1}, rec.Anchor[:]...)
 	out = binary.LittleEndian.AppendUint64(out, rec.OpenedAtMs)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(rec.Turns)))
 	for _, t := range rec.Turns {

@@ -167,7 +167,7 @@ func TestEscrowRound(t *testing.T) {
 	}
 	// view_round: Some(round view).
 	view := invokeEscrow(t, c, "view_round", binary.LittleEndian.AppendUint64(nil, round)).GetSuccess().GetReturnValue()
-	wantView := append([]byte{1}, encodeRoundView(rec)...)
+	wantView := EncodeRoundView(&rec)
 	if !bytes.Equal(view, wantView) || view[1+32+8] != 1 /* one turn anchor, u32 LE */ {
 		t.Fatalf("view_round %x, want %x", view, wantView)
 	}

@@ -28,6 +28,18 @@ type Faults struct {
 	DropRate float64
 	// Seed seeds the draws of UnavailableRate and DropRate, so a test is repeatable.
 	Seed uint64
+	// RefuseCalls makes update-contract transactions to these receive names ("escrow.refund")
+	// fail in their block with the reject code given, as the contract refusing them for a reason
+	// of its own would: the fee is charged, nothing else changes.
+	RefuseCalls map[string]int32
+}
+
+// refusal is the reject code RefuseCalls sets for receive, if any.
+func (s *faultState) refusal(receive string) (int32, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	code, ok := s.f.RefuseCalls[receive]
+	return code, ok
 }
 
 // faultState holds the current Faults and the random source behind the rates.
@@ -53,6 +65,11 @@ func (s *faultState) set(f Faults) {
 		m[k] = v
 	}
 	f.MethodLatency = m
+	r := make(map[string]int32, len(f.RefuseCalls))
+	for k, v := range f.RefuseCalls {
+		r[k] = v
+	}
+	f.RefuseCalls = r
 	s.f = f
 	s.rng = rand.New(rand.NewPCG(f.Seed, f.Seed^0x9e3779b97f4a7c15))
 }

@@ -236,3 +236,39 @@ func TestRestartUnderLoad(t *testing.T) {
 		t.Fatalf("after restarts: %+v (%v), want a token id past the ones registered under load", a, err)
 	}
 }
+
+// RefuseCalls fails the named entrypoint's calls in their block, as the contract would: the
+// deposit is refused (nothing deposited, the amount stays with the payer), then taken once the
+// fault is lifted.
+func TestRefuseCalls(t *testing.T) {
+	n, _ := testNode(t, Options{BlockTime: 10 * time.Millisecond, FinalizeAfter: -1,
+		Faults: Faults{RefuseCalls: map[string]int32{"escrow.deposit": -8199}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	t1, _ := n.Account("test-1")
+	h, err := n.SendUpdate("test-1", DefaultEscrow, "escrow.deposit", EncodeDeposit("st_r"), 5_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := n.WaitFinalized(ctx, h)
+	if err != nil || sum.GetAccountTransaction().GetEffects().GetNone().GetRejectReason().GetRejectedReceive().GetRejectReason() != -8199 {
+		t.Fatalf("refused deposit outcome %v (%v)", sum, err)
+	}
+	if deps, _ := n.Deposits("st_r"); len(deps) != 0 {
+		t.Fatalf("a refused deposit is recorded: %+v", deps)
+	}
+	if a, _ := n.AccountState(t1.Address); a.Balance != DefaultBalance {
+		t.Fatalf("a refused deposit took money: %d", a.Balance)
+	}
+	n.SetFaults(Faults{})
+	h, err = n.SendUpdate("test-1", DefaultEscrow, "escrow.deposit", EncodeDeposit("st_r"), 5_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.WaitFinalized(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	if deps, _ := n.Deposits("st_r"); len(deps) != 1 || deps[0].Amount != 5_000_000 {
+		t.Fatalf("deposits after the fault: %+v", deps)
+	}
+}

@@ -148,7 +148,7 @@ func (n *Node) openStore() error {
 	n.mu.Lock()
 	n.db = db
 	n.mu.Unlock()
-	c := &chain{db: db, now: n.opts.Clock, finalizeAfter: n.opts.FinalizeAfter, energyPrice: n.opts.EnergyPrice}
+	c := &chain{db: db, now: n.opts.Clock, finalizeAfter: n.opts.FinalizeAfter, energyPrice: n.opts.EnergyPrice, refuse: n.faults.refusal}
 	g, err := initChain(c, n.opts.Genesis)
 	if err != nil {
 		n.closeStore()

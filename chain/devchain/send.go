@@ -45,6 +45,14 @@ func (n *Node) SendUpdate(from string, contract ContractAddress, receive string,
 	return n.send(from, p, baseEnergy(1, len(p))+energyContractCall+uint64(len(param))*energyPerParamByte)
 }
 
+// SendTransfer signs a simple transfer of amount microCCD from the named account to to at its
+// next sequence number and submits it (a faucet, or money leaving an account, for tests).
+func (n *Node) SendTransfer(from string, to v2.AccountAddress, amount uint64) ([32]byte, error) {
+	p := append([]byte{payloadTransfer}, to.Value[:]...)
+	p = binary.BigEndian.AppendUint64(p, amount)
+	return n.send(from, p, baseEnergy(1, len(p))+energyTransfer)
+}
+
 // SendRegisterData signs a Register Data transaction (at most 256 bytes) from the named
 // account at its next sequence number and submits it.
 func (n *Node) SendRegisterData(from string, data []byte) ([32]byte, error) {

@@ -129,3 +129,35 @@ func TestBlockInfo(t *testing.T) {
 		t.Fatalf("invoke at an unknown block: %v (%v), want NotFound", res, err)
 	}
 }
+
+// SendTransfer moves money between accounts: the amount leaves the sender and reaches the
+// receiver; more than the sender holds is refused in its block (AmountTooLarge) and moves nothing.
+func TestSendTransfer(t *testing.T) {
+	n, _ := testNode(t, Options{BlockTime: 10 * time.Millisecond, FinalizeAfter: -1})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	t1, _ := n.Account("test-1")
+	t2, _ := n.Account("test-2")
+	h, err := n.SendTransfer("test-1", t2.Address, 3_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := n.WaitFinalized(ctx, h); err != nil || sum.GetAccountTransaction().GetEffects().GetAccountTransfer() == nil {
+		t.Fatalf("transfer outcome %v (%v)", sum, err)
+	}
+	a, _ := n.AccountState(t1.Address)
+	b, _ := n.AccountState(t2.Address)
+	if a.Balance != DefaultBalance-3_000_000 || b.Balance != DefaultBalance+3_000_000 {
+		t.Fatalf("balances %d %d", a.Balance, b.Balance)
+	}
+	h, err = n.SendTransfer("test-1", t2.Address, DefaultBalance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := n.WaitFinalized(ctx, h); err != nil || sum.GetAccountTransaction().GetEffects().GetNone().GetRejectReason().GetAmountTooLarge() == nil {
+		t.Fatalf("an overdraft: %v (%v)", sum, err)
+	}
+	if a2, _ := n.AccountState(t1.Address); a2.Balance != a.Balance {
+		t.Fatalf("an overdraft moved money: %d → %d", a.Balance, a2.Balance)
+	}
+}

@@ -1,6 +1,6 @@
 // Package escrow is the DOTDOTDOT escrow contract's encoding (§5.5, §5.7, §11.5): the
-// parameters of deposit, open_round, anchor, settle and refund, the view_deposits and
-// view_unspent answers, and the arithmetic that places the round's calls (the round number of "T-<n>", the mid-round turn).
+// parameters of deposit, open_round, anchor, settle and refund, the view_deposits, view_unspent
+// and view_round answers, and the arithmetic that places the round's calls (the round number of "T-<n>", the mid-round turn).
 // Parameters are in smart-contract encoding, little endian (docs/protocol-notes.md "devchain":
 // the embedded devchain's stand-in implements the same layout, and the tests hold the two to
 // each other byte for byte). It reads the chain through a node client and signs nothing: the
@@ -69,6 +69,26 @@ var ErrDepositsView = errors.New("escrow: view_deposits: malformed return value"
 
 // ErrUnspentView is returned for a view_unspent answer that does not decode.
 var ErrUnspentView = errors.New("escrow: view_unspent: malformed return value")
+
+// ErrRoundView is returned for a view_round answer that does not decode.
+var ErrRoundView = errors.New("escrow: view_round: malformed return value")
+
+// RoundView is a round as view_round shows it (§5.5, §11.5): the open-round anchor, when it was
+// opened, its mid-round anchors, and once settled the transcript hash and the payouts.
+type RoundView struct {
+	Anchor         [32]byte
+	OpenedAt       time.Time
+	Turns          []TurnAnchor
+	Settled        bool
+	TranscriptHash [32]byte // when settled
+	Payouts        []Payout // when settled, as settle listed them
+}
+
+// TurnAnchor is one mid-round anchor(round, turn, hash) the escrow recorded.
+type TurnAnchor struct {
+	Turn uint32
+	Hash [32]byte
+}
 
 // EncodeDeposit is deposit's (and view_deposits') parameter: the seat token as a String,
 // u32 LE length || UTF-8.
@@ -190,6 +210,67 @@ func DecodeUnspent(b []byte) ([]Unspent, error) {
 	return out, nil
 }
 
+// DecodeRound reads view_round's answer, an Option: 0 (found false: the round was never
+// opened) or 1 || anchor(32) || opened_at u64 ms || u32 n || (turn u32 || hash(32))×n ||
+// settled u8 || when settled: transcript_hash(32) || u32 m || (account(32) || amount u64)×m,
+// little endian. ErrRoundView for anything else (trailing bytes, a settled flag other than 0 or
+// 1, counts beyond what the bytes hold, an amount beyond 2^62).
+func DecodeRound(b []byte) (v RoundView, found bool, err error) {
+	if len(b) == 1 && b[0] == 0 {
+		return RoundView{}, false, nil
+	}
+	if len(b) < 1+32+8+4+1 || b[0] != 1 {
+		return RoundView{}, false, ErrRoundView
+	}
+	b = b[1:]
+	copy(v.Anchor[:], b[:32])
+	ms := binary.LittleEndian.Uint64(b[32:40])
+	if ms > 1<<62 {
+		return RoundView{}, false, ErrRoundView
+	}
+	v.OpenedAt = time.UnixMilli(int64(ms)).UTC()
+	n := binary.LittleEndian.Uint32(b[40:44])
+	b = b[44:]
+	if uint64(n) > uint64(len(b))/36 {
+		return RoundView{}, false, ErrRoundView
+	}
+	for range n {
+		ta := TurnAnchor{Turn: binary.LittleEndian.Uint32(b)}
+		copy(ta.Hash[:], b[4:36])
+		v.Turns = append(v.Turns, ta)
+		b = b[36:]
+	}
+	if len(b) < 1 || b[0] > 1 {
+		return RoundView{}, false, ErrRoundView
+	}
+	v.Settled, b = b[0] == 1, b[1:]
+	if v.Settled {
+		if len(b) < 36 {
+			return RoundView{}, false, ErrRoundView
+		}
+		copy(v.TranscriptHash[:], b[:32])
+		m := binary.LittleEndian.Uint32(b[32:36])
+		b = b[36:]
+		if uint64(m) != uint64(len(b))/40 || len(b)%40 != 0 {
+			return RoundView{}, false, ErrRoundView
+		}
+		for range m {
+			var p Payout
+			copy(p.To[:], b[:32])
+			p.Amount = binary.LittleEndian.Uint64(b[32:40])
+			if p.Amount > 1<<62 {
+				return RoundView{}, false, ErrRoundView
+			}
+			v.Payouts = append(v.Payouts, p)
+			b = b[40:]
+		}
+	}
+	if len(b) != 0 {
+		return RoundView{}, false, ErrRoundView
+	}
+	return v, true, nil
+}
+
 // Invoker runs a contract view (ccd.Client.Invoke).
 type Invoker interface {
 	Invoke(ctx context.Context, c ccd.ContractCall) ([]byte, error)
@@ -222,6 +303,18 @@ func (r Reader) Unspent(ctx context.Context) ([]Unspent, error) {
 		return nil, fmt.Errorf("escrow: view_unspent: %w", err)
 	}
 	return DecodeUnspent(b)
+}
+
+// Round is view_round(round) at the last finalized block: found false when the escrow never
+// opened it.
+func (r Reader) Round(ctx context.Context, round uint64) (RoundView, bool, error) {
+	c := r.Call("view_round", binary.LittleEndian.AppendUint64(nil, round), 0)
+	c.MaxEnergy = ViewEnergy
+	b, err := r.Node.Invoke(ctx, c)
+	if err != nil {
+		return RoundView{}, false, fmt.Errorf("escrow: view_round: %w", err)
+	}
+	return DecodeRound(b)
 }
 
 // Call is entrypoint name ("deposit", "open_round", "anchor", "settle", "refund", a view) of

@@ -201,3 +201,75 @@ func FuzzDecodeUnspent(f *testing.F) {
 		}
 	})
 }
+
+// view_round's answer decodes as the stand-in encodes it, unsettled and settled; a round never
+// opened is not found; anything else is refused.
+func TestDecodeRound(t *testing.T) {
+	if _, found, err := DecodeRound(devchain.EncodeRoundView(nil)); found || err != nil {
+		t.Fatalf("a round never opened: found %v, %v", found, err)
+	}
+	rec := devchain.EscrowRound{Anchor: [32]byte{1, 2}, OpenedAtMs: 1_700_000_000_123,
+		Turns: []devchain.TurnAnchor{{Turn: 3, Hash: [32]byte{9}}}}
+	v, found, err := DecodeRound(devchain.EncodeRoundView(&rec))
+	if err != nil || !found || v.Anchor != rec.Anchor || v.OpenedAt != time.UnixMilli(1_700_000_000_123).UTC() ||
+		len(v.Turns) != 1 || v.Turns[0] != (TurnAnchor{Turn: 3, Hash: [32]byte{9}}) || v.Settled {
+		t.Fatalf("open round: %+v %v %v", v, found, err)
+	}
+	rec.Settled, rec.TranscriptHash = true, [32]byte{7}
+	rec.Payouts = []devchain.Payout{{To: v2.AccountAddress{Value: ccd.Address{4}}, Amount: 120_000_000}, {To: v2.AccountAddress{Value: ccd.Address{5}}, Amount: 30_000_000}}
+	v, found, err = DecodeRound(devchain.EncodeRoundView(&rec))
+	if err != nil || !found || !v.Settled || v.TranscriptHash != rec.TranscriptHash || len(v.Payouts) != 2 ||
+		v.Payouts[0] != (Payout{To: ccd.Address{4}, Amount: 120_000_000}) || v.Payouts[1] != (Payout{To: ccd.Address{5}, Amount: 30_000_000}) {
+		t.Fatalf("settled round: %+v %v %v", v, found, err)
+	}
+	good := devchain.EncodeRoundView(&rec)
+	for name, b := range map[string][]byte{
+		"empty":          nil,
+		"option 2":       {2},
+		"none, trailing": {0, 0},
+		"truncated":      good[:len(good)-1],
+		"trailing":       append(append([]byte(nil), good...), 0),
+		"settled flag 2": func() []byte {
+			u := devchain.EncodeRoundView(&devchain.EscrowRound{})
+			u[len(u)-1] = 2
+			return u
+		}(),
+		"turns beyond the bytes": func() []byte {
+			u := devchain.EncodeRoundView(&devchain.EscrowRound{})
+			binary.LittleEndian.PutUint32(u[41:], 1<<30)
+			return u
+		}(),
+	} {
+		if _, _, err := DecodeRound(b); !errors.Is(err, ErrRoundView) {
+			t.Errorf("%s: %v, want ErrRoundView", name, err)
+		}
+	}
+}
+
+// FuzzDecodeRound: DecodeRound never panics, and what it accepts is the stand-in's encoding of
+// what it read.
+func FuzzDecodeRound(f *testing.F) {
+	f.Add(devchain.EncodeRoundView(nil))
+	f.Add(devchain.EncodeRoundView(&devchain.EscrowRound{OpenedAtMs: 5, Turns: []devchain.TurnAnchor{{Turn: 2}}}))
+	f.Add(devchain.EncodeRoundView(&devchain.EscrowRound{Settled: true, Payouts: []devchain.Payout{{Amount: 3}}}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, found, err := DecodeRound(b)
+		if err != nil {
+			return
+		}
+		var back *devchain.EscrowRound
+		if found {
+			back = &devchain.EscrowRound{Anchor: v.Anchor, OpenedAtMs: uint64(v.OpenedAt.UnixMilli()), Settled: v.Settled,
+				TranscriptHash: v.TranscriptHash}
+			for _, ta := range v.Turns {
+				back.Turns = append(back.Turns, devchain.TurnAnchor{Turn: ta.Turn, Hash: ta.Hash})
+			}
+			for _, p := range v.Payouts {
+				back.Payouts = append(back.Payouts, devchain.Payout{To: v2.AccountAddress{Value: p.To}, Amount: p.Amount})
+			}
+		}
+		if again := devchain.EncodeRoundView(back); !bytes.Equal(again, b) {
+			t.Fatalf("round trip %x -> %x", b, again)
+		}
+	})
+}

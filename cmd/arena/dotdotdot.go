@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"arena/actors"
 	"arena/actors/dotdotdot"
 	"arena/config"
@@ -58,9 +60,10 @@ func newDotdotdot(cfg config.Config, store *storage.Store, ch *chainHook, log *s
 func (d *dotdotdotSide) product() actors.Product { return d.arena.Product() }
 
 // attached finishes DOTDOTDOT's side once the runtime runs: the join door's options, with the
-// paid tables on the runtime's ledger.
-func (d *dotdotdotSide) attached(cfg config.Config, store *storage.Store) error {
+// paid tables on the runtime's ledger, their collectors on reg.
+func (d *dotdotdotSide) attached(cfg config.Config, store *storage.Store, reg prometheus.Registerer) error {
 	var err error
+	d.agents.metrics = reg
 	if d.join, err = d.agents.joinOptions(d.arena, cfg, store); err != nil {
 		return err
 	}
@@ -86,7 +89,7 @@ func (d *dotdotdotSide) site(cfg config.Config, sec config.Secrets, origin strin
 	deps := dotsite.Deps{
 		Arena: d.arena, Game: game, Join: d.join, Origin: origin,
 		MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll),
-		OperatorToken: sec.OperatorToken, TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy,
+		OperatorToken: sec.OperatorToken, OpsChecks: d.agents.opsChecks(), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy,
 		Drain: drain, Meta: mo, Logger: d.log,
 	}
 	d.limits.mount(&deps)

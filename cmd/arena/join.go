@@ -12,6 +12,7 @@ import (
 	"time"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/actors"
 	"arena/actors/dotdotdot"
@@ -25,6 +26,7 @@ import (
 	"arena/storage"
 	"arena/transport/a2a"
 	"arena/transport/dotdotdot/join"
+	"arena/transport/ops"
 )
 
 // Registered agents in `arena serve` (§4, §4.1, §4.3, §5.7, §12): the A2A caller through the
@@ -60,6 +62,8 @@ type agentsHook struct {
 	early   []func(*dotdotdot.PaidTables)
 	// devAgentsFile is dotdotdot.dev_agents: the registrations devAgents stores ("" none).
 	devAgentsFile string
+	// metrics receives the paid tables' collectors (nil: none).
+	metrics prometheus.Registerer
 }
 
 // startAgents builds the caller and the resolver, on the Badge key index keys (loadKeyIndex).
@@ -173,7 +177,8 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		po := dotdotdot.PaidOptions{
 			Deposits: escrow.Reader{Node: h.chain.client, Contract: contract}, Ledger: a.Ledger(), Chain: chain,
 			Contract: contract, House: house, SeasonPool: h.seasonPool(), Pace: agentPace(cfg), Escrow: h.chain.net.escrowID(),
-			Logger: h.log.With("component", "paid"),
+			Funds: accountFunds{h.chain.client, h.chain.net.account}, FeeReserve: houseFeeReserve,
+			Metrics: h.metrics, Logger: h.log.With("component", "paid"),
 		}
 		if g := cfg.Dotdotdot.Pace.PaidGather; g != nil {
 			po.Gather = time.Duration(*g)
@@ -186,6 +191,25 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		o.Paid = paidAdapter{pt}
 	}
 	return o, nil
+}
+
+// houseFeeReserve is what the arena's account keeps beyond the house seats' entries of the paid
+// tables it funds, for the fees of its anchors and escrow calls: 10 CCD, some thousands of
+// transactions at Concordium's fees (each well under 0.01 CCD).
+const houseFeeReserve = 10_000_000
+
+// accountFunds is dotdotdot.FundsReader over the node: the arena's account's available balance.
+type accountFunds struct {
+	c   *ccd.Client
+	acc ccd.Address
+}
+
+func (f accountFunds) Available(ctx context.Context) (int64, error) {
+	b, err := f.c.Balance(ctx, f.acc)
+	if err != nil {
+		return 0, err
+	}
+	return int64(min(b, 1<<62)), nil
 }
 
 // agentPace is the clock of tables registered agents join: the configured agent clock (§5.3,
@@ -282,6 +306,29 @@ func (h *agentsHook) escrowWiring() (dotdotdot.EscrowChain, string) {
 		return nil, ""
 	}
 	return c, h.chain.net.caip10(h.chain.net.account)
+}
+
+// opsChecks are the paid tables' consistency checks for /ops/checks (`arena ops check paid`): the
+// reconciliation's mismatches after a sweep (PaidTables.Reconcile); none when paid tables are off.
+func (h *agentsHook) opsChecks() map[string]ops.Check {
+	if !h.paidOn {
+		return nil
+	}
+	return map[string]ops.Check{"paid": func(ctx context.Context) ([]any, error) {
+		pt := h.paid.Load()
+		if pt == nil {
+			return nil, &games.Error{Code: "busy", Msg: "the paid tables are not started yet", Retry: true}
+		}
+		ms, err := pt.Reconcile(ctx)
+		if err != nil {
+			return nil, &games.Error{Code: "busy", Msg: "the reconciliation could not finish: " + err.Error(), Retry: true}
+		}
+		out := make([]any, len(ms))
+		for i, m := range ms {
+			out[i] = m
+		}
+		return out, nil
+	}}
 }
 
 // seasonPool is the account, CAIP-10, the escrow pays the season pool to (§11.3: arena agents'

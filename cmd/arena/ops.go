@@ -19,17 +19,19 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
-const opsUsage = `usage: arena ops tables|restart ID|stop ID [flags]
+const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, over
 /ops/* with the operator token. A stop gives up the table's walk-in seats for good: their moves
 are dropped, they are free to join another table, and a later restart plays them on in silence.
 A table that has finished its round cannot be restarted or stopped (refused, exit 1).
+check runs one of the server's consistency checks (paid: the paid tables' ledger against the
+escrow) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding.
 
 flags (anywhere on the line):
   --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)
@@ -67,6 +69,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		method, path = http.MethodGet, "/ops/tables"
 	case len(pos) == 2 && (pos[0] == "restart" || pos[0] == "stop"):
 		method, path = http.MethodPost, "/ops/tables/"+url.PathEscape(pos[1])+"/"+pos[0]
+	case len(pos) == 2 && pos[0] == "check":
+		method, path = http.MethodGet, "/ops/checks/"+url.PathEscape(pos[1])
 	default:
 		fmt.Fprint(stderr, opsUsage)
 		return 2
@@ -110,6 +114,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		return 1
 	}
+	if pos[0] == "check" {
+		return printCheck(body, *asJSON, stdout, stderr)
+	}
 	if *asJSON || pos[0] != "tables" {
 		if *asJSON {
 			stdout.Write(body)
@@ -132,6 +139,31 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%d\t%d\t%s\n", t.ID, t.Game, t.Kind, t.Round, t.Turn, t.Phase, t.Status, t.Seats, t.Restarts, t.LastError)
 	}
 	tw.Flush()
+	return 0
+}
+
+// printCheck prints a check's report: its findings one JSON line each (or the report as is with
+// --json), "NAME: ok" when there is none; exit 0 when ok, 1 otherwise.
+func printCheck(body []byte, asJSON bool, stdout, stderr io.Writer) int {
+	var r ops.CheckReport
+	if err := json.Unmarshal(body, &r); err != nil {
+		fmt.Fprintf(stderr, "arena ops: unreadable answer: %v\n", err)
+		return 1
+	}
+	switch {
+	case asJSON:
+		stdout.Write(body)
+		fmt.Fprintln(stdout)
+	case r.OK:
+		fmt.Fprintf(stdout, "%s: ok\n", r.Check)
+	default:
+		for _, f := range r.Findings {
+			fmt.Fprintln(stdout, string(f))
+		}
+	}
+	if !r.OK {
+		return 1
+	}
 	return 0
 }
 

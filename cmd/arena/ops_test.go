@@ -24,6 +24,10 @@ func opsServer(t *testing.T) (*httptest.Server, *[]string) {
 		switch r.Method + " " + r.URL.Path {
 		case "GET /ops/tables":
 			w.Write([]byte(`{"tables":[{"id":"p1","game":"blitz","round":"T-3","phase":"talk","status":"failed","seats":6,"last_error":"panic: boom"}]}`))
+		case "GET /ops/checks/paid":
+			w.Write([]byte(`{"check":"paid","ok":false,"findings":[{"kind":"refund","detail":"the escrow refused refund"},{"kind":"settle"}]}`))
+		case "GET /ops/checks/quiet":
+			w.Write([]byte(`{"check":"quiet","ok":true,"findings":[]}`))
 		case "POST /ops/tables/p1/restart", "POST /ops/tables/p1/stop":
 			w.Write([]byte(`{"table":"p1","status":"ok"}`))
 		default:
@@ -105,5 +109,28 @@ func TestOpsRefusals(t *testing.T) {
 				t.Fatalf("exit %d (want %d), stderr %q (want %q)", code, tt.code, errb.String(), tt.msg)
 			}
 		})
+	}
+}
+
+// ops check NAME prints each finding as a JSON line and exits 1, or NAME: ok and exits 0.
+func TestOpsCheck(t *testing.T) {
+	srv, seen := opsServer(t)
+	var out, errb bytes.Buffer
+	if code := opsMain(t.Context(), []string{"check", "paid", "--server", srv.URL, "--token", "op_right_token_0123"}, noEnv, &out, &errb); code != 1 {
+		t.Fatalf("findings: exit %d (%s)", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || lines[0] != `{"kind":"refund","detail":"the escrow refused refund"}` || lines[1] != `{"kind":"settle"}` {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	out.Reset()
+	if code := opsMain(t.Context(), []string{"check", "quiet", "--server", srv.URL, "--token", "op_right_token_0123"}, noEnv, &out, &errb); code != 0 || out.String() != "quiet: ok\n" {
+		t.Fatalf("no findings: exit %d, %q (%s)", code, out.String(), errb.String())
+	}
+	if code := opsMain(t.Context(), []string{"check", "--server", srv.URL}, noEnv, &out, &errb); code != 2 {
+		t.Fatalf("check without a name: exit %d", code)
+	}
+	if got := (*seen)[len(*seen)-1]; got != "GET /ops/checks/quiet" {
+		t.Fatalf("last request %q", got)
 	}
 }

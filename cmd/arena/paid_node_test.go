@@ -49,7 +49,9 @@ type externalNode struct {
 // nodeEscrow is the external node's escrow instance: not devchain.DefaultEscrow.
 var nodeEscrow = devchain.ContractAddress{Index: 9100, Subindex: 0}
 
-func startExternalNode(t testing.TB, arenaBalance uint64) *externalNode {
+// startExternalNode starts the node; arenaBalance (microCCD, 0: the devchain's default) is the
+// arena account's at genesis, energyPrice the fee per NRG (0: free).
+func startExternalNode(t testing.TB, arenaBalance, energyPrice uint64) *externalNode {
 	t.Helper()
 	g, err := devchain.DefaultGenesis()
 	if err != nil {
@@ -64,7 +66,7 @@ func startExternalNode(t testing.TB, arenaBalance uint64) *externalNode {
 	}
 	dir := t.TempDir()
 	node, err := devchain.Start(context.Background(), devchain.Options{Dir: filepath.Join(dir, "node"), Genesis: &g,
-		Escrow: nodeEscrow, FinalizeAfter: -1, BlockTime: 20 * time.Millisecond})
+		Escrow: nodeEscrow, FinalizeAfter: -1, BlockTime: 20 * time.Millisecond, EnergyPrice: energyPrice})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +170,7 @@ func TestServePaidTableOnAConfiguredNode(t *testing.T) {
 		t.Skip("-short: runs the binary through a paid round")
 	}
 	bin := buildArena(t)
-	n := startExternalNode(t, 0)
+	n := startExternalNode(t, 0, 0)
 	agentID, key := n.registerAgent(t, 6101, "test-1")
 	dir := t.TempDir()
 	cfgFile := filepath.Join(dir, "arena.json")
@@ -247,6 +249,16 @@ func TestServePaidTableOnAConfiguredNode(t *testing.T) {
 		un, _ := n.node.EscrowUnspent()
 		return ok && er.Settled && len(un) == 0
 	}, func() string { return fmt.Sprintf("round %s not settled on the configured escrow: %+v", round, er) })
+	// The operators' check of the ledger against the escrow (`arena ops check paid`) finds them agreeing.
+	var out, errb strings.Builder
+	eventually(t, 30*time.Second, 200*time.Millisecond, func() bool {
+		out.Reset()
+		errb.Reset()
+		return opsMain(context.Background(), []string{"check", "paid", "--server", s.url, "--data", data}, noEnv, &out, &errb) == 0
+	}, func() string { return fmt.Sprintf("arena ops check paid: %s%s", out.String(), errb.String()) })
+	if out.String() != "paid: ok\n" {
+		t.Fatalf("arena ops check paid: %q", out.String())
+	}
 	s.stop()
 
 	houseAcc, _ := n.node.Account(devchain.AccountHouse)
@@ -314,7 +326,7 @@ func (n *externalNode) config(data string) config.Config {
 // `table: "open"` is refused with bad_table naming the missing setting (not the devchain's
 // constants standing in), and without the house account no instance card names an owner.
 func TestConfiguredNodeWithoutEscrowOrHouse(t *testing.T) {
-	n := startExternalNode(t, 0)
+	n := startExternalNode(t, 0, 0)
 	for _, tc := range []struct {
 		name, missing string
 		drop          func(*config.Config)
@@ -381,7 +393,7 @@ func TestConfiguredNodeWithoutEscrowOrHouse(t *testing.T) {
 // chain_network, or without the arena's key file, serve does not start (nothing is signed, and
 // no key is generated for a real network).
 func TestConfiguredNodeRefusals(t *testing.T) {
-	n := startExternalNode(t, 0)
+	n := startExternalNode(t, 0, 0)
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
 	for _, tc := range []struct {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	v2 "github.com/Concordium/concordium-go-sdk/v2"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/actors"
 	"arena/actors/dotdotdot"
@@ -27,15 +28,16 @@ import (
 // devchain under it, the chain actor, the agents hook, the arena and its paid tables), with a
 // quick gather and clock, for the paid tests and the kill -9 child.
 type paidRig struct {
-	t    testing.TB
-	dir  string
-	st   *storage.Store
-	ch   chainHook
-	ag   *agentsHook
-	a    *dotdotdot.Arena
-	pt   *dotdotdot.PaidTables
-	node *devchain.Node
-	stop func()
+	t      testing.TB
+	dir    string
+	st     *storage.Store
+	ch     chainHook
+	ag     *agentsHook
+	a      *dotdotdot.Arena
+	pt     *dotdotdot.PaidTables
+	node   *devchain.Node
+	escrow devchain.ContractAddress // the escrow instance the rig's paid tables use
+	stop   func()
 }
 
 // paidEntry is the rig's entry, microCCD.
@@ -45,6 +47,14 @@ type rigOptions struct {
 	Gather   time.Duration // 0: 3 s
 	OnStep   func(step, table, round string)
 	Resolver dotdotdot.KeyResolver
+	// Node, when set, is a configured node the rig runs on (serve's real-network path: its
+	// escrow, house account and network from config) instead of the embedded devchain.
+	Node *externalNode
+	// Funds checks that the arena's account can fund the house seats (serve's accountFunds),
+	// keeping FeeReserve beside them.
+	Funds      bool
+	FeeReserve int64
+	Metrics    prometheus.Registerer
 }
 
 func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
@@ -55,6 +65,9 @@ func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := config.Default()
 	cfg.DataDir = dir
+	if o.Node != nil {
+		cfg = o.Node.config(dir)
+	}
 	st, err := storage.Open(filepath.Join(dir, "arena.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -74,16 +87,25 @@ func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
 	}
 	escrowChain, house := ag.escrowWiring()
 	money := a.Ledger()
-	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: testEscrow},
-		Ledger: money, Chain: escrowChain, Contract: testEscrow, House: house, SeasonPool: ag.seasonPool(), Entry: paidEntry, Gather: o.Gather, Format: "short",
-		Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0", SweepEvery: time.Second, OnStep: o.OnStep,
+	contract := *ch.net.escrow
+	var funds dotdotdot.FundsReader
+	if o.Funds {
+		funds = accountFunds{ch.client, ch.net.account}
+	}
+	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: contract},
+		Ledger: money, Chain: escrowChain, Contract: contract, House: house, SeasonPool: ag.seasonPool(), Entry: paidEntry, Gather: o.Gather, Format: "short",
+		Escrow: ch.net.escrowID(), SweepEvery: time.Second, OnStep: o.OnStep, Funds: funds, FeeReserve: o.FeeReserve, Metrics: o.Metrics,
 		Pace: games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 100 * time.Millisecond,
 			"talk": 150 * time.Millisecond, "commit": 150 * time.Millisecond, "settle": 20 * time.Millisecond}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ag.setPaid(pt)
-	r := &paidRig{t: t, dir: dir, st: st, ch: ch, ag: ag, a: a, pt: pt, node: ch.node}
+	r := &paidRig{t: t, dir: dir, st: st, ch: ch, ag: ag, a: a, pt: pt, node: ch.node,
+		escrow: devchain.ContractAddress{Index: contract.Index, Subindex: contract.Subindex}}
+	if o.Node != nil {
+		r.node = o.Node.node
+	}
 	r.stop = func() {
 		_ = a.Shutdown(context.Background())
 		ch.stop()
@@ -127,7 +149,7 @@ func (r *paidRig) hold(n int, owner string) dotdotdot.PaidHold {
 // deposit pays amount to the escrow under token from account from, and waits for it to be final.
 func (r *paidRig) deposit(from, token string, amount uint64) {
 	r.t.Helper()
-	h, err := r.node.SendUpdate(from, devchain.DefaultEscrow, "escrow.deposit", devchain.EncodeDeposit(token), amount)
+	h, err := r.node.SendUpdate(from, r.escrow, "escrow.deposit", devchain.EncodeDeposit(token), amount)
 	if err != nil {
 		r.t.Fatal(err)
 	}

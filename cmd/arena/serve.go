@@ -108,7 +108,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 	defer stopRuntime(rt, log)
-	if err := dot.attached(cfg, store); err != nil {
+	if err := dot.attached(cfg, store, reg); err != nil {
 		return err
 	}
 

@@ -4,19 +4,22 @@
 //	GET  /ops/tables                → {"tables": [Table…]}
 //	POST /ops/tables/{id}/restart   → {"table": id, "status": "restarted"}
 //	POST /ops/tables/{id}/stop      → {"table": id, "status": "stopped"}
+//	GET  /ops/checks/{name}         → {"check": name, "ok": bool, "findings": [...]}
 //
 // No bearer → 401 unauthorized; a wrong one → 403 forbidden; an unknown table → 404
 // unknown_table (the arena's error code); a restart or stop of a table that has finished its
-// round → refused (actors.ErrBadSpec; 409 on the DOTDOTDOT site), changing nothing. Bodies on the
-// POSTs are not read.
+// round → refused (actors.ErrBadSpec; 409 on the DOTDOTDOT site), changing nothing; an unknown
+// check → 404 not_found. Bodies on the POSTs are not read.
 package ops
 
 import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,6 +57,21 @@ type Tables interface {
 type Options struct {
 	Token       string
 	CallTimeout time.Duration // 0 selects 10 s
+	// Checks are the consistency checks a product offers its operators, by name (a product's
+	// own, such as DOTDOTDOT's "paid": its ledger against the escrow); none: /ops/checks/* is
+	// not_found.
+	Checks map[string]Check
+}
+
+// Check runs one consistency check: the findings (each a JSON value naming what disagrees), none
+// when all is well; err when the check could not run (a refusal, as every door's).
+type Check func(ctx context.Context) ([]any, error)
+
+// CheckReport is GET /ops/checks/{name}'s answer (read back by `arena ops check`).
+type CheckReport struct {
+	Check    string            `json:"check"`
+	OK       bool              `json:"ok"`
+	Findings []json.RawMessage `json:"findings"`
 }
 
 // tableID is the shape of a table id in a path.
@@ -95,6 +113,28 @@ func Mount(e *echo.Echo, t Tables, opts Options) {
 	}
 	g.POST("/tables/:id/restart", act("restarted", t.RestartTable))
 	g.POST("/tables/:id/stop", act("stopped", t.StopTable))
+	g.GET("/checks/:name", func(c echo.Context) error {
+		name := c.Param("name")
+		check, ok := opts.Checks[name]
+		if !ok {
+			return door.Refuse(door.CodeNotFound, "no check "+strconv.Quote(name)+" on this server")
+		}
+		ctx, cancel := context.WithTimeout(c.Request().Context(), opts.CallTimeout)
+		defer cancel()
+		found, err := check(ctx)
+		if err != nil {
+			return err
+		}
+		r := CheckReport{Check: name, OK: len(found) == 0, Findings: make([]json.RawMessage, 0, len(found))}
+		for _, f := range found {
+			b, err := json.Marshal(f)
+			if err != nil {
+				return err
+			}
+			r.Findings = append(r.Findings, b)
+		}
+		return c.JSON(http.StatusOK, r)
+	})
 }
 
 // bearer checks `Authorization: Bearer <token>` in constant time (over SHA-256 digests, so the

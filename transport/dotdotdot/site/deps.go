@@ -44,6 +44,9 @@ type Deps struct {
 	LongPoll time.Duration
 	// OperatorToken guards /ops/*.
 	OperatorToken string
+	// OpsChecks are DOTDOTDOT's consistency checks at /ops/checks/{name} (ops.Options.Checks:
+	// "paid", the paid tables' ledger against the escrow).
+	OpsChecks map[string]ops.Check
 	// TrustProxyHost tells the chat seat that a proxy on this host forwards the public Host
 	// (chatseat.Options.TrustProxyHost).
 	TrustProxyHost bool
@@ -74,7 +77,7 @@ func (d Deps) Options() Options {
 		DeskOptions: desk.Options{MaxBody: d.MaxBody, LongPoll: d.LongPoll, Drain: d.Drain, Site: d.Origin,
 			Registrations: d.Registrations, Tables: d.Tables, Forwarded: d.Forwarded},
 		Ops:        d.Arena,
-		OpsOptions: ops.Options{Token: d.OperatorToken},
+		OpsOptions: ops.Options{Token: d.OperatorToken, Checks: d.OpsChecks},
 		Pages:      &pages.Options{Source: d.Arena, Narrator: narrator, Drain: d.Drain, Logger: d.Logger, Site: d.Origin},
 		Chat: &chatseat.Options{Desk: d.Arena, Describer: describer, Drain: d.Drain, Logger: d.Logger, Site: d.Origin, MaxBody: d.MaxBody,
 			Feedback: chatseat.LogFeedback(d.Logger), TrustProxyHost: d.TrustProxyHost,
