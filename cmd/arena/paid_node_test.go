@@ -249,6 +249,16 @@ func TestServePaidTableOnAConfiguredNode(t *testing.T) {
 		un, _ := n.node.EscrowUnspent()
 		return ok && er.Settled && len(un) == 0
 	}, func() string { return fmt.Sprintf("round %s not settled on the configured escrow: %+v", round, er) })
+	// The operators' check of the ledger against the escrow (`arena ops check paid`) finds them agreeing.
+	var out, errb strings.Builder
+	eventually(t, 30*time.Second, 200*time.Millisecond, func() bool {
+		out.Reset()
+		errb.Reset()
+		return opsMain(context.Background(), []string{"check", "paid", "--server", s.url, "--data", data}, noEnv, &out, &errb) == 0
+	}, func() string { return fmt.Sprintf("arena ops check paid: %s%s", out.String(), errb.String()) })
+	if out.String() != "paid: ok\n" {
+		t.Fatalf("arena ops check paid: %q", out.String())
+	}
 	s.stop()
 
 	houseAcc, _ := n.node.Account(devchain.AccountHouse)

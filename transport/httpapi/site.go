@@ -98,23 +98,54 @@ func Assemble(g Global, fallback string, sites ...Site) (router http.Handler, by
 	return r, byName, nil
 }
 
+// GlobalPaths are the routes every site serves alike (meta.MountGlobal): newSite answers them
+// before the site's own Pre middleware (DOTDOTDOT's token and one-value guards, §4.4), so
+// `/healthz?x=1&x=2` or `/healthz?token=abc` gets the same answer on every Host.
+var GlobalPaths = []string{"/healthz", "/metrics"}
+
 // newSite returns a site's echo instance: refusals (echo's own 404 and 405 included) answered
-// by answer, the access log, the request counter, panic recovery and the global routes.
+// by answer, the access log, the request counter, panic recovery and, ahead of anything the
+// site adds, the global routes (GlobalPaths), served by an echo instance of their own that the
+// site's Pre middleware never sees.
 func newSite(answer door.Site, g Global) (*echo.Echo, error) {
 	log := g.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	var reqs *prometheus.CounterVec
+	if g.Metrics != nil {
+		var err error
+		if reqs, err = requestCounter(g.Metrics); err != nil {
+			return nil, err
+		}
+	}
+	global := baseEcho(answer, log, reqs)
+	meta.MountGlobal(global, g.Meta)
+	e := baseEcho(answer, log, reqs)
+	e.Pre(func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			p := c.Request().URL.Path
+			for _, gp := range GlobalPaths {
+				if p == gp {
+					global.ServeHTTP(c.Response(), c.Request())
+					return nil
+				}
+			}
+			return next(c)
+		}
+	})
+	return e, nil
+}
+
+// baseEcho is an echo instance with a site's refusals and the shared middleware: access log,
+// request counter (reqs nil: none), panic recovery.
+func baseEcho(answer door.Site, log *slog.Logger, reqs *prometheus.CounterVec) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = answer.ErrorHandler(log)
 	e.Use(door.AccessLog(log))
-	if g.Metrics != nil {
-		reqs, err := requestCounter(g.Metrics)
-		if err != nil {
-			return nil, err
-		}
+	if reqs != nil {
 		e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 			return func(c echo.Context) error {
 				err := next(c)
@@ -127,8 +158,7 @@ func newSite(answer door.Site, g Global) (*echo.Echo, error) {
 		})
 	}
 	e.Use(door.Recover(log))
-	meta.MountGlobal(e, g.Meta)
-	return e, nil
+	return e
 }
 
 // requestCounter registers arena_http_requests_total on reg, or returns the one a site built

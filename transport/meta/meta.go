@@ -108,9 +108,10 @@ func MountCard(e *echo.Echo, o Options) {
 	e.GET("/.well-known/agent-card.json", serveCard)
 }
 
-// MountGlobal adds the routes every site serves, whatever its protocol: /healthz and /metrics.
+// MountGlobal adds the routes every site serves, whatever its protocol: /healthz and /metrics,
+// each for GET and for HEAD (the same status and headers, no body).
 func MountGlobal(e *echo.Echo, o Options) {
-	e.GET("/healthz", func(c echo.Context) error {
+	health := func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		if o.Health != nil {
 			ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
@@ -124,13 +125,33 @@ func MountGlobal(e *echo.Echo, o Options) {
 			}
 		}
 		return c.JSON(http.StatusOK, withNode(map[string]string{"status": "ok"}, o.ChainNode))
-	})
+	}
+	e.GET("/healthz", health)
+	e.HEAD("/healthz", bodiless(health))
 	g := o.Gatherer
 	if g == nil {
 		g = prometheus.NewRegistry()
 	}
-	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(g, promhttp.HandlerOpts{})))
+	metrics := echo.WrapHandler(promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
+	e.GET("/metrics", metrics)
+	e.HEAD("/metrics", bodiless(metrics))
 }
+
+// bodiless answers HEAD with h's status and headers and no body (RFC 9110 §9.3.2).
+func bodiless(h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Writer = headWriter{c.Response().Writer}
+		return h(c)
+	}
+}
+
+// headWriter drops the body of a HEAD answer.
+type headWriter struct{ http.ResponseWriter }
+
+func (w headWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// Unwrap is the underlying writer, for http.ResponseController.
+func (w headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // withNode adds "chain_node" to a /healthz body when the arena has a node to report.
 func withNode(body map[string]string, node string) map[string]string {
