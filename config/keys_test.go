@@ -48,7 +48,7 @@ func leaves(t *testing.T, c Config) map[string]string {
 	var walk func(prefix string, v map[string]any)
 	walk = func(prefix string, v map[string]any) {
 		for k, x := range v {
-			if m, ok := x.(map[string]any); ok && k != "register" && k != "tables" && k != "challenges" {
+			if m, ok := x.(map[string]any); ok && k != "register" && k != "tables" && k != "challenges" && k != "feedback" {
 				walk(prefix+k+".", m)
 				continue
 			}
