@@ -10,7 +10,7 @@ import (
 	"arena/storage"
 )
 
-// The isolation rule (DESIGN.md "Isolation"), as implemented here:
+// The isolation rule (docs/design.md, "Isolation"), as implemented here:
 //
 //   - A table guards every input it handles (table.go guard) with a key naming the input: the
 //     deadline instant for a timer ("advance@<instant>"), seat, kind, move and body hash for an

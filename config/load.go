@@ -78,10 +78,13 @@ var settings = []setting{
 	{"chain-house-account", "ARENA_CHAIN_HOUSE_ACCOUNT", "with --chain-node: the house identity account (§3), base58 (default none: no paid tables)", str(func(c *Config) *string { return &c.ChainHouseAccount })},
 	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.ChatMove })},
 	{"scouting", "ARENA_PACE_SCOUTING", "agent clock: scouting phase (default 1m30s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.Scouting })},
+	{"agent-talk", "ARENA_PACE_AGENT_TALK", "agent clock: one talk exchange (default 15s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.AgentTalk })},
+	{"agent-commit", "ARENA_PACE_AGENT_COMMIT", "agent clock: commit phase (default 25s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.AgentCommit })},
 	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.WalkinTopUp })},
 	{"hosted-start", "ARENA_PACE_HOSTED_START", "a hosted table starts with whoever came this long after it was hosted (default 10m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.HostedStart })},
 	{"paid-gather", "ARENA_PACE_PAID_GATHER", "a paid table takes holds this long from its first, then starts (default 2m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.PaidGather })},
 	{"long-poll", "ARENA_LONG_POLL", "cap of GET /v1/walkin/next?wait= (default 30s, at most 30s)", dur(func(c *Config) *Duration { return &c.HTTP.LongPoll })},
+	{"shutdown-grace", "ARENA_SHUTDOWN_GRACE", "how long SIGTERM waits for requests in flight, long polls included (default 35s)", dur(func(c *Config) *Duration { return &c.HTTP.ShutdownGrace })},
 	{"max-body", "ARENA_MAX_BODY", "request body cap in bytes (default 65536)", func(c *Config, v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {

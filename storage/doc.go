@@ -1,6 +1,6 @@
 // Package storage is the arena's one bbolt file and the only code that opens its transactions:
 // table records, round transcripts, the tables' input logs, each protocol's records, the money
-// ledger, command idempotency, the chain queue and used nonces (DESIGN.md "Storage"). Every
+// ledger, command idempotency, the chain queue and used nonces (docs/design.md, "Storage"). Every
 // bucket has a typed API; nothing outside this package sees a bbolt handle
 // (storage/storagetest opens and checks stores for tests).
 //

@@ -8,7 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The ledger bucket: money rows, append-only (DESIGN.md "Storage"). Key: the row's sequence
+// The ledger bucket: money rows, append-only (docs/design.md, "Storage"). Key: the row's sequence
 // number, 8 bytes big endian, from 1 with no gap; value: the row as its owner encodes it
 // (actors/ledger owns the shape). A row once written is never changed or deleted: the ledger's
 // state is rebuilt by reading every row in order.

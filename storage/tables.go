@@ -13,7 +13,7 @@ import (
 )
 
 // CommitStep writes a table's new snapshot and the step's events in one transaction
-// (write-ahead: DESIGN.md "Write before you speak"). Each event is stored as JSON under
+// (write-ahead: docs/design.md, "Write before you speak"). Each event is stored as JSON under
 // events/<event.Round>/<event.Seq>, once: the same (round, seq) written again with the same
 // bytes changes nothing (a write the committer runs again, a step written twice), and with other
 // bytes fails the whole commit with ErrExists, so an engine that numbers two lines alike cannot

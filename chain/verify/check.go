@@ -129,12 +129,20 @@ func Check(ctx context.Context, t Transcript, o Options) Report {
 	cs := canonical(t.Events)
 	checkNumbering(t, cs, add)
 	planner, _ := o.Game.(games.AnchorPlanner)
-	if planner == nil {
-		add(0, false, "anchors", "no game given that plans the round's anchors (Options.Game, games.AnchorPlanner)")
+	switch {
+	case o.Game == nil:
+		add(0, false, "anchors", "no game given that plans the round's anchors (Options.Game)")
+	case planner == nil:
+		add(0, false, "anchors", "game %s plans no anchors (it is no games.AnchorPlanner)", o.Game.Manifest().ID)
 	}
 	exp, recs := plan(t.Events, cs, planner)
 	opener, _ := o.Game.(games.Opener)
-	rev := checkReveal(t, opener, add)
+	var rev revealed
+	if o.Game != nil && opener == nil {
+		add(len(t.Events), false, "open-round anchor", "game %s opens no commitment at its reveal (it is no games.Opener)", o.Game.Manifest().ID)
+	} else {
+		rev = checkReveal(t, opener, add)
+	}
 	if o.Log != nil {
 		checkReplay(t, cs, *o.Log, add)
 	}

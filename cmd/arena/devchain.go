@@ -33,7 +33,10 @@ writes their keys to DIR/devchain-genesis.json (mode 0600). When it is listening
 JSON line: {"addr", "data", "genesis_file", "registry", "escrow", "accounts":[{name,address}]},
 then serves until interrupted.
   --addr            listen address (default 127.0.0.1:0, a free port)
-  --data            data directory (default ./data/devchain)
+  --data            the chain's data directory (default ./data/devchain); an arena data
+                    directory (one holding arena.db) means its embedded chain, DIR/devchain,
+                    whose lock a running arena serve holds: the devchain then fails (timeout)
+                    rather than start a second chain beside the server's
   --block-time      how often received transactions are baked into a block (default 100ms)
   --finalize-after  how long a block stays committed before it is finalized (default 500ms;
                     0 finalizes a block as it is baked)
@@ -60,6 +63,16 @@ type devchainAccount struct {
 	Address string `json:"address"`
 }
 
+// embeddedChainDir is the chain directory of dir when dir is an arena data directory (it holds
+// arena.db): dir/devchain, where arena serve keeps its embedded devchain (and holds its lock
+// while it runs). ok is false for any other directory, which is the chain's own.
+func embeddedChainDir(dir string) (string, bool) {
+	if _, err := os.Stat(filepath.Join(dir, "arena.db")); err != nil {
+		return "", false
+	}
+	return filepath.Join(dir, "devchain"), true
+}
+
 // runDevchain runs the node until ctx ends. Exit codes: 0 stopped cleanly, 1 the node failed
 // to start, 2 usage error.
 func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -83,6 +96,10 @@ func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if fs.NArg() != 0 {
 		fmt.Fprintf(stderr, "arena devchain: unexpected argument %q\n", fs.Arg(0))
 		return 2
+	}
+	arenaDir := ""
+	if chainDir, ok := embeddedChainDir(*data); ok {
+		arenaDir, *data = *data, chainDir
 	}
 	if *blockTime <= 0 || *finalizeAfter < 0 {
 		fmt.Fprintln(stderr, "arena devchain: --block-time must be positive and --finalize-after not negative")
@@ -114,6 +131,10 @@ func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	n, err := devchain.Start(ctx, opts)
 	if err != nil {
+		if arenaDir != "" {
+			fmt.Fprintf(stderr, "arena devchain: %v (is arena serve running on %s? one data directory serves one process at a time)\n", err, arenaDir)
+			return 1
+		}
 		fmt.Fprintf(stderr, "arena devchain: %v\n", err)
 		return 1
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// protocols are the protocol folders a floor may hold (DESIGN.md, "The layout").
+// protocols are the protocol folders a floor may hold (docs/design.md, "The layout").
 var protocols = []string{"dotdotdot", "breakroom", "warden", "market"}
 
 // gamePackages are the games a protocol plays (DOTDOTDOT's Blitz, the Warden's game): a generic

@@ -1,5 +1,5 @@
 // Package script plays one DOTDOTDOT Blitz or Short round offline from a round script
-// (shared/specs/round-script.md): it parses and validates the script strictly, runs it on the
+// (docs/round-script.md): it parses and validates the script strictly, runs it on the
 // Blitz engine with every seat a walk-in whose key derives from the script's seed, and builds
 // the Output (payouts, house, commitments, rejections, eliminations, accusations, bounty,
 // transcript hash and events). `arena sim` is its command-line face.
