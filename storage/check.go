@@ -14,20 +14,49 @@ import (
 	"arena/games"
 )
 
-// Check reads the whole file and reports every key that does not fit the layout doc.go
-// describes: a bucket this build does not create, a key of a shape its bucket does not hold, a
-// value that does not decode, an event whose round has no table. It returns nil for a sound file,
-// else an error wrapping ErrCorrupt that lists the first problems found (each with its bucket and
-// key). Check is read-only and may run on a store opened with Options.ReadOnly; the values the
-// owners keep opaque (table records, ledger rows, inputs, command answers) are not decoded.
-func (s *Store) Check() error {
+// Check reads the whole file and reports what is damaged. First bbolt's own consistency check
+// (tx.Check): pages freed twice or unreachable, a page of the wrong type, keys out of order; a
+// file with such damage is reported without walking its values (a walk over a bad page could
+// read garbage). Then every key that does not fit the layout doc.go describes: a bucket this
+// build does not create, a key of a shape its bucket does not hold, a value that does not
+// decode, an event whose round has no table. It returns nil for a sound file, else an error
+// wrapping ErrCorrupt that lists the first problems found (each with its page, or its bucket and
+// key); a panic while reading the file is recovered and reported so too. Check is read-only and
+// may run on a store opened with Options.ReadOnly; the values the owners keep opaque (table
+// records, ledger rows, inputs, command answers) are not decoded.
+func (s *Store) Check() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("storage: check %s: %w: reading the file failed: %v", s.path, ErrCorrupt, r)
+		}
+	}()
 	var probs []string
 	report := func(format string, args ...any) {
 		if len(probs) < maxProblems {
 			probs = append(probs, fmt.Sprintf(format, args...))
 		}
 	}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		// Touch every page of every tree here first: a page bbolt cannot read panics in this
+		// goroutine, where the recover above reports it. tx.Check (through the freelist scan a
+		// file without a synced freelist needs) reads pages on goroutines of its own, where such
+		// a panic would end the process.
+		if err := tx.ForEach(func(_ []byte, b *bolt.Bucket) error { return touchPages(b) }); err != nil {
+			return err
+		}
+		// bbolt sends every problem it finds, then closes the channel: read it to the end so its
+		// goroutine finishes.
+		pages := 0
+		for perr := range tx.Check() {
+			pages++
+			report("pages: %v", perr)
+		}
+		if pages > 0 {
+			if pages > maxProblems {
+				report("pages: %d problems in all", pages)
+			}
+			return nil
+		}
 		known := map[string]bool{}
 		for _, name := range allBuckets {
 			known[name] = true
@@ -80,6 +109,18 @@ func (s *Store) Check() error {
 		return fmt.Errorf("storage: check %s: %w: %s", s.path, ErrCorrupt, strings.Join(probs, "; "))
 	}
 	return nil
+}
+
+// touchPages reads every key and value of b and of the buckets under it.
+func touchPages(b *bolt.Bucket) error {
+	return b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			if nb := b.Bucket(k); nb != nil {
+				return touchPages(nb)
+			}
+		}
+		return nil
+	})
 }
 
 // maxProblems bounds the problems one Check lists.

@@ -15,7 +15,8 @@ var (
 	ErrExists = errors.New("storage: already exists")
 	// ErrReadOnly is returned by every write to a store opened with Options.ReadOnly.
 	ErrReadOnly = errors.New("storage: read-only")
-	// ErrCorrupt is returned by Check for a file that does not fit the layout.
+	// ErrCorrupt is returned by Check for a file that does not fit the layout or whose pages
+	// bbolt cannot read, and by a read-only Open whose meta bucket cannot be read.
 	ErrCorrupt = errors.New("storage: corrupt")
 	// ErrBadKey is returned for an empty key or a table id / round containing '/'.
 	ErrBadKey = errors.New("storage: bad key")

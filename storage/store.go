@@ -89,7 +89,8 @@ type Store struct {
 // Open opens (creating if needed, with its directory) the bbolt file at path, creates the
 // buckets, deletes empty retired ones and checks the schema version. It fails with ErrSchema for
 // a newer file, and with bbolt's ErrTimeout when another process holds the file. With
-// Options.ReadOnly the file must exist and nothing is created.
+// Options.ReadOnly the file must exist and nothing is created; a meta bucket that cannot be read
+// there (a damaged page) is ErrCorrupt.
 func Open(path string, opts Options) (*Store, error) {
 	if opts.ReadOnly {
 		if _, err := os.Stat(path); err != nil {
@@ -115,7 +116,7 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
 	if opts.ReadOnly {
-		err = db.View(func(tx *bolt.Tx) error { return checkSchema(tx.Bucket([]byte(BucketMeta))) })
+		err = readSchema(db)
 	} else {
 		err = db.Update(prepare)
 	}
@@ -154,6 +155,17 @@ func prepare(tx *bolt.Tx) error {
 		return meta.Put([]byte("schema"), u64(SchemaVersion))
 	}
 	return checkSchema(meta)
+}
+
+// readSchema checks the schema version of a file opened read-only (check-data's way in): a
+// damaged page under the meta bucket is ErrCorrupt, not a panic.
+func readSchema(db *bolt.DB) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: reading the meta bucket failed: %v", ErrCorrupt, r)
+		}
+	}()
+	return db.View(func(tx *bolt.Tx) error { return checkSchema(tx.Bucket([]byte(BucketMeta))) })
 }
 
 // checkSchema fails with ErrSchema unless meta holds a schema version this build reads.

@@ -54,6 +54,10 @@ func checkDataMain(args []string, getenv func(string) string, stdout, stderr io.
 		path = filepath.Join(firstOf(*data, config.ClientEnv(getenv).DataDir, "./data"), "arena.db")
 	}
 	st, err := storage.Open(path, storage.Options{ReadOnly: true})
+	if errors.Is(err, storage.ErrCorrupt) {
+		fmt.Fprintf(stderr, "arena check-data: %s is damaged: %v\n", path, err)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "arena check-data: open %s read-only (is the server still running?): %v\n", path, err)
 		return 1

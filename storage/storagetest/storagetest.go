@@ -140,3 +140,52 @@ func corrupted(path string) []badKey {
 	delete(damaged.keys, path)
 	return keys
 }
+
+// LivePages lists the leaf and branch pages of the closed file at path that its trees reach (not
+// the meta pages, the freelist, or a freed page), by id, and the file's page size in bytes.
+func LivePages(t testing.TB, path string) (ids []int, pageSize int) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		t.Fatalf("storagetest: pages of %s (is the store closed?): %v", path, err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *bolt.Tx) error {
+		for id := 2; ; id++ {
+			info, err := tx.Page(id)
+			if err != nil {
+				return err
+			}
+			if info == nil {
+				return nil // past the last page
+			}
+			if info.Type == "leaf" || info.Type == "branch" {
+				ids = append(ids, id)
+			}
+			id += info.OverflowCount
+		}
+	})
+	if err != nil {
+		t.Fatalf("storagetest: pages of %s: %v", path, err)
+	}
+	return ids, db.Info().PageSize
+}
+
+// BreakPage writes a copy of the closed file at src to dst with the type of page id overwritten
+// by one bbolt has none of (the page header's flags, bytes 8..9): damage below the layout, as a
+// bad disk block leaves it. dst is left out of the cleanup check; the test judges it.
+func BreakPage(t testing.TB, src, dst string, id, pageSize int) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatalf("storagetest: break a page: %v", err)
+	}
+	at := id*pageSize + 8
+	if at+2 > len(b) {
+		t.Fatalf("storagetest: page %d is past the end of %s", id, src)
+	}
+	b[at], b[at+1] = 0xa5, 0x5a
+	if err := os.WriteFile(dst, b, 0o600); err != nil {
+		t.Fatalf("storagetest: break a page: %v", err)
+	}
+}
