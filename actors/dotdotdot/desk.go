@@ -54,6 +54,9 @@ type JoinRequest struct {
 	Mole   *int   `json:"mole,omitempty"`   // practice: the seat to be the mole (1..seats); nil lets the seed draft it
 	Pace   string `json:"pace,omitempty"`   // "chat" (default: 3-minute moves, closeEarly) | "agent" (the 20 s clock, §5.3)
 	Format string `json:"format,omitempty"` // "blitz" (default, 6 seats) | "short" (3 seats)
+	// Seats is a Practice table's seat count, within the format's (§5.6: blitz 6 to 8, short 3);
+	// 0 is the format's fewest.
+	Seats int `json:"seats,omitempty"`
 }
 
 // JoinReply answers a join. On a practice table the round is open at once; on the walkin table

@@ -246,28 +246,47 @@ func checkWalkinName(name, model string) error {
 	return check("model", model, 0, 64)
 }
 
-// formatSeats is how many seats the desk's tables of each format of its game have: the format's
-// fewest (games.Format.MinSeats; §5.6: Blitz 6, Short 3), read from the game's manifest. The
-// desk serves exactly the formats its game has.
+// formatSeats is how many seats the desk's tables of each format of its game may have, read from
+// the game's manifest (games.Format.MinSeats to MaxSeats; §5.6: Blitz 6 to 8, Short 3): a table
+// has the fewest unless its opener chose more. The desk serves exactly the formats its game has.
 type formatSeats struct {
-	seats map[string]int
-	names []string // in the manifest's order, for refusals
+	seats map[string][2]int // format → fewest, most
+	names []string          // in the manifest's order, for refusals
 }
 
 // formatSeatsOf reads the formats of a game's manifest.
 func formatSeatsOf(m games.Manifest) formatSeats {
-	f := formatSeats{seats: map[string]int{}}
+	f := formatSeats{seats: map[string][2]int{}}
 	for _, ff := range m.Formats {
-		f.seats[ff.Name] = ff.MinSeats
+		f.seats[ff.Name] = [2]int{ff.MinSeats, max(ff.MaxSeats, ff.MinSeats)}
 		f.names = append(f.names, ff.Name)
 	}
 	return f
 }
 
-// of is the seat count of format, false if the game has no such format.
+// of is the default seat count of format (its fewest), false if the game has no such format.
 func (f formatSeats) of(format string) (int, bool) {
 	n, ok := f.seats[format]
-	return n, ok
+	return n[0], ok
+}
+
+// choose is the seat count of a table of format whose opener asked for n seats: the fewest for
+// n = 0, n itself within the manifest's range. Refusals: bad_request naming the range (or the
+// formats, for one the game does not have).
+func (f formatSeats) choose(format string, n int) (int, error) {
+	r, ok := f.seats[format]
+	switch {
+	case !ok:
+		return 0, games.Errorf(games.CodeBadRequest, "format must be %s", f.choices())
+	case n == 0:
+		return r[0], nil
+	case n < r[0] || n > r[1]:
+		if r[0] == r[1] {
+			return 0, games.Errorf(games.CodeBadRequest, "seats: a %s table has %d seats (§5.6)", format, r[0])
+		}
+		return 0, games.Errorf(games.CodeBadRequest, "seats: a %s table has %d to %d seats (§5.6)", format, r[0], r[1])
+	}
+	return n, nil
 }
 
 // choices names the formats for a refusal: "blitz" or "short".
@@ -299,10 +318,14 @@ func normalizeJoin(r JoinRequest, formats formatSeats) (JoinRequest, error) {
 	if r.Format == "" {
 		r.Format = "blitz"
 	}
-	seats, ok := formats.of(r.Format)
-	if !ok {
-		return r, games.Errorf(games.CodeBadRequest, "format must be %s", formats.choices())
+	if r.Seats != 0 && r.Table != "practice" {
+		return r, games.Errorf(games.CodeBadRequest, "seats are chosen on Practice tables (and by a hosted table's host); the walkin table has the format's fewest")
 	}
+	seats, err := formats.choose(r.Format, r.Seats)
+	if err != nil {
+		return r, err
+	}
+	r.Seats = seats
 	if r.Mole != nil {
 		if r.Table != "practice" {
 			return r, games.Errorf(games.CodeBadRequest, "mole is chosen on Practice tables only")

@@ -121,22 +121,26 @@ func newHostedCode() (string, error) {
 	return string(out), nil
 }
 
-func normalizeHostedFormat(format string, formats formatSeats) (string, error) {
+// normalizeHosted is a hosted table's format ("" → "blitz") and seat count (0 → the format's
+// fewest), refused (bad_request) outside the game's manifest.
+func normalizeHosted(format string, seats int, formats formatSeats) (string, int, error) {
 	if format == "" {
-		return "blitz", nil
+		format = "blitz"
 	}
-	if _, ok := formats.of(format); !ok {
-		return "", games.Errorf(games.CodeBadRequest, "format must be %s", formats.choices())
+	n, err := formats.choose(format, seats)
+	if err != nil {
+		return "", 0, err
 	}
-	return format, nil
+	return format, n, nil
 }
 
-// HostTable opens a hosted table for the token's walk-in (§4.5): format "blitz" (default, six
-// seats, five turns) or "short" (three seats). The walk-in is its host, in seat 1 when it
-// starts. Refusals: unknown_token, bad_request (format), at_a_hosted_table (it waits at a
-// hosted table already, or holds a seat or a walkin-table place), busy.
-func (a *Arena) HostTable(ctx context.Context, token, format string) (HostedTable, error) {
-	format, err := normalizeHostedFormat(format, a.formats)
+// HostTable opens a hosted table for the token's walk-in (§4.5): format "blitz" (default, five
+// turns, six seats or as many as seats asks up to eight, §5.6) or "short" (three seats). The
+// walk-in is its host, in seat 1 when it starts. Refusals: unknown_token, bad_request (format,
+// a seat count outside the format's), at_a_hosted_table (it waits at a hosted table already, or
+// holds a seat or a walkin-table place), busy.
+func (a *Arena) HostTable(ctx context.Context, token, format string, seats int) (HostedTable, error) {
+	format, seats, err := normalizeHosted(format, seats, a.formats)
 	if err != nil {
 		return HostedTable{}, err
 	}
@@ -144,7 +148,7 @@ func (a *Arena) HostTable(ctx context.Context, token, format string) (HostedTabl
 	if err != nil {
 		return HostedTable{}, err
 	}
-	r, err := deskCall[*hostedReply](ctx, a, w, &walkinHost{Format: format})
+	r, err := deskCall[*hostedReply](ctx, a, w, &walkinHost{Format: format, Seats: seats})
 	if err != nil {
 		return HostedTable{}, err
 	}

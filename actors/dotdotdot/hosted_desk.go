@@ -21,6 +21,7 @@ import (
 type hostedOpen struct {
 	deskReplier
 	Hash, Name, Format string
+	Seats              int // within the format's (normalizeHosted)
 	PID                *actor.PID
 }
 
@@ -167,7 +168,10 @@ func (d *desk) receiveHosted(ctx actor.Context, msg any) {
 			m.respond(&games.Error{Code: CodeBusy, Msg: "no table code could be drawn; try again", Retry: true})
 			return
 		}
-		seats, _ := d.a.formats.of(m.Format)
+		seats := m.Seats
+		if seats == 0 {
+			seats, _ = d.a.formats.of(m.Format)
+		}
 		t := &hostedTab{code: code, format: m.Format, seats: seats, status: HostedGathering, created: now,
 			startsBy: now.Add(d.a.paces().HostedStart),
 			members:  []hostedMember{{Hash: m.Hash, Name: m.Name, PID: m.PID}}}

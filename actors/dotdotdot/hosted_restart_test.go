@@ -46,14 +46,14 @@ func TestHostedTablesSurviveRestart(t *testing.T) {
 		return tok
 	}
 	ann, bo, cy, dee, eve, fay := reg("Ann"), reg("Bo"), reg("Cy"), reg("Dee"), reg("Eve"), reg("Fay")
-	a, err := e.a.HostTable(ctx, ann, "short")
+	a, err := e.a.HostTable(ctx, ann, "short", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.a.JoinHosted(ctx, bo, a.Code); err != nil {
 		t.Fatal(err)
 	}
-	b, err := e.a.HostTable(ctx, cy, "short")
+	b, err := e.a.HostTable(ctx, cy, "short", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestHostedTablesSurviveRestart(t *testing.T) {
 		t.Fatalf("the started table after the restart: %+v %v (want %s held)", got, err, full.Round)
 	}
 	// Ann and Bo still wait at their table.
-	_, err = e.a.HostTable(ctx, ann, "short")
+	_, err = e.a.HostTable(ctx, ann, "short", 0)
 	deskWantCode(t, err, CodeAtAHostedTable)
 	if n, err := e.a.NextMove(ctx, bo, 0); err != nil || n.Status != NextGathering || !strings.Contains(n.Brief, "hosted table "+a.Code) {
 		t.Fatalf("Bo's poll after the restart: %+v %v", n, err)
@@ -119,7 +119,7 @@ func hostedTimerSurvivesRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := e.a.HostTable(ctx, ann, "blitz")
+	h, err := e.a.HostTable(ctx, ann, "blitz", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func hostedStartingOpensAfterRestart(t *testing.T) {
 	ctx := deskCtx(t)
 	ann, _ := e.a.RegisterWalkin(ctx, "Ann", "")
 	bo, _ := e.a.RegisterWalkin(ctx, "Bo", "")
-	h, err := e.a.HostTable(ctx, ann, "short")
+	h, err := e.a.HostTable(ctx, ann, "short", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestHostedOpenedReseatsAfterRestart(t *testing.T) {
 		}
 		before[hash] = b
 	}
-	h, err := e.a.HostTable(ctx, ann, "short")
+	h, err := e.a.HostTable(ctx, ann, "short", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func hostedEnv(t *testing.T) (*deskEnv, context.Context, func(name string) strin
 func TestHostedFillsAndStarts(t *testing.T) {
 	e, ctx, reg := hostedEnv(t)
 	ann, bo, cy := reg("Ann"), reg("Bo"), reg("Cy")
-	h, err := e.a.HostTable(ctx, ann, "short")
+	h, err := e.a.HostTable(ctx, ann, "short", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestHostedFillsAndStarts(t *testing.T) {
 	} else {
 		deskWantCode(t, err, CodeAtAHostedTable)
 	}
-	_, err = e.a.HostTable(ctx, bo, "")
+	_, err = e.a.HostTable(ctx, bo, "", 0)
 	deskWantCode(t, err, CodeAtAHostedTable)
 	n, err := e.a.NextMove(ctx, bo, 0)
 	if err != nil || n.Status != NextGathering || !strings.Contains(n.Brief, "hosted table "+h.Code) {
@@ -101,11 +101,11 @@ func TestHostedFillsAndStarts(t *testing.T) {
 func TestHostedStartNotHostLeave(t *testing.T) {
 	e, ctx, reg := hostedEnv(t)
 	ann, bo, cy := reg("Ann"), reg("Bo"), reg("Cy")
-	h, err := e.a.HostTable(ctx, ann, "")
+	h, err := e.a.HostTable(ctx, ann, "", 0)
 	if err != nil || h.Format != "blitz" || h.Seats != 6 {
 		t.Fatalf("host %+v %v", h, err)
 	}
-	_, err = e.a.HostTable(ctx, ann, "")
+	_, err = e.a.HostTable(ctx, ann, "", 0)
 	deskWantCode(t, err, CodeAtAHostedTable)
 	_, err = e.a.StartHosted(ctx, bo)
 	deskWantCode(t, err, CodeNotAtATable)
@@ -145,7 +145,7 @@ func TestHostedTenMinutes(t *testing.T) { inBubble(t, hostedTenMinutes) }
 func hostedTenMinutes(t *testing.T) {
 	e, ctx, reg := hostedEnv(t)
 	ann, bo, cy := reg("Ann"), reg("Bo"), reg("Cy")
-	h, err := e.a.HostTable(ctx, ann, "blitz")
+	h, err := e.a.HostTable(ctx, ann, "blitz", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func hostedTenMinutes(t *testing.T) {
 	}
 
 	// The last one out closes a table: its code is unknown at once.
-	h2, err := e.a.HostTable(ctx, ann, "short")
+	h2, err := e.a.HostTable(ctx, ann, "short", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

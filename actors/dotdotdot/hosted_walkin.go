@@ -18,6 +18,7 @@ const hostedPending = "?"
 type walkinHost struct {
 	deskReplier
 	Format string
+	Seats  int // within the format's (normalizeHosted)
 }
 
 // walkinJoinCode asks to join the table with Code. Reply *hostedReply or a *games.Error.
@@ -62,7 +63,7 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 			return
 		}
 		w.hosted = hostedPending
-		fwd := &hostedOpen{Hash: w.hash, Name: w.rec.Name, Format: m.Format, PID: ctx.Self()}
+		fwd := &hostedOpen{Hash: w.hash, Name: w.rec.Name, Format: m.Format, Seats: m.Seats, PID: ctx.Self()}
 		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinJoinCode:

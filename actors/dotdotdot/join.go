@@ -22,6 +22,7 @@ type AgentJoin struct {
 	Owner    string // the Badge's owner, CAIP-10 (§3, from the registry): seat.taken's owner (§15)
 	Table    string // "practice" (a fresh table with house seats, opened at once)
 	Format   string // "short" or "blitz" ("" → "blitz")
+	Seats    int    // the Practice table's seat count within the format's (§5.6); 0: its fewest
 	// Pace is the table's clock; zero selects the agent clock of §5.3 (every phase its full
 	// length). Tests give a quicker one.
 	Pace games.Pace
@@ -60,9 +61,12 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	if format == "" {
 		format = "blitz"
 	}
-	n, ok := a.formats.of(format)
-	if !ok {
+	if _, ok := a.formats.of(format); !ok {
 		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "format %q: %s", format, strings.ReplaceAll(a.formats.choices(), "\"", ""))
+	}
+	n, err := a.formats.choose(format, j.Seats)
+	if err != nil {
+		return AgentJoinReply{}, err
 	}
 	// One join per Badge at a time: the live-seat check and the opening are one step, or joins
 	// arriving together would each find no live seat and each open a table.

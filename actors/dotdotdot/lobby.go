@@ -56,8 +56,8 @@ type lobbyWalkin struct {
 // walkinTableSpec builds the spec of a walk-in table of n seats (formatSeats) on pace (the
 // arena's configured clock, Arena.pace): the walk-ins in seats 1.., house agents after them
 // (names drawn from houseRoster with the table id as seed, none a walk-in's name by nameKey: at
-// most 6 seats, 8 names, so there are always enough), every seat at the notional entry and
-// collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
+// most 8 seats and 8 names, each walk-in taking at most one of them, so there are always
+// enough), every seat at the notional entry and collateral. mole, when set, fixes the mole's seat (games/blitz Options.Mole).
 func walkinTableSpec(id, kind, format string, n int, pace games.Pace, walkins []lobbyWalkin, mole *int) (actors.TableSpec, map[int]string) {
 	sum := sha256.Sum256([]byte(id))
 	rng := mrand.New(mrand.NewPCG(binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])))
@@ -121,7 +121,7 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 	if err != nil {
 		return fail(err)
 	}
-	spec, house := walkinTableSpec(id, "practice", req.Format, a.seatsOf(req.Format), a.pace(req.Pace), []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
+	spec, house := walkinTableSpec(id, "practice", req.Format, req.Seats, a.pace(req.Pace), []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
 	round, err := a.OpenTable(octx, spec)
 	if err != nil {
 		_ = a.deskSend(d, &deskDropMailbox{PID: mb.PID})

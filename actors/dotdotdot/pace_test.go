@@ -81,7 +81,7 @@ func TestConfiguredPaceReachesDeadlines(t *testing.T) {
 	if got := n2.Prompt.Deadline.Sub(n.Prompt.Deadline); got != 5*time.Second {
 		t.Errorf("agent talk response deadline %v after the talk began, want 5s (a 7 s exchange)", got)
 	}
-	h, err := e.a.HostTable(ctx, host, "short")
+	h, err := e.a.HostTable(ctx, host, "short", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

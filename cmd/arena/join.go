@@ -265,7 +265,7 @@ type joinSeater struct {
 
 func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (dotdotdot.AgentJoinReply, error) {
 	return s.a.JoinAgent(ctx, dotdotdot.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
-		Owner: st.Agent.Owner, Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Pace: s.pace, Human: true})
+		Owner: st.Agent.Owner, Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Seats: st.Seats, Pace: s.pace, Human: true})
 }
 
 func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error) {

@@ -66,4 +66,18 @@ func TestConformanceBlitz6(t *testing.T) {
 	gametest.Run(t, c)
 }
 
+// TestConformanceBlitz7 and TestConformanceBlitz8 run the suite on the seat counts the manifest
+// allows beyond six (§5.6: Blitz 6 to 8).
+func TestConformanceBlitz7(t *testing.T) {
+	c := conformance()
+	c.Setup, c.Keys = testSetup("blitz", 7, `{}`), newTestKeys(7)
+	gametest.Run(t, c)
+}
+
+func TestConformanceBlitz8(t *testing.T) {
+	c := conformance()
+	c.Setup, c.Keys = testSetup("blitz", 8, `{}`), newTestKeys(8)
+	gametest.Run(t, c)
+}
+
 func FuzzConformance(f *testing.F) { gametest.Fuzz(f, conformance()) }

@@ -11,8 +11,8 @@
 //
 //	register      {name, model?}                          → the walk-in token
 //	list_tables   {token?}                                → Practice, the walk-in table, hosted tables gathering
-//	play_practice {token, format?, pace?, mole?}          → JoinWalkin {table: "practice"}
-//	host_table    {token, format?}                        → Hosted.HostTable: the code and the link
+//	play_practice {token, format?, pace?, mole?, seats?}  → JoinWalkin {table: "practice"}
+//	host_table    {token, format?, seats?}                → Hosted.HostTable: the code and the link
 //	join_table    {token, code} | {token, table:"walkin"} → JoinWalkin {code} | JoinWalkin {table: "walkin"}
 //	start_table   {token}                                 → Hosted.StartHosted (the host only: not_host)
 //	leave_table   {token}                                 → Hosted.LeaveTable

@@ -182,6 +182,7 @@ func (h *handlers) playPractice(ctx context.Context, raw []byte) *mcp.CallToolRe
 		Format string `json:"format"`
 		Pace   string `json:"pace"`
 		Mole   *int   `json:"mole"`
+		Seats  int    `json:"seats"`
 	}
 	if r := decode("play_practice", raw, &a); r != nil {
 		return r
@@ -192,7 +193,7 @@ func (h *handlers) playPractice(ctx context.Context, raw []byte) *mcp.CallToolRe
 	if r := h.limit(ctx, h.o.Tables); r != nil {
 		return r
 	}
-	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Table: "practice", Format: a.Format, Pace: a.Pace, Mole: a.Mole})
+	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Table: "practice", Format: a.Format, Pace: a.Pace, Mole: a.Mole, Seats: a.Seats})
 	if err != nil {
 		return h.refusal(err)
 	}
@@ -221,11 +222,12 @@ func orDefault(s, d string) string {
 	return s
 }
 
-// host_table: {token, format?} → Hosted.HostTable.
+// host_table: {token, format?, seats?} → Hosted.HostTable.
 func (h *handlers) hostTable(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a struct {
 		Token  string `json:"token"`
 		Format string `json:"format"`
+		Seats  int    `json:"seats"`
 	}
 	if r := decode("host_table", raw, &a); r != nil {
 		return r
@@ -239,7 +241,7 @@ func (h *handlers) hostTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	if r := h.limit(ctx, h.o.Tables); r != nil {
 		return r
 	}
-	t, err := h.o.Hosted.HostTable(ctx, a.Token, a.Format)
+	t, err := h.o.Hosted.HostTable(ctx, a.Token, a.Format, a.Seats)
 	if err != nil {
 		return h.refusal(err)
 	}

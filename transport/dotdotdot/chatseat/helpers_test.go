@@ -110,7 +110,7 @@ func (f *fakeDesk) WalkinRecord(ctx context.Context, token string) (json.RawMess
 	return json.RawMessage(`{"name":"Ada","practice":2,"practice_needed":3,"walkin_table":false,"rounds":2}`), nil
 }
 
-func (f *fakeDesk) HostTable(ctx context.Context, token, format string) (dotdotdot.HostedTable, error) {
+func (f *fakeDesk) HostTable(ctx context.Context, token, format string, seats int) (dotdotdot.HostedTable, error) {
 	if err := f.rec("host:" + format); err != nil {
 		return dotdotdot.HostedTable{}, err
 	}

@@ -29,7 +29,8 @@ const (
 	exchProp   = `"exchange": {"type": "integer", "minimum": 1, "maximum": 3, "description": "the talk exchange, as next_move gave it (1-based)"}`
 	seatProp   = `{"type": "integer", "minimum": 1, "maximum": 8, "description": "a seat number at the table"}`
 	accuseProp = `"accusation": {"type": "integer", "minimum": 1, "maximum": 8, "description": "optional: the seat you accuse of being the mole (§12); it may be moved once, and stands sealed until the reveal"}`
-	formatProp = `"format": {"type": "string", "enum": ["blitz", "short"], "description": "blitz: 6 seats, 5 turns, 3 talk exchanges a turn (default); short: 3 seats, 3 turns, 2 exchanges"}`
+	formatProp = `"format": {"type": "string", "enum": ["blitz", "short"], "description": "blitz: 6 to 8 seats (6 unless seats says more), 5 turns, 3 talk exchanges a turn (default); short: 3 seats, 3 turns, 2 exchanges"}`
+	seatsProp  = `"seats": {"type": "integer", "minimum": 3, "maximum": 8, "description": "optional: how many seats the table has, blitz 6 to 8, short 3; left out, the format's fewest"}`
 )
 
 // toolDef is one tool: its name, description and input schema (JSON Schema, draft 2020-12).
@@ -48,9 +49,9 @@ var toolDefs = []toolDef{
 	{"play_practice", "Sit at a Practice table at once: your human in seat 1, house agents in the others. Unrated, nothing at stake. Three finished Practice rounds open the walk-in table.",
 		`{"type": "object", "additionalProperties": false, "required": ["token"], "properties": {` + tokenProp + `, ` + formatProp + `,
 			"pace": {"type": "string", "enum": ["chat", "agent"], "description": "chat (default): up to 3 minutes a move, a phase closes as soon as every seat answered; agent: the 20-second clock"},
-			"mole": {"type": "integer", "minimum": 1, "maximum": 8, "description": "optional: the seat to be the mole (1 for your human); left out, the draw picks it"}}}`},
+			"mole": {"type": "integer", "minimum": 1, "maximum": 8, "description": "optional: the seat to be the mole (1 for your human); left out, the draw picks it"}, ` + seatsProp + `}}`},
 	{"host_table", "Open a hosted table with a four-character code and a link (/t/<code>) to hand to friends. It starts when full, when you start it, or ten minutes after opening; house agents fill empty seats. Unrated, nothing at stake.",
-		`{"type": "object", "additionalProperties": false, "required": ["token"], "properties": {` + tokenProp + `, ` + formatProp + `}}`},
+		`{"type": "object", "additionalProperties": false, "required": ["token"], "properties": {` + tokenProp + `, ` + formatProp + `, ` + seatsProp + `}}`},
 	{"join_table", "Join a hosted table by its four-character code, or (with table \"walkin\") queue for the walk-in table, which needs three finished Practice rounds and fills up with house seats two minutes after the first walk-in came.",
 		`{"type": "object", "additionalProperties": false, "required": ["token"], "properties": {` + tokenProp + `,
 			"code": {"type": "string", "pattern": "^[A-Za-z0-9]{4}$", "description": "the hosted table's four-character code"},

@@ -32,7 +32,7 @@ import (
 // (404), table_started (409), not_at_a_table (409), bad_request, unknown_token, busy.
 type Hosted interface {
 	// HostTable opens a table with a code; format "blitz" (default) or "short".
-	HostTable(ctx context.Context, token, format string) (dotdotdot.HostedTable, error)
+	HostTable(ctx context.Context, token, format string, seats int) (dotdotdot.HostedTable, error)
 	// StartHosted starts the token's table now (its host only); house seats fill the rest.
 	StartHosted(ctx context.Context, token string) (dotdotdot.HostedTable, error)
 	// LeaveTable takes the token away from the hosted table it waits at.
@@ -45,6 +45,7 @@ type Hosted interface {
 
 type hostBody struct {
 	Format string `json:"format,omitempty"`
+	Seats  int    `json:"seats,omitempty"` // within the format's (§5.6); 0: its fewest
 }
 
 type emptyBody struct{}
@@ -129,7 +130,7 @@ func (h *hostedHandlers) host(c echo.Context) error {
 	}
 	ctx, cancel := h.call(c)
 	defer cancel()
-	t, err := h.hd.HostTable(ctx, tok, b.Format)
+	t, err := h.hd.HostTable(ctx, tok, b.Format, b.Seats)
 	if err != nil {
 		return err
 	}

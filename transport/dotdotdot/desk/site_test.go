@@ -20,19 +20,19 @@ import (
 // hostedFake is the fake desk with one hosted table, started (so it has a round to watch).
 type hostedFake struct{ *desktest.Fake }
 
-func (hostedFake) HostTable(ctx context.Context, token, format string) (dotdotdot.HostedTable, error) {
+func (hostedFake) HostTable(ctx context.Context, token, format string, seats int) (dotdotdot.HostedTable, error) {
 	return dotdotdot.HostedTable{Code: "K7QX", Link: "/t/K7QX", Format: "blitz", Host: "Ann", Seats: 6, Status: "started", Round: "T-9"}, nil
 }
 func (h hostedFake) StartHosted(ctx context.Context, token string) (dotdotdot.HostedTable, error) {
-	return h.HostTable(ctx, token, "")
+	return h.HostTable(ctx, token, "", 0)
 }
 func (hostedFake) LeaveTable(ctx context.Context, token string) error { return nil }
 func (h hostedFake) ListHosted(ctx context.Context) ([]dotdotdot.HostedTable, error) {
-	t, _ := h.HostTable(ctx, "", "")
+	t, _ := h.HostTable(ctx, "", "", 0)
 	return []dotdotdot.HostedTable{t}, nil
 }
 func (h hostedFake) HostedByCode(ctx context.Context, code string) (dotdotdot.HostedTable, error) {
-	return h.HostTable(ctx, "", "")
+	return h.HostTable(ctx, "", "", 0)
 }
 
 // The links of a hosted table name Options.Site, never a forged Host header; without a Site

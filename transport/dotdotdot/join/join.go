@@ -77,6 +77,7 @@ type Seat struct {
 	Agent  Agent
 	Table  string // "practice"
 	Format string // "" | "blitz" | "short"
+	Seats  int    // the Practice table's seat count (§5.6: blitz 6 to 8); 0: the format's fewest
 }
 
 // Seater seats verified agents and applies their owners' levers (*dotdotdot.Arena, through
@@ -201,8 +202,9 @@ func existing(e *echo.Echo, method, path string) echo.HandlerFunc {
 	return c.Handler()
 }
 
-// joinBody is POST /v1/join (§4.3, §5.7). format is ours (the spec is silent): "blitz"
-// (default) or "short" for a practice table.
+// joinBody is POST /v1/join (§4.3, §5.7). format and seats are ours (the spec is silent):
+// "blitz" (default) or "short" for a practice table, and its seat count within the format's
+// (§5.6: blitz 6 to 8; left out, the fewest). Like every member they are covered by the sig.
 type joinBody struct {
 	Agent    string  `json:"agent"`
 	Table    string  `json:"table"`
@@ -210,6 +212,7 @@ type joinBody struct {
 	Nonce    string  `json:"nonce"`
 	Name     *string `json:"name,omitempty"`
 	Format   string  `json:"format,omitempty"`
+	Seats    int     `json:"seats,omitempty"`
 	Sig      string  `json:"sig"`
 }
 
@@ -246,7 +249,7 @@ func (h *handlers) join(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return c.JSON(http.StatusOK, holdReply(hold))
 	}
-	seated, err := h.o.Seater.JoinAgent(ctx, Seat{Agent: ag, Table: b.Table, Format: b.Format})
+	seated, err := h.o.Seater.JoinAgent(ctx, Seat{Agent: ag, Table: b.Table, Format: b.Format, Seats: b.Seats})
 	if err != nil {
 		return err
 	}
