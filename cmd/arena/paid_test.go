@@ -105,7 +105,7 @@ func TestPaidJoinReadsTheEscrow(t *testing.T) {
 	defer a.Shutdown(ctx)
 	opened := make(chan string, 1)
 	paid, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: client, Contract: testEscrow},
-		Entry: 100_000_000, Gather: 2 * time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
+		Entry: 100_000_000, Gather: 6 * time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
 		OnOpen: func(_, round string, err error) {
 			if err != nil {
 				t.Errorf("open: %v", err)
@@ -238,7 +238,7 @@ func TestPaidRoundSettlesOnTheEscrow(t *testing.T) {
 	escrowChain, house := ag.escrowWiring()
 	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: testEscrow},
 		Chain: escrowChain, Contract: testEscrow, House: house, SeasonPool: ag.seasonPool(),
-		Entry: 50_000_000, Gather: time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
+		Entry: 50_000_000, Gather: 5 * time.Second, Format: "short", Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0",
 		Pace: games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 100 * time.Millisecond, "talk": 150 * time.Millisecond, "commit": 150 * time.Millisecond, "settle": 20 * time.Millisecond}},
 		OnOpen: func(table, round string, err error) {
 			if err != nil {
