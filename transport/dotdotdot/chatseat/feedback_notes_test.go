@@ -13,7 +13,7 @@ import (
 
 // The feedback tool keeps its note where POST /v1/feedback does (feedback.Keep on the store):
 // kept as Via mcp with its round and the token's record key, never the token; a round that is
-// no round id is refused and kept nowhere; past the per-address limit the tool answers
+// no round id is refused, kept nowhere and spends no budget; past the per-address limit the tool answers
 // rate_limited and keeps nothing.
 func TestFeedbackToolKeepsTheNote(t *testing.T) {
 	st := storagetest.Open(t, storage.Options{NoSync: true})
@@ -26,11 +26,15 @@ func TestFeedbackToolKeepsTheNote(t *testing.T) {
 	if out, isErr := call(t, srv, "feedback", `{"text":"hi","round":"tomorrow"}`); !isErr || !strings.Contains(out, "round") {
 		t.Fatalf("a round that is no round id: %s", out)
 	}
+	// The refused note spent none of the budget of two: a second note is kept, a third is not.
+	if out, isErr := call(t, srv, "feedback", `{"text":"second"}`); isErr {
+		t.Fatal(out)
+	}
 	if out, isErr := call(t, srv, "feedback", `{"text":"one too many"}`); !isErr || !strings.Contains(out, "rate_limited") {
 		t.Fatalf("past the limit: %s", out)
 	}
 	notes, err := st.FeedbackNotes(0, 0)
-	if err != nil || len(notes) != 1 {
+	if err != nil || len(notes) != 2 || notes[1].Text != "second" {
 		t.Fatalf("notes %+v %v", notes, err)
 	}
 	if n := notes[0]; n.Via != storage.FeedbackMCP || n.Round != "T-7" || n.Text != "too slow a clock" || n.From != feedback.From(tok) || !n.At.Equal(now) {

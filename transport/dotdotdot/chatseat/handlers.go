@@ -12,6 +12,8 @@ import (
 
 	"arena/actors/dotdotdot"
 	"arena/games/canon"
+	"arena/storage"
+	"arena/transport/dotdotdot/feedback"
 	"arena/transport/dotdotdot/walkin"
 )
 
@@ -542,9 +544,11 @@ func (h *handlers) feedback(ctx context.Context, raw []byte) *mcp.CallToolResult
 	if r := decode("feedback", raw, &a); r != nil {
 		return r
 	}
-	t := strings.TrimSpace(a.Text)
-	if t == "" || len([]rune(t)) > 2000 {
-		return badArgs("feedback", "text is 1 to 2000 characters")
+	// The note is checked as POST /v1/feedback checks it before it counts against the caller's
+	// budget, so a refused note spends none.
+	n, err := feedback.Note(storage.FeedbackMCP, "", a.Round, a.Text)
+	if err != nil {
+		return h.refusal(err)
 	}
 	if h.o.Feedback == nil {
 		return notServed("feedback notes")
@@ -552,7 +556,7 @@ func (h *handlers) feedback(ctx context.Context, raw []byte) *mcp.CallToolResult
 	if r := h.limit(ctx, h.o.Notes); r != nil {
 		return r
 	}
-	if err := h.o.Feedback(ctx, a.Token, a.Round, t); err != nil {
+	if err := h.o.Feedback(ctx, a.Token, a.Round, n.Text); err != nil {
 		return h.refusal(err)
 	}
 	return text("Thank you: Nell, the feedback agent, reads every note. Nothing about play changes with it.")
