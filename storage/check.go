@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -14,16 +16,18 @@ import (
 	"arena/games"
 )
 
-// Check reads the whole file and reports what is damaged. First bbolt's own consistency check
-// (tx.Check): pages freed twice or unreachable, a page of the wrong type, keys out of order; a
-// file with such damage is reported without walking its values (a walk over a bad page could
-// read garbage). Then every key that does not fit the layout doc.go describes: a bucket this
-// build does not create, a key of a shape its bucket does not hold, a value that does not
-// decode, an event whose round has no table. It returns nil for a sound file, else an error
-// wrapping ErrCorrupt that lists the first problems found (each with its page, or its bucket and
-// key); a panic while reading the file is recovered and reported so too. Check is read-only and
-// may run on a store opened with Options.ReadOnly; the values the owners keep opaque (table
-// records, ledger rows, inputs, command answers) are not decoded.
+// Check reads the whole file and reports what is damaged. First the pages, read straight from
+// the file by a walk of its own (pagewalk.go): every page reached once, below the high-water
+// mark, of a tree page's type, its elements inside it, its keys in order. A file with such damage
+// is reported without going further. Only a file the walk found sound goes to bbolt's own check
+// (tx.Check: pages freed twice or unreachable), and then every key that does not fit the layout
+// doc.go describes: a bucket this build does not create, a key of a shape its bucket does not
+// hold, a value that does not decode, an event whose round has no table. It returns nil for a
+// sound file, else an error wrapping ErrCorrupt that lists the first problems found (each with
+// its page, or its bucket and key); a panic or a memory fault while reading the file is
+// recovered and reported so too. Check is read-only and may run on a store opened with
+// Options.ReadOnly; the values the owners keep opaque (table records, ledger rows, inputs,
+// command answers) are not decoded.
 func (s *Store) Check() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -36,7 +40,21 @@ func (s *Store) Check() (err error) {
 			probs = append(probs, fmt.Sprintf(format, args...))
 		}
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	f, err := os.Open(s.path)
+	if err != nil {
+		return fmt.Errorf("storage: check %s: %w", s.path, err)
+	}
+	defer f.Close()
 	err = s.db.View(func(tx *bolt.Tx) error {
+		// Walk the pages first, from the file: bbolt's own check must only ever see a sound one.
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		if !walkPages(f, fi.Size(), s.db.Info().PageSize, uint64(tx.ID()), report) {
+			return nil
+		}
 		// Touch every page of every tree here first: a page bbolt cannot read panics in this
 		// goroutine, where the recover above reports it. tx.Check (through the freelist scan a
 		// file without a synced freelist needs) reads pages on goroutines of its own, where such

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -160,6 +161,7 @@ func prepare(tx *bolt.Tx) error {
 // readSchema checks the schema version of a file opened read-only (check-data's way in): a
 // damaged page under the meta bucket is ErrCorrupt, not a panic.
 func readSchema(db *bolt.DB) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: reading the meta bucket failed: %v", ErrCorrupt, r)
