@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -14,20 +15,15 @@ import (
 // waitCheck polls hold h's check until it leaves "holding".
 func (r *paidRig) waitCheck(h dotdotdot.PaidHold, within time.Duration) dotdotdot.PaidCheck {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		c, err := r.pt.Check(context.Background(), h.Hold, h.SeatToken)
-		if err != nil {
+	var c dotdotdot.PaidCheck
+	eventually(r.t, within, 100*time.Millisecond, func() bool {
+		var err error
+		if c, err = r.pt.Check(context.Background(), h.Hold, h.SeatToken); err != nil {
 			r.t.Fatal(err)
 		}
-		if c.Status != "holding" {
-			return c
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("hold %s still holding after %s", h.Hold, within)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return c.Status != "holding"
+	}, func() string { return fmt.Sprintf("hold %s still holding after %s", h.Hold, within) })
+	return c
 }
 
 // Money that does not play goes back to whoever paid it, exactly: the part of a counted

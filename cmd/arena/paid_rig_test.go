@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strconv"
@@ -141,12 +142,14 @@ func (r *paidRig) deposit(from, token string, amount uint64) {
 	}
 }
 
-// settledRound waits for round's settle on the escrow and every unspent deposit's refund.
+// waitQuiet waits for round's settle on the escrow and every unspent deposit's refund (the
+// devchain's block loop and the paid-table actor's calls run on the wall clock: eventually).
 func (r *paidRig) waitQuiet(round string, within time.Duration) {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		done := true
+	var done bool
+	var un []devchain.Unspent
+	eventually(r.t, within, 100*time.Millisecond, func() bool {
+		done = true
 		if round != "" {
 			n, _ := strconv.ParseUint(strings.TrimPrefix(round, "T-"), 10, 64)
 			er, ok, err := r.node.EscrowRound(n)
@@ -155,16 +158,12 @@ func (r *paidRig) waitQuiet(round string, within time.Duration) {
 			}
 			done = ok && er.Settled
 		}
-		un, err := r.node.EscrowUnspent()
-		if err != nil {
+		var err error
+		if un, err = r.node.EscrowUnspent(); err != nil {
 			r.t.Fatal(err)
 		}
-		if done && len(un) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("round %q not settled (%v) or deposits unrefunded %+v after %s", round, done, un, within)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return done && len(un) == 0
+	}, func() string {
+		return fmt.Sprintf("round %q not settled (%v) or deposits unrefunded %+v after %s", round, done, un, within)
+	})
 }
