@@ -106,7 +106,14 @@ type Arena struct {
 	root   *actor.PID // arena
 	tables *actor.PID // arena/tables
 	closed atomic.Bool
+	ready  chan struct{} // closed once boot recovery has run (Ready)
 }
+
+// Ready is closed once Start has restored every live table (boot recovery has run). Code that
+// runs in Options.BeforeRecover and opens a table later (a protocol taking up a table it had
+// begun to open before a restart) waits for it: before then there is no tables actor to open it,
+// and boot recovery would take a table it had just created for its own.
+func (a *Arena) Ready() <-chan struct{} { return a.ready }
 
 // Start builds the actor system, spawns arena → tables, and respawns every live table found in
 // storage (boot recovery): each resumes from its snapshot and a deadline that passed while the
@@ -147,7 +154,7 @@ func Start(opts Options) (*Arena, error) {
 	sys := actor.NewActorSystem(
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log.With("lib", "protoactor") }),
 		actor.WithDeadLetterThrottleCount(3), actor.WithDeadLetterRequestLogging(false))
-	a := &Arena{opts: opts, env: e, system: sys, tables: actor.NewPID(sys.Address(), "arena/tables")}
+	a := &Arena{opts: opts, env: e, system: sys, tables: actor.NewPID(sys.Address(), "arena/tables"), ready: make(chan struct{})}
 	if opts.BeforeRecover != nil {
 		if err := opts.BeforeRecover(a); err != nil {
 			sys.Shutdown()
@@ -166,6 +173,7 @@ func Start(opts Options) (*Arena, error) {
 		sys.Shutdown()
 		return nil, fmt.Errorf("actors: start: tables supervisor: %w", err)
 	}
+	close(a.ready)
 	return a, nil
 }
 

@@ -230,6 +230,10 @@ func (d *desk) Receive(ctx actor.Context) {
 		d.topUp(ctx, msg)
 	case *lobbyOpened:
 		d.opened(ctx, msg)
+	case *lobbySeatTaken:
+		d.seatTaken(msg)
+	case *lobbyLeave:
+		d.leaveQueue(msg)
 	case *actor.Terminated:
 		if h, ok := d.walkinOf[msg.Who.Id]; ok {
 			delete(d.walkinOf, msg.Who.Id)
@@ -250,7 +254,8 @@ func (d *desk) Receive(ctx actor.Context) {
 }
 
 // start (first start and every restart: children were stopped) respawns the mailbox of every
-// live walk-in seat, so tables restored at boot can redeliver their open moves to them.
+// live walk-in seat, so tables restored at boot can redeliver their open moves to them, and puts
+// back the walkin queues (lobby.go) and hosted tables (hosted_desk.go) as they were saved.
 func (d *desk) start(ctx actor.Context) {
 	d.walkins, d.walkinOf, d.mailboxes = map[string]*actor.PID{}, map[string]string{}, map[string]string{}
 	d.stopping = map[string][]func(*actor.PID){}
@@ -270,6 +275,9 @@ func (d *desk) start(ctx actor.Context) {
 	for _, s := range live {
 		d.spawnMailbox(ctx, s, false)
 	}
+	// The walkin queues and the hosted tables as saved: places, codes and tables being opened.
+	d.restoreQueues(ctx)
+	d.restoreHosted(ctx)
 	if d.redeliver && len(live) > 0 {
 		a, log := d.a, d.log
 		go func() {

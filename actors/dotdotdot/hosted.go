@@ -18,8 +18,9 @@ import (
 //
 // The desk actor keeps the tables (hosted_desk.go); each walk-in actor knows the code it waits
 // at (hosted_walkin.go), so it refuses a second table or any other seat (at_a_hosted_table).
-// Gathering tables live in the desk's memory only: a desk restart (a panic, a server restart)
-// forgets them, and their walk-ins are free again (protocol-notes "hosted tables and pages").
+// Every table is saved (storage hosted) before a change to it is answered, from its code's draw
+// to the end of the code's hold, and a desk restart (a panic, a server restart) puts each back
+// (hosted_desk.go restoreHosted; protocol-notes "hosted tables and pages").
 
 // Hosted table refusal codes (games.Error.Code), beside unknown_token, bad_request, busy.
 const (

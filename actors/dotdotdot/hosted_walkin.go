@@ -80,14 +80,24 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinHostedAt:
+		if m.Restored && (w.rec.Live != nil || w.joinGen != 0 || w.queued) {
+			// The desk, restarted, puts the walk-in back at its table, but it holds another seat
+			// by now: it leaves the table (no one waits for the answer).
+			ctx.Send(ctx.Parent(), &hostedOp{Op: hostedOpLeave, Hash: w.hash, Code: m.Code})
+			return
+		}
 		w.hosted = m.Code
 		if m.Code == "" {
 			w.release(Next{Waiting: true, Status: NextIdle})
 		}
 	case *walkinHostedSeated:
+		if w.hosted != "" && w.hosted != m.Code {
+			return // it waits at another table now (the desk, restarted, seats a live table again)
+		}
 		w.hosted = ""
-		// Taken unless a seat is held already (the walk-in restarted and joined elsewhere).
-		if w.rec.Live == nil && w.joinGen == 0 && !w.queued {
+		// Taken unless a seat is held already (the walk-in restarted and joined elsewhere) or
+		// the round was played (the desk, restarted, seats a live table's walk-ins again).
+		if w.rec.Live == nil && w.joinGen == 0 && !w.queued && !w.playedRound(m.Live.Round) {
 			w.seat(ctx, m.Live)
 		}
 	}

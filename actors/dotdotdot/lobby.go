@@ -7,8 +7,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -16,6 +19,7 @@ import (
 	"arena/actors"
 	"arena/games"
 	"arena/games/blitz"
+	"arena/storage"
 )
 
 // The lobby: Practice tables (opened at once for one walk-in against named house agents) and the
@@ -138,13 +142,16 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 		Status: "seated", Practice: begin.Practice}, nil
 }
 
-// lobbyEnqueue goes walk-in → desk: queue me for the walkin table of (Format, Pace).
+// lobbyEnqueue goes walk-in → desk: queue me for the walkin table of (Format, Pace). The
+// caller's future rides along: the desk answers it Reply once the place is saved.
 type lobbyEnqueue struct {
+	deskReplier
 	Hash   string
 	PID    *actor.PID
 	Name   string
 	Format string
 	Pace   string
+	Reply  *walkinBeginJoinReply
 }
 
 // lobbyTopUp is the walkin queue's two-minute timer; Gen tells a stale one apart.
@@ -153,8 +160,9 @@ type lobbyTopUp struct {
 	Gen uint64
 }
 
-// lobbyOpened comes back from the goroutine that opened a walkin table.
+// lobbyOpened comes back from the goroutine that opened a walkin table of queue Key.
 type lobbyOpened struct {
+	Key     string
 	Spec    actors.TableSpec
 	House   map[int]string
 	Pace    string
@@ -164,36 +172,111 @@ type lobbyOpened struct {
 	Seated  []*actor.PID // mailboxes, by entry
 }
 
-// lobbyQueue is the walk-ins waiting for one (format, pace) walkin table.
+// lobbySeatTaken goes walk-in → desk: the walk-in heard of its seat at Table (walkinSeated) and
+// saved its record, whether it took the seat or not.
+type lobbySeatTaken struct{ Table, Hash string }
+
+// lobbyLeave goes walk-in → desk: take Hash out of queue Key (a place the desk restored for a
+// walk-in that holds another seat by now).
+type lobbyLeave struct{ Key, Hash string }
+
+// lobbyQueue is the walk-ins waiting for one (format, pace) walkin table, and the tables filled
+// from it being opened. It is saved (storage walkin_queue) before any change is answered, so a
+// restart keeps every place and seats the walk-ins of a table filled before it.
 type lobbyQueue struct {
 	format, pace string
 	entries      []*lobbyEnqueue
+	since        time.Time // when the first entry waiting came: the top-up runs from it
 	gen          uint64
 	stop         func() bool
+	// opening are the tables filled from the queue whose walk-ins have not all heard of their
+	// seat (lobbySeatTaken), by table id: the walk-ins in seat order, and those that heard.
+	opening map[string]*lobbyOpening
+}
+
+type lobbyOpening struct {
+	walkins []storage.QueuedWalkin
+	told    map[string]bool
+}
+
+// record is the queue as stored.
+func (q *lobbyQueue) record() storage.WalkinQueue {
+	r := storage.WalkinQueue{Format: q.format, Pace: q.pace, Since: q.since}
+	for _, e := range q.entries {
+		r.Waiting = append(r.Waiting, storage.QueuedWalkin{Hash: e.Hash, Name: e.Name})
+	}
+	ids := make([]string, 0, len(q.opening))
+	for id := range q.opening {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		r.Opening = append(r.Opening, storage.QueuedTable{Table: id, Walkins: q.opening[id].walkins})
+	}
+	if len(r.Waiting) == 0 {
+		r.Since = time.Time{}
+	}
+	return r
+}
+
+// saveQueue writes q (write before you speak: no place is answered, and no seat told, before it).
+func (d *desk) saveQueue(q *lobbyQueue) error {
+	err := d.a.Store().PutWalkinQueue(q.record())
+	if err != nil {
+		d.log.Error("walkin queue not saved", "err", err, "queue", q.format+"/"+q.pace)
+	}
+	return err
+}
+
+func (d *desk) queue(format, pace string) (string, *lobbyQueue) {
+	key := format + "/" + pace
+	q := d.queues[key]
+	if q == nil {
+		q = &lobbyQueue{format: format, pace: pace, gen: freshGen(), opening: map[string]*lobbyOpening{}}
+		d.queues[key] = q
+	}
+	return key, q
 }
 
 func (d *desk) enqueue(ctx actor.Context, m *lobbyEnqueue) {
-	key := m.Format + "/" + m.Pace
-	q := d.queues[key]
-	if q == nil {
-		q = &lobbyQueue{format: m.Format, pace: m.Pace}
-		d.queues[key] = q
+	key, q := d.queue(m.Format, m.Pace)
+	reply := walkinBeginJoinReply{}
+	if m.Reply != nil {
+		reply = *m.Reply
 	}
 	for _, e := range q.entries {
 		if e.Hash == m.Hash {
+			m.respond(&reply)
 			return
 		}
 	}
+	since := q.since
+	if len(q.entries) == 0 {
+		q.since = d.now().UTC()
+	}
 	q.entries = append(q.entries, m)
+	if err := d.saveQueue(q); err != nil {
+		q.entries, q.since = q.entries[:len(q.entries)-1], since
+		ctx.Send(m.PID, &walkinUnqueued{})
+		reply.Err = &games.Error{Code: CodeBusy, Msg: "the place in the queue could not be saved; join again", Retry: true}
+		m.respond(&reply)
+		return
+	}
+	m.respond(&reply)
 	if len(q.entries) >= d.a.seatsOf(m.Format) {
 		d.openWalkinTable(ctx, key, q)
 		return
 	}
 	if len(q.entries) == 1 {
-		q.gen++
-		self, root, gen := ctx.Self(), ctx.ActorSystem().Root, q.gen
-		q.stop = d.a.deskClock().AfterFunc(d.a.paces().WalkinTopUp, func() { root.Send(self, &lobbyTopUp{Key: key, Gen: gen}) })
+		d.armTopUp(ctx, key, q, d.a.paces().WalkinTopUp)
 	}
+}
+
+// armTopUp arms the queue's top-up timer to fire after wait.
+func (d *desk) armTopUp(ctx actor.Context, key string, q *lobbyQueue, wait time.Duration) {
+	q.gen++
+	self, root, gen := ctx.Self(), ctx.ActorSystem().Root, q.gen
+	q.stop = d.a.deskClock().AfterFunc(max(wait, 0), func() { root.Send(self, &lobbyTopUp{Key: key, Gen: gen}) })
 }
 
 func (d *desk) topUp(ctx actor.Context, m *lobbyTopUp) {
@@ -204,11 +287,29 @@ func (d *desk) topUp(ctx actor.Context, m *lobbyTopUp) {
 	d.openWalkinTable(ctx, m.Key, q)
 }
 
-// openWalkinTable seats everyone queued, tops up with house seats and opens the table on a
-// goroutine (OpenTable blocks on storage); the answer comes back as *lobbyOpened.
+// leaveQueue takes a walk-in out of a queue (lobbyLeave).
+func (d *desk) leaveQueue(m *lobbyLeave) {
+	q := d.queues[m.Key]
+	if q == nil {
+		return
+	}
+	i := slices.IndexFunc(q.entries, func(e *lobbyEnqueue) bool { return e.Hash == m.Hash })
+	if i < 0 {
+		return
+	}
+	q.entries = slices.Delete(q.entries, i, i+1)
+	if len(q.entries) == 0 && q.stop != nil {
+		q.stop()
+		q.stop = nil
+	}
+	_ = d.saveQueue(q)
+}
+
+// openWalkinTable seats everyone queued, tops up with house seats and opens the table
+// (openQueued).
 func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 	entries := q.entries
-	q.entries = nil
+	q.entries, q.since = nil, time.Time{}
 	q.gen++
 	if q.stop != nil {
 		q.stop()
@@ -219,6 +320,29 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 		d.log.Error("walkin table id", "err", err)
 		for _, e := range entries {
 			ctx.Send(e.PID, &walkinUnqueued{})
+		}
+		_ = d.saveQueue(q)
+		return
+	}
+	d.openQueued(ctx, key, q, id, entries)
+}
+
+// openQueued records table id as opening from q with entries in seats 1.. (saved first: a
+// restart then opens it, or seats them at it), spawns their mailboxes and opens the table on a
+// goroutine (OpenTable blocks on storage); the answer comes back as *lobbyOpened. A restart
+// calls it again with the same id for a table that was not opened.
+func (d *desk) openQueued(ctx actor.Context, key string, q *lobbyQueue, id string, entries []*lobbyEnqueue) {
+	o := &lobbyOpening{told: map[string]bool{}}
+	for _, e := range entries {
+		o.walkins = append(o.walkins, storage.QueuedWalkin{Hash: e.Hash, Name: e.Name})
+	}
+	q.opening[id] = o
+	if err := d.saveQueue(q); err != nil {
+		delete(q.opening, id)
+		for _, e := range entries {
+			if e.PID != nil {
+				ctx.Send(e.PID, &walkinUnqueued{})
+			}
 		}
 		return
 	}
@@ -233,26 +357,153 @@ func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
-		round, err := a.OpenTable(octx, spec)
-		root.Send(self, &lobbyOpened{Spec: spec, House: house, Pace: pace, Round: round, Err: err, Entries: entries, Seated: mbs})
+		round, err := a.openWhenReady(octx, spec)
+		root.Send(self, &lobbyOpened{Key: key, Spec: spec, House: house, Pace: pace, Round: round, Err: err, Entries: entries, Seated: mbs})
 	}()
 }
 
 func (d *desk) opened(ctx actor.Context, m *lobbyOpened) {
+	q := d.queues[m.Key]
 	if m.Err != nil {
 		d.log.Error("walkin table not opened", "err", m.Err, "table", m.Spec.ID)
 		for i, e := range m.Entries {
 			d.dropMailbox(ctx, m.Seated[i])
-			ctx.Send(e.PID, &walkinUnqueued{})
+			if e.PID != nil {
+				ctx.Send(e.PID, &walkinUnqueued{})
+			}
+		}
+		if q != nil {
+			delete(q.opening, m.Spec.ID)
+			_ = d.saveQueue(q)
 		}
 		return
 	}
 	now := d.now().UTC()
 	for i, e := range m.Entries {
+		if e.PID == nil {
+			continue
+		}
 		ctx.Send(e.PID, &walkinSeated{Live: &walkinLive{Table: m.Spec.ID, Round: m.Round, Seat: i + 1, Kind: "walkin",
 			Game: walkinGame, Format: m.Spec.Format, Pace: m.Pace, Mailbox: m.Seated[i].Id, Entry: walkinEntry,
 			Seats: len(m.Spec.Seats), House: m.House, Joined: now}})
 	}
+}
+
+// seatTaken notes that a walk-in heard of its seat; once all of a table's have, the table is no
+// longer opening (saved).
+func (d *desk) seatTaken(m *lobbySeatTaken) {
+	for _, q := range d.queues {
+		o := q.opening[m.Table]
+		if o == nil {
+			continue
+		}
+		o.told[m.Hash] = true
+		for _, w := range o.walkins {
+			if !o.told[w.Hash] {
+				return
+			}
+		}
+		delete(q.opening, m.Table)
+		_ = d.saveQueue(q)
+		return
+	}
+}
+
+// restoreQueues (desk start) puts back every saved queue: its walk-ins in their places (told so,
+// walkinRequeued), its top-up timer for what is left of it, and each table that was opening:
+// opened by then (its record exists), its walk-ins are seated again; else it is opened now,
+// with the same id.
+func (d *desk) restoreQueues(ctx actor.Context) {
+	saved, err := d.a.Store().WalkinQueues()
+	if err != nil {
+		d.log.Error("walkin queues unreadable", "err", err)
+		return
+	}
+	now := d.now()
+	for _, sq := range saved {
+		key, q := d.queue(sq.Format, sq.Pace)
+		q.since = sq.Since
+		for _, w := range sq.Waiting {
+			pid := d.resolve(ctx, w.Hash)
+			if pid == nil {
+				continue // the record is gone
+			}
+			q.entries = append(q.entries, &lobbyEnqueue{Hash: w.Hash, PID: pid, Name: w.Name, Format: sq.Format, Pace: sq.Pace})
+			ctx.Send(pid, &walkinRequeued{Key: key})
+		}
+		for _, t := range sq.Opening {
+			d.restoreOpening(ctx, key, q, t)
+		}
+		switch {
+		case len(q.entries) >= d.a.seatsOf(q.format):
+			d.openWalkinTable(ctx, key, q)
+		case len(q.entries) > 0:
+			d.armTopUp(ctx, key, q, q.since.Add(d.a.paces().WalkinTopUp).Sub(now))
+			_ = d.saveQueue(q)
+		default:
+			_ = d.saveQueue(q)
+		}
+	}
+}
+
+// restoreOpening takes up a table that was opening from q when the desk stopped.
+func (d *desk) restoreOpening(ctx actor.Context, key string, q *lobbyQueue, t storage.QueuedTable) {
+	entries := make([]*lobbyEnqueue, len(t.Walkins))
+	for i, w := range t.Walkins {
+		entries[i] = &lobbyEnqueue{Hash: w.Hash, PID: d.resolve(ctx, w.Hash), Name: w.Name, Format: q.format, Pace: q.pace}
+	}
+	st, err := d.a.Stored(t.Table)
+	switch {
+	case errors.Is(err, actors.ErrNoTable): // never opened: its walk-ins wait for it again, and it opens now
+		for _, e := range entries {
+			if e.PID != nil {
+				ctx.Send(e.PID, &walkinRequeued{Key: key})
+			}
+		}
+		d.openQueued(ctx, key, q, t.Table, entries)
+		return
+	case err != nil:
+		d.log.Error("opening walkin table unreadable; kept for the next start", "err", err, "table", t.Table)
+		q.opening[t.Table] = &lobbyOpening{walkins: t.Walkins, told: map[string]bool{}}
+		return
+	}
+	if st.Status != actors.StatusLive {
+		return // over (or parked) by now: there is no seat to take, and the opening is done
+	}
+	o := &lobbyOpening{walkins: t.Walkins, told: map[string]bool{}}
+	for _, e := range entries {
+		if e.PID == nil {
+			o.told[e.Hash] = true // its record is gone: nobody to tell
+		}
+	}
+	q.opening[t.Table] = o
+	ws := make([]lobbyWalkin, len(entries))
+	mbs := make([]*actor.PID, len(entries))
+	for i, e := range entries {
+		mbs[i] = d.spawnMailbox(ctx, deskLiveSeat{Hash: e.Hash, Table: t.Table, Seat: i + 1, Game: walkinGame}, false)
+		ws[i] = lobbyWalkin{Hash: e.Hash, Name: e.Name, Mailbox: mbs[i].Id}
+	}
+	spec, house := walkinTableSpec(t.Table, "walkin", q.format, d.a.seatsOf(q.format), d.a.pace(q.pace), ws, nil)
+	d.opened(ctx, &lobbyOpened{Key: key, Spec: spec, House: house, Pace: q.pace, Round: st.Round, Entries: entries, Seated: mbs})
+}
+
+// openWhenReady is OpenTable once the arena has restored its tables (actors.Arena.Ready): a
+// desk restored at boot reopens the tables it was opening before the arena can open them.
+func (a *Arena) openWhenReady(ctx context.Context, spec actors.TableSpec) (string, error) {
+	select {
+	case <-a.Ready():
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	return a.OpenTable(ctx, spec)
+}
+
+// freshGen is a random timer generation, so a timer armed by an earlier life of the desk (it
+// restarted) never matches one of this life's.
+func freshGen() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return binary.BigEndian.Uint64(b[:]) >> 1
 }
 
 // PracticeBench is actors.BenchOptions.Spec for `arena bench -practice`: each table opened as the

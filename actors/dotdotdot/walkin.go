@@ -42,8 +42,13 @@ type walkinEndJoin struct {
 
 type walkinEndJoinReply struct{ OK bool }
 
-// walkinSeated tells a queued walk-in the walkin table it was seated at (desk → walk-in).
+// walkinSeated tells a queued walk-in the walkin table it was seated at (desk → walk-in). The
+// walk-in answers lobbySeatTaken once its record is saved, whether it took the seat or not.
 type walkinSeated struct{ Live *walkinLive }
+
+// walkinRequeued goes desk → walk-in when the desk, restarted, puts back the walk-in's place in
+// the walkin table's queue of Key (lobby.go).
+type walkinRequeued struct{ Key string }
 
 // walkinUnqueued tells a queued walk-in its table could not be opened: it is free to join again.
 type walkinUnqueued struct{}
@@ -176,7 +181,9 @@ func (w *walkin) receive(ctx actor.Context) {
 	case *actor.Started:
 		w.load(ctx)
 	case *walkinBeginJoin:
-		msg.respond(w.beginJoin(ctx, msg.Req))
+		if r := w.beginJoin(ctx, msg.Req, msg.deskReplier); r != nil {
+			msg.respond(r)
+		}
 	case *walkinEndJoin:
 		ok := msg.Gen != 0 && msg.Gen == w.joinGen
 		if ok {
@@ -190,11 +197,20 @@ func (w *walkin) receive(ctx actor.Context) {
 		msg.respond(&walkinEndJoinReply{OK: ok})
 	case *walkinSeated:
 		// Taken even if the queue place was forgotten (a restart of this actor): the walk-in did
-		// ask for the table. Refused only when it holds a seat already.
-		if w.rec.Live == nil && w.joinGen == 0 {
+		// ask for the table. Refused when it holds a seat already, or played that round (the
+		// desk, restarted, seats a table's walk-ins again until each has answered).
+		if w.rec.Live == nil && w.joinGen == 0 && !w.playedRound(msg.Live.Round) {
 			w.queued = false
 			w.seat(ctx, msg.Live)
 		}
+		ctx.Send(ctx.Parent(), &lobbySeatTaken{Table: msg.Live.Table, Hash: w.hash})
+	case *walkinRequeued:
+		if w.rec.Live != nil || w.joinGen != 0 || w.hosted != "" {
+			// It holds another seat by now: the restored place is not its own any more.
+			ctx.Send(ctx.Parent(), &lobbyLeave{Key: msg.Key, Hash: w.hash})
+			return
+		}
+		w.queued = true
 	case *walkinUnqueued:
 		w.queued = false
 		w.release(Next{Waiting: true, Status: NextIdle})
@@ -264,7 +280,9 @@ func (w *walkin) persist() {
 	}
 }
 
-func (w *walkin) beginJoin(ctx actor.Context, req JoinRequest) *walkinBeginJoinReply {
+// beginJoin starts a join; nil means the answer was handed on with replier (a place in the
+// walkin table's queue: the desk answers once it is saved).
+func (w *walkin) beginJoin(ctx actor.Context, req JoinRequest, replier deskReplier) *walkinBeginJoinReply {
 	r := &walkinBeginJoinReply{Hash: w.hash, Name: w.rec.Name, Practice: w.rec.Practice}
 	if w.hosted != "" {
 		r.Err = games.Errorf(CodeAtAHostedTable, "this walk-in waits at a hosted table; leave it first (§4.5)")
@@ -289,9 +307,13 @@ func (w *walkin) beginJoin(ctx actor.Context, req JoinRequest) *walkinBeginJoinR
 				PracticeRoundsForWalkin, w.rec.Practice)
 			return r
 		}
+		// The desk answers once the place is saved (lobby.go); a place it cannot save comes back
+		// as walkinUnqueued.
 		w.queued = true
-		ctx.Send(ctx.Parent(), &lobbyEnqueue{Hash: w.hash, PID: ctx.Self(), Name: w.rec.Name, Format: req.Format, Pace: req.Pace})
-		return r
+		fwd := &lobbyEnqueue{Hash: w.hash, PID: ctx.Self(), Name: w.rec.Name, Format: req.Format, Pace: req.Pace, Reply: r}
+		fwd.deskReplier = replier
+		ctx.Send(ctx.Parent(), fwd)
+		return nil
 	}
 	w.gens++
 	w.joinGen = w.gens
@@ -314,6 +336,16 @@ func (w *walkin) seat(ctx actor.Context, live *walkinLive) {
 		}
 	}
 	w.waiters = nil
+}
+
+// playedRound reports whether round is among the record's finished rounds.
+func (w *walkin) playedRound(round string) bool {
+	for _, l := range w.rec.Last {
+		if l.Round == round {
+			return true
+		}
+	}
+	return false
 }
 
 // release answers the polls kept while a join was in flight.

@@ -85,3 +85,33 @@ func FuzzAgentView(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEscrowParameters: the escrow's money entrypoints and views take any parameter bytes from
+// the arena's account without failing the node (a bad one is a rejection), and a dry run changes
+// no deposit's accounting.
+func FuzzEscrowParameters(f *testing.F) {
+	arena := newTestAccount(AccountArena, 1)
+	n, c := testNode(f, Options{Genesis: &Genesis{Accounts: []GenesisAccount{arena.genesis(DefaultBalance)}}})
+	anchor := [32]byte{7}
+	payer := arena.address()
+	f.Add(uint8(0), EncodeOpenRound(1, anchor, Stake{SeatToken: "st_a", Payer: payer, Amount: 5}))
+	f.Add(uint8(1), EncodeRefund("st_a", payer, 5))
+	f.Add(uint8(2), EncodeSettle(1, []Payout{{To: payer, Amount: 5}}, anchor, nil))
+	f.Add(uint8(3), []byte{})
+	f.Add(uint8(0), EncodeOpenRound(1, anchor)[:43])
+	entries := []string{"open_round", "refund", "settle", "view_unspent", "anchor", "view_deposits"}
+	before, err := n.EscrowUnspent()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, param []byte) {
+		res := invokeEscrowAs(t, c, arena.addr, entries[int(which)%len(entries)], param)
+		if res.GetSuccess() == nil && res.GetFailure() == nil {
+			t.Fatalf("neither success nor failure: %v", res)
+		}
+		after, err := n.EscrowUnspent()
+		if err != nil || !equalUnspent(before, after) {
+			t.Fatalf("a dry run changed the escrow: %+v (%v)", after, err)
+		}
+	})
+}

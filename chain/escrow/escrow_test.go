@@ -175,3 +175,29 @@ func TestReaderCallsViewDeposits(t *testing.T) {
 		t.Fatalf("call %+v", n.call)
 	}
 }
+
+// FuzzDecodeUnspent: DecodeUnspent never panics, and what it accepts is the stand-in's encoding
+// of what it read.
+func FuzzDecodeUnspent(f *testing.F) {
+	f.Add(devchain.EncodeUnspentView([]devchain.Unspent{{SeatToken: "st_a", Payer: v2.AccountAddress{Value: ccd.Address{1}}, Deposited: 9, Staked: 4, Refunded: 5}}))
+	f.Add(devchain.EncodeUnspentView(nil))
+	f.Add([]byte{1, 0, 0, 0, 1, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		list, err := DecodeUnspent(b)
+		if err != nil {
+			return
+		}
+		var back []devchain.Unspent
+		for _, u := range list {
+			a, err := ccd.ParseAddress(u.Payer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back = append(back, devchain.Unspent{SeatToken: u.SeatToken, Payer: v2.AccountAddress{Value: a},
+				Deposited: uint64(u.Deposited), Staked: uint64(u.Staked), Refunded: uint64(u.Refunded)})
+		}
+		if again := devchain.EncodeUnspentView(back); !bytes.Equal(again, b) {
+			t.Fatalf("round trip %x -> %x", b, again)
+		}
+	})
+}

@@ -12,17 +12,15 @@ import (
 	"arena/actors/ledger"
 )
 
-// waitCheck polls hold h's check until it leaves "holding".
+// waitCheck waits for hold h's check to leave "holding".
 func (r *paidRig) waitCheck(h dotdotdot.PaidHold, within time.Duration) dotdotdot.PaidCheck {
 	r.t.Helper()
 	var c dotdotdot.PaidCheck
 	eventually(r.t, within, 100*time.Millisecond, func() bool {
 		var err error
-		if c, err = r.pt.Check(context.Background(), h.Hold, h.SeatToken); err != nil {
-			r.t.Fatal(err)
-		}
-		return c.Status != "holding"
-	}, func() string { return fmt.Sprintf("hold %s still holding after %s", h.Hold, within) })
+		c, err = r.pt.Check(context.Background(), h.Hold, h.SeatToken)
+		return err == nil && c.Status != "holding"
+	}, func() string { return fmt.Sprintf("hold %s: %+v after %s", h.Hold, c, within) })
 	return c
 }
 

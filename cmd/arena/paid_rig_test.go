@@ -142,28 +142,22 @@ func (r *paidRig) deposit(from, token string, amount uint64) {
 	}
 }
 
-// waitQuiet waits for round's settle on the escrow and every unspent deposit's refund (the
-// devchain's block loop and the paid-table actor's calls run on the wall clock: eventually).
+// waitQuiet waits for round's settle on the escrow ("": none) and every unspent deposit's refund.
 func (r *paidRig) waitQuiet(round string, within time.Duration) {
 	r.t.Helper()
-	var done bool
+	var settled bool
 	var un []devchain.Unspent
 	eventually(r.t, within, 100*time.Millisecond, func() bool {
-		done = true
+		settled = true
 		if round != "" {
 			n, _ := strconv.ParseUint(strings.TrimPrefix(round, "T-"), 10, 64)
 			er, ok, err := r.node.EscrowRound(n)
-			if err != nil {
-				r.t.Fatal(err)
-			}
-			done = ok && er.Settled
+			settled = err == nil && ok && er.Settled
 		}
 		var err error
-		if un, err = r.node.EscrowUnspent(); err != nil {
-			r.t.Fatal(err)
-		}
-		return done && len(un) == 0
+		un, err = r.node.EscrowUnspent()
+		return settled && err == nil && len(un) == 0
 	}, func() string {
-		return fmt.Sprintf("round %q not settled (%v) or deposits unrefunded %+v after %s", round, done, un, within)
+		return fmt.Sprintf("round %q settled on the escrow: %v; deposits unrefunded: %+v", round, settled, un)
 	})
 }

@@ -15,6 +15,8 @@ func FuzzCheckBody(f *testing.F) {
 		`[{"jsonrpc":"2.0","id":1,"Method":"tools/call"}]`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":null}}`,
 		`[]`, `null`, `"x"`, `{}`, `[[[]]]`,
+		`{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":1E2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`, `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -32,6 +34,12 @@ func FuzzCheckBody(f *testing.F) {
 		for _, m := range msgs {
 			if variantOf(m, rpcNames) {
 				t.Fatalf("passed a case-variant member: %s", raw)
+			}
+			// A request's id is one mcp-go echoes as sent: a string or digits.
+			if id, ok := m["id"]; ok && m["method"] != nil {
+				if exactID(m) == nil || (id[0] != '"' && !integerID(exactID(m))) {
+					t.Fatalf("passed a request id mcp-go would drop or rewrite: %s", raw)
+				}
 			}
 			var method string
 			if json.Unmarshal(m["method"], &method) != nil || method != "tools/call" {

@@ -31,6 +31,7 @@ const (
 	msgParamsObject  = "Invalid params: params must be a JSON object"
 	msgTooLarge      = "Invalid Request: body too large"
 	msgInternalError = "Internal error"
+	msgPostOnly      = "Method Not Allowed: this MCP server is stateless and streams nothing; send each JSON-RPC message with POST"
 )
 
 // rpcNames are the members of a JSON-RPC 2.0 message; callNames those of tools/call params
@@ -48,7 +49,8 @@ type rpcRefusal struct {
 	msg  string
 }
 
-// Guard wraps the MCP handler: it reads the POST body (at most maxBody bytes), refuses hostile
+// Guard wraps the MCP handler: any method but POST is 405 with Allow: POST (the seat is stateless
+// and never streams, so there is no event stream to GET and no session to DELETE); it reads the POST body (at most maxBody bytes), refuses hostile
 // JSON-RPC before mcp-go dispatches it, hands the rest on with the body restored, and turns any
 // panic below it into a fixed -32603 "Internal error" (logged with its stack, never sent).
 //
@@ -82,7 +84,13 @@ func Guard(next http.Handler, maxBody int64, log *slog.Logger) http.Handler {
 				}
 			}
 		}()
-		if r.Method != http.MethodPost || r.Body == nil {
+		if r.Method != http.MethodPost {
+			// Stateless and never streaming: no event stream to GET, no session to DELETE.
+			rw.Header().Set("Allow", http.MethodPost)
+			writeRPCErrorStatus(rw, rpcRefusal{code: rpcInvalidRequest, msg: msgPostOnly}, http.StatusMethodNotAllowed)
+			return
+		}
+		if r.Body == nil {
 			next.ServeHTTP(rw, r)
 			return
 		}
@@ -206,6 +214,11 @@ func idOf(raw []byte) json.RawMessage {
 
 // writeRPCError answers a JSON-RPC error with HTTP 400.
 func writeRPCError(w http.ResponseWriter, ref rpcRefusal) {
+	writeRPCErrorStatus(w, ref, http.StatusBadRequest)
+}
+
+// writeRPCErrorStatus answers a JSON-RPC error with the given HTTP status.
+func writeRPCErrorStatus(w http.ResponseWriter, ref rpcRefusal, status int) {
 	id := ref.id
 	if len(id) == 0 {
 		id = json.RawMessage("null")
@@ -222,7 +235,7 @@ func writeRPCError(w http.ResponseWriter, ref rpcRefusal) {
 		Message string `json:"message"`
 	}{ref.code, ref.msg}})
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
+	w.WriteHeader(status)
 	_, _ = w.Write(append(body, '\n'))
 }
 

@@ -3,6 +3,7 @@ package chatseat
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -14,7 +15,29 @@ const (
 
 	rpcMethodNotFound = -32601
 	msgMethodNotFound = "Method not found"
+
+	msgNullID   = "Invalid Request: id must not be null; send a string or an integer, or no id for a notification"
+	msgNumberID = "Invalid Request: a numeric id must be an integer written in digits (no fraction, exponent or -0)"
 )
+
+// integerID reports whether a numeric id is an integer in its plain form (-?digits, no
+// leading zero, not -0), the only numbers mcp-go echoes byte for byte.
+func integerID(id json.RawMessage) bool {
+	s := string(id)
+	if s == "-0" {
+		return false
+	}
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || (len(s) > 1 && s[0] == '0') {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // typedRequests maps each method mcp-go serves to a fresh value of the request type it decodes
 // the message into. mcp-go answers a decoding failure with -32600 and Go's decoder text
@@ -55,6 +78,18 @@ func checkTypes(m map[string]json.RawMessage, id json.RawMessage) *rpcRefusal {
 	mv, ok := m["method"]
 	if !ok {
 		return nil // a response (or nothing): mcp-go answers it with its own fixed texts
+	}
+	if _, ok := m["id"]; ok {
+		// A request's id comes back as sent. mcp-go would take a null id for a notification
+		// (202, no answer: the client waits for ever) and rewrites a number through float64
+		// (1E2 → 100): such ids are refused, with id null as JSON-RPC asks of an id it cannot
+		// use. MCP's ids are strings or integers.
+		if id == nil {
+			return &rpcRefusal{code: rpcInvalidRequest, msg: msgNullID}
+		}
+		if id[0] != '"' && !integerID(id) {
+			return &rpcRefusal{code: rpcInvalidRequest, msg: msgNumberID}
+		}
 	}
 	var method string
 	if json.Unmarshal(mv, &method) != nil {

@@ -12,6 +12,7 @@ import (
 
 	"arena/actors/dotdotdot"
 	"arena/games/canon"
+	"arena/transport/dotdotdot/walkin"
 )
 
 // handlers hold the tools' bodies. Each decodes its arguments strictly (games/canon.Decode:
@@ -80,6 +81,9 @@ func (h *handlers) register(ctx context.Context, raw []byte) *mcp.CallToolResult
 	}
 	if r := decode("register", raw, &a); r != nil {
 		return r
+	}
+	if err := walkin.CheckName(a.Name); err != nil { // as POST /v1/walkin refuses it
+		return h.refusal(err)
 	}
 	if r := h.limit(ctx, h.o.Registrations); r != nil {
 		return r

@@ -161,9 +161,8 @@ func (h *handlers) register(c echo.Context) error {
 	if b.Name == "" {
 		return door.Refuse(door.CodeBadRequest, "name is required")
 	}
-	if walkin.LooksLikeToken(strings.TrimSpace(b.Name)) {
-		// Its public page (/v1/walkin/name/{name}) would be refused as a token in a URL.
-		return door.Refuse(door.CodeBadRequest, "a name must not look like a walk-in token (w_…)")
+	if err := walkin.CheckName(b.Name); err != nil {
+		return err
 	}
 	if err := h.opts.Registrations.Allow(door.ClientAddr(c.Request(), h.opts.Forwarded)); err != nil {
 		return err

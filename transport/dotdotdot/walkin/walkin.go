@@ -20,6 +20,17 @@ const Header = "X-Walkin"
 // tokenKeys are query names that can only mean a token; a query that uses one is refused.
 var tokenKeys = []string{"token", "x-walkin", "walkin", "walkin_token", "access_token"}
 
+// CheckName refuses a display name shaped like a walk-in token (bad_request): the name's public
+// page (/v1/walkin/name/{name}) would be a token in a URL, refused by the guard. Every door that
+// registers walk-ins (POST /v1/walkin, the chat seat's register) refuses with it, so they refuse
+// the same names the same way.
+func CheckName(name string) error {
+	if LooksLikeToken(strings.TrimSpace(name)) {
+		return door.Refuse(door.CodeBadRequest, "a name must not look like a walk-in token (w_…)")
+	}
+	return nil
+}
+
 // LooksLikeToken reports whether s has the shape of a walk-in token: "w_" followed by at least
 // 16 characters of base64url or hex. Such a value is refused anywhere in a URL.
 func LooksLikeToken(s string) bool {

@@ -1,7 +1,7 @@
 // A real MCP client for arena's chat seat (§4.5), written with the official TypeScript SDK
 // (@modelcontextprotocol/sdk, Streamable HTTP). The Go test transport/dotdotdot/chatseat/nodeclient_test.go
 // starts `arena serve` and runs: ARENA_URL=http://127.0.0.1:PORT node client.mjs
-// It lists the tools, registers, plays a whole Practice round (short format, chat pace) through
+// It lists the tools, is refused a token-shaped name, registers, plays a whole Practice round (short format, chat pace) through
 // next_move / talk / commit / pass to the result, checks my_record, hosts a table (code and
 // link) and leaves it, and prints one line
 // "mcp-testclient: ok <json>" on success; on any failure it prints the reason and exits 1.
@@ -42,6 +42,12 @@ try {
   const want = ["commit", "feedback", "host_table", "join_table", "leave_table", "list_tables", "my_record",
     "next_move", "pass", "play_practice", "register", "start_table", "talk"];
   check(JSON.stringify(names) === JSON.stringify(want), "tools are " + names.join(","));
+
+  // A name shaped like a walk-in token is refused as POST /v1/walkin refuses it (its public
+  // page by name would be a token in a URL).
+  const tokenName = await call("register", { name: "w_" + "A".repeat(24) });
+  check(tokenName.isError && tokenName.text.includes("bad_request") && tokenName.text.includes("must not look like a walk-in token"),
+    "register with a token-shaped name: " + tokenName.text);
 
   const name = "Node" + Math.floor(Math.random() * 1e6);
   const reg = await call("register", { name, model: "mcp-testclient" });

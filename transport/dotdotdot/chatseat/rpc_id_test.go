@@ -1,0 +1,118 @@
+package chatseat
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// rawPost sends body to /mcp and returns the status, the Allow header and the raw answer.
+func rawPost(t *testing.T, srv *httptest.Server, method, body string) (int, http.Header, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+Path, bytes.NewBufferString(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, raw
+}
+
+// rawID is the answer's "id" member as its bytes.
+func rawID(t *testing.T, raw []byte) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("answer is not a JSON object: %s", raw)
+	}
+	return string(m["id"])
+}
+
+// A request's id comes back as it was sent, or the request is refused: a null id is -32600
+// (not a notification: a client that sent an id waits for an answer), so is a fractional one
+// (1.5) and one in a form mcp-go would rewrite (1E2 echoed as 100, -0); a whole number in
+// digits is echoed byte for byte, a string as the same string.
+func TestRequestIDsAreEchoedAsSentOrRefused(t *testing.T) {
+	f := &fakeDesk{}
+	srv := seat(t, f, Options{})
+	for _, tt := range []struct {
+		id      string
+		refused bool
+	}{
+		{`null`, true},
+		{`1.5`, true},
+		{`1E2`, true},
+		{`1e2`, true},
+		{`-0`, true},
+		{`2.0`, true},
+		{`7`, false},
+		{`-3`, false},
+		{`0`, false},
+		{`9007199254740991`, false},
+		{`"abc"`, false},
+		{`"1E2"`, false},
+		{`"\u00e9"`, false},
+	} {
+		t.Run(tt.id, func(t *testing.T) {
+			status, _, raw := rawPost(t, srv, http.MethodPost, `{"jsonrpc":"2.0","id":`+tt.id+`,"method":"tools/list"}`)
+			if len(raw) == 0 {
+				t.Fatalf("status %d and no answer at all: the client never hears back", status)
+			}
+			var m map[string]any
+			_ = json.Unmarshal(raw, &m)
+			code, _ := rpcError(m)
+			if tt.refused {
+				if code != -32600 || status != http.StatusBadRequest || rawID(t, raw) != "null" {
+					t.Fatalf("status %d %.300s; want 400, -32600 with id null", status, raw)
+				}
+				return
+			}
+			if status != http.StatusOK || code != 0 || m["result"] == nil {
+				t.Fatalf("status %d %.300s; want a result", status, raw)
+			}
+			got := rawID(t, raw)
+			if tt.id[0] == '"' { // a string comes back as the same string (escapes are the encoder's)
+				var want, have string
+				if json.Unmarshal([]byte(tt.id), &want) != nil || json.Unmarshal([]byte(got), &have) != nil || want != have {
+					t.Fatalf("id %s came back as %s", tt.id, got)
+				}
+			} else if got != tt.id { // a number byte for byte
+				t.Fatalf("id %s came back as %s", tt.id, got)
+			}
+		})
+	}
+	if calls := f.callList(); len(calls) != 0 {
+		t.Fatalf("tools/list reached the desk: %v", calls)
+	}
+}
+
+// A notification (no id) is still taken with 202 and no body, as JSON-RPC wants.
+func TestNotificationIsStillAccepted(t *testing.T) {
+	srv := seat(t, &fakeDesk{}, Options{})
+	status, _, raw := rawPost(t, srv, http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if status != http.StatusAccepted || len(raw) != 0 {
+		t.Fatalf("notification: %d %s; want 202 and no body", status, raw)
+	}
+}
+
+// GET /mcp (and any method but POST) is 405 with Allow: POST: the seat is stateless and
+// streams nothing, so there is no event stream to open and no session to delete.
+func TestOnlyPostIsServed(t *testing.T) {
+	srv := seat(t, &fakeDesk{}, Options{})
+	for _, m := range []string{http.MethodGet, http.MethodDelete, http.MethodPut, http.MethodPatch} {
+		status, h, raw := rawPost(t, srv, m, "")
+		if status != http.StatusMethodNotAllowed || h.Get("Allow") != "POST" {
+			t.Fatalf("%s /mcp: %d Allow %q %s; want 405 with Allow: POST", m, status, h.Get("Allow"), raw)
+		}
+	}
+}
