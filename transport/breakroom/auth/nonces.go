@@ -169,14 +169,29 @@ func (n *Nonces) Discard(nonce string) {
 	}
 }
 
-// VerifyJoin checks a join's author_pubkey, nonce and sig (breakroom-protocol-v0.md "Identity")
-// and spends the nonce when all three hold, returning the key. Refusals, each a *door.Refusal,
-// in this order: a malformed key or signature is bad_request (chain/nostr's rules; the detail
-// names the field and the rule); a nonce not live (unknown, expired, used) or a signature that
-// does not verify over sha256(utf8(nonce)) is auth_failed. A refused join spends nothing: the
-// nonce stays good for a corrected join until it expires. Of two joins racing with one nonce,
-// one wins and the other is auth_failed (already used).
+// VerifyJoin checks a join's author_pubkey, nonce and sig as Check does and, when they hold,
+// spends the nonce, returning the key. A refused join spends nothing: the nonce stays good for a
+// corrected join until it expires. Of two joins racing with one nonce, one wins and the other is
+// auth_failed (already used). A door checks the rest of the join (its game, its members) first,
+// so that a join refused for those keeps its nonce too.
 func (n *Nonces) VerifyJoin(pubkeyHex, nonce, sigHex string) (nostr.Key, error) {
+	key, err := n.Check(pubkeyHex, nonce, sigHex)
+	if err != nil {
+		return nostr.Key{}, err
+	}
+	if err := n.Consume(nonce); err != nil {
+		return nostr.Key{}, err
+	}
+	return key, nil
+}
+
+// Check is VerifyJoin without the spending, for a door that spends the nonce later, when the
+// seat is claimed (a paid join: "the nonce is spent only when the seat is claimed"), with
+// Consume. Refusals, each a *door.Refusal, in this order: a malformed key or signature is
+// bad_request (chain/nostr's rules; the detail names the field and the rule); a nonce not live
+// (unknown, expired, used) or a signature that does not verify over sha256(utf8(nonce)) is
+// auth_failed.
+func (n *Nonces) Check(pubkeyHex, nonce, sigHex string) (nostr.Key, error) {
 	key, err := nostr.ParsePubKey(pubkeyHex)
 	if err != nil {
 		return nostr.Key{}, door.Refuse(door.CodeBadRequest, "author_pubkey: "+err.Error())
@@ -193,9 +208,6 @@ func (n *Nonces) VerifyJoin(pubkeyHex, nonce, sigHex string) (nostr.Key, error) 
 	}
 	if !nostr.Verify(key, sig, nostr.Challenge(nonce)) {
 		return nostr.Key{}, door.Refuse(CodeAuthFailed, "sig is not author_pubkey's BIP-340 signature of sha256(nonce)")
-	}
-	if err := n.Consume(nonce); err != nil {
-		return nostr.Key{}, err
 	}
 	return key, nil
 }

@@ -258,6 +258,24 @@ func TestVerifyJoin(t *testing.T) {
 
 func errOf(_ nostr.Key, err error) error { return err }
 
+// TestCheckThenConsume: Check verifies without spending (a paid join checks again after its
+// 402), and Consume spends when the seat is claimed.
+func TestCheckThenConsume(t *testing.T) {
+	n := New(Options{})
+	agent := newSigner(t)
+	nonce := mustIssue(t, n, "a")
+	sig := agent.sign(t, nonce)
+	for i := 0; i < 3; i++ {
+		if key, err := n.Check(agent.pub(), nonce, sig); err != nil || key.String() != agent.pub() {
+			t.Fatalf("Check %d: %s, %v", i, key, err)
+		}
+	}
+	if err := n.Consume(nonce); err != nil {
+		t.Fatal(err)
+	}
+	refusal(t, errOf(n.Check(agent.pub(), nonce, sig)), CodeAuthFailed, "already used")
+}
+
 // TestVerifyJoinRace: of joins racing with one nonce, exactly one passes.
 func TestVerifyJoinRace(t *testing.T) {
 	n := New(Options{})
