@@ -60,8 +60,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestServerClose: Close flushes what is queued, then sends 1000; the client reads every
-// message and the close; the reason is ErrClosed.
+// TestServerClose: CloseWith flushes what is queued, then sends its close frame; the client
+// reads every message and the close; the reason is ErrClosed, and what the client sent after
+// the close reaches no handler.
 func TestServerClose(t *testing.T) {
 	srv, conns := echoServer(t, Options{}, nil)
 	cli, a := dial(t, srv, conns)
@@ -71,6 +72,9 @@ func TestServerClose(t *testing.T) {
 		}
 	}
 	a.conn.CloseWith(4002, "replaced by another connection")
+	if err := cli.WriteMessage(websocket.TextMessage, []byte("after the close")); err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range []string{"a", "b", "c"} {
 		_, got, err := cli.ReadMessage()
 		if err != nil || string(got) != want {
@@ -87,6 +91,9 @@ func TestServerClose(t *testing.T) {
 	}
 	if err := a.conn.Send([]byte("late")); !errors.Is(err, ErrClosed) {
 		t.Errorf("Send after Close = %v, want ErrClosed", err)
+	}
+	if len(a.rec.texts) != 0 {
+		t.Errorf("the handler heard %q, sent after the close", <-a.rec.texts)
 	}
 }
 
