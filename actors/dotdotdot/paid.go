@@ -277,7 +277,7 @@ func (p *PaidTables) Format() string { return p.o.Format }
 // Hold holds a seat for j's Badge owner on the table filling now (the first hold starts the
 // table's clock: starts_at = now + Gather), answered once the hold is in the ledger. payFrom
 // are the CAIP-10 accounts whose deposits count. Refusals: in_a_round (the Badge holds a live
-// seat or a hold already), bad_table when the table is full, or (retry: true) while the arena's
+// seat or a hold already, or its owner a hold at this table), bad_table when the table is full, or (retry: true) while the arena's
 // account could not fund the house seats (PaidOptions.Funds), bad_request without pay_from or
 // endpoint, busy when the ledger could not write or the account could not be read.
 func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (PaidHold, error) {

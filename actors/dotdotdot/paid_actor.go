@@ -369,6 +369,15 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s (its hold %s)", m.Join.Agent, ot.id, h.Hold)})
 		return
 	}
+	// One seat per owner at a table (§5.7: a hold is a seat for the Badge's owner): one person
+	// at two seats of a round could play them together.
+	for _, h := range t.holds {
+		if m.Join.Owner != "" && h.join.Owner == m.Join.Owner {
+			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s for its owner %s (its hold %s); an owner takes one seat at a table",
+				h.join.Agent, t.id, m.Join.Owner, h.Hold)})
+			return
+		}
+	}
 	if len(t.holds) >= a.seats {
 		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the paid table filling now is full; the next opens at %s", t.startsAt.UTC().Format(time.RFC3339))})
 		return
