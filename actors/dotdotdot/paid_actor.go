@@ -64,6 +64,7 @@ type (
 		OK           bool
 		Table, Round string
 		PaidBy       map[int]string
+		Void         paidVoid
 	}
 	paidStartsAt struct{ Table string }
 	paidFinished struct{ Table string }
@@ -106,6 +107,12 @@ type paidTable struct {
 	// entries are counted as owed by the arena's account (reserved). reconciled: the escrow was
 	// read settled as the ledger settled it (stored).
 	onEscrow, reconciled bool
+	// void is why the round is settled void, and the transcript hash its settle anchors, once
+	// written (stored); downSince is when this process first saw the round's table stopped or
+	// failed (zero: not seen down), voidAfter counting from it; watching: a read of the tables
+	// is in flight.
+	void      paidVoid
+	downSince time.Time
 }
 
 type paidActor struct {
@@ -126,6 +133,7 @@ type paidActor struct {
 	sweeping, sweepAgain bool
 	sweepers             []*actor.PID // PaidTables.Sweep callers waiting for the next sweep's end
 
+	watching   bool             // watchDown's read of the open rounds' tables is in flight
 	recon      reconState       // the reconciliation's memory (paid_reconcile.go)
 	mismatches []EscrowMismatch // at the last complete sweep
 }
@@ -158,7 +166,7 @@ func (a *paidActor) Receive(ctx actor.Context) {
 			ctx.Respond(&paidTableView{})
 			return
 		}
-		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy)})
+		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy), Void: t.void})
 	case *paidStartsAt:
 		if t := a.byID[m.Table]; t != nil {
 			a.resume(ctx, t)
@@ -196,6 +204,7 @@ func (a *paidActor) tick(ctx actor.Context) {
 	for _, t := range a.byID {
 		a.resume(ctx, t)
 	}
+	a.watchDown(ctx)
 	a.sweep(ctx)
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	a.p.a.Clock().AfterFunc(a.p.o.SweepEvery, func() { root.Send(self, &paidTick{}) })
@@ -287,7 +296,7 @@ func (a *paidActor) kickSave(ctx actor.Context) {
 // record is t as the store keeps it.
 func (a *paidActor) record(t *paidTable) storage.PaidTable {
 	r := storage.PaidTable{ID: t.id, Format: a.p.o.Format, Entry: a.p.o.Entry, StartsAt: t.startsAt, Status: t.status,
-		Round: t.round, House: t.house, Failed: t.failed, Reconciled: t.reconciled}
+		Round: t.round, House: t.house, Failed: t.failed, Reconciled: t.reconciled, Voided: t.void.why, VoidHash: t.void.hash}
 	for _, h := range t.holds {
 		c := h.check
 		r.Holds = append(r.Holds, storage.PaidHold{ID: h.Hold, SeatToken: h.SeatToken, Agent: h.join.Agent, Name: h.join.Name,
@@ -329,7 +338,7 @@ func (a *paidActor) resume(ctx actor.Context, t *paidTable) {
 			return
 		}
 		a.escrowSync(t)
-		if t.finished {
+		if t.finished || t.void.hash != "" {
 			a.settle(ctx, t)
 		}
 	case storage.PaidClosed:
@@ -365,9 +374,16 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 		a.filling, a.byID[id] = t, t
 		a.arm(ctx, t)
 	}
+	if ot, h := a.holding(m.Join.Agent); h != nil {
+		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s (its hold %s)", m.Join.Agent, ot.id, h.Hold)})
+		return
+	}
+	// One seat per owner at a table (§5.7: a hold is a seat for the Badge's owner): one person
+	// at two seats of a round could play them together.
 	for _, h := range t.holds {
-		if h.join.Agent == m.Join.Agent {
-			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s (its hold %s)", m.Join.Agent, t.id, h.Hold)})
+		if m.Join.Owner != "" && h.join.Owner == m.Join.Owner {
+			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s for its owner %s (its hold %s); an owner takes one seat at a table",
+				h.join.Agent, t.id, m.Join.Owner, h.Hold)})
 			return
 		}
 	}
@@ -406,6 +422,23 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 			a.resume(ctx, t)
 		})
 	})
+}
+
+// holding is the table and hold by which agent holds a paid seat not yet played: a hold on a
+// table still filling (its starts_at passed or not), or a paid hold on a table decided and
+// opening. A table open is live (Arena.liveSeatOf); a hold dropped or failed holds nothing.
+func (a *paidActor) holding(agent string) (*paidTable, *paidHold) {
+	for _, t := range a.byID {
+		if t.status != storage.PaidFilling && t.status != storage.PaidDecided {
+			continue
+		}
+		for _, h := range t.holds {
+			if h.join.Agent == agent && (t.status == storage.PaidFilling || h.check.Paid) {
+				return t, h
+			}
+		}
+	}
+	return nil, nil
 }
 
 // arm sends paidStartsAt at t's starts_at.
@@ -454,6 +487,7 @@ type potMemo struct {
 	Entry  int64          `json:"entry"`
 	PaidBy map[int]string `json:"paid_by"`
 	House  []int          `json:"house_seats"`
+	Voided string         `json:"voided,omitempty"` // why the round was settled void (every entry back)
 }
 
 // startsAt runs once starts_at has passed and every hold of t is answered: every hold is read
@@ -542,8 +576,9 @@ func (a *paidActor) receive(ctx actor.Context, t *paidTable) {
 }
 
 // open opens the table with the paid seats (on the a2a channel), house seats filling the
-// format at the same stakes; a table the store already has (opened before a restart) is not
-// opened again.
+// format at the same stakes; a table the store already has (opened before a restart, or by an
+// OpenTable that answered an error after writing it) is not opened again but staked. The table
+// fails (close) only when it certainly does not exist; while its record cannot be read it waits.
 func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 	p := a.p
 	paid := paidHolds(t)
@@ -578,33 +613,49 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 	// What the house must send with open_round, and what the arena's account owes already.
 	need := int64(a.seats-len(paid))*p.o.Entry + p.o.FeeReserve + a.owed(t)
 	a.run(ctx, func() func() {
-		round := ""
+		wait := func(why string, err error) func() {
+			// Unknown: the table waits (the next tick tries again); the entries stay held.
+			return func() {
+				t.busy = false
+				p.log.Warn("paid table: "+why+"; the table is tried again at the next tick", "table", t.id, "err", err)
+			}
+		}
 		st, err := p.a.Stored(t.id)
-		if err == nil {
-			round = st.Round
-		} else if errors.Is(err, actors.ErrNoTable) {
-			if ok, ferr := p.funded(need); ferr != nil {
-				// Unknown: the table waits (the next tick tries again); the entries stay held.
+		switch {
+		case err == nil:
+			return func() { t.busy = false; a.stake(ctx, t, st.Round) }
+		case !errors.Is(err, actors.ErrNoTable):
+			// Whether the table was opened (before a restart) is not known: opening it again, or
+			// closing it with its entries refunded while its round may play, would both be wrong.
+			return wait("its table's record could not be read", err)
+		}
+		if ok, ferr := p.funded(need); ferr != nil {
+			return wait("the arena's account could not be read", ferr)
+		} else if !ok {
+			return func() { t.busy = false; a.close(ctx, t, errUnfunded) }
+		}
+		octx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		round, oerr := p.openTable(octx, spec)
+		cancel()
+		if oerr != nil {
+			// OpenTable can fail after the table's record is written (its actor did not answer in
+			// time): that table plays its round, so it is staked like any other. Only a table
+			// that certainly does not exist fails, its entries refunded.
+			switch st, err := p.a.Stored(t.id); {
+			case err == nil:
+				p.log.Warn("paid table: opening answered an error but the table exists; it plays", "table", t.id, "err", oerr)
+				round = st.Round
+			case !errors.Is(err, actors.ErrNoTable):
+				return wait("opening answered an error and its table's record could not be read", errors.Join(oerr, err))
+			default:
 				return func() {
 					t.busy = false
-					p.log.Warn("paid table: the arena's account could not be read; the table opens once it can", "table", t.id, "err", ferr)
+					p.log.Error("paid table did not open", "table", t.id, "err", oerr)
+					a.close(ctx, t, oerr)
 				}
-			} else if !ok {
-				return func() { t.busy = false; a.close(ctx, t, errUnfunded) }
 			}
-			octx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			round, err = p.a.OpenTable(octx, spec)
-			cancel()
 		}
-		return func() {
-			t.busy = false
-			if err != nil {
-				p.log.Error("paid table did not open", "table", t.id, "err", err)
-				a.close(ctx, t, err)
-				return
-			}
-			a.stake(ctx, t, round)
-		}
+		return func() { t.busy = false; a.stake(ctx, t, round) }
 	})
 }
 
@@ -851,13 +902,13 @@ func (a *paidActor) anchorJob(t *paidTable) (anchors.CallJob, error) {
 // and settle, with the transcript hash and the reveal; the table is settled once the chain actor
 // has the settle queued.
 func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
-	if !t.finished || t.busy || t.status != storage.PaidOpen || !t.staked {
+	if (!t.finished && t.void.hash == "") || t.busy || t.status != storage.PaidOpen || !t.staked {
 		return
 	}
 	t.busy = true
-	p, id, round, paidBy := a.p, t.id, t.round, maps.Clone(t.paidBy)
+	p, id, round, paidBy, void := a.p, t.id, t.round, maps.Clone(t.paidBy), t.void
 	a.run(ctx, func() func() {
-		st, ok := p.settlement(id, round, paidBy)
+		st, ok := p.settlement(id, round, paidBy, void)
 		if !ok {
 			return func() { t.busy = false }
 		}
@@ -879,7 +930,12 @@ func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
 				t.turnAnchor = turn
 			}
 			log := p.log.With("table", id, "round", round)
-			a.post(ctx, "paid/settle/"+round, []ledger.Row{ledger.Settle(round, pays, house)}, func(err error) {
+			rows := []ledger.Row{ledger.Settle(round, pays, house)}
+			if void.hash != "" {
+				pm, _ := json.Marshal(potMemo{Table: id, Format: p.o.Format, Entry: p.o.Entry, PaidBy: paidBy, House: t.house, Voided: void.why})
+				rows = append(rows, ledger.NotePot(round, pm))
+			}
+			a.post(ctx, "paid/settle/"+round, rows, func(err error) {
 				if err != nil {
 					t.busy = false
 					log.Error("paid round not settled", "err", err)
@@ -1018,7 +1074,7 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 	now := p.a.Clock().Now()
 	for _, r := range recs {
 		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, round: r.Round, house: r.House, failed: r.Failed,
-			reconciled: r.Reconciled, onEscrow: r.Reconciled}
+			reconciled: r.Reconciled, onEscrow: r.Reconciled, void: paidVoid{why: r.Voided, hash: r.VoidHash}}
 		for _, sh := range r.Holds {
 			if _, ok := st.Holds[sh.ID]; !ok {
 				continue
