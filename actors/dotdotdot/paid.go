@@ -190,6 +190,8 @@ type PaidTables struct {
 	root  *actor.RootContext
 	// metrics are the reconciliation's and the funding check's collectors.
 	metrics paidMetrics
+	// openTable opens a paid table's round (Arena.OpenTable; a test's stand-in).
+	openTable func(ctx context.Context, spec actors.TableSpec) (string, error)
 }
 
 // NewPaidTables serves paid joins on a: it spawns the paid-table actor, whose money is in
@@ -231,7 +233,7 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats, metrics: m}
+	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats, metrics: m, openTable: a.OpenTable}
 	pa := &paidActor{p: p, seats: seats, turns: turns, byID: map[string]*paidTable{}, byRound: map[string]*paidTable{},
 		holds: map[string]*paidHold{}, dirty: map[string]bool{},
 		recon: reconState{due: map[string]time.Time{}, since: map[string]time.Time{}}}

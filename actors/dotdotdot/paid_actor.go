@@ -365,11 +365,9 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 		a.filling, a.byID[id] = t, t
 		a.arm(ctx, t)
 	}
-	for _, h := range t.holds {
-		if h.join.Agent == m.Join.Agent {
-			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s (its hold %s)", m.Join.Agent, t.id, h.Hold)})
-			return
-		}
+	if ot, h := a.holding(m.Join.Agent); h != nil {
+		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s (its hold %s)", m.Join.Agent, ot.id, h.Hold)})
+		return
 	}
 	if len(t.holds) >= a.seats {
 		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the paid table filling now is full; the next opens at %s", t.startsAt.UTC().Format(time.RFC3339))})
@@ -406,6 +404,23 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 			a.resume(ctx, t)
 		})
 	})
+}
+
+// holding is the table and hold by which agent holds a paid seat not yet played: a hold on a
+// table still filling (its starts_at passed or not), or a paid hold on a table decided and
+// opening. A table open is live (Arena.liveSeatOf); a hold dropped or failed holds nothing.
+func (a *paidActor) holding(agent string) (*paidTable, *paidHold) {
+	for _, t := range a.byID {
+		if t.status != storage.PaidFilling && t.status != storage.PaidDecided {
+			continue
+		}
+		for _, h := range t.holds {
+			if h.join.Agent == agent && (t.status == storage.PaidFilling || h.check.Paid) {
+				return t, h
+			}
+		}
+	}
+	return nil, nil
 }
 
 // arm sends paidStartsAt at t's starts_at.
@@ -542,8 +557,9 @@ func (a *paidActor) receive(ctx actor.Context, t *paidTable) {
 }
 
 // open opens the table with the paid seats (on the a2a channel), house seats filling the
-// format at the same stakes; a table the store already has (opened before a restart) is not
-// opened again.
+// format at the same stakes; a table the store already has (opened before a restart, or by an
+// OpenTable that answered an error after writing it) is not opened again but staked. The table
+// fails (close) only when it certainly does not exist; while its record cannot be read it waits.
 func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 	p := a.p
 	paid := paidHolds(t)
@@ -578,33 +594,49 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 	// What the house must send with open_round, and what the arena's account owes already.
 	need := int64(a.seats-len(paid))*p.o.Entry + p.o.FeeReserve + a.owed(t)
 	a.run(ctx, func() func() {
-		round := ""
+		wait := func(why string, err error) func() {
+			// Unknown: the table waits (the next tick tries again); the entries stay held.
+			return func() {
+				t.busy = false
+				p.log.Warn("paid table: "+why+"; the table is tried again at the next tick", "table", t.id, "err", err)
+			}
+		}
 		st, err := p.a.Stored(t.id)
-		if err == nil {
-			round = st.Round
-		} else if errors.Is(err, actors.ErrNoTable) {
-			if ok, ferr := p.funded(need); ferr != nil {
-				// Unknown: the table waits (the next tick tries again); the entries stay held.
+		switch {
+		case err == nil:
+			return func() { t.busy = false; a.stake(ctx, t, st.Round) }
+		case !errors.Is(err, actors.ErrNoTable):
+			// Whether the table was opened (before a restart) is not known: opening it again, or
+			// closing it with its entries refunded while its round may play, would both be wrong.
+			return wait("its table's record could not be read", err)
+		}
+		if ok, ferr := p.funded(need); ferr != nil {
+			return wait("the arena's account could not be read", ferr)
+		} else if !ok {
+			return func() { t.busy = false; a.close(ctx, t, errUnfunded) }
+		}
+		octx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		round, oerr := p.openTable(octx, spec)
+		cancel()
+		if oerr != nil {
+			// OpenTable can fail after the table's record is written (its actor did not answer in
+			// time): that table plays its round, so it is staked like any other. Only a table
+			// that certainly does not exist fails, its entries refunded.
+			switch st, err := p.a.Stored(t.id); {
+			case err == nil:
+				p.log.Warn("paid table: opening answered an error but the table exists; it plays", "table", t.id, "err", oerr)
+				round = st.Round
+			case !errors.Is(err, actors.ErrNoTable):
+				return wait("opening answered an error and its table's record could not be read", errors.Join(oerr, err))
+			default:
 				return func() {
 					t.busy = false
-					p.log.Warn("paid table: the arena's account could not be read; the table opens once it can", "table", t.id, "err", ferr)
+					p.log.Error("paid table did not open", "table", t.id, "err", oerr)
+					a.close(ctx, t, oerr)
 				}
-			} else if !ok {
-				return func() { t.busy = false; a.close(ctx, t, errUnfunded) }
 			}
-			octx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			round, err = p.a.OpenTable(octx, spec)
-			cancel()
 		}
-		return func() {
-			t.busy = false
-			if err != nil {
-				p.log.Error("paid table did not open", "table", t.id, "err", err)
-				a.close(ctx, t, err)
-				return
-			}
-			a.stake(ctx, t, round)
-		}
+		return func() { t.busy = false; a.stake(ctx, t, round) }
 	})
 }
 

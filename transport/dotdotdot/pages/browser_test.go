@@ -270,7 +270,21 @@ func TestPagesInBrowser(t *testing.T) {
 		t.Fatalf("started table page: %q", watch)
 	}
 
-	// The round page, opened before anyone spoke.
+	// The round page, opened before anyone spoke, once the round's opening events are stored:
+	// the table starts the round on its own actor, so "started" may come back before them.
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		evs, _, err := s.a.Transcript(t.Context(), got.Round)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the started round stored no event within 15 s")
+		}
+		time.Sleep(20 * time.Millisecond) // polling the store: the round runs on its own actor
+	}
 	do(t, ctx, chromedp.Navigate(s.srv.URL+"/r/"+got.Round), chromedp.WaitVisible(chromedp.CSS("#feed")))
 	before := evalInt(t, ctx, `document.querySelectorAll("#feed li").length`)
 	if before == 0 {
