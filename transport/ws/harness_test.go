@@ -95,7 +95,8 @@ func echoServerWith(t testing.TB, opts Options, newHandler func() Handler) (*htt
 	conns := make(chan accepted, 1<<15) // never full: a handler returns as soon as it upgraded
 	e := echo.New()
 	e.HTTPErrorHandler = testSite.ErrorHandler(slog.New(slog.DiscardHandler))
-	e.GET("/ws", func(c echo.Context) error {
+	// POST too, so a handshake by another method reaches the upgrade (which refuses it)
+	e.Match([]string{http.MethodGet, http.MethodPost}, "/ws", func(c echo.Context) error {
 		h := newHandler()
 		conn, err := u.Upgrade(c, h)
 		if err != nil {

@@ -111,6 +111,20 @@ func TestUpgradeRefusals(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest || string(body) != `{"code":"bad_request"}`+"\n" {
 		t.Errorf("plain GET: %d %s, want 400 bad_request", resp.StatusCode, body)
 	}
+	post, _ := http.NewRequest(http.MethodPost, srv.URL+"/ws", nil)
+	for k, v := range map[string]string{"Connection": "Upgrade", "Upgrade": "websocket",
+		"Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} {
+		post.Header.Set(k, v)
+	}
+	resp, err = http.DefaultClient.Do(post)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed || string(body) != `{"code":"method_not_allowed"}`+"\n" {
+		t.Errorf("POST handshake: %d %s, want 405 method_not_allowed", resp.StatusCode, body)
+	}
 	for _, tc := range []struct {
 		origin string
 		want   int
