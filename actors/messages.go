@@ -35,6 +35,10 @@ type SeatSpec struct {
 	// Endpoint is the seat's address on its channel (an agent's A2A URL), passed on in
 	// DeliverPrompt.
 	Endpoint string
+	// Pause, for a ChannelHouse seat, is how long its house answer waits before it reaches the
+	// table (Break Room's house bots play "with a short pause per move"); zero answers at once.
+	// The answer is stamped when the table takes it, so a replay of the input log is unchanged.
+	Pause time.Duration `json:",omitempty"`
 }
 
 // UnmarshalJSON reads the form above and the one table records written before SeatSpec carried
