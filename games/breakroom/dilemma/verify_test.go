@@ -1,0 +1,159 @@
+package dilemma
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestVerifyWorkedExample(t *testing.T) {
+	tb := workedExample(t)
+	lines := tb.lines()
+	rep := Verify(lines)
+	if !rep.OK || rep.Checked != len(lines) || rep.End != "match_end" {
+		t.Fatalf("honest log: %+v", rep)
+	}
+	var jsonl []byte
+	for _, l := range lines {
+		jsonl = append(append(jsonl, l...), '\n', '\n')
+	}
+	if rep := VerifyJSONL(jsonl); !rep.OK {
+		t.Fatalf("honest JSONL: %+v", rep)
+	}
+}
+
+// TestVerifyRandomMatches: every honest log of many random matches (away seats, sit-outs and
+// returns, talk, abandons) re-simulates; the same log with a paid match's money lines after its
+// end too.
+func TestVerifyRandomMatches(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(41, 43))
+	seen := map[string]int{}
+	for k := range 60 {
+		n := 3 + k%4
+		abandon := 0
+		if k%5 == 4 {
+			abandon = 1 + rnd.IntN(30)
+		}
+		tb := randomMatch(t, n, randomSeed(rnd), `{"stop_one_in":4,"max_iterations":8}`, rnd, abandon)
+		for typ, c := range typesOf(tb.evs) {
+			seen[typ] += c
+		}
+		lines := tb.lines()
+		if rep := Verify(lines); !rep.OK || rep.Checked != len(lines) {
+			t.Fatalf("match %d (%d seats): honest log refused: %+v", k, n, rep)
+		}
+		paid := append(lines, []byte(`{"seq":999,"t":"2026-10-02T09:00:00.000Z","type":"payout","seat":0,"sats":10}`))
+		if rep := Verify(paid); !rep.OK {
+			t.Fatalf("match %d: money lines after the end refused: %+v", k, rep)
+		}
+	}
+	for _, typ := range []string{"sit_out", "sit_in", "timeout_private", "message", "match_abandoned", "match_end"} {
+		if seen[typ] == 0 {
+			t.Errorf("the random matches wrote no %s line: the test does not reach it", typ)
+		}
+	}
+}
+
+// TestVerifyFailsAtAlteredLine: a result, schedule, horizon, ranking, strike count, instant or
+// seed hash altered in an honest log fails at exactly the altered line; an altered input (a
+// choice, the config) fails at the first line it contradicts.
+func TestVerifyFailsAtAlteredLine(t *testing.T) {
+	lines := workedExample(t).lines()
+	find := func(typ, has string) int {
+		for i, l := range lines {
+			if bytes.Contains(l, []byte(`"type":"`+typ+`"`)) && bytes.Contains(l, []byte(has)) {
+				return i
+			}
+		}
+		t.Fatalf("no %s line with %s", typ, has)
+		return -1
+	}
+	for _, c := range []struct {
+		name     string
+		at       int
+		old, new string
+		failAt   int
+	}{
+		{"points", find("iteration_private", `"pair":[0,3]`), `"points":[0,5]`, `"points":[1,5]`, -1},
+		{"choices", find("iteration_private", `"pair":[1,2]`), `"choices":["C","C"]`, `"choices":["C","D"]`, -1},
+		{"pairs", find("round_start", `"round":2`), `"pairs":[[0,2],[1,3]]`, `"pairs":[[0,1],[2,3]]`, -1},
+		{"horizon", find("round_end", `"round":1`), `"iterations":1`, `"iterations":2`, -1},
+		{"ranking", find("match_end", ``), `"points":16`, `"points":17`, -1},
+		{"seed hash", 0, `"seed_hash":"sha256:6`, `"seed_hash":"sha256:7`, -1},
+		{"strikes", find("timeout_private", ``), `"strikes":1`, `"strikes":0`, -1},
+		{"config (an input)", 0, `"stop_one_in":2`, `"stop_one_in":3`, find("round_end", `"round":1`)},
+		{"time", find("iteration_end", `"round":1`), `08:00:04.000Z`, `08:00:05.000Z`, -1},
+		{"choice (an input)", find("action_private", `"round":1,"seat":3`), `"action":"defect"`, `"action":"cooperate"`, find("iteration_private", `"pair":[0,3]`)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			alt := make([][]byte, len(lines))
+			copy(alt, lines)
+			if !bytes.Contains(alt[c.at], []byte(c.old)) {
+				t.Fatalf("line %d has no %s: %s", c.at, c.old, alt[c.at])
+			}
+			alt[c.at] = bytes.Replace(alt[c.at], []byte(c.old), []byte(c.new), 1)
+			want := c.at
+			if c.failAt >= 0 {
+				want = c.failAt
+			}
+			rep := Verify(alt)
+			if rep.OK || rep.At != want || rep.Reason == "" {
+				t.Fatalf("altered line %d: report %+v, want a failure at line %d", c.at, rep, want)
+			}
+			if rep.Got != string(alt[want]) {
+				t.Fatalf("report's got %q is not line %d", rep.Got, want)
+			}
+		})
+	}
+}
+
+func TestVerifyRefusesIncompleteLogs(t *testing.T) {
+	lines := workedExample(t).lines()
+	n := len(lines)
+	for _, c := range []struct {
+		name   string
+		lines  [][]byte
+		at     int
+		reason string
+	}{
+		{"empty", nil, 0, "empty"},
+		{"no end", lines[:n-1], n - 1, "no match_end"},
+		{"a line dropped", append(append([][]byte{}, lines[:5]...), lines[6:]...), 5, ""},
+		{"a line after the end", append(append([][]byte{}, lines...), []byte(`{"seq":37,"t":"2026-10-02T08:00:25.000Z","type":"round_start","round":4}`)), n, "after the match's end"},
+		{"seed null", append(append([][]byte{}, lines[:n-1]...), bytes.Replace(lines[n-1], []byte(`"seed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"`), []byte(`"seed":null`), 1)), n - 1, "not revealed"},
+		{"another seed", append(append([][]byte{}, lines[:n-1]...), bytes.Replace(lines[n-1], []byte(`"seed":"00`), []byte(`"seed":"01`), 1)), 0, "does not commit"},
+		{"not JSON", append(append([][]byte{}, lines[:3]...), append([][]byte{[]byte(`{"seq":3,`)}, lines[4:]...)...), 3, "not a log line"},
+		{"first line", lines[1:], 0, "match_start"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := Verify(c.lines)
+			if rep.OK || rep.At != c.at || !strings.Contains(rep.Reason, c.reason) {
+				t.Fatalf("report %+v, want a failure at %d naming %q", rep, c.at, c.reason)
+			}
+		})
+	}
+}
+
+// TestVerifyAbandoned: an abandoned match re-simulates up to its cut, held talk included, and an
+// altered standing in its match_abandoned fails there.
+func TestVerifyAbandoned(t *testing.T) {
+	tb := newTable(t, setupN(4, seq0(), `{"stop_one_in":2}`))
+	tb.choose(0, "cooperate")
+	tb.play(1, 2e9, `{"action":"defect","message":"sorry"}`)
+	tb.evs = append(tb.evs, tb.m.Abandon(tb.now.Add(5e8), "server_shutdown").Events...)
+	lines := tb.lines()
+	rep := Verify(lines)
+	if !rep.OK || rep.End != "match_abandoned" {
+		t.Fatalf("abandoned log: %+v\n%s", rep, bytes.Join(lines, []byte("\n")))
+	}
+	last := len(lines) - 1
+	if !bytes.Contains(lines[last-1], []byte(`"type":"message"`)) || !bytes.Contains(lines[last], []byte(`"reason":"server_shutdown"`)) {
+		t.Fatalf("the abandon's lines: %s / %s", lines[last-1], lines[last])
+	}
+	alt := append([][]byte{}, lines...)
+	alt[last] = bytes.Replace(alt[last], []byte(`"rank":1`), []byte(`"rank":2`), 1)
+	if rep := Verify(alt); rep.OK || rep.At != last {
+		t.Fatalf("altered standings: %+v", rep)
+	}
+}

@@ -1,0 +1,71 @@
+package breakroom
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+)
+
+// SeedHash is match_start.seed_hash (breakroom-games §1.6): "sha256:" + hex(SHA-256(seed)),
+// hashed over the raw 32 bytes.
+func SeedHash(seed [32]byte) string {
+	sum := sha256.Sum256(seed[:])
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// SeedHex is the revealed seed of match_end.seed and match_abandoned.seed (§1.6): hex(seed), 64
+// lowercase hex digits.
+func SeedHex(seed [32]byte) string { return hex.EncodeToString(seed[:]) }
+
+// ParseSeed reads SeedHex's form back: exactly 64 lowercase hex digits, else an error.
+func ParseSeed(s string) ([32]byte, error) {
+	var seed [32]byte
+	if len(s) != 64 {
+		return seed, fmt.Errorf("seed: %d characters, want 64 lowercase hex digits", len(s))
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return seed, fmt.Errorf("seed: character %d is not a lowercase hex digit", i)
+		}
+	}
+	if _, err := hex.Decode(seed[:], []byte(s)); err != nil {
+		return seed, fmt.Errorf("seed: %v", err)
+	}
+	return seed, nil
+}
+
+// Rand is rand(K, label, n) of §1.6: a uniform integer in [0, n) drawn with key K and a UTF-8
+// label by HMAC-SHA256 in counter mode with rejection sampling, so anyone holding the revealed
+// seed draws the same number in any language (J7). Block c is
+// HMAC-SHA256(K, utf8(label) ‖ 0x00 ‖ uint32_be(c)); its first 8 bytes, big-endian, are kept when
+// below 2^64 − (2^64 mod n). n must be at least 1 (Rand(…, 0) is 0).
+func Rand(key []byte, label string, n uint64) uint64 {
+	if n <= 1 {
+		return 0
+	}
+	rem := -n % n // 2^64 mod n, in uint64 arithmetic
+	limit := -rem // 2^64 − rem; 0 stands for 2^64 when rem is 0 (every draw is kept)
+	msg := make([]byte, len(label)+5)
+	copy(msg, label)
+	for c := uint32(0); ; c++ {
+		binary.BigEndian.PutUint32(msg[len(label)+1:], c)
+		mac := hmac.New(sha256.New, key)
+		mac.Write(msg)
+		x := binary.BigEndian.Uint64(mac.Sum(nil)[:8])
+		if rem == 0 || x < limit {
+			return x % n
+		}
+	}
+}
+
+// Shuffle is shuffle(K, label, list) of §1.6, in place: Fisher–Yates from the last index down
+// to 1, j = Rand(K, label + "/" + i, i + 1), i in decimal.
+func Shuffle[T any](key []byte, label string, list []T) {
+	for i := len(list) - 1; i >= 1; i-- {
+		j := Rand(key, label+"/"+strconv.Itoa(i), uint64(i+1))
+		list[i], list[j] = list[j], list[i]
+	}
+}

@@ -1,0 +1,201 @@
+package breakroom
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"arena/games"
+	"arena/games/canon"
+)
+
+// The protocol's error codes a game's refusals carry (breakroom-protocol-v0 "Error codes"), in
+// the order breakroom-games §1.3 checks a move: the envelope (not_your_turn, stale_turn), then
+// the action (illegal_move), its amount (bad_amount), its message (bad_message). match_over
+// answers every move once the match has ended; not_seated a seat the match does not have;
+// bad_request a body that is not a JSON object or holds a member of the wrong type.
+const (
+	CodeBadRequest  = "bad_request"
+	CodeNotSeated   = "not_seated"
+	CodeNotYourTurn = "not_your_turn"
+	CodeStaleTurn   = "stale_turn"
+	CodeIllegalMove = "illegal_move"
+	CodeBadAmount   = "bad_amount"
+	CodeBadMessage  = "bad_message"
+	CodeMatchOver   = "match_over"
+)
+
+// Frame limits (protocol "Transport", §1.8, J31): a frame over MaxFrame bytes is refused in
+// both directions, so a game keeps a prompt's visible_state within StateBudget bytes, leaving
+// the rest of the frame for the your_turn envelope and legal_actions.
+const (
+	MaxFrame    = 8192
+	StateBudget = 7168
+)
+
+// DefaultMessageChars is the table-talk limit in Unicode code points (protocol, §1.4).
+const DefaultMessageChars = 280
+
+// PhaseTurn is the Phase of every Break Room move (MoveOf): the round and turn name the move.
+const PhaseTurn = "turn"
+
+// StateID numbers one prompt by its round and turn (§1.2): round in the high 32 bits, turn in
+// the low, so it is never zero for a round ≥ 1 (games.Move.StateID, the generic stale check).
+func StateID(round, turn int) uint64 { return uint64(uint32(round))<<32 | uint64(uint32(turn)) }
+
+// MoveOf is the games.Move of the prompt of round and turn: what a door builds from a move's
+// envelope ({"round":…, "turn":…}) and hands the match, which answers stale_turn unless it is
+// the open prompt's.
+func MoveOf(round, turn int) games.Move {
+	return games.Move{Turn: turn, Phase: PhaseTurn, StateID: StateID(round, turn)}
+}
+
+// RoundTurn reads MoveOf's round and turn back; false for a Move MoveOf did not make.
+func RoundTurn(m games.Move) (round, turn int, ok bool) {
+	round, turn = int(m.StateID>>32), int(uint32(m.StateID))
+	return round, turn, m.Phase == PhaseTurn && m.Exchange == 0 && round >= 1 && m.Turn == turn
+}
+
+// WireSeat is the 0-based seat Break Room writes (payloads, visible_state, legal_actions) for the
+// house's 1-based games.Seat.
+func WireSeat(houseSeat int) int { return houseSeat - 1 }
+
+// HouseSeat is the house's 1-based seat of a wire seat.
+func HouseSeat(wireSeat int) int { return wireSeat + 1 }
+
+// Body is a move's game part (protocol "Agent → Server": everything beside the envelope):
+// its action, its message when one was sent (HasMessage), and every member as sent, for a game
+// to read its parameters (amount, target, recipient, orders) from. Envelope members (type, v,
+// match_id, round, turn) and unknown parameters are ignored by every game (§1.3).
+type Body struct {
+	Action     string
+	HasAction  bool
+	Message    string
+	HasMessage bool
+	Members    map[string]json.RawMessage
+}
+
+// ParseBody reads a move's game part strictly (canon: no duplicate or case-folded members, no
+// unsafe integers, valid UTF-8, one value): bad_request when it is not one JSON object or its
+// action is not a string; bad_message when its message is neither a string nor null. A missing
+// action is not an error here: the game answers it with illegal_move (§1.3 step 2). A null or
+// empty message is no message.
+func ParseBody(raw []byte) (Body, error) {
+	var m map[string]json.RawMessage
+	if err := canon.Decode(raw, &m); err != nil {
+		return Body{}, games.Errorf(CodeBadRequest, "the move is not a JSON object: %s", canon.Reason(err))
+	}
+	if m == nil {
+		return Body{}, games.Errorf(CodeBadRequest, "the move is not a JSON object")
+	}
+	b := Body{Members: m}
+	if raw, ok := m["action"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &b.Action); err != nil {
+			return Body{}, games.Errorf(CodeBadRequest, "action: want a string")
+		}
+		b.HasAction = true
+	}
+	if raw, ok := m["message"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &b.Message); err != nil {
+			return Body{}, games.Errorf(CodeBadMessage, "message: want a string")
+		}
+		b.HasMessage = b.Message != ""
+	}
+	return b, nil
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// CheckMessage is §1.4's table-talk rule: at most limit Unicode code points, valid UTF-8, and
+// no control character (Unicode Cc: U+0000–U+001F, U+007F–U+009F) other than "\n". Its refusal
+// is bad_message naming what is wrong.
+func CheckMessage(text string, limit int) error {
+	if !utf8.ValidString(text) {
+		return games.Errorf(CodeBadMessage, "message: not valid UTF-8")
+	}
+	n := 0
+	for i, r := range text {
+		n++
+		if r != '\n' && (r < 0x20 || 0x7f <= r && r <= 0x9f) {
+			return games.Errorf(CodeBadMessage, "message: control character U+%04X at byte %d (only \\n is allowed)", r, i)
+		}
+	}
+	if n > limit {
+		return games.Errorf(CodeBadMessage, "message: %d characters, at most %d", n, limit)
+	}
+	return nil
+}
+
+// Line is one match-log line as the log writer writes it (protocol "Match log (JSONL)"):
+// {"seq":…,"t":…,"type":…, then the event's payload members}. seq is the event's Seq − 1, so a
+// match's first line (match_start) is seq 0 as in the protocol's sample; t is the event's At
+// (RFC 3339 UTC, milliseconds). The payload must be a JSON object; an empty one is {}.
+func Line(e games.Event) ([]byte, error) {
+	p := bytes.TrimSpace(e.Payload)
+	if len(p) == 0 {
+		p = []byte("{}")
+	}
+	if p[0] != '{' || p[len(p)-1] != '}' {
+		return nil, fmt.Errorf("breakroom: event %d (%s): payload is not a JSON object", e.Seq, e.Type)
+	}
+	t, _ := json.Marshal(e.At)
+	typ, _ := json.Marshal(e.Type)
+	out := make([]byte, 0, len(p)+len(t)+len(typ)+40)
+	out = append(out, `{"seq":`...)
+	out = strconv.AppendInt(out, e.Seq-1, 10)
+	out = append(append(out, `,"t":`...), t...)
+	out = append(append(out, `,"type":`...), typ...)
+	if inner := bytes.TrimSpace(p[1 : len(p)-1]); len(inner) > 0 {
+		out = append(append(out, ','), inner...)
+	}
+	return append(out, '}'), nil
+}
+
+// LogLine is a log line read back (ParseLine): its seq, t and type, and Raw, the line itself.
+type LogLine struct {
+	Seq  int64
+	T    string
+	Type string
+	Raw  []byte
+}
+
+// ParseLine reads one log line strictly (canon): a JSON object with an integer "seq", a string
+// "t" and a string "type"; anything else is an error naming what is wrong.
+func ParseLine(b []byte) (LogLine, error) {
+	var m map[string]json.RawMessage
+	if err := canon.Decode(b, &m); err != nil || m == nil {
+		return LogLine{}, fmt.Errorf("not a JSON object: %s", canon.Reason(err))
+	}
+	l := LogLine{Raw: b}
+	if err := json.Unmarshal(m["seq"], &l.Seq); err != nil {
+		return LogLine{}, fmt.Errorf(`"seq" is not an integer`)
+	}
+	if err := json.Unmarshal(m["t"], &l.T); err != nil {
+		return LogLine{}, fmt.Errorf(`"t" is not a string`)
+	}
+	if err := json.Unmarshal(m["type"], &l.Type); err != nil || l.Type == "" {
+		return LogLine{}, fmt.Errorf(`"type" is not a string`)
+	}
+	return l, nil
+}
+
+// FitNewest is how many of the newest items (each one JSON value, oldest first) fit in budget
+// bytes as a JSON array: the count n such that "[" + items[len−n:] joined by "," + "]" is at most
+// budget bytes long (J31: a long list keeps its newest entries that fit).
+func FitNewest(items [][]byte, budget int) int {
+	used, n := 2, 0
+	for i := len(items) - 1; i >= 0; i-- {
+		add := len(items[i])
+		if n > 0 {
+			add++
+		}
+		if used+add > budget {
+			break
+		}
+		used += add
+		n++
+	}
+	return n
+}
