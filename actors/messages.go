@@ -134,3 +134,20 @@ type TableStopped struct {
 	Seat   int
 	Status string
 }
+
+// ViewTable asks a live table for its match's view (games.Match.View) for Viewer (a seat ≥ 1,
+// or 0 for a spectator) and its open prompts: Break Room's state reply outside a seat's turn. The
+// reply is *ViewReply.
+type ViewTable struct {
+	Viewer int
+}
+
+// ViewReply answers ViewTable: the table's Round, the view's bytes (a JSON object) and the open
+// prompts, or Code "unavailable" when the table is restarting or the commit the view rests on
+// failed (ask again).
+type ViewReply struct {
+	Round   string
+	State   []byte
+	Prompts []games.Prompt
+	Code    string
+}

@@ -16,6 +16,7 @@ import (
 //	breakroom  rep/<pubkey>                 a key's reputation (JSON; actors/breakroom owns the shape)
 //	           counted/<match id>           a ranked match counted into its players' reputations ("1")
 //	           feedback/<match id>/<pubkey> a player's note on a match (JSON; a second replaces it)
+//	           table/<table id>             a match's seating: keys, names, spoilers, tier (JSON)
 //
 // actors/breakroom is the one writer.
 
@@ -23,6 +24,7 @@ const (
 	brRep      = "rep/"
 	brCounted  = "counted/"
 	brFeedback = "feedback/"
+	brTable    = "table/"
 )
 
 // brKey refuses an empty part or one holding '/' (the keys' separator).
@@ -102,6 +104,23 @@ func (s *Store) BreakroomFeedback(match, key string) ([]byte, error) {
 	return s.get(BucketBreakroom, brFeedback+match+"/"+key)
 }
 
+// PutBreakroomTable stores the seating of table id (JSON), written before the table opens so a
+// restart finds who sits where: durable when it returns nil.
+func (s *Store) PutBreakroomTable(id string, seating []byte) error {
+	if err := brKey(id); err != nil {
+		return fmt.Errorf("storage: breakroom table: %w", err)
+	}
+	if !json.Valid(seating) {
+		return fmt.Errorf("storage: breakroom table %s: %w: not JSON", id, ErrBadKey)
+	}
+	return s.put(BucketBreakroom, brTable+id, seating)
+}
+
+// BreakroomTables calls fn with every stored seating, by table id, until fn returns an error.
+func (s *Store) BreakroomTables(fn func(id string, seating []byte) error) error {
+	return s.scan(BucketBreakroom, brTable, func(k string, v []byte) error { return fn(k[len(brTable):], v) })
+}
+
 // checkBreakroom checks one key of the breakroom bucket: a known prefix, its parts, a JSON value.
 func checkBreakroom(k, v []byte, _ *bolt.Bucket) error {
 	key := string(k)
@@ -113,6 +132,10 @@ func checkBreakroom(k, v []byte, _ *bolt.Bucket) error {
 	case strings.HasPrefix(key, brCounted):
 		if brKey(key[len(brCounted):]) != nil || string(v) != "1" {
 			return errors.New("bad counted mark")
+		}
+	case strings.HasPrefix(key, brTable):
+		if brKey(key[len(brTable):]) != nil || !json.Valid(v) {
+			return errors.New("bad seating")
 		}
 	case strings.HasPrefix(key, brFeedback):
 		parts := strings.Split(key[len(brFeedback):], "/")

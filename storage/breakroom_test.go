@@ -38,6 +38,9 @@ func TestBreakroomCountOnce(t *testing.T) {
 	if err := s.PutBreakroomFeedback("T-1", "aa", []byte(`{"text":"more fun"}`)); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.PutBreakroomTable("br-1", []byte(`{"seats":[]}`)); err != nil {
+		t.Fatal(err)
+	}
 	_ = s.Close()
 	s2, err := Open(path, Options{NoSync: true})
 	if err != nil {
@@ -54,6 +57,11 @@ func TestBreakroomCountOnce(t *testing.T) {
 	}
 	if got, err := s2.BreakroomFeedback("T-1", "aa"); err != nil || string(got) != `{"text":"more fun"}` {
 		t.Errorf("feedback %s %v", got, err)
+	}
+	var tables []string
+	if err := s2.BreakroomTables(func(id string, v []byte) error { tables = append(tables, id+"="+string(v)); return nil }); err != nil ||
+		len(tables) != 1 || tables[0] != `br-1={"seats":[]}` {
+		t.Errorf("tables %q %v", tables, err)
 	}
 	if err := s2.Check(); err != nil {
 		t.Fatal(err)
