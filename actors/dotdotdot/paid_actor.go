@@ -64,6 +64,7 @@ type (
 		OK           bool
 		Table, Round string
 		PaidBy       map[int]string
+		Void         paidVoid
 	}
 	paidStartsAt struct{ Table string }
 	paidFinished struct{ Table string }
@@ -106,6 +107,12 @@ type paidTable struct {
 	// entries are counted as owed by the arena's account (reserved). reconciled: the escrow was
 	// read settled as the ledger settled it (stored).
 	onEscrow, reconciled bool
+	// void is why the round is settled void, and the transcript hash its settle anchors, once
+	// written (stored); downSince is when this process first saw the round's table stopped or
+	// failed (zero: not seen down), voidAfter counting from it; watching: a read of the tables
+	// is in flight.
+	void      paidVoid
+	downSince time.Time
 }
 
 type paidActor struct {
@@ -126,6 +133,7 @@ type paidActor struct {
 	sweeping, sweepAgain bool
 	sweepers             []*actor.PID // PaidTables.Sweep callers waiting for the next sweep's end
 
+	watching   bool             // watchDown's read of the open rounds' tables is in flight
 	recon      reconState       // the reconciliation's memory (paid_reconcile.go)
 	mismatches []EscrowMismatch // at the last complete sweep
 }
@@ -158,7 +166,7 @@ func (a *paidActor) Receive(ctx actor.Context) {
 			ctx.Respond(&paidTableView{})
 			return
 		}
-		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy)})
+		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy), Void: t.void})
 	case *paidStartsAt:
 		if t := a.byID[m.Table]; t != nil {
 			a.resume(ctx, t)
@@ -196,6 +204,7 @@ func (a *paidActor) tick(ctx actor.Context) {
 	for _, t := range a.byID {
 		a.resume(ctx, t)
 	}
+	a.watchDown(ctx)
 	a.sweep(ctx)
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	a.p.a.Clock().AfterFunc(a.p.o.SweepEvery, func() { root.Send(self, &paidTick{}) })
@@ -287,7 +296,7 @@ func (a *paidActor) kickSave(ctx actor.Context) {
 // record is t as the store keeps it.
 func (a *paidActor) record(t *paidTable) storage.PaidTable {
 	r := storage.PaidTable{ID: t.id, Format: a.p.o.Format, Entry: a.p.o.Entry, StartsAt: t.startsAt, Status: t.status,
-		Round: t.round, House: t.house, Failed: t.failed, Reconciled: t.reconciled}
+		Round: t.round, House: t.house, Failed: t.failed, Reconciled: t.reconciled, Voided: t.void.why, VoidHash: t.void.hash}
 	for _, h := range t.holds {
 		c := h.check
 		r.Holds = append(r.Holds, storage.PaidHold{ID: h.Hold, SeatToken: h.SeatToken, Agent: h.join.Agent, Name: h.join.Name,
@@ -329,7 +338,7 @@ func (a *paidActor) resume(ctx actor.Context, t *paidTable) {
 			return
 		}
 		a.escrowSync(t)
-		if t.finished {
+		if t.finished || t.void.hash != "" {
 			a.settle(ctx, t)
 		}
 	case storage.PaidClosed:
@@ -368,6 +377,15 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 	if ot, h := a.holding(m.Join.Agent); h != nil {
 		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s (its hold %s)", m.Join.Agent, ot.id, h.Hold)})
 		return
+	}
+	// One seat per owner at a table (§5.7: a hold is a seat for the Badge's owner): one person
+	// at two seats of a round could play them together.
+	for _, h := range t.holds {
+		if m.Join.Owner != "" && h.join.Owner == m.Join.Owner {
+			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s for its owner %s (its hold %s); an owner takes one seat at a table",
+				h.join.Agent, t.id, m.Join.Owner, h.Hold)})
+			return
+		}
 	}
 	if len(t.holds) >= a.seats {
 		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the paid table filling now is full; the next opens at %s", t.startsAt.UTC().Format(time.RFC3339))})
@@ -469,6 +487,7 @@ type potMemo struct {
 	Entry  int64          `json:"entry"`
 	PaidBy map[int]string `json:"paid_by"`
 	House  []int          `json:"house_seats"`
+	Voided string         `json:"voided,omitempty"` // why the round was settled void (every entry back)
 }
 
 // startsAt runs once starts_at has passed and every hold of t is answered: every hold is read
@@ -883,13 +902,13 @@ func (a *paidActor) anchorJob(t *paidTable) (anchors.CallJob, error) {
 // and settle, with the transcript hash and the reveal; the table is settled once the chain actor
 // has the settle queued.
 func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
-	if !t.finished || t.busy || t.status != storage.PaidOpen || !t.staked {
+	if (!t.finished && t.void.hash == "") || t.busy || t.status != storage.PaidOpen || !t.staked {
 		return
 	}
 	t.busy = true
-	p, id, round, paidBy := a.p, t.id, t.round, maps.Clone(t.paidBy)
+	p, id, round, paidBy, void := a.p, t.id, t.round, maps.Clone(t.paidBy), t.void
 	a.run(ctx, func() func() {
-		st, ok := p.settlement(id, round, paidBy)
+		st, ok := p.settlement(id, round, paidBy, void)
 		if !ok {
 			return func() { t.busy = false }
 		}
@@ -911,7 +930,12 @@ func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
 				t.turnAnchor = turn
 			}
 			log := p.log.With("table", id, "round", round)
-			a.post(ctx, "paid/settle/"+round, []ledger.Row{ledger.Settle(round, pays, house)}, func(err error) {
+			rows := []ledger.Row{ledger.Settle(round, pays, house)}
+			if void.hash != "" {
+				pm, _ := json.Marshal(potMemo{Table: id, Format: p.o.Format, Entry: p.o.Entry, PaidBy: paidBy, House: t.house, Voided: void.why})
+				rows = append(rows, ledger.NotePot(round, pm))
+			}
+			a.post(ctx, "paid/settle/"+round, rows, func(err error) {
 				if err != nil {
 					t.busy = false
 					log.Error("paid round not settled", "err", err)
@@ -1050,7 +1074,7 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 	now := p.a.Clock().Now()
 	for _, r := range recs {
 		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, round: r.Round, house: r.House, failed: r.Failed,
-			reconciled: r.Reconciled, onEscrow: r.Reconciled}
+			reconciled: r.Reconciled, onEscrow: r.Reconciled, void: paidVoid{why: r.Voided, hash: r.VoidHash}}
 		for _, sh := range r.Holds {
 			if _, ok := st.Holds[sh.ID]; !ok {
 				continue
