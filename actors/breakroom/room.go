@@ -248,6 +248,9 @@ func (r *Room) send(msg any) {
 	}
 }
 
+// tell hands op to the room actor without waiting for its answer.
+func (r *Room) tell(op any) { r.send(&request{op: op, ch: make(chan result, 1)}) }
+
 // call hands op to the room actor and waits for its answer: ctx's deadline, capped by the
 // arena's ask timeout (busy when it passes).
 func (r *Room) call(ctx context.Context, op any) (any, error) {
@@ -337,7 +340,7 @@ func (r *Room) Join(ctx context.Context, j JoinRequest) (Joined, error) {
 		q, err = r.lobby.Join(ctx, j.Game, lobby.Entrant{Key: j.Key})
 	}
 	if err != nil {
-		r.send(&opAbandonJoin{conn: jr.conn})
+		r.tell(&opAbandonJoin{conn: jr.conn})
 		return Joined{}, lobbyRefusal(err)
 	}
 	v, err = r.call(ctx, &opQueued{conn: jr.conn, q: q})
@@ -387,7 +390,7 @@ func (r *Room) Next(ctx context.Context, conn string, after uint64) ([]Item, err
 
 // Drop says a socket connection is gone (see the package doc). Dropping a connection that was
 // replaced or never known does nothing.
-func (r *Room) Drop(conn string) { r.send(&opDrop{conn: conn}) }
+func (r *Room) Drop(conn string) { r.tell(&opDrop{conn: conn}) }
 
 // Move plays a move's envelope and body for the connection's seat (see the package doc).
 func (r *Room) Move(ctx context.Context, conn string, m *wire.Move) error {
@@ -409,6 +412,7 @@ func (r *Room) Move(ctx context.Context, conn string, m *wire.Move) error {
 	}
 	switch rep.Code {
 	case "":
+		r.tell(&opMoved{conn: conn, move: moveOf(m.Round, m.Turn)})
 		return nil
 	case games.CodeRoundOver:
 		return games.Errorf("match_over", "match %s is over", m.MatchID)
@@ -528,7 +532,7 @@ func (r *Room) Leave(ctx context.Context, conn string) (wire.Left, error) {
 		return wire.Left{}, lobbyRefusal(err)
 	}
 	left := wire.Left{Game: js.game, Reason: "left"}
-	r.send(&opLeft{conn: conn, left: left})
+	r.tell(&opLeft{conn: conn, left: left})
 	return left, nil
 }
 

@@ -296,10 +296,10 @@ func (st *state) handle(q *request) (any, error) {
 		if c == nil {
 			return nil, ErrGone
 		}
-		st.trim(c, op.after)
 		if c.closed != nil {
-			return nil, c.closed
+			return nil, c.closed // a closed connection's unwritten messages are not for a socket any more
 		}
+		st.trim(c, op.after)
 		if len(c.items) > 0 {
 			return append([]Item(nil), c.items...), nil
 		}
