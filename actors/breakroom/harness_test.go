@@ -29,6 +29,7 @@ type harness struct {
 	path  string
 	arena *actors.Arena
 	room  *Room
+	lobby *actors.FakeClock // the lobby's clock: the lobby timer and the house fill wait for the test
 }
 
 // shortDilemma is a Dilemma game with a short match and deadlines: two iterations at most per
@@ -41,7 +42,7 @@ func shortDilemma(size, min int) Game {
 
 func newHarness(t *testing.T, g Game) *harness {
 	t.Helper()
-	h := &harness{t: t, path: storagetest.Path(t)}
+	h := &harness{t: t, path: storagetest.Path(t), lobby: actors.NewFakeClock(time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC))}
 	h.start(g)
 	t.Cleanup(func() { h.stop() })
 	return h
@@ -59,7 +60,7 @@ func (h *harness) start(g Game) {
 		h.t.Fatal(err)
 	}
 	room, err := New(Options{Games: []Game{g}, PublicURL: "https://breakroom.test", HousePause: 5 * time.Millisecond,
-		LobbyWait: 50 * time.Millisecond, HouseAfter: 100 * time.Millisecond})
+		LobbyClock: h.lobby})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -26,9 +26,10 @@ type wsResult struct {
 	err     error
 }
 
-func wsPlay(a *agent, reconnect bool) wsResult {
+func wsPlay(a *agent, reconnect bool, joined chan<- struct{}) wsResult {
 	var res wsResult
 	j := a.join(ViaWebSocket)
+	joined <- struct{}{}
 	if q, ok := j.First.(wire.Queued); !ok || q.Position < 1 || q.Token != "" {
 		res.err = errors.New("the first answer is not a queued message without a token")
 		return res
@@ -91,10 +92,11 @@ type httpResult struct {
 	err    error
 }
 
-func httpPlay(a *agent) httpResult {
+func httpPlay(a *agent, joined chan<- struct{}) httpResult {
 	var res httpResult
 	ctx := context.Background()
 	j := a.join(ViaHTTP)
+	joined <- struct{}{}
 	q, ok := j.First.(wire.Queued)
 	if !ok || q.Token != j.Conn {
 		res.err = errors.New("the HTTP join did not answer queued with its token")
@@ -141,8 +143,13 @@ func TestDilemmaMatchEndToEnd(t *testing.T) {
 	ws, hp := newAgent(h, "Claude"), newAgent(h, "Claude")
 	hp.spoilers = true
 	wsc, hpc := make(chan wsResult, 1), make(chan httpResult, 1)
-	go func() { wsc <- wsPlay(ws, true) }()
-	go func() { hpc <- httpPlay(hp) }()
+	joined := make(chan struct{}, 2)
+	go func() { wsc <- wsPlay(ws, true, joined) }()
+	go func() { hpc <- httpPlay(hp, joined) }()
+	<-joined
+	<-joined
+	// Both wait alone (two of a minimum of four): after 60 s the bartender and a house bot sit down.
+	h.lobby.Advance(61 * time.Second)
 	w, p := <-wsc, <-hpc
 	if w.err != nil || p.err != nil {
 		t.Fatalf("socket agent: %v; HTTP agent: %v", w.err, p.err)

@@ -45,7 +45,7 @@ const (
 	// dropped as a slow reader (ErrSlow); the seat is away until it comes back.
 	MailboxCap = 512
 	// staffKey is the bartender's key: the house's own player, at every table it sits at.
-	staffKey = "house:bartender"
+	staffKey  = "house:bartender"
 	staffName = "Bartender"
 )
 
@@ -94,10 +94,13 @@ type Options struct {
 	// LobbyWait and HouseAfter are the lobby timer (30 s) and the house fill (60 s alone); zero:
 	// the lobby's defaults.
 	LobbyWait, HouseAfter time.Duration
+	// LobbyClock is the lobby's clock (nil: the arena's): tests hold the lobby timer and the house
+	// fill on a fake clock while the tables play on the wall clock.
+	LobbyClock actors.Clock
 	// LobbySeed, when set, keys every queue's seat shuffle (tests); nil draws one per queue.
 	LobbySeed *[32]byte
 	// Seed, when set, gives every match its seed (tests that compare runs); nil draws one.
-	Seed func(table string) []byte
+	Seed   func(table string) []byte
 	Logger *slog.Logger // nil: the arena's
 }
 
@@ -211,7 +214,11 @@ func (r *Room) start(a *actors.Arena) error {
 		}
 		queues = append(queues, c)
 	}
-	l, err := lobby.Start(a.System(), lobby.Options{Name: "breakroom-lobby", Clock: a.Clock(), AskTimeout: a.AskTimeout(),
+	var clock lobby.Clock = a.Clock()
+	if r.opts.LobbyClock != nil {
+		clock = r.opts.LobbyClock
+	}
+	l, err := lobby.Start(a.System(), lobby.Options{Name: "breakroom-lobby", Clock: clock, AskTimeout: a.AskTimeout(),
 		Logger: r.log}, queues...)
 	if err != nil {
 		return fmt.Errorf("breakroom: lobby: %w", err)

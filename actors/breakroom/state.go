@@ -160,8 +160,8 @@ type (
 		conn string
 		left wire.Left
 	}
-	tableFormed  struct{ tf *lobby.TableFormed }
-	tableOpened  struct {
+	tableFormed struct{ tf *lobby.TableFormed }
+	tableOpened struct {
 		table, round string
 		err          error
 	}
@@ -261,11 +261,22 @@ func (st *state) Receive(ctx actor.Context) {
 			st.setAway(s, true)
 		}
 	case *viewed:
-		if m.c.s.conn == m.c {
-			st.put(m.c, m.state)
-			if p := m.c.s.prompt; p != nil && m.c.s.open(st.now()) {
-				st.put(m.c, yourTurn(m.c.s.m.id, p, st.now()))
-			}
+		// The reconnected socket's state, then your_turn if a move is open, then what came
+		// meanwhile ("Reconnecting": seated, then state, then your_turn).
+		c := m.c
+		pending := c.pending
+		c.held, c.pending = false, nil
+		st.put(c, m.state)
+		turn := false
+		for _, p := range pending {
+			_, isTurn := p.(wire.YourTurn)
+			turn = turn || isTurn
+		}
+		if p := c.s.prompt; p != nil && !turn && c.s.open(st.now()) {
+			st.put(c, yourTurn(c.s.m.id, p, st.now()))
+		}
+		for _, p := range pending {
+			st.put(c, p)
 		}
 	case *actor.Stopping:
 		for _, c := range st.conns {
@@ -772,6 +783,7 @@ func (st *state) sendState(c *conn) {
 		st.put(c, wire.State{MatchID: s.m.id, Status: wire.StatusEnded, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState, MatchEnd: s.end})
 		return
 	}
+	c.held = true // until the view comes back (viewed): nothing may come before the state
 	a, pid, table, seat := st.r.arena, st.r.pid, s.m.Table, s.seat
 	ws := wire.State{MatchID: s.m.id, Status: wire.StatusWaiting, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState}
 	go func() {
