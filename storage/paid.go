@@ -50,6 +50,12 @@ type PaidTable struct {
 	// Reconciled is set once the escrow was read settled exactly as the ledger settled the round
 	// (the reconciliation reads it no more).
 	Reconciled bool `json:"reconciled,omitempty"`
+	// Voided says why an open table's round is settled void (every seat's entry back to whoever
+	// staked it) rather than by its result: its table stopped or failed and was not restarted in
+	// time. VoidHash is the transcript hash ("sha256:<hex>") of its events when it was voided,
+	// the one settle anchors.
+	Voided   string `json:"voided,omitempty"`
+	VoidHash string `json:"void_transcript_hash,omitempty"`
 }
 
 // PaidHold is one hold of a paid table: the agent's join, who may pay, and what the chain said
@@ -141,6 +147,9 @@ func checkPaid(t *PaidTable) error {
 	}
 	if (t.Status == PaidOpen || t.Status == PaidSettled) && t.Round == "" {
 		return errors.New("an open table without its round")
+	}
+	if (t.Voided == "") != (t.VoidHash == "") || (t.Voided != "" && t.Status != PaidOpen && t.Status != PaidSettled) {
+		return errors.New("a void without its reason and transcript hash, or on a table not open")
 	}
 	ids, toks := map[string]bool{}, map[string]bool{}
 	for _, h := range t.Holds {

@@ -17,7 +17,7 @@ func TestPaidTablesSurviveReopen(t *testing.T) {
 	seated := hold
 	seated.ID, seated.SeatToken, seated.Status, seated.Paid, seated.PaidBy, seated.Amount, seated.Seat = "h_2", "st_2", PaidSeated, true, "ccd:x:owner", 60_000_000, 1
 	open := PaidTable{ID: "o-2", Format: "short", Entry: 50_000_000, StartsAt: t0, Status: PaidOpen, Round: "T-9", House: []int{2, 3},
-		Holds: []PaidHold{seated}}
+		Holds: []PaidHold{seated}, Voided: "stopped", VoidHash: "sha256:00"}
 	if err := s.PutPaidTables(filling, open); err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +35,8 @@ func TestPaidTablesSurviveReopen(t *testing.T) {
 		twice,
 		{ID: "o-4", Entry: 1, Status: PaidFilling, Holds: []PaidHold{{ID: "h", SeatToken: "st", Status: PaidSeated}}},
 		{ID: "o-4", Entry: 1, Status: PaidFilling, Holds: []PaidHold{{ID: "h", SeatToken: "st", Status: PaidHolding, Paid: true}}},
+		{ID: "o-4", Entry: 1, Status: PaidFilling, Voided: "stopped", VoidHash: "sha256:00"},
+		{ID: "o-4", Entry: 1, Status: PaidOpen, Round: "T-1", Voided: "stopped"},
 	}
 	for _, b := range bad {
 		if err := s.PutPaidTables(filling, b); !errors.Is(err, ErrBadKey) {
@@ -52,7 +54,8 @@ func TestPaidTablesSurviveReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || got[0].ID != "o-1" || got[0].Status != PaidDecided || len(got[0].Holds) != 1 || got[0].Holds[0].PayFrom[0] != "ccd:x:owner" ||
-		!got[0].StartsAt.Equal(t0) || got[1].Round != "T-9" || len(got[1].House) != 2 || got[1].Holds[0].Amount != 60_000_000 || got[1].Holds[0].Seat != 1 {
+		!got[0].StartsAt.Equal(t0) || got[1].Round != "T-9" || len(got[1].House) != 2 || got[1].Holds[0].Amount != 60_000_000 || got[1].Holds[0].Seat != 1 ||
+		got[1].Voided != "stopped" || got[1].VoidHash != "sha256:00" {
 		t.Fatalf("after reopen: %+v", got)
 	}
 	if err := s2.Check(); err != nil {

@@ -117,6 +117,10 @@ type PaidOptions struct {
 	// SweepEvery is how often every table is driven on and the escrow's unspent money that does
 	// not play is refunded (0: 30 s). Each table's own steps start a sweep too.
 	SweepEvery time.Duration
+	// VoidAfter is how long the table of an open paid round may stay stopped or failed before
+	// the round is settled void: every seat's entry back to whoever staked it, on the ledger and
+	// the escrow (0: 1 hour). Counted from when this process first saw the table down.
+	VoidAfter time.Duration
 	// OnStep, when set, is called on the paid-table actor at each money step, with the table and
 	// round: "staked" (the pot is in the ledger and the table written open, nothing sent to the
 	// escrow yet), "open_round" and "anchor" (handed to the chain actor), "settled" (the pot is
@@ -192,6 +196,8 @@ type PaidTables struct {
 	metrics paidMetrics
 	// openTable opens a paid table's round (Arena.OpenTable; a test's stand-in).
 	openTable func(ctx context.Context, spec actors.TableSpec) (string, error)
+	// putPaidTables writes paid tables' records (storage.Store.PutPaidTables; a test's stand-in).
+	putPaidTables func(ts ...storage.PaidTable) error
 }
 
 // NewPaidTables serves paid joins on a: it spawns the paid-table actor, whose money is in
@@ -211,6 +217,9 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 	}
 	if o.SweepEvery <= 0 {
 		o.SweepEvery = 30 * time.Second
+	}
+	if o.VoidAfter <= 0 {
+		o.VoidAfter = time.Hour
 	}
 	seats := a.seatsOf(o.Format)
 	if seats == 0 {
@@ -233,7 +242,8 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats, metrics: m, openTable: a.OpenTable}
+	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats, metrics: m, openTable: a.OpenTable,
+		putPaidTables: a.Store().PutPaidTables}
 	pa := &paidActor{p: p, seats: seats, turns: turns, byID: map[string]*paidTable{}, byRound: map[string]*paidTable{},
 		holds: map[string]*paidHold{}, dirty: map[string]bool{},
 		recon: reconState{due: map[string]time.Time{}, since: map[string]time.Time{}}}
@@ -277,7 +287,7 @@ func (p *PaidTables) Format() string { return p.o.Format }
 // Hold holds a seat for j's Badge owner on the table filling now (the first hold starts the
 // table's clock: starts_at = now + Gather), answered once the hold is in the ledger. payFrom
 // are the CAIP-10 accounts whose deposits count. Refusals: in_a_round (the Badge holds a live
-// seat or a hold already), bad_table when the table is full, or (retry: true) while the arena's
+// seat or a hold already, or its owner a hold at this table), bad_table when the table is full, or (retry: true) while the arena's
 // account could not fund the house seats (PaidOptions.Funds), bad_request without pay_from or
 // endpoint, busy when the ledger could not write or the account could not be read.
 func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (PaidHold, error) {
@@ -395,11 +405,19 @@ func (p *PaidTables) Finished(tableID string) (PaidSettlement, bool) {
 	if err != nil || !v.OK || v.Round == "" {
 		return PaidSettlement{}, false
 	}
-	return p.settlement(tableID, v.Round, v.PaidBy)
+	return p.settlement(tableID, v.Round, v.PaidBy, v.Void)
 }
 
-// settlement reads tableID's record: its settlement once it is finished.
-func (p *PaidTables) settlement(tableID, round string, paidBy map[int]string) (PaidSettlement, bool) {
+// paidVoid is why a round is settled void and the transcript hash its settle anchors (zero: the
+// round is settled by its result).
+type paidVoid struct{ why, hash string }
+
+// settlement is tableID's settlement: void's when the round is voided, else from its record
+// once it is finished.
+func (p *PaidTables) settlement(tableID, round string, paidBy map[int]string, void paidVoid) (PaidSettlement, bool) {
+	if void.hash != "" {
+		return voidSettlementOf(tableID, round, void.hash, paidBy, p.o.Entry, p.seats), true
+	}
 	rec, err := p.a.Stored(tableID)
 	if err != nil || rec.Status != actors.StatusFinished || rec.Result == nil {
 		return PaidSettlement{}, false
@@ -420,6 +438,17 @@ func settlementOf(table, round string, res games.Result, paidBy map[int]string, 
 		out.Pool += res.Pool[seat]
 	}
 	return out
+}
+
+// voidSettlementOf is the settlement of a round voided (its table stopped or failed and not
+// restarted): every seat's entry back to whoever staked it, as games.Match.Abandon's result has
+// it (Payouts the entries, House 0, nothing to the season pool), under transcript hash hash.
+func voidSettlementOf(table, round, hash string, paidBy map[int]string, entry int64, seats int) PaidSettlement {
+	res := games.Result{Unit: PaidUnit, Payouts: map[int]int64{}, TranscriptHash: hash}
+	for seat := 1; seat <= seats; seat++ {
+		res.Payouts[seat] = entry
+	}
+	return settlementOf(table, round, res, paidBy, entry, seats)
 }
 
 // ledgerSettle is the settlement's ledger settle: the paid seats' payouts to their paid_by,

@@ -64,6 +64,7 @@ type (
 		OK           bool
 		Table, Round string
 		PaidBy       map[int]string
+		Void         paidVoid
 	}
 	paidStartsAt struct{ Table string }
 	paidFinished struct{ Table string }
@@ -81,17 +82,24 @@ type paidHold struct {
 	accounts  map[string]string
 	check     PaidCheck
 	committed bool // the ledger has the hold: it may be answered, checked and seated
+	// shown is what GET {check} says while its table's closing is not yet written (the check as
+	// it stood before close); nil: check.
+	shown *PaidCheck
 }
 
 type paidTable struct {
 	id       string
 	startsAt time.Time
 	status   string // storage.Paid*
-	holds    []*paidHold
-	round    string
-	house    []int          // the house seats, once open
-	paidBy   map[int]string // seat → CAIP-10 paid_by, once open
-	failed   string         // why a closed table did not open
+	// written is the status the store has (""; never written): no step resting on status is
+	// taken, and no closing is said, before written is status.
+	written string
+	told    bool // a closed table's OnOpen was called
+	holds   []*paidHold
+	round   string
+	house   []int          // the house seats, once open
+	paidBy  map[int]string // seat → CAIP-10 paid_by, once open
+	failed  string         // why a closed table did not open
 
 	busy     bool // a step is in flight: resume waits for it
 	received bool // the ledger has the paid seats' entries (decided on)
@@ -106,6 +114,12 @@ type paidTable struct {
 	// entries are counted as owed by the arena's account (reserved). reconciled: the escrow was
 	// read settled as the ledger settled it (stored).
 	onEscrow, reconciled bool
+	// void is why the round is settled void, and the transcript hash its settle anchors, once
+	// written (stored); downSince is when this process first saw the round's table stopped or
+	// failed (zero: not seen down), voidAfter counting from it; watching: a read of the tables
+	// is in flight.
+	void      paidVoid
+	downSince time.Time
 }
 
 type paidActor struct {
@@ -126,6 +140,7 @@ type paidActor struct {
 	sweeping, sweepAgain bool
 	sweepers             []*actor.PID // PaidTables.Sweep callers waiting for the next sweep's end
 
+	watching   bool             // watchDown's read of the open rounds' tables is in flight
 	recon      reconState       // the reconciliation's memory (paid_reconcile.go)
 	mismatches []EscrowMismatch // at the last complete sweep
 }
@@ -148,7 +163,11 @@ func (a *paidActor) Receive(ctx actor.Context) {
 			ctx.Respond(&paidHoldView{})
 			return
 		}
-		ctx.Respond(&paidHoldView{OK: true, Hold: h.PaidHold, TokenHash: h.tokenHash, Accounts: h.accounts, Check: h.check})
+		c := h.check
+		if t := a.byID[h.Table]; h.shown != nil && t != nil && t.written != t.status {
+			c = *h.shown
+		}
+		ctx.Respond(&paidHoldView{OK: true, Hold: h.PaidHold, TokenHash: h.tokenHash, Accounts: h.accounts, Check: c})
 	case *paidTableGet:
 		t := a.byRound[m.Round]
 		if m.Round == "" {
@@ -158,7 +177,7 @@ func (a *paidActor) Receive(ctx actor.Context) {
 			ctx.Respond(&paidTableView{})
 			return
 		}
-		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy)})
+		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy), Void: t.void})
 	case *paidStartsAt:
 		if t := a.byID[m.Table]; t != nil {
 			a.resume(ctx, t)
@@ -193,9 +212,11 @@ func (a *paidActor) roundOf(table string) string {
 
 // tick resumes every table and sweeps the escrow, then arms the next tick.
 func (a *paidActor) tick(ctx actor.Context) {
+	a.kickSave(ctx) // what a failed write left unwritten
 	for _, t := range a.byID {
 		a.resume(ctx, t)
 	}
+	a.watchDown(ctx)
 	a.sweep(ctx)
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	a.p.a.Clock().AfterFunc(a.p.o.SweepEvery, func() { root.Send(self, &paidTick{}) })
@@ -263,9 +284,9 @@ func (a *paidActor) kickSave(ctx actor.Context) {
 	}
 	waiting := a.saved
 	a.dirty, a.saved, a.saving = map[string]bool{}, nil, true
-	st := a.p.a.Store()
+	put := a.p.putPaidTables
 	a.run(ctx, func() func() {
-		err := st.PutPaidTables(recs...)
+		err := put(recs...)
 		return func() {
 			a.saving = false
 			if err != nil {
@@ -274,8 +295,30 @@ func (a *paidActor) kickSave(ctx actor.Context) {
 					a.dirty[id] = true
 				}
 			}
+			var advanced []*paidTable
+			if err == nil {
+				for _, r := range recs {
+					if t := a.byID[r.ID]; t != nil && t.written != r.Status {
+						t.written = r.Status
+						advanced = append(advanced, t)
+					}
+				}
+			}
 			for _, f := range waiting {
 				f(err)
+			}
+			for _, t := range advanced {
+				if t.written == storage.PaidClosed && !t.told && t.status == storage.PaidClosed {
+					t.told = true
+					if f := a.p.o.OnOpen; f != nil {
+						var ferr error
+						if t.failed != "" {
+							ferr = errors.New(t.failed)
+						}
+						go f(t.id, "", ferr)
+					}
+				}
+				a.resume(ctx, t)
 			}
 			if err == nil {
 				a.kickSave(ctx)
@@ -287,7 +330,7 @@ func (a *paidActor) kickSave(ctx actor.Context) {
 // record is t as the store keeps it.
 func (a *paidActor) record(t *paidTable) storage.PaidTable {
 	r := storage.PaidTable{ID: t.id, Format: a.p.o.Format, Entry: a.p.o.Entry, StartsAt: t.startsAt, Status: t.status,
-		Round: t.round, House: t.house, Failed: t.failed, Reconciled: t.reconciled}
+		Round: t.round, House: t.house, Failed: t.failed, Reconciled: t.reconciled, Voided: t.void.why, VoidHash: t.void.hash}
 	for _, h := range t.holds {
 		c := h.check
 		r.Holds = append(r.Holds, storage.PaidHold{ID: h.Hold, SeatToken: h.SeatToken, Agent: h.join.Agent, Name: h.join.Name,
@@ -300,8 +343,8 @@ func (a *paidActor) record(t *paidTable) storage.PaidTable {
 // resume drives t from where it stands to its next step, unless a step is in flight (which
 // resumes it when it lands). Every step is safe to run again.
 func (a *paidActor) resume(ctx actor.Context, t *paidTable) {
-	if t.busy {
-		return
+	if t.busy || (t.status != storage.PaidFilling && t.written != t.status) {
+		return // a step in flight resumes t when it lands; an unwritten status once it is written
 	}
 	switch t.status {
 	case storage.PaidFilling:
@@ -329,7 +372,7 @@ func (a *paidActor) resume(ctx actor.Context, t *paidTable) {
 			return
 		}
 		a.escrowSync(t)
-		if t.finished {
+		if t.finished || t.void.hash != "" {
 			a.settle(ctx, t)
 		}
 	case storage.PaidClosed:
@@ -368,6 +411,15 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 	if ot, h := a.holding(m.Join.Agent); h != nil {
 		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s (its hold %s)", m.Join.Agent, ot.id, h.Hold)})
 		return
+	}
+	// One seat per owner at a table (§5.7: a hold is a seat for the Badge's owner): one person
+	// at two seats of a round could play them together.
+	for _, h := range t.holds {
+		if m.Join.Owner != "" && h.join.Owner == m.Join.Owner {
+			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s for its owner %s (its hold %s); an owner takes one seat at a table",
+				h.join.Agent, t.id, m.Join.Owner, h.Hold)})
+			return
+		}
 	}
 	if len(t.holds) >= a.seats {
 		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the paid table filling now is full; the next opens at %s", t.startsAt.UTC().Format(time.RFC3339))})
@@ -469,6 +521,7 @@ type potMemo struct {
 	Entry  int64          `json:"entry"`
 	PaidBy map[int]string `json:"paid_by"`
 	House  []int          `json:"house_seats"`
+	Voided string         `json:"voided,omitempty"` // why the round was settled void (every entry back)
 }
 
 // startsAt runs once starts_at has passed and every hold of t is answered: every hold is read
@@ -714,6 +767,8 @@ func (a *paidActor) stake(ctx actor.Context, t *paidTable, round string) {
 // table received is refunded to its payers.
 func (a *paidActor) close(ctx actor.Context, t *paidTable, err error) {
 	for _, h := range t.holds {
+		prev := h.check
+		h.shown = &prev
 		switch {
 		case err != nil && h.check.Paid:
 			h.check.Status = storage.PaidFailed
@@ -728,16 +783,9 @@ func (a *paidActor) close(ctx actor.Context, t *paidTable, err error) {
 	if a.filling == t {
 		a.filling = nil
 	}
+	// Said (GET {check}, OnOpen) and noted in the ledger once written (kickSave, resume).
 	t.busy = true
-	a.save(ctx, t, func(serr error) {
-		t.busy = false
-		if serr == nil {
-			a.resume(ctx, t)
-		}
-		if a.p.o.OnOpen != nil {
-			go a.p.o.OnOpen(t.id, "", err)
-		}
-	})
+	a.save(ctx, t, func(error) { t.busy = false })
 }
 
 // noteClosed writes a closed table's statuses to the ledger and refunds what its holds hold
@@ -883,13 +931,13 @@ func (a *paidActor) anchorJob(t *paidTable) (anchors.CallJob, error) {
 // and settle, with the transcript hash and the reveal; the table is settled once the chain actor
 // has the settle queued.
 func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
-	if !t.finished || t.busy || t.status != storage.PaidOpen || !t.staked {
+	if (!t.finished && t.void.hash == "") || t.busy || t.status != storage.PaidOpen || !t.staked {
 		return
 	}
 	t.busy = true
-	p, id, round, paidBy := a.p, t.id, t.round, maps.Clone(t.paidBy)
+	p, id, round, paidBy, void := a.p, t.id, t.round, maps.Clone(t.paidBy), t.void
 	a.run(ctx, func() func() {
-		st, ok := p.settlement(id, round, paidBy)
+		st, ok := p.settlement(id, round, paidBy, void)
 		if !ok {
 			return func() { t.busy = false }
 		}
@@ -911,7 +959,12 @@ func (a *paidActor) settle(ctx actor.Context, t *paidTable) {
 				t.turnAnchor = turn
 			}
 			log := p.log.With("table", id, "round", round)
-			a.post(ctx, "paid/settle/"+round, []ledger.Row{ledger.Settle(round, pays, house)}, func(err error) {
+			rows := []ledger.Row{ledger.Settle(round, pays, house)}
+			if void.hash != "" {
+				pm, _ := json.Marshal(potMemo{Table: id, Format: p.o.Format, Entry: p.o.Entry, PaidBy: paidBy, House: t.house, Voided: void.why})
+				rows = append(rows, ledger.NotePot(round, pm))
+			}
+			a.post(ctx, "paid/settle/"+round, rows, func(err error) {
 				if err != nil {
 					t.busy = false
 					log.Error("paid round not settled", "err", err)
@@ -1049,8 +1102,8 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 	p := a.p
 	now := p.a.Clock().Now()
 	for _, r := range recs {
-		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, round: r.Round, house: r.House, failed: r.Failed,
-			reconciled: r.Reconciled, onEscrow: r.Reconciled}
+		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, written: r.Status, told: r.Status == storage.PaidClosed, round: r.Round, house: r.House, failed: r.Failed,
+			reconciled: r.Reconciled, onEscrow: r.Reconciled, void: paidVoid{why: r.Voided, hash: r.VoidHash}}
 		for _, sh := range r.Holds {
 			if _, ok := st.Holds[sh.ID]; !ok {
 				continue

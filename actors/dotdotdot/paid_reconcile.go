@@ -121,6 +121,7 @@ type reconRound struct {
 	table, round string
 	settled      bool // the ledger settled its pot (storage.PaidSettled)
 	paidBy       map[int]string
+	void         paidVoid
 	open, mid    *anchors.CallJob // the open_round and mid-round anchor calls, once due
 }
 
@@ -147,7 +148,7 @@ func (a *paidActor) rounds() []reconRound {
 		if (t.status != storage.PaidOpen && t.status != storage.PaidSettled) || !t.staked || t.reconciled || t.round == "" {
 			continue
 		}
-		r := reconRound{table: t.id, round: t.round, settled: t.status == storage.PaidSettled, paidBy: maps.Clone(t.paidBy)}
+		r := reconRound{table: t.id, round: t.round, settled: t.status == storage.PaidSettled, paidBy: maps.Clone(t.paidBy), void: t.void}
 		if job, err := a.openRoundJob(t); err == nil {
 			r.open = &job
 		}
@@ -198,7 +199,7 @@ func (a *paidActor) reconcileRound(ctx context.Context, rr RoundReader, st *ledg
 	if !r.settled {
 		return nil
 	}
-	set, ok := a.p.settlement(r.table, r.round, r.paidBy)
+	set, ok := a.p.settlement(r.table, r.round, r.paidBy, r.void)
 	if !ok {
 		return fmt.Errorf("the table's record has no result")
 	}

@@ -55,6 +55,10 @@ type rigOptions struct {
 	Funds      bool
 	FeeReserve int64
 	Metrics    prometheus.Registerer
+	// Pace is the paid tables' clock (zero: a quick one, a short round in a few seconds).
+	Pace games.Pace
+	// VoidAfter is PaidOptions.VoidAfter (0: its default).
+	VoidAfter time.Duration
 }
 
 func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
@@ -92,11 +96,15 @@ func startPaidRig(t testing.TB, dir string, o rigOptions) *paidRig {
 	if o.Funds {
 		funds = accountFunds{ch.client, ch.net.account}
 	}
+	pace := o.Pace
+	if pace.Name == "" {
+		pace = games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 100 * time.Millisecond,
+			"talk": 150 * time.Millisecond, "commit": 150 * time.Millisecond, "settle": 20 * time.Millisecond}}
+	}
 	pt, err := dotdotdot.NewPaidTables(a, dotdotdot.PaidOptions{Deposits: escrow.Reader{Node: ch.client, Contract: contract},
 		Ledger: money, Chain: escrowChain, Contract: contract, House: house, SeasonPool: ag.seasonPool(), Entry: paidEntry, Gather: o.Gather, Format: "short",
 		Escrow: ch.net.escrowID(), SweepEvery: time.Second, OnStep: o.OnStep, Funds: funds, FeeReserve: o.FeeReserve, Metrics: o.Metrics,
-		Pace: games.Pace{Name: "test", CloseEarly: true, Steps: map[string]time.Duration{"scouting": 100 * time.Millisecond,
-			"talk": 150 * time.Millisecond, "commit": 150 * time.Millisecond, "settle": 20 * time.Millisecond}}})
+		Pace: pace, VoidAfter: o.VoidAfter})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,12 +75,13 @@ type Body struct {
 	Message    string
 	HasMessage bool
 	Members    map[string]json.RawMessage
+	messageErr error // a message that is not a string: Talk's refusal, after the action's checks
 }
 
 // ParseBody reads a move's game part strictly (canon: no duplicate or case-folded members, no
 // unsafe integers, valid UTF-8, one value): bad_request when it is not one JSON object or its
-// action is not a string; bad_message when its message is neither a string nor null. A missing
-// action is not an error here: the game answers it with illegal_move (§1.3 step 2). A null or
+// action is not a string. A missing action is not an error here: the game answers it with
+// illegal_move (§1.3 step 2); a message is judged by Talk, after the action (step 5). A null or
 // empty message is no message.
 func ParseBody(raw []byte) (Body, error) {
 	var m map[string]json.RawMessage
@@ -99,7 +100,8 @@ func ParseBody(raw []byte) (Body, error) {
 	}
 	if raw, ok := m["message"]; ok && !isNull(raw) {
 		if err := json.Unmarshal(raw, &b.Message); err != nil {
-			return Body{}, games.Errorf(CodeBadMessage, "message: want a string")
+			b.messageErr = games.Errorf(CodeBadMessage, "message: want a string")
+			return b, nil
 		}
 		b.HasMessage = b.Message != ""
 	}
@@ -107,6 +109,21 @@ func ParseBody(raw []byte) (Body, error) {
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// Talk is the move's message checked by CheckMessage ("" for none): bad_message when it is not a
+// string, too long, or holds a forbidden character. A game calls it after its action checks.
+func (b Body) Talk(limit int) (string, error) {
+	if b.messageErr != nil {
+		return "", b.messageErr
+	}
+	if !b.HasMessage {
+		return "", nil
+	}
+	if err := CheckMessage(b.Message, limit); err != nil {
+		return "", err
+	}
+	return b.Message, nil
+}
 
 // CheckMessage is §1.4's table-talk rule: at most limit Unicode code points, valid UTF-8, and
 // no control character (Unicode Cc: U+0000–U+001F, U+007F–U+009F) other than "\n". Its refusal

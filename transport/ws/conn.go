@@ -13,8 +13,11 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// Handler hears one connection. Its methods are called on the connection's reader goroutine,
-// one at a time, in the order the peer sent; Closed comes last, once. A handler that blocks
+// Handler hears one connection. Text and Refused are called on the connection's reader
+// goroutine, one at a time, in the order the peer sent, and never once the connection is ending
+// (after Close, CloseWith or a drop); Closed comes last, once, from whichever of the
+// connection's two goroutines stops last. A handler may call Send, Close and CloseWith; none of
+// them blocks. The first call may come before Upgrade has returned. A handler that blocks
 // holds up the reading of pongs too: past a ping interval its peer is dropped as not answering,
 // so hand work off (to an actor) rather than doing it here.
 type Handler interface {
@@ -194,7 +197,9 @@ func (c *Conn) onPong(payload string) error {
 	return nil
 }
 
-// reader reads messages until the socket fails or the peer closes.
+// reader reads messages until the socket fails or the peer closes. Once the connection is
+// ending it reads on without delivering, so the peer's close frame is read (and the socket is
+// not closed on unread data, which would reset it before the peer reads our close frame).
 func (c *Conn) reader() {
 	defer c.exit()
 	defer close(c.read)
@@ -209,12 +214,16 @@ func (c *Conn) reader() {
 			c.readFailed(err)
 			return
 		}
+		select {
+		case <-c.done: // ending: read on until the peer's close frame (or the socket's close), deliver nothing
+			continue
+		default:
+		}
 		switch {
 		case size > c.drain:
 			// a flood: refuse it as gorilla's read limit does, by closing (1009)
 			c.finish(ending{reason: &FrameError{Err: ErrTooLarge, Size: size, Limit: c.opts.MaxFrame, Inbound: true},
 				code: websocket.CloseMessageTooBig, text: "message too big"})
-			return
 		case size > c.opts.MaxFrame:
 			c.h.Refused(c, &FrameError{Err: ErrTooLarge, Size: size, Limit: c.opts.MaxFrame, Inbound: true})
 		case typ == websocket.BinaryMessage:

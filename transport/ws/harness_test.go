@@ -75,22 +75,34 @@ type accepted struct {
 
 func echoServer(t testing.TB, opts Options, setup func(*recorder)) (*httptest.Server, chan accepted) {
 	t.Helper()
-	u, err := NewUpgrader(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conns := make(chan accepted, 1024)
-	e := echo.New()
-	e.HTTPErrorHandler = testSite.ErrorHandler(slog.New(slog.DiscardHandler))
-	e.GET("/ws", func(c echo.Context) error {
+	return echoServerWith(t, opts, func() Handler {
 		rec := newRecorder()
 		if setup != nil {
 			setup(rec)
 		}
-		conn, err := u.Upgrade(c, rec)
+		return rec
+	})
+}
+
+// echoServerWith is echoServer with each connection's handler from newHandler (a *recorder is
+// sent in accepted.rec, any other handler leaves it nil).
+func echoServerWith(t testing.TB, opts Options, newHandler func() Handler) (*httptest.Server, chan accepted) {
+	t.Helper()
+	u, err := NewUpgrader(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := make(chan accepted, 1<<15) // never full: a handler returns as soon as it upgraded
+	e := echo.New()
+	e.HTTPErrorHandler = testSite.ErrorHandler(slog.New(slog.DiscardHandler))
+	// POST too, so a handshake by another method reaches the upgrade (which refuses it)
+	e.Match([]string{http.MethodGet, http.MethodPost}, "/ws", func(c echo.Context) error {
+		h := newHandler()
+		conn, err := u.Upgrade(c, h)
 		if err != nil {
 			return err
 		}
+		rec, _ := h.(*recorder)
 		conns <- accepted{conn, rec}
 		return nil
 	})

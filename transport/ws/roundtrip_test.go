@@ -60,8 +60,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestServerClose: Close flushes what is queued, then sends 1000; the client reads every
-// message and the close; the reason is ErrClosed.
+// TestServerClose: CloseWith flushes what is queued, then sends its close frame; the client
+// reads every message and the close; the reason is ErrClosed, and what the client sent after
+// the close reaches no handler.
 func TestServerClose(t *testing.T) {
 	srv, conns := echoServer(t, Options{}, nil)
 	cli, a := dial(t, srv, conns)
@@ -71,6 +72,9 @@ func TestServerClose(t *testing.T) {
 		}
 	}
 	a.conn.CloseWith(4002, "replaced by another connection")
+	if err := cli.WriteMessage(websocket.TextMessage, []byte("after the close")); err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range []string{"a", "b", "c"} {
 		_, got, err := cli.ReadMessage()
 		if err != nil || string(got) != want {
@@ -88,6 +92,9 @@ func TestServerClose(t *testing.T) {
 	if err := a.conn.Send([]byte("late")); !errors.Is(err, ErrClosed) {
 		t.Errorf("Send after Close = %v, want ErrClosed", err)
 	}
+	if len(a.rec.texts) != 0 {
+		t.Errorf("the handler heard %q, sent after the close", <-a.rec.texts)
+	}
 }
 
 // TestUpgradeRefusals: a request that is no handshake, or from an origin not allowed, is
@@ -103,6 +110,20 @@ func TestUpgradeRefusals(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest || string(body) != `{"code":"bad_request"}`+"\n" {
 		t.Errorf("plain GET: %d %s, want 400 bad_request", resp.StatusCode, body)
+	}
+	post, _ := http.NewRequest(http.MethodPost, srv.URL+"/ws", nil)
+	for k, v := range map[string]string{"Connection": "Upgrade", "Upgrade": "websocket",
+		"Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} {
+		post.Header.Set(k, v)
+	}
+	resp, err = http.DefaultClient.Do(post)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed || string(body) != `{"code":"method_not_allowed"}`+"\n" {
+		t.Errorf("POST handshake: %d %s, want 405 method_not_allowed", resp.StatusCode, body)
 	}
 	for _, tc := range []struct {
 		origin string

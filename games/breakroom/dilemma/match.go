@@ -176,12 +176,11 @@ func ParseMove(body []byte, limit int) (action, text string, err error) {
 	case b.Action != ActionCooperate && b.Action != ActionDefect:
 		return "", "", games.Errorf(breakroom.CodeIllegalMove, "action %q: legal are cooperate, defect", b.Action)
 	}
-	if b.HasMessage {
-		if err := breakroom.CheckMessage(b.Message, limit); err != nil {
-			return "", "", err
-		}
+	text, err = b.Talk(limit)
+	if err != nil {
+		return "", "", err
 	}
-	return b.Action, b.Message, nil
+	return b.Action, text, nil
 }
 
 func (m *match) presence(now time.Time, in games.Input) (games.Step, error) {

@@ -83,3 +83,5 @@ func typesOf(evs []games.Event) map[string]int {
 	}
 	return out
 }
+
+func newRand(k uint64) *rand.Rand { return rand.New(rand.NewPCG(k, k^0x9e3779b97f4a7c15)) }
