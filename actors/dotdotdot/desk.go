@@ -107,7 +107,9 @@ type Next struct {
 // name (1–32 characters, no control characters, unique by nameKey: canonically equivalent and
 // case-folded spellings are one name, CodeNameTaken; kept in NFC, white space collapsed) and an
 // optional model (≤ 64 characters). The record is committed under walkins/<sha256(token) hex>
-// before the token is returned; the raw token is never stored. bad_request for a bad name.
+// before the token is returned; the raw token is never stored. bad_request for a bad name. A
+// registration given up (busy, ctx ended) leaves nothing: its record, written or not, is removed
+// and the name is free again.
 func (a *Arena) RegisterWalkin(ctx context.Context, name, model string) (token string, err error) {
 	name, model = canonicalName(name), strings.TrimSpace(model)
 	if err := checkWalkinName(name, model); err != nil {
@@ -117,8 +119,17 @@ func (a *Arena) RegisterWalkin(ctx context.Context, name, model string) (token s
 	if err != nil {
 		return "", err
 	}
-	r, err := deskCall[*deskRegisterReply](ctx, a, d, &deskRegister{Name: name, Model: model})
+	token, err = newWalkinToken()
 	if err != nil {
+		return "", err
+	}
+	r, err := deskCall[*deskRegisterReply](ctx, a, d, &deskRegister{Name: name, Model: model, Token: token})
+	if err != nil {
+		// The caller stopped waiting (busy, or ctx ended): the desk may still write the record,
+		// but its token reaches nobody, so the name would stay taken for good. Take it back; the
+		// desk handles this after the register (one mailbox, in order).
+		hash, _ := walkinTokenHash(token)
+		_ = a.deskSend(d, &deskRegisterAbandoned{Name: name, Hash: hash})
 		return "", err
 	}
 	if r.Err != nil {

@@ -30,6 +30,13 @@ import (
 type deskRegister struct {
 	deskReplier
 	Name, Model string
+	Token       string // drawn by the caller, so a caller that gives up can name its record
+}
+
+// deskRegisterAbandoned takes back a registration whose caller stopped waiting: the record
+// under Hash and the name key pointing at it are deleted, if they were written. No answer.
+type deskRegisterAbandoned struct {
+	Name, Hash string
 }
 
 type deskRegisterReply struct {
@@ -171,6 +178,8 @@ func (d *desk) Receive(ctx actor.Context) {
 		msg.respond(&deskPong{})
 	case *deskRegister:
 		msg.respond(d.register(ctx, msg))
+	case *deskRegisterAbandoned:
+		d.unregister(msg)
 	case *deskResolve:
 		key, refused := d.tokenKey(msg.Hash)
 		if refused != nil {
@@ -316,11 +325,11 @@ func (d *desk) register(ctx actor.Context, m *deskRegister) *deskRegisterReply {
 			return &deskRegisterReply{Err: err}
 		}
 	}
-	token, err := newWalkinToken()
-	if err != nil {
-		return &deskRegisterReply{Err: err}
+	token := m.Token
+	hash, ok := walkinTokenHash(token)
+	if !ok {
+		return &deskRegisterReply{Err: errors.New("dotdotdot: register: malformed token")}
 	}
-	hash, _ := walkinTokenHash(token)
 	rec := walkinRecord{Name: m.Name, Model: m.Model, Created: d.a.deskClock().Now().UTC(), VsHouse: map[string]*walkinVs{}}
 	b, err := json.Marshal(&rec)
 	if err == nil {
@@ -333,6 +342,24 @@ func (d *desk) register(ctx actor.Context, m *deskRegister) *deskRegisterReply {
 		return &deskRegisterReply{Err: err}
 	}
 	return &deskRegisterReply{Token: token}
+}
+
+// unregister removes what register wrote for a registration its caller gave up: the name key
+// first (a crash after it leaves a record nobody can open, never a name taken by nothing), then
+// the record. The token was never handed out, so nothing else can have used the record; a name
+// key pointing at another record (the registration was refused name_taken) is left alone.
+func (d *desk) unregister(m *deskRegisterAbandoned) {
+	db := d.a.Store()
+	k := "name/" + nameKey(m.Name)
+	if v, err := db.Walkins().Get(k); err == nil && string(v) == m.Hash {
+		if err := db.Walkins().Delete(k); err != nil {
+			d.log.Error("abandoned registration: name not freed", "err", err)
+			return
+		}
+	}
+	if err := db.Walkins().Delete(m.Hash); err != nil {
+		d.log.Error("abandoned registration: record not removed", "err", err)
+	}
 }
 
 // withWalkin calls f with the walk-in actor of a record key (nil when no such record exists),

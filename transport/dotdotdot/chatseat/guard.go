@@ -121,6 +121,14 @@ func checkBody(raw []byte) *rpcRefusal {
 			return &rpcRefusal{id: idOf(raw), code: rpcInvalidRequest, msg: msgFolded}
 		case errors.Is(err, canon.ErrSyntax), errors.Is(err, canon.ErrInvalidUTF8), errors.Is(err, canon.ErrTrailingData):
 			return &rpcRefusal{code: rpcParseError, msg: msgParse}
+		case errors.Is(err, canon.ErrUnsafeInteger):
+			id := idOf(raw)
+			if len(id) > 0 && id[0] != '"' {
+				if _, err := canon.Canonical(id); err != nil {
+					return &rpcRefusal{code: rpcInvalidRequest, msg: msgUnsafeID}
+				}
+			}
+			return &rpcRefusal{id: id, code: rpcInvalidRequest, msg: msgUnsafeNumber}
 		default:
 			return &rpcRefusal{id: idOf(raw), code: rpcInvalidRequest, msg: msgInvalid}
 		}

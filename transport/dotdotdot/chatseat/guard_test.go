@@ -116,7 +116,7 @@ func TestNotJSON(t *testing.T) {
 
 func TestUnsafeInteger(t *testing.T) {
 	refused(t, `{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"next_move","arguments":{"token":"`+tok+`","wait":9007199254740993}}}`,
-		-32600, msgInvalid, float64(17))
+		-32600, msgUnsafeNumber, float64(17))
 }
 
 func TestBodyTooLarge(t *testing.T) {

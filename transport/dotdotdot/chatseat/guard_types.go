@@ -18,6 +18,11 @@ const (
 
 	msgNullID   = "Invalid Request: id must not be null; send a string or an integer, or no id for a notification"
 	msgNumberID = "Invalid Request: a numeric id must be an integer written in digits (no fraction, exponent or -0)"
+	// msgUnsafeID and msgUnsafeNumber: canon refuses a whole number past ±(2^53−1), which a JSON
+	// number cannot carry exactly between implementations.
+	msgUnsafeID     = "Invalid Request: a numeric id must be within ±9007199254740991 (2^53−1); send a larger one as a string"
+	msgUnsafeNumber = "Invalid Request: a number in the message is outside ±9007199254740991 (2^53−1)"
+	msgIDKind       = "Invalid Request: id must be a string or an integer, or absent for a notification"
 )
 
 // integerID reports whether a numeric id is an integer in its plain form (-?digits, no
@@ -73,7 +78,7 @@ var typedRequests = map[string]func() any{
 // checkDecodes then judges the params (checkMessage runs its own params checks in between).
 func checkTypes(m map[string]json.RawMessage, id json.RawMessage) *rpcRefusal {
 	if v, ok := m["id"]; ok && id == nil && string(bytes.TrimSpace(v)) != "null" {
-		return &rpcRefusal{code: rpcInvalidRequest, msg: msgInvalid}
+		return &rpcRefusal{code: rpcInvalidRequest, msg: msgIDKind}
 	}
 	mv, ok := m["method"]
 	if !ok {

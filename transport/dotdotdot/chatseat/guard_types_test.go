@@ -13,8 +13,8 @@ func TestWrongTypedParamsAnswerFixedInvalidParams(t *testing.T) {
 
 func TestWrongTypedEnvelopeIsInvalidRequest(t *testing.T) {
 	refused(t, `{"jsonrpc":"2.0","id":25,"method":7}`, -32600, msgInvalid, float64(25))
-	refused(t, `{"jsonrpc":"2.0","id":{"x":1},"method":"tools/list"}`, -32600, msgInvalid, nil)
-	refused(t, `{"jsonrpc":"2.0","id":[1],"method":"tools/list"}`, -32600, msgInvalid, nil)
+	refused(t, `{"jsonrpc":"2.0","id":{"x":1},"method":"tools/list"}`, -32600, msgIDKind, nil)
+	refused(t, `{"jsonrpc":"2.0","id":[1],"method":"tools/list"}`, -32600, msgIDKind, nil)
 }
 
 func TestSoundBatchIsRefused(t *testing.T) {

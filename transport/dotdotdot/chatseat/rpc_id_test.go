@@ -116,3 +116,39 @@ func TestOnlyPostIsServed(t *testing.T) {
 		}
 	}
 }
+
+// An id refused for its kind or its size says why, as the other id refusals do: a whole number
+// past ±(2^53−1) (a valid int64 among them, which a JSON number cannot carry exactly) and an id
+// that is neither a string nor a number get -32600 with id null and a message naming the rule,
+// never the bare "Invalid Request". A too large number elsewhere in the message is named as such
+// and the (usable) id echoed.
+func TestRefusedIDsSayWhy(t *testing.T) {
+	srv := seat(t, &fakeDesk{}, Options{})
+	for _, tt := range []struct {
+		body, id, want string
+	}{
+		{`{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}`, "null", msgUnsafeID},
+		{`{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}`, "null", msgUnsafeID},
+		{`{"jsonrpc":"2.0","id":-9007199254740992,"method":"ping"}`, "null", msgUnsafeID},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, "null", msgIDKind},
+		{`{"jsonrpc":"2.0","id":{},"method":"ping"}`, "null", msgIDKind},
+		{`{"jsonrpc":"2.0","id":[1],"method":"ping"}`, "null", msgIDKind},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"my_record","arguments":{"n":9007199254740993}}}`, "4", msgUnsafeNumber},
+	} {
+		t.Run(tt.body, func(t *testing.T) {
+			status, _, raw := rawPost(t, srv, http.MethodPost, tt.body)
+			var m struct {
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(raw, &m); err != nil {
+				t.Fatalf("status %d %s", status, raw)
+			}
+			if status != http.StatusBadRequest || m.Error.Code != -32600 || m.Error.Message != tt.want || rawID(t, raw) != tt.id {
+				t.Fatalf("status %d %s; want 400, -32600 %q with id %s", status, raw, tt.want, tt.id)
+			}
+		})
+	}
+}

@@ -36,3 +36,24 @@ func TestMalformedAgentIDIsRefusedAtTheDoor(t *testing.T) {
 		})
 	}
 }
+
+// A malformed agent id is the first thing the join and session doors judge after the body's
+// JSON: whatever else is wrong beside it (no table, a table this arena does not serve, no
+// challenge), the answer is the id's 400, never a 409 for the table.
+func TestMalformedAgentIDComesBeforeTheOtherMembers(t *testing.T) {
+	bad := "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:0OIl"
+	v := newEnv(t)
+	for _, body := range []string{
+		`{"agent":"` + bad + `"}`,
+		`{"agent":"` + bad + `","table":"free"}`,
+		`{"agent":"` + bad + `","table":"open"}`,
+	} {
+		code, b := v.do("POST", "/v1/join", []byte(body), nil)
+		wantRefusal(t, code, b, 400, "agent_id_not_base58")
+	}
+	code, b := v.do("POST", "/v1/session", []byte(`{"agent":"`+bad+`"}`), nil)
+	wantRefusal(t, code, b, 400, "agent_id_not_base58")
+	if v.res.calls != 0 || len(v.seat.joins) != 0 {
+		t.Fatalf("a malformed id reached the resolver (%d calls) or the seater (%d joins)", v.res.calls, len(v.seat.joins))
+	}
+}

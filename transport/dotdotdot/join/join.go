@@ -225,6 +225,10 @@ func (h *handlers) join(c echo.Context) error {
 	if err := door.DecodeBytes(raw, &b); err != nil {
 		return err
 	}
+	// The id first (§3: refused at the door): its 400 comes before anything else the body lacks.
+	if err := CheckAgentID(b.Agent); err != nil {
+		return err
+	}
 	if b.Table != "practice" && b.Table != "open" {
 		return door.Refuse(CodeBadTable, `table must be "practice" or "open"`)
 	}

@@ -268,9 +268,9 @@ func TestJoinBadBodies(t *testing.T) {
 			wantRefusal(t, code, body, 400, door.CodeBadRequest)
 		})
 	}
-	code, body := v.do("POST", "/v1/join", []byte(`{"agent":"a","table":"hosted","issued_at":"2026-09-09T14:00:00Z","nonce":"nonce-0000000000009","sig":"ed25519:00"}`), nil)
+	code, body := v.do("POST", "/v1/join", []byte(`{"agent":"`+agentID+`","table":"hosted","issued_at":"2026-09-09T14:00:00Z","nonce":"nonce-0000000000009","sig":"ed25519:00"}`), nil)
 	wantRefusal(t, code, body, 409, CodeBadTable)
-	code, body = v.do("POST", "/v1/join", []byte(`{"agent":"a","table":"open","issued_at":"2026-09-09T14:00:00Z","nonce":"nonce-0000000000009","sig":"ed25519:00"}`), nil)
+	code, body = v.do("POST", "/v1/join", []byte(`{"agent":"`+agentID+`","table":"open","issued_at":"2026-09-09T14:00:00Z","nonce":"nonce-0000000000009","sig":"ed25519:00"}`), nil)
 	wantRefusal(t, code, body, 409, CodeBadTable) // no paid table on this arena
 }
 

@@ -75,6 +75,9 @@ func (h *handlers) session(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), h.o.CallTimeout)
 	defer cancel()
+	if err := CheckAgentID(b.Agent); err != nil { // §3, before the other members
+		return err
+	}
 	// The challenge is the nonce: verify checks the signature, then records it as used.
 	if !strings.HasPrefix(b.Challenge, "c_") {
 		return door.Refuse(door.CodeBadRequest, "challenge must be one POST /v1/session/challenge gave")
