@@ -135,7 +135,8 @@ func (Engine) Manifest() games.Manifest {
 // Advance writes match_start and opens round 1). s.Round is the match id ("m_…", at most 64
 // bytes); s.Seats are seats 1..N (2 ≤ N ≤ 6, any order) with distinct non-empty Agents (the
 // pubkeys); s.Options overrides Config members; s.Pace's step "turn" (or Move) overrides
-// turn_deadline_ms and its step "away" away_deadline_ms. Refusals are *games.Error
+// turn_deadline_ms and its step "away" away_deadline_ms (with no "away", a turn shorter than the
+// away deadline caps it at the turn's). Refusals are *games.Error
 // bad_request naming the fault. keys is not used: the Dilemma signs nothing.
 func (Engine) New(s games.Setup, _ games.Keyring) (games.Match, error) {
 	cfg, err := configOf(s)
@@ -211,6 +212,10 @@ func configOf(s games.Setup) (Config, error) {
 	}
 	if d := s.Pace.Steps["away"]; d > 0 {
 		c.AwayDeadlineMS = d.Milliseconds()
+	} else if s.Pace.Step("turn") > 0 && c.AwayDeadlineMS > c.TurnDeadlineMS {
+		// A pace that shortens the turn below the away deadline and names none caps it there:
+		// an away seat never gets longer than a present one (a compressed clock, a bench).
+		c.AwayDeadlineMS = c.TurnDeadlineMS
 	}
 	p := c.Payoffs
 	switch {
