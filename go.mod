@@ -10,6 +10,7 @@ require (
 	github.com/btcsuite/btcd/btcec/v2 v2.3.5
 	github.com/btcsuite/btcutil v1.0.2
 	github.com/chromedp/chromedp v0.23.1
+	github.com/gorilla/websocket v1.5.3
 	github.com/gowebpki/jcs v1.0.2
 	github.com/labstack/echo/v4 v4.16.4
 	github.com/mark3labs/mcp-go v1.2.1

@@ -372,6 +372,38 @@ func (a *Arena) Transcript(ctx context.Context, round string) (events []games.Ev
 	return games.Redact(all, 0, ended), ended, nil
 }
 
+// View is table id's match view for viewer (a seat ≥ 1, 0 for a spectator; games.Match.View)
+// and its open prompts, read from the live table once what it reflects is durable. A table that
+// is not running is ErrTableDown (its record says finished, stopped or failed), or ErrNoTable;
+// ErrTimeout when it does not answer.
+func (a *Arena) View(ctx context.Context, id string, viewer int) (ViewReply, error) {
+	if a.closed.Load() {
+		return ViewReply{}, ErrClosed
+	}
+	if !validTableID(id) {
+		return ViewReply{}, fmt.Errorf("%w: %q", ErrNoTable, id)
+	}
+	res, err := a.system.Root.RequestFuture(a.TablePID(id), &ViewTable{Viewer: viewer}, a.wait(ctx)).Result()
+	if err != nil {
+		rec, lerr := a.record(id)
+		if lerr != nil {
+			return ViewReply{}, lerr
+		}
+		if errors.Is(err, actor.ErrDeadLetter) || rec.Status != StatusLive {
+			return ViewReply{}, fmt.Errorf("%w: table %s is %s", ErrTableDown, id, rec.Status)
+		}
+		return ViewReply{}, fmt.Errorf("%w: table %s: %v", ErrTimeout, id, err)
+	}
+	r, ok := res.(*ViewReply)
+	if !ok {
+		return ViewReply{}, fmt.Errorf("actors: view of table %s: unexpected reply %T", id, res)
+	}
+	if r.Code != "" {
+		return ViewReply{}, fmt.Errorf("%w: table %s: %s", ErrTimeout, id, r.Code)
+	}
+	return *r, nil
+}
+
 // Tables lists every table known to storage, by id.
 func (a *Arena) Tables(ctx context.Context) ([]TableInfo, error) {
 	var out []TableInfo

@@ -209,8 +209,8 @@ func (t *tableActor) release(ctx actor.Context, box *outbox) {
 }
 
 func (t *tableActor) emit(ctx actor.Context, box *outbox) {
-	if len(box.events) > 0 && t.env.onEvents != nil {
-		t.env.onEvents(t.id, t.rec.Round, box.events)
+	if len(box.events) > 0 {
+		t.env.events(t.id, t.rec.Spec.Game, t.rec.Round, box.events)
 	}
 	for _, a := range box.anchors {
 		t.env.anchor(t.rec.Spec.Game, AnchorJob{Table: t.id, Round: t.rec.Round, Request: a, ReplyTo: ctx.Self()})
@@ -282,8 +282,8 @@ func (t *tableActor) settleFlight(ctx actor.Context) {
 				ctx.Send(r.to, r.fail())
 			}
 		}
-		if f.err == nil && len(f.box.events) > 0 && t.env.onEvents != nil {
-			t.env.onEvents(t.id, t.rec.Round, f.box.events)
+		if f.err == nil && len(f.box.events) > 0 {
+			t.env.events(t.id, t.rec.Spec.Game, t.rec.Round, f.box.events)
 		}
 		t.flying = nil
 		if f.err == nil && f.rec.Status == StatusFinished {

@@ -35,6 +35,10 @@ type SeatSpec struct {
 	// Endpoint is the seat's address on its channel (an agent's A2A URL), passed on in
 	// DeliverPrompt.
 	Endpoint string
+	// Pause, for a ChannelHouse seat, is how long its house answer waits before it reaches the
+	// table (Break Room's house bots play "with a short pause per move"); zero answers at once.
+	// The answer is stamped when the table takes it, so a replay of the input log is unchanged.
+	Pause time.Duration `json:",omitempty"`
 }
 
 // UnmarshalJSON reads the form above and the one table records written before SeatSpec carried
@@ -129,4 +133,21 @@ type TableStopped struct {
 	Round  string
 	Seat   int
 	Status string
+}
+
+// ViewTable asks a live table for its match's view (games.Match.View) for Viewer (a seat ≥ 1,
+// or 0 for a spectator) and its open prompts: Break Room's state reply outside a seat's turn. The
+// reply is *ViewReply.
+type ViewTable struct {
+	Viewer int
+}
+
+// ViewReply answers ViewTable: the table's Round, the view's bytes (a JSON object) and the open
+// prompts, or Code "unavailable" when the table is restarting or the commit the view rests on
+// failed (ask again).
+type ViewReply struct {
+	Round   string
+	State   []byte
+	Prompts []games.Prompt
+	Code    string
 }

@@ -34,6 +34,11 @@ type Product struct {
 	// OnStatus hears the status changes of this product's tables, after Options.OnStatus, from
 	// whichever goroutine changed it: it must not block.
 	OnStatus func(table, status string)
+	// OnEvents hears each committed step's events of this product's tables, after
+	// Options.OnEvents, on the table's goroutine once the commit has landed: it must not block
+	// (hand the events to an actor). A product that delivers a match's log lines to its players
+	// as they happen (Break Room's event messages) reads them here.
+	OnEvents func(table, round string, events []games.Event)
 	// BeforeRecover runs once the actor system and the ledger exist, after Options.BeforeRecover
 	// and the BeforeRecover of the products before this one, and before any table is spawned:
 	// spawn here the actors this product's seats deliver to (its channels, its seats' own
@@ -109,6 +114,16 @@ func (e *env) status(table, game, status string) {
 	}
 	if p := e.products.of(game); p != nil && p.OnStatus != nil {
 		p.OnStatus(table, status)
+	}
+}
+
+// events hands a table's committed events to Options.OnEvents, then to its game's product.
+func (e *env) events(table, game, round string, events []games.Event) {
+	if e.onEvents != nil {
+		e.onEvents(table, round, events)
+	}
+	if p := e.products.of(game); p != nil && p.OnEvents != nil {
+		p.OnEvents(table, round, events)
 	}
 }
 

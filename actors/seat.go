@@ -72,8 +72,16 @@ func (s *seatActor) deliver(ctx actor.Context, p *games.Prompt) {
 	}
 	// The answer is marked as the house policy's (games.Input.House), so the game may say so.
 	body := hp.HouseAnswer(*p, houseSeed(s.r.seed, p))
-	ctx.Send(s.r.table, &SeatAnswer{Round: s.r.round, From: ChannelHouse,
-		Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body, House: true}})
+	ans := &SeatAnswer{Round: s.r.round, From: ChannelHouse,
+		Input: games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body, House: true}}
+	if s.spec.Pause <= 0 {
+		ctx.Send(s.r.table, ans)
+		return
+	}
+	// After the pause the answer goes straight to the table: a table that restarted meanwhile
+	// redelivers the move and refuses this answer as stale, or takes it if the move is still open.
+	root, table := ctx.ActorSystem().Root, s.r.table
+	s.r.env.clock.AfterFunc(s.spec.Pause, func() { root.Send(table, ans) })
 }
 
 // houseSeed draws the seed of a house answer from the round's seed and the move, so house play

@@ -105,7 +105,20 @@ func (t *tableActor) Receive(ctx actor.Context) {
 		t.handle(ctx, m)
 	case *tableState:
 		t.reply(ctx, ctx.Sender(), func() any { return t.stateReply() }, func() any { return t.stateReply() })
+	case *ViewTable:
+		t.onView(ctx, m)
 	}
+}
+
+// onView answers a ViewTable with the match's view for the viewer, taken now and sent once the
+// steps it reflects are durable (a failed commit answers unavailable).
+func (t *tableActor) onView(ctx actor.Context, m *ViewTable) {
+	if t.halted || t.match == nil {
+		ctx.Respond(&ViewReply{Code: "unavailable"})
+		return
+	}
+	r := &ViewReply{Round: t.rec.Round, State: t.match.View(m.Viewer).Bytes(), Prompts: t.match.Prompts()}
+	t.reply(ctx, ctx.Sender(), func() any { return r }, func() any { return &ViewReply{Code: "unavailable"} })
 }
 
 // handle handles the messages that move the match (or its commits) once the table is not halted.

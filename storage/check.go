@@ -251,6 +251,7 @@ var bucketChecks = map[string]func(k, v []byte, rounds *bolt.Bucket) error{
 	},
 	BucketHosted:      checkHosted,
 	BucketPaid:        checkPaidKey,
+	BucketBreakroom:   checkBreakroom,
 	BucketWalkinQueue: checkWalkinQueue,
 	BucketSessions:    checkSession,
 	BucketBadgeKeys:   checkBadgeKey,

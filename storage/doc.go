@@ -25,6 +25,7 @@
 //	badge_keys  <public key: 32 bytes>           the Badge holding each signing key (badgekeys.go)
 //	paid        <table id>                       DOTDOTDOT's paid tables, their holds inside (paid.go)
 //	feedback    <seq: 8 bytes BE>                DOTDOTDOT's feedback notes, in arrival order (feedback.go)
+//	breakroom   rep/<key> | counted/<match> | feedback/<match>/<key> | table/<id>  Break Room's records (breakroom.go)
 //	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one

@@ -35,6 +35,7 @@ const (
 	BucketBadgeKeys   = "badge_keys"   // the Badge key index (badgekeys.go)
 	BucketPaid        = "paid"         // DOTDOTDOT's paid tables (paid.go)
 	BucketFeedback    = "feedback"     // DOTDOTDOT's feedback notes (feedback.go)
+	BucketBreakroom   = "breakroom"    // Break Room's reputations and feedback (breakroom.go)
 )
 
 // SchemaVersion is written to meta/"schema" on creation; Open refuses a higher one.
@@ -44,12 +45,12 @@ const SchemaVersion = 1
 var allBuckets = []string{BucketTables, BucketEvents, BucketRounds, BucketInputs, BucketWalkins,
 	BucketLedger, BucketCommands, BucketChainQ, BucketChainIdx, BucketChainMeta, BucketNonces, BucketMeta,
 	BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
-	BucketPaid, BucketFeedback}
+	BucketPaid, BucketFeedback, BucketBreakroom}
 
 // addedBuckets are buckets added to schema 1 after its first files were written: a file from
 // before them lacks them until its next writable Open creates them, and Check passes it so.
 var addedBuckets = []string{BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
-	BucketPaid, BucketFeedback}
+	BucketPaid, BucketFeedback, BucketBreakroom}
 
 // retiredBuckets were created by earlier builds and never written; Open deletes them when empty
 // (and leaves one that holds keys for an operator, which Check then reports).

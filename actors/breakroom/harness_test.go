@@ -1,0 +1,158 @@
+package breakroom
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/btcsuite/btcd/btcec/v2"
+	"github.com/btcsuite/btcd/btcec/v2/schnorr"
+
+	"arena/actors"
+	"arena/chain/nostr"
+	"arena/games"
+	"arena/games/breakroom/dilemma"
+	"arena/storage"
+	"arena/storage/storagetest"
+	"arena/transport/breakroom/wire"
+)
+
+// harness runs the room on a real runtime (wall clock, compressed figures) and a real store.
+type harness struct {
+	t     *testing.T
+	store *storage.Store
+	path  string
+	arena *actors.Arena
+	room  *Room
+	lobby *actors.FakeClock // the lobby's clock: the lobby timer and the house fill wait for the test
+}
+
+// shortDilemma is a Dilemma game with a short match and deadlines: two iterations at most per
+// pairing, 3 s turns, 300 ms away turns.
+func shortDilemma(size, min int) Game {
+	return Game{ID: dilemma.GameID, Name: dilemma.Name, RulesVersion: dilemma.RulesVersion, TableSize: size, Min: min,
+		Options: json.RawMessage(`{"max_iterations":2,"stop_one_in":2}`),
+		Pace:    games.Pace{Steps: map[string]time.Duration{"turn": 3 * time.Second, "away": 300 * time.Millisecond}}}
+}
+
+func newHarness(t *testing.T, g Game) *harness {
+	t.Helper()
+	h := &harness{t: t, path: storagetest.Path(t), lobby: actors.NewFakeClock(time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC))}
+	h.start(g)
+	t.Cleanup(func() { h.stop() })
+	return h
+}
+
+func (h *harness) start(g Game) {
+	h.t.Helper()
+	st, err := storage.Open(h.path, storage.Options{NoSync: true})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.store = st
+	br, err := games.NewBracket(dilemma.Engine{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	room, err := New(Options{Games: []Game{g}, PublicURL: "https://breakroom.test", HousePause: 5 * time.Millisecond,
+		LobbyClock: h.lobby})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.room = room
+	h.arena, err = actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
+		Products: []actors.Product{room.Product()}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *harness) stop() {
+	if h.arena != nil {
+		_ = h.arena.Shutdown(context.Background())
+		h.arena = nil
+	}
+	if h.store != nil {
+		_ = h.store.Close()
+		h.store = nil
+	}
+}
+
+// agent is an in-process Break Room agent with a real Nostr key.
+type agent struct {
+	h        *harness
+	priv     *btcec.PrivateKey
+	key      string
+	name     string
+	spoilers bool
+}
+
+func newAgent(h *harness, name string) *agent {
+	priv, err := btcec.NewPrivateKey()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return &agent{h: h, priv: priv, key: hex.EncodeToString(schnorr.SerializePubKey(priv.PubKey())), name: name}
+}
+
+// join signs a challenge as the protocol says and, the signature checked as the door checks it,
+// joins through the product.
+func (a *agent) join(via string) Joined {
+	a.h.t.Helper()
+	nonce := fmt.Sprintf("nonce-%s-%d", a.name, time.Now().UnixNano())
+	digest := nostr.Challenge(nonce)
+	sig, err := schnorr.Sign(a.priv, digest[:])
+	if err != nil {
+		a.h.t.Fatal(err)
+	}
+	k, err1 := nostr.ParsePubKey(a.key)
+	s, err2 := nostr.ParseSig(hex.EncodeToString(sig.Serialize()))
+	if err1 != nil || err2 != nil || !nostr.Verify(k, s, digest) {
+		a.h.t.Fatalf("the agent's signature does not check: %v %v", err1, err2)
+	}
+	j, err := a.h.room.Join(context.Background(), JoinRequest{Game: dilemma.GameID, Key: a.key, Name: a.name, Spoilers: a.spoilers, Via: via})
+	if err != nil {
+		a.h.t.Fatalf("join %s: %v", a.name, err)
+	}
+	return j
+}
+
+// next reads a socket connection's next message, acknowledging what it read before.
+type reader struct {
+	h     *harness
+	conn  string
+	after uint64
+	buf   []Item
+}
+
+func (r *reader) next() (wire.Outbound, error) {
+	for len(r.buf) == 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		items, err := r.h.room.Next(ctx, r.conn, r.after)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		r.buf = items
+	}
+	it := r.buf[0]
+	r.buf = r.buf[1:]
+	r.after = it.Seq
+	return it.Msg, nil
+}
+
+func (r *reader) must() wire.Outbound {
+	r.h.t.Helper()
+	m, err := r.next()
+	if err != nil {
+		r.h.t.Fatalf("next: %v", err)
+	}
+	return m
+}
+
+var errNoEnd = errors.New("no match_end")

@@ -1,0 +1,911 @@
+package breakroom
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/actors"
+	"arena/actors/lobby"
+	"arena/games"
+	"arena/games/breakroom"
+	"arena/transport/breakroom/wire"
+)
+
+// The room actor: every session, connection and match of the product, on one goroutine. Its
+// state is memory only but for what the store keeps (each match's seating, written before the
+// table opens, and the tables themselves): after a restart it rebuilds the running matches from
+// them, and every agent comes back by joining again.
+
+// Session statuses.
+const (
+	sJoining = iota + 1 // the lobby has not answered the join yet
+	sQueued             // waiting in the game's queue
+	sSeating            // the lobby formed its table; the match is opening
+	sSeated             // at a running match
+	sEnded              // its match is over (match_end sent)
+	sLeft               // out of the queue (left, dropped, the queue restarted)
+)
+
+// session is one key's presence in one game, from its join to its match's end.
+type session struct {
+	game, key, name string
+	spoilers        bool
+	status          int
+	conn            *conn // the current connection; nil while it has none
+	m               *match
+	seat            int // the house's 1-based seat
+	prompt          *games.Prompt
+	moved           games.Move // the open prompt's move once the seat answered it
+	lastState       json.RawMessage
+	lastRound       int64
+	lastTurn        int64
+	end             *wire.MatchEnd
+	endedAt         time.Time
+	left            *wire.Left
+	version         uint64 // bumped whenever what a state or join poll answers changes
+	waiters         []waiter
+
+	wantAway, sentAway, presenceBusy bool
+	silenceGen                       uint64
+}
+
+// waiter is a long poll parked on a session or a connection: ch has room for its answer; done
+// (its request's ctx) says nobody listens any more.
+type waiter struct {
+	q    *request
+	done <-chan struct{}
+}
+
+func (w waiter) gone() bool {
+	select {
+	case <-w.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// conn is one connection of a session: a socket's mailbox, or an HTTP token.
+type conn struct {
+	id      string
+	via     string
+	s       *session
+	items   []Item
+	next    uint64 // the number of the last message put in
+	closed  error
+	held    bool // First not written yet: messages wait in pending
+	pending []wire.Outbound
+	waiters []waiter
+}
+
+// seatRec is one seat of a match as its seating is stored.
+type seatRec struct {
+	Seat     int    `json:"seat"` // 1-based
+	Key      string `json:"key"`
+	Name     string `json:"name,omitempty"`
+	Spoilers bool   `json:"spoilers,omitempty"`
+	House    bool   `json:"house,omitempty"`
+	Staff    bool   `json:"staff,omitempty"`
+}
+
+// seating is a match's seating (storage: PutBreakroomTable), written before its table opens.
+type seating struct {
+	Table  string    `json:"table"`
+	Game   string    `json:"game"`
+	Tier   string    `json:"tier"`
+	Ranked bool      `json:"ranked"`
+	Seats  []seatRec `json:"seats"`
+	At     time.Time `json:"at"`
+}
+
+// match is one table of the room.
+type match struct {
+	seating
+	id      string // the match id: the table's round
+	opened  bool
+	ended   bool
+	early   []games.Event // events that came before the table said it opened
+	sess    map[int]*session
+	players []wire.Player
+}
+
+type state struct {
+	r        *Room
+	sessions map[string]*session // by gameKey
+	conns    map[string]*conn
+	tables   map[string]*match // by table id
+	byID     map[string]*match // by match id
+}
+
+func newState(r *Room) *state {
+	return &state{r: r, sessions: map[string]*session{}, conns: map[string]*conn{}, tables: map[string]*match{},
+		byID: map[string]*match{}}
+}
+
+// Messages to the room actor beside the façade's requests.
+type (
+	opJoin        struct{ j JoinRequest }
+	opAbandonJoin struct{ conn string }
+	opQueued      struct {
+		conn string
+		q    lobby.Queued
+	}
+	opNext struct {
+		conn  string
+		after uint64
+		done  <-chan struct{}
+	}
+	opDrop    struct{ conn string }
+	opResolve struct {
+		conn, matchID string
+		present       bool
+	}
+	opMoved struct {
+		conn string
+		move games.Move
+	}
+	opWaitSeat struct {
+		conn    string
+		version uint64
+		done    <-chan struct{}
+	}
+	opJoinStatus struct{ conn string }
+	opLeft       struct {
+		conn string
+		left wire.Left
+	}
+	tableFormed struct{ tf *lobby.TableFormed }
+	tableOpened struct {
+		table, round string
+		err          error
+	}
+	tableEvents struct {
+		table, round string
+		events       []games.Event
+	}
+	queueDropped struct {
+		game     string
+		entrants []lobby.Entrant
+	}
+	recovered    struct{}
+	presenceDone struct {
+		s    *session
+		away bool
+		ok   bool
+	}
+	silenceDue struct {
+		s   *session
+		gen uint64
+	}
+	viewed struct {
+		c     *conn
+		state wire.State
+	}
+)
+
+// joinStep is opJoin's answer: joined when the join is answered already (a reconnect), else the
+// new connection the lobby is to place (rejoin: taking over a queued entry).
+type joinStep struct {
+	joined *Joined
+	conn   string
+	rejoin bool
+}
+
+// seatRef is opResolve's answer: where the connection's seat is and what it holds.
+type seatRef struct {
+	table, round, key   string
+	seat                int
+	prompt              *games.Prompt
+	end                 *wire.MatchEnd
+	endedAt             time.Time
+	ended               bool
+	lastState           json.RawMessage
+	lastRound, lastTurn int64
+	version             uint64
+}
+
+// joinStatus is opJoinStatus's answer.
+type joinStatus struct {
+	msg       wire.Outbound
+	game, key string
+	seated    bool
+	version   uint64
+}
+
+func (st *state) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *request:
+		v, err := st.handle(m)
+		if v != nil || err != nil {
+			m.answer(v, err)
+		}
+	case *tableFormed:
+		st.formed(m.tf)
+	case *tableOpened:
+		st.opened(m)
+	case *tableEvents:
+		st.events(m)
+	case *actors.DeliverPrompt:
+		st.prompt(m)
+	case *actors.RoundEnded:
+		st.roundEnded(m)
+	case *actors.TableStopped:
+		st.r.log.Warn("breakroom table stopped", "table", m.Table, "status", m.Status)
+	case *queueDropped:
+		for _, e := range m.entrants {
+			if s := st.sessions[gameKey(m.game, e.Key)]; s != nil && (s.status == sQueued || s.status == sJoining) {
+				st.leave(s, wire.Left{Game: m.game, Reason: "no_table", Note: "the queue restarted: join again"})
+			}
+		}
+	case *recovered:
+		for _, s := range st.sessions {
+			if s.status == sSeated && s.conn == nil {
+				st.setAway(s, true)
+			}
+		}
+	case *presenceDone:
+		s := m.s
+		s.presenceBusy = false
+		if m.ok {
+			s.sentAway = m.away
+			st.pushPresence(s)
+		}
+	case *silenceDue:
+		if s := m.s; m.gen == s.silenceGen && s.conn != nil && s.conn.via == ViaHTTP && s.status == sSeated {
+			st.setAway(s, true)
+		}
+	case *viewed:
+		// The reconnected socket's state, then your_turn if a move is open, then what came
+		// meanwhile ("Reconnecting": seated, then state, then your_turn).
+		c := m.c
+		pending := c.pending
+		c.held, c.pending = false, nil
+		st.put(c, m.state)
+		turn := false
+		for _, p := range pending {
+			_, isTurn := p.(wire.YourTurn)
+			turn = turn || isTurn
+		}
+		if p := c.s.prompt; p != nil && !turn && c.s.open(st.now()) {
+			st.put(c, yourTurn(c.s.m.id, p, st.now()))
+		}
+		for _, p := range pending {
+			st.put(c, p)
+		}
+	case *actor.Stopping:
+		for _, c := range st.conns {
+			st.close(c, ErrClosed)
+		}
+	}
+}
+
+func (st *state) now() time.Time { return st.r.arena.Clock().Now() }
+
+// handle answers a façade request; a nil answer and error means the request waits (a long poll).
+func (st *state) handle(q *request) (any, error) {
+	switch op := q.op.(type) {
+	case *opJoin:
+		return st.join(op.j)
+	case *opQueued:
+		return st.queued(op)
+	case *opAbandonJoin:
+		if c := st.conns[op.conn]; c != nil {
+			st.close(c, ErrGone)
+			if s := c.s; s.conn == c && s.status == sJoining {
+				delete(st.sessions, gameKey(s.game, s.key))
+			}
+		}
+		return true, nil
+	case *opNext:
+		c := st.conns[op.conn]
+		if c == nil {
+			return nil, ErrGone
+		}
+		if c.closed != nil {
+			return nil, c.closed // a closed connection's unwritten messages are not for a socket any more
+		}
+		st.trim(c, op.after)
+		if len(c.items) > 0 {
+			return append([]Item(nil), c.items...), nil
+		}
+		c.waiters = live(append(c.waiters, waiter{q: q, done: op.done}))
+		return nil, nil
+	case *opDrop:
+		st.drop(op.conn)
+		return true, nil
+	case *opResolve:
+		return st.resolve(op)
+	case *opMoved:
+		if c := st.conns[op.conn]; c != nil && c.s.prompt != nil && c.s.prompt.Move == op.move {
+			c.s.moved = op.move
+			st.bump(c.s)
+		}
+		return true, nil
+	case *opWaitSeat:
+		c, err := st.live(op.conn)
+		if err != nil {
+			return nil, err
+		}
+		if c.s.version > op.version {
+			return c.s.version, nil
+		}
+		c.s.waiters = live(append(c.s.waiters, waiter{q: q, done: op.done}))
+		return nil, nil
+	case *opJoinStatus:
+		c, err := st.live(op.conn)
+		if err != nil {
+			return nil, err
+		}
+		s := c.s
+		st.touch(s)
+		js := &joinStatus{game: s.game, key: s.key, version: s.version, seated: s.status == sSeated || s.status == sSeating}
+		switch s.status {
+		case sSeated, sEnded:
+			seated := st.seated(s)
+			seated.Token = c.id
+			js.msg = seated
+		case sLeft:
+			js.msg = *s.left
+		}
+		return js, nil
+	case *opLeft:
+		if c := st.conns[op.conn]; c != nil && c.s.conn == c {
+			st.leave(c.s, op.left)
+		}
+		return true, nil
+	}
+	return nil, fmt.Errorf("breakroom: unknown request %T", q.op)
+}
+
+// live is the connection named id if it is its session's current one; unauthorized otherwise
+// (an unknown token, or one a newer join replaced).
+func (st *state) live(id string) (*conn, error) {
+	c := st.conns[id]
+	if c == nil || c.closed != nil || c.s.conn != c {
+		return nil, games.Errorf("unauthorized", "unknown or replaced connection: join again")
+	}
+	return c, nil
+}
+
+// live drops the waiters nobody listens to any more.
+func live(ws []waiter) []waiter {
+	out := ws[:0]
+	for _, w := range ws {
+		if !w.gone() {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func newID() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (st *state) newConn(s *session, via string) *conn {
+	c := &conn{id: newID(), via: via, s: s, held: true}
+	st.conns[c.id] = c
+	if old := s.conn; old != nil {
+		st.close(old, ErrReplaced)
+	}
+	s.conn = c
+	return c
+}
+
+// join answers opJoin (Room.Join).
+func (st *state) join(j JoinRequest) (any, error) {
+	sk := gameKey(j.Game, j.Key)
+	s := st.sessions[sk]
+	switch {
+	case s != nil && (s.status == sSeated || s.status == sSeating):
+		// A reconnect: the seat, name and spoilers stay what they were.
+		c := st.newConn(s, j.Via)
+		st.touch(s)
+		st.setAway(s, false)
+		if s.status == sSeating {
+			first := wire.Queued{Game: s.game, Position: 1}
+			if c.via == ViaHTTP {
+				first.Token = c.id
+			}
+			st.first(c, first)
+			return &joinStep{joined: &Joined{Conn: c.id, First: first}}, nil
+		}
+		seated := st.seated(s)
+		if c.via == ViaHTTP {
+			seated.Token = c.id
+		}
+		st.first(c, seated)
+		if c.via == ViaWebSocket {
+			st.sendState(c)
+		}
+		return &joinStep{joined: &Joined{Conn: c.id, First: seated}}, nil
+	case s != nil && (s.status == sQueued || s.status == sJoining):
+		c := st.newConn(s, j.Via)
+		return &joinStep{conn: c.id, rejoin: true}, nil
+	}
+	s = &session{game: j.Game, key: j.Key, name: j.Name, spoilers: j.Spoilers, status: sJoining}
+	if n, err := breakroom.CleanName(j.Name); err == nil {
+		s.name = n
+	} else {
+		s.name = ""
+	}
+	st.sessions[sk] = s
+	c := st.newConn(s, j.Via)
+	return &joinStep{conn: c.id}, nil
+}
+
+// queued answers opQueued: the lobby placed the connection's entry.
+func (st *state) queued(op *opQueued) (any, error) {
+	c := st.conns[op.conn]
+	if c == nil || c.closed != nil {
+		return nil, games.Errorf("unauthorized", "a newer join of this key took this one's place")
+	}
+	s := c.s
+	if s.status == sJoining {
+		s.status = sQueued
+	}
+	first := wire.Queued{Game: s.game, Position: max(op.q.Position, 1)}
+	if c.via == ViaHTTP {
+		first.Token = c.id
+	}
+	st.first(c, first)
+	st.bump(s)
+	return &Joined{Conn: c.id, First: first}, nil
+}
+
+// first puts a connection's first message in its mailbox, then what waited for it.
+func (st *state) first(c *conn, m wire.Outbound) {
+	c.held = false
+	st.put(c, m)
+	for _, p := range c.pending {
+		st.put(c, p)
+	}
+	c.pending = nil
+}
+
+// put adds m to a socket's mailbox and wakes its writer. HTTP connections have no mailbox: they
+// read state and join polls.
+func (st *state) put(c *conn, m wire.Outbound) {
+	if c == nil || c.via != ViaWebSocket || c.closed != nil {
+		return
+	}
+	if c.held {
+		c.pending = append(c.pending, m)
+		return
+	}
+	c.next++
+	c.items = append(c.items, Item{Seq: c.next, Msg: m})
+	if len(c.items) > MailboxCap {
+		st.r.log.Info("breakroom connection too slow: dropped", "game", c.s.game, "key", c.s.key)
+		st.drop(c.id)
+		c.closed = ErrSlow
+		return
+	}
+	ws := c.waiters
+	c.waiters = nil
+	for _, w := range ws {
+		w.q.answer(append([]Item(nil), c.items...), nil)
+	}
+}
+
+// trim forgets the messages a writer has written.
+func (st *state) trim(c *conn, after uint64) {
+	i := 0
+	for i < len(c.items) && c.items[i].Seq <= after {
+		i++
+	}
+	c.items = c.items[i:]
+}
+
+// close ends a connection: its waiters hear err.
+func (st *state) close(c *conn, err error) {
+	if c.closed != nil {
+		return
+	}
+	c.closed = err
+	for _, w := range c.waiters {
+		w.q.answer(nil, err)
+	}
+	c.waiters = nil
+	if c.s.conn == c {
+		for _, w := range c.s.waiters {
+			w.q.answer(c.s.version, nil)
+		}
+		c.s.waiters = nil
+	}
+}
+
+// bump says a session's state changed: its parked polls look again.
+func (st *state) bump(s *session) {
+	s.version++
+	ws := s.waiters
+	s.waiters = nil
+	for _, w := range ws {
+		w.q.answer(s.version, nil)
+	}
+}
+
+// drop is a connection gone (Room.Drop, a slow reader).
+func (st *state) drop(id string) {
+	c := st.conns[id]
+	if c == nil || c.closed != nil {
+		return
+	}
+	st.close(c, ErrGone)
+	s := c.s
+	if s.conn != c {
+		return
+	}
+	s.conn = nil
+	switch s.status {
+	case sQueued, sJoining:
+		game, key := s.game, s.key
+		l := st.r.lobby
+		go func() {
+			ctx, cancel := contextFor(st.r)
+			defer cancel()
+			_, _ = l.Leave(ctx, game, key)
+		}()
+		st.leave(s, wire.Left{Game: s.game, Reason: "left", Note: "the connection closed"})
+	case sSeated, sSeating:
+		st.setAway(s, true)
+	}
+}
+
+// leave takes a session out of its queue.
+func (st *state) leave(s *session, l wire.Left) {
+	s.status = sLeft
+	s.left = &l
+	st.put(s.conn, l)
+	st.bump(s)
+}
+
+// resolve answers opResolve: the connection's seat at matchID.
+func (st *state) resolve(op *opResolve) (any, error) {
+	c, err := st.live(op.conn)
+	if err != nil {
+		return nil, err
+	}
+	s := c.s
+	switch {
+	case s.m == nil || s.status == sSeating:
+		return nil, games.Errorf("not_seated", "this connection is not seated at a match yet")
+	case s.m.id != op.matchID:
+		return nil, games.Errorf("unknown_match", "match %q is not this connection's match (%s)", op.matchID, s.m.id)
+	}
+	st.touch(s)
+	if op.present && s.status == sSeated {
+		st.setAway(s, false)
+	}
+	ref := &seatRef{table: s.m.Table, round: s.m.id, key: s.key, seat: s.seat, end: s.end, endedAt: s.endedAt,
+		ended: s.m.ended, lastState: s.lastState, lastRound: s.lastRound, lastTurn: s.lastTurn, version: s.version}
+	if s.open(st.now()) {
+		p := *s.prompt
+		ref.prompt = &p
+	}
+	return ref, nil
+}
+
+// open says the session's prompt is open: not answered, its deadline not passed.
+func (s *session) open(now time.Time) bool {
+	return s.prompt != nil && s.moved != s.prompt.Move && now.Before(s.prompt.Deadline) && s.status == sSeated
+}
+
+// touch counts a request of an HTTP agent: it is not silent, and is away again only after
+// HTTPSilence without one.
+func (st *state) touch(s *session) {
+	c := s.conn
+	if c == nil || c.via != ViaHTTP || (s.status != sSeated && s.status != sSeating) {
+		return
+	}
+	s.silenceGen++
+	gen, pid, root := s.silenceGen, st.r.pid, st.r.arena.System().Root
+	st.r.arena.Clock().AfterFunc(HTTPSilence, func() { root.Send(pid, &silenceDue{s: s, gen: gen}) })
+}
+
+// setAway sets what the session's seat should be (away or back) and tells the match.
+func (st *state) setAway(s *session, away bool) {
+	s.wantAway = away
+	st.pushPresence(s)
+}
+
+// pushPresence submits the session's wanted presence to its match when it differs from the one
+// last taken, one at a time, so the match hears them in order.
+func (st *state) pushPresence(s *session) {
+	if s.presenceBusy || s.wantAway == s.sentAway || s.m == nil || !s.m.opened || s.m.ended {
+		return
+	}
+	s.presenceBusy = true
+	away, a, pid := s.wantAway, st.r.arena, st.r.pid
+	in := actors.SubmitAnswer{Table: s.m.Table, Round: s.m.id, At: st.now(),
+		Input: games.Input{Seat: s.seat, Kind: KindPresence, Body: json.RawMessage(fmt.Sprintf(`{"away":%t}`, away))}}
+	go func() {
+		ctx, cancel := contextFor(st.r)
+		defer cancel()
+		rep, err := a.Submit(ctx, in)
+		ok := err == nil && (rep.Code == "" || rep.Code == CodeUnchanged)
+		if err == nil && !ok {
+			// The match refused it for good (over, not seated): it is as good as taken.
+			ok = rep.Code != "unavailable"
+		}
+		a.System().Root.Send(pid, &presenceDone{s: s, away: away, ok: ok})
+	}()
+}
+
+// formed answers a table the lobby formed: the seating is stored, then the table opens.
+func (st *state) formed(tf *lobby.TableFormed) {
+	g := st.r.games[tf.Queue]
+	m := &match{seating: seating{Table: "br-" + tf.Queue + "-" + newID()[:16], Game: tf.Queue, Tier: tf.Tier, Ranked: tf.Ranked,
+		At: tf.At}, sess: map[int]*session{}}
+	for i, ls := range tf.Seats {
+		rec := seatRec{Seat: i + 1, Key: ls.Key, House: ls.House, Staff: ls.Staff}
+		if ls.Staff {
+			rec.Name = staffName
+		}
+		if s := st.sessions[gameKey(tf.Queue, ls.Key)]; s != nil && !ls.House && !ls.Staff &&
+			(s.status == sQueued || s.status == sJoining) {
+			rec.Name, rec.Spoilers = s.name, s.spoilers
+			s.status, s.m, s.seat = sSeating, m, i+1
+			m.sess[i+1] = s
+			st.bump(s)
+		}
+		m.Seats = append(m.Seats, rec)
+	}
+	st.tables[m.Table] = m
+	spec := actors.TableSpec{ID: m.Table, Game: g.ID, Format: g.Format, Kind: m.Tier, Pace: g.Pace, Options: g.Options}
+	if st.r.opts.Seed != nil {
+		spec.Seed = st.r.opts.Seed(m.Table)
+	}
+	pause := max(st.r.opts.HousePause, 0)
+	for _, rec := range m.Seats {
+		seat := actors.SeatSpec{Seat: games.Seat{Seat: rec.Seat, Agent: rec.Key, Name: rec.Name}, Kind: "agent",
+			Channel: ChannelSeat, Actor: ActorName}
+		switch {
+		case rec.House:
+			seat.Kind, seat.Channel, seat.Actor, seat.Pause = "house", actors.ChannelHouse, "", pause
+			seat.Seat.Options = json.RawMessage(`{"house":true}`)
+		case rec.Staff:
+			seat.Kind, seat.Channel, seat.Actor, seat.Pause = "staff", actors.ChannelHouse, "", pause
+			seat.Seat.Options = json.RawMessage(`{"staff":true}`)
+		}
+		spec.Seats = append(spec.Seats, seat)
+	}
+	rec, _ := json.Marshal(m.seating)
+	a, pid := st.r.arena, st.r.pid
+	go func() {
+		ctx, cancel := contextFor(st.r)
+		defer cancel()
+		// Write before you speak: the seating is durable before the table (and its prompts) exist.
+		err := a.Store().PutBreakroomTable(spec.ID, rec)
+		round := ""
+		if err == nil {
+			round, err = a.OpenTable(ctx, spec)
+		}
+		a.System().Root.Send(pid, &tableOpened{table: spec.ID, round: round, err: err})
+	}()
+}
+
+// opened answers tableOpened: the seats are told where they sit.
+func (st *state) opened(o *tableOpened) {
+	m := st.tables[o.table]
+	if m == nil {
+		return
+	}
+	if o.err != nil {
+		st.r.log.Error("breakroom table did not open", "table", o.table, "err", o.err)
+		for _, s := range m.sess {
+			st.r.setPlaying(s.game, s.key, false)
+			if s.m == m {
+				s.m = nil
+				st.put(s.conn, wire.ErrorOf("busy", "the table could not open; join again", ""))
+				st.leave(s, wire.Left{Game: s.game, Reason: "no_table", Note: "the table could not open: join again"})
+			}
+		}
+		delete(st.tables, o.table)
+		return
+	}
+	st.open(m, o.round)
+	for _, s := range m.sess {
+		if s.m != m {
+			continue
+		}
+		if s.conn == nil {
+			st.setAway(s, true)
+		}
+		st.put(s.conn, st.seated(s))
+		if s.open(st.now()) {
+			st.put(s.conn, yourTurn(m.id, s.prompt, st.now()))
+		}
+		st.bump(s)
+	}
+	early := m.early
+	m.early = nil
+	st.fanOut(m, early)
+}
+
+// open makes a match's table live under its match id.
+func (st *state) open(m *match, round string) {
+	m.id, m.opened = round, true
+	st.byID[round] = m
+	for _, s := range m.sess {
+		if s.m == m && s.status == sSeating {
+			s.status = sSeated
+		}
+	}
+	m.players = st.players(m)
+}
+
+// players is the seated message's players: display names, reputations, house and staff marks.
+func (st *state) players(m *match) []wire.Player {
+	ids := make([]breakroom.Identity, len(m.Seats))
+	for i, s := range m.Seats {
+		ids[i] = breakroom.Identity{Key: s.Key, Name: s.Name}
+	}
+	names := breakroom.DisplayNames(ids)
+	out := make([]wire.Player, len(m.Seats))
+	for i, s := range m.Seats {
+		p := wire.Player{Seat: i, Pubkey: s.Key, Name: s.Name, DisplayName: names[i], House: s.House, Staff: s.Staff}
+		if !s.House && !s.Staff {
+			p.Reputation, _ = st.r.Reputation(s.Key)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// seated is a session's seated message.
+func (st *state) seated(s *session) wire.Seated {
+	m := s.m
+	return wire.Seated{MatchID: m.id, Seat: s.seat - 1, TableSize: len(m.Seats), RulesVersion: st.r.games[m.Game].RulesVersion,
+		RulesURL: st.r.opts.PublicURL + "/rules/" + m.Game, Tier: m.Tier, Players: m.players}
+}
+
+// sendState puts a reconnected socket's state message (and your_turn after it) in its mailbox:
+// the table is asked for the seat's view off the actor, and the answer comes back as viewed.
+func (st *state) sendState(c *conn) {
+	s := c.s
+	now := st.now()
+	if s.open(now) {
+		ys, _ := yourTurnState(s.m.id, s.prompt, now)
+		st.put(c, ys)
+		st.put(c, yourTurn(s.m.id, s.prompt, now))
+		return
+	}
+	if s.m.ended && s.end != nil {
+		st.put(c, wire.State{MatchID: s.m.id, Status: wire.StatusEnded, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState, MatchEnd: s.end})
+		return
+	}
+	c.held = true // until the view comes back (viewed): nothing may come before the state
+	a, pid, table, seat := st.r.arena, st.r.pid, s.m.Table, s.seat
+	ws := wire.State{MatchID: s.m.id, Status: wire.StatusWaiting, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState}
+	go func() {
+		ctx, cancel := contextFor(st.r)
+		defer cancel()
+		if v, err := a.View(ctx, table, seat); err == nil && len(v.State) > 0 {
+			ws.VisibleState = v.State
+		}
+		a.System().Root.Send(pid, &viewed{c: c, state: ws})
+	}()
+}
+
+// prompt takes a move the table opened for an agent's seat.
+func (st *state) prompt(d *actors.DeliverPrompt) {
+	m := st.tables[d.Table]
+	if m == nil {
+		return
+	}
+	s := m.sess[d.Seat]
+	if s == nil || s.m != m {
+		return
+	}
+	p := d.Prompt
+	s.prompt = &p
+	s.lastState = p.State.Bytes()
+	s.lastRound, s.lastTurn = roundTurn(p.Move)
+	if m.opened && s.open(st.now()) {
+		st.put(s.conn, yourTurn(m.id, &p, st.now()))
+	}
+	st.bump(s)
+}
+
+// events fans a table's committed lines out to its seats.
+func (st *state) events(e *tableEvents) {
+	m := st.tables[e.table]
+	if m == nil {
+		return
+	}
+	if !m.opened {
+		m.early = append(m.early, e.events...)
+		return
+	}
+	st.fanOut(m, e.events)
+}
+
+func (st *state) fanOut(m *match, evs []games.Event) {
+	for _, ev := range evs {
+		var line []byte
+		for seat, s := range m.sess {
+			if s.m != m || s.conn == nil || !ev.Visibility.Shows(seat, false) {
+				continue
+			}
+			if line == nil {
+				var err error
+				if line, err = breakroom.Line(ev); err != nil {
+					st.r.log.Error("breakroom log line", "table", m.Table, "seq", ev.Seq, "err", err)
+					break
+				}
+			}
+			st.put(s.conn, wire.Event{MatchID: m.id, Event: line})
+		}
+	}
+}
+
+// roundEnded closes a match: reputations counted (ranked matches played out), then each seat's
+// match_end.
+func (st *state) roundEnded(re *actors.RoundEnded) {
+	m := st.tables[re.Table]
+	if m == nil || m.ended {
+		return
+	}
+	m.ended = true
+	now := st.now()
+	end, err := st.r.endOf(m, re.Result)
+	if err != nil {
+		st.r.log.Error("breakroom match end", "table", m.Table, "err", err)
+	}
+	for _, s := range m.sess {
+		if s.m != m {
+			continue
+		}
+		st.r.setPlaying(s.game, s.key, false)
+		me := st.r.matchEnd(m, s, end, now)
+		s.end, s.endedAt, s.status, s.prompt = &me, now, sEnded, nil
+		st.put(s.conn, me)
+		st.bump(s)
+	}
+}
+
+// recoverTables rebuilds the room's running matches from the store (Product.BeforeRecover, before
+// the actor runs): every seating whose table is live is a match whose agents are away until they
+// join again.
+func (st *state) recoverTables() error {
+	a := st.r.arena
+	return a.Store().BreakroomTables(func(id string, raw []byte) error {
+		var se seating
+		if err := json.Unmarshal(raw, &se); err != nil {
+			st.r.log.Error("breakroom seating unreadable", "table", id, "err", err)
+			return nil
+		}
+		t, err := a.Stored(id)
+		if err != nil || t.Status != actors.StatusLive {
+			if err != nil && !errors.Is(err, actors.ErrNoTable) {
+				return err
+			}
+			return nil
+		}
+		if _, ok := st.r.games[se.Game]; !ok {
+			return nil
+		}
+		m := &match{seating: se, sess: map[int]*session{}}
+		st.tables[id] = m
+		for _, rec := range se.Seats {
+			if rec.House || rec.Staff {
+				continue
+			}
+			s := &session{game: se.Game, key: rec.Key, name: rec.Name, spoilers: rec.Spoilers, status: sSeating, m: m, seat: rec.Seat}
+			st.sessions[gameKey(se.Game, rec.Key)] = s
+			m.sess[rec.Seat] = s
+			st.r.setPlaying(se.Game, rec.Key, true)
+		}
+		st.open(m, t.Round)
+		return nil
+	})
+}
