@@ -278,6 +278,7 @@ func (c Config) Validate() error {
 		}
 	}
 	c.Dotdotdot.validate(bad)
+	c.Breakroom.validate(bad)
 	c.validateSites(bad)
 	return errors.Join(errs...)
 }

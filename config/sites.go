@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -94,10 +95,59 @@ func (d Dotdotdot) validate(bad func(field, format string, args ...any)) {
 	fee("inference (--inference-fee, ARENA_INFERENCE_FEE)", d.Fees.Inference)
 }
 
-// Breakroom is the Break Room section (breakroom-protocol-v0.md). Its doors are not built yet:
-// the site answers the global routes and its protocol's not_found error.
+// Breakroom is the Break Room section (breakroom-protocol-v0.md): its site, the public origin
+// its links name, and overrides of its clocks.
 type Breakroom struct {
 	Site Site `json:"site"`
+	// PublicURL is the origin rules_url, replay_url, nostr_post and GET /v0/games name
+	// (http(s)://HOST[:PORT][/PATH]); "" names http://<the site's Host name>:<the main port>.
+	PublicURL string `json:"public_url"`
+	// Pace overrides Break Room's clocks; nothing set keeps the protocol's.
+	Pace BreakroomPace `json:"pace"`
+}
+
+// BreakroomPace overrides Break Room's clocks (breakroom-protocol-v0.md "Lobby & seating",
+// "Reconnecting"; breakroom-games.md §1). A field left unset (nil) keeps the protocol's value,
+// stated where it belongs (the lobby's in actors/lobby, the house pause in actors/breakroom, the
+// deadlines in each game's engine); a field that is set must be positive (Validate). Tests and
+// demos compress them.
+type BreakroomPace struct {
+	// LobbyWait is the lobby timer: a table opens with the minimum this long after its
+	// longest-waiting entrant queued (30 s).
+	LobbyWait *Duration `json:"lobby_wait,omitempty"`
+	// HouseAfter is how long an agent waits alone before house bots fill its table (60 s).
+	HouseAfter *Duration `json:"house_after,omitempty"`
+	// HousePause is a house bot's pause before each move ("a short pause": 1 s).
+	HousePause *Duration `json:"house_pause,omitempty"`
+	// Turn is every game's move deadline (the Dilemma's 10 s).
+	Turn *Duration `json:"turn,omitempty"`
+	// Away is the deadline of a seat whose connection is gone (3 s); at most Turn.
+	Away *Duration `json:"away,omitempty"`
+}
+
+// validate checks the section's settings (its site is checked with the others', validateSites).
+func (b Breakroom) validate(bad func(field, format string, args ...any)) {
+	if b.PublicURL != "" {
+		u, err := url.Parse(b.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+			u.RawQuery != "" || u.Fragment != "" {
+			bad("breakroom.public_url (--breakroom-public-url, ARENA_BREAKROOM_PUBLIC_URL)", "want http(s)://HOST[:PORT][/PATH], got %q", b.PublicURL)
+		}
+	}
+	p := b.Pace
+	positive := func(field string, d *Duration) {
+		if d != nil && *d <= 0 {
+			bad("breakroom.pace."+field, "must be positive, got %s", time.Duration(*d))
+		}
+	}
+	positive("lobby_wait (--breakroom-lobby-wait, ARENA_BREAKROOM_PACE_LOBBY_WAIT)", p.LobbyWait)
+	positive("house_after (--breakroom-house-after, ARENA_BREAKROOM_PACE_HOUSE_AFTER)", p.HouseAfter)
+	positive("house_pause (--breakroom-house-pause, ARENA_BREAKROOM_PACE_HOUSE_PAUSE)", p.HousePause)
+	positive("turn (--breakroom-turn, ARENA_BREAKROOM_PACE_TURN)", p.Turn)
+	positive("away (--breakroom-away, ARENA_BREAKROOM_PACE_AWAY)", p.Away)
+	if p.Turn != nil && p.Away != nil && *p.Away > *p.Turn {
+		bad("breakroom.pace.away (--breakroom-away, ARENA_BREAKROOM_PACE_AWAY)", "must be at most breakroom.pace.turn (%s), got %s", time.Duration(*p.Turn), time.Duration(*p.Away))
+	}
 }
 
 // Warden is the Warden section (warden-rulebook.md, warden-games.md). Its doors are not built

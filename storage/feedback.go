@@ -16,14 +16,15 @@ import (
 //
 //	feedback  <seq: 8 bytes BE, from 1>   FeedbackNote JSON
 //
-// Notes are only added. The DOTDOTDOT feedback door and the chat seat, through cmd/arena's
-// wiring, are the writers.
+// Notes are added at the end and trimmed from the front (TrimFeedback, an operator's, once read),
+// so the notes kept are one run of sequence numbers; a number is never used twice. The DOTDOTDOT
+// feedback door and the chat seat, through cmd/arena's wiring, are the writers.
 
 // Bounds of a note: its text, its sender and round, and how many notes the bucket keeps.
 const (
 	MaxFeedbackText  = 2000   // characters (runes) of a note's text
 	MaxFeedbackFrom  = 256    // bytes of FeedbackNote.From and .Round each
-	MaxFeedbackNotes = 100000 // notes kept; AddFeedback answers ErrFull past them
+	MaxFeedbackNotes = 100000 // notes kept (not ever sent); AddFeedback answers ErrFull past them
 )
 
 // Where a note came from (FeedbackNote.Via).
@@ -48,14 +49,14 @@ type FeedbackNote struct {
 // AddFeedback stores n under the next sequence number and returns it with Seq set: durable when
 // it returns nil. ErrBadKey for a note outside its bounds (an empty or over-long text, text that
 // is not UTF-8, an unknown Via, an over-long From or Round); ErrFull when MaxFeedbackNotes are
-// kept already, and nothing is written.
+// kept already (until an operator trims them: TrimFeedback), and nothing is written.
 func (s *Store) AddFeedback(n FeedbackNote) (FeedbackNote, error) {
 	if err := checkNote(&n, false); err != nil {
 		return FeedbackNote{}, fmt.Errorf("storage: add feedback: %w: %v", ErrBadKey, err)
 	}
 	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(BucketFeedback))
-		if b.Sequence() >= MaxFeedbackNotes {
+		if feedbackKept(b) >= MaxFeedbackNotes {
 			return ErrFull
 		}
 		seq, err := b.NextSequence()
@@ -71,6 +72,44 @@ func (s *Store) AddFeedback(n FeedbackNote) (FeedbackNote, error) {
 	})
 	if err != nil {
 		return FeedbackNote{}, fmt.Errorf("storage: add feedback: %w", err)
+	}
+	return n, nil
+}
+
+// feedbackKept is how many notes b keeps: they are one run of sequence numbers, from the first
+// key to the last.
+func feedbackKept(b *bolt.Bucket) uint64 {
+	c := b.Cursor()
+	first, _ := c.First()
+	last, _ := c.Last()
+	if len(first) != 8 || len(last) != 8 {
+		return 0
+	}
+	return bytesU64(last) - bytesU64(first) + 1
+}
+
+// TrimFeedback deletes every note with Seq up to through (notes an operator has read), making
+// room for as many new ones, and returns how many it deleted: durable when it returns nil. The
+// sequence goes on; a trimmed note's Seq is never used again.
+func (s *Store) TrimFeedback(through uint64) (int, error) {
+	n := 0
+	err := s.write(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(BucketFeedback))
+		var keys [][]byte
+		c := b.Cursor()
+		for k, _ := c.First(); k != nil && len(k) == 8 && bytesU64(k) <= through; k, _ = c.Next() {
+			keys = append(keys, append([]byte(nil), k...))
+		}
+		for _, k := range keys {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		n = len(keys)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("storage: trim feedback: %w", err)
 	}
 	return n, nil
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -57,16 +58,68 @@ func TestFeedbackNotesSurviveReopen(t *testing.T) {
 	}
 }
 
-// A bucket holding MaxFeedbackNotes notes refuses the next with ErrFull.
-func TestFeedbackFull(t *testing.T) {
-	s, _ := openTest(t, Options{NoSync: true})
+// A bucket holding MaxFeedbackNotes notes refuses the next with ErrFull; once an operator has
+// trimmed the notes it read, it takes new ones again, under sequence numbers never used before.
+// The bound is on the notes kept, not on every note ever sent: a box that was once full is not
+// full for good.
+func TestFeedbackFullUntilTrimmed(t *testing.T) {
+	s, path := openTest(t, Options{NoSync: true})
 	if err := s.write(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(BucketFeedback)).SetSequence(MaxFeedbackNotes)
+		b := tx.Bucket([]byte(BucketFeedback))
+		for seq := uint64(1); seq <= MaxFeedbackNotes; seq++ {
+			v, _ := json.Marshal(FeedbackNote{Seq: seq, Via: FeedbackHTTP, Text: "n"})
+			if err := b.Put(u64(seq), v); err != nil {
+				return err
+			}
+		}
+		return b.SetSequence(MaxFeedbackNotes)
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.AddFeedback(FeedbackNote{Via: FeedbackHTTP, Text: "one too many"}); !errors.Is(err, ErrFull) {
 		t.Fatalf("past the bound: %v", err)
+	}
+	if n, err := s.TrimFeedback(10); err != nil || n != 10 {
+		t.Fatalf("trim through 10: %d %v", n, err)
+	}
+	if n, err := s.TrimFeedback(10); err != nil || n != 0 {
+		t.Fatalf("trim through 10 again: %d %v", n, err)
+	}
+	for i := 0; i < 10; i++ {
+		n, err := s.AddFeedback(FeedbackNote{Via: FeedbackHTTP, Text: "room again"})
+		if err != nil || n.Seq != MaxFeedbackNotes+uint64(i)+1 {
+			t.Fatalf("note %d after the trim: %+v %v", i, n, err)
+		}
+	}
+	if _, err := s.AddFeedback(FeedbackNote{Via: FeedbackHTTP, Text: "full again"}); !errors.Is(err, ErrFull) {
+		t.Fatalf("past the bound again: %v", err)
+	}
+	first, err := s.FeedbackNotes(0, 1)
+	if err != nil || len(first) != 1 || first[0].Seq != 11 {
+		t.Fatalf("the oldest note kept: %+v %v", first, err)
+	}
+	_ = s.Close()
+	s2, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if err := s2.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A box never full, whose sequence passed MaxFeedbackNotes long ago, takes notes.
+func TestFeedbackBoundIsOnNotesKept(t *testing.T) {
+	s, _ := openTest(t, Options{NoSync: true})
+	if err := s.write(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte(BucketFeedback)).SetSequence(3 * MaxFeedbackNotes)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.AddFeedback(FeedbackNote{Via: FeedbackHTTP, Text: "still room"})
+	if err != nil || n.Seq != 3*MaxFeedbackNotes+1 {
+		t.Fatalf("%+v %v", n, err)
 	}
 }
 

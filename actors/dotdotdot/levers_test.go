@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/ledger"
 	"arena/games"
 	"arena/games/blitz"
 )
@@ -285,6 +286,9 @@ func TestPaidTableLevers(t *testing.T) {
 	}
 	if got := storedLevers(t, h.arena, tr[0]); !reflect.DeepEqual(got, []string{"agent", "none", "none"}) {
 		t.Fatalf("levers %v", got)
+	}
+	if err := ledger.Audit(ctx, p.Ledger()); err != nil {
+		t.Fatal(err)
 	}
 }
 

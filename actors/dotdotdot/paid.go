@@ -196,6 +196,8 @@ type PaidTables struct {
 	metrics paidMetrics
 	// openTable opens a paid table's round (Arena.OpenTable; a test's stand-in).
 	openTable func(ctx context.Context, spec actors.TableSpec) (string, error)
+	// putPaidTables writes paid tables' records (storage.Store.PutPaidTables; a test's stand-in).
+	putPaidTables func(ts ...storage.PaidTable) error
 }
 
 // NewPaidTables serves paid joins on a: it spawns the paid-table actor, whose money is in
@@ -240,7 +242,8 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats, metrics: m, openTable: a.OpenTable}
+	p := &PaidTables{a: a, o: o, log: log, root: a.System().Root, seats: seats, metrics: m, openTable: a.OpenTable,
+		putPaidTables: a.Store().PutPaidTables}
 	pa := &paidActor{p: p, seats: seats, turns: turns, byID: map[string]*paidTable{}, byRound: map[string]*paidTable{},
 		holds: map[string]*paidHold{}, dirty: map[string]bool{},
 		recon: reconState{due: map[string]time.Time{}, since: map[string]time.Time{}}}

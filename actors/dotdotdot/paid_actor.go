@@ -82,17 +82,24 @@ type paidHold struct {
 	accounts  map[string]string
 	check     PaidCheck
 	committed bool // the ledger has the hold: it may be answered, checked and seated
+	// shown is what GET {check} says while its table's closing is not yet written (the check as
+	// it stood before close); nil: check.
+	shown *PaidCheck
 }
 
 type paidTable struct {
 	id       string
 	startsAt time.Time
 	status   string // storage.Paid*
-	holds    []*paidHold
-	round    string
-	house    []int          // the house seats, once open
-	paidBy   map[int]string // seat → CAIP-10 paid_by, once open
-	failed   string         // why a closed table did not open
+	// written is the status the store has (""; never written): no step resting on status is
+	// taken, and no closing is said, before written is status.
+	written string
+	told    bool // a closed table's OnOpen was called
+	holds   []*paidHold
+	round   string
+	house   []int          // the house seats, once open
+	paidBy  map[int]string // seat → CAIP-10 paid_by, once open
+	failed  string         // why a closed table did not open
 
 	busy     bool // a step is in flight: resume waits for it
 	received bool // the ledger has the paid seats' entries (decided on)
@@ -156,7 +163,11 @@ func (a *paidActor) Receive(ctx actor.Context) {
 			ctx.Respond(&paidHoldView{})
 			return
 		}
-		ctx.Respond(&paidHoldView{OK: true, Hold: h.PaidHold, TokenHash: h.tokenHash, Accounts: h.accounts, Check: h.check})
+		c := h.check
+		if t := a.byID[h.Table]; h.shown != nil && t != nil && t.written != t.status {
+			c = *h.shown
+		}
+		ctx.Respond(&paidHoldView{OK: true, Hold: h.PaidHold, TokenHash: h.tokenHash, Accounts: h.accounts, Check: c})
 	case *paidTableGet:
 		t := a.byRound[m.Round]
 		if m.Round == "" {
@@ -201,6 +212,7 @@ func (a *paidActor) roundOf(table string) string {
 
 // tick resumes every table and sweeps the escrow, then arms the next tick.
 func (a *paidActor) tick(ctx actor.Context) {
+	a.kickSave(ctx) // what a failed write left unwritten
 	for _, t := range a.byID {
 		a.resume(ctx, t)
 	}
@@ -272,9 +284,9 @@ func (a *paidActor) kickSave(ctx actor.Context) {
 	}
 	waiting := a.saved
 	a.dirty, a.saved, a.saving = map[string]bool{}, nil, true
-	st := a.p.a.Store()
+	put := a.p.putPaidTables
 	a.run(ctx, func() func() {
-		err := st.PutPaidTables(recs...)
+		err := put(recs...)
 		return func() {
 			a.saving = false
 			if err != nil {
@@ -283,8 +295,30 @@ func (a *paidActor) kickSave(ctx actor.Context) {
 					a.dirty[id] = true
 				}
 			}
+			var advanced []*paidTable
+			if err == nil {
+				for _, r := range recs {
+					if t := a.byID[r.ID]; t != nil && t.written != r.Status {
+						t.written = r.Status
+						advanced = append(advanced, t)
+					}
+				}
+			}
 			for _, f := range waiting {
 				f(err)
+			}
+			for _, t := range advanced {
+				if t.written == storage.PaidClosed && !t.told && t.status == storage.PaidClosed {
+					t.told = true
+					if f := a.p.o.OnOpen; f != nil {
+						var ferr error
+						if t.failed != "" {
+							ferr = errors.New(t.failed)
+						}
+						go f(t.id, "", ferr)
+					}
+				}
+				a.resume(ctx, t)
 			}
 			if err == nil {
 				a.kickSave(ctx)
@@ -309,8 +343,8 @@ func (a *paidActor) record(t *paidTable) storage.PaidTable {
 // resume drives t from where it stands to its next step, unless a step is in flight (which
 // resumes it when it lands). Every step is safe to run again.
 func (a *paidActor) resume(ctx actor.Context, t *paidTable) {
-	if t.busy {
-		return
+	if t.busy || (t.status != storage.PaidFilling && t.written != t.status) {
+		return // a step in flight resumes t when it lands; an unwritten status once it is written
 	}
 	switch t.status {
 	case storage.PaidFilling:
@@ -733,6 +767,8 @@ func (a *paidActor) stake(ctx actor.Context, t *paidTable, round string) {
 // table received is refunded to its payers.
 func (a *paidActor) close(ctx actor.Context, t *paidTable, err error) {
 	for _, h := range t.holds {
+		prev := h.check
+		h.shown = &prev
 		switch {
 		case err != nil && h.check.Paid:
 			h.check.Status = storage.PaidFailed
@@ -747,16 +783,9 @@ func (a *paidActor) close(ctx actor.Context, t *paidTable, err error) {
 	if a.filling == t {
 		a.filling = nil
 	}
+	// Said (GET {check}, OnOpen) and noted in the ledger once written (kickSave, resume).
 	t.busy = true
-	a.save(ctx, t, func(serr error) {
-		t.busy = false
-		if serr == nil {
-			a.resume(ctx, t)
-		}
-		if a.p.o.OnOpen != nil {
-			go a.p.o.OnOpen(t.id, "", err)
-		}
-	})
+	a.save(ctx, t, func(error) { t.busy = false })
 }
 
 // noteClosed writes a closed table's statuses to the ledger and refunds what its holds hold
@@ -1073,7 +1102,7 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 	p := a.p
 	now := p.a.Clock().Now()
 	for _, r := range recs {
-		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, round: r.Round, house: r.House, failed: r.Failed,
+		t := &paidTable{id: r.ID, startsAt: r.StartsAt, status: r.Status, written: r.Status, told: r.Status == storage.PaidClosed, round: r.Round, house: r.House, failed: r.Failed,
 			reconciled: r.Reconciled, onEscrow: r.Reconciled, void: paidVoid{why: r.Voided, hash: r.VoidHash}}
 		for _, sh := range r.Holds {
 			if _, ok := st.Holds[sh.ID]; !ok {

@@ -3,6 +3,7 @@ package dotdotdot
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -174,6 +175,133 @@ func TestPaidHoldWhileAnotherTableOpens(t *testing.T) {
 	}
 	close(release)
 	r.waitOpened(t)
+	if err := ledger.Audit(ctx, r.p.Ledger()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A table that fails is said to have failed only once its record says so: while the write is
+// on its way, GET {check} still reads the chain (a crash then restarts the table from its
+// stored status, and it may open after all).
+func TestPaidFailureSaidOnlyOnceWritten(t *testing.T) {
+	r := newPaidOpenRig(t, func(context.Context, actors.TableSpec) (string, error) {
+		return "", actors.ErrBadSpec
+	})
+	release, writing := make(chan struct{}), make(chan struct{}, 1)
+	put := r.p.putPaidTables
+	r.p.putPaidTables = func(ts ...storage.PaidTable) error {
+		for _, tt := range ts {
+			if tt.Status == storage.PaidClosed {
+				writing <- struct{}{}
+				<-release
+			}
+		}
+		return put(ts...)
+	}
+	ctx := context.Background()
+	ph := r.paidHold(t, "One")
+	r.h.clock.Set(t0.Add(time.Minute))
+	select {
+	case <-writing:
+	case <-time.After(waitMax):
+		t.Fatal("the failed table was never written")
+	}
+	c, err := r.p.Check(ctx, ph.Hold, ph.SeatToken)
+	close(release)
+	if err != nil || c.Status != storage.PaidHolding || !c.Paid {
+		t.Fatalf("check while the failure is being written: %+v %v; want holding, paid (the store does not say failed yet)", c, err)
+	}
+	r.waitOpened(t)
+	if c, err := r.p.Check(ctx, ph.Hold, ph.SeatToken); err != nil || c.Status != storage.PaidFailed {
+		t.Fatalf("check once written: %+v %v", c, err)
+	}
+	if err := ledger.Audit(ctx, r.p.Ledger()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A table whose closing could not be written refunds nothing yet: the refund rests on the
+// closing, which a restart would not find. Once a later tick writes it, the entry goes back.
+func TestPaidClosingNotWrittenRefundsNothing(t *testing.T) {
+	r := newPaidOpenRig(t, func(context.Context, actors.TableSpec) (string, error) {
+		return "", actors.ErrBadSpec
+	})
+	var mu sync.Mutex
+	failing, attempts := true, 0
+	put := r.p.putPaidTables
+	r.p.putPaidTables = func(ts ...storage.PaidTable) error {
+		for _, tt := range ts {
+			if tt.Status == storage.PaidClosed {
+				mu.Lock()
+				attempts++
+				f := failing
+				mu.Unlock()
+				if f {
+					return errors.New("injected disk failure")
+				}
+			}
+		}
+		return put(ts...)
+	}
+	tried := func(n int) {
+		t.Helper()
+		deadline := time.Now().Add(waitMax)
+		for {
+			mu.Lock()
+			a := attempts
+			mu.Unlock()
+			if a >= n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the closing was written %d times, want %d", a, n)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	ctx := context.Background()
+	ph := r.paidHold(t, "One")
+	r.h.clock.Set(t0.Add(time.Minute))
+	tried(1)
+	r.h.clock.Set(t0.Add(time.Minute + 30*time.Second)) // a tick: the write fails again
+	tried(2)
+	if err := r.p.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lst, err := r.p.Ledger().State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lst.Units[PaidUnit]; got != (ledger.Totals{Received: 100_000_000, Held: 100_000_000}) {
+		t.Fatalf("ledger totals %+v while the closing is not written: the entry stays held", got)
+	}
+	if c, err := r.p.Check(ctx, ph.Hold, ph.SeatToken); err != nil || c.Status != storage.PaidHolding {
+		t.Fatalf("check %+v %v while the closing is not written", c, err)
+	}
+	mu.Lock()
+	failing = false
+	mu.Unlock()
+	r.h.clock.Set(t0.Add(2 * time.Minute)) // the next tick writes it
+	if o := r.waitOpened(t); o[1] == "" || o[1][:7] != "failed:" {
+		t.Fatalf("opened %v: the table fails once written", o)
+	}
+	deadline := time.Now().Add(waitMax)
+	for {
+		lst, err := r.p.Ledger().State(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lst.Units[PaidUnit] == (ledger.Totals{Received: 100_000_000, Refunded: 100_000_000}) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ledger totals %+v: the entry goes back once the closing is written", lst.Units[PaidUnit])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if c, err := r.p.Check(ctx, ph.Hold, ph.SeatToken); err != nil || c.Status != storage.PaidFailed {
+		t.Fatalf("check %+v %v", c, err)
+	}
 	if err := ledger.Audit(ctx, r.p.Ledger()); err != nil {
 		t.Fatal(err)
 	}

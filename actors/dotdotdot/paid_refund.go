@@ -31,7 +31,8 @@ import (
 //   - a paid seat's entry when its table failed to open (refunded in the ledger first, by
 //     noteClosed).
 //
-// A token whose table is still filling, or whose paid seats are being chosen, is left alone.
+// A token whose table is still filling, or whose paid seats are being chosen, or whose closing
+// is not yet written, is left alone.
 // Each refund is written to the ledger first (a hold per seat token and payer, money received
 // and refunded in one post, under a key naming the payer's refunded total), then sent to the
 // escrow as refund(token, payer, total): the call names the total, not the difference, so one
@@ -70,7 +71,9 @@ func (a *paidActor) sweep(ctx actor.Context) {
 	}
 	known := map[string]tokenInfo{}
 	for _, t := range a.byID {
-		fate := t.status == storage.PaidOpen || t.status == storage.PaidSettled || t.status == storage.PaidClosed ||
+		// A closing not yet written is no fate: a restart takes the table up from its stored
+		// status, and may open it with the deposits a refund would have sent back.
+		fate := t.status == storage.PaidOpen || t.status == storage.PaidSettled || (t.status == storage.PaidClosed && t.written == storage.PaidClosed) ||
 			(t.status == storage.PaidDecided && t.received)
 		for _, h := range t.holds {
 			ti := tokenInfo{hold: h.Hold, table: t.id, settle: fate}

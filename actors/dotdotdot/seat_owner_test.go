@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/ledger"
 	"arena/games"
 	"arena/games/blitz"
 )
@@ -139,7 +140,8 @@ func TestPaidSeatKeepsItsOwnerAcrossARestart(t *testing.T) {
 	h.stop()
 	h.start()
 	opened := make(chan [2]string, 1)
-	if _, err := NewPaidTables(h.arena, opts(opened)); err != nil {
+	p, err = NewPaidTables(h.arena, opts(opened))
+	if err != nil {
 		t.Fatal(err)
 	}
 	h.clock.Set(t0.Add(time.Minute))
@@ -154,6 +156,17 @@ func TestPaidSeatKeepsItsOwnerAcrossARestart(t *testing.T) {
 		if opts2[i].Owner != want {
 			t.Errorf("seat %d: owner %q, want %q", i+1, opts2[i].Owner, want)
 		}
+	}
+	// The hold made before the restart is staked once, beside the house seats' entries.
+	if err := ledger.Audit(ctx, p.Ledger()); err != nil {
+		t.Fatal(err)
+	}
+	lst, err := p.Ledger().State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lst.Units[PaidUnit]; got != (ledger.Totals{Received: 300_000_000, Staked: 300_000_000}) {
+		t.Fatalf("ledger totals %+v", got)
 	}
 }
 

@@ -95,9 +95,15 @@ func Shape(c echo.Context, status int, r *door.Refusal) error {
 var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Break Room site as transport/httpapi builds it: where it is reached (Place, from
-// config) and what it serves. Its doors are not built yet: it serves the global routes and answers
-// every other path with Break Room's not_found error (404).
-type Site struct{ httpapi.Place }
+// config) and what it serves: the global routes, its Doors' routes (transport/breakroom/play:
+// /v0/play, the HTTP fallback, /v0/games), and Break Room's not_found error (404) on every other
+// path.
+type Site struct {
+	httpapi.Place
+	// Doors mounts the playing doors (a *play.Door); nil serves none. It is an interface so that
+	// this package, which the doors' own packages import for its refusal table, imports none of them.
+	Doors interface{ Mount(*echo.Echo) error }
+}
 
 // Name is "breakroom".
 func (Site) Name() string { return "breakroom" }
@@ -105,5 +111,10 @@ func (Site) Name() string { return "breakroom" }
 // Answer is the site's refusal table and body.
 func (Site) Answer() door.Site { return Answer }
 
-// Mount mounts the site's doors on e; none is built yet.
-func (Site) Mount(e *echo.Echo) error { return nil }
+// Mount mounts the site's doors on e.
+func (s Site) Mount(e *echo.Echo) error {
+	if s.Doors == nil {
+		return nil
+	}
+	return s.Doors.Mount(e)
+}

@@ -10,7 +10,8 @@
 //     over the limit is read and discarded and handed to Handler.Refused as a *FrameError
 //     (ErrTooLarge): the connection stays usable and the handler answers it in its protocol's
 //     words. Only a message past Options.DrainLimit closes the connection, with close code 1009
-//     (message too big), as gorilla's own read limit does, so a flood is never read to its end.
+//     (message too big), as gorilla's own read limit does; the rest of a flood is read and thrown
+//     away only until the peer's close frame, Options.WriteTimeout at most.
 //     Binary messages and text that is not UTF-8 are refused the same way (ErrBinary,
 //     ErrBadUTF8).
 //   - Liveness: a ping every Options.PingInterval carrying a sequence number; a connection whose

@@ -22,8 +22,8 @@ const (
 	DefaultWriteTimeout = 10 * time.Second
 	DefaultQueueLen     = 64
 	// DefaultReadBufferSize is the per-connection read buffer, held for the connection's life:
-	// small, since a message larger than the buffer is read through it in pieces (see
-	// docs/performance.md, "WebSocket connection cost").
+	// small, since past its first few hundred bytes a message is read straight into its own
+	// bytes (docs/performance.md, "WebSocket connection cost").
 	DefaultReadBufferSize = 1 << 10
 	// DefaultWriteBufferSize is the size of the pooled write buffers, taken only while a
 	// message is written (an idle connection holds none).

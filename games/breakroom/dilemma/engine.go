@@ -261,3 +261,14 @@ func (c Config) configJSON() json.RawMessage {
 	}
 	return b
 }
+
+var _ breakroom.Game = Engine{}
+
+// Info is the Dilemma's catalogue row (§1.1): table size 4, 3 to 6 players, dilemma-0.1, 10 s.
+func (Engine) Info() breakroom.GameInfo {
+	return breakroom.GameInfo{
+		ID: GameID, Name: Name, Summary: Summary, RulesVersion: RulesVersion,
+		TableSize: TableSize, MinPlayers: MinPlayers, MaxPlayers: MaxPlayers,
+		DeadlineMS: DefaultConfig().TurnDeadlineMS,
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"hash"
+	"strconv"
 	"time"
 
 	"arena/games"
@@ -82,7 +83,7 @@ type match struct {
 	talk      [][]byte // visible_state talk entries, oldest first, trimmed to the state budget
 	talkBytes int
 	abandoned string
-	th        hash.Hash // running SHA-256 of the JCS of the event list (Result.TranscriptHash)
+	th        hash.Hash // running SHA-256 of the log's lines (Result.TranscriptHash)
 	thash     string    // its final value, once done
 }
 
@@ -97,7 +98,6 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions) *match {
 		m.horizons = append(m.horizons, Horizon(s.Seed, r+1, cfg.StopOneIn, cfg.MaxIterations))
 	}
 	m.choice = make([]byte, len(m.seats))
-	m.th.Write([]byte("["))
 	return m
 }
 
@@ -117,6 +117,7 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions) *match {
 //
 // Anything else is bad_request.
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
+	now = ms(now)
 	switch in.Kind {
 	case "answer":
 		return m.answer(now, in)
@@ -150,10 +151,9 @@ func (m *match) answer(now time.Time, in games.Input) (games.Step, error) {
 	m.open = nil
 	s.strikes, s.away = 0, false
 	m.choice[o.seat] = letter(action)
-	m.emit(&step, now, "action_private", games.Private(breakroom.HouseSeat(o.seat)), map[string]any{
-		"round": m.round, "seat": o.seat, "turn": o.turn, "iteration": m.iteration,
-		"action": action, "reveal": games.RevealEnd,
-	})
+	m.emitRaw(&step, now, "action_private", games.Private(breakroom.HouseSeat(o.seat)),
+		newObj().word("action", action).int("iteration", m.iteration).word("reveal", games.RevealEnd).
+			int("round", m.round).int("seat", o.seat).int("turn", o.turn).done())
 	if text != "" {
 		m.held = append(m.held, heldMsg{seat: o.seat, turn: o.turn, text: text})
 	}
@@ -238,14 +238,15 @@ func (m *match) presence(now time.Time, in games.Input) (games.Step, error) {
 // prompt's deadline (its default move, logged as timeout_private). Events are stamped with the
 // deadline's own instant, so a late Advance writes what a punctual one would.
 func (m *match) Advance(now time.Time) games.Step {
+	now = ms(now)
 	var step games.Step
 	for {
 		switch m.phase {
 		case phaseNew:
-			if now.Before(m.setup.Start) {
+			if now.Before(ms(m.setup.Start)) {
 				return step
 			}
-			m.start(&step, m.setup.Start)
+			m.start(&step, ms(m.setup.Start))
 		case phasePlaying:
 			if m.open == nil || now.Before(m.open.deadline) {
 				return step
@@ -282,6 +283,14 @@ func (m *match) SeedHash() string { return breakroom.SeedHash(m.setup.Seed) }
 // start writes match_start and opens round 1.
 func (m *match) start(step *games.Step, at time.Time) {
 	m.phase = phasePlaying
+	m.startLine(step, at)
+	m.startRound(step, at, 1)
+	m.proceed(step, at)
+}
+
+// startLine writes match_start: the match id, the game, the players, the seed's commitment and
+// the config.
+func (m *match) startLine(step *games.Step, at time.Time) {
 	players := make([]map[string]any, len(m.seats))
 	for i, s := range m.seats {
 		p := map[string]any{"seat": i, "pubkey": s.pubkey, "name": s.name}
@@ -297,8 +306,6 @@ func (m *match) start(step *games.Step, at time.Time) {
 		"match_id": m.setup.Round, "game": GameID, "rules_version": RulesVersion,
 		"seed_hash": m.SeedHash(), "players": players, "config": m.cfg.configJSON(),
 	})
-	m.startRound(step, at, 1)
-	m.proceed(step, at)
 }
 
 func (m *match) startRound(step *games.Step, at time.Time, r int) {
@@ -351,10 +358,9 @@ func (m *match) proceed(step *games.Step, at time.Time) {
 			i := m.order[m.next]
 			if m.seats[i].sittingOut {
 				m.choice[i] = letter(m.cfg.Default)
-				m.emit(step, at, "action_private", games.Private(breakroom.HouseSeat(i)), map[string]any{
-					"round": m.round, "seat": i, "iteration": m.iteration, "action": m.cfg.Default,
-					"auto": true, "reveal": games.RevealEnd,
-				})
+				m.emitRaw(step, at, "action_private", games.Private(breakroom.HouseSeat(i)),
+					newObj().word("action", m.cfg.Default).raw("auto", "true").int("iteration", m.iteration).
+						word("reveal", games.RevealEnd).int("round", m.round).int("seat", i).done())
 				m.next++
 				continue
 			}
@@ -403,10 +409,9 @@ func (m *match) timeout(step *games.Step, at time.Time) {
 	m.open = nil
 	s.strikes++
 	m.choice[o.seat] = letter(m.cfg.Default)
-	m.emit(step, at, "timeout_private", games.Private(breakroom.HouseSeat(o.seat)), map[string]any{
-		"round": m.round, "seat": o.seat, "turn": o.turn, "iteration": m.iteration,
-		"auto": m.cfg.Default, "strikes": s.strikes, "reveal": games.RevealEnd,
-	})
+	m.emitRaw(step, at, "timeout_private", games.Private(breakroom.HouseSeat(o.seat)),
+		newObj().word("auto", m.cfg.Default).int("iteration", m.iteration).word("reveal", games.RevealEnd).
+			int("round", m.round).int("seat", o.seat).int("strikes", s.strikes).int("turn", o.turn).done())
 	m.next++
 	m.proceed(step, at)
 }
@@ -429,10 +434,10 @@ func (m *match) closeIteration(step *games.Step, at time.Time) {
 		pa, pb := m.cfg.Payoffs.Points(ca, cb), m.cfg.Payoffs.Points(cb, ca)
 		m.record(a, ca, cb, pa)
 		m.record(b, cb, ca, pb)
-		m.emit(step, at, "iteration_private", games.Private(breakroom.HouseSeat(a), breakroom.HouseSeat(b)), map[string]any{
-			"round": m.round, "iteration": m.iteration, "seat": a, "to": []int{b}, "pair": []int{a, b},
-			"choices": []string{string(ca), string(cb)}, "points": []int64{pa, pb}, "reveal": games.RevealEnd,
-		})
+		m.emitRaw(step, at, "iteration_private", games.Private(breakroom.HouseSeat(a), breakroom.HouseSeat(b)),
+			newObj().raw("choices", `["`+string(ca)+`","`+string(cb)+`"]`).int("iteration", m.iteration).
+				pair("pair", int64(a), int64(b)).pair("points", pa, pb).word("reveal", games.RevealEnd).
+				int("round", m.round).int("seat", a).raw("to", "["+itoa(b)+"]").done())
 	}
 	for i := range m.seats {
 		s := &m.seats[i]
@@ -441,9 +446,9 @@ func (m *match) closeIteration(step *games.Step, at time.Time) {
 			m.emit(step, at, "sit_out", games.Public, map[string]any{"round": m.round, "seat": i})
 		}
 	}
-	m.emit(step, at, "iteration_end", games.Public, map[string]any{"round": m.round, "iteration": m.iteration})
+	m.emitRaw(step, at, "iteration_end", games.Public, newObj().int("iteration", m.iteration).int("round", m.round).done())
 	if m.iteration == m.horizons[m.round-1] {
-		m.emit(step, at, "round_end", games.Public, map[string]any{"round": m.round, "iterations": m.iteration})
+		m.emitRaw(step, at, "round_end", games.Public, newObj().int("iterations", m.iteration).int("round", m.round).done())
 	}
 }
 
@@ -485,16 +490,21 @@ func (m *match) finish(step *games.Step, at time.Time) {
 }
 
 // Abandon ends an unfinished match at now (protocol "Match log"): the talk held in the open
-// iteration is logged (nothing it could tell is secret once the match is over), then
+// iteration is logged (nothing it could tell is secret once the match is over), or match_start
+// when the match had not opened yet (so every log opens with it), then
 // match_abandoned {match_id, reason, ranking, seed} with the standings over the iterations
 // completed (§5.8). A finished match is left as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
+	now = ms(now)
 	var step games.Step
 	if m.phase == phaseDone {
 		return step
 	}
 	if reason == "" {
 		reason = "abandoned"
+	}
+	if m.phase == phaseNew {
+		m.startLine(&step, now) // a log always opens with the seed's commitment
 	}
 	if m.phase == phasePlaying {
 		for _, h := range m.held {
@@ -520,26 +530,72 @@ func (m *match) emit(step *games.Step, at time.Time, typ string, vis games.Visib
 	if err != nil { // unreachable: strings, booleans and small integers
 		p = []byte(`{}`)
 	}
+	m.emitRaw(step, at, typ, vis, p)
+}
+
+// emitRaw is emit of a payload already written as JCS (obj).
+func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Visibility, p []byte) {
 	m.seq++
 	ev := games.Event{Seq: m.seq, Round: m.setup.Round, Turn: m.round, At: stamp(at), Type: typ, Visibility: vis, Payload: p}
 	if typ == "match_start" || typ == "match_end" || typ == "match_abandoned" {
 		ev.Turn = 0
 	}
-	if b, err := canon.Marshal(ev); err == nil {
-		if m.seq > 1 {
-			m.th.Write([]byte(","))
-		}
+	if b, err := breakroom.Line(ev); err == nil {
 		m.th.Write(b)
+		m.th.Write([]byte("\n"))
 	}
 	step.Events = append(step.Events, ev)
 }
 
+// ms is t cut to the millisecond, the log's precision: the match reckons every instant so (a
+// prompt's opening, its deadline, a move's arrival), so a re-simulation from the log's t values
+// (Verify) decides every deadline as the live match did.
+func ms(t time.Time) time.Time { return t.Truncate(time.Millisecond) }
+
 // stamp is RFC 3339 UTC with milliseconds (the log's t).
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
-// closeTranscript ends the running hash of the event list once the last event is out: Result's
-// TranscriptHash, "sha256:" + hex(SHA-256(JCS of the ordered event list)).
+// closeTranscript ends the running hash of the log once the last line is out: Result's
+// TranscriptHash, "sha256:" + hex(SHA-256(the match log as JSONL)), every line as breakroom.Line
+// writes it followed by "\n": the bytes of the whole log file once the match is over.
 func (m *match) closeTranscript() {
-	m.th.Write([]byte("]"))
 	m.thash = "sha256:" + hex.EncodeToString(m.th.Sum(nil))
 }
+
+// obj writes a JCS object by hand for the lines every iteration writes (the table's hot path):
+// the caller adds members in JCS order (ASCII names, sorted), values numbers, fixed ASCII words
+// or raw JSON. TestPayloadsAreJCS holds every line to canon's JCS.
+type obj struct{ b []byte }
+
+func newObj() *obj { return &obj{b: append(make([]byte, 0, 128), '{')} }
+
+func (o *obj) key(k string) *obj {
+	if len(o.b) > 1 {
+		o.b = append(o.b, ',')
+	}
+	o.b = append(append(append(o.b, '"'), k...), `":`...)
+	return o
+}
+
+func (o *obj) int(k string, v int) *obj {
+	o.key(k).b = appendInt(o.b, v)
+	return o
+}
+
+// word is a fixed ASCII word with nothing to escape ("cooperate", "end").
+func (o *obj) word(k, v string) *obj {
+	o.key(k).b = append(append(append(o.b, '"'), v...), '"')
+	return o
+}
+
+func (o *obj) raw(k, v string) *obj {
+	o.key(k).b = append(o.b, v...)
+	return o
+}
+
+func (o *obj) pair(k string, a, b int64) *obj {
+	o.key(k).b = append(strconv.AppendInt(append(strconv.AppendInt(append(o.b, '['), a, 10), ','), b, 10), ']')
+	return o
+}
+
+func (o *obj) done() []byte { return append(o.b, '}') }

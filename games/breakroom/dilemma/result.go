@@ -60,7 +60,7 @@ func (m *match) ranking() []map[string]any {
 // Result, once done: Standings by exact mean points per iteration (Score is that mean); Unit
 // "points"; Payouts every seat's Entry back and House 0, for the rules move no money (a paid
 // table's pot is settled by the ranking, outside the rules); the seed and its hash; the
-// transcript hash; Reveal {"ranking": match_end's ranking, "horizons": [H_1, …]}; Abandoned
+// transcript hash, of the log as JSONL (closeTranscript); Reveal {"ranking": match_end's ranking, "horizons": [H_1, …]}; Abandoned
 // the reason of an abandoned match, whose standings are those so far.
 func (m *match) Result() (games.Result, bool) {
 	if m.phase != phaseDone {

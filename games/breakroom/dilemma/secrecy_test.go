@@ -91,7 +91,7 @@ func observe(t *testing.T, n int, seed [32]byte, script []decision, flip int) (o
 // another seat, or in public, before its time. Many random scripts, tables of 3 to 6.
 func TestNonInterference(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 8))
-	for k := range 40 {
+	for k := range 24 {
 		n := 3 + k%4
 		seed := randomSeed(rnd)
 		script := make([]decision, 50+rnd.IntN(50))

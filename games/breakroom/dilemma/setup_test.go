@@ -141,3 +141,12 @@ func TestGameIIEmbedding(t *testing.T) {
 		t.Fatalf("ranking %v", r)
 	}
 }
+
+func TestInfo(t *testing.T) {
+	i := Engine{}.Info()
+	m := Engine{}.Manifest()
+	if i.ID != "dilemma" || m.ID != i.ID || i.TableSize != 4 || i.MinPlayers != 3 || i.MaxPlayers != 6 || i.RulesVersion != "dilemma-0.1" ||
+		i.DeadlineMS != 10000 || m.Formats[0].MinSeats != 3 || m.Formats[0].MaxSeats != 6 {
+		t.Fatalf("info %+v, manifest %+v", i, m)
+	}
+}

@@ -5,7 +5,6 @@ import (
 
 	"arena/games"
 	"arena/games/breakroom"
-	"arena/games/canon"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -24,34 +23,57 @@ func (m *match) status() string {
 	return "ended"
 }
 
-// public is the members every view shares (§5.6's spectator view): the schedule's position, the
-// config's public numbers, who sits out.
-func (m *match) public() map[string]any {
-	v := map[string]any{
-		"game": GameID, "rules_version": RulesVersion, "status": m.status(),
-		"round": m.round, "rounds_total": len(m.plan), "iteration": m.iteration,
-		"pairs": [][2]int{}, "bye": nil,
-		"payoffs": m.cfg.Payoffs, "stop_one_in": m.cfg.StopOneIn, "max_iterations": m.cfg.MaxIterations,
-	}
+// public writes the members every view shares (§5.6's spectator view) into b after its opening
+// brace: the schedule's position, the config's public numbers, who sits out. The state is
+// written by hand, every member a number or a fixed word: prompts are the table's hottest path.
+func (m *match) public(b []byte) []byte {
+	b = append(b, `"game":"`+GameID+`","rules_version":"`+RulesVersion+`","status":"`...)
+	b = append(b, m.status()...)
+	b = appendInt(append(b, `","round":`...), m.round)
+	b = appendInt(append(b, `,"rounds_total":`...), len(m.plan))
+	b = appendInt(append(b, `,"iteration":`...), m.iteration)
+	b = append(b, `,"pairs":[`...)
+	bye := -1
 	if m.round >= 1 {
 		plan := m.plan[m.round-1]
-		pairs := make([][2]int, len(plan.Pairs))
 		for i, p := range plan.Pairs {
-			pairs[i] = p
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendInt(append(b, '['), p[0])
+			b = append(appendInt(append(b, ','), p[1]), ']')
 		}
-		v["pairs"] = pairs
-		if plan.Bye >= 0 {
-			v["bye"] = plan.Bye
-		}
+		bye = plan.Bye
 	}
-	out := []int{}
+	b = appendSeat(append(b, `],"bye":`...), bye)
+	p := m.cfg.Payoffs
+	b = strconv.AppendInt(append(b, `,"payoffs":{"P":`...), p.P, 10)
+	b = strconv.AppendInt(append(b, `,"R":`...), p.R, 10)
+	b = strconv.AppendInt(append(b, `,"S":`...), p.S, 10)
+	b = strconv.AppendInt(append(b, `,"T":`...), p.T, 10)
+	b = strconv.AppendInt(append(b, `},"stop_one_in":`...), m.cfg.StopOneIn, 10)
+	b = appendInt(append(b, `,"max_iterations":`...), m.cfg.MaxIterations)
+	b = append(b, `,"sitting_out":[`...)
+	first := true
 	for i, s := range m.seats {
 		if s.sittingOut {
-			out = append(out, i)
+			if !first {
+				b = append(b, ',')
+			}
+			b, first = appendInt(b, i), false
 		}
 	}
-	v["sitting_out"] = out
-	return v
+	return append(b, ']')
+}
+
+func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+
+// appendSeat writes a wire seat, or null for -1.
+func appendSeat(b []byte, seat int) []byte {
+	if seat < 0 {
+		return append(b, "null"...)
+	}
+	return appendInt(b, seat)
 }
 
 // state is seat i's visible_state (§5.6): the public members, then its own (opponent, points,
@@ -60,68 +82,74 @@ func (m *match) public() map[string]any {
 // then the public talk, newest entries that fit within breakroom.StateBudget ("truncated": true
 // when older ones were cut, J31).
 func (m *match) state(i int) []byte {
-	v := m.public()
 	s := &m.seats[i]
-	v["seat"] = i
-	v["opponent"] = nil
-	v["points"] = s.points
-	v["iterations_played"] = s.iterations
-	v["strikes"] = s.strikes
-	current := []map[string]any{}
-	past := []map[string]any{}
-	for r, rec := range s.rounds {
-		if r == m.round-1 {
-			if rec.opp >= 0 {
-				v["opponent"] = rec.opp
-			}
-			for k := range rec.you {
-				current = append(current, map[string]any{
-					"iteration": k + 1, "you": string(rec.you[k]), "them": string(rec.them[k]),
-					"points": m.cfg.Payoffs.Points(rec.you[k], rec.them[k]),
-				})
-			}
-			continue
-		}
-		if rec.opp < 0 {
-			continue // a bye: nobody met
-		}
-		past = append(past, map[string]any{
-			"round": r + 1, "opponent": rec.opp, "you": string(rec.you), "them": string(rec.them), "points": rec.points,
-		})
+	b := make([]byte, 0, 1024)
+	b = m.public(append(b, '{'))
+	b = appendInt(append(b, `,"seat":`...), i)
+	opp := -1
+	if m.round >= 1 {
+		opp = s.rounds[m.round-1].opp
 	}
-	v["current"] = current
-	v["past"] = past
-	return m.withTalk(v)
+	b = appendSeat(append(b, `,"opponent":`...), opp)
+	b = strconv.AppendInt(append(b, `,"points":`...), s.points, 10)
+	b = strconv.AppendInt(append(b, `,"iterations_played":`...), s.iterations, 10)
+	b = appendInt(append(b, `,"strikes":`...), s.strikes)
+	b = append(b, `,"current":[`...)
+	if m.round >= 1 {
+		rec := s.rounds[m.round-1]
+		for k := range rec.you {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendInt(append(b, `{"iteration":`...), k+1)
+			b = append(append(append(b, `,"you":"`...), rec.you[k]), `","them":"`...)
+			b = append(append(b, rec.them[k]), `","points":`...)
+			b = append(strconv.AppendInt(b, m.cfg.Payoffs.Points(rec.you[k], rec.them[k]), 10), '}')
+		}
+	}
+	b = append(b, `],"past":[`...)
+	first := true
+	for r, rec := range s.rounds {
+		if r == m.round-1 || rec.opp < 0 {
+			continue // the current round, or a bye: nobody met
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendInt(append(b, `{"round":`...), r+1)
+		b = appendInt(append(b, `,"opponent":`...), rec.opp)
+		b = append(append(append(b, `,"you":"`...), rec.you...), `","them":"`...)
+		b = append(append(b, rec.them...), `","points":`...)
+		b = append(strconv.AppendInt(b, rec.points, 10), '}')
+	}
+	return m.withTalk(append(b, ']'))
 }
 
 // spectator is the spectators' view (§5.6, §1.8): the public members and the talk, derivable
 // from the public log lines alone.
-func (m *match) spectator() []byte { return m.withTalk(m.public()) }
+func (m *match) spectator() []byte {
+	return m.withTalk(m.public(append(make([]byte, 0, 512), '{')))
+}
 
-// withTalk writes v (JCS) with the talk list spliced in at its end: the newest entries that keep
-// the whole within breakroom.StateBudget, and "truncated": true when any was left out.
-func (m *match) withTalk(v map[string]any) []byte {
-	base, err := canon.Marshal(v)
-	if err != nil { // unreachable: strings, booleans, small integers
-		return []byte(`{}`)
-	}
+// withTalk closes an open state object b with the talk list: the newest entries that keep the
+// whole within breakroom.StateBudget, and "truncated": true when any was left out.
+func (m *match) withTalk(b []byte) []byte {
 	const talkHead, truncMark = `,"talk":[`, `,"truncated":true`
-	budget := breakroom.StateBudget - len(base) - len(talkHead) - 1 - len(truncMark)
+	budget := breakroom.StateBudget - len(b) - len(talkHead) - 1 - len(truncMark) - 1
 	n := breakroom.FitNewest(m.talk, budget+2)
-	out := make([]byte, 0, breakroom.StateBudget)
-	out = append(out, base[:len(base)-1]...)
-	out = append(out, talkHead...)
+	b = append(b, talkHead...)
 	for k, t := range m.talk[len(m.talk)-n:] {
 		if k > 0 {
-			out = append(out, ',')
+			b = append(b, ',')
 		}
-		out = append(out, t...)
+		b = append(b, t...)
 	}
-	out = append(out, ']')
+	b = append(b, ']')
 	if n < len(m.talk) {
-		out = append(out, truncMark...)
+		b = append(b, truncMark...)
 	}
-	return append(out, '}')
+	return append(b, '}')
 }
 
 // View is viewer's visible_state: a seat's (viewer 1..N) own state, its open prompt's bytes when

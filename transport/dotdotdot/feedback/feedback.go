@@ -6,6 +6,8 @@
 //	POST /v1/feedback          {"text", "round"?} → 201 {"seq", "at", "thanks"}; x-walkin optional
 //	GET  /ops/feedback         ?after=<seq>&limit=<n> → {"notes": [...], "next": <seq>}, behind
 //	                           the operator token (ops.Bearer)
+//	DELETE /ops/feedback       ?through=<seq> → {"trimmed": <n>}: the notes read deleted, making room
+//	                           (storage keeps MaxFeedbackNotes at most), behind the operator token
 //
 // A POST is strict JSON (door.DecodeBytes: no unknown or repeated member, UTF-8), its body at
 // most MaxBody bytes, its text 1 to storage.MaxFeedbackText characters after trimming, its round,
@@ -20,6 +22,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"math"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -39,6 +42,7 @@ import (
 type Notes interface {
 	AddFeedback(n storage.FeedbackNote) (storage.FeedbackNote, error)
 	FeedbackNotes(after uint64, limit int) ([]storage.FeedbackNote, error)
+	TrimFeedback(through uint64) (int, error)
 }
 
 // Options configure the door. Notes is required.
@@ -78,7 +82,9 @@ func Mount(e *echo.Echo, o Options) {
 	}
 	e.GET("/v1/feedback", about)
 	e.POST("/v1/feedback", func(c echo.Context) error { return post(c, o) })
-	e.Group("/ops", ops.Bearer(o.OperatorToken)).GET("/feedback", func(c echo.Context) error { return list(c, o) })
+	g := e.Group("/ops", ops.Bearer(o.OperatorToken))
+	g.GET("/feedback", func(c echo.Context) error { return list(c, o) })
+	g.DELETE("/feedback", func(c echo.Context) error { return trim(c, o) })
 }
 
 // about answers the notice's link with how to send a note.
@@ -185,7 +191,7 @@ func list(c echo.Context, o Options) error {
 		}
 		return n, nil
 	}
-	after, err := num("after", 0, storage.MaxFeedbackNotes)
+	after, err := num("after", 0, math.MaxInt64) // a seq: trimmed notes' seqs are not reused
 	if err != nil {
 		return err
 	}
@@ -206,6 +212,27 @@ func list(c echo.Context, o Options) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, map[string]any{"notes": notes, "next": next})
+}
+
+// trim is DELETE /ops/feedback?through=<seq>: every note up to seq deleted (read by the
+// operators), which makes room in a full box; the notes after keep their seq.
+func trim(c echo.Context, o Options) error {
+	q := c.QueryParams()
+	for k := range q {
+		if k != "through" {
+			return door.Refuse(door.CodeBadRequest, "unknown query parameter "+strconv.Quote(k))
+		}
+	}
+	through, err := strconv.ParseUint(c.QueryParam("through"), 10, 63)
+	if err != nil || len(q["through"]) != 1 {
+		return door.Refuse(door.CodeBadRequest, "through must be the seq of the last note to delete (a whole number)")
+	}
+	n, err := o.Notes.TrimFeedback(through)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]any{"trimmed": n, "through": through})
 }
 
 // Keep is the chat seat's feedback tool (chatseat.Options.Feedback) on notes: the same checks as

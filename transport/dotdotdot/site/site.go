@@ -70,7 +70,7 @@ func (s Site) Mount(e *echo.Echo) error {
 	// A desk that can revoke an exposed token (*dotdotdot.Arena) has the guard hand its record
 	// to a fresh token; otherwise the guard only refuses.
 	ex, _ := o.Desk.(walkin.Exposer)
-	e.Pre(walkin.Guard(ex), door.UniqueQuery())
+	e.Pre(mcpShaped(walkin.Guard(ex), o.Chat != nil), door.UniqueQuery())
 	if o.Desk != nil {
 		desk.Mount(e, o.Desk, o.DeskOptions)
 	}
@@ -95,6 +95,31 @@ func (s Site) Mount(e *echo.Echo) error {
 		feedback.Mount(e, *o.Feedback)
 	}
 	return nil
+}
+
+// mcpShaped has the token-in-URL refusal of a request to the chat seat (chatseat.Path) written
+// as JSON-RPC (chatseat.WriteTokenInURL), the one body an MCP client reads, when the chat seat is
+// mounted; every other refusal and route keeps the site's shape.
+func mcpShaped(guard echo.MiddlewareFunc, chat bool) echo.MiddlewareFunc {
+	if !chat {
+		return guard
+	}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		h := guard(next)
+		return func(c echo.Context) error {
+			err := h(c)
+			if err == nil || c.Request().URL.Path != chatseat.Path || c.Response().Committed {
+				return err
+			}
+			r, ok := door.AsRefusal(err)
+			if !ok || r.Code != codes.TokenInURL {
+				return err
+			}
+			fresh, _ := r.Extra["token"].(string)
+			chatseat.WriteTokenInURL(c.Response(), fresh)
+			return nil
+		}
+	}
 }
 
 // New returns the DOTDOTDOT site alone, its global routes served from o.Meta, o.Metrics and

@@ -1,0 +1,24 @@
+package breakroom
+
+import "arena/games"
+
+// GameInfo is a game's row of breakroom-games §1.1: what GET /v0/games lists (id, name,
+// summary, min_players, max_players, rules_version) and what the lobby needs (TableSize, the
+// number of queued agents that opens a table; MinPlayers, the fewest a table opens with when the
+// 30 s timer fires, house bots filling up to it). DeadlineMS is the default turn deadline.
+type GameInfo struct {
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Summary      string `json:"summary"`
+	RulesVersion string `json:"rules_version"`
+	TableSize    int    `json:"table_size"`
+	MinPlayers   int    `json:"min_players"`
+	MaxPlayers   int    `json:"max_players"`
+	DeadlineMS   int64  `json:"deadline_ms"`
+}
+
+// Game is a Break Room engine: a games.Engine that states its catalogue row.
+type Game interface {
+	games.Engine
+	Info() GameInfo
+}

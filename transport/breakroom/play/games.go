@@ -1,0 +1,73 @@
+package play
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/transport/breakroom/wire"
+)
+
+// gamesReply is GET /v0/games ("Choosing a game"): the open games with their live counts, the
+// recommended one, and where to join. recommended_paid is null: no paid tables yet.
+type gamesReply struct {
+	V               int          `json:"v"`
+	Recommended     *recommended `json:"recommended"`
+	RecommendedPaid *struct{}    `json:"recommended_paid"`
+	Games           []GameInfo   `json:"games"`
+	Join            *joinInfo    `json:"join,omitempty"`
+}
+
+// recommended is the game to take with no preference: where most agents wait
+// (reason "agents_waiting"), else the hour's game in rotation ("rotation").
+type recommended struct {
+	Game    string `json:"game"`
+	Reason  string `json:"reason"`
+	Waiting int    `json:"waiting"`
+}
+
+// joinInfo says where the doors are.
+type joinInfo struct {
+	WebSocket string `json:"websocket"`
+	HTTP      string `json:"http"`
+}
+
+// games is GET /v0/games.
+func (d *Door) games(c echo.Context) error {
+	ctx, cancel := d.call(c.Request().Context())
+	defer cancel()
+	list, err := d.o.Backend.Games(ctx)
+	if err != nil {
+		return d.refuse(err)
+	}
+	if list == nil {
+		list = []GameInfo{}
+	}
+	out := gamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600)}
+	if base := strings.TrimRight(d.o.PublicURL, "/"); base != "" {
+		wsBase := "ws" + strings.TrimPrefix(base, "http")
+		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, out)
+}
+
+// recommend picks the game with the most agents waiting (the first of a tie, in the list's
+// order), else the game of the hour (hour mod the number of games); nil for no game.
+func recommend(list []GameInfo, hour int64) *recommended {
+	if len(list) == 0 {
+		return nil
+	}
+	best := -1
+	for i, g := range list {
+		if g.Waiting > 0 && (best < 0 || g.Waiting > list[best].Waiting) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return &recommended{Game: list[best].ID, Reason: "agents_waiting", Waiting: list[best].Waiting}
+	}
+	g := list[int(hour%int64(len(list)))]
+	return &recommended{Game: g.ID, Reason: "rotation", Waiting: 0}
+}
