@@ -117,6 +117,7 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions) *match {
 //
 // Anything else is bad_request.
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
+	now = ms(now)
 	switch in.Kind {
 	case "answer":
 		return m.answer(now, in)
@@ -237,14 +238,15 @@ func (m *match) presence(now time.Time, in games.Input) (games.Step, error) {
 // prompt's deadline (its default move, logged as timeout_private). Events are stamped with the
 // deadline's own instant, so a late Advance writes what a punctual one would.
 func (m *match) Advance(now time.Time) games.Step {
+	now = ms(now)
 	var step games.Step
 	for {
 		switch m.phase {
 		case phaseNew:
-			if now.Before(m.setup.Start) {
+			if now.Before(ms(m.setup.Start)) {
 				return step
 			}
-			m.start(&step, m.setup.Start)
+			m.start(&step, ms(m.setup.Start))
 		case phasePlaying:
 			if m.open == nil || now.Before(m.open.deadline) {
 				return step
@@ -486,6 +488,7 @@ func (m *match) finish(step *games.Step, at time.Time) {
 // match_abandoned {match_id, reason, ranking, seed} with the standings over the iterations
 // completed (§5.8). A finished match is left as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
+	now = ms(now)
 	var step games.Step
 	if m.phase == phaseDone {
 		return step
@@ -533,6 +536,11 @@ func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Vi
 	}
 	step.Events = append(step.Events, ev)
 }
+
+// ms is t cut to the millisecond, the log's precision: the match reckons every instant so (a
+// prompt's opening, its deadline, a move's arrival), so a re-simulation from the log's t values
+// (Verify) decides every deadline as the live match did.
+func ms(t time.Time) time.Time { return t.Truncate(time.Millisecond) }
 
 // stamp is RFC 3339 UTC with milliseconds (the log's t).
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
