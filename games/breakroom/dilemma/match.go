@@ -283,6 +283,14 @@ func (m *match) SeedHash() string { return breakroom.SeedHash(m.setup.Seed) }
 // start writes match_start and opens round 1.
 func (m *match) start(step *games.Step, at time.Time) {
 	m.phase = phasePlaying
+	m.startLine(step, at)
+	m.startRound(step, at, 1)
+	m.proceed(step, at)
+}
+
+// startLine writes match_start: the match id, the game, the players, the seed's commitment and
+// the config.
+func (m *match) startLine(step *games.Step, at time.Time) {
 	players := make([]map[string]any, len(m.seats))
 	for i, s := range m.seats {
 		p := map[string]any{"seat": i, "pubkey": s.pubkey, "name": s.name}
@@ -298,8 +306,6 @@ func (m *match) start(step *games.Step, at time.Time) {
 		"match_id": m.setup.Round, "game": GameID, "rules_version": RulesVersion,
 		"seed_hash": m.SeedHash(), "players": players, "config": m.cfg.configJSON(),
 	})
-	m.startRound(step, at, 1)
-	m.proceed(step, at)
 }
 
 func (m *match) startRound(step *games.Step, at time.Time, r int) {
@@ -484,7 +490,8 @@ func (m *match) finish(step *games.Step, at time.Time) {
 }
 
 // Abandon ends an unfinished match at now (protocol "Match log"): the talk held in the open
-// iteration is logged (nothing it could tell is secret once the match is over), then
+// iteration is logged (nothing it could tell is secret once the match is over), or match_start
+// when the match had not opened yet (so every log opens with it), then
 // match_abandoned {match_id, reason, ranking, seed} with the standings over the iterations
 // completed (§5.8). A finished match is left as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
@@ -495,6 +502,9 @@ func (m *match) Abandon(now time.Time, reason string) games.Step {
 	}
 	if reason == "" {
 		reason = "abandoned"
+	}
+	if m.phase == phaseNew {
+		m.startLine(&step, now) // a log always opens with the seed's commitment
 	}
 	if m.phase == phasePlaying {
 		for _, h := range m.held {

@@ -240,3 +240,20 @@ func TestVerifyMutations(t *testing.T) {
 		}
 	}
 }
+
+// TestAbandonBeforeStart: a match abandoned before it opened still logs match_start (its seed's
+// commitment) before match_abandoned, and that log verifies.
+func TestAbandonBeforeStart(t *testing.T) {
+	mm, _ := Engine{}.New(setupN(4, seq0(), ""), nil)
+	st := mm.Abandon(t0.Add(-time.Minute), "server_shutdown")
+	tb := &table{t: t, m: mm.(*match), evs: st.Events}
+	if len(st.Events) != 2 || st.Events[0].Type != "match_start" || st.Events[1].Type != "match_abandoned" {
+		t.Fatalf("events %+v", st.Events)
+	}
+	if rep := Verify(tb.lines()); !rep.OK {
+		t.Fatalf("%+v", rep)
+	}
+	if _, ok := mm.Deadline(); ok {
+		t.Fatal("an abandoned match has a deadline")
+	}
+}
