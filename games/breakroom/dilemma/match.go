@@ -117,6 +117,7 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions) *match {
 //
 // Anything else is bad_request.
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
+	now = ms(now)
 	switch in.Kind {
 	case "answer":
 		return m.answer(now, in)
@@ -237,14 +238,15 @@ func (m *match) presence(now time.Time, in games.Input) (games.Step, error) {
 // prompt's deadline (its default move, logged as timeout_private). Events are stamped with the
 // deadline's own instant, so a late Advance writes what a punctual one would.
 func (m *match) Advance(now time.Time) games.Step {
+	now = ms(now)
 	var step games.Step
 	for {
 		switch m.phase {
 		case phaseNew:
-			if now.Before(m.setup.Start) {
+			if now.Before(ms(m.setup.Start)) {
 				return step
 			}
-			m.start(&step, m.setup.Start)
+			m.start(&step, ms(m.setup.Start))
 		case phasePlaying:
 			if m.open == nil || now.Before(m.open.deadline) {
 				return step
@@ -281,6 +283,14 @@ func (m *match) SeedHash() string { return breakroom.SeedHash(m.setup.Seed) }
 // start writes match_start and opens round 1.
 func (m *match) start(step *games.Step, at time.Time) {
 	m.phase = phasePlaying
+	m.startLine(step, at)
+	m.startRound(step, at, 1)
+	m.proceed(step, at)
+}
+
+// startLine writes match_start: the match id, the game, the players, the seed's commitment and
+// the config.
+func (m *match) startLine(step *games.Step, at time.Time) {
 	players := make([]map[string]any, len(m.seats))
 	for i, s := range m.seats {
 		p := map[string]any{"seat": i, "pubkey": s.pubkey, "name": s.name}
@@ -296,8 +306,6 @@ func (m *match) start(step *games.Step, at time.Time) {
 		"match_id": m.setup.Round, "game": GameID, "rules_version": RulesVersion,
 		"seed_hash": m.SeedHash(), "players": players, "config": m.cfg.configJSON(),
 	})
-	m.startRound(step, at, 1)
-	m.proceed(step, at)
 }
 
 func (m *match) startRound(step *games.Step, at time.Time, r int) {
@@ -482,16 +490,21 @@ func (m *match) finish(step *games.Step, at time.Time) {
 }
 
 // Abandon ends an unfinished match at now (protocol "Match log"): the talk held in the open
-// iteration is logged (nothing it could tell is secret once the match is over), then
+// iteration is logged (nothing it could tell is secret once the match is over), or match_start
+// when the match had not opened yet (so every log opens with it), then
 // match_abandoned {match_id, reason, ranking, seed} with the standings over the iterations
 // completed (§5.8). A finished match is left as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
+	now = ms(now)
 	var step games.Step
 	if m.phase == phaseDone {
 		return step
 	}
 	if reason == "" {
 		reason = "abandoned"
+	}
+	if m.phase == phaseNew {
+		m.startLine(&step, now) // a log always opens with the seed's commitment
 	}
 	if m.phase == phasePlaying {
 		for _, h := range m.held {
@@ -533,6 +546,11 @@ func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Vi
 	}
 	step.Events = append(step.Events, ev)
 }
+
+// ms is t cut to the millisecond, the log's precision: the match reckons every instant so (a
+// prompt's opening, its deadline, a move's arrival), so a re-simulation from the log's t values
+// (Verify) decides every deadline as the live match did.
+func ms(t time.Time) time.Time { return t.Truncate(time.Millisecond) }
 
 // stamp is RFC 3339 UTC with milliseconds (the log's t).
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }

@@ -176,11 +176,18 @@ func (v *verifier) run() {
 		SeedHash string `json:"seed_hash"`
 	}
 	if json.Unmarshal(v.lines[0], &hs) == nil && hs.SeedHash != breakroom.SeedHash(seed) {
-		want, _ := breakroom.Line(v.m.Advance(s.Start).Events[0])
+		var st games.Step
+		v.m.startLine(&st, s.Start)
+		want, _ := breakroom.Line(st.Events[0])
 		v.fail(0, jcs(want), "seed_hash %s does not commit to the revealed seed (its hash is %s)", hs.SeedHash, breakroom.SeedHash(seed))
 		return
 	}
-	v.expect(v.m.Advance(s.Start).Events)
+	if len(v.lines) > 1 && v.errs[1] == nil && v.parsed[1].Type == "match_abandoned" {
+		t1, _ := v.at(1) // abandoned before it opened: match_start and match_abandoned at one instant
+		v.expect(v.m.Abandon(t1, v.fields(1).Reason).Events)
+	} else {
+		v.expect(v.m.Advance(s.Start).Events)
+	}
 	for !v.failed && v.m.phase == phasePlaying {
 		v.step()
 	}
