@@ -90,6 +90,7 @@ type agent struct {
 	key      string
 	name     string
 	spoilers bool
+	rd       *reader // the agent's socket, when a test keeps one
 }
 
 func newAgent(h *harness, name string) *agent {
