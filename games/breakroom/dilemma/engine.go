@@ -135,9 +135,9 @@ func (Engine) Manifest() games.Manifest {
 // Advance writes match_start and opens round 1). s.Round is the match id ("m_…", at most 64
 // bytes); s.Seats are seats 1..N (2 ≤ N ≤ 6, any order) with distinct non-empty Agents (the
 // pubkeys); s.Options overrides Config members; s.Pace's step "turn" (or Move) overrides
-// turn_deadline_ms and its step "away" away_deadline_ms (with no "away", a turn shorter than the
-// away deadline caps it at the turn's). Refusals are *games.Error
-// bad_request naming the fault. keys is not used: the Dilemma signs nothing.
+// turn_deadline_ms and its step "away" away_deadline_ms. Refusals are *games.Error
+// bad_request naming the fault. A turn deadline below the away deadline, and no away deadline
+// given, makes the away deadline the turn's. keys is not used: the Dilemma signs nothing.
 func (Engine) New(s games.Setup, _ games.Keyring) (games.Match, error) {
 	cfg, err := configOf(s)
 	if err != nil {
@@ -210,12 +210,19 @@ func configOf(s games.Setup) (Config, error) {
 	if d := s.Pace.Step("turn"); d > 0 {
 		c.TurnDeadlineMS = d.Milliseconds()
 	}
+	awaySet := s.Pace.Steps["away"] > 0
 	if d := s.Pace.Steps["away"]; d > 0 {
 		c.AwayDeadlineMS = d.Milliseconds()
-	} else if s.Pace.Step("turn") > 0 && c.AwayDeadlineMS > c.TurnDeadlineMS {
-		// A pace that shortens the turn below the away deadline and names none caps it there:
-		// an away seat never gets longer than a present one (a compressed clock, a bench).
-		c.AwayDeadlineMS = c.TurnDeadlineMS
+	}
+	if len(s.Options) > 0 {
+		var o struct {
+			Away json.RawMessage `json:"away_deadline_ms"`
+		}
+		_ = json.Unmarshal(s.Options, &o)
+		awaySet = awaySet || o.Away != nil
+	}
+	if !awaySet && c.AwayDeadlineMS > c.TurnDeadlineMS {
+		c.AwayDeadlineMS = c.TurnDeadlineMS // a turn shorter than the away deadline: away changes nothing
 	}
 	p := c.Payoffs
 	switch {
