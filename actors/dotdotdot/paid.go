@@ -305,7 +305,8 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	}
 	payFrom = append([]string(nil), payFrom...)
 	sort.Strings(payFrom)
-	req := &paidHoldReq{Join: j, PayFrom: payFrom, Accounts: accounts, Funds: -1}
+	req := &paidHoldReq{Join: j, PayFrom: payFrom, Accounts: accounts, Funds: -1,
+		Until: time.Now().Add(ask.Timeout(ctx, p.a.AskTimeout()) - holdAnswerMargin)}
 	if p.o.Funds != nil && p.o.Chain != nil && p.o.House != "" {
 		avail, err := p.o.Funds.Available(ctx)
 		if err != nil {
@@ -319,6 +320,10 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	}
 	return r.Hold, r.Err
 }
+
+// holdAnswerMargin is how long before its asker stops waiting a hold must be in the ledger to be
+// answered (paidHoldReq.Until): an answer later than that may reach nobody.
+const holdAnswerMargin = 50 * time.Millisecond
 
 // Check is GET {check} with x-seat-token: paid and paid_by as the chain has them now (before
 // starts_at), or as they stood when the table opened. A wrong token is forbidden; an unknown

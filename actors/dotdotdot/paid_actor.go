@@ -46,6 +46,10 @@ type (
 		PayFrom  []string          // sorted
 		Accounts map[string]string // base58 address → CAIP-10 account
 		Funds    int64             // the arena's available balance when read (PaidOptions.Funds), else -1
+		// Until is when the asker stops waiting (less holdAnswerMargin), on the wall clock: a hold
+		// not in the ledger by then is dropped rather than answered, since its seat token would
+		// reach nobody and the hold would lock its Badge out of the table.
+		Until time.Time
 	}
 	paidHoldReply struct {
 		Hold PaidHold
@@ -449,6 +453,14 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 		a.post(ctx, "paid/hold/"+h.Hold, []ledger.Row{ledger.OpenHold(h.Hold, PaidUnit, a.memo(h, h.check))}, func(err error) {
 			if err != nil {
 				refuse("written to the ledger", err)
+				return
+			}
+			if !m.Until.IsZero() && time.Now().After(m.Until) {
+				// The ledger keeps an empty hold, opened and never received into.
+				p.log.Warn("paid hold in the ledger after its asker stopped waiting: dropped", "table", t.id, "hold", h.Hold)
+				a.drop(t, h)
+				a.save(ctx, t, nil)
+				a.resume(ctx, t)
 				return
 			}
 			h.committed = true
