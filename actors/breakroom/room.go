@@ -79,6 +79,8 @@ type Game struct {
 	Format       string // the engine's format ("" for its first)
 	TableSize    int    // a table opens when this many agents are queued
 	Min          int    // the fewest a table opens with; house bots fill up to it
+	// Rules is the game's rules text (markdown): the bartender answers table talk from it.
+	Rules string
 	// Options and Pace are every match's Setup.Options and Setup.Pace (nil and zero: the
 	// rules' defaults).
 	Options json.RawMessage

@@ -114,6 +114,7 @@ type match struct {
 	early   []games.Event // events that came before the table said it opened
 	sess    map[int]*session
 	players []wire.Player
+	staff   staffSay // the bartender's talk (staff.go)
 }
 
 type state struct {
@@ -697,7 +698,8 @@ func (st *state) formed(tf *lobby.TableFormed) {
 			seat.Kind, seat.Channel, seat.Actor, seat.Pause = "house", actors.ChannelHouse, "", pause
 			seat.Seat.Options = json.RawMessage(`{"house":true}`)
 		case rec.Staff:
-			seat.Kind, seat.Channel, seat.Actor, seat.Pause = "staff", actors.ChannelHouse, "", pause
+			// The room plays the bartender (staff.go): it talks as well as plays.
+			seat.Kind = "staff"
 			seat.Seat.Options = json.RawMessage(`{"staff":true}`)
 		}
 		spec.Seats = append(spec.Seats, seat)
@@ -826,6 +828,10 @@ func (st *state) prompt(d *actors.DeliverPrompt) {
 	if m == nil {
 		return
 	}
+	if i := d.Seat - 1; i >= 0 && i < len(m.Seats) && m.Seats[i].Staff {
+		st.staffMove(m, d)
+		return
+	}
 	s := m.sess[d.Seat]
 	if s == nil || s.m != m {
 		return
@@ -855,6 +861,9 @@ func (st *state) events(e *tableEvents) {
 
 func (st *state) fanOut(m *match, evs []games.Event) {
 	for _, ev := range evs {
+		if ev.Visibility == games.Public {
+			st.heard(m, ev)
+		}
 		var line []byte
 		for seat, s := range m.sess {
 			if s.m != m || s.conn == nil || !ev.Visibility.Shows(seat, false) {
