@@ -26,6 +26,7 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
+	brdilemma "arena/games/breakroom/dilemma"
 	"arena/games/warden/dilemma"
 	"arena/storage"
 	"arena/transport/httpapi"
@@ -209,6 +210,7 @@ func engines() []games.Engine {
 	return []games.Engine{
 		blitz.NewEngine(blitz.DefaultFees()), // DOTDOTDOT Blitz and Short, §14's fees
 		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
+		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma)
 	}
 }
 

@@ -136,7 +136,8 @@ func (Engine) Manifest() games.Manifest {
 // bytes); s.Seats are seats 1..N (2 ≤ N ≤ 6, any order) with distinct non-empty Agents (the
 // pubkeys); s.Options overrides Config members; s.Pace's step "turn" (or Move) overrides
 // turn_deadline_ms and its step "away" away_deadline_ms. Refusals are *games.Error
-// bad_request naming the fault. keys is not used: the Dilemma signs nothing.
+// bad_request naming the fault. A turn deadline below the away deadline, and no away deadline
+// given, makes the away deadline the turn's. keys is not used: the Dilemma signs nothing.
 func (Engine) New(s games.Setup, _ games.Keyring) (games.Match, error) {
 	cfg, err := configOf(s)
 	if err != nil {
@@ -209,8 +210,19 @@ func configOf(s games.Setup) (Config, error) {
 	if d := s.Pace.Step("turn"); d > 0 {
 		c.TurnDeadlineMS = d.Milliseconds()
 	}
+	awaySet := s.Pace.Steps["away"] > 0
 	if d := s.Pace.Steps["away"]; d > 0 {
 		c.AwayDeadlineMS = d.Milliseconds()
+	}
+	if len(s.Options) > 0 {
+		var o struct {
+			Away json.RawMessage `json:"away_deadline_ms"`
+		}
+		_ = json.Unmarshal(s.Options, &o)
+		awaySet = awaySet || o.Away != nil
+	}
+	if !awaySet && c.AwayDeadlineMS > c.TurnDeadlineMS {
+		c.AwayDeadlineMS = c.TurnDeadlineMS // a turn shorter than the away deadline: away changes nothing
 	}
 	p := c.Payoffs
 	switch {

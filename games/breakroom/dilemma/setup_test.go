@@ -97,7 +97,9 @@ func TestSetupRefusals(t *testing.T) {
 		{"results public", func(s *games.Setup) { s.Options = json.RawMessage(`{"results":"public"}`) }, "reserved"},
 		{"default", func(s *games.Setup) { s.Options = json.RawMessage(`{"default":"fold"}`) }, "default"},
 		{"message chars", func(s *games.Setup) { s.Options = json.RawMessage(`{"max_message_chars":281}`) }, "max_message_chars"},
-		{"away above turn", func(s *games.Setup) { s.Options = json.RawMessage(`{"turn_deadline_ms":2000}`) }, "away_deadline_ms"},
+		{"away above turn", func(s *games.Setup) {
+			s.Options = json.RawMessage(`{"turn_deadline_ms":2000,"away_deadline_ms":3000}`)
+		}, "away_deadline_ms"},
 		{"negative pace", func(s *games.Setup) { s.Pace.Move = -1 }, "pace"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -148,5 +150,21 @@ func TestInfo(t *testing.T) {
 	if i.ID != "dilemma" || m.ID != i.ID || i.TableSize != 4 || i.MinPlayers != 3 || i.MaxPlayers != 6 || i.RulesVersion != "dilemma-0.1" ||
 		i.DeadlineMS != 10000 || m.Formats[0].MinSeats != 3 || m.Formats[0].MaxSeats != 6 {
 		t.Fatalf("info %+v, manifest %+v", i, m)
+	}
+}
+
+// TestShortTurns: a turn deadline below the away deadline, the away one not given, makes the
+// away deadline the turn's (a fast pace, a bench's 40 ms moves).
+func TestShortTurns(t *testing.T) {
+	for _, s := range []games.Setup{setupN(3, seq0(), `{"turn_deadline_ms":40}`), func() games.Setup {
+		s := setupN(3, seq0(), "")
+		s.Pace = games.Pace{Move: 40 * time.Millisecond}
+		return s
+	}()} {
+		tb := newTable(t, s)
+		cfg := tb.ofType("match_start")[0]["config"].(map[string]any)
+		if cfg["turn_deadline_ms"] != 40.0 || cfg["away_deadline_ms"] != 40.0 {
+			t.Fatalf("config %v", cfg)
+		}
 	}
 }

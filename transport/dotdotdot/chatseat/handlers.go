@@ -125,7 +125,7 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 			fmt.Fprintf(&b, "Your human has finished %d of the %d Practice rounds the walk-in table asks: it is %s.\n", r.Practice, r.Needed, open)
 		}
 	}
-	b.WriteString("Practice: always open (play_practice). Your human in seat 1, house agents in the others; blitz (6 seats, 5 turns) or short (3 seats, 3 turns). Unrated.\n")
+	b.WriteString("Practice: always open (play_practice). Your human in seat 1, house agents in the others; blitz (6 to 8 seats, 5 turns: seats 7 or 8 for more than six) or short (3 seats, 3 turns). Unrated.\n")
 	b.WriteString("The walk-in table: after three finished Practice rounds (join_table with table \"walkin\"). Fills from waiting walk-ins; house seats top it up two minutes after the first came.\n")
 	if h.o.Hosted == nil {
 		b.WriteString("Hosted tables: not served by this arena yet.")

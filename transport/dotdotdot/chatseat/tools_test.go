@@ -229,6 +229,8 @@ func TestRecordAndFeedback(t *testing.T) {
 	mustContain(t, out, "microCCD", `{"name":"Ada","practice":2,"practice_needed":3,"walkin_table":false,"rounds":2}`)
 	out, _ = call(t, srv, "list_tables", `{"token":"`+tok+`"}`)
 	mustContain(t, out, "finished 2 of the 3 Practice rounds the walk-in table asks: it is not open to you yet", "Practice: always open")
+	// Blitz's seat count as §5.6 has it, and how to ask for more than six.
+	mustContain(t, out, "blitz (6 to 8 seats, 5 turns: seats 7 or 8 for more than six)")
 	out, isErr := call(t, srv, "feedback", `{"token":"`+tok+`","round":"T-7","text":" the commit phase was confusing "}`)
 	if isErr {
 		t.Fatal(out)

@@ -31,3 +31,12 @@ func TestSkillNamesEveryAgentRoute(t *testing.T) {
 		t.Error("/skill.md still says Blitz has six seats")
 	}
 }
+
+// The lobby says what Blitz is as §5.6 has it: six to eight seats.
+func TestLobbySaysSixToEightSeats(t *testing.T) {
+	srv := fakeServer(t, &fakeSource{}, pages.Options{Site: "https://arena.example"})
+	_, body := get(t, srv.URL+"/", nil)
+	if !strings.Contains(body, "six to eight seats") || strings.Contains(body, "Blitz: six seats") {
+		t.Fatal("the lobby does not say Blitz has six to eight seats")
+	}
+}
