@@ -40,6 +40,8 @@
 //   - Feedback(ctx, conn, *wire.Feedback) (wire.FeedbackReceived, error): after match_end, for
 //     24 h; match_running before, feedback_closed after.
 //   - Reputation(key) (wire.Reputation, error): GET /v0/agents/{pubkey}'s record.
+//   - Live(ctx) ([]Live, error): each game (its Game: name, summary, rules, sizes) with agents
+//     waiting, agents playing, house seats and running tables (GET /v0/games, /v0/live).
 //   - Log(ctx, matchID, viewer) ([][]byte, error): a match's log lines as stored
 //     ({"seq","t","type", payload members…}); viewer PublicViewer is the public copy (private
 //     lines dropped, those marked reveal "end" added once the match has ended).

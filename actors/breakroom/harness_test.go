@@ -29,7 +29,7 @@ type harness struct {
 	path  string
 	arena *actors.Arena
 	room  *Room
-	lobby *actors.FakeClock // the lobby's clock: the lobby timer and the house fill wait for the test
+	lobby *actors.FakeClock // the room's clock: the lobby timer, the house fill and the HTTP silence wait for the test
 }
 
 // shortDilemma is a Dilemma game with a short match and deadlines: two iterations at most per
@@ -60,7 +60,7 @@ func (h *harness) start(g Game) {
 		h.t.Fatal(err)
 	}
 	room, err := New(Options{Games: []Game{g}, PublicURL: "https://breakroom.test", HousePause: 5 * time.Millisecond,
-		LobbyClock: h.lobby})
+		Clock: h.lobby})
 	if err != nil {
 		h.t.Fatal(err)
 	}

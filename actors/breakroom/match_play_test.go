@@ -23,6 +23,7 @@ type wsResult struct {
 	moves   int
 	rejoin  []string // the types of the reconnected socket's first messages
 	refused []string // codes of refused moves
+	private int      // private lines heard (its own)
 	err     error
 }
 
@@ -76,6 +77,28 @@ func wsPlay(a *agent, reconnect bool, joined chan<- struct{}) wsResult {
 				for len(res.rejoin) < 2 {
 					res.rejoin = append(res.rejoin, rd.must().Type())
 				}
+			}
+		case wire.Event:
+			// A seat hears public lines and its own private ones: never another seat's.
+			var l struct {
+				Type string `json:"type"`
+				Seat *int   `json:"seat"`
+				To   []int  `json:"to"`
+			}
+			if err := json.Unmarshal(m.Event, &l); err != nil || l.Type == "" {
+				res.err = fmt.Errorf("event %s: %v", m.Event, err)
+				return res
+			}
+			if strings.HasSuffix(l.Type, "_private") {
+				mine := l.Seat != nil && *l.Seat == res.seated.Seat
+				for _, to := range l.To {
+					mine = mine || to == res.seated.Seat
+				}
+				if !mine {
+					res.err = fmt.Errorf("seat %d heard another seat's line %s", res.seated.Seat, m.Event)
+					return res
+				}
+				res.private++
 			}
 		case wire.MatchEnd:
 			res.end = m
@@ -209,6 +232,9 @@ func TestDilemmaMatchEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(p.end.NostrPost.Content, "Finished "+ordinal(p.end.YourRank)+" of 4") {
 		t.Errorf("the post with spoilers: %q", p.end.NostrPost.Content)
+	}
+	if w.private == 0 {
+		t.Error("the socket agent heard none of its own private lines")
 	}
 	if w.moves < 2 || p.moves < 2 {
 		t.Fatalf("moves: socket %d, HTTP %d", w.moves, p.moves)

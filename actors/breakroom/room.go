@@ -74,6 +74,8 @@ type Game struct {
 	ID           string // the engine's games.Manifest ID and the protocol's game id ("dilemma")
 	Name         string // "Dilemma"
 	RulesVersion string // "dilemma-0.1"
+	Summary      string // the /v0/games line (informative only)
+	MaxPlayers   int    // the largest table the rules define (/v0/games max_players)
 	Format       string // the engine's format ("" for its first)
 	TableSize    int    // a table opens when this many agents are queued
 	Min          int    // the fewest a table opens with; house bots fill up to it
@@ -94,9 +96,9 @@ type Options struct {
 	// LobbyWait and HouseAfter are the lobby timer (30 s) and the house fill (60 s alone); zero:
 	// the lobby's defaults.
 	LobbyWait, HouseAfter time.Duration
-	// LobbyClock is the lobby's clock (nil: the arena's): tests hold the lobby timer and the house
-	// fill on a fake clock while the tables play on the wall clock.
-	LobbyClock actors.Clock
+	// Clock runs the room's own timers (nil: the arena's): the lobby timer, the house fill and
+	// the HTTP silence. Tests hold them on a fake clock while the tables play on the wall clock.
+	Clock actors.Clock
 	// LobbySeed, when set, keys every queue's seat shuffle (tests); nil draws one per queue.
 	LobbySeed *[32]byte
 	// Seed, when set, gives every match its seed (tests that compare runs); nil draws one.
@@ -214,11 +216,10 @@ func (r *Room) start(a *actors.Arena) error {
 		}
 		queues = append(queues, c)
 	}
-	var clock lobby.Clock = a.Clock()
-	if r.opts.LobbyClock != nil {
-		clock = r.opts.LobbyClock
+	if r.opts.Clock == nil {
+		r.opts.Clock = a.Clock()
 	}
-	l, err := lobby.Start(a.System(), lobby.Options{Name: "breakroom-lobby", Clock: clock, AskTimeout: a.AskTimeout(),
+	l, err := lobby.Start(a.System(), lobby.Options{Name: "breakroom-lobby", Clock: r.opts.Clock, AskTimeout: a.AskTimeout(),
 		Logger: r.log}, queues...)
 	if err != nil {
 		return fmt.Errorf("breakroom: lobby: %w", err)
@@ -566,4 +567,34 @@ func (r *Room) Feedback(ctx context.Context, conn string, f *wire.Feedback) (wir
 		return wire.FeedbackReceived{}, &games.Error{Code: "busy", Msg: "the note could not be kept; send it again", Retry: true}
 	}
 	return wire.FeedbackReceived{MatchID: f.MatchID}, nil
+}
+
+// Live is one game's live counts (GET /v0/games, /v0/live): agents Waiting in its queue, agents
+// Playing at its running tables (house bots and the bartender counted apart, in House), and its
+// running Tables.
+type Live struct {
+	Game    Game
+	Waiting int
+	Playing int
+	House   int
+	Tables  int
+}
+
+// Live is every game's live counts, in Games' order.
+func (r *Room) Live(ctx context.Context) ([]Live, error) {
+	v, err := r.call(ctx, &opLive{})
+	if err != nil {
+		return nil, err
+	}
+	counts := v.(map[string]Live)
+	out := make([]Live, 0, len(r.ids))
+	for _, id := range r.ids {
+		l := counts[id]
+		l.Game = r.games[id]
+		if info, err := r.lobby.Info(ctx, id); err == nil {
+			l.Waiting = info.Waiting
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }

@@ -216,3 +216,61 @@ func TestDroppedSeatIsAwayUntilItRejoins(t *testing.T) {
 		t.Fatalf("presences %v", ps)
 	}
 }
+
+// waitPresences waits until the table of match has taken want's presences.
+func waitPresences(t *testing.T, h *harness, matchID string, want ...string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		ps := presences(t, h, matchID)
+		if len(ps) == len(want) {
+			for i := range ps {
+				if ps[i] != want[i] {
+					t.Fatalf("presences %v, want %v", ps, want)
+				}
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("presences %v, want %v", ps, want)
+		}
+	}
+}
+
+// TestSilentHTTPAgentIsAway: a seated HTTP agent that makes no request for 90 s (on the room's
+// clock) is away, and its next request brings it back; the live counts show the table and its
+// three agents.
+func TestSilentHTTPAgentIsAway(t *testing.T) {
+	h := newHarness(t, shortDilemma(3, 3))
+	a, b, c := newAgent(h, "Ada"), newAgent(h, "Bea"), newAgent(h, "Cy")
+	ra := &reader{h: h, conn: a.join(ViaWebSocket).Conn}
+	rb := &reader{h: h, conn: b.join(ViaWebSocket).Conn}
+	jc := c.join(ViaHTTP)
+	var sc wire.Seated
+	for sc.MatchID == "" {
+		m, err := h.room.JoinStatus(context.Background(), jc.Conn, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, _ = m.(wire.Seated)
+	}
+	if _, err := seatedOn(ra); err != nil {
+		t.Fatal(err)
+	}
+	_ = rb
+	live, err := h.room.Live(context.Background())
+	if err != nil || len(live) != 1 || live[0].Tables != 1 || live[0].Playing != 3 || live[0].House != 0 || live[0].Waiting != 0 {
+		t.Fatalf("live %+v %v", live, err)
+	}
+	seat := string(rune('0' + sc.Seat + 1))
+	h.lobby.Advance(HTTPSilence - time.Second)
+	time.Sleep(20 * time.Millisecond) // a presence, were one wrongly sent, would reach the table
+	if ps := presences(t, h, sc.MatchID); len(ps) != 0 {
+		t.Fatalf("away before 90 s of silence: %v", ps)
+	}
+	h.lobby.Advance(2 * time.Second)
+	waitPresences(t, h, sc.MatchID, seat+":away")
+	if _, err := h.room.State(context.Background(), jc.Conn, sc.MatchID, 0); err != nil {
+		t.Fatal(err)
+	}
+	waitPresences(t, h, sc.MatchID, seat+":away", seat+":back")
+}

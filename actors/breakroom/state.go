@@ -53,6 +53,7 @@ type session struct {
 
 	wantAway, sentAway, presenceBusy bool
 	silenceGen                       uint64
+	conns                            []string // every connection it had, forgotten with it
 }
 
 // waiter is a long poll parked on a session or a connection: ch has room for its answer; done
@@ -156,6 +157,7 @@ type (
 		done    <-chan struct{}
 	}
 	opJoinStatus struct{ conn string }
+	opLive       struct{}
 	opLeft       struct {
 		conn string
 		left wire.Left
@@ -183,6 +185,7 @@ type (
 		s   *session
 		gen uint64
 	}
+	forget struct{ m *match }
 	viewed struct {
 		c     *conn
 		state wire.State
@@ -260,6 +263,8 @@ func (st *state) Receive(ctx actor.Context) {
 		if s := m.s; m.gen == s.silenceGen && s.conn != nil && s.conn.via == ViaHTTP && s.status == sSeated {
 			st.setAway(s, true)
 		}
+	case *forget:
+		st.forget(m.m)
 	case *viewed:
 		// The reconnected socket's state, then your_turn if a move is open, then what came
 		// meanwhile ("Reconnecting": seated, then state, then your_turn).
@@ -354,6 +359,24 @@ func (st *state) handle(q *request) (any, error) {
 			js.msg = *s.left
 		}
 		return js, nil
+	case *opLive:
+		counts := map[string]Live{}
+		for _, m := range st.tables {
+			if !m.opened || m.ended {
+				continue
+			}
+			l := counts[m.Game]
+			l.Tables++
+			for _, rec := range m.Seats {
+				if rec.House || rec.Staff {
+					l.House++
+				} else {
+					l.Playing++
+				}
+			}
+			counts[m.Game] = l
+		}
+		return counts, nil
 	case *opLeft:
 		if c := st.conns[op.conn]; c != nil && c.s.conn == c {
 			st.leave(c.s, op.left)
@@ -393,6 +416,7 @@ func newID() string {
 func (st *state) newConn(s *session, via string) *conn {
 	c := &conn{id: newID(), via: via, s: s, held: true}
 	st.conns[c.id] = c
+	s.conns = append(s.conns, c.id)
 	if old := s.conn; old != nil {
 		st.close(old, ErrReplaced)
 	}
@@ -608,7 +632,7 @@ func (st *state) touch(s *session) {
 	}
 	s.silenceGen++
 	gen, pid, root := s.silenceGen, st.r.pid, st.r.arena.System().Root
-	st.r.arena.Clock().AfterFunc(HTTPSilence, func() { root.Send(pid, &silenceDue{s: s, gen: gen}) })
+	st.r.opts.Clock.AfterFunc(HTTPSilence, func() { root.Send(pid, &silenceDue{s: s, gen: gen}) })
 }
 
 // setAway sets what the session's seat should be (away or back) and tells the match.
@@ -870,6 +894,30 @@ func (st *state) roundEnded(re *actors.RoundEnded) {
 		s.end, s.endedAt, s.status, s.prompt = &me, now, sEnded, nil
 		st.put(s.conn, me)
 		st.bump(s)
+	}
+	// The match and its sessions are kept for feedback (24 h), then forgotten.
+	pid, root := st.r.pid, st.r.arena.System().Root
+	st.r.opts.Clock.AfterFunc(FeedbackOpen+time.Minute, func() { root.Send(pid, &forget{m: m}) })
+}
+
+// forget drops an ended match, its sessions (unless a new join replaced them) and their
+// connections.
+func (st *state) forget(m *match) {
+	delete(st.tables, m.Table)
+	delete(st.byID, m.id)
+	for _, s := range m.sess {
+		if s.m != m {
+			continue
+		}
+		for _, id := range s.conns {
+			if c := st.conns[id]; c != nil {
+				st.close(c, ErrGone)
+				delete(st.conns, id)
+			}
+		}
+		if sk := gameKey(s.game, s.key); st.sessions[sk] == s {
+			delete(st.sessions, sk)
+		}
 	}
 }
 

@@ -99,12 +99,26 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 		return err
 	}
 	defer ch.stop()
-	// Each protocol's product (dotdotdot.go), then the runtime, once, with every product on it.
+	// Listen first: every link the doors write names the public site, the main listen
+	// address when dotdotdot.public_url (or breakroom.public_url) is unset, never a request's
+	// Host header (site.go); Break Room's product takes its origin when it is made.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
+	}
+	defer ln.Close() // srv.Serve closes it too; this covers a return before serving
+
+	// Each protocol's product (dotdotdot.go, breakroom.go), then the runtime, once, with every
+	// product on it.
 	dot, err := newDotdotdot(cfg, store, &ch, log)
 	if err != nil {
 		return err
 	}
-	rt, err := startRuntime(sec, store, bracket, reg, &ch, log, dot.product())
+	br, err := newBreakroom(cfg, ln.Addr(), log)
+	if err != nil {
+		return err
+	}
+	rt, err := startRuntime(sec, store, bracket, reg, &ch, log, dot.product(), br.product())
 	if err != nil {
 		return err
 	}
@@ -112,14 +126,6 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	if err := dot.attached(cfg, store, reg); err != nil {
 		return err
 	}
-
-	// Listen first: every link the doors write names the public site, the main listen
-	// address when dotdotdot.public_url is unset, never a request's Host header (site.go).
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
-	}
-	defer ln.Close() // srv.Serve closes it too; this covers a return before serving
 	// The sites with a listen address of their own (site.go).
 	own, err := listenSites(cfg)
 	if err != nil {
@@ -151,7 +157,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	// closes, as the servers start shutting down.
 	drain := make(chan struct{})
 	dot.registerInstance(cfg, sec, origin)
-	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), g)
+	brDoors, err := br.doors(cfg, drain)
+	if err != nil {
+		return err
+	}
+	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, g)
 	if err != nil {
 		return err
 	}
@@ -210,7 +220,7 @@ func engines() []games.Engine {
 	return []games.Engine{
 		blitz.NewEngine(blitz.DefaultFees()), // DOTDOTDOT Blitz and Short, §14's fees
 		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
-		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma)
+		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma; breakroomGames)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"arena/config"
 	"arena/transport/breakroom"
+	"arena/transport/breakroom/play"
 	dotsite "arena/transport/dotdotdot/site"
 	"arena/transport/httpapi"
 	"arena/transport/market"
@@ -76,10 +77,11 @@ func listenSites(cfg config.Config) ([]siteListener, error) {
 }
 
 // sitesOf builds the HTTP face of `arena serve`: the four protocols' sites (DOTDOTDOT with the
-// doors dot makes; Break Room, the Warden and the market with theirs), each at the hosts and
-// listen address its config section gives, and the Router that picks one by Host, DOTDOTDOT
-// for any Host no site claims. byName is each site's handler, for a listen address of its own.
-func sitesOf(cfg config.Config, dot dotsite.Deps, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
+// doors dot makes; Break Room with br, its doors: breakroom.go; the Warden and the market with
+// theirs), each at the hosts and listen address its config section gives, and the Router that
+// picks one by Host, DOTDOTDOT for any Host no site claims. byName is each site's handler, for a
+// listen address of its own.
+func sitesOf(cfg config.Config, dot dotsite.Deps, br *play.Door, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
 	var sites []httpapi.Site
 	for _, s := range cfg.Sites() {
 		at := httpapi.Place{HostNames: s.Hosts, ListenAddr: s.Addr}
@@ -87,7 +89,7 @@ func sitesOf(cfg config.Config, dot dotsite.Deps, g httpapi.Global) (router http
 		case "dotdotdot":
 			sites = append(sites, dot.Site(at))
 		case "breakroom":
-			sites = append(sites, breakroom.Site{Place: at})
+			sites = append(sites, breakroom.Site{Place: at, Doors: br})
 		case "warden":
 			sites = append(sites, warden.Site{Place: at})
 		case "market":

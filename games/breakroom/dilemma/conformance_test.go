@@ -12,9 +12,8 @@ import (
 // conformance is the Dilemma under the conformance suite at n seats: seats choose at random,
 // talk now and then, and leave one prompt in six to its deadline (some seats reach three strikes
 // and sit out). A sealed line's secret is its payload: a view or prompt that copied it to a seat
-// it is not shown to fails the run. A choice reaches the opponent once the iteration closes
-// (iteration_private), so the opponent is named as relayed; the non-interference test
-// (secrecy_test.go) holds that to the close.
+// it is not shown to fails the run. What each choice may and may not reach, and when, is held
+// more closely by the non-interference test (secrecy_test.go).
 func conformance(n int) gametest.Case {
 	return gametest.Case{
 		Engine: Engine{},

@@ -76,3 +76,53 @@ func TestWorkedExample(t *testing.T) {
 		t.Fatalf("the worked example's log differs from %s (go test -run TestWorkedExample -update rewrites it):\n%s", golden, all)
 	}
 }
+
+// TestVisibleStateExample: seat 0's prompt in round 2, iteration 2 of the worked example is §5.6's
+// visible_state, member for member (our own members beside them: status, strikes, sitting_out,
+// talk).
+func TestVisibleStateExample(t *testing.T) {
+	tb := newTable(t, setupN(4, seq0(), `{"stop_one_in":2}`))
+	tb.choose(0, "cooperate")
+	tb.choose(1, "cooperate")
+	tb.choose(2, "cooperate")
+	tb.play(3, time.Second, `{"action":"defect","message":"Nice doing business."}`)
+	for _, c := range []string{"cooperate", "cooperate", "cooperate", "defect"} {
+		tb.choose(len(tb.ofType("action_private"))%4, c)
+	}
+	p := tb.open()
+	if p.Seat != 1 {
+		t.Fatalf("open prompt is seat %d's", p.Seat-1)
+	}
+	spec := `{"game":"dilemma","rules_version":"dilemma-0.1","round":2,"rounds_total":3,"iteration":2,
+ "seat":0,"opponent":2,"pairs":[[0,2],[1,3]],"bye":null,
+ "payoffs":{"T":5,"R":3,"P":1,"S":0},"stop_one_in":2,"max_iterations":20,
+ "points":3,"iterations_played":2,
+ "current":[{"iteration":1,"you":"C","them":"C","points":3}],
+ "past":[{"round":1,"opponent":3,"you":"C","them":"D","points":0}]}`
+	var want, got map[string]any
+	if err := json.Unmarshal([]byte(spec), &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(p.State.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	for k, w := range want {
+		wj, _ := json.Marshal(w)
+		gj, _ := json.Marshal(got[k])
+		if string(wj) != string(gj) {
+			t.Errorf("%s: %s, §5.6 says %s", k, gj, wj)
+		}
+	}
+	extra, _ := json.Marshal(map[string]any{"status": got["status"], "strikes": got["strikes"], "sitting_out": got["sitting_out"], "talk": got["talk"]})
+	if string(extra) != `{"sitting_out":[],"status":"playing","strikes":0,"talk":[{"round":1,"seat":3,"text":"Nice doing business.","turn":3}]}` {
+		t.Errorf("own members %s", extra)
+	}
+	// The spectators see the public members only.
+	var spec0 map[string]any
+	json.Unmarshal(tb.m.View(0).Bytes(), &spec0)
+	for _, own := range []string{"seat", "opponent", "points", "iterations_played", "current", "past", "strikes"} {
+		if _, ok := spec0[own]; ok {
+			t.Errorf("the spectators' view has %s", own)
+		}
+	}
+}

@@ -71,7 +71,7 @@ type GameInfo struct {
 	RulesURL     string `json:"rules_url"`
 	Waiting      int    `json:"waiting"`
 	Playing      int    `json:"playing"`
-	Tables       int    `json:"tables"`
+	Tables       int    `json:"tables,omitempty"` // running tables; omitted while the product does not count them
 }
 
 // Backend is what the doors serve: Break Room's product (actors/breakroom's *Room, adapted in

@@ -125,7 +125,7 @@ function playWS(isReconnect) {
     let m;
     try { m = JSON.parse(data.toString('utf8')); } catch { fail(`not JSON: ${data}`); }
     if (m.v !== 0) fail(`message without v:0: ${data}`);
-    if (isReconnect) afterReseat.push(m.type);
+    if (isReconnect && m.type !== 'challenge') afterReseat.push(m.type);
     switch (m.type) {
       case 'challenge':
         send(signedJoin(m.nonce));
@@ -146,6 +146,10 @@ function playWS(isReconnect) {
         if (isReconnect && afterReseat[0] !== 'seated') fail(`after a reconnect, ${afterReseat.join(',')}: seated must come first`);
         break;
       case 'your_turn': {
+        // A your_turn may come again for a turn already answered (a reconnect restores the full
+        // deadline and says so): one move per turn.
+        const at = `${m.match_id}/${m.round}/${m.turn}`;
+        if (seen.answered === at) break;
         seen.turns++;
         if (reconnectAfter && !seen.reconnected && seen.turns > reconnectAfter) {
           seen.reconnected = true;
@@ -160,6 +164,7 @@ function playWS(isReconnect) {
           send({ type: 'move', v: 0, match_id: m.match_id, round: m.round, turn: m.turn, action: 'no_such_action' });
         }
         send(chooseMove(m));
+        seen.answered = at;
         seen.moves++;
         break;
       }

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"arena/actors"
+	"arena/actors/breakroom"
+	"arena/config"
+	"arena/games"
+	brgames "arena/games/breakroom"
+	brdilemma "arena/games/breakroom/dilemma"
+	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/play"
+	"arena/transport/breakroom/wire"
+)
+
+// Break Room's wiring: the product (actors/breakroom's Room) with the games of breakroomGames, on
+// the clocks config's breakroom section overrides; its doors (transport/breakroom/play) over it,
+// through roomDoors; the site (transport/breakroom.Site) with those doors, placed by sitesOf.
+
+// breakroomGames are the games Break Room plays, each engine stating its catalogue row (the
+// Bracket registers the same engines: engines in serve.go).
+func breakroomGames() []brgames.Game {
+	return []brgames.Game{brdilemma.Engine{}}
+}
+
+// breakroomSide is Break Room in `arena serve`: the product, its catalogue and public origin,
+// the challenge desk its doors share.
+type breakroomSide struct {
+	room    *breakroom.Room
+	catalog []brgames.GameInfo
+	public  string
+	nonces  *auth.Nonces
+	log     *slog.Logger
+}
+
+// breakroomOrigin is the origin Break Room's links name: breakroom.public_url when set, else
+// http://<the site's first Host name>:<the main listen port> (localhost with no Host name).
+func breakroomOrigin(cfg config.Config, listen net.Addr) (string, error) {
+	if cfg.Breakroom.PublicURL != "" {
+		return strings.TrimRight(cfg.Breakroom.PublicURL, "/"), nil
+	}
+	_, port, err := net.SplitHostPort(listen.String())
+	if err != nil {
+		return "", fmt.Errorf("serve: listen address %q: %w", listen, err)
+	}
+	host := "localhost"
+	if hs := cfg.Breakroom.Site.Hosts; len(hs) > 0 {
+		host = hs[0]
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
+}
+
+// durOr is an override's duration, or 0 (the product's default) when unset.
+func durOr(d *config.Duration) time.Duration {
+	if d == nil {
+		return 0
+	}
+	return time.Duration(*d)
+}
+
+// newBreakroom makes Break Room's product from config (its games with the configured turn and
+// away deadlines, the lobby's and the house bots' clocks), registered with the runtime by serve.
+func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakroomSide, error) {
+	public, err := breakroomOrigin(cfg, listen)
+	if err != nil {
+		return nil, err
+	}
+	p := cfg.Breakroom.Pace
+	var pace games.Pace
+	if p.Turn != nil || p.Away != nil {
+		pace.Steps = map[string]time.Duration{}
+		if p.Turn != nil {
+			pace.Steps["turn"] = durOr(p.Turn)
+		}
+		if p.Away != nil {
+			pace.Steps["away"] = durOr(p.Away)
+		}
+	}
+	side := &breakroomSide{public: public, nonces: auth.New(auth.Options{}), log: log}
+	var gs []breakroom.Game
+	for _, g := range breakroomGames() {
+		info := g.Info()
+		side.catalog = append(side.catalog, info)
+		gs = append(gs, breakroom.Game{ID: info.ID, Name: info.Name, RulesVersion: info.RulesVersion,
+			TableSize: info.TableSize, Min: info.MinPlayers, Pace: pace})
+	}
+	side.room, err = breakroom.New(breakroom.Options{Games: gs, PublicURL: public, HousePause: durOr(p.HousePause),
+		LobbyWait: durOr(p.LobbyWait), HouseAfter: durOr(p.HouseAfter), Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	return side, nil
+}
+
+// product is Break Room's part of the runtime, registered before it starts.
+func (b *breakroomSide) product() actors.Product { return b.room.Product() }
+
+// doors makes the site's doors over the product; long polls end when drain closes.
+func (b *breakroomSide) doors(cfg config.Config, drain <-chan struct{}) (*play.Door, error) {
+	return play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
+		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
+}
+
+// roomDoors is *breakroom.Room as the doors call it (play.Backend): the same calls in the door's
+// own value types, the product's connection-ending errors mapped onto the door's, and the games
+// list from the catalogue with the room's live counts.
+type roomDoors struct {
+	room    *breakroom.Room
+	catalog []brgames.GameInfo
+	public  string
+}
+
+var _ play.Backend = roomDoors{}
+
+// Games lists the catalogue with each game's waiting and playing counts.
+func (d roomDoors) Games(ctx context.Context) ([]play.GameInfo, error) {
+	out := make([]play.GameInfo, 0, len(d.catalog))
+	for _, g := range d.catalog {
+		waiting, playing, err := d.room.Counts(ctx, g.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, play.GameInfo{ID: g.ID, Name: g.Name, Summary: g.Summary, MinPlayers: g.MinPlayers,
+			MaxPlayers: g.MaxPlayers, RulesVersion: g.RulesVersion, RulesURL: d.public + "/rules/" + g.ID,
+			Waiting: waiting, Playing: playing})
+	}
+	return out, nil
+}
+
+func (d roomDoors) Join(ctx context.Context, j play.Join) (play.Joined, error) {
+	jd, err := d.room.Join(ctx, breakroom.JoinRequest{Game: j.Game, Key: j.Key, Name: j.Name, Spoilers: j.Spoilers,
+		Via: j.Via, StakeSats: j.StakeSats})
+	return play.Joined{Conn: jd.Conn, First: jd.First}, err
+}
+
+func (d roomDoors) Next(ctx context.Context, conn string, after uint64) ([]play.Item, error) {
+	items, err := d.room.Next(ctx, conn, after)
+	switch {
+	case err == nil:
+	case errors.Is(err, breakroom.ErrReplaced):
+		return nil, play.ErrReplaced
+	case errors.Is(err, breakroom.ErrGone):
+		return nil, play.ErrGone
+	case errors.Is(err, breakroom.ErrSlow):
+		return nil, play.ErrSlow
+	case errors.Is(err, breakroom.ErrClosed):
+		return nil, play.ErrClosed
+	default:
+		return nil, err
+	}
+	out := make([]play.Item, len(items))
+	for i, it := range items {
+		out[i] = play.Item{Seq: it.Seq, Msg: it.Msg}
+	}
+	return out, nil
+}
+
+func (d roomDoors) Drop(conn string) { d.room.Drop(conn) }
+
+func (d roomDoors) Move(ctx context.Context, conn string, m *wire.Move) error {
+	return d.room.Move(ctx, conn, m)
+}
+
+func (d roomDoors) State(ctx context.Context, conn, match string, wait time.Duration) (wire.State, error) {
+	return d.room.State(ctx, conn, match, wait)
+}
+
+func (d roomDoors) JoinStatus(ctx context.Context, conn string, wait time.Duration) (wire.Outbound, error) {
+	return d.room.JoinStatus(ctx, conn, wait)
+}
+
+func (d roomDoors) Leave(ctx context.Context, conn string) (wire.Left, error) {
+	return d.room.Leave(ctx, conn)
+}
+
+func (d roomDoors) Feedback(ctx context.Context, conn string, f *wire.Feedback) (wire.FeedbackReceived, error) {
+	return d.room.Feedback(ctx, conn, f)
+}
