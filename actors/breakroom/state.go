@@ -182,7 +182,8 @@ type (
 		away bool
 		ok   bool
 	}
-	silenceDue struct {
+	presenceRetry struct{ s *session }
+	silenceDue    struct {
 		s   *session
 		gen uint64
 	}
@@ -259,7 +260,13 @@ func (st *state) Receive(ctx actor.Context) {
 		if m.ok {
 			s.sentAway = m.away
 			st.pushPresence(s)
+			return
 		}
+		// The table did not answer (restarting, busy): try again in a second.
+		pid, root := st.r.pid, st.r.arena.System().Root
+		st.r.arena.Clock().AfterFunc(time.Second, func() { root.Send(pid, &presenceRetry{s: s}) })
+	case *presenceRetry:
+		st.pushPresence(m.s)
 	case *silenceDue:
 		if s := m.s; m.gen == s.silenceGen && s.conn != nil && s.conn.via == ViaHTTP && s.status == sSeated {
 			st.setAway(s, true)
@@ -811,7 +818,8 @@ func (st *state) sendState(c *conn) {
 	}
 	c.held = true // until the view comes back (viewed): nothing may come before the state
 	a, pid, table, seat := st.r.arena, st.r.pid, s.m.Table, s.seat
-	ws := wire.State{MatchID: s.m.id, Status: wire.StatusWaiting, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState}
+	ws := wire.State{MatchID: s.m.id, Status: wire.StatusWaiting, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState,
+		LegalActions: json.RawMessage("[]")}
 	go func() {
 		ctx, cancel := contextFor(st.r)
 		defer cancel()
