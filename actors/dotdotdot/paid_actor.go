@@ -536,8 +536,13 @@ type potMemo struct {
 	Voided string         `json:"voided,omitempty"` // why the round was settled void (every entry back)
 }
 
+// paidReadGrace is how long after starts_at a table whose deposits could not all be read waits
+// for a read that succeeds (read again at each tick) before it drops the seats not read.
+const paidReadGrace = 2 * time.Minute
+
 // startsAt runs once starts_at has passed and every hold of t is answered: every hold is read
-// from the chain one last time, and the paid seats are chosen.
+// from the chain one last time, and the paid seats are chosen (a read that fails is tried again
+// at the next tick, for paidReadGrace).
 func (a *paidActor) startsAt(ctx actor.Context, t *paidTable) {
 	p := a.p
 	t.busy = true
@@ -551,14 +556,27 @@ func (a *paidActor) startsAt(ctx actor.Context, t *paidTable) {
 		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		read := make([]bool, len(holds))
+		var unread error
 		for i := range holds {
 			if err := p.read(rctx, holds[i], accounts[i], &checks[i]); err != nil {
-				p.log.Warn("paid table: deposits unreadable at starts_at: the seat is dropped", "table", t.id, "hold", holds[i].Hold, "err", err)
+				unread = err
 				continue
 			}
 			read[i] = true
 		}
-		return func() { a.decide(ctx, t, checks, read) }
+		return func() {
+			if unread != nil && p.a.Clock().Now().Before(t.startsAt.Add(paidReadGrace)) {
+				// A node that did not answer drops no seat that paid: the table waits, and its
+				// deposits are read again at the next tick, for paidReadGrace after starts_at.
+				t.busy = false
+				p.log.Warn("paid table: deposits unreadable at starts_at: read again at the next tick", "table", t.id, "err", unread)
+				return
+			}
+			if unread != nil {
+				p.log.Warn("paid table: deposits still unreadable: the seats not read are dropped", "table", t.id, "err", unread)
+			}
+			a.decide(ctx, t, checks, read)
+		}
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -303,6 +304,74 @@ func TestPaidClosingNotWrittenRefundsNothing(t *testing.T) {
 		t.Fatalf("check %+v %v", c, err)
 	}
 	if err := ledger.Audit(ctx, r.p.Ledger()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// flakyDeposits is fakeDeposits whose reads fail while failing is set, counting the reads.
+type flakyDeposits struct {
+	*fakeDeposits
+	failing atomic.Bool
+	reads   atomic.Int32
+}
+
+func (f *flakyDeposits) Deposits(ctx context.Context, tok string) ([]EscrowDeposit, error) {
+	f.reads.Add(1)
+	if f.failing.Load() {
+		return nil, errors.New("the node did not answer")
+	}
+	return f.fakeDeposits.Deposits(ctx, tok)
+}
+
+// A seat whose deposits cannot be read at starts_at (the node did not answer) is not dropped at
+// once: the table waits, and reads again at the next tick; a seat that paid plays.
+func TestPaidUnreadableDepositsAreReadAgain(t *testing.T) {
+	h, _ := blitzHarness(t)
+	deps := &flakyDeposits{fakeDeposits: &fakeDeposits{deps: map[string][]EscrowDeposit{}}}
+	opened := make(chan [2]string, 1)
+	p, err := NewPaidTables(h.arena, PaidOptions{Deposits: deps, Entry: 100_000_000, Gather: time.Minute, Format: "short",
+		Escrow: chainID + ":12810.0", OnOpen: func(table, round string, err error) {
+			if err != nil {
+				t.Errorf("open: %v", err)
+			}
+			opened <- [2]string{table, round}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ph, err := p.Hold(ctx, AgentJoin{Agent: chainID + "/cis-2:AgentOne", Name: "Agent One", Endpoint: "https://one.example/a2a", Human: true}, []string{owner1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps.add(ph.SeatToken, EscrowDeposit{Payer: "3kBxOwnerOne", Amount: 100_000_000, At: t0.Add(5 * time.Second), Finalized: true})
+	deps.failing.Store(true)
+	before := deps.reads.Load()
+	h.clock.Set(t0.Add(time.Minute))
+	deadline := time.Now().Add(waitMax)
+	for deps.reads.Load() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the deposits were not read at starts_at")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := p.Sweep(ctx); err != nil { // the read's continuation has run
+		t.Fatal(err)
+	}
+	deps.failing.Store(false)
+	if c, err := p.Check(ctx, ph.Hold, ph.SeatToken); err != nil || c.Status != storage.PaidHolding {
+		t.Fatalf("check after an unreadable starts_at: %+v %v; the seat waits for a read, it is not dropped", c, err)
+	}
+	h.clock.Set(t0.Add(time.Minute + 30*time.Second)) // the next tick reads again
+	select {
+	case <-opened:
+	case <-time.After(waitMax):
+		t.Fatal("the paid table did not open once its deposits could be read")
+	}
+	if c, err := p.Check(ctx, ph.Hold, ph.SeatToken); err != nil || c.Status != storage.PaidSeated {
+		t.Fatalf("check %+v %v", c, err)
+	}
+	if err := ledger.Audit(ctx, p.Ledger()); err != nil {
 		t.Fatal(err)
 	}
 }

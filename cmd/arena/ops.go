@@ -33,7 +33,8 @@ walk-in seats for good: their moves are dropped, they are free to join another t
 later restart plays them on in silence.
 A table that has finished its round cannot be restarted or stopped (refused, exit 1).
 check runs one of the server's consistency checks (paid: the paid tables' ledger against the
-escrow) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding.
+escrow) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding
+(or the server could not be asked), 2 when the server has no check NAME.
 
 flags (anywhere on the line):
   --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)
@@ -120,6 +121,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", r.Error, resp.StatusCode, r.Code)
 		} else {
 			fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
+		}
+		if pos[0] == "check" && resp.StatusCode == http.StatusNotFound {
+			return 2 // no such check: a usage error, never a finding's exit 1
 		}
 		return 1
 	}

@@ -28,6 +28,9 @@ func opsServer(t *testing.T) (*httptest.Server, *[]string) {
 			w.Write([]byte(`{"check":"paid","ok":false,"findings":[{"kind":"refund","detail":"the escrow refused refund"},{"kind":"settle"}]}`))
 		case "GET /ops/checks/quiet":
 			w.Write([]byte(`{"check":"quiet","ok":true,"findings":[]}`))
+		case "GET /ops/checks/nope":
+			w.WriteHeader(404)
+			w.Write([]byte(`{"error":"no check \"nope\" on this server","code":"not_found","retry":false}`))
 		case "POST /ops/tables/p1/restart", "POST /ops/tables/p1/stop":
 			w.Write([]byte(`{"table":"p1","status":"ok"}`))
 		default:
@@ -132,5 +135,12 @@ func TestOpsCheck(t *testing.T) {
 	}
 	if got := (*seen)[len(*seen)-1]; got != "GET /ops/checks/quiet" {
 		t.Fatalf("last request %q", got)
+	}
+	// A name the server has no check for is a usage error (2), never a finding (1): a script
+	// alerting on findings is not paged for a typo.
+	errb.Reset()
+	if code := opsMain(t.Context(), []string{"check", "nope", "--server", srv.URL, "--token", "op_right_token_0123"}, noEnv, &out, &errb); code != 2 ||
+		!strings.Contains(errb.String(), `no check "nope"`) {
+		t.Fatalf("unknown check: exit %d (%s)", code, errb.String())
 	}
 }
