@@ -36,8 +36,8 @@ type harness struct {
 // pairing, 3 s turns, 300 ms away turns.
 func shortDilemma(size, min int) Game {
 	return Game{ID: dilemma.GameID, Name: dilemma.Name, RulesVersion: dilemma.RulesVersion, TableSize: size, Min: min,
-		Options: json.RawMessage(`{"max_iterations":2,"stop_one_in":2}`),
-		Pace:    games.Pace{Steps: map[string]time.Duration{"turn": 3 * time.Second, "away": 300 * time.Millisecond}}}
+		Options: json.RawMessage(`{"max_iterations":2,"stop_one_in":2}`), Rules: dilemmaRules,
+		Pace: games.Pace{Steps: map[string]time.Duration{"turn": 3 * time.Second, "away": 300 * time.Millisecond}}}
 }
 
 func newHarness(t *testing.T, g Game) *harness {
@@ -157,3 +157,16 @@ func (r *reader) must() wire.Outbound {
 }
 
 var errNoEnd = errors.New("no match_end")
+
+// dilemmaRules is a short rules text for the bartender to answer from.
+const dilemmaRules = `# Dilemma
+
+Every seat meets every other seat once, a round per pairing.
+
+## Points
+
+Both cooperate: 3 points each. Both defect: 1 point each. A defector against a cooperator scores 5 points, the cooperator 0.
+
+## Deadlines
+
+Answer within deadline_ms; a missed deadline plays cooperate.`

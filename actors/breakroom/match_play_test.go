@@ -48,7 +48,11 @@ func wsPlay(a *agent, reconnect bool, joined chan<- struct{}) wsResult {
 				res.seated = m
 			}
 		case wire.YourTurn:
-			body, _ := json.Marshal(map[string]any{"action": "cooperate"})
+			move := map[string]any{"action": "cooperate"}
+			if res.moves == 0 {
+				move["message"] = "Bartender, how many points when both cooperate?"
+			}
+			body, _ := json.Marshal(move)
 			err := a.h.room.Move(context.Background(), rd.conn, &wire.Move{MatchID: m.MatchID, Round: m.Round, Turn: m.Turn, Body: body})
 			if err != nil {
 				res.refused = append(res.refused, err.Error())
@@ -249,6 +253,28 @@ func TestDilemmaMatchEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(string(lines[0]), `"type":"match_start"`) || !strings.Contains(string(lines[len(lines)-1]), `"type":"match_end"`) {
 		t.Fatalf("log from %s to %s", lines[0], lines[len(lines)-1])
+	}
+	// The bartender greeted the table and answered the question from the rules text.
+	staffSeat := -1
+	for _, pl := range s.Players {
+		if pl.Staff {
+			staffSeat = pl.Seat
+		}
+	}
+	var said []string
+	for _, l := range lines {
+		var m struct {
+			Type string `json:"type"`
+			Seat int    `json:"seat"`
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(l, &m) == nil && m.Type == "message" && m.Seat == staffSeat {
+			said = append(said, m.Text)
+		}
+	}
+	if len(said) < 2 || said[0] != staffGreeting || !strings.Contains(said[1], "Both cooperate: 3 points each") ||
+		!strings.HasPrefix(said[1], s.Players[w.seated.Seat].DisplayName+": ") {
+		t.Errorf("the bartender said %q", said)
 	}
 	for _, a := range []*agent{ws, hp} {
 		if r, _ := h.room.Reputation(a.key); r.Matches != 0 {

@@ -79,6 +79,8 @@ type Game struct {
 	Format       string // the engine's format ("" for its first)
 	TableSize    int    // a table opens when this many agents are queued
 	Min          int    // the fewest a table opens with; house bots fill up to it
+	// Rules is the game's rules text (markdown): the bartender answers table talk from it.
+	Rules string
 	// Options and Pace are every match's Setup.Options and Setup.Pace (nil and zero: the
 	// rules' defaults).
 	Options json.RawMessage
@@ -347,7 +349,11 @@ func (r *Room) Join(ctx context.Context, j JoinRequest) (Joined, error) {
 	} else {
 		q, err = r.lobby.Join(ctx, j.Game, lobby.Entrant{Key: j.Key})
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, lobby.ErrAlreadyPlaying) && jr.rejoin:
+		// The entry taken over was seated meanwhile: the connection hears seated next.
+		q, err = lobby.Queued{Position: 1}, nil
+	case err != nil:
 		r.tell(&opAbandonJoin{conn: jr.conn})
 		return Joined{}, lobbyRefusal(err)
 	}
@@ -465,7 +471,8 @@ func (r *Room) State(ctx context.Context, conn, matchID string, wait time.Durati
 
 // waitingState is the state of a seat with no open move: the table's view of it.
 func (r *Room) waitingState(ctx context.Context, matchID string, at *seatRef) (wire.State, error) {
-	st := wire.State{MatchID: matchID, Status: wire.StatusWaiting, Round: at.lastRound, Turn: at.lastTurn, VisibleState: at.lastState}
+	st := wire.State{MatchID: matchID, Status: wire.StatusWaiting, Round: at.lastRound, Turn: at.lastTurn, VisibleState: at.lastState,
+		LegalActions: json.RawMessage("[]")}
 	if v, err := r.arena.View(ctx, at.table, at.seat); err == nil && len(v.State) > 0 {
 		st.VisibleState = v.State
 	}

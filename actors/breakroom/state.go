@@ -114,6 +114,7 @@ type match struct {
 	early   []games.Event // events that came before the table said it opened
 	sess    map[int]*session
 	players []wire.Player
+	staff   staffSay // the bartender's talk (staff.go)
 }
 
 type state struct {
@@ -181,7 +182,8 @@ type (
 		away bool
 		ok   bool
 	}
-	silenceDue struct {
+	presenceRetry struct{ s *session }
+	silenceDue    struct {
 		s   *session
 		gen uint64
 	}
@@ -258,7 +260,13 @@ func (st *state) Receive(ctx actor.Context) {
 		if m.ok {
 			s.sentAway = m.away
 			st.pushPresence(s)
+			return
 		}
+		// The table did not answer (restarting, busy): try again in a second.
+		pid, root := st.r.pid, st.r.arena.System().Root
+		st.r.arena.Clock().AfterFunc(time.Second, func() { root.Send(pid, &presenceRetry{s: s}) })
+	case *presenceRetry:
+		st.pushPresence(m.s)
 	case *silenceDue:
 		if s := m.s; m.gen == s.silenceGen && s.conn != nil && s.conn.via == ViaHTTP && s.status == sSeated {
 			st.setAway(s, true)
@@ -697,7 +705,8 @@ func (st *state) formed(tf *lobby.TableFormed) {
 			seat.Kind, seat.Channel, seat.Actor, seat.Pause = "house", actors.ChannelHouse, "", pause
 			seat.Seat.Options = json.RawMessage(`{"house":true}`)
 		case rec.Staff:
-			seat.Kind, seat.Channel, seat.Actor, seat.Pause = "staff", actors.ChannelHouse, "", pause
+			// The room plays the bartender (staff.go): it talks as well as plays.
+			seat.Kind = "staff"
 			seat.Seat.Options = json.RawMessage(`{"staff":true}`)
 		}
 		spec.Seats = append(spec.Seats, seat)
@@ -809,7 +818,8 @@ func (st *state) sendState(c *conn) {
 	}
 	c.held = true // until the view comes back (viewed): nothing may come before the state
 	a, pid, table, seat := st.r.arena, st.r.pid, s.m.Table, s.seat
-	ws := wire.State{MatchID: s.m.id, Status: wire.StatusWaiting, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState}
+	ws := wire.State{MatchID: s.m.id, Status: wire.StatusWaiting, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState,
+		LegalActions: json.RawMessage("[]")}
 	go func() {
 		ctx, cancel := contextFor(st.r)
 		defer cancel()
@@ -824,6 +834,10 @@ func (st *state) sendState(c *conn) {
 func (st *state) prompt(d *actors.DeliverPrompt) {
 	m := st.tables[d.Table]
 	if m == nil {
+		return
+	}
+	if i := d.Seat - 1; i >= 0 && i < len(m.Seats) && m.Seats[i].Staff {
+		st.staffMove(m, d)
 		return
 	}
 	s := m.sess[d.Seat]
@@ -855,6 +869,9 @@ func (st *state) events(e *tableEvents) {
 
 func (st *state) fanOut(m *match, evs []games.Event) {
 	for _, ev := range evs {
+		if ev.Visibility == games.Public {
+			st.heard(m, ev)
+		}
 		var line []byte
 		for seat, s := range m.sess {
 			if s.m != m || s.conn == nil || !ev.Visibility.Shows(seat, false) {
