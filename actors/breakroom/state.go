@@ -746,6 +746,7 @@ func (st *state) opened(o *tableOpened) {
 		return
 	}
 	st.open(m, o.round)
+	// seated, then the lines logged meanwhile (match_start …), then the open move.
 	for _, s := range m.sess {
 		if s.m != m {
 			continue
@@ -754,14 +755,19 @@ func (st *state) opened(o *tableOpened) {
 			st.setAway(s, true)
 		}
 		st.put(s.conn, st.seated(s))
+	}
+	early := m.early
+	m.early = nil
+	st.fanOut(m, early)
+	for _, s := range m.sess {
+		if s.m != m {
+			continue
+		}
 		if s.open(st.now()) {
 			st.put(s.conn, yourTurn(m.id, s.prompt, st.now()))
 		}
 		st.bump(s)
 	}
-	early := m.early
-	m.early = nil
-	st.fanOut(m, early)
 }
 
 // open makes a match's table live under its match id.
