@@ -98,6 +98,7 @@ func (d *Door) Mount(e *echo.Echo) error {
 	e.GET("/v0/matches/:id/state", d.state)
 	e.POST("/v0/matches/:id/move", d.move)
 	e.POST("/v0/matches/:id/feedback", d.feedback)
+	e.GET("/r/:file", d.replayLog)
 	return nil
 }
 
