@@ -212,6 +212,19 @@ type CallJob struct {
 	Call    ccd.ContractCall
 	ReplyTo *actor.PID
 	Retry   bool
+	// FinalTo, when set, is sent *CallFinal once the call's transaction is in a finalized block
+	// (at once when it already is). Only the asker of this incarnation hears it: after a restart
+	// the asker asks again (the same call is the same transaction) to hear it.
+	FinalTo *actor.PID
+}
+
+// CallFinal tells a CallJob's FinalTo that its transaction is final: Tx is the transaction that
+// carried the call (hex), Block its block (hex); Rejected is the contract's refusal when it
+// failed there ("" when it took effect).
+type CallFinal struct {
+	Table, Round, Name string
+	Tx, Block          string
+	Rejected           string
 }
 
 // CallSubmitted answers a CallJob: Tx is the transaction hash (hex), or Err says why the job
