@@ -34,7 +34,7 @@ type item struct {
 	state   itemState
 	due     time.Time
 	tries   int
-	replies []*reply // tables waiting for the answer until the item is persisted
+	replies []*reply     // tables waiting for the answer until the item is persisted
 	finals  []*actor.PID // askers waiting for finality (CallJob.FinalTo)
 }
 
