@@ -261,7 +261,10 @@ func (a *chainActor) onCall(ctx actor.Context, j CallJob) {
 		}
 		return
 	}
-	key, err := CallKey(j.Call)
+	key, err := j.Key, error(nil)
+	if key == nil {
+		key, err = CallKey(j.Call)
+	}
 	if err != nil {
 		set("", err)
 		if j.ReplyTo != nil {

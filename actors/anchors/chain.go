@@ -212,6 +212,10 @@ type CallJob struct {
 	Call    ccd.ContractCall
 	ReplyTo *actor.PID
 	Retry   bool
+	// Key, when set, is the call's index key instead of its CallKey: the call is made once per
+	// Key whatever its parameter (a lent Badge's mint, whose agent_uri names an origin that may
+	// change between runs); LookupCall does not find it, Lookup(Key) does.
+	Key []byte
 	// FinalTo, when set, is sent *CallFinal once the call's transaction is in a finalized block
 	// (at once when it already is). Only the asker of this incarnation hears it: after a restart
 	// the asker asks again (the same call is the same transaction) to hear it.

@@ -114,6 +114,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	if err != nil {
 		return err
 	}
+	if origin, _, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr()); err == nil {
+		dot.setOrigin(origin) // lent Badges' cards are served there (dotdotdot.MintOptions)
+	}
 	br, err := newBreakroom(cfg, ln.Addr(), log)
 	if err != nil {
 		return err
