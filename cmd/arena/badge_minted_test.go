@@ -89,7 +89,9 @@ func TestPracticeMintsItsLentBadges(t *testing.T) {
 		}
 		seats, mints = read(tr.raw)
 		return len(seats) > 0 && len(mints) == len(seats)
-	}, func() string { return fmt.Sprintf("%d badge.minted for %d seats; logs:\n%s", len(mints), len(seats), s.logs) })
+	}, func() string {
+		return fmt.Sprintf("%d badge.minted for %d seats; logs:\n%s", len(mints), len(seats), s.logs)
+	})
 
 	client, err := ccd.Dial(ctx, s.chain, false)
 	if err != nil {
