@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,20 +83,44 @@ func TestPracticeMintsItsLentBadges(t *testing.T) {
 		}
 		return seats, mints
 	}
-	// The mints are final within seconds, long before the round ends: wait for them (the
-	// walk-in's first move may pass unanswered meanwhile; its seat then stays silent).
-	var seats map[int]seatTaken
-	var mints []minted
-	eventually(t, time.Until(deadlineOf(ctx))-5*time.Second, 100*time.Millisecond, func() bool {
-		tr := s.call(ctx, "GET", "/v1/rounds/"+round+"/transcript", "", nil)
-		if tr.status != 200 {
-			return false
-		}
-		seats, mints = read(tr.raw)
-		return len(seats) > 0 && len(mints) == len(seats)
-	}, func() string {
-		return fmt.Sprintf("%d badge.minted for %d seats; logs:\n%s", len(mints), len(seats), s.logs)
+	// The mints are final within seconds, long before the round ends: the round's public feed
+	// (the transcript itself is public after the reveal only, §11.4) shows one badge.minted per
+	// seat.taken while the round is live (the walk-in's first move may pass unanswered meanwhile;
+	// its seat then stays silent).
+	liveSeats, liveMints := watchFeed(t, ctx, s, round, func(types map[string]int) bool {
+		return types["seat.taken"] > 0 && types["badge.minted"] == types["seat.taken"]
 	})
+	if liveMints != liveSeats {
+		t.Fatalf("the live feed showed %d badge.minted for %d seat.taken; logs:\n%s", liveMints, liveSeats, s.logs)
+	}
+
+	// The round plays out; its revealed transcript carries the same badge.minted, checked below.
+	for {
+		if ctx.Err() != nil {
+			t.Fatalf("round %s not over; logs:\n%s", round, s.logs)
+		}
+		r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+		if r.status != 200 {
+			t.Fatalf("next %d %s", r.status, r.raw)
+		}
+		if r.body["result"] != nil {
+			break
+		}
+		if r.body["waiting"] == true {
+			continue
+		}
+		var e envelope
+		if err := json.Unmarshal(r.raw, &e); err != nil || e.Round != round {
+			t.Fatalf("envelope %s: %v", r.raw, err)
+		}
+		if a := s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e)); a.status != 200 && !bytes.Contains(a.raw, []byte("stale")) {
+			t.Fatalf("answer %d/%s/%d: %d %s", e.Turn, e.Phase, e.Exchange, a.status, a.raw)
+		}
+	}
+	seats, mints := read(revealedTranscript(t, ctx, s, round))
+	if len(seats) != liveSeats || len(mints) != liveMints {
+		t.Fatalf("the revealed transcript has %d badge.minted for %d seats, the live feed had %d for %d", len(mints), len(seats), liveMints, liveSeats)
+	}
 
 	client, err := ccd.Dial(ctx, s.chain, false)
 	if err != nil {
@@ -142,33 +171,7 @@ func TestPracticeMintsItsLentBadges(t *testing.T) {
 		}
 	}
 
-	// The round plays out; anchor-check passes on its revealed transcript.
-	for {
-		if ctx.Err() != nil {
-			t.Fatalf("round %s not over; logs:\n%s", round, s.logs)
-		}
-		r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
-		if r.status != 200 {
-			t.Fatalf("next %d %s", r.status, r.raw)
-		}
-		if r.body["result"] != nil {
-			break
-		}
-		if r.body["waiting"] == true {
-			continue
-		}
-		var e envelope
-		if err := json.Unmarshal(r.raw, &e); err != nil || e.Round != round {
-			t.Fatalf("envelope %s: %v", r.raw, err)
-		}
-		if a := s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e)); a.status != 200 && !bytes.Contains(a.raw, []byte("stale")) {
-			t.Fatalf("answer %d/%s/%d: %d %s", e.Turn, e.Phase, e.Exchange, a.status, a.raw)
-		}
-	}
-	raw := revealedTranscript(t, ctx, s, round)
-	if _, after := read(raw); len(after) != len(mints) {
-		t.Fatalf("the revealed transcript has %d badge.minted, the live one had %d", len(after), len(mints))
-	}
+	// anchor-check still passes on the revealed transcript.
 	if code, out, errOut := runAnchorCheck(ctx, nil, "--node", s.chain, s.url+"/v1/rounds/"+round+"/transcript"); code != 0 || firstFail(out) != "" {
 		t.Fatalf("anchor-check: exit %d\n%s%s", code, out, errOut)
 	}
@@ -180,4 +183,61 @@ func deadlineOf(ctx context.Context) time.Time {
 		return dl
 	}
 	return time.Now().Add(time.Minute)
+}
+
+// watchFeed reads round's public feed (GET /v1/rounds/{round}/events, Server-Sent Events) until
+// done holds of the event types seen so far, and returns how many seat.taken and badge.minted it
+// saw. It fails the test when the feed ends first or ctx ends.
+func watchFeed(t *testing.T, ctx context.Context, s *server, round string, done func(map[string]int) bool) (seats, mints int) {
+	t.Helper()
+	types := map[string]int{}
+	after := int64(0)
+	for {
+		req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"/v1/rounds/"+round+"/events?after="+strconv.FormatInt(after, 10), nil)
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("feed of %s: %v (types seen %v); logs:\n%s", round, err, types, s.logs)
+		}
+		if r.StatusCode != 200 {
+			raw, _ := io.ReadAll(r.Body)
+			r.Body.Close()
+			t.Fatalf("feed of %s: %d %s", round, r.StatusCode, raw)
+		}
+		sc := bufio.NewScanner(r.Body)
+		ended := ""
+		for sc.Scan() {
+			line := sc.Text()
+			if strings.HasPrefix(line, "event: end") {
+				ended = "end"
+			}
+			data, ok := strings.CutPrefix(line, "data: ")
+			if !ok {
+				continue
+			}
+			if ended != "" {
+				ended = data
+				break
+			}
+			var ev struct {
+				Seq  int64  `json:"seq"`
+				Type string `json:"type"`
+			}
+			if err := json.Unmarshal([]byte(data), &ev); err != nil {
+				t.Fatalf("feed line %q: %v", data, err)
+			}
+			after = ev.Seq
+			types[ev.Type]++
+			if done(types) {
+				r.Body.Close()
+				return types["seat.taken"], types["badge.minted"]
+			}
+		}
+		r.Body.Close()
+		if ended != "" && !strings.Contains(ended, "later") {
+			t.Fatalf("the feed of %s ended (%s) with types %v; logs:\n%s", round, ended, types, s.logs)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("feed of %s: types %v when the test's time ran out; logs:\n%s", round, types, s.logs)
+		}
+	}
 }
