@@ -31,8 +31,10 @@ type MintOptions struct {
 	Chain interface{ Call(job anchors.CallJob) }
 	// Owner is the account that owns every lent Badge: the house identity account (§3). Required.
 	Owner concordium.Address
-	// Base is the origin the DOTDOTDOT site is reached at (its public URL); a lent Badge's
-	// agent_uri is Base + LentCardPath(table, seat). Called at each mint. Required.
+	// Base is the origin the DOTDOTDOT site is reached at (its public URL, else the listen
+	// address: cmd/arena's publicSite); a lent Badge's agent_uri is Base + LentCardPath(table,
+	// seat). Called at each mint; while it is not an absolute http(s) URL, nothing is minted.
+	// Required.
 	Base func() string
 }
 
@@ -164,6 +166,11 @@ func (m *minter) mint(ctx actor.Context, table string) {
 		return
 	}
 	reg := m.o.Base()
+	if !strings.HasPrefix(reg, "http://") && !strings.HasPrefix(reg, "https://") {
+		// A card URL the registry would keep for good must be absolute: no origin, no mint.
+		m.log.Warn("lent Badges not minted: the site's origin is not known", "table", table, "origin", reg)
+		return
+	}
 	for _, s := range st.Seats {
 		if !s.LentKey() {
 			continue

@@ -41,7 +41,8 @@ func TestPracticeMintsItsLentBadges(t *testing.T) {
 	}
 	join := s.call(ctx, "POST", "/v1/walkin/join", tok, map[string]any{"table": "practice"})
 	round, _ := join.body["round"].(string)
-	if join.status != 200 || round == "" {
+	table, _ := join.body["table"].(string)
+	if join.status != 200 || round == "" || table == "" {
 		t.Fatalf("join %d %s", join.status, join.raw)
 	}
 
@@ -165,6 +166,11 @@ func TestPracticeMintsItsLentBadges(t *testing.T) {
 		a, err := resolver.Resolve(ctx, m.Agent)
 		if err != nil {
 			t.Fatalf("seat %d's lent Badge %s does not resolve: %v", m.Seat, m.Agent, err)
+		}
+		// The server has no public_url: the card is registered at the listen address's origin
+		// (publicSite), where this test fetched it just now.
+		if want := s.url + "/.well-known/lent/" + table + "/" + strconv.Itoa(m.Seat) + ".json"; a.CardURI != want {
+			t.Fatalf("seat %d's lent Badge is registered with card %s, want %s", m.Seat, a.CardURI, want)
 		}
 		if canon.FormatKey(a.Key) != st.SigningKey || a.Owner != house || !a.HouseOwned || a.Kind != badge.KindHouse {
 			t.Fatalf("seat %d resolves to key %s owner %s kind %s; seat.taken %+v", m.Seat, canon.FormatKey(a.Key), a.Owner, a.Kind, st)

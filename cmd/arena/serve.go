@@ -108,15 +108,19 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	defer ln.Close() // srv.Serve closes it too; this covers a return before serving
 
+	// The origin every link names (site.go), known before any table is restored: a restored
+	// table's lent Badges are minted with their cards there (dotdotdot.MintOptions).
+	origin, localOnly, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr())
+	if err != nil {
+		return err
+	}
 	// Each protocol's product (dotdotdot.go, breakroom.go), then the runtime, once, with every
 	// product on it.
 	dot, err := newDotdotdot(cfg, store, &ch, log)
 	if err != nil {
 		return err
 	}
-	if origin, _, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr()); err == nil {
-		dot.setOrigin(origin) // lent Badges' cards are served there (dotdotdot.MintOptions)
-	}
+	dot.setOrigin(origin)
 	br, err := newBreakroom(cfg, ln.Addr(), log)
 	if err != nil {
 		return err
@@ -136,10 +140,6 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	}
 	for _, o := range own {
 		defer o.ln.Close()
-	}
-	origin, localOnly, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr())
-	if err != nil {
-		return err
 	}
 	if localOnly {
 		log.Warn("ARENA_PUBLIC_URL is unset and the listen address names no host: links and pages name "+origin+", which works on this machine only", "site", origin)
