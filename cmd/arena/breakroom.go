@@ -187,3 +187,5 @@ func (d roomDoors) Feedback(ctx context.Context, conn string, f *wire.Feedback) 
 func (d roomDoors) Log(ctx context.Context, match string) ([][]byte, error) {
 	return d.room.Log(ctx, match, breakroom.PublicViewer)
 }
+
+func (d roomDoors) Reputation(key string) (wire.Reputation, error) { return d.room.Reputation(key) }

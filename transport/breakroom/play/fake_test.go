@@ -447,3 +447,12 @@ func (f *fake) Log(_ context.Context, match string) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+func (f *fake) Reputation(key string) (wire.Reputation, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.match != nil && f.match.ended && f.seatOf(Agent{Key: key, Game: "coin"}) == 0 {
+		return wire.Reputation{Matches: 1, Wins: 1, AvgRank: 1}, nil
+	}
+	return wire.Reputation{}, nil
+}
