@@ -3,7 +3,7 @@
 // kept about each key. It opens one lobby queue per game (actors/lobby), turns each table the
 // lobby forms into a table of the runtime (actors.Arena.OpenTable: the game is a games.Engine,
 // house bots are the runtime's house seats with a short pause), and carries what the table says
-// to the seats' connections as the protocol's messages (transport/breakroom/wire).
+// to the seats' connections as the protocol's messages (games/breakroom/wire).
 //
 // # For the doors
 //

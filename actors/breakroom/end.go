@@ -13,7 +13,7 @@ import (
 	"arena/games"
 	"arena/games/breakroom"
 	"arena/storage"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // contextFor is the context of a call the room makes off its actor: the arena's ask timeout.

@@ -19,7 +19,7 @@ import (
 	"arena/games/breakroom/dilemma"
 	"arena/storage"
 	"arena/storage/storagetest"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // harness runs the room on a real runtime (wall clock, compressed figures) and a real store.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"arena/games/breakroom/dilemma"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // wsPlay plays a socket agent's match from its mailbox: every your_turn answered with cooperate,

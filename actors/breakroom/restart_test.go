@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"arena/games/breakroom/dilemma"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // TestMatchSurvivesRestart: the server stops mid-match (the runtime shut down, the store closed)

@@ -14,7 +14,7 @@ import (
 	"arena/actors/lobby"
 	"arena/games"
 	"arena/games/breakroom"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // The room actor: every session, connection and match of the product, on one goroutine. Its

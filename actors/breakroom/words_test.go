@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // TestOrdinal: English ordinals, the teens included.

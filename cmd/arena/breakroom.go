@@ -17,7 +17,7 @@ import (
 	brdilemma "arena/games/breakroom/dilemma"
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/play"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // Break Room's wiring: the product (actors/breakroom's Room) with the games of breakroomGames, on

@@ -12,7 +12,7 @@ import (
 	"errors"
 	"time"
 
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // Join is a join the door has read and verified (the signature over the nonce checked and the

@@ -13,7 +13,7 @@ import (
 
 	"arena/games"
 	"arena/transport/breakroom/auth"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 	"arena/transport/door"
 	"arena/transport/ws"
 )

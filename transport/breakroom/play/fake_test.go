@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"arena/games"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // fake is a product for the doors' tests: one game ("coin", two seats) whose table opens when

@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/chain/nostr"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
 

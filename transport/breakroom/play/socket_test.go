@@ -11,7 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"arena/transport/breakroom/auth"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // playTurn answers s's your_turn yt with a cooperate.
