@@ -12,8 +12,8 @@ import (
 	"arena/actors"
 	"arena/games"
 	"arena/games/breakroom"
-	"arena/storage"
 	"arena/games/breakroom/wire"
+	"arena/storage"
 )
 
 // contextFor is the context of a call the room makes off its actor: the arena's ask timeout.

@@ -15,9 +15,9 @@ import (
 	"arena/games"
 	brgames "arena/games/breakroom"
 	brdilemma "arena/games/breakroom/dilemma"
+	"arena/games/breakroom/wire"
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/play"
-	"arena/games/breakroom/wire"
 )
 
 // Break Room's wiring: the product (actors/breakroom's Room) with the games of breakroomGames, on

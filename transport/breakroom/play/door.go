@@ -12,8 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/games"
-	"arena/transport/breakroom/auth"
 	"arena/games/breakroom/wire"
+	"arena/transport/breakroom/auth"
 	"arena/transport/door"
 	"arena/transport/ws"
 )

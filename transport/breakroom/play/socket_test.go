@@ -10,8 +10,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"arena/transport/breakroom/auth"
 	"arena/games/breakroom/wire"
+	"arena/transport/breakroom/auth"
 )
 
 // playTurn answers s's your_turn yt with a cooperate.
