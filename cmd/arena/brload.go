@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"arena/config"
+	"arena/storage"
 )
 
 var brloadCommand = command{
@@ -52,6 +54,9 @@ flags:
   --ramp R          agents started per second (default 500; 0: all at once)
   --duration D      agents start new matches for D (default 1m); then the run ends when the
                     last match does
+  --leave           end the run at --duration instead: the agents close their sockets
+                    mid-match (every agent must still have been seated; matches are not
+                    required to have ended)
   --move D          the move deadline (deadline_ms; in-process only; default 5s)
   --think D         each agent's think time before a move, ±25% (default 200ms)
   --lobby-wait D    in-process: the lobby timer (default 2s)
@@ -61,10 +66,14 @@ flags:
   --sources K       dial from 127.0.0.1 … 127.0.0.K, K callers to the challenge desk's
                     per-address bound of unspent nonces (64 each) and K ephemeral port ranges
                     (default 16)
+  --nosync          in-process: the store skips fsync (the server as it runs syncs every
+                    commit before the move's events leave; this measures without the disk)
   --heap-every D    heap sample period (default 10s)
   --timeout D       give up after D (default 30m)
+  --cpuprofile F    write a pprof CPU profile of this process to F
 
-exit status: 0 every agent was seated and every match ended; 1 otherwise; 2 usage error.
+exit status: 0 every agent was seated and every match ended (with --leave: every agent was
+seated); 1 otherwise; 2 usage error.
 `
 
 // loadOptions configure a load run (brloadUsage).
@@ -81,7 +90,11 @@ type loadOptions struct {
 	Sources    int
 	HeapEvery  time.Duration
 	Timeout    time.Duration
-	Log        io.Writer // the in-process server's warnings (nil: discarded)
+	NoSync     bool // in-process: the store skips fsync
+	// Leave ends the run at Duration: the agents close their sockets mid-match (the server plays
+	// their seats out by its timeouts) instead of playing every match out.
+	Leave bool
+	Log   io.Writer // the in-process server's warnings (nil: discarded)
 }
 
 // loadResult is what a run measured. Durations are wall-clock.
@@ -91,7 +104,7 @@ type loadResult struct {
 	PeakLive             int // matches with an agent seated and not ended, at once
 	Matches, Ended       int // matches agents were seated at, and those whose every agent got match_end
 	Moves                int64
-	Elapsed, Play        time.Duration // the whole run; first seat to last match_end
+	Elapsed, Play        time.Duration // the whole run; first seat to last match_end (--leave: to the leaving)
 	MovesPerSecond       float64       // over Play
 	Samples              int           // send→event latencies
 	P50, P99, Max        time.Duration
@@ -100,6 +113,10 @@ type loadResult struct {
 	Errors               map[string]int // error codes the agents were sent
 	Closes               map[int]int    // close codes the server ended sockets with
 	Retries, RateLimited int64          // sockets dialled again; of them refused 429 at the upgrade
+	// Drops are seated sockets that ended (the agent joined again and was seated back);
+	// FirstDrop is the first one's agent, match and error.
+	Drops     int64
+	FirstDrop string
 	// Heap samples (after a forced GC, above the baseline) per connected agent and per live
 	// table; StackPerAgent is goroutine stacks (StackInuse) per connected agent at the heap peak.
 	HeapSamples                        []string
@@ -115,11 +132,11 @@ type loadResult struct {
 func (r loadResult) String() string {
 	return fmt.Sprintf("agents=%d seated=%d connected peak=%d live tables peak=%d matches=%d ended=%d moves=%d "+
 		"elapsed=%v play=%v moves/s=%.0f send→event (n=%d) p50=%v p99=%v max=%v iteration_end fan-out (n=%d) p50=%v p99=%v "+
-		"errors=%v closes=%v retries=%d (rate_limited %d)",
+		"errors=%v closes=%v retries=%d (rate_limited %d) drops while seated=%d%s",
 		r.Agents, r.Seated, r.PeakConnected, r.PeakLive, r.Matches, r.Ended, r.Moves, r.Elapsed.Round(time.Millisecond),
 		r.Play.Round(time.Millisecond), r.MovesPerSecond, r.Samples, r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond),
 		r.Max.Round(time.Millisecond), r.FanOutSamples, r.FanOutP50.Round(10*time.Microsecond), r.FanOutP99.Round(10*time.Microsecond),
-		r.Errors, r.Closes, r.Retries, r.RateLimited)
+		r.Errors, r.Closes, r.Retries, r.RateLimited, r.Drops, cond(r.FirstDrop != "", " (first: "+r.FirstDrop+")", ""))
 }
 
 func runBrload(ctx context.Context, args []string) int {
@@ -142,6 +159,9 @@ func brloadMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.IntVar(&o.Sources, "sources", 16, "")
 	fs.DurationVar(&o.HeapEvery, "heap-every", 10*time.Second, "")
 	fs.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "")
+	fs.BoolVar(&o.NoSync, "nosync", false, "")
+	fs.BoolVar(&o.Leave, "leave", false, "")
+	cpuProfile := fs.String("cpuprofile", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, brloadUsage)
@@ -165,6 +185,8 @@ func brloadMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usage("--move, --lobby-wait, --house-after, --heap-every and --timeout must be positive")
 	case o.Sources < 1 || o.Sources > 254:
 		return usage("--sources %d: 1 to 254", o.Sources)
+	case o.URL != "" && o.NoSync:
+		return usage("--nosync is for the in-process server")
 	case o.URL != "" && !strings.HasPrefix(o.URL, "http://") && !strings.HasPrefix(o.URL, "https://"):
 		return usage("--url %q: want http(s)://HOST:PORT", o.URL)
 	}
@@ -178,8 +200,27 @@ func brloadMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			o.Agents, perAgent*o.Agents+256, limit, err, (int(limit)-256)/perAgent)
 	}
 	o.Log = stderr
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "arena brload: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
+	target := o.URL
+	if target == "" {
+		target = "in-process server, fsync on"
+		if o.NoSync {
+			target = "in-process server, no fsync"
+		}
+	}
 	fmt.Fprintf(stdout, "arena brload: %d agents, ramp %g/s, duration %v, move %v, think %v, %s, load average %s\n",
-		o.Agents, o.Ramp, o.Duration, o.Move, o.Think, cmp(o.URL, "in-process server"), loadAvg())
+		o.Agents, o.Ramp, o.Duration, o.Move, o.Think, target, loadAvg())
 	r, err := loadTest(ctx, o)
 	fmt.Fprintf(stdout, "%v\n", r)
 	if len(r.HeapSamples) > 0 {
@@ -201,12 +242,12 @@ func brloadMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return 0
 }
 
-// cmp is a, or b when a is empty.
-func cmp(a, b string) string {
-	if a == "" {
-		return b
+// cond is a when c holds, else b.
+func cond(c bool, a, b string) string {
+	if c {
+		return a
 	}
-	return a
+	return b
 }
 
 // raiseFDLimit raises the soft limit on open files to need (at most the hard limit; Go's
@@ -244,8 +285,8 @@ type loadRun struct {
 	began     time.Time
 	stopAt    time.Time
 
-	moves, retries, rateLimited, dialErrors atomic.Int64
-	conns, peakConns                        atomic.Int64
+	moves, retries, rateLimited, dialErrors, drops atomic.Int64
+	conns, peakConns                               atomic.Int64
 
 	mu        sync.Mutex
 	seated    []bool
@@ -263,6 +304,7 @@ type loadRun struct {
 	fan       []time.Duration
 	win       map[int][]time.Duration
 	failed    error
+	firstDrop string
 	cancel    context.CancelFunc
 }
 
@@ -374,6 +416,15 @@ func (r *loadRun) closedBy(code int) {
 	r.closes[code]++
 }
 
+// dropped notes a seated socket's end (the first one's words are reported).
+func (r *loadRun) dropped(what string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.firstDrop == "" {
+		r.firstDrop = what
+	}
+}
+
 func (r *loadRun) fail(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -442,6 +493,10 @@ func loadTest(ctx context.Context, o loadOptions) (loadResult, error) {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 
+	if o.Leave {
+		t := time.AfterFunc(o.Duration, acancel)
+		defer t.Stop()
+	}
 	tick := time.NewTicker(o.HeapEvery)
 	defer tick.Stop()
 	win := time.NewTicker(5 * time.Second)
@@ -526,14 +581,19 @@ func loadTest(ctx context.Context, o loadOptions) (loadResult, error) {
 	defer r.mu.Unlock()
 	res.Seated, res.PeakConnected, res.PeakLive = r.nSeated, int(r.peakConns.Load()), r.peakLive
 	res.Matches, res.Ended, res.Moves = r.nMatches, r.nEnded, r.moves.Load()
-	if !r.firstSeat.IsZero() && r.lastEnd.After(r.firstSeat) {
-		res.Play = r.lastEnd.Sub(r.firstSeat)
+	end := r.lastEnd
+	if o.Leave {
+		end = r.began.Add(min(o.Duration, res.Elapsed)) // the agents left then
+	}
+	if !r.firstSeat.IsZero() && end.After(r.firstSeat) {
+		res.Play = end.Sub(r.firstSeat)
 		res.MovesPerSecond = float64(res.Moves) / res.Play.Seconds()
 	}
 	res.Samples, res.P50, res.P99, res.Max = len(r.lat), percentile(r.lat, 50), percentile(r.lat, 99), percentile(r.lat, 100)
 	res.FanOutSamples, res.FanOutP50, res.FanOutP99 = len(r.fan), percentile(r.fan, 50), percentile(r.fan, 99)
 	res.Errors, res.Closes = maps.Clone(r.errCodes), maps.Clone(r.closes)
 	res.Retries, res.RateLimited = r.retries.Load(), r.rateLimited.Load()
+	res.Drops, res.FirstDrop = r.drops.Load(), r.firstDrop
 	select {
 	case err := <-startErr:
 		return res, err
@@ -546,7 +606,7 @@ func loadTest(ctx context.Context, o loadOptions) (loadResult, error) {
 		return res, fmt.Errorf("brload: %d of %d matches ended in %v: %w", res.Ended, res.Matches, o.Timeout, ctx.Err())
 	case res.Seated < res.Agents:
 		return res, fmt.Errorf("brload: %d of %d agents were seated", res.Seated, res.Agents)
-	case res.Ended < res.Matches:
+	case res.Ended < res.Matches && !o.Leave:
 		return res, fmt.Errorf("brload: %d of %d matches ended", res.Ended, res.Matches)
 	}
 	return res, nil
@@ -630,7 +690,7 @@ func startLoadServer(ctx context.Context, o loadOptions) (*loadServer, error) {
 	pr, pw := io.Pipe()
 	s := &loadServer{cancel: cancel, done: make(chan error, 1), dir: dir}
 	go func() {
-		err := serve(sctx, cfg, log, pw)
+		err := serveStore(sctx, cfg, log, pw, storage.Options{NoSync: o.NoSync})
 		pw.Close()
 		s.done <- err
 	}()

@@ -33,10 +33,11 @@ type loadAgent struct {
 	pubHex string
 	local  *net.TCPAddr // the source address its sockets dial from (nil: the kernel's choice)
 
-	mu     sync.Mutex // serializes writes on the socket (the reader's join, a think timer's move)
-	conn   *websocket.Conn
-	moves  int          // prompts answered, for the strategy (every fourth a defect)
-	sentAt atomic.Int64 // the open turn's move: when it was sent (Unix ns; 0 before)
+	mu      sync.Mutex // serializes writes on the socket (the reader's join, a think timer's move)
+	conn    *websocket.Conn
+	current string       // the match it is seated at ("" between matches)
+	moves   int          // prompts answered, for the strategy (every fourth a defect)
+	sentAt  atomic.Int64 // the open turn's move: when it was sent (Unix ns; 0 before)
 }
 
 // loadMsg is the members of a server message the agents read (the rest is skipped).
@@ -61,6 +62,10 @@ type loadMsg struct {
 	} `json:"event"`
 }
 
+// errDropped is a socket that ended while its agent was seated: the agent joins again on a new
+// socket and is seated back at its match (breakroom-protocol-v0.md "Reconnecting").
+var errDropped = errors.New("brload: dropped while seated")
+
 // errRetry is a socket the server refused or closed before the agent was seated (rate_limited
 // at the upgrade, a drop while queued): the agent dials again.
 var errRetry = errors.New("brload: dial again")
@@ -84,11 +89,14 @@ func newLoadAgent(r *loadRun, i int) (*loadAgent, error) {
 // match, each played to its match_end.
 func (a *loadAgent) play(ctx context.Context) {
 	backoff := 50 * time.Millisecond
-	for ctx.Err() == nil && !a.run.stopping() {
+	// past the run's duration, an agent still seated (dropped mid-match) goes back to its match
+	for ctx.Err() == nil && (a.current != "" || !a.run.stopping()) {
 		err := a.match(ctx)
 		switch {
 		case err == nil:
 			backoff = 50 * time.Millisecond
+		case errors.Is(err, errDropped):
+			a.run.drops.Add(1)
 		case errors.Is(err, errRetry):
 			a.run.retries.Add(1)
 			select {
@@ -157,7 +165,8 @@ func (a *loadAgent) match(ctx context.Context) error {
 			if !seated {
 				return errRetry
 			}
-			return fmt.Errorf("socket ended while seated at %s: %w", match, err)
+			a.run.dropped(fmt.Sprintf("agent %d at %s: %v", a.i, match, err))
+			return errDropped
 		}
 		var m loadMsg
 		if err := json.Unmarshal(b, &m); err != nil {
@@ -179,7 +188,10 @@ func (a *loadAgent) match(ctx context.Context) error {
 		case "seated":
 			if !seated {
 				seated, match = true, m.MatchID
-				r.seat(a.i, match)
+				if a.current != match { // not a reconnect to the match it was at
+					a.current = match
+					r.seat(a.i, match)
+				}
 			}
 		case "your_turn":
 			if m.Round == myRound && m.Turn == myTurn {
@@ -224,6 +236,7 @@ func (a *loadAgent) match(ctx context.Context) error {
 		case "error":
 			r.refused(m.Code)
 		case "match_end":
+			a.current = ""
 			r.ended(a.i, m.MatchID)
 			a.mu.Lock()
 			_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), now.Add(time.Second))

@@ -33,8 +33,8 @@ func TestBrloadPlaysDilemmaMatchesEndToEnd(t *testing.T) {
 		t.Errorf("moves %d (%.1f/s)", r.Moves, r.MovesPerSecond)
 	case r.Samples <= r.FanOutSamples || r.FanOutSamples <= 0 || r.P99 <= 0 || r.P50 > r.P99 || r.P99 > r.Max:
 		t.Errorf("latency samples %d (fan-out %d), p50 %v p99 %v max %v", r.Samples, r.FanOutSamples, r.P50, r.P99, r.Max)
-	case len(r.Errors) != 0 || len(r.Closes) != 0:
-		t.Errorf("errors %v, closes %v: a well-behaved agent got none", r.Errors, r.Closes)
+	case len(r.Errors) != 0 || len(r.Closes) != 0 || r.Drops != 0:
+		t.Errorf("errors %v, closes %v, drops %d (%s): a well-behaved agent got none", r.Errors, r.Closes, r.Drops, r.FirstDrop)
 	case len(r.HeapSamples) == 0 || r.HeapPerAgentPeak == 0 || r.CPU <= 0 || r.MaxRSS == 0:
 		t.Errorf("heap samples %v (peak %d B/agent), cpu %v, rss %d", r.HeapSamples, r.HeapPerAgentPeak, r.CPU, r.MaxRSS)
 	}
