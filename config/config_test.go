@@ -100,7 +100,7 @@ func TestLoadRefuses(t *testing.T) {
 		{"empty data dir", []string{"--data", " "}, map[string]string{}, "data_dir"},
 		{"unknown flag", []string{"--adr", ":1"}, nil, "flag provided but not defined"},
 		{"positional", []string{"extra"}, nil, "unexpected argument"},
-		{"unknown file member", []string{"--config", write("u.json", `{"adr":":1"}`)}, nil, "unknown field"},
+		{"unknown file member", []string{"--config", write("u.json", `{"adr":":1"}`)}, nil, "unknown setting"},
 		{"trailing file data", []string{"--config", write("t.json", `{"addr":":1"} {}`)}, nil, "trailing"},
 		{"bare number duration", []string{"--config", write("d.json", `{"pace":{"chat_move":180}}`)}, nil, "duration"},
 		{"missing file", []string{"--config", filepath.Join(dir, "nope.json")}, nil, "read"},
@@ -280,5 +280,35 @@ func TestLimitFlagForms(t *testing.T) {
 	if err != nil || c.HTTP.Limits.Register.Burst != 0 || c.HTTP.Limits.Challenges != (Limit{Burst: 5, Every: Duration(time.Minute)}) ||
 		c.HTTP.Limits.Tables != Default().HTTP.Limits.Tables {
 		t.Fatalf("flags: %+v %v", c.HTTP.Limits, err)
+	}
+}
+
+// A config file's mistakes are told in the file's words: the setting's JSON path, its line and
+// column, the kind of value it takes; never the decoder's Go names.
+func TestFileErrorsInTheFilesWords(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct{ body, want string }{
+		{`{"http": {"limits": {"register": "off"}}}`, `http.limits.register (line 1, column 39) must be an object, not a JSON string`},
+		{`{"http": {"limits": {"register": {"burst": "x"}}}}`, `http.limits.register.burst (line 1, column 47) must be a whole number, not a JSON string`},
+		{"{\"addr\": \":1\",\n \"http\": {\"limits\": {\"forwarded_for\": \"yes\"}}}", `http.limits.forwarded_for (line 2, column 44) must be true or false, not a JSON string`},
+		{"{\"addr\": \":1\",\n  ,}", `not JSON at line 2, column 4`},
+		{`{"addr": ":1"`, `the file ends before its JSON object does`},
+		{`{"adr": ":1"}`, `unknown setting "adr"`},
+	}
+	for _, c := range cases {
+		_, err := Load("serve", []string{"--config", write("c.json", c.body)}, env(nil), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.body, err, c.want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "cannot unmarshal") || strings.Contains(err.Error(), "unknown field") || strings.Contains(err.Error(), "Config.")) {
+			t.Errorf("%s: %v: the decoder's own words", c.body, err)
+		}
 	}
 }

@@ -92,8 +92,8 @@ func TestDotdotdotSettingsRefused(t *testing.T) {
 	}{
 		{"pace twice", []string{"--config", writeFile(t, "p.json", `{"pace":{"scouting":"1s"},"dotdotdot":{"pace":{"agent_talk":"2s"}}}`)}, nil, "name it once, as dotdotdot.pace"},
 		{"agent twice", []string{"--config", writeFile(t, "g.json", `{"instance_agent":"`+agent+`","dotdotdot":{"instance_agent":"`+agent+`"}}`)}, nil, "name it once, as dotdotdot.instance_agent"},
-		{"unknown top-level pace member", []string{"--config", writeFile(t, "u.json", `{"pace":{"chat_mov":"1m"}}`)}, nil, "unknown field"},
-		{"unknown section pace member", []string{"--config", writeFile(t, "v.json", `{"dotdotdot":{"pace":{"chat_mov":"1m"}}}`)}, nil, "unknown field"},
+		{"unknown top-level pace member", []string{"--config", writeFile(t, "u.json", `{"pace":{"chat_mov":"1m"}}`)}, nil, "unknown setting"},
+		{"unknown section pace member", []string{"--config", writeFile(t, "v.json", `{"dotdotdot":{"pace":{"chat_mov":"1m"}}}`)}, nil, "unknown setting"},
 		{"zero in the file", []string{"--config", writeFile(t, "z.json", `{"dotdotdot":{"pace":{"agent_talk":"0s"}}}`)}, nil, "dotdotdot.pace.agent_talk"},
 		{"zero at the top level", []string{"--config", writeFile(t, "y.json", `{"pace":{"agent_commit":"0s"}}`)}, nil, "dotdotdot.pace.agent_commit"},
 		{"negative in the environment", nil, map[string]string{"ARENA_PACE_HOSTED_START": "-1s"}, "ARENA_PACE_HOSTED_START"},

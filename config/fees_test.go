@@ -34,7 +34,7 @@ func TestFeesFromEverySource(t *testing.T) {
 		{[]string{"--inference-fee", "2.5"}, nil, "inference-fee"},
 		{nil, map[string]string{"ARENA_INFERENCE_FEE": "9007199254740992"}, "dotdotdot.fees.inference"},
 		{[]string{"--config", writeFile(t, "n.json", `{"dotdotdot":{"fees":{"table":-20000000}}}`)}, nil, "dotdotdot.fees.table"},
-		{[]string{"--config", writeFile(t, "u.json", `{"dotdotdot":{"fees":{"action":1}}}`)}, nil, "unknown field"},
+		{[]string{"--config", writeFile(t, "u.json", `{"dotdotdot":{"fees":{"action":1}}}`)}, nil, "unknown setting"},
 	} {
 		if _, err := Load("serve", bad.args, env(bad.env), io.Discard); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%v %v: %v, want a refusal naming %q", bad.args, bad.env, err, bad.want)

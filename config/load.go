@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strconv"
+	"strings"
 )
 
 // setting is one Config field reachable from a flag and an environment variable.
@@ -138,7 +140,7 @@ var ErrHelp = flag.ErrHelp
 // Load builds the Config of a sub-command: Default(), then the JSON file named by --config (or
 // ARENA_CONFIG), then the environment, then flags; each later source wins. args are the
 // sub-command's own arguments; getenv is os.Getenv (injected for tests); usage goes to out.
-// Unknown flags, positional arguments and unknown file members are errors; the result is
+// Unknown flags, positional arguments and unknown file members are errors, a file's told in its own words (fileError); the result is
 // validated (Validate). Load does not touch the data directory: see Provision.
 func Load(cmd string, args []string, getenv func(string) string, out io.Writer) (Config, error) {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
@@ -198,7 +200,7 @@ func (c *Config) readFile(path string) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return fmt.Errorf("config: %s: %w", path, err)
+		return fmt.Errorf("config: %s: %s", path, fileError(err, raw))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("config: %s: trailing data after the JSON object", path)
@@ -228,7 +230,7 @@ func (c *Config) readFile(path string) error {
 		pd := json.NewDecoder(bytes.NewReader(f.Pace))
 		pd.DisallowUnknownFields()
 		if err := pd.Decode(&c.Dotdotdot.Pace); err != nil {
-			return fmt.Errorf("config: %s: pace: %w", path, err)
+			return fmt.Errorf("config: %s: pace: %s", path, fileError(err, f.Pace))
 		}
 	}
 	return nil
@@ -240,4 +242,63 @@ type fileConfig struct {
 	*Config
 	InstanceAgent *string         `json:"instance_agent"`
 	Pace          json.RawMessage `json:"pace"`
+}
+
+// fileError says what is wrong with a config file in the file's own words (a setting's JSON
+// name, a line and column), not the decoder's Go names: an unknown setting, a value of the
+// wrong kind, text that is not JSON. Errors of a setting's own reader (a duration's) pass as
+// they are.
+func fileError(err error, raw []byte) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := lineCol(raw, syn.Offset)
+		return fmt.Sprintf("not JSON at line %d, column %d: %s", line, col, strings.TrimPrefix(syn.Error(), "json: "))
+	case errors.As(err, &typ):
+		line, col := lineCol(raw, typ.Offset)
+		name := strings.TrimPrefix(typ.Field, "Config.")
+		if name == "" {
+			name = "the file"
+		}
+		return fmt.Sprintf("%s (line %d, column %d) must be %s, not a JSON %s", name, line, col, kindName(typ.Type), typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return "the file ends before its JSON object does"
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "unknown setting " + strings.TrimPrefix(err.Error(), "json: unknown field ") + " (docs/configuration.md lists every setting)"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// lineCol is the 1-based line and column of byte offset off in raw.
+func lineCol(raw []byte, off int64) (line, col int) {
+	if off > int64(len(raw)) {
+		off = int64(len(raw))
+	}
+	before := raw[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+// kindName names the JSON a Go type is read from, for fileError.
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return kindName(t.Elem())
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a " + t.Kind().String()
 }

@@ -37,7 +37,7 @@ type harness struct {
 func shortDilemma(size, min int) Game {
 	return Game{ID: dilemma.GameID, Name: dilemma.Name, RulesVersion: dilemma.RulesVersion, TableSize: size, Min: min,
 		Options: json.RawMessage(`{"max_iterations":2,"stop_one_in":2}`), Rules: dilemmaRules,
-		Pace:    games.Pace{Steps: map[string]time.Duration{"turn": 3 * time.Second, "away": 300 * time.Millisecond}}}
+		Pace: games.Pace{Steps: map[string]time.Duration{"turn": 3 * time.Second, "away": 300 * time.Millisecond}}}
 }
 
 func newHarness(t *testing.T, g Game) *harness {

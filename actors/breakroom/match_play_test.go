@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ type wsResult struct {
 	rejoin  []string // the types of the reconnected socket's first messages
 	refused []string // codes of refused moves
 	private int      // private lines heard (its own)
+	order   []string // the types of its first messages, up to its first move
 	err     error
 }
 
@@ -41,6 +43,9 @@ func wsPlay(a *agent, reconnect bool, joined chan<- struct{}) wsResult {
 		if err != nil {
 			res.err = err
 			return res
+		}
+		if res.moves == 0 && len(res.order) < 8 {
+			res.order = append(res.order, m.Type())
 		}
 		switch m := m.(type) {
 		case wire.Seated:
@@ -236,6 +241,11 @@ func TestDilemmaMatchEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(p.end.NostrPost.Content, "Finished "+ordinal(p.end.YourRank)+" of 4") {
 		t.Errorf("the post with spoilers: %q", p.end.NostrPost.Content)
+	}
+	// queued, seated, the match's opening lines, then the first move.
+	if len(w.order) < 4 || w.order[0] != "queued" || w.order[1] != "seated" || w.order[2] != "event" ||
+		slices.Index(w.order, "your_turn") < 3 {
+		t.Errorf("the socket's first messages: %v", w.order)
 	}
 	if w.private == 0 {
 		t.Error("the socket agent heard none of its own private lines")

@@ -349,7 +349,11 @@ func (r *Room) Join(ctx context.Context, j JoinRequest) (Joined, error) {
 	} else {
 		q, err = r.lobby.Join(ctx, j.Game, lobby.Entrant{Key: j.Key})
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, lobby.ErrAlreadyPlaying) && jr.rejoin:
+		// The entry taken over was seated meanwhile: the connection hears seated next.
+		q, err = lobby.Queued{Position: 1}, nil
+	case err != nil:
 		r.tell(&opAbandonJoin{conn: jr.conn})
 		return Joined{}, lobbyRefusal(err)
 	}
@@ -467,7 +471,8 @@ func (r *Room) State(ctx context.Context, conn, matchID string, wait time.Durati
 
 // waitingState is the state of a seat with no open move: the table's view of it.
 func (r *Room) waitingState(ctx context.Context, matchID string, at *seatRef) (wire.State, error) {
-	st := wire.State{MatchID: matchID, Status: wire.StatusWaiting, Round: at.lastRound, Turn: at.lastTurn, VisibleState: at.lastState}
+	st := wire.State{MatchID: matchID, Status: wire.StatusWaiting, Round: at.lastRound, Turn: at.lastTurn, VisibleState: at.lastState,
+		LegalActions: json.RawMessage("[]")}
 	if v, err := r.arena.View(ctx, at.table, at.seat); err == nil && len(v.State) > 0 {
 		st.VisibleState = v.State
 	}

@@ -202,6 +202,8 @@ func TestDroppedSeatIsAwayUntilItRejoins(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	ra2 := &reader{h: h, conn: a.join(ViaWebSocket).Conn}
+	// The re-join brings the seat back before anyone plays on (else the match could end first).
+	waitPresences(t, h, sa.MatchID, want, string(rune('0'+sa.Seat+1))+":back")
 	ends := make(chan error, 3)
 	for _, rd := range []*reader{ra2, rb, rc} {
 		go func() { _, err := playOn(h, rd); ends <- err }()

@@ -136,21 +136,29 @@ func (m *match) hasStaff() bool {
 var wordRE = regexp.MustCompile(`[\p{L}\p{N}_]+`)
 
 // answerFrom is the paragraph of the game's rules text sharing the most words (of four letters
-// or more) with the question; with none in common, where the rules are.
+// or more) with the question, a heading's words counting for the paragraph under it; with none in
+// common, where the rules are.
 func answerFrom(g Game, question string) string {
-	words := map[string]bool{}
+	asked := map[string]bool{}
 	for _, w := range wordRE.FindAllString(strings.ToLower(question), -1) {
 		if utf8.RuneCountInString(w) >= 4 && w != strings.ToLower(staffName) {
-			words[w] = true
+			asked[w] = true
 		}
 	}
-	best, score := "", 0
+	best, score, heading := "", 0, ""
 	for _, para := range strings.Split(g.Rules, "\n\n") {
-		para = strings.Join(strings.Fields(strings.TrimLeft(strings.TrimSpace(para), "#*- ")), " ")
+		para = strings.TrimSpace(para)
+		if strings.HasPrefix(para, "#") && !strings.Contains(para, "\n") {
+			heading = strings.TrimLeft(para, "# ") // a heading counts for the paragraph under it
+			continue
+		}
+		para = strings.Join(strings.Fields(strings.TrimLeft(para, "*- ")), " ")
 		n := 0
 		seen := map[string]bool{}
-		for _, w := range wordRE.FindAllString(strings.ToLower(para), -1) {
-			if words[w] && !seen[w] {
+		words := wordRE.FindAllString(strings.ToLower(heading+" "+para), -1)
+		heading = ""
+		for _, w := range words {
+			if asked[w] && !seen[w] {
 				seen[w] = true
 				n++
 			}

@@ -182,7 +182,8 @@ type (
 		away bool
 		ok   bool
 	}
-	silenceDue struct {
+	presenceRetry struct{ s *session }
+	silenceDue    struct {
 		s   *session
 		gen uint64
 	}
@@ -259,7 +260,13 @@ func (st *state) Receive(ctx actor.Context) {
 		if m.ok {
 			s.sentAway = m.away
 			st.pushPresence(s)
+			return
 		}
+		// The table did not answer (restarting, busy): try again in a second.
+		pid, root := st.r.pid, st.r.arena.System().Root
+		st.r.arena.Clock().AfterFunc(time.Second, func() { root.Send(pid, &presenceRetry{s: s}) })
+	case *presenceRetry:
+		st.pushPresence(m.s)
 	case *silenceDue:
 		if s := m.s; m.gen == s.silenceGen && s.conn != nil && s.conn.via == ViaHTTP && s.status == sSeated {
 			st.setAway(s, true)
@@ -739,6 +746,7 @@ func (st *state) opened(o *tableOpened) {
 		return
 	}
 	st.open(m, o.round)
+	// seated, then the lines logged meanwhile (match_start …), then the open move.
 	for _, s := range m.sess {
 		if s.m != m {
 			continue
@@ -747,14 +755,19 @@ func (st *state) opened(o *tableOpened) {
 			st.setAway(s, true)
 		}
 		st.put(s.conn, st.seated(s))
+	}
+	early := m.early
+	m.early = nil
+	st.fanOut(m, early)
+	for _, s := range m.sess {
+		if s.m != m {
+			continue
+		}
 		if s.open(st.now()) {
 			st.put(s.conn, yourTurn(m.id, s.prompt, st.now()))
 		}
 		st.bump(s)
 	}
-	early := m.early
-	m.early = nil
-	st.fanOut(m, early)
 }
 
 // open makes a match's table live under its match id.
@@ -811,7 +824,8 @@ func (st *state) sendState(c *conn) {
 	}
 	c.held = true // until the view comes back (viewed): nothing may come before the state
 	a, pid, table, seat := st.r.arena, st.r.pid, s.m.Table, s.seat
-	ws := wire.State{MatchID: s.m.id, Status: wire.StatusWaiting, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState}
+	ws := wire.State{MatchID: s.m.id, Status: wire.StatusWaiting, Round: s.lastRound, Turn: s.lastTurn, VisibleState: s.lastState,
+		LegalActions: json.RawMessage("[]")}
 	go func() {
 		ctx, cancel := contextFor(st.r)
 		defer cancel()

@@ -183,3 +183,9 @@ func (d roomDoors) Leave(ctx context.Context, conn string) (wire.Left, error) {
 func (d roomDoors) Feedback(ctx context.Context, conn string, f *wire.Feedback) (wire.FeedbackReceived, error) {
 	return d.room.Feedback(ctx, conn, f)
 }
+
+func (d roomDoors) Log(ctx context.Context, match string) ([][]byte, error) {
+	return d.room.Log(ctx, match, breakroom.PublicViewer)
+}
+
+func (d roomDoors) Reputation(key string) (wire.Reputation, error) { return d.room.Reputation(key) }

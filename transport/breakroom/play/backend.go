@@ -121,4 +121,13 @@ type Backend interface {
 	// Feedback keeps the player's note on its finished match: match_running before match_end,
 	// feedback_closed 24 h after it, unknown_match, not_seated.
 	Feedback(ctx context.Context, conn string, f *wire.Feedback) (wire.FeedbackReceived, error)
+
+	// Log is match's public log ("Match log (JSONL)"), one JSON line each, in order: the public
+	// lines so far and, once the match has ended, the private lines marked reveal "end";
+	// unknown_match for a match that is not one of the product's.
+	Log(ctx context.Context, match string) ([][]byte, error)
+
+	// Reputation is key's record from its completed ranked matches ("Identity"; J32): zero for
+	// a key with none.
+	Reputation(key string) (wire.Reputation, error)
 }

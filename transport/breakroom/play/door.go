@@ -98,6 +98,8 @@ func (d *Door) Mount(e *echo.Echo) error {
 	e.GET("/v0/matches/:id/state", d.state)
 	e.POST("/v0/matches/:id/move", d.move)
 	e.POST("/v0/matches/:id/feedback", d.feedback)
+	e.GET("/r/:file", d.replayLog)
+	e.GET("/v0/agents/:pubkey", d.agent)
 	return nil
 }
 

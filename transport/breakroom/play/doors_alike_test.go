@@ -1,6 +1,7 @@
 package play
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,6 +62,7 @@ func TestDoorsRefuseAlike(t *testing.T) {
 	a.expect("seated")
 	yt := a.expect("your_turn")
 	sock := map[string][2]string{}
+	var sockGames string // the unknown_game error's games member
 	for _, tc := range refusalCases {
 		s := a
 		if tc.kind == wire.KindJoin {
@@ -71,6 +73,9 @@ func TestDoorsRefuseAlike(t *testing.T) {
 		}
 		e := s.expect("error")
 		sock[tc.name] = [2]string{e["code"].(string), e["detail"].(string)}
+		if tc.code == "unknown_game" {
+			sockGames = fmt.Sprint(e["games"])
+		}
 	}
 	playTurn(a, yt)
 	a.expect("event")
@@ -98,6 +103,9 @@ func TestDoorsRefuseAlike(t *testing.T) {
 		if got[0] != tc.code || sock[tc.name][0] != tc.code {
 			t.Errorf("%s: socket %q, HTTP %d %q; want %s", tc.name, sock[tc.name], st, got, tc.code)
 			continue
+		}
+		if tc.code == "unknown_game" && (fmt.Sprint(e["games"]) != "[coin dilemma]" || sockGames != "[coin dilemma]") {
+			t.Errorf("%s: games on the socket %s, over HTTP %v", tc.name, sockGames, e["games"])
 		}
 		if got[1] != sock[tc.name][1] {
 			t.Errorf("%s: the detail differs:\n socket %q\n HTTP   %q", tc.name, sock[tc.name][1], got[1])

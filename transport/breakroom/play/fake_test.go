@@ -434,3 +434,25 @@ func (f *fake) Feedback(_ context.Context, conn string, fb *wire.Feedback) (wire
 	f.feedback[a] = fb.Text
 	return wire.FeedbackReceived{MatchID: fb.MatchID}, nil
 }
+
+func (f *fake) Log(_ context.Context, match string) ([][]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.match == nil || match != f.match.id {
+		return nil, games.Errorf("unknown_match", "no match %q", match)
+	}
+	out := [][]byte{[]byte(fmt.Sprintf(`{"seq":0,"type":"match_start","match_id":%q}`, match))}
+	for i := int64(0); i < f.match.step; i++ {
+		out = append(out, []byte(fmt.Sprintf(`{"seq":%d,"type":"action"}`, i+1)))
+	}
+	return out, nil
+}
+
+func (f *fake) Reputation(key string) (wire.Reputation, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.match != nil && f.match.ended && f.seatOf(Agent{Key: key, Game: "coin"}) == 0 {
+		return wire.Reputation{Matches: 1, Wins: 1, AvgRank: 1}, nil
+	}
+	return wire.Reputation{}, nil
+}

@@ -1,12 +1,15 @@
 package play
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"arena/chain/nostr"
 	"arena/transport/breakroom/wire"
+	"arena/transport/door"
 )
 
 // gamesReply is GET /v0/games ("Choosing a game"): the open games with their live counts, the
@@ -70,4 +73,50 @@ func recommend(list []GameInfo, hour int64) *recommended {
 	}
 	g := list[int(hour%int64(len(list)))]
 	return &recommended{Game: g.ID, Reason: "rotation", Waiting: 0}
+}
+
+// replayLog is GET /r/{match_id}.jsonl ("Public reads"): the match's public log as JSON lines
+// (application/jsonl, each line ended by a newline), what `arena verify-log URL` reads. Any other
+// /r/ path is not_found (the replay pages are not served yet).
+func (d *Door) replayLog(c echo.Context) error {
+	id, ok := strings.CutSuffix(c.Param("file"), ".jsonl")
+	if !ok || id == "" {
+		return door.Refuse(door.CodeNotFound, "no such route; a match's public log is /r/{match_id}.jsonl")
+	}
+	ctx, cancel := d.call(c.Request().Context())
+	defer cancel()
+	lines, err := d.o.Backend.Log(ctx, id)
+	if err != nil {
+		return d.refuse(err)
+	}
+	var b bytes.Buffer
+	for _, l := range lines {
+		b.Write(l)
+		b.WriteByte('\n')
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.Blob(http.StatusOK, "application/jsonl", b.Bytes())
+}
+
+// agentReply is GET /v0/agents/{pubkey}: the key and its reputation (the summary seated.players
+// shows).
+type agentReply struct {
+	V          int             `json:"v"`
+	Pubkey     string          `json:"pubkey"`
+	Reputation wire.Reputation `json:"reputation"`
+}
+
+// agent is GET /v0/agents/{pubkey} ("Public reads"): a key's reputation from its completed ranked
+// matches; a key that is not 64 lower-case hex of a curve point is bad_request.
+func (d *Door) agent(c echo.Context) error {
+	key, err := nostr.ParsePubKey(c.Param("pubkey"))
+	if err != nil {
+		return door.Refuse(CodeBadRequest, "pubkey: "+err.Error())
+	}
+	rep, err := d.o.Backend.Reputation(key.String())
+	if err != nil {
+		return d.refuse(err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, agentReply{V: wire.V, Pubkey: key.String(), Reputation: rep})
 }

@@ -2,6 +2,8 @@ package play
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -226,5 +228,47 @@ func TestGamesList(t *testing.T) {
 	}
 	if c := g["games"].([]any)[0].(map[string]any); num(c, "waiting") != 1 || num(c, "min_players") != 2 {
 		t.Fatalf("coin's counts: %v", c)
+	}
+}
+
+// TestReplayLog: GET /r/{match_id}.jsonl is the product's public log as JSON lines; an unknown
+// match is 404 unknown_match; another /r/ path is not_found.
+func TestReplayLog(t *testing.T) {
+	r := newRig(t, nil)
+	_, qa := r.httpJoin(newKey(t, 1), "coin")
+	r.httpJoin(newKey(t, 2), "coin")
+	r.httpDo("POST", "/v0/matches/m_1/move", qa["token"].(string), map[string]any{"round": 1, "turn": 0, "action": "defect"})
+	resp, err := http.Get(r.srv.URL + "/r/m_1.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := `{"seq":0,"type":"match_start","match_id":"m_1"}` + "\n" + `{"seq":1,"type":"action"}` + "\n"
+	if resp.StatusCode != 200 || string(body) != want || resp.Header.Get("Content-Type") != "application/jsonl" {
+		t.Fatalf("log: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if st, e := r.httpDo("GET", "/r/m_9.jsonl", "", nil); st != 404 || e["code"] != "unknown_match" {
+		t.Fatalf("unknown match: %d %v", st, e)
+	}
+	if st, e := r.httpDo("GET", "/r/m_1", "", nil); st != 404 || e["code"] != "not_found" {
+		t.Fatalf("replay page: %d %v", st, e)
+	}
+}
+
+// TestAgentReputation: GET /v0/agents/{pubkey} is the product's record of the key; a malformed
+// key (upper case, short, not on the curve) is bad_request.
+func TestAgentReputation(t *testing.T) {
+	r := newRig(t, nil)
+	k := newKey(t, 1)
+	st, a := r.httpDo("GET", "/v0/agents/"+k.pub, "", nil)
+	rep, _ := a["reputation"].(map[string]any)
+	if st != 200 || a["pubkey"] != k.pub || rep == nil || num(rep, "matches") != 0 || rep["avg_rank"] != float64(0) {
+		t.Fatalf("a fresh key: %d %v", st, a)
+	}
+	for _, bad := range []string{strings.ToUpper(k.pub), k.pub[:62], strings.Repeat("f", 64)} {
+		if st, e := r.httpDo("GET", "/v0/agents/"+bad, "", nil); st != 400 || e["code"] != "bad_request" {
+			t.Errorf("%s: %d %v", bad, st, e)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -112,12 +113,46 @@ func (s *socket) refuse(c *ws.Conn, err error, match string) {
 	s.send(c, errorOf(r, match))
 }
 
-// errorOf is refusal r as the error message; match_id is r's own when it names one.
-func errorOf(r *door.Refusal, match string) wire.Error {
+// errorOf is refusal r as the error message; match_id is r's own when it names one. The
+// refusal's other extra members (an unknown_game's games, a rate_limited's retry_after) ride
+// beside code and detail, as the HTTP site's Shape writes them.
+func errorOf(r *door.Refusal, match string) wire.Outbound {
 	if m, ok := r.Extra["match_id"].(string); ok && m != "" {
 		match = m
 	}
-	return wire.ErrorOf(r.Code, r.Msg, match)
+	e := wire.ErrorOf(r.Code, r.Msg, match)
+	extra := map[string]any{}
+	for k, v := range r.Extra {
+		switch k {
+		case "type", "v", "code", "detail", "match_id":
+		default:
+			extra[k] = v
+		}
+	}
+	if len(extra) == 0 {
+		return e
+	}
+	return errorFrame{Error: e, extra: extra}
+}
+
+// errorFrame is an error message with extra members after its own.
+type errorFrame struct {
+	wire.Error
+	extra map[string]any
+}
+
+// MarshalJSON writes the error's members, then the extra ones in name order.
+func (e errorFrame) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(e.Error)
+	if err != nil {
+		return nil, err
+	}
+	x, err := json.Marshal(e.extra) // a map marshals in name order
+	if err != nil {
+		return nil, err
+	}
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	return append(out, x[1:]...), nil
 }
 
 // Text is one inbound frame: decoded by wire's strict reader, then handled by its kind.

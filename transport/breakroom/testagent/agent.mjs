@@ -8,8 +8,12 @@
 // Usage:
 //   node agent.mjs --base http://127.0.0.1:8080 --game dilemma [--transport ws|http]
 //     [--host breakroom.localhost] [--name NAME] [--spoilers] [--sk HEX]
-//     [--reconnect-after N] [--probe-errors] [--timeout-s 120]
+//     [--reconnect-after N] [--probe-errors] [--survive-restart] [--timeout-s 120]
 //
+// --survive-restart: a connection the server loses (a restart, a kill -9) is not a failure: the
+// agent joins again with a fresh signed join until the server is back, and must be re-seated at
+// the match and seat it had (a match that resumes); it says {"step":"moved"} after each move, so
+// a test knows the match is under way.
 // stdout: one JSON line per milestone ({"step":"seated",...}), then {"step":"done",...} with the
 // match_end. Exit 0 when the match ended and every check held; 1 with {"step":"fail","why":...}.
 import http from 'node:http';
@@ -28,6 +32,7 @@ const sk = args.sk ? hexToBytes(args.sk) : generateSecretKey();
 const pubkey = getPublicKey(sk);
 const reconnectAfter = args['reconnect-after'] ? Number(args['reconnect-after']) : 0;
 const spoilers = Boolean(args.spoilers);
+const survive = Boolean(args['survive-restart']);
 const timeout = setTimeout(() => fail(`no match_end within ${args['timeout-s'] ?? 120} s`),
   1000 * Number(args['timeout-s'] ?? 120));
 
@@ -117,8 +122,16 @@ function playWS(isReconnect) {
   const ws = new WebSocket(wsURL(), { headers: { Host: hostHeader } });
   let dropping = false;
   let afterReseat = [];
-  ws.on('error', (e) => { if (!dropping) fail(`socket error: ${e.message}`); });
-  ws.on('close', (code) => { if (!dropping) fail(`socket closed by the server (${code}) before match_end`); });
+  let lost = false;
+  const onLost = (why) => {
+    if (dropping || lost) return;
+    if (!survive) fail(why);
+    lost = true;
+    say({ step: 'lost', why });
+    setTimeout(() => playWS(true), 300);
+  };
+  ws.on('error', (e) => onLost(`socket error: ${e.message}`));
+  ws.on('close', (code) => onLost(`socket closed by the server (${code}) before match_end`));
   const send = (m) => ws.send(JSON.stringify(m));
   ws.on('message', (data, isBinary) => {
     if (isBinary) fail('binary frame from the server');
@@ -166,6 +179,7 @@ function playWS(isReconnect) {
         send(chooseMove(m));
         seen.answered = at;
         seen.moves++;
+        if (survive) say({ step: 'moved', round: m.round, turn: m.turn });
         break;
       }
       case 'event':
@@ -210,10 +224,26 @@ function request(method, path, body, token) {
   });
 }
 
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// With --survive-restart, a request the server does not answer (connection refused or reset)
+// is tried again until it is back.
+async function call(method, path, body, token) {
+  for (;;) {
+    try {
+      return await request(method, path, body, token);
+    } catch (e) {
+      if (!survive) throw e;
+      say({ step: 'lost', why: String(e) });
+      await sleep(300);
+    }
+  }
+}
+
 async function httpJoin() {
-  const ch = await request('GET', '/v0/challenge');
+  const ch = await call('GET', '/v0/challenge');
   if (ch.status !== 200 || typeof ch.body.nonce !== 'string') fail(`challenge: ${ch.status} ${JSON.stringify(ch.body)}`);
-  const j = await request('POST', '/v0/join', signedJoin(ch.body.nonce));
+  const j = await call('POST', '/v0/join', signedJoin(ch.body.nonce));
   if (j.status !== 200 || typeof j.body.token !== 'string') fail(`join: ${j.status} ${JSON.stringify(j.body)}`);
   return j.body;
 }
@@ -222,15 +252,23 @@ async function playHTTP() {
   let joined = await httpJoin();
   let token = joined.token;
   while (joined.type !== 'seated') {
-    const r = await request('GET', `/v0/join/${encodeURIComponent(token)}?wait=25000`, undefined, undefined);
+    const r = await call('GET', `/v0/join/${encodeURIComponent(token)}?wait=25000`, undefined, undefined);
     if (r.status !== 200) fail(`join poll: ${r.status} ${JSON.stringify(r.body)}`);
     joined = r.body;
     if (joined.type === 'left') fail(`left the queue: ${JSON.stringify(joined)}`);
   }
   seen.seat = joined.seat; seen.match = joined.match_id;
   say({ step: 'seated', match_id: joined.match_id, seat: joined.seat, tier: joined.tier, players: joined.players?.length });
+  // A restarted server knows no token: join again, and be re-seated where we were.
+  const rejoin = async () => {
+    const again = await httpJoin();
+    if (again.type !== 'seated' || again.seat !== seen.seat || again.match_id !== seen.match) fail(`rejoin after a restart: ${JSON.stringify(again)}`);
+    say({ step: 'reseated', match_id: again.match_id, seat: again.seat });
+    return again.token;
+  };
   for (;;) {
-    const s = await request('GET', `/v0/matches/${joined.match_id}/state?wait=25000`, undefined, token);
+    let s = await call('GET', `/v0/matches/${joined.match_id}/state?wait=25000`, undefined, token);
+    if (survive && s.status === 401) { token = await rejoin(); continue; }
     if (s.status !== 200) fail(`state: ${s.status} ${JSON.stringify(s.body)}`);
     const st = s.body;
     if (st.status === 'ended') return done(st.match_end);
@@ -253,13 +291,15 @@ async function playHTTP() {
       if (bad.status !== 400 || bad.body.code !== 'illegal_move') fail(`illegal move: ${bad.status} ${JSON.stringify(bad.body)}`);
       seen.errors.push(bad.body.code);
     }
-    const r = await request('POST', `/v0/matches/${joined.match_id}/move`, body, token);
+    const r = await call('POST', `/v0/matches/${joined.match_id}/move`, body, token);
+    if (survive && r.status === 401) { token = await rejoin(); continue; }
     if (r.status !== 200 || r.body.ok !== true) {
       // The deadline may have passed while we chose: a stale turn is the server being right.
       if (r.body && (r.body.code === 'stale_turn' || r.body.code === 'not_your_turn')) { seen.errors.push(r.body.code); continue; }
       fail(`move: ${r.status} ${JSON.stringify(r.body)}`);
     }
     seen.moves++;
+    if (survive) say({ step: 'moved', round: st.round, turn: st.turn });
   }
 }
 

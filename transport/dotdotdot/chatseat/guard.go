@@ -209,15 +209,40 @@ func exactID(m map[string]json.RawMessage) json.RawMessage {
 }
 
 // idOf reads the id of a message that failed the strict parse, leniently, for the error's id.
-// A batch or anything unreadable answers null.
+// A batch, anything unreadable, and a message whose top level names "id" more than once
+// (exactly or in another case: which one a client meant cannot be told) answer null.
 func idOf(raw []byte) json.RawMessage {
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(raw, &m) != nil {
+	if json.Unmarshal(raw, &m) != nil || idNamesAtTop(raw) > 1 {
 		return nil
 	}
 	return exactID(map[string]json.RawMessage{"id": m.ID})
+}
+
+// idNamesAtTop counts the members of raw's top-level object whose name is "id" under case
+// folding (0 when raw is not an object).
+func idNamesAtTop(raw []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return 0
+	}
+	n := 0
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return n
+		}
+		if k, ok := t.(string); ok && strings.EqualFold(k, "id") {
+			n++
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return n
+		}
+	}
+	return n
 }
 
 // writeRPCError answers a JSON-RPC error with HTTP 400.

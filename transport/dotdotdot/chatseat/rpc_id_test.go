@@ -152,3 +152,12 @@ func TestRefusedIDsSayWhy(t *testing.T) {
 		})
 	}
 }
+
+// An id given twice (or beside a case twin, "ID") is no id the client can be answered by: the
+// refusal's id is null, never one of the two picked (JSON-RPC: null when the id cannot be told).
+func TestTwiceGivenIDIsAnsweredNull(t *testing.T) {
+	refused(t, `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, -32600, msgFolded, nil)
+	refused(t, `{"jsonrpc":"2.0","id":"a","ID":"b","method":"ping"}`, -32600, msgFolded, nil)
+	// A duplicate elsewhere keeps the one id the message has.
+	refused(t, `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":1,"a":2}}`, -32600, msgFolded, float64(3))
+}
