@@ -195,9 +195,9 @@ func brloadMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if o.URL == "" {
 		perAgent = 2
 	}
-	if limit, err := raiseFDLimit(uint64(perAgent*o.Agents + 256)); err != nil {
+	if limit, err := raiseFDLimit(uint64(perAgent*o.Agents + 64)); err != nil {
 		return usage("--agents %d needs %d file descriptors; the limit is %d (%v): at most %d agents here",
-			o.Agents, perAgent*o.Agents+256, limit, err, (int(limit)-256)/perAgent)
+			o.Agents, perAgent*o.Agents+64, limit, err, (int(limit)-64)/perAgent)
 	}
 	o.Log = stderr
 	if *cpuProfile != "" {
