@@ -89,7 +89,7 @@ func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakr
 		info := g.Info()
 		side.catalog = append(side.catalog, info)
 		gs = append(gs, breakroom.Game{ID: info.ID, Name: info.Name, RulesVersion: info.RulesVersion,
-			TableSize: info.TableSize, Min: info.MinPlayers, Pace: pace})
+			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace})
 	}
 	side.room, err = breakroom.New(breakroom.Options{Games: gs, PublicURL: public, HousePause: durOr(p.HousePause),
 		LobbyWait: durOr(p.LobbyWait), HouseAfter: durOr(p.HouseAfter), Logger: log})
