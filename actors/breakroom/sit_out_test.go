@@ -9,7 +9,7 @@ import (
 
 	"arena/games"
 	"arena/games/breakroom/dilemma"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // sitOutDilemma is a Dilemma of long pairings (eight iterations each: stop_one_in is so large
