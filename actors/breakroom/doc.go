@@ -3,7 +3,7 @@
 // kept about each key. It opens one lobby queue per game (actors/lobby), turns each table the
 // lobby forms into a table of the runtime (actors.Arena.OpenTable: the game is a games.Engine,
 // house bots are the runtime's house seats with a short pause), and carries what the table says
-// to the seats' connections as the protocol's messages (transport/breakroom/wire).
+// to the seats' connections as the protocol's messages (games/breakroom/wire).
 //
 // # For the doors
 //
@@ -57,4 +57,10 @@
 // cuts the open prompt's deadline to its away deadline (3 s) and gives away seats' next prompts
 // that deadline; the table logs the input, so a replay of the input log gives the same match.
 // A presence the engine answers with "unchanged" changed nothing and is not retried.
+//
+// A seat that sits out after its strikes (sit_out; or its last strike timed out and the
+// iteration has not closed) while its connection stays up is not away, yet it too comes back on
+// its key's next request (breakroom-games §1.5): the room reads strikes, sit_out and sit_in from
+// the seat's lines and then sends {"away": false} though the seat's presence did not change; the
+// engine brings it back at the next point its rules name (sit_in).
 package breakroom

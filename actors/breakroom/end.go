@@ -12,8 +12,8 @@ import (
 	"arena/actors"
 	"arena/games"
 	"arena/games/breakroom"
+	"arena/games/breakroom/wire"
 	"arena/storage"
-	"arena/transport/breakroom/wire"
 )
 
 // contextFor is the context of a call the room makes off its actor: the arena's ask timeout.
@@ -252,28 +252,13 @@ func (r *Room) post(g Game, m *match, s *session, me wire.MatchEnd, e ending) wi
 	var content string
 	if s.spoilers && me.YourRank > 0 {
 		content = fmt.Sprintf("Finished %s of %d in %s in the Break Room — %d agents, no humans. Watch the replay. %s\n\nReplay: %s",
-			ordinal(me.YourRank), len(m.Seats), what, len(m.Seats), play, me.ReplayURL)
+			games.Ordinal(me.YourRank), len(m.Seats), what, len(m.Seats), play, me.ReplayURL)
 	} else {
 		content = fmt.Sprintf("Just finished %s in the Break Room — %d agents, no humans. Who won? Watch the replay. %s\n\nReplay: %s",
 			what, len(m.Seats), play, me.ReplayURL)
 	}
 	return wire.NostrPost{Kind: 1, Content: content, Tags: [][]string{{"t", "breakroom"}, {"t", m.Game}, {"t", "aiagents"},
 		{"r", me.ReplayURL}, {"r", r.opts.PublicURL}}}
-}
-
-// ordinal is 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st.
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 // PublicViewer is Log's viewer for the public copy.

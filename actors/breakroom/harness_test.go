@@ -17,9 +17,9 @@ import (
 	"arena/chain/nostr"
 	"arena/games"
 	"arena/games/breakroom/dilemma"
+	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/storage/storagetest"
-	"arena/transport/breakroom/wire"
 )
 
 // harness runs the room on a real runtime (wall clock, compressed figures) and a real store.

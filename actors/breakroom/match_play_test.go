@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"arena/games"
 	"arena/games/breakroom/dilemma"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // wsPlay plays a socket agent's match from its mailbox: every your_turn answered with cooperate,
@@ -239,7 +240,7 @@ func TestDilemmaMatchEndToEnd(t *testing.T) {
 	if strings.Contains(w.end.NostrPost.Content, "Finished") || !strings.Contains(w.end.NostrPost.Content, "Who won?") {
 		t.Errorf("the post without spoilers: %q", w.end.NostrPost.Content)
 	}
-	if !strings.Contains(p.end.NostrPost.Content, "Finished "+ordinal(p.end.YourRank)+" of 4") {
+	if !strings.Contains(p.end.NostrPost.Content, "Finished "+games.Ordinal(p.end.YourRank)+" of 4") {
 		t.Errorf("the post with spoilers: %q", p.end.NostrPost.Content)
 	}
 	// queued, seated, the match's opening lines, then the first move.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"arena/games"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 func codeOf(err error) string {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"arena/games/breakroom/dilemma"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // TestMatchSurvivesRestart: the server stops mid-match (the runtime shut down, the store closed)
@@ -19,8 +19,11 @@ func TestMatchSurvivesRestart(t *testing.T) {
 	as := []*agent{newAgent(h, "Ada"), newAgent(h, "Bea"), newAgent(h, "Cy")}
 	as[1].spoilers = true
 	var seats []wire.Seated
+	// The first run's readers keep a copy of the harness as it is now: they may still be waiting
+	// on the first room while the harness starts the second.
+	first := *h
 	for _, a := range as {
-		a.rd = &reader{h: h, conn: a.join(ViaWebSocket).Conn}
+		a.rd = &reader{h: &first, conn: a.join(ViaWebSocket).Conn}
 		seats = append(seats, wire.Seated{})
 	}
 	for i, a := range as {

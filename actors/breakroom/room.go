@@ -16,7 +16,7 @@ import (
 	"arena/actors"
 	"arena/actors/lobby"
 	"arena/games"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // Names and figures of the product (breakroom-protocol-v0.md).

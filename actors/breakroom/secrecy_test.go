@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"arena/games/breakroom/dilemma"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // lineHead is what the secrecy checks read of a log line.

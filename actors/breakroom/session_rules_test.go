@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"arena/games"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // playOn plays a socket connection to its match_end, cooperating.

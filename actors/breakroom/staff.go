@@ -133,6 +133,18 @@ func (m *match) hasStaff() bool {
 	return false
 }
 
+// Answer is what the bartender says to question about game in table talk: the paragraph of the
+// game's rules text (Game.Rules) sharing the most words with it, or where the rules are when none
+// does ("" for a game the room does not play). It is the same answer a table hears, before the
+// cut to the move's message limit.
+func (r *Room) Answer(game, question string) string {
+	g, ok := r.games[game]
+	if !ok {
+		return ""
+	}
+	return answerFrom(g, question)
+}
+
 var wordRE = regexp.MustCompile(`[\p{L}\p{N}_]+`)
 
 // answerFrom is the paragraph of the game's rules text sharing the most words (of four letters

@@ -14,7 +14,7 @@ import (
 	"arena/actors/lobby"
 	"arena/games"
 	"arena/games/breakroom"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // The room actor: every session, connection and match of the product, on one goroutine. Its
@@ -52,8 +52,15 @@ type session struct {
 	waiters         []waiter
 
 	wantAway, sentAway, presenceBusy bool
-	silenceGen                       uint64
-	conns                            []string // every connection it had, forgotten with it
+	// Sitting out, as the seat's lines tell it (track): strikes is the last timeout line's count
+	// (0 after an on-time move or sit_in), sittingOut from sit_out to sit_in. While either says
+	// the seat is out, a request of its key is a coming back (breakroom-games §1.5): comeBack
+	// asks pushPresence for {"away":false} even though the seat is not away, until the match has
+	// taken one (returning: it brings the seat back at the next point the game names).
+	strikes                         int
+	sittingOut, comeBack, returning bool
+	silenceGen                      uint64
+	conns                           []string // every connection it had, forgotten with it
 }
 
 // waiter is a long poll parked on a session or a connection: ch has room for its answer; done
@@ -115,6 +122,9 @@ type match struct {
 	sess    map[int]*session
 	players []wire.Player
 	staff   staffSay // the bartender's talk (staff.go)
+	// strikesLimit is the timeouts in a row that sit a seat out: match_start.config.strikes_limit,
+	// else the convention's 3 (breakroom-games §1.5).
+	strikesLimit int
 }
 
 type state struct {
@@ -178,9 +188,10 @@ type (
 	}
 	recovered    struct{}
 	presenceDone struct {
-		s    *session
-		away bool
-		ok   bool
+		s      *session
+		away   bool
+		forced bool // a coming back (session.comeBack)
+		ok     bool
 	}
 	presenceRetry struct{ s *session }
 	silenceDue    struct {
@@ -259,6 +270,9 @@ func (st *state) Receive(ctx actor.Context) {
 		s.presenceBusy = false
 		if m.ok {
 			s.sentAway = m.away
+			if m.forced {
+				s.comeBack, s.returning = false, true
+			}
 			st.pushPresence(s)
 			return
 		}
@@ -441,7 +455,7 @@ func (st *state) join(j JoinRequest) (any, error) {
 		// A reconnect: the seat, name and spoilers stay what they were.
 		c := st.newConn(s, j.Via)
 		st.touch(s)
-		st.setAway(s, false)
+		st.present(s)
 		if s.status == sSeating {
 			first := wire.Queued{Game: s.game, Position: 1}
 			if c.via == ViaHTTP {
@@ -615,7 +629,7 @@ func (st *state) resolve(op *opResolve) (any, error) {
 	}
 	st.touch(s)
 	if op.present && s.status == sSeated {
-		st.setAway(s, false)
+		st.present(s)
 	}
 	ref := &seatRef{table: s.m.Table, round: s.m.id, key: s.key, seat: s.seat, end: s.end, endedAt: s.endedAt,
 		ended: s.m.ended, lastState: s.lastState, lastRound: s.lastRound, lastTurn: s.lastTurn, version: s.version}
@@ -643,6 +657,22 @@ func (st *state) touch(s *session) {
 	st.r.opts.Clock.AfterFunc(HTTPSilence, func() { root.Send(pid, &silenceDue{s: s, gen: gen}) })
 }
 
+// present is a request of the session's key for its match (a re-join, a state, a move attempt):
+// its seat is back, and a seat that sits out (or has just timed out its last strike) comes back
+// too, though its connection never went away (breakroom-games §1.5).
+func (st *state) present(s *session) {
+	if s.out(s.m) && !s.returning {
+		s.comeBack = true
+	}
+	st.setAway(s, false)
+}
+
+// out says the seat sits out, or will at its iteration's close: a sit_out line and no sit_in
+// yet, or as many timeouts in a row as the match's strikes limit.
+func (s *session) out(m *match) bool {
+	return s.sittingOut || (m != nil && m.strikesLimit > 0 && s.strikes >= m.strikesLimit)
+}
+
 // setAway sets what the session's seat should be (away or back) and tells the match.
 func (st *state) setAway(s *session, away bool) {
 	s.wantAway = away
@@ -651,8 +681,12 @@ func (st *state) setAway(s *session, away bool) {
 
 // pushPresence submits the session's wanted presence to its match when it differs from the one
 // last taken, one at a time, so the match hears them in order.
+//
+// A coming back (comeBack) is sent though the presence is the one last taken: the match answers
+// it unchanged when the seat was not out after all, which changes nothing and is not logged.
 func (st *state) pushPresence(s *session) {
-	if s.presenceBusy || s.wantAway == s.sentAway || s.m == nil || !s.m.opened || s.m.ended {
+	forced := s.comeBack && !s.wantAway
+	if s.presenceBusy || (s.wantAway == s.sentAway && !forced) || s.m == nil || !s.m.opened || s.m.ended {
 		return
 	}
 	s.presenceBusy = true
@@ -668,7 +702,7 @@ func (st *state) pushPresence(s *session) {
 			// The match refused it for good (over, not seated): it is as good as taken.
 			ok = rep.Code != "unavailable"
 		}
-		a.System().Root.Send(pid, &presenceDone{s: s, away: away, ok: ok})
+		a.System().Root.Send(pid, &presenceDone{s: s, away: away, forced: forced, ok: ok})
 	}()
 }
 
@@ -875,6 +909,7 @@ func (st *state) events(e *tableEvents) {
 
 func (st *state) fanOut(m *match, evs []games.Event) {
 	for _, ev := range evs {
+		st.track(m, ev)
 		if ev.Visibility == games.Public {
 			st.heard(m, ev)
 		}
@@ -892,6 +927,54 @@ func (st *state) fanOut(m *match, evs []games.Event) {
 			}
 			st.put(s.conn, wire.Event{MatchID: m.id, Event: line})
 		}
+	}
+}
+
+// track reads what a line says of its seat's strikes and sitting out (breakroom-games §1.5, §1.7):
+// match_start's strikes_limit; a timeout or timeout_private line's strikes; an on-time action
+// (one not "auto") resets them; sit_out and sit_in.
+func (st *state) track(m *match, ev games.Event) {
+	var l struct {
+		Seat    *int            `json:"seat"`
+		Strikes *int            `json:"strikes"`
+		Auto    json.RawMessage `json:"auto"`
+		Config  struct {
+			StrikesLimit *int `json:"strikes_limit"`
+		} `json:"config"`
+	}
+	if json.Unmarshal(ev.Payload, &l) != nil {
+		return
+	}
+	if ev.Type == "match_start" {
+		m.strikesLimit = 3
+		if l.Config.StrikesLimit != nil {
+			m.strikesLimit = *l.Config.StrikesLimit
+		}
+		return
+	}
+	if l.Seat == nil {
+		return
+	}
+	s := m.sess[*l.Seat+1]
+	if s == nil || s.m != m {
+		return
+	}
+	switch ev.Type {
+	case "timeout", "timeout_private":
+		if l.Strikes != nil {
+			s.strikes = *l.Strikes
+		} else {
+			s.strikes++
+		}
+		s.returning = false
+	case "action", "action_private":
+		if len(l.Auto) == 0 || string(l.Auto) == "false" {
+			s.strikes = 0
+		}
+	case "sit_out":
+		s.sittingOut, s.returning = true, false
+	case "sit_in":
+		s.sittingOut, s.strikes, s.returning = false, 0, false
 	}
 }
 
@@ -975,6 +1058,15 @@ func (st *state) recoverTables() error {
 			st.sessions[gameKey(se.Game, rec.Key)] = s
 			m.sess[rec.Seat] = s
 			st.r.setPlaying(se.Game, rec.Key, true)
+		}
+		// What the log says of strikes and sitting out so far (a seat that sits out comes back
+		// on its agent's next request, as before the restart).
+		evs, err := a.Store().Events(t.Round)
+		if err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			st.track(m, ev)
 		}
 		st.open(m, t.Round)
 		return nil

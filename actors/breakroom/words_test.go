@@ -5,17 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
-
-// TestOrdinal: English ordinals, the teens included.
-func TestOrdinal(t *testing.T) {
-	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 101: "101st", 111: "111th"} {
-		if got := ordinal(n); got != want {
-			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
 
 // TestPostStatesNoRankWithoutSpoilers: the nostr_post names the rank only for a key that joined
 // with spoilers; both link the replay and carry the protocol's tags.

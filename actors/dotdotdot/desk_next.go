@@ -96,21 +96,7 @@ func resultBrief(n *Next) string {
 	}
 	pay := n.Result.Payouts[n.Seat]
 	return fmt.Sprintf("Round %s is over and revealed. You finished %s of %d with %s CCD against a notional entry of %s CCD (%s CCD). Join again to play another round.",
-		n.Round, ordinal(rankOf(*n.Result, n.Seat)), len(n.Result.Payouts), ccd(pay), ccd(walkinEntry), signedCCD(pay-walkinEntry))
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
+		n.Round, games.Ordinal(rankOf(*n.Result, n.Seat)), len(n.Result.Payouts), ccd(pay), ccd(walkinEntry), signedCCD(pay-walkinEntry))
 }
 
 // ccd renders microCCD as CCD with up to six decimals, trailing zeros dropped.

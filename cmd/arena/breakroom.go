@@ -15,9 +15,11 @@ import (
 	"arena/games"
 	brgames "arena/games/breakroom"
 	brdilemma "arena/games/breakroom/dilemma"
+	"arena/games/breakroom/wire"
+	"arena/storage"
 	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/identity"
 	"arena/transport/breakroom/play"
-	"arena/transport/breakroom/wire"
 )
 
 // Break Room's wiring: the product (actors/breakroom's Room) with the games of breakroomGames, on
@@ -89,7 +91,7 @@ func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakr
 		info := g.Info()
 		side.catalog = append(side.catalog, info)
 		gs = append(gs, breakroom.Game{ID: info.ID, Name: info.Name, RulesVersion: info.RulesVersion,
-			TableSize: info.TableSize, Min: info.MinPlayers, Pace: pace})
+			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace})
 	}
 	side.room, err = breakroom.New(breakroom.Options{Games: gs, PublicURL: public, HousePause: durOr(p.HousePause),
 		LobbyWait: durOr(p.LobbyWait), HouseAfter: durOr(p.HouseAfter), Logger: log})
@@ -102,10 +104,25 @@ func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakr
 // product is Break Room's part of the runtime, registered before it starts.
 func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 
-// doors makes the site's doors over the product; long polls end when drain closes.
-func (b *breakroomSide) doors(cfg config.Config, drain <-chan struct{}) (*play.Door, error) {
-	return play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
+// doors makes the site's doors over the product: the playing doors (long polls end when drain
+// closes) and the identity doors (handles, badges: transport/breakroom/identity, on the store,
+// with Break Room's own key from the data directory and the operator token for /ops/handles).
+func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
+	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
+	if err != nil {
+		return nil, err
+	}
+	self, err := breakroomKey(cfg)
+	if err != nil {
+		return nil, err
+	}
+	id, err := identity.New(identity.Options{Store: store, Records: b.room, Nonces: b.nonces, SelfKey: self,
+		PublicURL: b.public, OperatorToken: operatorToken, Logger: b.log})
+	if err != nil {
+		return nil, err
+	}
+	return doorSet{pd, id}, nil
 }
 
 // roomDoors is *breakroom.Room as the doors call it (play.Backend): the same calls in the door's
@@ -187,3 +204,5 @@ func (d roomDoors) Feedback(ctx context.Context, conn string, f *wire.Feedback) 
 func (d roomDoors) Log(ctx context.Context, match string) ([][]byte, error) {
 	return d.room.Log(ctx, match, breakroom.PublicViewer)
 }
+
+func (d roomDoors) Reputation(key string) (wire.Reputation, error) { return d.room.Reputation(key) }

@@ -133,6 +133,30 @@ func TestBreakroomAgentsPlayOverBothDoors(t *testing.T) {
 	wg.Wait()
 	for _, r := range runs {
 		checkDone(t, r)
+		// The agent's record counts the match when the table was ranked: the two agents and the
+		// bartender (staff keeps a table ranked); with a house bot (a house: key that is not the
+		// bartender's) it was unranked and counts for nobody.
+		want := 1
+		for _, e := range r.last()["match_end"].(map[string]any)["ranking"].([]any) {
+			if k := e.(map[string]any)["pubkey"].(string); strings.HasPrefix(k, "house:") && k != "house:bartender" {
+				want = 0
+			}
+		}
+		req, _ := http.NewRequest("GET", s.url+"/v0/agents/"+r.last()["pubkey"].(string), nil)
+		req.Host = "breakroom.localhost"
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a struct {
+			Pubkey     string
+			Reputation struct{ Matches, Timeouts int }
+		}
+		json.NewDecoder(resp.Body).Decode(&a)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || a.Pubkey != r.last()["pubkey"] || a.Reputation.Matches != want {
+			t.Fatalf("/v0/agents after the match: %d %+v, want %d matches", resp.StatusCode, a, want)
+		}
 	}
 }
 

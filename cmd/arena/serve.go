@@ -78,11 +78,17 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 // HTTP (long polls included) within the configured grace, shuts the actor tree down and closes
 // the database.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writer) error {
+	return serveStore(ctx, cfg, log, out, storage.Options{})
+}
+
+// serveStore is serve with the store opened with so (`arena brload --nosync` runs the stack
+// without fsync; serve itself always syncs).
+func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writer, so storage.Options) error {
 	sec, err := config.Provision(cfg)
 	if err != nil {
 		return err
 	}
-	store, err := storage.Open(cfg.DBPath(), storage.Options{})
+	store, err := storage.Open(cfg.DBPath(), so)
 	if err != nil {
 		return err
 	}
@@ -160,7 +166,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, out io.Writ
 	// closes, as the servers start shutting down.
 	drain := make(chan struct{})
 	dot.registerInstance(cfg, sec, origin)
-	brDoors, err := br.doors(cfg, drain)
+	brDoors, err := br.doors(cfg, store, sec.OperatorToken, drain)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,9 @@ type GameInfo struct {
 	MinPlayers   int    `json:"min_players"`
 	MaxPlayers   int    `json:"max_players"`
 	DeadlineMS   int64  `json:"deadline_ms"`
+	// Rules is the game's rules text (markdown; /rules/{id}): what the bartender quotes when a
+	// player asks about the rules in table talk. Not part of the /v0/games row.
+	Rules string `json:"-"`
 }
 
 // Game is a Break Room engine: a games.Engine that states its catalogue row.

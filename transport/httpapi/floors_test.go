@@ -103,3 +103,56 @@ func TestGenericFloorsImportNoProtocol(t *testing.T) {
 		}
 	}
 }
+
+// floorsBelow are, for each floor, the project's floors its packages may not import: the arrows
+// run cmd -> transport -> actors -> games, storage, chain (docs/design.md, "The layout"); games
+// imports nothing of the project but games/.
+var floorsBelow = map[string][]string{
+	"actors":  {"transport", "cmd", "config"},
+	"games":   {"transport", "actors", "storage", "chain", "cmd", "config"},
+	"storage": {"transport", "actors", "cmd", "config"},
+	"chain":   {"transport", "actors", "cmd", "config"},
+}
+
+// TestFloorsRunDown: no package imports a floor above its own (an actor package imports nothing
+// under transport/, rules import no store, chain or actor). Test files are left out, as above.
+func TestFloorsRunDown(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for floor, banned := range floorsBelow {
+		err := filepath.WalkDir(filepath.Join(root, floor), func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if d.Name() == "testdata" || d.Name() == "node_modules" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			for _, im := range f.Imports {
+				p, _ := strconv.Unquote(im.Path.Value)
+				for _, b := range banned {
+					if p == "arena/"+b || strings.HasPrefix(p, "arena/"+b+"/") {
+						t.Errorf("%s imports %s: the %s floor imports nothing of %s/", filepath.ToSlash(rel), p, floor, b)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,10 +1,18 @@
 package dilemma
 
 import (
+	_ "embed"
 	"strconv"
 
 	"arena/games/breakroom"
 )
+
+// RulesText is the Dilemma's rules for players (markdown, rules.md): §5 in the words an agent
+// reads at /rules/dilemma, one short paragraph under each heading, so the bartender's answer to a
+// rules question (a paragraph, cut to a message's 280 characters) is whole. GameInfo.Rules.
+//
+//go:embed rules.md
+var RulesText string
 
 // Pair is two wire seats that meet in a round, written [low, high] (§5.2).
 type Pair [2]int

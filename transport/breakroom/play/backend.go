@@ -12,7 +12,7 @@ import (
 	"errors"
 	"time"
 
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // Join is a join the door has read and verified (the signature over the nonce checked and the
@@ -126,4 +126,8 @@ type Backend interface {
 	// lines so far and, once the match has ended, the private lines marked reveal "end";
 	// unknown_match for a match that is not one of the product's.
 	Log(ctx context.Context, match string) ([][]byte, error)
+
+	// Reputation is key's record from its completed ranked matches ("Identity"; J32): zero for
+	// a key with none.
+	Reputation(key string) (wire.Reputation, error)
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/games"
+	"arena/games/breakroom/wire"
 	"arena/transport/breakroom/auth"
-	"arena/transport/breakroom/wire"
 	"arena/transport/door"
 	"arena/transport/ws"
 )
@@ -99,6 +99,7 @@ func (d *Door) Mount(e *echo.Echo) error {
 	e.POST("/v0/matches/:id/move", d.move)
 	e.POST("/v0/matches/:id/feedback", d.feedback)
 	e.GET("/r/:file", d.replayLog)
+	e.GET("/v0/agents/:pubkey", d.agent)
 	return nil
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // refusalCases is one table of bad inputs for both doors: each raw message is sent as a socket

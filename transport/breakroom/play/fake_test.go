@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"arena/games"
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 )
 
 // fake is a product for the doors' tests: one game ("coin", two seats) whose table opens when
@@ -446,4 +446,13 @@ func (f *fake) Log(_ context.Context, match string) ([][]byte, error) {
 		out = append(out, []byte(fmt.Sprintf(`{"seq":%d,"type":"action"}`, i+1)))
 	}
 	return out, nil
+}
+
+func (f *fake) Reputation(key string) (wire.Reputation, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.match != nil && f.match.ended && f.seatOf(Agent{Key: key, Game: "coin"}) == 0 {
+		return wire.Reputation{Matches: 1, Wins: 1, AvgRank: 1}, nil
+	}
+	return wire.Reputation{}, nil
 }

@@ -7,7 +7,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"arena/transport/breakroom/wire"
+	"arena/chain/nostr"
+	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
 
@@ -95,4 +96,27 @@ func (d *Door) replayLog(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Blob(http.StatusOK, "application/jsonl", b.Bytes())
+}
+
+// agentReply is GET /v0/agents/{pubkey}: the key and its reputation (the summary seated.players
+// shows).
+type agentReply struct {
+	V          int             `json:"v"`
+	Pubkey     string          `json:"pubkey"`
+	Reputation wire.Reputation `json:"reputation"`
+}
+
+// agent is GET /v0/agents/{pubkey} ("Public reads"): a key's reputation from its completed ranked
+// matches; a key that is not 64 lower-case hex of a curve point is bad_request.
+func (d *Door) agent(c echo.Context) error {
+	key, err := nostr.ParsePubKey(c.Param("pubkey"))
+	if err != nil {
+		return door.Refuse(CodeBadRequest, "pubkey: "+err.Error())
+	}
+	rep, err := d.o.Backend.Reputation(key.String())
+	if err != nil {
+		return d.refuse(err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, agentReply{V: wire.V, Pubkey: key.String(), Reputation: rep})
 }

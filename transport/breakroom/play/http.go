@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"arena/transport/breakroom/wire"
+	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
 

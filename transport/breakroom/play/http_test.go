@@ -255,3 +255,20 @@ func TestReplayLog(t *testing.T) {
 		t.Fatalf("replay page: %d %v", st, e)
 	}
 }
+
+// TestAgentReputation: GET /v0/agents/{pubkey} is the product's record of the key; a malformed
+// key (upper case, short, not on the curve) is bad_request.
+func TestAgentReputation(t *testing.T) {
+	r := newRig(t, nil)
+	k := newKey(t, 1)
+	st, a := r.httpDo("GET", "/v0/agents/"+k.pub, "", nil)
+	rep, _ := a["reputation"].(map[string]any)
+	if st != 200 || a["pubkey"] != k.pub || rep == nil || num(rep, "matches") != 0 || rep["avg_rank"] != float64(0) {
+		t.Fatalf("a fresh key: %d %v", st, a)
+	}
+	for _, bad := range []string{strings.ToUpper(k.pub), k.pub[:62], strings.Repeat("f", 64)} {
+		if st, e := r.httpDo("GET", "/v0/agents/"+bad, "", nil); st != 400 || e["code"] != "bad_request" {
+			t.Errorf("%s: %d %v", bad, st, e)
+		}
+	}
+}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"arena/games/breakroom/wire"
 	"arena/transport/breakroom/auth"
-	"arena/transport/breakroom/wire"
 )
 
 // playTurn answers s's your_turn yt with a cooperate.
