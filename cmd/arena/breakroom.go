@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"arena/actors"
 	"arena/actors/breakroom"
 	"arena/config"
@@ -17,6 +19,7 @@ import (
 	brdilemma "arena/games/breakroom/dilemma"
 	"arena/games/breakroom/wire"
 	"arena/transport/breakroom/auth"
+	brmcp "arena/transport/breakroom/mcp"
 	"arena/transport/breakroom/play"
 )
 
@@ -102,10 +105,46 @@ func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakr
 // product is Break Room's part of the runtime, registered before it starts.
 func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 
-// doors makes the site's doors over the product; long polls end when drain closes.
-func (b *breakroomSide) doors(cfg config.Config, drain <-chan struct{}) (*play.Door, error) {
-	return play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
+// doors makes the site's doors over the product (the WebSocket and HTTP doors, and the MCP door
+// over them); long polls and waiting tool calls end when drain closes.
+func (b *breakroomSide) doors(cfg config.Config, drain <-chan struct{}) (breakroomDoors, error) {
+	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
+	if err != nil {
+		return breakroomDoors{}, err
+	}
+	md, err := brmcp.New(brmcp.Options{Door: pd, Rules: rulesOf(b.catalog), PublicURL: b.public,
+		Forwarded: cfg.HTTP.Limits.ForwardedFor, TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy, Drain: drain, Logger: b.log})
+	if err != nil {
+		return breakroomDoors{}, err
+	}
+	return breakroomDoors{pd, md}, nil
+}
+
+// breakroomDoors are the Break Room site's doors: play's two and the MCP door.
+type breakroomDoors struct {
+	play *play.Door
+	mcp  *brmcp.Door
+}
+
+// Mount mounts every door on e.
+func (d breakroomDoors) Mount(e *echo.Echo) error {
+	if err := d.play.Mount(e); err != nil {
+		return err
+	}
+	return d.mcp.Mount(e)
+}
+
+// rulesOf is get_rules's source: each catalogued game's rules text.
+func rulesOf(catalog []brgames.GameInfo) func(string) (string, bool) {
+	return func(id string) (string, bool) {
+		for _, g := range catalog {
+			if g.ID == id && g.Rules != "" {
+				return g.Rules, true
+			}
+		}
+		return "", false
+	}
 }
 
 // roomDoors is *breakroom.Room as the doors call it (play.Backend): the same calls in the door's
