@@ -28,9 +28,9 @@ type gamesReply struct {
 
 // payments is /v0/games's payments member: the paid tables' terms.
 type payments struct {
-	Enabled bool     `json:"enabled"`
-	RakeBps int      `json:"rake_bps"`
-	Stakes  []int64  `json:"stakes"`
+	Enabled bool      `json:"enabled"`
+	RakeBps int       `json:"rake_bps"`
+	Stakes  []int64   `json:"stakes"`
 	Tiers   []payTier `json:"tiers"`
 	DocsURL string    `json:"docs_url"`
 }
