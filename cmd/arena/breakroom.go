@@ -17,8 +17,8 @@ import (
 	brdilemma "arena/games/breakroom/dilemma"
 	"arena/games/breakroom/wire"
 	"arena/storage"
-	brsite "arena/transport/breakroom"
 	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/identity"
 	"arena/transport/breakroom/play"
 	"arena/transport/breakroom/public"
 )
@@ -107,11 +107,22 @@ func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakr
 func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 
 // doors makes the site's doors over the product: the playing doors (long polls end when drain
-// closes) and the public reads, with the usage counters kept in store.
-func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, drain <-chan struct{}) (brsite.Doors, error) {
+// closes), the identity doors (handles, badges: transport/breakroom/identity, on the store,
+// with Break Room's own key from the data directory and the operator token for /ops/handles) and
+// the public reads, with the usage counters kept in store.
+func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
+	if err != nil {
+		return nil, err
+	}
+	self, err := breakroomKey(cfg)
+	if err != nil {
+		return nil, err
+	}
+	id, err := identity.New(identity.Options{Store: store, Records: b.room, Nonces: b.nonces, SelfKey: self,
+		PublicURL: b.public, OperatorToken: operatorToken, Logger: b.log})
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +130,7 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, drain <-c
 	if err != nil {
 		return nil, err
 	}
-	return brsite.Doors{pd, rd}, nil
+	return doorSet{pd, id, rd}, nil
 }
 
 // flush writes the usage counters still in memory (at shutdown, before the store closes).

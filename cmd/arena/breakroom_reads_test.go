@@ -63,7 +63,7 @@ func readsSite(t *testing.T) (*httptest.Server, *public.Stats) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := httpapi.Build(brsite.Site{Doors: brsite.Doors{pd, rd}}, httpapi.Global{})
+	e, err := httpapi.Build(brsite.Site{Doors: doorSet{pd, rd}}, httpapi.Global{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,24 +102,7 @@ type Site struct {
 	httpapi.Place
 	// Doors mounts the playing doors (a *play.Door); nil serves none. It is an interface so that
 	// this package, which the doors' own packages import for its refusal table, imports none of them.
-	Doors Mounter
-}
-
-// Mounter is one of the site's doors.
-type Mounter interface{ Mount(*echo.Echo) error }
-
-// Doors are several doors mounted as one, in order (the playing doors, the public reads, …): each
-// door's routes are its own.
-type Doors []Mounter
-
-// Mount mounts every door on e; the first error stops.
-func (ds Doors) Mount(e *echo.Echo) error {
-	for _, d := range ds {
-		if err := d.Mount(e); err != nil {
-			return err
-		}
-	}
-	return nil
+	Doors interface{ Mount(*echo.Echo) error }
 }
 
 // Name is "breakroom".
