@@ -36,7 +36,7 @@ func (c *skewClock) Now() time.Time { return time.Now().Add(time.Duration(c.skew
 func (c *skewClock) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 // mcpRig is the Break Room site with every door (play's and the MCP door, as serve wires them
-// through breakroomDoors) over a real Room playing the Dilemma: a lone agent gets house bots
+// through doorSet) over a real Room playing the Dilemma: a lone agent gets house bots
 // after 50 ms.
 type mcpRig struct {
 	srv   *httptest.Server
@@ -77,7 +77,7 @@ func newMCPRig(t *testing.T) *mcpRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := httpapi.Build(brsite.Site{Doors: breakroomDoors{pd, md}}, httpapi.Global{})
+	e, err := httpapi.Build(brsite.Site{Doors: doorSet{pd, md}}, httpapi.Global{})
 	if err != nil {
 		t.Fatal(err)
 	}

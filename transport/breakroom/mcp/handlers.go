@@ -228,7 +228,7 @@ func (h *handlers) joinGame(ctx context.Context, raw []byte) *mcp.CallToolResult
 	}
 	cctx, cancel := h.call(ctx)
 	defer cancel()
-	joined, err := h.d.SignedJoin(cctx, in.(*wire.Join), play.ViaHTTP)
+	joined, err := h.d.SignedJoin(cctx, in.(*wire.Join), play.ViaMCP)
 	if err != nil {
 		return h.refuse(err, "")
 	}

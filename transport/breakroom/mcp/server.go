@@ -81,6 +81,8 @@ type Options struct {
 	Version string
 	// Logger receives internal errors and panics; nil discards.
 	Logger *slog.Logger
+	// OnCall is told the name of each tool called (the usage stats' MCP tool calls); nil: nothing.
+	OnCall func(tool string)
 }
 
 // Door is the MCP door; Mount adds its routes.
@@ -181,6 +183,9 @@ func (h *handlers) wrap(name string, fn toolFunc) server.ToolHandlerFunc {
 				res, err = refusal(door.CodeInternal, "the server failed on this call; it is logged", ""), nil
 			}
 		}()
+		if h.o.OnCall != nil {
+			h.o.OnCall(name)
+		}
 		raw := req.Params.RawArguments
 		if len(raw) == 0 {
 			raw = json.RawMessage("{}")

@@ -11,6 +11,10 @@ import (
 // agents that act through tools) take from these: the same challenge desk, the same join
 // checks and the same refusals, so every door refuses a join alike.
 
+// ViaMCP is Join.Via for a join through the MCP door: to the product it is an HTTP connection
+// (the tools drive the HTTP fallback's calls), counted apart in the usage stats.
+const ViaMCP = "mcp"
+
 // Backend is the product the doors serve.
 func (d *Door) Backend() Backend { return d.o.Backend }
 
@@ -20,8 +24,7 @@ func (d *Door) Challenge(caller string) (string, error) { return d.o.Nonces.Issu
 // SignedJoin is POST /v0/join after its body is decoded: a paid join is payments_disabled, an
 // unknown game unknown_game naming the open games (both before the signature, so the nonce
 // stays good), then the key, nonce and signature are checked (bad_request, auth_failed; the
-// nonce is spent) and the join handed to the product, through door via (ViaHTTP for a door
-// that plays as the HTTP fallback does).
+// nonce is spent) and the join handed to the product, through door via (ViaMCP for the MCP door).
 func (d *Door) SignedJoin(ctx context.Context, j *wire.Join, via string) (Joined, error) {
 	if err := d.preJoin(ctx, j); err != nil {
 		return Joined{}, err
