@@ -33,7 +33,9 @@ type skewClock struct{ skew atomic.Int64 }
 
 func (c *skewClock) Now() time.Time { return time.Now().Add(time.Duration(c.skew.Load())) }
 
-func (c *skewClock) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+func (c *skewClock) AfterFunc(d time.Duration, f func()) func() bool {
+	return time.AfterFunc(d, f).Stop
+}
 
 // mcpRig is the Break Room site with every door (play's and the MCP door, as serve wires them
 // through doorSet) over a real Room playing the Dilemma: a lone agent gets house bots
