@@ -40,7 +40,9 @@ func TestPaidCheckSaysSettledOrRefunded(t *testing.T) {
 			return false
 		}
 		return a.Payout != nil && a.Payout.Final && len(a.Refunds) == 1 && a.Refunds[0].Final && len(b.Refunds) == 1 && b.Refunds[0].Final
-	}, func() string { return fmt.Sprintf("checks after the settle and refunds: A %+v (payout %+v) / B %+v", a, a.Payout, b) })
+	}, func() string {
+		return fmt.Sprintf("checks after the settle and refunds: A %+v (payout %+v) / B %+v", a, a.Payout, b)
+	})
 	if a.Outcome != "settled" || a.Voided != "" || a.Payout.To != r.caip("test-1") || a.Payout.Amount != st.Paid[0].Amount || a.Payout.Tx == "" {
 		t.Fatalf("seat A: %+v payout %+v, want settled, %d to %s with its settle's transaction", a, a.Payout, st.Paid[0].Amount, r.caip("test-1"))
 	}
