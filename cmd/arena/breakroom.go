@@ -19,6 +19,7 @@ import (
 	"arena/storage"
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/identity"
+	"arena/transport/breakroom/openapi"
 	"arena/transport/breakroom/play"
 )
 
@@ -106,7 +107,8 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 
 // doors makes the site's doors over the product: the playing doors (long polls end when drain
 // closes) and the identity doors (handles, badges: transport/breakroom/identity, on the store,
-// with Break Room's own key from the data directory and the operator token for /ops/handles).
+// with Break Room's own key from the data directory and the operator token for /ops/handles),
+// and GET /openapi.json (transport/breakroom/openapi).
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
@@ -122,7 +124,11 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	if err != nil {
 		return nil, err
 	}
-	return doorSet{pd, id}, nil
+	api, err := openapi.New(b.public)
+	if err != nil {
+		return nil, err
+	}
+	return doorSet{pd, id, api}, nil
 }
 
 // roomDoors is *breakroom.Room as the doors call it (play.Backend): the same calls in the door's
