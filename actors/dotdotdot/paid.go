@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -291,6 +292,9 @@ func (p *PaidTables) Format() string { return p.o.Format }
 // account could not fund the house seats (PaidOptions.Funds), bad_request without pay_from or
 // endpoint, busy when the ledger could not write or the account could not be read.
 func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (PaidHold, error) {
+	if err := p.fits(j.Format, j.Seats); err != nil {
+		return PaidHold{}, err
+	}
 	if j.Endpoint == "" {
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "the agent's card names no endpoint: a registered agent is called there (§4)")
 	}
@@ -319,6 +323,28 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 		return PaidHold{}, err
 	}
 	return r.Hold, r.Err
+}
+
+// fits refuses a join whose format or seats (AgentJoin.Format, Seats: "" and 0 leave them to
+// the table) the paid table filling now does not have: one the arena plays nowhere as
+// JoinAgent refuses it (bad_request: §5.6's formats and seat counts), one the paid tables do
+// not play bad_table, naming what they play. A paid table is one format at one seat count
+// (PaidOptions.Format), so a join is never seated at a table it did not ask for.
+func (p *PaidTables) fits(format string, seats int) error {
+	f := format
+	if f == "" {
+		f = p.o.Format
+	}
+	if _, ok := p.a.formats.of(f); !ok {
+		return games.Errorf(games.CodeBadRequest, "format %q: %s", f, strings.ReplaceAll(p.a.formats.choices(), "\"", ""))
+	}
+	if _, err := p.a.formats.choose(f, seats); err != nil {
+		return err
+	}
+	if f != p.o.Format || (seats != 0 && seats != p.seats) {
+		return games.Errorf(CodeBadTable, "the paid table here is %s at %d seats (§5.7: the table filling now); leave format and seats out, or name those", p.o.Format, p.seats)
+	}
+	return nil
 }
 
 // holdAnswerMargin is how long before its asker stops waiting a hold must be in the ledger to be
