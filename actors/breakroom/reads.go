@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"arena/actors"
@@ -45,9 +46,33 @@ type MatchInfo struct {
 	Ranking []wire.Rank
 }
 
+// overCache holds the MatchInfo of matches that are over, by table: such a record never changes,
+// so the reads read each ended match's log once, not on every list.
+type overCache struct {
+	mu sync.Mutex
+	m  map[string]MatchInfo
+}
+
+func (c *overCache) get(table string) (MatchInfo, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	mi, ok := c.m[table]
+	return mi, ok
+}
+
+func (c *overCache) put(table string, mi MatchInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]MatchInfo{}
+	}
+	c.m[table] = mi
+}
+
 // Matches is every match of the room's games that has a stored seating and an opened table,
 // newest first (by Started, then id). It reads the store, never the room actor, so it answers
-// while tables play; an ended match's log is read once per call for its ranking.
+// while tables play; an ended match's log is read once for its ranking and its record kept
+// (overCache). The records share their slices: callers must not modify them.
 func (r *Room) Matches(ctx context.Context) ([]MatchInfo, error) {
 	if r.arena == nil {
 		return nil, ErrClosed
@@ -109,6 +134,9 @@ func (r *Room) Match(ctx context.Context, matchID string) (MatchInfo, error) {
 // matchOf is a stored seating's MatchInfo; ok is false for a table that never opened or a game
 // the room does not play.
 func (r *Room) matchOf(table string, raw []byte) (MatchInfo, bool, error) {
+	if mi, ok := r.over.get(table); ok {
+		return mi, true, nil
+	}
 	var se seating
 	if err := json.Unmarshal(raw, &se); err != nil {
 		r.log.Error("breakroom seating unreadable", "table", table, "err", err)
@@ -162,5 +190,6 @@ func (r *Room) matchOf(table string, raw []byte) (MatchInfo, bool, error) {
 		}
 	}
 	mi.Ranking = rankingOf(line, &match{seating: se}, res)
+	r.over.put(table, mi)
 	return mi, true, nil
 }
