@@ -19,6 +19,7 @@ import (
 	"arena/storage"
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/identity"
+	brmcp "arena/transport/breakroom/mcp"
 	"arena/transport/breakroom/openapi"
 	"arena/transport/breakroom/play"
 	"arena/transport/breakroom/public"
@@ -136,7 +137,25 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	if err != nil {
 		return nil, err
 	}
-	return doorSet{pd, id, rd, api}, nil
+	md, err := brmcp.New(brmcp.Options{Door: pd, Rules: rulesOf(b.catalog), PublicURL: b.public,
+		Forwarded: cfg.HTTP.Limits.ForwardedFor, TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy, Drain: drain, Logger: b.log,
+		OnCall: func(string) { b.stats.Count(public.CounterMCPCall) }})
+	if err != nil {
+		return nil, err
+	}
+	return doorSet{pd, id, rd, api, md}, nil
+}
+
+// rulesOf is the MCP door's get_rules source: each catalogued game's rules text.
+func rulesOf(catalog []brgames.GameInfo) func(string) (string, bool) {
+	return func(id string) (string, bool) {
+		for _, g := range catalog {
+			if g.ID == id && g.Rules != "" {
+				return g.Rules, true
+			}
+		}
+		return "", false
+	}
 }
 
 // flush writes the usage counters still in memory (at shutdown, before the store closes).
@@ -179,8 +198,12 @@ func (d roomDoors) Games(ctx context.Context) ([]play.GameInfo, error) {
 }
 
 func (d roomDoors) Join(ctx context.Context, j play.Join) (play.Joined, error) {
+	via := j.Via
+	if via == play.ViaMCP {
+		via = breakroom.ViaHTTP // the MCP door plays as the HTTP fallback does; the stats count it apart
+	}
 	jd, err := d.room.Join(ctx, breakroom.JoinRequest{Game: j.Game, Key: j.Key, Name: j.Name, Spoilers: j.Spoilers,
-		Via: j.Via, StakeSats: j.StakeSats})
+		Via: via, StakeSats: j.StakeSats})
 	if err == nil {
 		d.stats.Join(j.Via, j.Key)
 	}
