@@ -84,7 +84,9 @@ func TestBreakroomHandlesServedAndRevokedThroughOps(t *testing.T) {
 		doc.Servers[0]["url"] != "http://breakroom.localhost:"+s.url[strings.LastIndexByte(s.url, ':')+1:] {
 		t.Fatalf("/openapi.json: %d %v %.200s", st, doc, raw)
 	}
-	for _, p := range []string{"/healthz", "/v0/games", "/v0/challenge", "/v0/agents/" + strings.Repeat("ab", 32)} {
+	for _, p := range []string{"/healthz", "/v0/games", "/v0/challenge", "/v0/agents/" + strings.Repeat("ab", 32), "/", "/llms.txt",
+		"/protocol", "/rules/dilemma", "/v0/matches", "/v0/leaderboard/dilemma", "/v0/stats?days=3", "/robots.txt", "/sitemap.xml",
+		"/.well-known/mcp/server-card.json"} {
 		if st, _, raw := brGet(t, ctx, s, p); st != 200 {
 			t.Fatalf("%s: %d %s", p, st, raw)
 		}

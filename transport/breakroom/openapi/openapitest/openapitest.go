@@ -31,8 +31,9 @@ var loaded = sync.OnceValues(func() (routers.Router, error) {
 		return nil, err
 	}
 	doc.Servers = nil // any host: the tests' servers listen on loopback ports
-	openapi3filter.RegisterBodyDecoder("application/jsonl", openapi3filter.PlainBodyDecoder)
-	openapi3filter.RegisterBodyDecoder("image/svg+xml", openapi3filter.PlainBodyDecoder)
+	for _, ct := range []string{"application/jsonl", "image/svg+xml", "text/markdown", "text/html", "application/xml"} {
+		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
+	}
 	return gorillamux.NewRouter(doc)
 })
 
