@@ -16,7 +16,9 @@ import (
 	brgames "arena/games/breakroom"
 	brdilemma "arena/games/breakroom/dilemma"
 	"arena/games/breakroom/wire"
+	"arena/storage"
 	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/identity"
 	"arena/transport/breakroom/play"
 )
 
@@ -102,10 +104,25 @@ func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakr
 // product is Break Room's part of the runtime, registered before it starts.
 func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 
-// doors makes the site's doors over the product; long polls end when drain closes.
-func (b *breakroomSide) doors(cfg config.Config, drain <-chan struct{}) (*play.Door, error) {
-	return play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
+// doors makes the site's doors over the product: the playing doors (long polls end when drain
+// closes) and the identity doors (handles, badges: transport/breakroom/identity, on the store,
+// with Break Room's own key from the data directory and the operator token for /ops/handles).
+func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
+	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
+	if err != nil {
+		return nil, err
+	}
+	self, err := breakroomKey(cfg)
+	if err != nil {
+		return nil, err
+	}
+	id, err := identity.New(identity.Options{Store: store, Records: b.room, Nonces: b.nonces, SelfKey: self,
+		PublicURL: b.public, OperatorToken: operatorToken, Logger: b.log})
+	if err != nil {
+		return nil, err
+	}
+	return doorSet{pd, id}, nil
 }
 
 // roomDoors is *breakroom.Room as the doors call it (play.Backend): the same calls in the door's

@@ -163,7 +163,7 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	// closes, as the servers start shutting down.
 	drain := make(chan struct{})
 	dot.registerInstance(cfg, sec, origin)
-	brDoors, err := br.doors(cfg, drain)
+	brDoors, err := br.doors(cfg, store, sec.OperatorToken, drain)
 	if err != nil {
 		return err
 	}
