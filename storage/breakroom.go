@@ -145,6 +145,8 @@ func checkBreakroom(k, v []byte, _ *bolt.Bucket) error {
 		if len(parts) != 2 || brKey(parts...) != nil || !json.Valid(v) {
 			return errors.New("bad feedback note")
 		}
+	case strings.HasPrefix(key, brStats), strings.HasPrefix(key, brSeen):
+		return checkBreakroomStat(key, v)
 	default:
 		return errors.New("stray key")
 	}

@@ -124,6 +124,8 @@ type Room struct {
 	mu      sync.Mutex
 	playing map[string]bool // gameKey: a key in an active match of a game (the lobby's Playing)
 	nPlay   map[string]int  // by game: how many keys playing holds (Counts, on every join)
+
+	over overCache // the public reads' records of matches that are over (reads.go)
 }
 
 // New makes the product; it runs once the runtime starts it (Product().BeforeRecover).
