@@ -17,6 +17,7 @@ import (
 //	           counted/<match id>           a ranked match counted into its players' reputations ("1")
 //	           feedback/<match id>/<pubkey> a player's note on a match (JSON; a second replaces it)
 //	           table/<table id>             a match's seating: keys, names, spoilers, tier (JSON)
+//	           handle/…, handlekey/…        the handles (NIP-05 names): breakroom_handles.go
 //
 // actors/breakroom is the one writer.
 
@@ -137,11 +138,15 @@ func checkBreakroom(k, v []byte, _ *bolt.Bucket) error {
 		if brKey(key[len(brTable):]) != nil || !json.Valid(v) {
 			return errors.New("bad seating")
 		}
+	case strings.HasPrefix(key, brHandle), strings.HasPrefix(key, brHandleKey):
+		return checkBreakroomHandle(key, v)
 	case strings.HasPrefix(key, brFeedback):
 		parts := strings.Split(key[len(brFeedback):], "/")
 		if len(parts) != 2 || brKey(parts...) != nil || !json.Valid(v) {
 			return errors.New("bad feedback note")
 		}
+	case strings.HasPrefix(key, brStats), strings.HasPrefix(key, brSeen):
+		return checkBreakroomStat(key, v)
 	default:
 		return errors.New("stray key")
 	}

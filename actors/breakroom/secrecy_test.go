@@ -95,6 +95,18 @@ func TestPublicLogKeepsSecrets(t *testing.T) {
 		if rep := dilemma.Verify(lines); !rep.OK {
 			t.Fatalf("match %d does not re-simulate: %+v", game, rep)
 		}
+		// Once over, the record has the end line's ranking, every seat in it once.
+		mi, err := h.room.Match(ctx, match)
+		if err != nil || mi.Status != MatchFinished || len(mi.Ranking) != 3 || mi.Ended.IsZero() || len(mi.Players) != 3 || !mi.Ranked {
+			t.Fatalf("the ended match's record: %+v %v", mi, err)
+		}
+		all, err := h.room.Matches(ctx)
+		if err != nil || len(all) != game+1 || all[0].ID != match {
+			t.Fatalf("Matches after %d games: %d, newest %q, want %q (%v)", game+1, len(all), all[0].ID, match, err)
+		}
+	}
+	if _, err := h.room.Match(ctx, "m_nope"); err == nil {
+		t.Fatal("an unknown match has a record")
 	}
 }
 
@@ -115,6 +127,10 @@ func checkRunningLogs(t *testing.T, h *harness, match string, seats []int) {
 		if strings.Contains(string(l), `"seed":"`) {
 			t.Fatalf("the seed is out before the end: %s", l)
 		}
+	}
+	// The match's public record (the reads' Match) says it runs and holds no ranking yet.
+	if mi, err := h.room.Match(context.Background(), match); err != nil || mi.Status != MatchRunning || mi.Ranking != nil || !mi.Ended.IsZero() {
+		t.Fatalf("a running match's record: %+v %v", mi, err)
 	}
 	for _, seat := range seats {
 		own, err := h.room.Log(context.Background(), match, seat+1)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -154,6 +155,30 @@ type PaidCheck struct {
 	Table    string    `json:"table"`
 	Round    string    `json:"round,omitempty"`
 	Seat     int       `json:"seat,omitempty"`
+	// Outcome is what became of the entry once the ledger has it (paid_outcome.go): "settled"
+	// (the seat's round is settled: Payout), "refunded" (the seat did not play and its money
+	// went back: Refunds), "" while neither.
+	Outcome string `json:"outcome,omitempty"`
+	// Voided says why a settled round was settled void (every entry back to whoever staked it).
+	Voided string `json:"voided,omitempty"`
+	// Payout is the seat's payout to paid_by at settle, once settled.
+	Payout *PaidTransfer `json:"payout,omitempty"`
+	// Refunds is what went back under the seat token to each pay_from account (an unplayed
+	// entry, the part above the entry, a second deposit), once the ledger has it.
+	Refunds []PaidTransfer `json:"refunds,omitempty"`
+}
+
+// PaidTransfer is money the escrow sends to an account for a paid seat: a payout at settle or
+// a refund, as the ledger recorded it, and the escrow call that carries it.
+type PaidTransfer struct {
+	To     string `json:"to"`     // CAIP-10
+	Amount int64  `json:"amount"` // microCCD
+	// Tx is the transaction hash (hex) of the escrow call (settle, refund) that pays it, once
+	// the call is submitted ("": not yet, or the escrow is not called); Final says its block is
+	// finalized, Rejected why the escrow refused it (it is sent again).
+	Tx       string `json:"tx,omitempty"`
+	Final    bool   `json:"final"`
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // PaidPayout is one seat's payout routed to its paid_by account.
@@ -291,6 +316,9 @@ func (p *PaidTables) Format() string { return p.o.Format }
 // account could not fund the house seats (PaidOptions.Funds), bad_request without pay_from or
 // endpoint, busy when the ledger could not write or the account could not be read.
 func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (PaidHold, error) {
+	if err := p.fits(j.Format, j.Seats); err != nil {
+		return PaidHold{}, err
+	}
 	if j.Endpoint == "" {
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "the agent's card names no endpoint: a registered agent is called there (§4)")
 	}
@@ -302,6 +330,9 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 		return PaidHold{}, err
 	} else if live != nil {
 		return PaidHold{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s", j.Agent, live.seat, live.round)
+	}
+	if err := p.roomFor(ctx); err != nil {
+		return PaidHold{}, err
 	}
 	payFrom = append([]string(nil), payFrom...)
 	sort.Strings(payFrom)
@@ -321,13 +352,63 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	return r.Hold, r.Err
 }
 
+// roomFor refuses a hold (bad_table) when the table filling now has every seat paid already:
+// holds cost nothing, so only those whose entry the chain has (final, or seen and not yet
+// final) take its seats. It reads the chain only once the table has as many holds as seats; a
+// read that fails refuses nothing (starts_at seats the paid holds in hold order, and refunds a
+// paid hold past the seats).
+func (p *PaidTables) roomFor(ctx context.Context) error {
+	v, err := paidAsk[*paidFillingView](ctx, p, &paidFillingGet{})
+	if err != nil {
+		return err
+	}
+	paid := 0
+	for i, h := range v.Holds {
+		var c PaidCheck
+		if p.read(ctx, h, v.Accounts[i], &c) != nil {
+			return nil
+		}
+		if c.Paid || c.Pending {
+			paid++
+		}
+	}
+	if len(v.Holds) > 0 && paid >= p.seats {
+		return games.Errorf(CodeBadTable, "the paid table filling now has its %d seats paid; the next opens after %s",
+			p.seats, v.Holds[0].StartsAt.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+// fits refuses a join whose format or seats (AgentJoin.Format, Seats: "" and 0 leave them to
+// the table) the paid table filling now does not have: one the arena plays nowhere as
+// JoinAgent refuses it (bad_request: §5.6's formats and seat counts), one the paid tables do
+// not play bad_table, naming what they play. A paid table is one format at one seat count
+// (PaidOptions.Format), so a join is never seated at a table it did not ask for.
+func (p *PaidTables) fits(format string, seats int) error {
+	f := format
+	if f == "" {
+		f = p.o.Format
+	}
+	if _, ok := p.a.formats.of(f); !ok {
+		return games.Errorf(games.CodeBadRequest, "format %q: %s", f, strings.ReplaceAll(p.a.formats.choices(), "\"", ""))
+	}
+	if _, err := p.a.formats.choose(f, seats); err != nil {
+		return err
+	}
+	if f != p.o.Format || (seats != 0 && seats != p.seats) {
+		return games.Errorf(CodeBadTable, "the paid table here is %s at %d seats (§5.7: the table filling now); leave format and seats out, or name those", p.o.Format, p.seats)
+	}
+	return nil
+}
+
 // holdAnswerMargin is how long before its asker stops waiting a hold must be in the ledger to be
 // answered (paidHoldReq.Until): an answer later than that may reach nobody.
 const holdAnswerMargin = 50 * time.Millisecond
 
 // Check is GET {check} with x-seat-token: paid and paid_by as the chain has them now (before
-// starts_at), or as they stood when the table opened. A wrong token is forbidden; an unknown
-// hold unknown_table.
+// starts_at), or as they stood when the table opened, and once the ledger has it what became of
+// the entry (settled with its payout, or refunded), with the escrow's transactions. A wrong
+// token is forbidden; an unknown hold unknown_table; busy while the ledger cannot be read.
 func (p *PaidTables) Check(ctx context.Context, hold, token string) (PaidCheck, error) {
 	v, err := paidAsk[*paidHoldView](ctx, p, &paidHoldGet{Hold: hold})
 	if err != nil {
@@ -342,6 +423,9 @@ func (p *PaidTables) Check(ctx context.Context, hold, token string) (PaidCheck, 
 	}
 	c := v.Check
 	if c.Status != storage.PaidHolding {
+		if err := p.outcome(ctx, v, &c); err != nil {
+			return PaidCheck{}, err
+		}
 		return c, nil
 	}
 	if err := p.read(ctx, v.Hold, v.Accounts, &c); err != nil {

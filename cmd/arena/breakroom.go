@@ -16,8 +16,13 @@ import (
 	brgames "arena/games/breakroom"
 	brdilemma "arena/games/breakroom/dilemma"
 	"arena/games/breakroom/wire"
+	"arena/storage"
 	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/identity"
+	brmcp "arena/transport/breakroom/mcp"
+	"arena/transport/breakroom/openapi"
 	"arena/transport/breakroom/play"
+	"arena/transport/breakroom/public"
 )
 
 // Break Room's wiring: the product (actors/breakroom's Room) with the games of breakroomGames, on
@@ -38,6 +43,7 @@ type breakroomSide struct {
 	public  string
 	nonces  *auth.Nonces
 	log     *slog.Logger
+	stats   *public.Stats // the usage counters (doors makes them)
 }
 
 // breakroomOrigin is the origin Break Room's links name: breakroom.public_url when set, else
@@ -102,10 +108,61 @@ func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakr
 // product is Break Room's part of the runtime, registered before it starts.
 func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 
-// doors makes the site's doors over the product; long polls end when drain closes.
-func (b *breakroomSide) doors(cfg config.Config, drain <-chan struct{}) (*play.Door, error) {
-	return play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public},
+// doors makes the site's doors over the product: the playing doors (long polls end when drain
+// closes), the identity doors (handles, badges: transport/breakroom/identity, on the store,
+// with Break Room's own key from the data directory and the operator token for /ops/handles),
+// the public reads, with the usage counters kept in store, and GET /openapi.json
+// (transport/breakroom/openapi).
+func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
+	b.stats = public.NewStats(store, nil)
+	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
+	if err != nil {
+		return nil, err
+	}
+	self, err := breakroomKey(cfg)
+	if err != nil {
+		return nil, err
+	}
+	id, err := identity.New(identity.Options{Store: store, Records: b.room, Nonces: b.nonces, SelfKey: self,
+		PublicURL: b.public, OperatorToken: operatorToken, Logger: b.log})
+	if err != nil {
+		return nil, err
+	}
+	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats})
+	if err != nil {
+		return nil, err
+	}
+	api, err := openapi.New(b.public)
+	if err != nil {
+		return nil, err
+	}
+	md, err := brmcp.New(brmcp.Options{Door: pd, Rules: rulesOf(b.catalog), PublicURL: b.public,
+		Forwarded: cfg.HTTP.Limits.ForwardedFor, TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy, Drain: drain, Logger: b.log,
+		OnCall: func(string) { b.stats.Count(public.CounterMCPCall) }})
+	if err != nil {
+		return nil, err
+	}
+	return doorSet{pd, id, rd, api, md}, nil
+}
+
+// rulesOf is the MCP door's get_rules source: each catalogued game's rules text.
+func rulesOf(catalog []brgames.GameInfo) func(string) (string, bool) {
+	return func(id string) (string, bool) {
+		for _, g := range catalog {
+			if g.ID == id && g.Rules != "" {
+				return g.Rules, true
+			}
+		}
+		return "", false
+	}
+}
+
+// flush writes the usage counters still in memory (at shutdown, before the store closes).
+func (b *breakroomSide) flush() {
+	if err := b.stats.Flush(); err != nil {
+		b.log.Error("breakroom stats not written", "err", err)
+	}
 }
 
 // roomDoors is *breakroom.Room as the doors call it (play.Backend): the same calls in the door's
@@ -115,28 +172,41 @@ type roomDoors struct {
 	room    *breakroom.Room
 	catalog []brgames.GameInfo
 	public  string
+	stats   *public.Stats // counts each join (nil: none)
 }
 
 var _ play.Backend = roomDoors{}
 
-// Games lists the catalogue with each game's waiting and playing counts.
+// Games lists the catalogue with each game's live counts (Room.Live: waiting, playing, tables).
 func (d roomDoors) Games(ctx context.Context) ([]play.GameInfo, error) {
+	live, err := d.room.Live(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]breakroom.Live{}
+	for _, l := range live {
+		byID[l.Game.ID] = l
+	}
 	out := make([]play.GameInfo, 0, len(d.catalog))
 	for _, g := range d.catalog {
-		waiting, playing, err := d.room.Counts(ctx, g.ID)
-		if err != nil {
-			return nil, err
-		}
+		l := byID[g.ID]
 		out = append(out, play.GameInfo{ID: g.ID, Name: g.Name, Summary: g.Summary, MinPlayers: g.MinPlayers,
 			MaxPlayers: g.MaxPlayers, RulesVersion: g.RulesVersion, RulesURL: d.public + "/rules/" + g.ID,
-			Waiting: waiting, Playing: playing})
+			Waiting: l.Waiting, Playing: l.Playing, Tables: l.Tables})
 	}
 	return out, nil
 }
 
 func (d roomDoors) Join(ctx context.Context, j play.Join) (play.Joined, error) {
+	via := j.Via
+	if via == play.ViaMCP {
+		via = breakroom.ViaHTTP // the MCP door plays as the HTTP fallback does; the stats count it apart
+	}
 	jd, err := d.room.Join(ctx, breakroom.JoinRequest{Game: j.Game, Key: j.Key, Name: j.Name, Spoilers: j.Spoilers,
-		Via: j.Via, StakeSats: j.StakeSats})
+		Via: via, StakeSats: j.StakeSats})
+	if err == nil {
+		d.stats.Join(j.Via, j.Key)
+	}
 	return play.Joined{Conn: jd.Conn, First: jd.First}, err
 }
 
@@ -189,3 +259,57 @@ func (d roomDoors) Log(ctx context.Context, match string) ([][]byte, error) {
 }
 
 func (d roomDoors) Reputation(key string) (wire.Reputation, error) { return d.room.Reputation(key) }
+
+// roomReads is *breakroom.Room as the public reads call it (public.Backend): its matches in the
+// reads' value types, the catalogue, and each game's engine for its words.
+type roomReads struct {
+	room    *breakroom.Room
+	catalog []brgames.GameInfo
+}
+
+var _ public.Backend = roomReads{}
+
+func (d roomReads) Games() []brgames.GameInfo { return d.catalog }
+
+func (d roomReads) Matches(ctx context.Context) ([]public.Match, error) {
+	ms, err := d.room.Matches(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]public.Match, len(ms))
+	for i, m := range ms {
+		out[i] = readMatch(m)
+	}
+	return out, nil
+}
+
+func (d roomReads) Match(ctx context.Context, id string) (public.Match, error) {
+	m, err := d.room.Match(ctx, id)
+	return readMatch(m), err
+}
+
+func (d roomReads) Log(ctx context.Context, id string) ([][]byte, error) {
+	return d.room.Log(ctx, id, breakroom.PublicViewer)
+}
+
+func (d roomReads) Reputation(key string) (wire.Reputation, error) { return d.room.Reputation(key) }
+
+// Narrator is the game's engine's words (every Break Room engine is a games.Narrator or none).
+func (d roomReads) Narrator(game string) games.Narrator {
+	for _, g := range breakroomGames() {
+		if n, ok := g.(games.Narrator); ok && g.Info().ID == game {
+			return n
+		}
+	}
+	return nil
+}
+
+// readMatch is a MatchInfo as the reads take it.
+func readMatch(m breakroom.MatchInfo) public.Match {
+	out := public.Match{ID: m.ID, Game: m.Game, Tier: m.Tier, Ranked: m.Ranked, Status: m.Status, Started: m.Started,
+		Ended: m.Ended, Ranking: m.Ranking}
+	for _, p := range m.Players {
+		out.Players = append(out.Players, public.Player{Seat: p.Seat, Pubkey: p.Pubkey, Name: p.Name, House: p.House, Staff: p.Staff})
+	}
+	return out
+}

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"arena/chain/badge"
 	"arena/chain/ccd"
 	"arena/chain/devchain"
@@ -111,6 +114,11 @@ func networkOf(ctx context.Context, cfg config.Config, client *ccd.Client, node 
 		}
 		n.escrow = &escrow.Contract{Index: e.Index, Subindex: e.Subindex}
 	}
+	if n.house != (ccd.Address{}) {
+		if err := checkSeasonPool(ctx, cfg, client, n); err != nil {
+			return n, err
+		}
+	}
 	var missing []string
 	if n.escrow == nil {
 		missing = append(missing, "chain_escrow")
@@ -126,6 +134,36 @@ func networkOf(ctx context.Context, cfg config.Config, client *ccd.Client, node 
 		log.Warn("paid tables are off on the configured node", "node", cfg.ChainNode, "reason", n.paidOff)
 	}
 	return n, nil
+}
+
+// houseAccountSetting is chain_house_account in the words of the config file, its flag and
+// its environment variable (config/chain.go).
+const houseAccountSetting = "chain_house_account (--chain-house-account, ARENA_CHAIN_HOUSE_ACCOUNT)"
+
+// checkSeasonPool refuses, at start, a house identity account the escrow could not pay: the
+// season pool's payouts (§11.3, agentsHook.seasonPool) go to it at every settle, and the escrow
+// rejects a settle with a payee that is not an account, so a round would stay unsettled with
+// its pool in the escrow. It must exist on the configured node's network (read from the node,
+// which must answer), and it must not be the arena's own account (chain_key_file's), which takes
+// the house's part: the pool is kept apart from the house's take on the chain as in the ledger.
+func checkSeasonPool(ctx context.Context, cfg config.Config, client *ccd.Client, n chainNetwork) error {
+	if n.house == n.account {
+		return fmt.Errorf("serve: %s %s is the arena's own account (chain_key_file %s), which takes the house's part at settle: "+
+			"the season pool (§11.3) is paid to the house identity account, kept apart from the house's take; name another account",
+			houseAccountSetting, n.house, cfg.ChainKeyPath())
+	}
+	actx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	_, err := client.Balance(actx, n.house)
+	cancel()
+	switch {
+	case status.Code(err) == codes.NotFound:
+		return fmt.Errorf("serve: %s %s: no such account on %s (node %s): the season pool (§11.3) is paid to it at every settle "+
+			"and the escrow refuses a payout to an account that does not exist; name an account of this network", houseAccountSetting, n.house, n.chain, cfg.ChainNode)
+	case err != nil:
+		return fmt.Errorf("serve: %s %s could not be read from the node %s, so the season pool (§11.3) cannot be checked: %w",
+			houseAccountSetting, n.house, cfg.ChainNode, err)
+	}
+	return nil
 }
 
 // errNoHouse: the instance card cannot name its Badge's owner.

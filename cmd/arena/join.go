@@ -276,12 +276,14 @@ func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body [
 // paidAdapter is join.Paid over dotdotdot.PaidTables.
 type paidAdapter struct{ p *dotdotdot.PaidTables }
 
-func (p paidAdapter) Hold(ctx context.Context, ag join.Agent) (dotdotdot.PaidHold, error) {
+func (p paidAdapter) Hold(ctx context.Context, s join.Seat) (dotdotdot.PaidHold, error) {
+	ag := s.Agent
 	payFrom := []string{ag.Owner}
 	if ag.Wallet != "" {
 		payFrom = append(payFrom, ag.Wallet)
 	}
-	return p.p.Hold(ctx, dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Owner: ag.Owner, Kind: seatKind(ag.Kind), Human: true}, payFrom)
+	return p.p.Hold(ctx, dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Owner: ag.Owner, Kind: seatKind(ag.Kind), Human: true,
+		Table: "open", Format: s.Format, Seats: s.Seats}, payFrom)
 }
 
 func (p paidAdapter) Check(ctx context.Context, hold, tok string) (json.RawMessage, error) {

@@ -19,12 +19,12 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops feedback [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops feedback | ops handles | ops revoke-handle NAME [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
-const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|feedback [flags]
+const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|feedback|handles|revoke-handle NAME [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, or lists
 the feedback notes players sent (the scouting notice's /v1/feedback and the chat seat's
@@ -35,6 +35,9 @@ A table that has finished its round cannot be restarted or stopped (refused, exi
 check runs one of the server's consistency checks (paid: the paid tables' ledger against the
 escrow) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding
 (or the server could not be asked), 2 when the server has no check NAME.
+handles lists Break Room's handles (NIP-05 names), the revoked ones with when and why;
+revoke-handle NAME revokes one (--reason says why): the name stops resolving and stays taken,
+the key keeps its record and may claim another name. Both ask the Break Room site (--host).
 
 flags (anywhere on the line):
   --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)
@@ -42,6 +45,8 @@ flags (anywhere on the line):
   --data DIR     data dir the server wrote its token to (env ARENA_DATA; default ./data)
   --json         print the server's JSON as is (feedback: one note a line)
   --after SEQ    feedback: only the notes after SEQ (default 0: every note)
+  --host H       handles, revoke-handle: the Break Room site's Host name (default breakroom.localhost)
+  --reason TEXT  revoke-handle: why (kept with the handle's record)
 `
 
 // runOps is `arena ops`. Exit 0 on success, 1 when the server refused or could not be reached,
@@ -58,6 +63,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	data := fs.String("data", "", "")
 	asJSON := fs.Bool("json", false, "")
 	after := fs.Uint64("after", 0, "")
+	host := fs.String("host", "breakroom.localhost", "")
+	reason := fs.String("reason", "", "")
 	// Flags may come before or after the verb and the id.
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -76,6 +83,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		method, path = http.MethodGet, "/ops/feedback"
 	case len(pos) == 2 && (pos[0] == "restart" || pos[0] == "stop"):
 		method, path = http.MethodPost, "/ops/tables/"+url.PathEscape(pos[1])+"/"+pos[0]
+	case len(pos) == 1 && pos[0] == "handles", len(pos) == 2 && pos[0] == "revoke-handle":
+		// Break Room's: opsHandles, below.
 	case len(pos) == 2 && pos[0] == "check":
 		method, path = http.MethodGet, "/ops/checks/"+url.PathEscape(pos[1])
 	default:
@@ -95,6 +104,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	if pos[0] == "handles" || pos[0] == "revoke-handle" {
+		return opsHandles(ctx, strings.TrimRight(base, "/"), *host, tok, pos, *reason, *asJSON, stdout, stderr)
+	}
 	if pos[0] == "feedback" {
 		return opsFeedback(ctx, strings.TrimRight(base, "/"), tok, *after, *asJSON, stdout, stderr)
 	}

@@ -163,10 +163,11 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	// closes, as the servers start shutting down.
 	drain := make(chan struct{})
 	dot.registerInstance(cfg, sec, origin)
-	brDoors, err := br.doors(cfg, drain)
+	brDoors, err := br.doors(cfg, store, sec.OperatorToken, drain)
 	if err != nil {
 		return err
 	}
+	defer br.flush()
 	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, g)
 	if err != nil {
 		return err

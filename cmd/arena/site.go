@@ -14,7 +14,6 @@ import (
 
 	"arena/config"
 	"arena/transport/breakroom"
-	"arena/transport/breakroom/play"
 	dotsite "arena/transport/dotdotdot/site"
 	"arena/transport/httpapi"
 	"arena/transport/market"
@@ -81,7 +80,7 @@ func listenSites(cfg config.Config) ([]siteListener, error) {
 // theirs), each at the hosts and listen address its config section gives, and the Router that
 // picks one by Host, DOTDOTDOT for any Host no site claims. byName is each site's handler, for a
 // listen address of its own.
-func sitesOf(cfg config.Config, dot dotsite.Deps, br *play.Door, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
+func sitesOf(cfg config.Config, dot dotsite.Deps, br mounter, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
 	var sites []httpapi.Site
 	for _, s := range cfg.Sites() {
 		at := httpapi.Place{HostNames: s.Hosts, ListenAddr: s.Addr}

@@ -1,6 +1,10 @@
 package breakroom
 
-import "arena/games"
+import (
+	"strings"
+
+	"arena/games"
+)
 
 // GameInfo is a game's row of breakroom-games §1.1: what GET /v0/games lists (id, name,
 // summary, min_players, max_players, rules_version) and what the lobby needs (TableSize, the
@@ -18,6 +22,19 @@ type GameInfo struct {
 	// Rules is the game's rules text (markdown; /rules/{id}): what the bartender quotes when a
 	// player asks about the rules in table talk. Not part of the /v0/games row.
 	Rules string `json:"-"`
+	// Wire is the rules page's "On the wire" section (markdown, no heading): the messages, config
+	// and log lines, written by the engine from its own constants. Not part of the /v0/games row.
+	Wire string `json:"-"`
+}
+
+// RulesPage is GET /rules/{id}: the rules text, then its "On the wire" section, both the
+// engine's own (Rules, Wire), so the page says what the engine does.
+func (g GameInfo) RulesPage() string {
+	page := strings.TrimRight(g.Rules, "\n") + "\n"
+	if g.Wire != "" {
+		page += "\n## On the wire\n\n" + strings.TrimRight(g.Wire, "\n") + "\n"
+	}
+	return page
 }
 
 // Game is a Break Room engine: a games.Engine that states its catalogue row.

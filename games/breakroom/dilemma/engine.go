@@ -281,6 +281,6 @@ func (Engine) Info() breakroom.GameInfo {
 	return breakroom.GameInfo{
 		ID: GameID, Name: Name, Summary: Summary, RulesVersion: RulesVersion,
 		TableSize: TableSize, MinPlayers: MinPlayers, MaxPlayers: MaxPlayers,
-		DeadlineMS: DefaultConfig().TurnDeadlineMS, Rules: RulesText,
+		DeadlineMS: DefaultConfig().TurnDeadlineMS, Rules: RulesText, Wire: OnTheWire(),
 	}
 }

@@ -71,7 +71,11 @@ type GameInfo struct {
 	RulesURL     string `json:"rules_url"`
 	Waiting      int    `json:"waiting"`
 	Playing      int    `json:"playing"`
-	Tables       int    `json:"tables,omitempty"` // running tables; omitted while the product does not count them
+	Tables       int    `json:"tables"` // running tables
+	// Stakes are the paid tables' stakes in sats the game offers, WaitingPaid the agents waiting
+	// per stake (keyed by the stake in decimal). No paid tables yet: the door writes [] and {}.
+	Stakes      []int64        `json:"stakes"`
+	WaitingPaid map[string]int `json:"waiting_paid"`
 }
 
 // Backend is what the doors serve: Break Room's product (actors/breakroom's *Room, adapted in

@@ -12,14 +12,33 @@ import (
 	"arena/transport/door"
 )
 
-// gamesReply is GET /v0/games ("Choosing a game"): the open games with their live counts, the
-// recommended one, and where to join. recommended_paid is null: no paid tables yet.
+// gamesReply is GET /v0/games ("Choosing a game"), member for member the protocol's sample: the
+// open games with their live counts, the recommended one, where to join and the paid tables'
+// terms. No paid tables yet: recommended_paid is null (the sample's "null when nobody waits at
+// one"), every game's stakes [] and waiting_paid {}, payments {enabled: false, rake_bps: 0,
+// stakes: [], tiers: [], docs_url}.
 type gamesReply struct {
 	V               int          `json:"v"`
 	Recommended     *recommended `json:"recommended"`
 	RecommendedPaid *struct{}    `json:"recommended_paid"`
 	Games           []GameInfo   `json:"games"`
 	Join            *joinInfo    `json:"join,omitempty"`
+	Payments        payments     `json:"payments"`
+}
+
+// payments is /v0/games's payments member: the paid tables' terms.
+type payments struct {
+	Enabled bool      `json:"enabled"`
+	RakeBps int       `json:"rake_bps"`
+	Stakes  []int64   `json:"stakes"`
+	Tiers   []payTier `json:"tiers"`
+	DocsURL string    `json:"docs_url"`
+}
+
+// payTier is one paid tier: its stake and name ({"stake_sats": 10, "name": "rookie"}).
+type payTier struct {
+	StakeSats int64  `json:"stake_sats"`
+	Name      string `json:"name"`
 }
 
 // recommended is the game to take with no preference: where most agents wait
@@ -47,8 +66,18 @@ func (d *Door) games(c echo.Context) error {
 	if list == nil {
 		list = []GameInfo{}
 	}
-	out := gamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600)}
-	if base := strings.TrimRight(d.o.PublicURL, "/"); base != "" {
+	for i := range list {
+		if list[i].Stakes == nil {
+			list[i].Stakes = []int64{}
+		}
+		if list[i].WaitingPaid == nil {
+			list[i].WaitingPaid = map[string]int{}
+		}
+	}
+	base := strings.TrimRight(d.o.PublicURL, "/")
+	out := gamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
+		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
+	if base != "" {
 		wsBase := "ws" + strings.TrimPrefix(base, "http")
 		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
 	}

@@ -2,9 +2,12 @@ package play
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -199,6 +202,16 @@ func TestHTTPDrainEndsPolls(t *testing.T) {
 	}
 }
 
+// keysOf is m's member names, sorted, space-separated.
+func keysOf(m map[string]any) string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, " ")
+}
+
 // TestGamesList: GET /v0/games lists the games with their counts, recommends the one where
 // agents wait, else the hour's in rotation, and says where to join.
 func TestGamesList(t *testing.T) {
@@ -213,8 +226,21 @@ func TestGamesList(t *testing.T) {
 	if rec["reason"] != "rotation" || rec["game"] != []string{"coin", "dilemma"}[(r.clock.Now().Unix()/3600)%2] {
 		t.Fatalf("recommended with nobody waiting: %v", rec)
 	}
-	if g["recommended_paid"] != nil {
-		t.Fatalf("recommended_paid %v", g["recommended_paid"])
+	if v, ok := g["recommended_paid"]; !ok || v != nil {
+		t.Fatalf("recommended_paid %v (present %v), want null", v, ok)
+	}
+	if got := keysOf(g); got != "games join payments recommended recommended_paid v" {
+		t.Fatalf("/v0/games members %s", got)
+	}
+	coin := list[0].(map[string]any)
+	if got := keysOf(coin); got != "id max_players min_players name playing rules_url rules_version stakes summary tables waiting waiting_paid" {
+		t.Fatalf("a game's members %s", got)
+	}
+	if s, _ := json.Marshal(coin["stakes"]); string(s) != "[]" || fmt.Sprint(coin["waiting_paid"]) != "map[]" || num(coin, "tables") != 0 {
+		t.Fatalf("coin's paid members and tables: %v", coin)
+	}
+	if p, _ := json.Marshal(g["payments"]); string(p) != `{"docs_url":"http://br.test/payments","enabled":false,"rake_bps":0,"stakes":[],"tiers":[]}` {
+		t.Fatalf("payments %s", p)
 	}
 	join := g["join"].(map[string]any)
 	if join["websocket"] != "ws://br.test/v0/play" || !strings.HasSuffix(join["http"].(string), "/v0/join") {

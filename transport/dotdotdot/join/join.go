@@ -75,7 +75,7 @@ type KeyProver interface {
 // Seat is a verified join handed to the Seater.
 type Seat struct {
 	Agent  Agent
-	Table  string // "practice"
+	Table  string // "practice" or "open"
 	Format string // "" | "blitz" | "short"
 	Seats  int    // the Practice table's seat count (§5.6: blitz 6 to 8); 0: the format's fewest
 }
@@ -204,7 +204,9 @@ func existing(e *echo.Echo, method, path string) echo.HandlerFunc {
 
 // joinBody is POST /v1/join (§4.3, §5.7). format and seats are ours (the spec is silent):
 // "blitz" (default) or "short" for a practice table, and its seat count within the format's
-// (§5.6: blitz 6 to 8; left out, the fewest). Like every member they are covered by the sig.
+// (§5.6: blitz 6 to 8; left out, the fewest). On "open" they may only name the paid table
+// filling now (its format and seat count); anything else is refused, never ignored. Like every
+// member they are covered by the sig.
 type joinBody struct {
 	Agent    string  `json:"agent"`
 	Table    string  `json:"table"`
@@ -246,7 +248,7 @@ func (h *handlers) join(c echo.Context) error {
 		return err
 	}
 	if b.Table == "open" {
-		hold, err := h.o.Paid.Hold(ctx, ag)
+		hold, err := h.o.Paid.Hold(ctx, Seat{Agent: ag, Table: b.Table, Format: b.Format, Seats: b.Seats})
 		if err != nil {
 			return err
 		}

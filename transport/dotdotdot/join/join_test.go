@@ -368,10 +368,12 @@ func TestSessionRefusals(t *testing.T) {
 type fakePaid struct {
 	token string
 	ag    Agent
+	seat  Seat // the last join held
 }
 
-func (p *fakePaid) Hold(_ context.Context, ag Agent) (dotdotdot.PaidHold, error) {
-	p.ag = ag
+func (p *fakePaid) Hold(_ context.Context, s Seat) (dotdotdot.PaidHold, error) {
+	ag := s.Agent
+	p.ag, p.seat = ag, s
 	return dotdotdot.PaidHold{Hold: "h_0123456789abcdef01234567", SeatToken: p.token, StartsAt: t0.Add(2 * time.Minute),
 		PayFrom: []string{ag.Owner}, Entry: 100_000_000, Escrow: "ccd:4221332d34e1694168c2a0c0b3fd0f27:12810.0", Table: "o-1"}, nil
 }

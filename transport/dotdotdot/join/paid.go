@@ -25,10 +25,12 @@ const HeaderSeatToken = "X-Seat-Token"
 const DepositEntrypoint = "escrow.deposit"
 
 // Paid serves paid tables over dotdotdot.PaidHold (*dotdotdot.PaidTables, through cmd/arena's
-// wiring). Check answers the
+// wiring). Hold is handed the verified join (Seat.Table "open") with its format and seats as
+// sent: the paid tables refuse those they do not play (bad_request for no format or seat count
+// of §5.6, bad_table for another table than the one filling). Check answers the
 // {paid, paid_by, ...} object; a wrong token is a refusal with code forbidden.
 type Paid interface {
-	Hold(ctx context.Context, ag Agent) (dotdotdot.PaidHold, error)
+	Hold(ctx context.Context, s Seat) (dotdotdot.PaidHold, error)
 	Check(ctx context.Context, hold, seatToken string) (json.RawMessage, error)
 }
 
