@@ -155,6 +155,30 @@ type PaidCheck struct {
 	Table    string    `json:"table"`
 	Round    string    `json:"round,omitempty"`
 	Seat     int       `json:"seat,omitempty"`
+	// Outcome is what became of the entry once the ledger has it (paid_outcome.go): "settled"
+	// (the seat's round is settled: Payout), "refunded" (the seat did not play and its money
+	// went back: Refunds), "" while neither.
+	Outcome string `json:"outcome,omitempty"`
+	// Voided says why a settled round was settled void (every entry back to whoever staked it).
+	Voided string `json:"voided,omitempty"`
+	// Payout is the seat's payout to paid_by at settle, once settled.
+	Payout *PaidTransfer `json:"payout,omitempty"`
+	// Refunds is what went back under the seat token to each pay_from account (an unplayed
+	// entry, the part above the entry, a second deposit), once the ledger has it.
+	Refunds []PaidTransfer `json:"refunds,omitempty"`
+}
+
+// PaidTransfer is money the escrow sends to an account for a paid seat: a payout at settle or
+// a refund, as the ledger recorded it, and the escrow call that carries it.
+type PaidTransfer struct {
+	To     string `json:"to"`     // CAIP-10
+	Amount int64  `json:"amount"` // microCCD
+	// Tx is the transaction hash (hex) of the escrow call (settle, refund) that pays it, once
+	// the call is submitted ("": not yet, or the escrow is not called); Final says its block is
+	// finalized, Rejected why the escrow refused it (it is sent again).
+	Tx       string `json:"tx,omitempty"`
+	Final    bool   `json:"final"`
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // PaidPayout is one seat's payout routed to its paid_by account.
@@ -352,8 +376,9 @@ func (p *PaidTables) fits(format string, seats int) error {
 const holdAnswerMargin = 50 * time.Millisecond
 
 // Check is GET {check} with x-seat-token: paid and paid_by as the chain has them now (before
-// starts_at), or as they stood when the table opened. A wrong token is forbidden; an unknown
-// hold unknown_table.
+// starts_at), or as they stood when the table opened, and once the ledger has it what became of
+// the entry (settled with its payout, or refunded), with the escrow's transactions. A wrong
+// token is forbidden; an unknown hold unknown_table; busy while the ledger cannot be read.
 func (p *PaidTables) Check(ctx context.Context, hold, token string) (PaidCheck, error) {
 	v, err := paidAsk[*paidHoldView](ctx, p, &paidHoldGet{Hold: hold})
 	if err != nil {
@@ -368,6 +393,9 @@ func (p *PaidTables) Check(ctx context.Context, hold, token string) (PaidCheck, 
 	}
 	c := v.Check
 	if c.Status != storage.PaidHolding {
+		if err := p.outcome(ctx, v, &c); err != nil {
+			return PaidCheck{}, err
+		}
 		return c, nil
 	}
 	if err := p.read(ctx, v.Hold, v.Accounts, &c); err != nil {

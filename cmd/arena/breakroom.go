@@ -19,6 +19,8 @@ import (
 	"arena/storage"
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/identity"
+	brmcp "arena/transport/breakroom/mcp"
+	"arena/transport/breakroom/openapi"
 	"arena/transport/breakroom/play"
 	"arena/transport/breakroom/public"
 )
@@ -108,8 +110,9 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 
 // doors makes the site's doors over the product: the playing doors (long polls end when drain
 // closes), the identity doors (handles, badges: transport/breakroom/identity, on the store,
-// with Break Room's own key from the data directory and the operator token for /ops/handles) and
-// the public reads, with the usage counters kept in store.
+// with Break Room's own key from the data directory and the operator token for /ops/handles),
+// the public reads, with the usage counters kept in store, and GET /openapi.json
+// (transport/breakroom/openapi).
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
@@ -130,7 +133,29 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	if err != nil {
 		return nil, err
 	}
-	return doorSet{pd, id, rd}, nil
+	api, err := openapi.New(b.public)
+	if err != nil {
+		return nil, err
+	}
+	md, err := brmcp.New(brmcp.Options{Door: pd, Rules: rulesOf(b.catalog), PublicURL: b.public,
+		Forwarded: cfg.HTTP.Limits.ForwardedFor, TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy, Drain: drain, Logger: b.log,
+		OnCall: func(string) { b.stats.Count(public.CounterMCPCall) }})
+	if err != nil {
+		return nil, err
+	}
+	return doorSet{pd, id, rd, api, md}, nil
+}
+
+// rulesOf is the MCP door's get_rules source: each catalogued game's rules text.
+func rulesOf(catalog []brgames.GameInfo) func(string) (string, bool) {
+	return func(id string) (string, bool) {
+		for _, g := range catalog {
+			if g.ID == id && g.Rules != "" {
+				return g.Rules, true
+			}
+		}
+		return "", false
+	}
 }
 
 // flush writes the usage counters still in memory (at shutdown, before the store closes).
@@ -173,8 +198,12 @@ func (d roomDoors) Games(ctx context.Context) ([]play.GameInfo, error) {
 }
 
 func (d roomDoors) Join(ctx context.Context, j play.Join) (play.Joined, error) {
+	via := j.Via
+	if via == play.ViaMCP {
+		via = breakroom.ViaHTTP // the MCP door plays as the HTTP fallback does; the stats count it apart
+	}
 	jd, err := d.room.Join(ctx, breakroom.JoinRequest{Game: j.Game, Key: j.Key, Name: j.Name, Spoilers: j.Spoilers,
-		Via: j.Via, StakeSats: j.StakeSats})
+		Via: via, StakeSats: j.StakeSats})
 	if err == nil {
 		d.stats.Join(j.Via, j.Key)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/btcsuite/btcd/btcec/v2/schnorr"
 
 	"arena/storage"
+	"arena/transport/breakroom/openapi/openapitest"
 )
 
 // brGet is a GET on the Break Room site of s (Host breakroom.localhost): status, headers, body.
@@ -30,6 +31,7 @@ func brGet(t *testing.T, ctx context.Context, s *server, path string) (int, http
 	}
 	defer r.Body.Close()
 	raw, _ := io.ReadAll(r.Body)
+	openapitest.Check(t, req, r.StatusCode, r.Header, raw)
 	return r.StatusCode, r.Header, raw
 }
 
@@ -71,18 +73,36 @@ func TestBreakroomHandlesServedAndRevokedThroughOps(t *testing.T) {
 	if n := brNames(t, ctx, s, "_"); n["_"] != self {
 		t.Fatalf("_ names %v, want %s", n, self)
 	}
+	// The OpenAPI document is served on the Break Room site, naming the site's origin, and the
+	// server's own answers fit it.
+	st, _, raw := brGet(t, ctx, s, "/openapi.json")
+	var doc struct {
+		OpenAPI string              `json:"openapi"`
+		Servers []map[string]string `json:"servers"`
+	}
+	if st != 200 || json.Unmarshal(raw, &doc) != nil || doc.OpenAPI != "3.1.0" || len(doc.Servers) != 1 ||
+		doc.Servers[0]["url"] != "http://breakroom.localhost:"+s.url[strings.LastIndexByte(s.url, ':')+1:] {
+		t.Fatalf("/openapi.json: %d %v %.200s", st, doc, raw)
+	}
+	for _, p := range []string{"/healthz", "/v0/games", "/v0/challenge", "/v0/agents/" + strings.Repeat("ab", 32), "/", "/llms.txt",
+		"/protocol", "/rules/dilemma", "/v0/matches", "/v0/leaderboard/dilemma", "/v0/stats?days=3", "/robots.txt", "/sitemap.xml",
+		"/.well-known/mcp/server-card.json"} {
+		if st, _, raw := brGet(t, ctx, s, p); st != 200 {
+			t.Fatalf("%s: %d %s", p, st, raw)
+		}
+	}
 	s.stop()
 
 	// A handle written into the stopped server's store, as a claim writes it.
 	ada := strings.Repeat("ab", 32)
-	st, err := storage.Open(filepath.Join(data, "arena.db"), storage.Options{})
+	store, err := storage.Open(filepath.Join(data, "arena.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.ClaimBreakroomHandle(storage.BreakroomHandle{Name: "ada", Pubkey: ada, ClaimedAt: time.Now().UTC()}); err != nil {
+	if err := store.ClaimBreakroomHandle(storage.BreakroomHandle{Name: "ada", Pubkey: ada, ClaimedAt: time.Now().UTC()}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Close(); err != nil {
+	if err := store.Close(); err != nil {
 		t.Fatal(err)
 	}
 

@@ -109,6 +109,16 @@ func TestPaidRefundsATableThatFailedToOpen(t *testing.T) {
 	if got := r.balance("test-1"); got != b1 {
 		t.Fatalf("test-1 balance %d, want %d back", got, b1)
 	}
+	// The check says refunded, with the amount and the refund's transaction (paid_outcome.go).
+	var c dotdotdot.PaidCheck
+	eventually(t, 20*time.Second, 100*time.Millisecond, func() bool {
+		var err error
+		c, err = r.pt.Check(ctx, h.Hold, h.SeatToken)
+		return err == nil && len(c.Refunds) == 1 && c.Refunds[0].Final
+	}, func() string { return fmt.Sprintf("check %+v", c) })
+	if got := c.Refunds[0]; c.Outcome != "refunded" || got.To != r.caip("test-1") || got.Amount != 70_000_000 || got.Tx == "" {
+		t.Fatalf("check %+v refunds %+v, want refunded 70 CCD to test-1 with its transaction", c, c.Refunds)
+	}
 	if err := ledger.Audit(ctx, r.pt.Ledger()); err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"arena/storage"
 	"arena/transport/breakroom"
 	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/openapi/openapitest"
 	"arena/transport/httpapi"
 )
 
@@ -150,6 +151,9 @@ func (r *rig) do(method, path string, hdr map[string]string, body any) (*http.Re
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	if !strings.HasPrefix(path, "/ops/") { // the operators' routes are not the public API
+		openapitest.Check(r.t, req, resp.StatusCode, resp.Header, raw)
+	}
 	return resp, raw
 }
 

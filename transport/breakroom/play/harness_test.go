@@ -20,6 +20,7 @@ import (
 
 	"arena/transport/breakroom"
 	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/openapi/openapitest"
 	"arena/transport/httpapi"
 )
 
@@ -206,6 +207,7 @@ func (r *rig) httpCtx(ctx context.Context, method, path, token string, rd io.Rea
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	openapitest.Check(r.t, req, resp.StatusCode, resp.Header, raw)
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		r.t.Fatalf("%s %s: %d not JSON: %s", method, path, resp.StatusCode, raw)

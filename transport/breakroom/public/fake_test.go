@@ -19,6 +19,7 @@ import (
 	"arena/storage"
 	"arena/storage/storagetest"
 	brsite "arena/transport/breakroom"
+	"arena/transport/breakroom/openapi/openapitest"
 	"arena/transport/httpapi"
 )
 
@@ -146,6 +147,7 @@ func (r *rig) get(path, accept string) (int, string, string) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	openapitest.Check(r.t, req, resp.StatusCode, resp.Header, b)
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
 

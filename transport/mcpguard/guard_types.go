@@ -1,4 +1,4 @@
-package chatseat
+package mcpguard
 
 import (
 	"bytes"
@@ -8,26 +8,26 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// msgBatch and msgParamsTypes are fixed like the guard's other messages.
+// MsgBatch and MsgParamsTypes are fixed like the guard's other messages.
 const (
-	msgBatch       = "Invalid Request: batches are not served; send one JSON-RPC message per POST"
-	msgParamsTypes = "Invalid params: a member of params has the wrong type"
+	MsgBatch       = "Invalid Request: batches are not served; send one JSON-RPC message per POST"
+	MsgParamsTypes = "Invalid params: a member of params has the wrong type"
 
-	rpcMethodNotFound = -32601
-	msgMethodNotFound = "Method not found"
+	CodeMethodNotFound = -32601
+	MsgMethodNotFound  = "Method not found"
 
-	msgNullID   = "Invalid Request: id must not be null; send a string or an integer, or no id for a notification"
-	msgNumberID = "Invalid Request: a numeric id must be an integer written in digits (no fraction, exponent or -0)"
-	// msgUnsafeID and msgUnsafeNumber: canon refuses a whole number past ±(2^53−1), which a JSON
+	MsgNullID   = "Invalid Request: id must not be null; send a string or an integer, or no id for a notification"
+	MsgNumberID = "Invalid Request: a numeric id must be an integer written in digits (no fraction, exponent or -0)"
+	// MsgUnsafeID and MsgUnsafeNumber: canon refuses a whole number past ±(2^53−1), which a JSON
 	// number cannot carry exactly between implementations.
-	msgUnsafeID     = "Invalid Request: a numeric id must be within ±9007199254740991 (2^53−1); send a larger one as a string"
-	msgUnsafeNumber = "Invalid Request: a number in the message is outside ±9007199254740991 (2^53−1)"
-	msgIDKind       = "Invalid Request: id must be a string or an integer, or absent for a notification"
+	MsgUnsafeID     = "Invalid Request: a numeric id must be within ±9007199254740991 (2^53−1); send a larger one as a string"
+	MsgUnsafeNumber = "Invalid Request: a number in the message is outside ±9007199254740991 (2^53−1)"
+	MsgIDKind       = "Invalid Request: id must be a string or an integer, or absent for a notification"
 )
 
-// integerID reports whether a numeric id is an integer in its plain form (-?digits, no
+// IntegerID reports whether a numeric id is an integer in its plain form (-?digits, no
 // leading zero, not -0), the only numbers mcp-go echoes byte for byte.
-func integerID(id json.RawMessage) bool {
+func IntegerID(id json.RawMessage) bool {
 	s := string(id)
 	if s == "-0" {
 		return false
@@ -76,9 +76,9 @@ var typedRequests = map[string]func() any{
 //   - a request (with an id) for a method mcp-go does not serve: -32601 "Method not found";
 //
 // checkDecodes then judges the params (checkMessage runs its own params checks in between).
-func checkTypes(m map[string]json.RawMessage, id json.RawMessage) *rpcRefusal {
+func checkTypes(m map[string]json.RawMessage, id json.RawMessage) *Refusal {
 	if v, ok := m["id"]; ok && id == nil && string(bytes.TrimSpace(v)) != "null" {
-		return &rpcRefusal{code: rpcInvalidRequest, msg: msgIDKind}
+		return &Refusal{code: CodeInvalidRequest, msg: MsgIDKind}
 	}
 	mv, ok := m["method"]
 	if !ok {
@@ -90,30 +90,30 @@ func checkTypes(m map[string]json.RawMessage, id json.RawMessage) *rpcRefusal {
 		// (1E2 → 100): such ids are refused, with id null as JSON-RPC asks of an id it cannot
 		// use. MCP's ids are strings or integers.
 		if id == nil {
-			return &rpcRefusal{code: rpcInvalidRequest, msg: msgNullID}
+			return &Refusal{code: CodeInvalidRequest, msg: MsgNullID}
 		}
-		if id[0] != '"' && !integerID(id) {
-			return &rpcRefusal{code: rpcInvalidRequest, msg: msgNumberID}
+		if id[0] != '"' && !IntegerID(id) {
+			return &Refusal{code: CodeInvalidRequest, msg: MsgNumberID}
 		}
 	}
 	var method string
 	if json.Unmarshal(mv, &method) != nil {
-		return &rpcRefusal{id: id, code: rpcInvalidRequest, msg: msgInvalid}
+		return &Refusal{id: id, code: CodeInvalidRequest, msg: MsgInvalid}
 	}
 	// A request (it has an id) for a method mcp-go does not serve: mcp-go would echo the method
 	// back ("Method <text> not found"); the guard answers a fixed text. Notifications (no id)
 	// are mcp-go's to ignore.
 	if _, served := typedRequests[method]; !served && id != nil {
-		return &rpcRefusal{id: id, code: rpcMethodNotFound, msg: msgMethodNotFound}
+		return &Refusal{id: id, code: CodeMethodNotFound, msg: MsgMethodNotFound}
 	}
 	return nil
 }
 
 // checkDecodes is the last check of a message: one whose method mcp-go serves must decode into
-// mcp-go's request type for it, else -32602 with msgParamsTypes.
-func checkDecodes(method string, raw json.RawMessage, id json.RawMessage) *rpcRefusal {
+// mcp-go's request type for it, else -32602 with MsgParamsTypes.
+func checkDecodes(method string, raw json.RawMessage, id json.RawMessage) *Refusal {
 	if mk, ok := typedRequests[method]; ok && json.Unmarshal(raw, mk()) != nil {
-		return &rpcRefusal{id: id, code: rpcInvalidParams, msg: msgParamsTypes}
+		return &Refusal{id: id, code: CodeInvalidParams, msg: MsgParamsTypes}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package chatseat
+package mcpguard
 
 import (
 	"fmt"
@@ -8,19 +8,19 @@ import (
 	"strings"
 )
 
-// localHost refuses, with 403, a request that arrives on a loopback connection with a Host
+// LocalHost refuses, with 403, a request that arrives on a loopback connection with a Host
 // that does not name this machine: a browser page whose domain was rebound to 127.0.0.1 (DNS
-// rebinding) gets no answer from the seat. It stands in for mcp-go's own guard, which knows
+// rebinding) gets no answer from the MCP server. It stands in for mcp-go's own guard, which knows
 // only "localhost" and loopback IPs: a Host under .localhost (dotdotdot.localhost, the
-// DOTDOTDOT site's default name) is loopback too, always (RFC 6761 §6.3), so it is local here.
+// DOTDOTDOT site's default name, breakroom.localhost) is loopback too, always (RFC 6761 §6.3), so it is local here.
 // A request on any other connection is let through; trust (TrustProxyHost) turns the check off.
-func localHost(next http.Handler, trust bool) http.Handler {
+func LocalHost(next http.Handler, trust bool) http.Handler {
 	if trust {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil &&
-			isLoopback(la.String()) && !isLoopback(r.Host) {
+			IsLoopback(la.String()) && !IsLoopback(r.Host) {
 			http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", r.Host), http.StatusForbidden)
 			return
 		}
@@ -28,10 +28,10 @@ func localHost(next http.Handler, trust bool) http.Handler {
 	})
 }
 
-// isLoopback reports whether addr (a host or host:port, an IPv6 literal with or without
+// IsLoopback reports whether addr (a host or host:port, an IPv6 literal with or without
 // brackets) names a loopback interface: localhost or a name under .localhost (RFC 6761), in
 // any case and with or without a trailing dot, or a loopback IP.
-func isLoopback(addr string) bool {
+func IsLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		host = strings.Trim(addr, "[]")
