@@ -331,6 +331,9 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	} else if live != nil {
 		return PaidHold{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s", j.Agent, live.seat, live.round)
 	}
+	if err := p.roomFor(ctx); err != nil {
+		return PaidHold{}, err
+	}
 	payFrom = append([]string(nil), payFrom...)
 	sort.Strings(payFrom)
 	req := &paidHoldReq{Join: j, PayFrom: payFrom, Accounts: accounts, Funds: -1,
@@ -347,6 +350,33 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 		return PaidHold{}, err
 	}
 	return r.Hold, r.Err
+}
+
+// roomFor refuses a hold (bad_table) when the table filling now has every seat paid already:
+// holds cost nothing, so only those whose entry the chain has (final, or seen and not yet
+// final) take its seats. It reads the chain only once the table has as many holds as seats; a
+// read that fails refuses nothing (starts_at seats the paid holds in hold order, and refunds a
+// paid hold past the seats).
+func (p *PaidTables) roomFor(ctx context.Context) error {
+	v, err := paidAsk[*paidFillingView](ctx, p, &paidFillingGet{})
+	if err != nil {
+		return err
+	}
+	paid := 0
+	for i, h := range v.Holds {
+		var c PaidCheck
+		if p.read(ctx, h, v.Accounts[i], &c) != nil {
+			return nil
+		}
+		if c.Paid || c.Pending {
+			paid++
+		}
+	}
+	if len(v.Holds) > 0 && paid >= p.seats {
+		return games.Errorf(CodeBadTable, "the paid table filling now has its %d seats paid; the next opens after %s",
+			p.seats, v.Holds[0].StartsAt.UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 // fits refuses a join whose format or seats (AgentJoin.Format, Seats: "" and 0 leave them to

@@ -70,6 +70,13 @@ type (
 		PaidBy       map[int]string
 		Void         paidVoid
 	}
+	// paidFillingGet asks for the holds of the table filling now, when it has as many as
+	// seats (PaidTables.roomFor); paidFillingView answers them (none: there is room).
+	paidFillingGet  struct{}
+	paidFillingView struct {
+		Holds    []PaidHold
+		Accounts []map[string]string // never written after the hold is made
+	}
 	paidStartsAt struct{ Table string }
 	paidFinished struct{ Table string }
 	paidAnchor   struct{ Job actors.AnchorJob }
@@ -182,6 +189,14 @@ func (a *paidActor) Receive(ctx actor.Context) {
 			return
 		}
 		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy), Void: t.void})
+	case *paidFillingGet:
+		v := &paidFillingView{}
+		if t := a.filling; t != nil && a.p.a.Clock().Now().Before(t.startsAt) && len(t.holds) >= a.seats {
+			for _, h := range t.holds {
+				v.Holds, v.Accounts = append(v.Holds, h.PaidHold), append(v.Accounts, h.accounts)
+			}
+		}
+		ctx.Respond(v)
 	case *paidStartsAt:
 		if t := a.byID[m.Table]; t != nil {
 			a.resume(ctx, t)
@@ -425,8 +440,11 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 			return
 		}
 	}
-	if len(t.holds) >= a.seats {
-		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the paid table filling now is full; the next opens at %s", t.startsAt.UTC().Format(time.RFC3339))})
+	// A hold costs nothing until it is paid, so holds do not fill the table's seats (the paid
+	// ones do, at starts_at: decide); they are only bounded, paidHoldsPerSeat to a seat.
+	if len(t.holds) >= a.seats*paidHoldsPerSeat {
+		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the paid table filling now holds as many seats as it takes (%d for its %d seats); the next opens at %s",
+			len(t.holds), a.seats, t.startsAt.UTC().Format(time.RFC3339))})
 		return
 	}
 	h := &paidHold{join: m.Join, accounts: m.Accounts}
@@ -479,7 +497,7 @@ func (a *paidActor) holding(agent string) (*paidTable, *paidHold) {
 			continue
 		}
 		for _, h := range t.holds {
-			if h.join.Agent == agent && (t.status == storage.PaidFilling || h.check.Paid) {
+			if h.join.Agent == agent && (t.status == storage.PaidFilling || (h.check.Paid && h.check.Status != storage.PaidDropped)) {
 				return t, h
 			}
 		}
@@ -581,7 +599,8 @@ func (a *paidActor) startsAt(ctx actor.Context, t *paidTable) {
 }
 
 // decide records the paid seats (the holds whose counted deposit was read, seats 1.. in hold
-// order); with none the table closes.
+// order, as many as the table has seats); with none the table closes. A paid hold past the
+// seats is dropped (paid and dropped: the sweep refunds its deposit, which no seat counts on).
 func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, read []bool) {
 	t.busy = false
 	paid := 0
@@ -592,6 +611,10 @@ func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, 
 			h.check.Paid = false
 		}
 		if h.check.Paid {
+			if paid == a.seats {
+				h.check.Status = storage.PaidDropped
+				continue
+			}
 			paid++
 		}
 	}
@@ -608,11 +631,15 @@ func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, 
 	})
 }
 
-// paidHolds are t's holds with a counted deposit, in hold order (seat 1 first).
+// paidHoldsPerSeat bounds a filling table's holds: at most this many to a seat.
+const paidHoldsPerSeat = 4
+
+// paidHolds are t's holds with a counted deposit that take a seat, in hold order (seat 1
+// first): not one paid past the table's seats (decide drops it).
 func paidHolds(t *paidTable) []*paidHold {
 	var out []*paidHold
 	for _, h := range t.holds {
-		if h.check.Paid {
+		if h.check.Paid && h.check.Status != storage.PaidDropped {
 			out = append(out, h)
 		}
 	}
@@ -800,7 +827,7 @@ func (a *paidActor) close(ctx actor.Context, t *paidTable, err error) {
 		prev := h.check
 		h.shown = &prev
 		switch {
-		case err != nil && h.check.Paid:
+		case err != nil && h.check.Paid && h.check.Status != storage.PaidDropped:
 			h.check.Status = storage.PaidFailed
 		default:
 			h.check.Status = storage.PaidDropped
