@@ -300,10 +300,11 @@ func (t *trackingWriter) Flush() {
 // Unwrap lets http.ResponseController reach the connection's writer.
 func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
 
-// WriteError answers a JSON-RPC error with HTTP 400 for a server behind Guard that refuses a
-// message itself before dispatch (id as the request sent it, already judged by Guard; nil
+// WriteError answers a JSON-RPC error with HTTP status, for a server behind Guard that refuses
+// a message itself before dispatch (id as the request sent it, already judged by Guard; nil
 // writes null). msg is the server's own fixed text: nothing of the request but what the server
-// chose to name.
-func WriteError(w http.ResponseWriter, id json.RawMessage, code int, msg string) {
-	writeRPCError(w, Refusal{id: id, code: code, msg: msg})
+// chose to name. A refusal of a well-formed request (its params) goes with 200, as mcp-go sends
+// its own JSON-RPC errors, so a client reads it as the request's error, not a transport failure.
+func WriteError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
+	writeRPCErrorStatus(w, Refusal{id: id, code: code, msg: msg}, status)
 }

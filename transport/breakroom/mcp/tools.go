@@ -181,7 +181,7 @@ func (t toolDef) tool() mcp.Tool {
 	return tl
 }
 
-// argsCheck refuses, with -32602 before mcp-go dispatches it, a tools/call of one of the
+// argsCheck refuses, with -32602 (HTTP 200, as mcp-go answers its own) before mcp-go dispatches it, a tools/call of one of the
 // server's tools whose arguments do not fit the tool: a member the tool does not take (a case
 // variant of one among them: names are exact-case), a JSON type it does not declare, a required
 // argument missing. The message is fixed but for the tool's and its members' own names.
@@ -197,7 +197,7 @@ func argsCheck(next http.Handler, free bool) http.Handler {
 		}
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			mcpguard.WriteError(w, nil, mcpguard.CodeParseError, mcpguard.MsgParse)
+			mcpguard.WriteError(w, http.StatusBadRequest, nil, mcpguard.CodeParseError, mcpguard.MsgParse)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -220,7 +220,7 @@ func argsCheck(next http.Handler, free bool) http.Handler {
 			return
 		}
 		if why := misfit(t, m.Params.Arguments); why != "" {
-			mcpguard.WriteError(w, m.ID, mcpguard.CodeInvalidParams, "Invalid params: "+t.name+": "+why)
+			mcpguard.WriteError(w, http.StatusOK, m.ID, mcpguard.CodeInvalidParams, "Invalid params: "+t.name+": "+why)
 			return
 		}
 		next.ServeHTTP(w, r)
