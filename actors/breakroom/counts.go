@@ -2,14 +2,14 @@ package breakroom
 
 import (
 	"context"
-	"strings"
 
 	"arena/games"
 )
 
 // Counts is game's live figures for GET /v0/games ("Choosing a game"): the agents waiting in its
 // queue and the agents (house bots and the bartender aside) in its running matches. An unknown
-// game is unknown_game; a lobby that does not answer is the ask's error.
+// game is unknown_game; a lobby that does not answer is the ask's error. The doors ask on every
+// join, so the playing figure is a counter kept beside the set, not a walk over it.
 func (r *Room) Counts(ctx context.Context, game string) (waiting, playing int, err error) {
 	if _, ok := r.games[game]; !ok {
 		return 0, 0, games.Errorf("unknown_game", "unknown game %q", game)
@@ -21,13 +21,8 @@ func (r *Room) Counts(ctx context.Context, game string) (waiting, playing int, e
 	if err != nil {
 		return 0, 0, err
 	}
-	prefix := gameKey(game, "")
 	r.mu.Lock()
-	for k := range r.playing {
-		if strings.HasPrefix(k, prefix) {
-			playing++
-		}
-	}
+	playing = r.nPlay[game]
 	r.mu.Unlock()
 	return in.Waiting, playing, nil
 }

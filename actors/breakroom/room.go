@@ -123,13 +123,14 @@ type Room struct {
 
 	mu      sync.Mutex
 	playing map[string]bool // gameKey: a key in an active match of a game (the lobby's Playing)
+	nPlay   map[string]int  // by game: how many keys playing holds (Counts, on every join)
 
 	over overCache // the public reads' records of matches that are over (reads.go)
 }
 
 // New makes the product; it runs once the runtime starts it (Product().BeforeRecover).
 func New(opts Options) (*Room, error) {
-	r := &Room{opts: opts, games: map[string]Game{}, playing: map[string]bool{}, ready: make(chan struct{})}
+	r := &Room{opts: opts, games: map[string]Game{}, playing: map[string]bool{}, nPlay: map[string]int{}, ready: make(chan struct{})}
 	for _, g := range opts.Games {
 		switch {
 		case g.ID == "" || r.games[g.ID].ID != "":
@@ -178,10 +179,14 @@ func (r *Room) isPlaying(game string) func(string) bool {
 func (r *Room) setPlaying(game, key string, on bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if on {
-		r.playing[gameKey(game, key)] = true
-	} else {
-		delete(r.playing, gameKey(game, key))
+	k := gameKey(game, key)
+	switch {
+	case on && !r.playing[k]:
+		r.playing[k] = true
+		r.nPlay[game]++
+	case !on && r.playing[k]:
+		delete(r.playing, k)
+		r.nPlay[game]--
 	}
 }
 

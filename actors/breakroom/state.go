@@ -816,7 +816,8 @@ func (st *state) open(m *match, round string) {
 	m.players = st.players(m)
 }
 
-// players is the seated message's players: display names, reputations, house and staff marks.
+// players is the seated message's players: display names, reputations, handles, house and staff
+// marks.
 func (st *state) players(m *match) []wire.Player {
 	ids := make([]breakroom.Identity, len(m.Seats))
 	for i, s := range m.Seats {
@@ -828,6 +829,7 @@ func (st *state) players(m *match) []wire.Player {
 		p := wire.Player{Seat: i, Pubkey: s.Key, Name: s.Name, DisplayName: names[i], House: s.House, Staff: s.Staff}
 		if !s.House && !s.Staff {
 			p.Reputation, _ = st.r.Reputation(s.Key)
+			p.Handle = st.r.Handle(s.Key)
 		}
 		out[i] = p
 	}

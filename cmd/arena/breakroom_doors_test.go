@@ -27,6 +27,7 @@ import (
 	"arena/storage/storagetest"
 	brsite "arena/transport/breakroom"
 	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/openapi/openapitest"
 	"arena/transport/breakroom/play"
 	"arena/transport/httpapi"
 )
@@ -152,8 +153,10 @@ func brHTTP(t *testing.T, srv *httptest.Server, method, path, token, body string
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	openapitest.Check(t, req, resp.StatusCode, resp.Header, raw)
 	var m map[string]any
-	json.NewDecoder(resp.Body).Decode(&m)
+	json.Unmarshal(raw, &m)
 	return resp.StatusCode, m
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/chain/nostr"
+	brgames "arena/games/breakroom"
 	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/transport/breakroom/auth"
@@ -94,24 +95,7 @@ func New(o Options) (*Door, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Door{o: o, domain: domainOf(o.PublicURL), log: log}, nil
-}
-
-// domainOf is the host of an origin ("https://breakroom.lol:443" → "breakroom.lol"), the
-// handles' domain; "breakroom.lol" for none.
-func domainOf(origin string) string {
-	h := origin
-	if _, rest, ok := strings.Cut(h, "://"); ok {
-		h = rest
-	}
-	h, _, _ = strings.Cut(h, "/")
-	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
-		h = h[:i]
-	}
-	if h == "" {
-		return "breakroom.lol"
-	}
-	return strings.ToLower(h)
+	return &Door{o: o, domain: brgames.HandleDomain(o.PublicURL), log: log}, nil
 }
 
 // Mount adds the routes to e (the Break Room site's echo, whose error handler writes refusals in
