@@ -35,6 +35,9 @@ const (
 	RejectNotPayable        int32 = -8108 // an amount sent to an entrypoint that takes none
 	RejectInvalidPayee      int32 = -8109 // a payout or refund to an account that does not exist
 	RejectUnbalanced        int32 = -8110 // settle pays out less than the round's pool (the rest would stay stranded)
+	RejectDepositTooSmall   int32 = -8111 // deposit below MinDeposit
+	RejectTooManyDeposits   int32 = -8112 // a payer's MaxDepositsPerToken-th deposit under one seat token
+	RejectTooManyOpen       int32 = -8113 // a deposit under a new seat token while the payer has money under MaxOpenTokens others
 )
 
 // viewEntrypoints are the stand-ins' read-only entrypoints, run by InvokeInstance in a bbolt

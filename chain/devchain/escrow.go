@@ -32,6 +32,22 @@ const (
 	maxPayouts   = 64       // payouts in one settle, stakes in one open_round
 )
 
+// Bounds on deposits, so deposits nobody asked for cannot grow the escrow's state, its views
+// (view_deposits, view_unspent) and the arena's refund work without bound (docs/protocol-notes.md,
+// "Deposits nobody asked for"): each is a rejection, and a rejected deposit leaves the payer's
+// money where it was.
+const (
+	// MinDeposit is the smallest deposit, microCCD: 1 CCD, the smallest amount the protocol moves
+	// (§7.1), well below any table's entry (§14: at least 50 CCD).
+	MinDeposit = 1_000_000
+	// MaxDepositsPerToken is how many deposits one payer may make under one seat token, ever
+	// (one entry, and a few to put a wrong amount right).
+	MaxDepositsPerToken = 8
+	// MaxOpenTokens is how many seat tokens one payer may have unspent money under at once: a
+	// deposit under another is refused until a round stakes or a refund returns one.
+	MaxOpenTokens = 16
+)
+
 // EscrowRound is a round as the escrow holds it (§5.5, §11.5).
 type EscrowRound struct {
 	Round          uint64   // the n of "T-<n>"
@@ -207,10 +223,25 @@ func (cs *contracts) callEscrow(c *contractCall, entry string) (callResult, erro
 		if c.amount == 0 {
 			return rejected(c, RejectZeroDeposit), nil
 		}
+		if c.amount < MinDeposit {
+			return rejected(c, RejectDepositTooSmall), nil
+		}
 		deps := c.btx.Bucket(bDeposits)
 		var list []Deposit
 		if _, err := getJSON(deps, tok, &list); err != nil {
 			return callResult{}, err
+		}
+		mine := 0
+		for _, d := range list {
+			if d.Payer.Value == c.invoker {
+				mine++
+			}
+		}
+		if mine >= MaxDepositsPerToken {
+			return rejected(c, RejectTooManyDeposits), nil
+		}
+		if ok, err := openToken(c.btx, c.invoker, tok); err != nil || !ok {
+			return rejected(c, RejectTooManyOpen), err
 		}
 		d := Deposit{SeatToken: string(tok), Amount: c.amount, TimeMs: uint64(c.now.UnixMilli()), Height: c.height, TxHash: c.txHash}
 		d.Payer.Value = c.invoker
@@ -412,6 +443,34 @@ func (cs *contracts) refund(c *contractCall, r *leReader) (callResult, error) {
 		return callResult{}, err
 	}
 	return callResult{transfers: []payout{{to: p, amount: need}}}, nil
+}
+
+// openToken records tok among the seat tokens payer may have unspent money under (its index
+// in bPayerTokens, pruned of those it has none under now), and reports false when tok is not
+// among them and MaxOpenTokens others are.
+func openToken(btx *bolt.Tx, payer [32]byte, tok []byte) (bool, error) {
+	b := btx.Bucket(bPayerTokens)
+	var list []string
+	if _, err := getJSON(b, payer[:], &list); err != nil {
+		return false, err
+	}
+	open := list[:0]
+	for _, t := range list {
+		if t == string(tok) {
+			return true, nil
+		}
+		deps, bals, err := tokenAccounts(btx, []byte(t))
+		if err != nil {
+			return false, err
+		}
+		if bal := bals[payer]; deps[payer] > bal.Staked+bal.Refunded {
+			open = append(open, t)
+		}
+	}
+	if len(open) >= MaxOpenTokens {
+		return false, nil
+	}
+	return true, putJSON(b, payer[:], append(open, string(tok)))
 }
 
 // tokenAccounts is what each payer deposited under tok and what it has been used for.

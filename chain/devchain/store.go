@@ -11,16 +11,17 @@ import (
 
 // Buckets of the node's own file (devchain.db), all under the "devchain/" prefix.
 var (
-	bMeta     = []byte("devchain/meta")            // "genesis", "best", "final", "seq", "balance/<i>/<s>"
-	bAccounts = []byte("devchain/accounts")        // address(32) -> accountRec JSON
-	bTxs      = []byte("devchain/txs")             // tx hash(32) -> txRec JSON
-	bPending  = []byte("devchain/pending")         // arrival seq u64 BE -> tx hash
-	bBlocks   = []byte("devchain/blocks")          // height u64 BE -> blockRec JSON
-	bAgents   = []byte("devchain/registry")        // token id u64 BE -> agentRec JSON
-	bRounds   = []byte("devchain/escrow/rounds")   // round u64 BE -> roundRec JSON
-	bDeposits = []byte("devchain/escrow/deposits") // seat token -> []depositRec JSON
-	bBalances = []byte("devchain/escrow/balances") // seat token -> []balanceRec JSON (staked, refunded per payer)
-	allBucket = [][]byte{bMeta, bAccounts, bTxs, bPending, bBlocks, bAgents, bRounds, bDeposits, bBalances}
+	bMeta        = []byte("devchain/meta")                // "genesis", "best", "final", "seq", "balance/<i>/<s>"
+	bAccounts    = []byte("devchain/accounts")            // address(32) -> accountRec JSON
+	bTxs         = []byte("devchain/txs")                 // tx hash(32) -> txRec JSON
+	bPending     = []byte("devchain/pending")             // arrival seq u64 BE -> tx hash
+	bBlocks      = []byte("devchain/blocks")              // height u64 BE -> blockRec JSON
+	bAgents      = []byte("devchain/registry")            // token id u64 BE -> agentRec JSON
+	bRounds      = []byte("devchain/escrow/rounds")       // round u64 BE -> roundRec JSON
+	bDeposits    = []byte("devchain/escrow/deposits")     // seat token -> []depositRec JSON
+	bBalances    = []byte("devchain/escrow/balances")     // seat token -> []balanceRec JSON (staked, refunded per payer)
+	bPayerTokens = []byte("devchain/escrow/payer_tokens") // payer (32 bytes) -> []string JSON: seat tokens it may have unspent money under
+	allBucket    = [][]byte{bMeta, bAccounts, bTxs, bPending, bBlocks, bAgents, bRounds, bDeposits, bBalances, bPayerTokens}
 )
 
 var (
