@@ -20,6 +20,7 @@ import (
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/identity"
 	brmcp "arena/transport/breakroom/mcp"
+	"arena/transport/breakroom/notes"
 	"arena/transport/breakroom/openapi"
 	"arena/transport/breakroom/play"
 	"arena/transport/breakroom/public"
@@ -116,7 +117,7 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
-		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
+		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log, Handle: b.room.Handle})
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +144,7 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	if err != nil {
 		return nil, err
 	}
-	return doorSet{pd, id, rd, api, md}, nil
+	return doorSet{pd, id, rd, api, md, notes.New(store, operatorToken)}, nil
 }
 
 // rulesOf is the MCP door's get_rules source: each catalogued game's rules text.
