@@ -54,12 +54,12 @@ func readsSite(t *testing.T) (*httptest.Server, *public.Stats) {
 	<-room.Ready()
 	stats := public.NewStats(st, nil)
 	catalog := []brgames.GameInfo{info}
-	pd, err := play.New(play.Options{Backend: roomDoors{room: room, catalog: catalog, public: "http://breakroom.test", stats: stats},
-		Nonces: auth.New(auth.Options{})})
+	rd, err := public.New(public.Options{Backend: roomReads{room: room, catalog: catalog}, PublicURL: "http://breakroom.test", Stats: stats})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := public.New(public.Options{Backend: roomReads{room: room, catalog: catalog}, PublicURL: "http://breakroom.test", Stats: stats})
+	pd, err := play.New(play.Options{Backend: roomDoors{room: room, catalog: catalog, public: "http://breakroom.test", stats: stats},
+		Nonces: auth.New(auth.Options{}), Page: rd.ReplayPage})
 	if err != nil {
 		t.Fatal(err)
 	}
