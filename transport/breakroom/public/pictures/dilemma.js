@@ -80,13 +80,13 @@
     function clip(s, n) { return s.length > n ? s.slice(0, n - 1) + '…' : s; }
 
     function draw(root) {
-      var W = 620, H = 380, cx = W / 2, cy = H / 2;
+      var W = 620, H = 400, cx = W / 2, cy = H / 2;
       var svg = el('svg', {viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'the Dilemma table'});
-      svg.appendChild(el('ellipse', {cx: cx, cy: cy, rx: 185, ry: 105, fill: '#2f6b4f', stroke: '#21503a', 'stroke-width': 6}));
+      svg.appendChild(el('ellipse', {cx: cx, cy: cy, rx: 185, ry: 92, fill: '#2f6b4f', stroke: '#21503a', 'stroke-width': 6}));
       var n = ctx.players.length, pos = {};
       ctx.players.forEach(function (p, i) {
         var a = -Math.PI / 2 + i * 2 * Math.PI / n;
-        pos[p.seat] = {x: cx + 235 * Math.cos(a), y: cy + 145 * Math.sin(a)};
+        pos[p.seat] = {x: cx + 235 * Math.cos(a), y: cy + 150 * Math.sin(a)};
       });
       st.pairs.forEach(function (pr) {
         var a = pos[pr[0]], b = pos[pr[1]];
