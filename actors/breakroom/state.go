@@ -60,7 +60,10 @@ type session struct {
 	strikes                         int
 	sittingOut, comeBack, returning bool
 	silenceGen                      uint64
-	conns                           []string // every connection it had, forgotten with it
+	// reseat is a reconnected socket whose state and your_turn wait for the seat's presence to
+	// be taken (reseated), so that they carry the deadline it restores.
+	reseat *conn
+	conns  []string // every connection it had, forgotten with it
 }
 
 // waiter is a long poll parked on a session or a connection: ch has room for its answer; done
@@ -192,6 +195,9 @@ type (
 		away   bool
 		forced bool // a coming back (session.comeBack)
 		ok     bool
+		// deadline is the open prompt's new deadline when the presence moved it
+		// (dilemma.PresenceReply); zero when it did not.
+		deadline time.Time
 	}
 	presenceRetry struct{ s *session }
 	silenceDue    struct {
@@ -273,9 +279,18 @@ func (st *state) Receive(ctx actor.Context) {
 			if m.forced {
 				s.comeBack, s.returning = false, true
 			}
+			if p := s.prompt; p != nil && !m.deadline.IsZero() {
+				np := *p
+				np.Deadline = m.deadline
+				s.prompt = &np
+			}
 			st.pushPresence(s)
+			if !s.presenceBusy {
+				st.reseated(s)
+			}
 			return
 		}
+		st.reseated(s) // the socket hears its state now; the presence is tried again
 		// The table did not answer (restarting, busy): try again in a second.
 		pid, root := st.r.pid, st.r.arena.System().Root
 		st.r.arena.Clock().AfterFunc(time.Second, func() { root.Send(pid, &presenceRetry{s: s}) })
@@ -470,7 +485,13 @@ func (st *state) join(j JoinRequest) (any, error) {
 		}
 		st.first(c, seated)
 		if c.via == ViaWebSocket {
-			st.sendState(c)
+			if s.presenceBusy {
+				// The seat's presence is on its way to the match: its state and your_turn wait for
+				// it (reseated), so they carry the deadline it restores and your_turn comes once.
+				c.held, s.reseat = true, c
+			} else {
+				st.sendState(c)
+			}
 		}
 		return &joinStep{joined: &Joined{Conn: c.id, First: seated}}, nil
 	case s != nil && (s.status == sQueued || s.status == sJoining):
@@ -702,7 +723,14 @@ func (st *state) pushPresence(s *session) {
 			// The match refused it for good (over, not seated): it is as good as taken.
 			ok = rep.Code != "unavailable"
 		}
-		a.System().Root.Send(pid, &presenceDone{s: s, away: away, forced: forced, ok: ok})
+		done := &presenceDone{s: s, away: away, forced: forced, ok: ok}
+		if err == nil && rep.Code == "" && len(rep.Reply) > 0 {
+			var pr breakroom.PresenceReply
+			if json.Unmarshal(rep.Reply, &pr) == nil {
+				done.deadline = pr.Deadline
+			}
+		}
+		a.System().Root.Send(pid, done)
 	}()
 }
 
@@ -843,6 +871,32 @@ func (st *state) seated(s *session) wire.Seated {
 		RulesURL: st.r.opts.PublicURL + "/rules/" + m.Game, Tier: m.Tier, Players: m.players}
 }
 
+// reseated writes the state (and your_turn) of a reconnected socket that waited for its seat's
+// presence to be taken (join): what came meanwhile follows, less a your_turn for the move the
+// state's your_turn opens.
+func (st *state) reseated(s *session) {
+	c := s.reseat
+	s.reseat = nil
+	if c == nil || c != s.conn || c.closed != nil {
+		return
+	}
+	pending := c.pending
+	c.held, c.pending = false, nil
+	var rest []wire.Outbound
+	for _, p := range pending {
+		if y, ok := p.(wire.YourTurn); ok && s.prompt != nil && s.open(st.now()) {
+			if r, t := roundTurn(s.prompt.Move); y.Round == r && y.Turn == t {
+				continue
+			}
+		}
+		rest = append(rest, p)
+	}
+	st.sendState(c)
+	for _, p := range rest {
+		st.put(c, p)
+	}
+}
+
 // sendState puts a reconnected socket's state message (and your_turn after it) in its mailbox:
 // the table is asked for the seat's view off the actor, and the answer comes back as viewed.
 func (st *state) sendState(c *conn) {
@@ -887,10 +941,13 @@ func (st *state) prompt(d *actors.DeliverPrompt) {
 		return
 	}
 	p := d.Prompt
+	// The same move with the same deadline again (a presence's redelivery the room already
+	// took from its reply, a table's restart): the seat has heard it.
+	dup := s.prompt != nil && s.prompt.Move == p.Move && s.prompt.Deadline.Equal(p.Deadline) && s.moved != p.Move
 	s.prompt = &p
 	s.lastState = p.State.Bytes()
 	s.lastRound, s.lastTurn = roundTurn(p.Move)
-	if m.opened && s.open(st.now()) {
+	if m.opened && s.open(st.now()) && !dup {
 		st.put(s.conn, yourTurn(m.id, &p, st.now()))
 	}
 	st.bump(s)
