@@ -105,6 +105,18 @@ func (s *Store) BreakroomFeedback(match, key string) ([]byte, error) {
 	return s.get(BucketBreakroom, brFeedback+match+"/"+key)
 }
 
+// BreakroomFeedbackNotes calls fn with every stored note, by match id then key (the store's
+// order), until fn returns an error: what the operators read (`arena ops feedback --breakroom`).
+func (s *Store) BreakroomFeedbackNotes(fn func(match, key string, note []byte) error) error {
+	return s.scan(BucketBreakroom, brFeedback, func(k string, v []byte) error {
+		match, key, ok := strings.Cut(k[len(brFeedback):], "/")
+		if !ok {
+			return nil
+		}
+		return fn(match, key, v)
+	})
+}
+
 // PutBreakroomTable stores the seating of table id (JSON), written before the table opens so a
 // restart finds who sits where: durable when it returns nil.
 func (s *Store) PutBreakroomTable(id string, seating []byte) error {

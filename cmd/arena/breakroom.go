@@ -20,6 +20,7 @@ import (
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/identity"
 	brmcp "arena/transport/breakroom/mcp"
+	"arena/transport/breakroom/notes"
 	"arena/transport/breakroom/openapi"
 	"arena/transport/breakroom/play"
 	"arena/transport/breakroom/public"
@@ -143,7 +144,7 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	if err != nil {
 		return nil, err
 	}
-	return doorSet{pd, id, rd, api, md}, nil
+	return doorSet{pd, id, rd, api, md, notes.New(store, operatorToken)}, nil
 }
 
 // rulesOf is the MCP door's get_rules source: each catalogued game's rules text.

@@ -18,7 +18,7 @@ import (
 // match_end, send_feedback twice, a late move refused with match_over, a case-variant argument
 // refused with -32602, confirm_payment refused with payments_disabled, the key passed back on a
 // second join, leave_queue. The usage counters then show its joins as MCP joins and its calls as
-// MCP tool calls. It skips, loudly, only when node or the client's packages are missing.
+// MCP tool calls, and `arena ops feedback --breakroom` reads the one note it kept. It skips, loudly, only when node or the client's packages are missing.
 func TestBreakroomMCPSDKPlaysADilemmaMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the MCP client runs the binary for a whole match")
@@ -94,6 +94,22 @@ func TestBreakroomMCPSDKPlaysADilemmaMatch(t *testing.T) {
 	resp.Body.Close()
 	if len(st.Series) != 1 || st.Series[0].Joins.MCP != 2 || st.Series[0].MCPToolCalls < 10+res.Moves {
 		t.Fatalf("/v0/stats: %+v after %d moves", st, res.Moves)
+	}
+	// The operators read the note: one for the match from the client's key, the second it sent.
+	var stdout, stderr strings.Builder
+	if code := opsMain(t.Context(), []string{"feedback", "--breakroom", "--json", "--server", s.url, "--data", s.data},
+		func(string) string { return "" }, &stdout, &stderr); code != 0 {
+		t.Fatalf("arena ops feedback --breakroom: exit %d: %s", code, stderr.String())
+	}
+	var n struct {
+		MatchID string `json:"match_id"`
+		Pubkey  string
+		Text    string
+		Rating  int
+	}
+	if lines := strings.Split(strings.TrimSpace(stdout.String()), "\n"); len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &n) != nil ||
+		n.MatchID != res.MatchID || n.Pubkey != res.Pubkey || n.Text != "Second note replaces the first." || n.Rating != 4 {
+		t.Fatalf("arena ops feedback --breakroom: %s", stdout.String())
 	}
 	t.Log(line)
 }

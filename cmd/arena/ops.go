@@ -45,7 +45,8 @@ flags (anywhere on the line):
   --data DIR     data dir the server wrote its token to (env ARENA_DATA; default ./data)
   --json         print the server's JSON as is (feedback: one note a line)
   --after SEQ    feedback: only the notes after SEQ (default 0: every note)
-  --host H       handles, revoke-handle: the Break Room site's Host name (default breakroom.localhost)
+  --breakroom    feedback: Break Room's notes (socket, HTTP and MCP), from the Break Room site (--host)
+  --host H       handles, revoke-handle, feedback --breakroom: the Break Room site's Host name (default breakroom.localhost)
   --reason TEXT  revoke-handle: why (kept with the handle's record)
 `
 
@@ -65,6 +66,7 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	after := fs.Uint64("after", 0, "")
 	host := fs.String("host", "breakroom.localhost", "")
 	reason := fs.String("reason", "", "")
+	brFeedback := fs.Bool("breakroom", false, "")
 	// Flags may come before or after the verb and the id.
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -106,6 +108,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	defer cancel()
 	if pos[0] == "handles" || pos[0] == "revoke-handle" {
 		return opsHandles(ctx, strings.TrimRight(base, "/"), *host, tok, pos, *reason, *asJSON, stdout, stderr)
+	}
+	if pos[0] == "feedback" && *brFeedback {
+		return opsBreakroomFeedback(ctx, strings.TrimRight(base, "/"), *host, tok, *asJSON, stdout, stderr)
 	}
 	if pos[0] == "feedback" {
 		return opsFeedback(ctx, strings.TrimRight(base, "/"), tok, *after, *asJSON, stdout, stderr)
