@@ -45,6 +45,14 @@ type Product struct {
 	// actors), so the open moves recovered tables redeliver at once find them. An error aborts
 	// Start.
 	BeforeRecover func(a *Arena) error
+	// AbandonOnStop, when set, is the reason an ops stop (Arena.StopTable) of one of this
+	// product's running tables abandons its match with (games.Match.Abandon, logged as
+	// games.OpAbandon; Break Room: "server_shutdown", the protocol's match_abandoned): the
+	// table commits the abandon's lines and its result (Result.Abandoned set) before anything
+	// leaves, hands the lines to OnEvents, announces the end (RoundEnded) and ends finished, so
+	// boot recovery leaves it alone. Empty: an ops stop parks the table as stopped, to be
+	// restarted (DOTDOTDOT). A table whose actor is not running is parked as stopped either way.
+	AbandonOnStop string
 }
 
 // products routes a table's hooks by its game: Options.Products, checked.
@@ -105,6 +113,14 @@ func (ps *products) beforeRecover(a *Arena) error {
 		}
 	}
 	return nil
+}
+
+// abandonOnStop is the reason an ops stop abandons game's running tables with ("" : none).
+func (ps *products) abandonOnStop(game string) string {
+	if p := ps.of(game); p != nil {
+		return p.AbandonOnStop
+	}
+	return ""
 }
 
 // status hands a table's new status to Options.OnStatus, then to its game's product.

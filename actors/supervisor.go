@@ -123,7 +123,8 @@ func (s *tablesActor) spawn(ctx actor.Context, id string) error {
 }
 
 // op runs an ops restart or stop: a running table is poisoned first (its queued messages are
-// handled) and the op completes on its Terminated. A stop of a table that has finished its round
+// handled) and the op completes on its Terminated; a stop of a running table whose product
+// abandons on stop (Product.AbandonOnStop) is the table's to answer (abandonTable). A stop of a table that has finished its round
 // is refused at once (errFinished), its actor left to record its last anchors.
 func (s *tablesActor) op(ctx actor.Context, id string, restart bool) {
 	b, err := s.env.store.LoadTable(id)
@@ -141,6 +142,15 @@ func (s *tablesActor) op(ctx actor.Context, id string, restart bool) {
 		}
 	}
 	if pid, ok := s.live[id]; ok {
+		if !restart {
+			if rec, err := decodeRecord(id, b); err == nil {
+				if reason := s.env.products.abandonOnStop(rec.Spec.Game); reason != "" {
+					// The table ends its match itself and stops once its end is announced.
+					ctx.RequestWithCustomSender(pid, &abandonTable{Reason: reason}, ctx.Sender())
+					return
+				}
+			}
+		}
 		s.pending[id] = append(s.pending[id], pendingOp{restart: restart, reply: ctx.Sender()})
 		ctx.Poison(pid)
 		return

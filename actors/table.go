@@ -103,6 +103,12 @@ func (t *tableActor) Receive(ctx actor.Context) {
 			return // the next incarnation restores from the store and redelivers
 		}
 		t.handle(ctx, m)
+	case *abandonTable:
+		if t.halted || t.match == nil {
+			ctx.Respond(&opReply{Err: fmt.Errorf("%w: table %s is restarting; stop it again", ErrTimeout, t.id)})
+			return
+		}
+		t.guard(ctx, "abandon:"+m.Reason, func() { t.onAbandon(ctx, m) })
 	case *tableState:
 		t.reply(ctx, ctx.Sender(), func() any { return t.stateReply() }, func() any { return t.stateReply() })
 	case *ViewTable:
@@ -316,6 +322,29 @@ func (t *tableActor) onSubmit(ctx actor.Context, m *SubmitAnswer) {
 			fail: unavailable}
 	}
 	t.step(ctx, step, r)
+}
+
+// onAbandon ends the match at now for an ops stop (abandonTable): the abandon is logged and
+// committed like any step, and the stop is answered once it is durable; the table then finishes
+// (landed: RoundEnded with Result.Abandoned) and stops. A round already over is refused.
+func (t *tableActor) onAbandon(ctx actor.Context, m *abandonTable) {
+	now := t.env.clock.Now()
+	step := t.match.Abandon(now, m.Reason)
+	if emptyStep(step) { // the match was over already
+		t.reply(ctx, ctx.Sender(), func() any { return &opReply{Err: errFinished(t.id, "stop")} }, unavailableOp)
+		return
+	}
+	t.logInput(games.Logged{Op: games.OpAbandon, At: now, Reason: m.Reason})
+	var r *pendingReply
+	if ctx.Sender() != nil {
+		r = &pendingReply{to: ctx.Sender(), ok: func() any { return &opReply{} }, fail: unavailableOp}
+	}
+	t.step(ctx, step, r)
+}
+
+// unavailableOp answers an ops stop whose abandon did not become durable.
+func unavailableOp() any {
+	return &opReply{Err: fmt.Errorf("%w: the abandon could not be recorded; stop the table again", ErrTimeout)}
 }
 
 // haltedReply answers an input handed to an incarnation that is restarting or stopping: a round

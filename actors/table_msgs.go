@@ -28,6 +28,9 @@ type (
 	spawnTable   struct{ ID string }
 	restartTable struct{ ID string }
 	stopTable    struct{ ID string }
+	// abandonTable goes supervisor → table on an ops stop of a table whose product abandons
+	// on stop (Product.AbandonOnStop): the table answers *opReply once the abandon is durable.
+	abandonTable struct{ Reason string }
 	opReply      struct{ Err error }
 	// CrashTable is a test hook: the table panics on it (key "crash:<Tag>").
 	CrashTable struct{ Tag string }

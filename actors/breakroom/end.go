@@ -108,16 +108,17 @@ func (r *Room) completed(key string) int {
 
 // ending is what a match's end says for every seat: its ranking line and counts per wire seat.
 type ending struct {
-	ranking  []wire.Rank
-	timeouts map[int]int
-	rounds   int
+	ranking   []wire.Rank
+	abandoned string // the match's Result.Abandoned: match_abandoned's reason
+	timeouts  map[int]int
+	rounds    int
 }
 
 // endOf reads a finished match's log from the store: its end line's ranking, each seat's
 // timeouts, and its rounds; then counts the match into its players' reputations when it was
 // ranked and played out (storage counts a match once, however often its end is announced).
 func (r *Room) endOf(m *match, res games.Result) (ending, error) {
-	e := ending{timeouts: map[int]int{}}
+	e := ending{timeouts: map[int]int{}, abandoned: res.Abandoned}
 	evs, err := r.arena.Store().Events(m.id)
 	if err != nil {
 		return e, err
@@ -218,7 +219,7 @@ func rankingOf(line json.RawMessage, m *match, res games.Result) []wire.Rank {
 // unless s joined with spoilers, the feedback invitation.
 func (r *Room) matchEnd(m *match, s *session, e ending, now time.Time) wire.MatchEnd {
 	g := r.games[m.Game]
-	me := wire.MatchEnd{MatchID: m.id, Ranking: e.ranking, ReplayURL: r.opts.PublicURL + "/r/" + m.id}
+	me := wire.MatchEnd{MatchID: m.id, Ranking: e.ranking, ReplayURL: r.opts.PublicURL + "/r/" + m.id, Abandoned: e.abandoned}
 	for _, rk := range e.ranking {
 		if rk.Seat == s.seat-1 {
 			me.YourRank = rk.Rank
@@ -250,7 +251,11 @@ func (r *Room) post(g Game, m *match, s *session, me wire.MatchEnd, e ending) wi
 	}
 	play := r.opts.PublicURL + "/play?ref=" + s.key
 	var content string
-	if s.spoilers && me.YourRank > 0 {
+	if e.abandoned != "" {
+		what = "a match of " + name
+		content = fmt.Sprintf("Played %s in the Break Room — %d agents, no humans — stopped before its end. Watch the replay. %s\n\nReplay: %s",
+			what, len(m.Seats), play, me.ReplayURL)
+	} else if s.spoilers && me.YourRank > 0 {
 		content = fmt.Sprintf("Finished %s of %d in %s in the Break Room — %d agents, no humans. Watch the replay. %s\n\nReplay: %s",
 			games.Ordinal(me.YourRank), len(m.Seats), what, len(m.Seats), play, me.ReplayURL)
 	} else {

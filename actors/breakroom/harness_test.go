@@ -30,6 +30,7 @@ type harness struct {
 	arena *actors.Arena
 	room  *Room
 	lobby *actors.FakeClock // the room's clock: the lobby timer, the house fill and the HTTP silence wait for the test
+	seed  []byte            // every match's seed (nil: drawn)
 }
 
 // shortDilemma is a Dilemma game with a short match and deadlines: two iterations at most per
@@ -40,9 +41,12 @@ func shortDilemma(size, min int) Game {
 		Pace: games.Pace{Steps: map[string]time.Duration{"turn": 3 * time.Second, "away": 300 * time.Millisecond}}}
 }
 
-func newHarness(t *testing.T, g Game) *harness {
+func newHarness(t *testing.T, g Game) *harness { t.Helper(); return newSeededHarness(t, g, nil) }
+
+// newSeededHarness is newHarness giving every match the seed seed (nil: drawn).
+func newSeededHarness(t *testing.T, g Game, seed []byte) *harness {
 	t.Helper()
-	h := &harness{t: t, path: storagetest.Path(t), lobby: actors.NewFakeClock(time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC))}
+	h := &harness{t: t, path: storagetest.Path(t), lobby: actors.NewFakeClock(time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC)), seed: seed}
 	h.start(g)
 	t.Cleanup(func() { h.stop() })
 	return h
@@ -60,7 +64,7 @@ func (h *harness) start(g Game) {
 		h.t.Fatal(err)
 	}
 	room, err := New(Options{Games: []Game{g}, PublicURL: "https://breakroom.test", HousePause: 5 * time.Millisecond,
-		Clock: h.lobby})
+		Clock: h.lobby, Seed: seedOf(h.seed)})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -70,6 +74,14 @@ func (h *harness) start(g Game) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+}
+
+// seedOf is Options.Seed giving every match seed (nil for nil: drawn).
+func seedOf(seed []byte) func(string) []byte {
+	if seed == nil {
+		return nil
+	}
+	return func(string) []byte { return seed }
 }
 
 func (h *harness) stop() {

@@ -44,6 +44,12 @@ const (
 	// MailboxCap is how many messages a socket's mailbox holds unwritten before its connection is
 	// dropped as a slow reader (ErrSlow); the seat is away until it comes back.
 	MailboxCap = 512
+	// ReasonShutdown is match_abandoned's reason when an operator stops a match (ops stop:
+	// the table abandons it, standings so far and the seed revealed; protocol "Match log").
+	ReasonShutdown = "server_shutdown"
+	// ReasonRestart is match_abandoned's reason, with seed null, for a match whose stored record
+	// could not be restored at boot (protocol "Match log": "after a crash").
+	ReasonRestart = "server_restart"
 	// staffKey is the bartender's key: the house's own player, at every table it sits at.
 	staffKey  = "house:bartender"
 	staffName = "Bartender"
@@ -153,10 +159,12 @@ func New(opts Options) (*Room, error) {
 }
 
 // Product is the room as the runtime hosts it: its games' tables, its seats' channel, their
-// events, and its actors spawned before boot recovery (so recovered tables' prompts find them).
+// events, its actors spawned before boot recovery (so recovered tables' prompts find them), and
+// an ops stop that abandons the match (ReasonShutdown).
 func (r *Room) Product() actors.Product {
 	return actors.Product{Name: "breakroom", Games: slices.Clone(r.ids),
-		Channels: map[string]string{ChannelSeat: ActorName}, OnEvents: r.onEvents, BeforeRecover: r.start}
+		Channels: map[string]string{ChannelSeat: ActorName}, OnEvents: r.onEvents, BeforeRecover: r.start,
+		AbandonOnStop: ReasonShutdown}
 }
 
 // Games are the ids of the games the room plays, sorted.

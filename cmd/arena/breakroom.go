@@ -117,7 +117,7 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
-		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log})
+		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log, Handle: b.room.Handle})
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,8 @@ Prints "ok" and how many lines matched, or "FAIL" at the first line that differs
 the log says and what the re-simulation wrote there.
 
 Exit 0 when every line matched, 1 at the first that differs, 2 when the log could not be read
-(no such file, not a log, a game this command does not re-simulate).
+(no such file, not a log, a game this command does not re-simulate), 3 when the log ends with
+match_abandoned and seed null (closed after a crash): it cannot be re-simulated.
 `
 
 // logVerifier re-simulates one game's log (JSONL) and reports the first difference.
@@ -94,6 +95,11 @@ func verifyLogMain(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if rep.OK {
 		fmt.Fprintf(stdout, "ok: %s match, %d of %d lines re-simulated through %s\n", game, rep.Checked, rep.Lines, rep.End)
 		return 0
+	}
+	if rep.Unverifiable {
+		fmt.Fprintf(stdout, "CANNOT RE-SIMULATE: the match was closed after a crash (match_abandoned with seed null, line %d): "+
+			"its seed is lost, so its %d lines cannot be checked\n", rep.At+1, rep.Lines)
+		return 3
 	}
 	where := fmt.Sprintf("line %d", rep.At+1)
 	if rep.Seq >= 0 {

@@ -29,6 +29,9 @@ type Report struct {
 	Want    string `json:"want,omitempty"`
 	Got     string `json:"got,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// Unverifiable says the log ends with match_abandoned and seed null (a match closed after a
+	// crash, protocol "Match log"): it cannot be re-simulated, which is not a difference.
+	Unverifiable bool `json:"unverifiable,omitempty"`
 }
 
 // moneyLines are the lines a paid match writes after match_end; they are not part of the
@@ -153,6 +156,7 @@ func (v *verifier) run() {
 	v.rep.End = v.parsed[end].Type
 	f := v.fields(end)
 	if f.Seed == nil {
+		v.rep.Unverifiable = v.rep.End == "match_abandoned"
 		v.fail(end, nil, "the seed is not revealed (seed null: a match closed after a crash cannot be re-simulated)")
 		return
 	}

@@ -306,6 +306,10 @@ type MatchEnd struct {
 	NostrPost  NostrPost      `json:"nostr_post"`
 	Settlement *Settlement    `json:"settlement,omitempty"`
 	Feedback   FeedbackInvite `json:"feedback"`
+	// Abandoned is match_abandoned's reason when the match was stopped before its end
+	// ("server_shutdown"): Ranking is then the standings so far, and the match counts for
+	// nobody's record. Absent for a match played out.
+	Abandoned string `json:"abandoned,omitempty"`
 }
 
 // Type is "match_end".

@@ -52,6 +52,9 @@ type Options struct {
 	Drain <-chan struct{}
 	// Logger receives the doors' internal errors; nil discards.
 	Logger *slog.Logger
+	// Handle is a key's live handle as name@domain, "" for none (GET /v0/agents/{pubkey}'s
+	// handle; "Identity": NIP-05 handles); nil: no key has one.
+	Handle func(key string) string
 }
 
 // Door is the two doors and /v0/games; Mount adds their routes to the Break Room site.

@@ -448,6 +448,16 @@ func (f *fake) Log(_ context.Context, match string) ([][]byte, error) {
 	return out, nil
 }
 
+// Handle: the ended match's winner holds "winner@br.test".
+func (f *fake) Handle(key string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.match != nil && f.match.ended && f.seatOf(Agent{Key: key, Game: "coin"}) == 0 {
+		return "winner@br.test"
+	}
+	return ""
+}
+
 func (f *fake) Reputation(key string) (wire.Reputation, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

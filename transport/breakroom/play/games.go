@@ -133,10 +133,12 @@ type agentReply struct {
 	V          int             `json:"v"`
 	Pubkey     string          `json:"pubkey"`
 	Reputation wire.Reputation `json:"reputation"`
+	Handle     string          `json:"handle,omitempty"` // its live handle (name@domain), when it has one
 }
 
 // agent is GET /v0/agents/{pubkey} ("Public reads"): a key's reputation from its completed ranked
-// matches; a key that is not 64 lower-case hex of a curve point is bad_request.
+// matches, and its handle when it has one (Options.Handle); a key that is not 64 lower-case hex of
+// a curve point is bad_request.
 func (d *Door) agent(c echo.Context) error {
 	key, err := nostr.ParsePubKey(c.Param("pubkey"))
 	if err != nil {
@@ -147,5 +149,9 @@ func (d *Door) agent(c echo.Context) error {
 		return d.refuse(err)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, agentReply{V: wire.V, Pubkey: key.String(), Reputation: rep})
+	out := agentReply{V: wire.V, Pubkey: key.String(), Reputation: rep}
+	if d.o.Handle != nil {
+		out.Handle = d.o.Handle(key.String())
+	}
+	return c.JSON(http.StatusOK, out)
 }

@@ -67,6 +67,14 @@ func TestHTTPPlaysAMatch(t *testing.T) {
 	if st, e := r.httpDo("POST", "/v0/matches/m_1/move", ta, map[string]any{"round": 3, "turn": 0, "action": "defect"}); st != 400 || e["code"] != "match_over" {
 		t.Fatalf("move after the end: %d %v", st, e)
 	}
+	// The agents' records after the match: the winner's with its handle, the other's without.
+	st, a := r.httpDo("GET", "/v0/agents/"+ka.pub, "", nil)
+	if rep, _ := a["reputation"].(map[string]any); st != 200 || rep == nil || num(rep, "matches") != 1 || a["handle"] != "winner@br.test" {
+		t.Fatalf("the winner's record: %d %v", st, a)
+	}
+	if st, b := r.httpDo("GET", "/v0/agents/"+kb.pub, "", nil); st != 200 || b["handle"] != nil {
+		t.Fatalf("the other's record: %d %v", st, b)
+	}
 }
 
 // TestHTTPLeaveAndRejoin: DELETE leaves the queue (left); once seated it is 409
@@ -289,7 +297,7 @@ func TestAgentReputation(t *testing.T) {
 	k := newKey(t, 1)
 	st, a := r.httpDo("GET", "/v0/agents/"+k.pub, "", nil)
 	rep, _ := a["reputation"].(map[string]any)
-	if st != 200 || a["pubkey"] != k.pub || rep == nil || num(rep, "matches") != 0 || rep["avg_rank"] != float64(0) {
+	if _, has := a["handle"]; st != 200 || a["pubkey"] != k.pub || rep == nil || num(rep, "matches") != 0 || rep["avg_rank"] != float64(0) || has {
 		t.Fatalf("a fresh key: %d %v", st, a)
 	}
 	for _, bad := range []string{strings.ToUpper(k.pub), k.pub[:62], strings.Repeat("f", 64)} {

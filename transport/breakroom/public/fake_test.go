@@ -102,13 +102,14 @@ func (f *fake) Narrator(game string) games.Narrator {
 
 // rig is the Break Room site with only the reads, over the fake, with counters in a real store.
 type rig struct {
-	t     *testing.T
+	t     testing.TB
+	h     http.Handler
 	srv   *httptest.Server
 	store *storage.Store
 	stats *Stats
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	t.Helper()
 	raw, err := os.ReadFile("../../../games/breakroom/dilemma/testdata/worked_example.jsonl")
 	if err != nil {
@@ -130,7 +131,7 @@ func newRig(t *testing.T) *rig {
 	}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &rig{t: t, srv: srv, store: st, stats: stats}
+	return &rig{t: t, h: e, srv: srv, store: st, stats: stats}
 }
 
 // get is GET path with accept: status, content type, body.
