@@ -97,7 +97,8 @@
       });
       var head = st.round === 0 ? 'Taking seats' : st.ended ? 'Match over' :
         'Round ' + st.round + (st.roundOver ? ' done' : ' · iteration ' + st.iteration);
-      svg.appendChild(el('text', {x: cx, y: cy - 6, 'text-anchor': 'middle', fill: '#fff', 'font-size': 22, 'font-weight': 600, id: 'round'}, head));
+      svg.appendChild(el('text', {x: cx, y: cy - 6, 'text-anchor': 'middle', fill: '#fff', 'font-size': 22, 'font-weight': 600, id: 'round',
+        stroke: '#2f6b4f', 'stroke-width': 6, 'paint-order': 'stroke'}, head));
       svg.appendChild(el('text', {x: cx, y: cy + 20, 'text-anchor': 'middle', fill: '#cfe6d8', 'font-size': 13},
         ctx.live && !st.ended ? 'choices are sealed until the end' : 'C cooperate · D defect'));
       var turn = next();
