@@ -14,8 +14,8 @@ import (
 	"arena/actors/lobby"
 	"arena/games"
 	"arena/games/breakroom"
-	"arena/games/canon"
 	"arena/games/breakroom/wire"
+	"arena/games/canon"
 )
 
 // The room actor: every session, connection and match of the product, on one goroutine. Its
