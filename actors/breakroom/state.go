@@ -15,6 +15,7 @@ import (
 	"arena/games"
 	"arena/games/breakroom"
 	"arena/games/breakroom/wire"
+	"arena/games/canon"
 )
 
 // The room actor: every session, connection and match of the product, on one goroutine. Its
@@ -1037,6 +1038,52 @@ func (st *state) forget(m *match) {
 	}
 }
 
+// closeLost appends match_abandoned {reason "server_restart", ranking [], seed null} to the log
+// of a match whose table cannot be restored (round: its round; "" when the table's record cannot
+// be read, found then from the store's rounds), unless its log has ended already. Its agents are
+// not playing it any more: a re-join queues for a new match. The standings cannot be computed
+// without the match, so ranking is empty; the seed is lost with the record (seed null), so the
+// log cannot be re-simulated (arena verify-log says so).
+func (st *state) closeLost(table, round string, why error) {
+	store := st.r.arena.Store()
+	rounds := []string{round}
+	if round == "" {
+		var err error
+		if rounds, err = store.TableRounds(table); err != nil {
+			st.r.log.Error("breakroom: a lost match's rounds", "table", table, "err", err)
+			return
+		}
+	}
+	for _, rd := range rounds {
+		evs, err := store.Events(rd)
+		if err != nil || len(evs) == 0 {
+			continue
+		}
+		last := evs[len(evs)-1]
+		if ended(evs) {
+			continue
+		}
+		payload, _ := canon.Marshal(map[string]any{"match_id": rd, "reason": ReasonRestart, "ranking": []any{}, "seed": nil})
+		ev := games.Event{Seq: last.Seq + 1, Round: rd, Turn: last.Turn, At: st.now().UTC().Format("2006-01-02T15:04:05.000Z"),
+			Type: "match_abandoned", Visibility: games.Public, Payload: payload}
+		if err := store.CommitInputs(table, nil, nil, []games.Event{ev}); err != nil {
+			st.r.log.Error("breakroom: close a lost match's log", "table", table, "round", rd, "err", err)
+			continue
+		}
+		st.r.log.Warn("breakroom match could not be restored: abandoned", "table", table, "round", rd, "why", fmt.Sprint(why))
+	}
+}
+
+// ended says a match's log has its end line (match_end, match_abandoned).
+func ended(evs []games.Event) bool {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type == "match_end" || evs[i].Type == "match_abandoned" {
+			return true
+		}
+	}
+	return false
+}
+
 // recoverTables rebuilds the room's running matches from the store (Product.BeforeRecover, before
 // the actor runs): every seating whose table is live is a match whose agents are away until they
 // join again.
@@ -1049,10 +1096,15 @@ func (st *state) recoverTables() error {
 			return nil
 		}
 		t, err := a.Stored(id)
-		if err != nil || t.Status != actors.StatusLive {
-			if err != nil && !errors.Is(err, actors.ErrNoTable) {
-				return err
-			}
+		switch {
+		case errors.Is(err, actors.ErrNoTable):
+			return nil
+		case err != nil || t.Status == actors.StatusFailed:
+			// The match cannot be restored (its record is damaged, or its table was parked as
+			// failed): its log ends now (protocol "Match log": after a crash).
+			st.closeLost(id, t.Round, err)
+			return nil
+		case t.Status != actors.StatusLive:
 			return nil
 		}
 		if _, ok := st.r.games[se.Game]; !ok {
