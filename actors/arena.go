@@ -497,6 +497,8 @@ type Stored struct {
 	Status string
 	Round  string
 	Result *games.Result
+	// Seats are the table's seats as opened (a lent seat's Agent is its lent Badge, §4.4).
+	Seats []SeatSpec
 }
 
 // Stored reads table id's record from storage: ErrNoTable if unknown.
@@ -505,7 +507,7 @@ func (a *Arena) Stored(id string) (Stored, error) {
 	if err != nil {
 		return Stored{}, err
 	}
-	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result}, nil
+	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result, Seats: rec.Spec.Seats}, nil
 }
 
 func (a *Arena) record(id string) (*tableRecord, error) {
