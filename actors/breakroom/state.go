@@ -116,6 +116,9 @@ type seating struct {
 	Ranked bool      `json:"ranked"`
 	Seats  []seatRec `json:"seats"`
 	At     time.Time `json:"at"`
+	// Made is when the room stored the seating (the arena's clock), ordering the matches one
+	// lobby instant formed (Matches). Absent from seatings stored before it was kept.
+	Made time.Time `json:"made,omitzero"`
 }
 
 // match is one table of the room.
@@ -737,8 +740,12 @@ func (st *state) pushPresence(s *session) {
 // formed answers a table the lobby formed: the seating is stored, then the table opens.
 func (st *state) formed(tf *lobby.TableFormed) {
 	g := st.r.games[tf.Queue]
-	m := &match{seating: seating{Table: "br-" + tf.Queue + "-" + newID()[:16], Game: tf.Queue, Tier: tf.Tier, Ranked: tf.Ranked,
-		At: tf.At}, sess: map[int]*session{}}
+	// The match id is the protocol's "m_…": 16 random hex digits (64 bits: not guessable from
+	// another match's), which the table's id shares; matches stored with the house's "T-<n>"
+	// keep it.
+	tag := newID()[:16]
+	m := &match{seating: seating{Table: "br-" + tf.Queue + "-" + tag, Game: tf.Queue, Tier: tf.Tier, Ranked: tf.Ranked,
+		At: tf.At, Made: st.now()}, sess: map[int]*session{}}
 	for i, ls := range tf.Seats {
 		rec := seatRec{Seat: i + 1, Key: ls.Key, House: ls.House, Staff: ls.Staff}
 		if ls.Staff {
@@ -754,7 +761,8 @@ func (st *state) formed(tf *lobby.TableFormed) {
 		m.Seats = append(m.Seats, rec)
 	}
 	st.tables[m.Table] = m
-	spec := actors.TableSpec{ID: m.Table, Game: g.ID, Format: g.Format, Kind: m.Tier, Pace: g.Pace, Options: g.Options}
+	spec := actors.TableSpec{ID: m.Table, Game: g.ID, Format: g.Format, Kind: m.Tier, Pace: g.Pace, Options: g.Options,
+		Round: MatchIDPrefix + tag}
 	if st.r.opts.Seed != nil {
 		spec.Seed = st.r.opts.Seed(m.Table)
 	}

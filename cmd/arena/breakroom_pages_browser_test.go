@@ -163,10 +163,10 @@ func brPlay(t *testing.T, srv *httptest.Server, match string, tokens []string, s
 // TestBreakroomPagesInBrowser: three agents play a Dilemma match on the real product. Midway, the
 // match's page in Chromium is its live page: the three seats by name around the table, three
 // points bars (sealed), the round's pairs, the narrated feed, the winner hidden, and nothing
-// sealed in the document. After the end the same address is the replay: paused at its first
-// line the winner is hidden and the bars count nothing; played at 16× it reaches the end, names
-// the winner the results name, shows each seat's points as the ranking has them, and draws each
-// seat's standing.
+// sealed in the document; lines logged after it loaded arrive, once each. After the end the same
+// address is the replay: paused at its first line the winner is hidden and the bars count
+// nothing; played at 16× it reaches the end, names the winner the results name, shows each
+// seat's points as the ranking has them, and draws each seat's standing.
 func TestBreakroomPagesInBrowser(t *testing.T) {
 	srv, _ := readsSite(t)
 	ctx := brBrowser(t)
@@ -213,6 +213,17 @@ func TestBreakroomPagesInBrowser(t *testing.T) {
 		t.Fatalf("the live page names a winner while the match runs:\n%s", text)
 	}
 	brShoot(t, ctx, "breakroom-dilemma-live.png")
+
+	// The live page follows the match: lines logged after it loaded arrive, once each.
+	before := brEval[int](t, ctx, `document.querySelectorAll('#feed li').length`)
+	brPlay(t, srv, match, tokens, func(m int) bool { return m >= 4 })
+	brWait(t, ctx, "a line logged after the page loaded", `document.querySelectorAll('#feed li.new').length > 0`)
+	if dup := brEval[int](t, ctx, `(() => { const s = Array.from(document.querySelectorAll('#feed li')).filter(l => l.dataset.type !== 'message').map(l => l.textContent); return s.length - new Set(s).size; })()`); dup != 0 {
+		t.Fatalf("the live feed shows %d lines twice:\n%s", dup, brEval[string](t, ctx, `document.getElementById('feed').innerText`))
+	}
+	if after := brEval[int](t, ctx, `document.querySelectorAll('#feed li').length`); after <= before {
+		t.Fatalf("the live feed did not grow: %d lines, then %d", before, after)
+	}
 
 	brPlay(t, srv, match, tokens, func(int) bool { return false })
 	_, mj := brHTTP(t, srv, "GET", "/v0/matches/"+match+"?spoilers=1", "", "")

@@ -73,7 +73,8 @@
   function show(e, words, fresh) {
     pic.apply(e);
     var li = document.createElement('li');
-    li.textContent = words && words.length ? words.join(' ') : e.type;
+    var said = (words || []).join(' ').trim();
+    li.textContent = said || e.type;
     li.dataset.type = e.type;
     if (e.type === 'message') { li.className = 'talk'; }
     if (/_private$/.test(e.type)) { li.className = 'sealed'; }
@@ -143,12 +144,14 @@
   }
 
   // Live: the lines so far, then GET /r/{id}/live?narrate=1 (everything from the first line,
-  // so the ones the page came with are skipped by count); the page itself, read again every
-  // 2 s, when the stream cannot be had.
+  // so the ones the page came with are skipped by seq); the page itself, read again every 2 s,
+  // when the stream cannot be had.
   function live() {
     (D.lines || []).forEach(function (l) { show(l.e, l.n, false); });
     redraw();
     var seen = 0, polling = false;
+    // A line is new when its seq (the stream's id: 0, 1, 2, … over the public lines, which a
+    // reconnecting EventSource resumes after) is past the lines the page has.
     function poll() {
       if (polling || ended) { return; }
       polling = true;
@@ -168,8 +171,9 @@
     if (!window.EventSource) { poll(); return; }
     var es = new EventSource(D.live_url);
     es.addEventListener('line', function (m) {
-      seen++;
-      if (seen <= applied) { return; }
+      var n = m.lastEventId !== '' ? Number(m.lastEventId) : seen;
+      seen = n + 1;
+      if (n < applied || ended) { return; }
       var d = JSON.parse(m.data);
       show(d.e, d.n, true);
       redraw();
