@@ -233,6 +233,14 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	if !validTableID(spec.ID) {
 		return "", fmt.Errorf("%w: table id %q (1 to 128 of A-Z a-z 0-9 . _ : -)", ErrBadSpec, spec.ID)
 	}
+	if spec.Round != "" {
+		if !validTableID(spec.Round) {
+			return "", fmt.Errorf("%w: round id %q (1 to 128 of A-Z a-z 0-9 . _ : -)", ErrBadSpec, spec.Round)
+		}
+		if _, err := a.env.store.RoundTable(spec.Round); err == nil {
+			return "", fmt.Errorf("%w: round %s is taken", ErrTableExists, spec.Round)
+		}
+	}
 	eng, ok := a.env.bracket.Engine(spec.Game)
 	if !ok {
 		return "", fmt.Errorf("%w: unknown game %q", ErrBadSpec, spec.Game)
@@ -276,7 +284,10 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	// The round number, the id check and the first record are one transaction (CreateTable);
 	// the game's refusal aborts it.
 	n, err := a.env.store.CreateTable(spec.ID, "round", func(n uint64) ([]byte, string, error) {
-		setup.Round = "T-" + strconv.FormatUint(n, 10)
+		setup.Round = spec.Round
+		if setup.Round == "" {
+			setup.Round = "T-" + strconv.FormatUint(n, 10)
+		}
 		match, err := eng.New(setup, keys)
 		if err != nil {
 			return nil, "", &badSpecError{err}
@@ -303,7 +314,10 @@ func (a *Arena) OpenTable(ctx context.Context, spec TableSpec) (round string, er
 	case err != nil:
 		return "", err
 	}
-	round = "T-" + strconv.FormatUint(n, 10)
+	round = spec.Round
+	if round == "" {
+		round = "T-" + strconv.FormatUint(n, 10)
+	}
 	a.env.m.roundsStarted.Inc()
 	a.env.m.setStatus(spec.ID, spec.Game, StatusLive)
 	if err := a.ask(ctx, a.tables, &spawnTable{ID: spec.ID}); err != nil {
@@ -497,6 +511,8 @@ type Stored struct {
 	Status string
 	Round  string
 	Result *games.Result
+	// Seats are the table's seats as opened (a lent seat's Agent is its lent Badge, §4.4).
+	Seats []SeatSpec
 }
 
 // Stored reads table id's record from storage: ErrNoTable if unknown.
@@ -505,7 +521,7 @@ func (a *Arena) Stored(id string) (Stored, error) {
 	if err != nil {
 		return Stored{}, err
 	}
-	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result}, nil
+	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result, Seats: rec.Spec.Seats}, nil
 }
 
 func (a *Arena) record(id string) (*tableRecord, error) {

@@ -77,6 +77,10 @@ type TableSpec struct {
 	// Seed, when 32 bytes, is the round's seed instead of a fresh random one: replays, `arena
 	// sim`, and tests that compare a crashed run with a clean one. Empty draws a seed.
 	Seed []byte
+	// Round, when set, is the round's id instead of the house's "T-<n>" (a protocol that writes
+	// match ids of its own: Break Room's "m_…"); the same characters as a table id, and not
+	// the id of a round the store has (ErrTableExists). Empty: "T-<n>".
+	Round string `json:",omitempty"`
 }
 
 // DeliverPrompt is sent by a seat actor to its channel's actor (SeatSpec): one move to deliver.

@@ -175,6 +175,19 @@ func (s *Store) RoundTable(round string) (string, error) {
 	return string(v), nil
 }
 
+// TableRounds returns the rounds table plays (rounds/<round> = table), in round order: the way
+// back from a table to its transcript when its record cannot be read. It scans every round.
+func (s *Store) TableRounds(table string) ([]string, error) {
+	var out []string
+	err := s.scan(BucketRounds, "", func(k string, v []byte) error {
+		if string(v) == table {
+			out = append(out, k)
+		}
+		return nil
+	})
+	return out, err
+}
+
 // Events returns the transcript of a round in seq order (empty, not an error, for an unknown
 // round).
 func (s *Store) Events(round string) ([]games.Event, error) {

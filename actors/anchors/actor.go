@@ -34,7 +34,8 @@ type item struct {
 	state   itemState
 	due     time.Time
 	tries   int
-	replies []*reply // tables waiting for the answer until the item is persisted
+	replies []*reply     // tables waiting for the answer until the item is persisted
+	finals  []*actor.PID // askers waiting for finality (CallJob.FinalTo)
 }
 
 type reply struct {
@@ -228,7 +229,7 @@ func (a *chainActor) onJob(ctx actor.Context, j actors.AnchorJob) {
 	}
 	a.submit(ctx, data, func(nonce, expiry uint64) (*ccd.Tx, error) {
 		return ccd.RegisterData(a.c.key, nonce, expiry, data)
-	}, false, record{Table: j.Table, Round: j.Round, Kind: j.Request.Kind, Seq: j.Request.Seq}, j.ReplyTo, answer,
+	}, false, nil, record{Table: j.Table, Round: j.Round, Kind: j.Request.Kind, Seq: j.Request.Seq}, j.ReplyTo, answer,
 		func(tx string, err error) {
 			answer.Tx = tx
 			if err != nil {
@@ -260,7 +261,10 @@ func (a *chainActor) onCall(ctx actor.Context, j CallJob) {
 		}
 		return
 	}
-	key, err := CallKey(j.Call)
+	key, err := j.Key, error(nil)
+	if key == nil {
+		key, err = CallKey(j.Call)
+	}
 	if err != nil {
 		set("", err)
 		if j.ReplyTo != nil {
@@ -270,14 +274,15 @@ func (a *chainActor) onCall(ctx actor.Context, j CallJob) {
 	}
 	a.submit(ctx, key, func(nonce, expiry uint64) (*ccd.Tx, error) {
 		return ccd.UpdateContract(a.c.key, nonce, expiry, j.Call)
-	}, j.Retry, record{Table: j.Table, Round: j.Round, Name: j.Name}, j.ReplyTo, answer, set)
+	}, j.Retry, j.FinalTo, record{Table: j.Table, Round: j.Round, Name: j.Name}, j.ReplyTo, answer, set)
 }
 
 // submit answers a repeated key with its transaction, else signs a new one under the next nonce
 // and queues it for bbolt; the answer goes out once it is written. With retry, a key whose
 // transaction failed in its finalized block is signed anew (the index then names the new one).
+// finalTo, when set, hears *CallFinal once the transaction is final (at once when it is).
 func (a *chainActor) submit(ctx actor.Context, key []byte, sign func(nonce, expiry uint64) (*ccd.Tx, error),
-	retry bool, base record, to *actor.PID, answer any, set func(tx string, err error)) {
+	retry bool, finalTo *actor.PID, base record, to *actor.PID, answer any, set func(tx string, err error)) {
 	send := func() {
 		if to != nil {
 			ctx.Send(to, answer)
@@ -285,6 +290,9 @@ func (a *chainActor) submit(ctx actor.Context, key []byte, sign func(nonce, expi
 	}
 	if it := a.byData[string(key)]; it != nil {
 		set(it.rec.Tx, nil)
+		if finalTo != nil {
+			it.finals = append(it.finals, finalTo)
+		}
 		if it.state == stUnpersisted {
 			it.replies = append(it.replies, &reply{to, answer})
 			return
@@ -299,6 +307,9 @@ func (a *chainActor) submit(ctx actor.Context, key []byte, sign func(nonce, expi
 	} else if r != nil && !(retry && r.Final && r.Rejected != "") {
 		set(r.Tx, nil)
 		send()
+		if finalTo != nil && r.Final {
+			ctx.Send(finalTo, finalOf(r))
+		}
 		return
 	} else if r != nil {
 		base.Retried = r.Retried + 1
@@ -320,6 +331,9 @@ func (a *chainActor) submit(ctx actor.Context, key []byte, sign func(nonce, expi
 	a.order++
 	set(rec.Tx, nil)
 	it := &item{rec: &rec, tx: tx, state: stUnpersisted, replies: []*reply{{to, answer}}}
+	if finalTo != nil {
+		it.finals = []*actor.PID{finalTo}
+	}
 	a.items[rec.ID] = it
 	a.byData[string(key)] = it
 	a.persist(ctx, it)
@@ -367,6 +381,14 @@ func (a *chainActor) onPersisted(ctx actor.Context, m *persistDone) {
 	for _, o := range m.batch.ops {
 		it := o.it
 		if it == nil {
+			continue
+		}
+		if o.final != nil {
+			// Final and written: whoever waits for finality hears it now.
+			for _, to := range it.finals {
+				ctx.Send(to, finalOf(o.final))
+			}
+			it.finals = nil
 			continue
 		}
 		if it.state == stUnpersisted && a.items[it.rec.ID] == it {
@@ -663,9 +685,14 @@ func (a *chainActor) finalize(ctx actor.Context, it *item, block [32]byte) {
 	delete(a.byData, string(mustHex(it.rec.Data)))
 	r := *it.rec
 	r.Final, r.Block = true, hex.EncodeToString(block[:])
-	a.pendingOps = append(a.pendingOps, op{final: &r})
+	a.pendingOps = append(a.pendingOps, op{final: &r, it: it})
 	a.stats.Landed++
 	a.kickPersist(ctx)
+}
+
+// finalOf is the CallFinal of a final record.
+func finalOf(r *record) *CallFinal {
+	return &CallFinal{Table: r.Table, Round: r.Round, Name: r.Name, Tx: r.Tx, Block: r.Block, Rejected: r.Rejected}
 }
 
 func (a *chainActor) startResync(ctx actor.Context) {

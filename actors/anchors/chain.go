@@ -212,6 +212,23 @@ type CallJob struct {
 	Call    ccd.ContractCall
 	ReplyTo *actor.PID
 	Retry   bool
+	// Key, when set, is the call's index key instead of its CallKey: the call is made once per
+	// Key whatever its parameter (a lent Badge's mint, whose agent_uri names an origin that may
+	// change between runs); LookupCall does not find it, Lookup(Key) does.
+	Key []byte
+	// FinalTo, when set, is sent *CallFinal once the call's transaction is in a finalized block
+	// (at once when it already is). Only the asker of this incarnation hears it: after a restart
+	// the asker asks again (the same call is the same transaction) to hear it.
+	FinalTo *actor.PID
+}
+
+// CallFinal tells a CallJob's FinalTo that its transaction is final: Tx is the transaction that
+// carried the call (hex), Block its block (hex); Rejected is the contract's refusal when it
+// failed there ("" when it took effect).
+type CallFinal struct {
+	Table, Round, Name string
+	Tx, Block          string
+	Rejected           string
 }
 
 // CallSubmitted answers a CallJob: Tx is the transaction hash (hex), or Err says why the job

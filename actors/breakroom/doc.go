@@ -60,7 +60,9 @@
 //
 // A seat that sits out after its strikes (sit_out; or its last strike timed out and the
 // iteration has not closed) while its connection stays up is not away, yet it too comes back on
-// its key's next request (breakroom-games §1.5): the room reads strikes, sit_out and sit_in from
-// the seat's lines and then sends {"away": false} though the seat's presence did not change; the
-// engine brings it back at the next point its rules name (sit_in).
+// its key's next request (breakroom-games §1.5). The engine keeps that rule (it counts the
+// strikes and knows who sits out): a request of the key while its seat has no open move sends
+// {"away": false} though the seat's presence did not change, and the engine brings the seat
+// back at the next point its rules name (sit_in), or answers unchanged. The room asks once per
+// new line of the match, not on every request.
 package breakroom

@@ -280,14 +280,16 @@ func (r *Room) Log(ctx context.Context, matchID string, viewer int) ([][]byte, e
 		return nil, games.Errorf("unknown_match", "no match %q", matchID)
 	}
 	t, err := r.arena.Stored(table)
-	if err != nil {
+	if errors.Is(err, actors.ErrNoTable) {
 		return nil, games.Errorf("unknown_match", "no match %q", matchID)
 	}
-	evs, err := store.Events(matchID)
-	if err != nil {
-		return nil, err
+	// A table whose record cannot be read is a match lost at a restart: its lines are served,
+	// the private ones never (its seed is lost, so nothing may be checked against them).
+	evs, err2 := store.Events(matchID)
+	if err2 != nil {
+		return nil, err2
 	}
-	ended := t.Status == actors.StatusFinished
+	ended := err == nil && t.Status == actors.StatusFinished
 	out := make([][]byte, 0, len(evs))
 	for _, ev := range games.Redact(evs, viewer, ended) {
 		l, err := breakroom.Line(ev)

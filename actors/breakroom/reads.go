@@ -41,6 +41,9 @@ type MatchInfo struct {
 	Ranked  bool // no house bot sat at it (the bartender does not unrank a table)
 	Status  string
 	Started time.Time // the lobby formed the table
+	// made is when the room stored the seating (the arena's clock): it orders matches the lobby
+	// formed at one instant. Zero for seatings stored before it was kept.
+	made    time.Time
 	Ended   time.Time // the end line's t; zero while running
 	Players []MatchPlayer
 	Ranking []wire.Rank
@@ -70,7 +73,7 @@ func (c *overCache) put(table string, mi MatchInfo) {
 }
 
 // Matches is every match of the room's games that has a stored seating and an opened table,
-// newest first (by Started, then id). It reads the store, never the room actor, so it answers
+// newest first (by Started, then when the seating was stored, then id). It reads the store, never the room actor, so it answers
 // while tables play; an ended match's log is read once for its ranking and its record kept
 // (overCache). The records share their slices: callers must not modify them.
 func (r *Room) Matches(ctx context.Context) ([]MatchInfo, error) {
@@ -94,6 +97,9 @@ func (r *Room) Matches(ctx context.Context) ([]MatchInfo, error) {
 	}
 	slices.SortFunc(out, func(a, b MatchInfo) int {
 		if c := b.Started.Compare(a.Started); c != 0 {
+			return c
+		}
+		if c := b.made.Compare(a.made); c != 0 {
 			return c
 		}
 		return strings.Compare(b.ID, a.ID)
@@ -156,7 +162,7 @@ func (r *Room) matchOf(table string, raw []byte) (MatchInfo, bool, error) {
 		return MatchInfo{}, false, nil
 	}
 	mi := MatchInfo{ID: t.Round, Table: table, Game: se.Game, Tier: se.Tier, Ranked: se.Ranked, Status: MatchRunning,
-		Started: se.At}
+		Started: se.At, made: se.Made}
 	for _, s := range se.Seats {
 		mi.Players = append(mi.Players, MatchPlayer{Seat: s.Seat - 1, Pubkey: s.Key, Name: s.Name, House: s.House, Staff: s.Staff})
 	}

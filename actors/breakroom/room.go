@@ -44,6 +44,10 @@ const (
 	// MailboxCap is how many messages a socket's mailbox holds unwritten before its connection is
 	// dropped as a slow reader (ErrSlow); the seat is away until it comes back.
 	MailboxCap = 512
+	// MatchIDPrefix starts every match id the room gives ("m_" and 16 hex digits, protocol
+	// "Match log"): the match's round at the house, so its log lines, messages and URLs
+	// (/r/{id}.jsonl) name it so. Matches stored with the house's "T-<n>" keep theirs.
+	MatchIDPrefix = "m_"
 	// ReasonShutdown is match_abandoned's reason when an operator stops a match (ops stop:
 	// the table abandons it, standings so far and the seed revealed; protocol "Match log").
 	ReasonShutdown = "server_shutdown"

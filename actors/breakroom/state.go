@@ -15,6 +15,7 @@ import (
 	"arena/games"
 	"arena/games/breakroom"
 	"arena/games/breakroom/wire"
+	"arena/games/canon"
 )
 
 // The room actor: every session, connection and match of the product, on one goroutine. Its
@@ -52,15 +53,20 @@ type session struct {
 	waiters         []waiter
 
 	wantAway, sentAway, presenceBusy bool
-	// Sitting out, as the seat's lines tell it (track): strikes is the last timeout line's count
-	// (0 after an on-time move or sit_in), sittingOut from sit_out to sit_in. While either says
-	// the seat is out, a request of its key is a coming back (breakroom-games §1.5): comeBack
-	// asks pushPresence for {"away":false} even though the seat is not away, until the match has
-	// taken one (returning: it brings the seat back at the next point the game names).
-	strikes                         int
-	sittingOut, comeBack, returning bool
-	silenceGen                      uint64
-	conns                           []string // every connection it had, forgotten with it
+	// Coming back (breakroom-games §1.5) is the engine's rule, which counts the strikes and
+	// knows who sits out: a request of the key while the seat has no open move asks the match
+	// with a presence {"away":false} though the seat is not away (comeBack); the engine brings a
+	// seat that sits out (or has used its last strike) back and answers unchanged otherwise.
+	// askedGen is the match's line count (match.gen) when it last asked: until a new line, the
+	// answer would be the same, and it is not asked again.
+	comeBack   bool
+	asked      bool
+	askedGen   uint64
+	silenceGen uint64
+	// reseat is a reconnected socket whose state and your_turn wait for the seat's presence to
+	// be taken (reseated), so that they carry the deadline it restores.
+	reseat *conn
+	conns  []string // every connection it had, forgotten with it
 }
 
 // waiter is a long poll parked on a session or a connection: ch has room for its answer; done
@@ -110,6 +116,9 @@ type seating struct {
 	Ranked bool      `json:"ranked"`
 	Seats  []seatRec `json:"seats"`
 	At     time.Time `json:"at"`
+	// Made is when the room stored the seating (the arena's clock), ordering the matches one
+	// lobby instant formed (Matches). Absent from seatings stored before it was kept.
+	Made time.Time `json:"made,omitzero"`
 }
 
 // match is one table of the room.
@@ -122,9 +131,9 @@ type match struct {
 	sess    map[int]*session
 	players []wire.Player
 	staff   staffSay // the bartender's talk (staff.go)
-	// strikesLimit is the timeouts in a row that sit a seat out: match_start.config.strikes_limit,
-	// else the convention's 3 (breakroom-games §1.5).
-	strikesLimit int
+	// gen counts the lines fanned out: a coming back asked at one gen has its answer until
+	// the next line (session.askedGen).
+	gen uint64
 }
 
 type state struct {
@@ -190,8 +199,12 @@ type (
 	presenceDone struct {
 		s      *session
 		away   bool
-		forced bool // a coming back (session.comeBack)
+		forced bool   // a coming back (session.comeBack)
+		gen    uint64 // the match's gen when it was sent
 		ok     bool
+		// deadline is the open prompt's new deadline when the presence moved it
+		// (dilemma.PresenceReply); zero when it did not.
+		deadline time.Time
 	}
 	presenceRetry struct{ s *session }
 	silenceDue    struct {
@@ -271,11 +284,20 @@ func (st *state) Receive(ctx actor.Context) {
 		if m.ok {
 			s.sentAway = m.away
 			if m.forced {
-				s.comeBack, s.returning = false, true
+				s.comeBack, s.asked, s.askedGen = false, true, m.gen
+			}
+			if p := s.prompt; p != nil && !m.deadline.IsZero() {
+				np := *p
+				np.Deadline = m.deadline
+				s.prompt = &np
 			}
 			st.pushPresence(s)
+			if !s.presenceBusy {
+				st.reseated(s)
+			}
 			return
 		}
+		st.reseated(s) // the socket hears its state now; the presence is tried again
 		// The table did not answer (restarting, busy): try again in a second.
 		pid, root := st.r.pid, st.r.arena.System().Root
 		st.r.arena.Clock().AfterFunc(time.Second, func() { root.Send(pid, &presenceRetry{s: s}) })
@@ -470,7 +492,13 @@ func (st *state) join(j JoinRequest) (any, error) {
 		}
 		st.first(c, seated)
 		if c.via == ViaWebSocket {
-			st.sendState(c)
+			if s.presenceBusy {
+				// The seat's presence is on its way to the match: its state and your_turn wait for
+				// it (reseated), so they carry the deadline it restores and your_turn comes once.
+				c.held, s.reseat = true, c
+			} else {
+				st.sendState(c)
+			}
 		}
 		return &joinStep{joined: &Joined{Conn: c.id, First: seated}}, nil
 	case s != nil && (s.status == sQueued || s.status == sJoining):
@@ -658,19 +686,15 @@ func (st *state) touch(s *session) {
 }
 
 // present is a request of the session's key for its match (a re-join, a state, a move attempt):
-// its seat is back, and a seat that sits out (or has just timed out its last strike) comes back
-// too, though its connection never went away (breakroom-games §1.5).
+// its seat is back; and with no open move, the request asks the match whether the seat sits
+// out (or has just used its last strike) and so comes back, though its connection never went
+// away (breakroom-games §1.5: the engine's rule), unless the match answered that since its last
+// line.
 func (st *state) present(s *session) {
-	if s.out(s.m) && !s.returning {
+	if !s.open(st.now()) && !(s.asked && s.m != nil && s.askedGen == s.m.gen) {
 		s.comeBack = true
 	}
 	st.setAway(s, false)
-}
-
-// out says the seat sits out, or will at its iteration's close: a sit_out line and no sit_in
-// yet, or as many timeouts in a row as the match's strikes limit.
-func (s *session) out(m *match) bool {
-	return s.sittingOut || (m != nil && m.strikesLimit > 0 && s.strikes >= m.strikesLimit)
 }
 
 // setAway sets what the session's seat should be (away or back) and tells the match.
@@ -690,7 +714,7 @@ func (st *state) pushPresence(s *session) {
 		return
 	}
 	s.presenceBusy = true
-	away, a, pid := s.wantAway, st.r.arena, st.r.pid
+	away, a, pid, gen := s.wantAway, st.r.arena, st.r.pid, s.m.gen
 	in := actors.SubmitAnswer{Table: s.m.Table, Round: s.m.id, At: st.now(),
 		Input: games.Input{Seat: s.seat, Kind: KindPresence, Body: json.RawMessage(fmt.Sprintf(`{"away":%t}`, away))}}
 	go func() {
@@ -702,15 +726,26 @@ func (st *state) pushPresence(s *session) {
 			// The match refused it for good (over, not seated): it is as good as taken.
 			ok = rep.Code != "unavailable"
 		}
-		a.System().Root.Send(pid, &presenceDone{s: s, away: away, forced: forced, ok: ok})
+		done := &presenceDone{s: s, away: away, forced: forced, ok: ok, gen: gen}
+		if err == nil && rep.Code == "" && len(rep.Reply) > 0 {
+			var pr breakroom.PresenceReply
+			if json.Unmarshal(rep.Reply, &pr) == nil {
+				done.deadline = pr.Deadline
+			}
+		}
+		a.System().Root.Send(pid, done)
 	}()
 }
 
 // formed answers a table the lobby formed: the seating is stored, then the table opens.
 func (st *state) formed(tf *lobby.TableFormed) {
 	g := st.r.games[tf.Queue]
-	m := &match{seating: seating{Table: "br-" + tf.Queue + "-" + newID()[:16], Game: tf.Queue, Tier: tf.Tier, Ranked: tf.Ranked,
-		At: tf.At}, sess: map[int]*session{}}
+	// The match id is the protocol's "m_…": 16 random hex digits (64 bits: not guessable from
+	// another match's), which the table's id shares; matches stored with the house's "T-<n>"
+	// keep it.
+	tag := newID()[:16]
+	m := &match{seating: seating{Table: "br-" + tf.Queue + "-" + tag, Game: tf.Queue, Tier: tf.Tier, Ranked: tf.Ranked,
+		At: tf.At, Made: st.now()}, sess: map[int]*session{}}
 	for i, ls := range tf.Seats {
 		rec := seatRec{Seat: i + 1, Key: ls.Key, House: ls.House, Staff: ls.Staff}
 		if ls.Staff {
@@ -726,7 +761,8 @@ func (st *state) formed(tf *lobby.TableFormed) {
 		m.Seats = append(m.Seats, rec)
 	}
 	st.tables[m.Table] = m
-	spec := actors.TableSpec{ID: m.Table, Game: g.ID, Format: g.Format, Kind: m.Tier, Pace: g.Pace, Options: g.Options}
+	spec := actors.TableSpec{ID: m.Table, Game: g.ID, Format: g.Format, Kind: m.Tier, Pace: g.Pace, Options: g.Options,
+		Round: MatchIDPrefix + tag}
 	if st.r.opts.Seed != nil {
 		spec.Seed = st.r.opts.Seed(m.Table)
 	}
@@ -843,6 +879,32 @@ func (st *state) seated(s *session) wire.Seated {
 		RulesURL: st.r.opts.PublicURL + "/rules/" + m.Game, Tier: m.Tier, Players: m.players}
 }
 
+// reseated writes the state (and your_turn) of a reconnected socket that waited for its seat's
+// presence to be taken (join): what came meanwhile follows, less a your_turn for the move the
+// state's your_turn opens.
+func (st *state) reseated(s *session) {
+	c := s.reseat
+	s.reseat = nil
+	if c == nil || c != s.conn || c.closed != nil {
+		return
+	}
+	pending := c.pending
+	c.held, c.pending = false, nil
+	var rest []wire.Outbound
+	for _, p := range pending {
+		if y, ok := p.(wire.YourTurn); ok && s.prompt != nil && s.open(st.now()) {
+			if r, t := roundTurn(s.prompt.Move); y.Round == r && y.Turn == t {
+				continue
+			}
+		}
+		rest = append(rest, p)
+	}
+	st.sendState(c)
+	for _, p := range rest {
+		st.put(c, p)
+	}
+}
+
 // sendState puts a reconnected socket's state message (and your_turn after it) in its mailbox:
 // the table is asked for the seat's view off the actor, and the answer comes back as viewed.
 func (st *state) sendState(c *conn) {
@@ -887,10 +949,13 @@ func (st *state) prompt(d *actors.DeliverPrompt) {
 		return
 	}
 	p := d.Prompt
+	// The same move with the same deadline again (a presence's redelivery the room already
+	// took from its reply, a table's restart): the seat has heard it.
+	dup := s.prompt != nil && s.prompt.Move == p.Move && s.prompt.Deadline.Equal(p.Deadline) && s.moved != p.Move
 	s.prompt = &p
 	s.lastState = p.State.Bytes()
 	s.lastRound, s.lastTurn = roundTurn(p.Move)
-	if m.opened && s.open(st.now()) {
+	if m.opened && s.open(st.now()) && !dup {
 		st.put(s.conn, yourTurn(m.id, &p, st.now()))
 	}
 	st.bump(s)
@@ -910,8 +975,8 @@ func (st *state) events(e *tableEvents) {
 }
 
 func (st *state) fanOut(m *match, evs []games.Event) {
+	m.gen += uint64(len(evs))
 	for _, ev := range evs {
-		st.track(m, ev)
 		if ev.Visibility == games.Public {
 			st.heard(m, ev)
 		}
@@ -929,54 +994,6 @@ func (st *state) fanOut(m *match, evs []games.Event) {
 			}
 			st.put(s.conn, wire.Event{MatchID: m.id, Event: line})
 		}
-	}
-}
-
-// track reads what a line says of its seat's strikes and sitting out (breakroom-games §1.5, §1.7):
-// match_start's strikes_limit; a timeout or timeout_private line's strikes; an on-time action
-// (one not "auto") resets them; sit_out and sit_in.
-func (st *state) track(m *match, ev games.Event) {
-	var l struct {
-		Seat    *int            `json:"seat"`
-		Strikes *int            `json:"strikes"`
-		Auto    json.RawMessage `json:"auto"`
-		Config  struct {
-			StrikesLimit *int `json:"strikes_limit"`
-		} `json:"config"`
-	}
-	if json.Unmarshal(ev.Payload, &l) != nil {
-		return
-	}
-	if ev.Type == "match_start" {
-		m.strikesLimit = 3
-		if l.Config.StrikesLimit != nil {
-			m.strikesLimit = *l.Config.StrikesLimit
-		}
-		return
-	}
-	if l.Seat == nil {
-		return
-	}
-	s := m.sess[*l.Seat+1]
-	if s == nil || s.m != m {
-		return
-	}
-	switch ev.Type {
-	case "timeout", "timeout_private":
-		if l.Strikes != nil {
-			s.strikes = *l.Strikes
-		} else {
-			s.strikes++
-		}
-		s.returning = false
-	case "action", "action_private":
-		if len(l.Auto) == 0 || string(l.Auto) == "false" {
-			s.strikes = 0
-		}
-	case "sit_out":
-		s.sittingOut, s.returning = true, false
-	case "sit_in":
-		s.sittingOut, s.strikes, s.returning = false, 0, false
 	}
 }
 
@@ -1029,6 +1046,52 @@ func (st *state) forget(m *match) {
 	}
 }
 
+// closeLost appends match_abandoned {reason "server_restart", ranking [], seed null} to the log
+// of a match whose table cannot be restored (round: its round; "" when the table's record cannot
+// be read, found then from the store's rounds), unless its log has ended already. Its agents are
+// not playing it any more: a re-join queues for a new match. The standings cannot be computed
+// without the match, so ranking is empty; the seed is lost with the record (seed null), so the
+// log cannot be re-simulated (arena verify-log says so).
+func (st *state) closeLost(table, round string, why error) {
+	store := st.r.arena.Store()
+	rounds := []string{round}
+	if round == "" {
+		var err error
+		if rounds, err = store.TableRounds(table); err != nil {
+			st.r.log.Error("breakroom: a lost match's rounds", "table", table, "err", err)
+			return
+		}
+	}
+	for _, rd := range rounds {
+		evs, err := store.Events(rd)
+		if err != nil || len(evs) == 0 {
+			continue
+		}
+		last := evs[len(evs)-1]
+		if ended(evs) {
+			continue
+		}
+		payload, _ := canon.Marshal(map[string]any{"match_id": rd, "reason": ReasonRestart, "ranking": []any{}, "seed": nil})
+		ev := games.Event{Seq: last.Seq + 1, Round: rd, Turn: last.Turn, At: st.now().UTC().Format("2006-01-02T15:04:05.000Z"),
+			Type: "match_abandoned", Visibility: games.Public, Payload: payload}
+		if err := store.CommitInputs(table, nil, nil, []games.Event{ev}); err != nil {
+			st.r.log.Error("breakroom: close a lost match's log", "table", table, "round", rd, "err", err)
+			continue
+		}
+		st.r.log.Warn("breakroom match could not be restored: abandoned", "table", table, "round", rd, "why", fmt.Sprint(why))
+	}
+}
+
+// ended says a match's log has its end line (match_end, match_abandoned).
+func ended(evs []games.Event) bool {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type == "match_end" || evs[i].Type == "match_abandoned" {
+			return true
+		}
+	}
+	return false
+}
+
 // recoverTables rebuilds the room's running matches from the store (Product.BeforeRecover, before
 // the actor runs): every seating whose table is live is a match whose agents are away until they
 // join again.
@@ -1041,10 +1104,15 @@ func (st *state) recoverTables() error {
 			return nil
 		}
 		t, err := a.Stored(id)
-		if err != nil || t.Status != actors.StatusLive {
-			if err != nil && !errors.Is(err, actors.ErrNoTable) {
-				return err
-			}
+		switch {
+		case errors.Is(err, actors.ErrNoTable):
+			return nil
+		case err != nil || t.Status == actors.StatusFailed:
+			// The match cannot be restored (its record is damaged, or its table was parked as
+			// failed): its log ends now (protocol "Match log": after a crash).
+			st.closeLost(id, t.Round, err)
+			return nil
+		case t.Status != actors.StatusLive:
 			return nil
 		}
 		if _, ok := st.r.games[se.Game]; !ok {
@@ -1060,15 +1128,6 @@ func (st *state) recoverTables() error {
 			st.sessions[gameKey(se.Game, rec.Key)] = s
 			m.sess[rec.Seat] = s
 			st.r.setPlaying(se.Game, rec.Key, true)
-		}
-		// What the log says of strikes and sitting out so far (a seat that sits out comes back
-		// on its agent's next request, as before the restart).
-		evs, err := a.Store().Events(t.Round)
-		if err != nil {
-			return err
-		}
-		for _, ev := range evs {
-			st.track(m, ev)
 		}
 		st.open(m, t.Round)
 		return nil

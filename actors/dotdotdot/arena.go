@@ -10,6 +10,8 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"arena/actors"
 	"arena/games"
 	"arena/games/blitz"
@@ -39,6 +41,9 @@ type Options struct {
 	// config"), written into the table's options so that a table keeps what it opened with. Nil:
 	// §14's (blitz.DefaultFees).
 	Fees *blitz.Fees
+	// Mint, when set, mints the lent Badges of the tables it opens (minter.go, §15
+	// badge.minted). Nil: lent Badges stay unregistered and no transcript carries badge.minted.
+	Mint *MintOptions
 }
 
 // Arena is the DOTDOTDOT product on a running arena: the arena's own façade (embedded) and the
@@ -53,6 +58,8 @@ type Arena struct {
 	// joining holds the Badges whose JoinAgent is between its in_a_round check and its table's
 	// opening (join.go), so concurrent joins of one Badge seat it once.
 	joining sync.Map
+	// minter is the minter actor (minter.go), nil without Options.Mint.
+	minter *actor.PID
 }
 
 // New is the DOTDOTDOT product, not yet on a runtime: register its Product in
@@ -69,7 +76,18 @@ func New(o Options) *Arena { return &Arena{opts: o} }
 func (a *Arena) Product() actors.Product {
 	return actors.Product{Name: "dotdotdot", Games: []string{walkinGame},
 		Channels: map[string]string{ChannelA2A: a2aName}, Keys: productKeys{a},
-		Anchorer: a.opts.Anchorer, OnStatus: a.opts.OnStatus, BeforeRecover: a.attach}
+		Anchorer: a.opts.Anchorer, OnStatus: a.onStatus, BeforeRecover: a.attach}
+}
+
+// onStatus is the product's OnStatus: a table gone live (opened, or restored) has its lent
+// Badges minted (minter.go), then Options.OnStatus hears it.
+func (a *Arena) onStatus(table, status string) {
+	if status == actors.StatusLive && a.minter != nil {
+		a.System().Root.Send(a.minter, &mintTable{table: table})
+	}
+	if a.opts.OnStatus != nil {
+		a.opts.OnStatus(table, status)
+	}
 }
 
 // attach puts the product on rt (on) and spawns its channel and desk actors.
@@ -78,6 +96,9 @@ func (a *Arena) attach(rt *actors.Arena) error {
 		return err
 	}
 	if err := startA2A(a); err != nil {
+		return err
+	}
+	if err := startMinter(a); err != nil {
 		return err
 	}
 	return startDesk(a)

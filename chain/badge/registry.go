@@ -263,3 +263,25 @@ func agentOfCall(registry Contract, tokenID uint64) ccd.ContractCall {
 		MaxEnergy: agentOfEnergy,
 	}
 }
+
+// registerEntrypoint is the devchain stand-in registry's update that mints a Badge under a token
+// id its caller names (chain/devchain: CIS-8004.register; the CIS-8004 draft's own register
+// chooses the token id itself).
+const registerEntrypoint = "CIS-8004.register"
+
+// registerEnergy is the energy allowed for one register call.
+const registerEnergy = 30000
+
+// RegisterCall is the contract call that registers Badge tokenID in registry, owned by owner,
+// its card at agentURI with SHA-256 metadataHash: the parameter is token id (0x08 || u64 LE) ||
+// owner (32) || agent_uri (u32 LE length || UTF-8) || metadata_hash (32), the layout
+// chain/devchain.EncodeRegister reads. The arena mints its lent Badges with it (§15
+// badge.minted; docs/protocol-notes.md "badge.minted").
+func RegisterCall(registry Contract, tokenID uint64, owner ccd.Address, agentURI string, metadataHash [32]byte) ccd.ContractCall {
+	p := binary.LittleEndian.AppendUint64([]byte{8}, tokenID)
+	p = append(p, owner[:]...)
+	p = binary.LittleEndian.AppendUint32(p, uint32(len(agentURI)))
+	p = append(append(p, agentURI...), metadataHash[:]...)
+	return ccd.ContractCall{Index: registry.Index, Subindex: registry.Subindex, Receive: registerEntrypoint,
+		Parameter: p, MaxEnergy: registerEnergy}
+}

@@ -194,9 +194,13 @@ func EncodeTokenID(id uint64) []byte {
 	return binary.LittleEndian.AppendUint64([]byte{8}, id)
 }
 
-// callRegistry runs a CIS-8004 entrypoint. Only the view agentOf is served: registrations
-// are made through the Go API (Node.RegisterAgent, Node.SetAgentStatus).
+// callRegistry runs a CIS-8004 entrypoint: the view agentOf, and the stand-in's update
+// register (registerAgent). Other registrations are made through the Go API
+// (Node.RegisterAgent, Node.SetAgentStatus).
 func (cs *contracts) callRegistry(c *contractCall, entry string) (callResult, error) {
+	if entry == "register" {
+		return cs.registerAgent(c)
+	}
 	if entry != "agentOf" {
 		return badMethod(c, registryName), nil
 	}
@@ -297,4 +301,56 @@ func (n *Node) Agent(tokenID uint64) (a Agent, ok bool, err error) {
 		return err
 	})
 	return a, ok, err
+}
+
+// RejectAgentExists is the stand-in registry's refusal of a register naming a token id that is
+// already registered (ours: the CIS-8004 draft chooses token ids itself and has no such code).
+const RejectAgentExists int32 = -7290
+
+// RejectRegisterUnauthorized is CIS-8004's Unauthorized: register from an account other than the
+// arena's.
+const RejectRegisterUnauthorized int32 = -7201
+
+// EncodeRegister is the parameter of the stand-in's CIS-8004.register: token id (0x08 || u64
+// LE) || owner (32 bytes) || agent_uri (u32 LE length || UTF-8, 1 to 65536 bytes) ||
+// metadata_hash (32 bytes). The arena mints a lent Badge with it under the token id derived
+// from the seat's key (docs/protocol-notes.md "badge.minted").
+func EncodeRegister(tokenID uint64, owner [32]byte, agentURI string, metadataHash [32]byte) []byte {
+	out := EncodeTokenID(tokenID)
+	out = append(out, owner[:]...)
+	out = appendStr(out, []byte(agentURI))
+	return append(out, metadataHash[:]...)
+}
+
+// registerAgent is the stand-in's CIS-8004.register: only the arena's account (the escrow's
+// admin) may register, under the token id it names, once: a registered token id is refused
+// (RejectAgentExists), so a second mint of the same lent Badge changes nothing. The
+// registration is Active, stamped with the block's time, with no wallet.
+func (cs *contracts) registerAgent(c *contractCall) (callResult, error) {
+	if c.amount != 0 {
+		return rejected(c, RejectNotPayable), nil
+	}
+	if !cs.hasAdmin || c.invoker != cs.admin {
+		return rejected(c, RejectRegisterUnauthorized), nil
+	}
+	r := newLE(c.param)
+	n, ok1 := r.u8()
+	id, ok2 := r.u64()
+	owner, ok3 := r.bytes(32)
+	owner = append([]byte(nil), owner...)
+	uri, ok4 := r.str(1 << 16)
+	hash, ok5 := r.bytes(32)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || n != 8 || len(uri) == 0 || !r.done() {
+		return rejected(c, RejectParse), nil
+	}
+	if c.btx.Bucket(bAgents).Get(u64key(id)) != nil {
+		return rejected(c, RejectAgentExists), nil
+	}
+	a := Agent{TokenID: id, AgentURI: string(uri), MetadataHash: append([]byte(nil), hash...),
+		Status: AgentActive, RegisteredAtMs: uint64(c.now.UnixMilli())}
+	copy(a.Owner.Value[:], owner)
+	if err := putAgent(c.btx, a); err != nil {
+		return callResult{}, err
+	}
+	return callResult{}, nil
 }

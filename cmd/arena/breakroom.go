@@ -118,8 +118,13 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 // stream, /r/{id}/live).
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
+	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats})
+	if err != nil {
+		return nil, err
+	}
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
-		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log, Handle: b.room.Handle})
+		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log, Handle: b.room.Handle,
+		Page: rd.ReplayPage})
 	if err != nil {
 		return nil, err
 	}
@@ -129,10 +134,6 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	}
 	id, err := identity.New(identity.Options{Store: store, Records: b.room, Nonces: b.nonces, SelfKey: self,
 		PublicURL: b.public, OperatorToken: operatorToken, Logger: b.log})
-	if err != nil {
-		return nil, err
-	}
-	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats})
 	if err != nil {
 		return nil, err
 	}

@@ -63,12 +63,12 @@ func liveSite(t *testing.T) (*httptest.Server, *public.Stats, *live.Door) {
 	<-room.Ready()
 	stats := public.NewStats(st, nil)
 	catalog := []brgames.GameInfo{info}
-	pd, err := play.New(play.Options{Backend: roomDoors{room: room, catalog: catalog, public: "http://breakroom.test", stats: stats},
-		Nonces: auth.New(auth.Options{})})
+	rd, err := public.New(public.Options{Backend: roomReads{room: room, catalog: catalog}, PublicURL: "http://breakroom.test", Stats: stats})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := public.New(public.Options{Backend: roomReads{room: room, catalog: catalog}, PublicURL: "http://breakroom.test", Stats: stats})
+	pd, err := play.New(play.Options{Backend: roomDoors{room: room, catalog: catalog, public: "http://breakroom.test", stats: stats},
+		Nonces: auth.New(auth.Options{}), Page: rd.ReplayPage})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func getRaw(t *testing.T, srv *httptest.Server, path, accept string) (int, strin
 
 // TestBreakroomPublicReadsKeepSecretsOnTheRoom: three agents play a whole Dilemma match over HTTP
 // on the real product. Before every move each public read of the match (the lists, the match
-// with spoilers, its transcript and log, the leaderboard, the agents' pages, stats, sitemap) is
+// with spoilers, its page (live while it runs), transcript and log, the leaderboard, the agents' pages, stats, sitemap) is
 // read, and none holds a private line, a chosen action, a ranking or the seed, which the end
 // reveals; after the end the match has its results with spoilers, the leaderboard and the
 // agents' records count it, and the day's counters have the joins, agents and match.
@@ -134,7 +134,7 @@ func TestBreakroomPublicReadsKeepSecretsOnTheRoom(t *testing.T) {
 		}
 	}
 	routes := []string{"/v0/matches", "/v0/matches?game=dilemma&limit=1", "/matches", "/v0/matches/" + match,
-		"/v0/matches/" + match + "?spoilers=1", "/r/" + match + "/transcript", "/r/" + match + ".jsonl",
+		"/v0/matches/" + match + "?spoilers=1", "/r/" + match, "/r/" + match + "/transcript", "/r/" + match + ".jsonl",
 		"/v0/leaderboard/dilemma", "/leaderboard/dilemma", "/v0/stats?days=1", "/stats", "/sitemap.xml", "/v0/games",
 		"/agents/" + keys[0].pub, "/v0/agents/" + keys[0].pub, "/v0/live"}
 	// A narrated spectator follows the match from its seating to its end.

@@ -3,12 +3,15 @@ package main
 import (
 	"crypto/ed25519"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/actors"
+	"arena/actors/anchors"
 	"arena/actors/dotdotdot"
+	"arena/chain/ccd"
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
@@ -29,6 +32,7 @@ var _ dotsite.Backend = (*dotdotdot.Arena)(nil)
 // its paid tables, and the per-address limits of its doors.
 type dotdotdotSide struct {
 	arena  *dotdotdot.Arena
+	base   atomic.Pointer[string] // the DOTDOTDOT site's public origin, once known (registerInstance)
 	agents *agentsHook
 	join   *join.Options
 	limits limiters
@@ -50,10 +54,34 @@ func newDotdotdot(cfg config.Config, store *storage.Store, ch *chainHook, log *s
 	if err := ag.devAgents(); err != nil {
 		return nil, err
 	}
-	a := dotdotdot.New(dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys,
-		OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}, HouseOwner: ch.net.houseOwner(), Fees: feesOf(cfg.Dotdotdot.Fees)})
-	return &dotdotdotSide{arena: a, agents: ag, limits: limitersOf(cfg.HTTP.Limits), log: log}, nil
+	d := &dotdotdotSide{agents: ag, limits: limitersOf(cfg.HTTP.Limits), log: log}
+	d.arena = dotdotdot.New(dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys,
+		OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}, HouseOwner: ch.net.houseOwner(), Fees: feesOf(cfg.Dotdotdot.Fees),
+		Mint: d.mintOptions(ch)})
+	return d, nil
 }
+
+// mintOptions turns on the minting of lent Badges (dotdotdot.MintOptions, §15 badge.minted) on
+// the embedded devchain, whose stand-in registry takes the arena's register: owned by the house
+// identity account, their cards served on the DOTDOTDOT site's origin (setOrigin).
+// With a configured node it is nil: the network's CIS-8004 registry chooses its own token ids,
+// so a lent Badge's derived id cannot be minted there (docs/protocol-notes.md "badge.minted").
+func (d *dotdotdotSide) mintOptions(ch *chainHook) *dotdotdot.MintOptions {
+	c, ok := ch.anchorer.(interface{ Call(anchors.CallJob) })
+	if ch.node == nil || !ok || ch.net.house == (ccd.Address{}) {
+		return nil
+	}
+	return &dotdotdot.MintOptions{Chain: c, Owner: ch.net.house, Base: func() string {
+		if p := d.base.Load(); p != nil {
+			return *p
+		}
+		return ""
+	}}
+}
+
+// setOrigin is the DOTDOTDOT site's public origin, which lent Badges' agent_uri names: serve
+// sets it before the runtime starts, so a restored table's mints name it too.
+func (d *dotdotdotSide) setOrigin(origin string) { d.base.Store(&origin) }
 
 // product is DOTDOTDOT's part of the runtime (dotdotdot.Arena.Product), registered before it
 // starts.

@@ -5,8 +5,10 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/chain/ccd"
+	"arena/chain/devchain"
 	"arena/storage"
 )
 
@@ -54,6 +56,30 @@ func TestServeRefusesABadSeasonPoolAccount(t *testing.T) {
 			}
 		})
 	}
+	// A node that does not answer for the account refuses the start too: the pool is not
+	// checked, so nothing is served on it.
+	t.Run("the account cannot be read", func(t *testing.T) {
+		n.node.SetFaults(devchain.Faults{MethodLatency: map[string]time.Duration{"GetAccountInfo": time.Minute}})
+		defer n.node.SetFaults(devchain.Faults{})
+		cfg := n.config(t.TempDir())
+		st, err := storage.Open(cfg.DBPath(), storage.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		ch, err := startChain(sctx, cfg, st, log)
+		if err == nil {
+			ch.stop()
+			t.Fatal("serve's chain started with a season pool it could not read")
+		}
+		for _, w := range []string{"chain_house_account (--chain-house-account, ARENA_CHAIN_HOUSE_ACCOUNT)", "could not be read", "season pool"} {
+			if !strings.Contains(err.Error(), w) {
+				t.Fatalf("err %q, want it to say %q", err, w)
+			}
+		}
+	})
 	// The node's own house account starts.
 	cfg := n.config(t.TempDir())
 	st, err := storage.Open(cfg.DBPath(), storage.Options{NoSync: true})

@@ -114,12 +114,19 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	}
 	defer ln.Close() // srv.Serve closes it too; this covers a return before serving
 
+	// The origin every link names (site.go), known before any table is restored: a restored
+	// table's lent Badges are minted with their cards there (dotdotdot.MintOptions).
+	origin, localOnly, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr())
+	if err != nil {
+		return err
+	}
 	// Each protocol's product (dotdotdot.go, breakroom.go), then the runtime, once, with every
 	// product on it.
 	dot, err := newDotdotdot(cfg, store, &ch, log)
 	if err != nil {
 		return err
 	}
+	dot.setOrigin(origin)
 	br, err := newBreakroom(cfg, ln.Addr(), log)
 	if err != nil {
 		return err
@@ -139,10 +146,6 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	}
 	for _, o := range own {
 		defer o.ln.Close()
-	}
-	origin, localOnly, err := publicSite(cfg.Dotdotdot.PublicURL, ln.Addr())
-	if err != nil {
-		return err
 	}
 	if localOnly {
 		log.Warn("ARENA_PUBLIC_URL is unset and the listen address names no host: links and pages name "+origin+", which works on this machine only", "site", origin)

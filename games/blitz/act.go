@@ -42,7 +42,8 @@ type Dropped struct {
 }
 
 // Act applies one input at instant now. Kinds: "answer" (the open move), "call", "veto",
-// "accuse" (§12 levers), "anchored" (games.AnchoredBody), "scripted" (Move = the open move, no
+// "accuse" (§12 levers), "anchored" (games.AnchoredBody), "minted" (MintedBody: a seat's lent
+// Badge is registered, §15 badge.minted), "scripted" (Move = the open move, no
 // body: the seat's answer that follows came from the fallback policy, §15 agent.scripted),
 // "refused" (Move = the open move, body {code, msg}: the seat's channel refused its answer
 // before the game saw it, refusedAnswer). A refusal is a *games.Error with the
@@ -77,6 +78,8 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 		}
 	case "anchored":
 		err = m.anchoredInput(in.Body)
+	case "minted":
+		err = m.mintedInput(in.Seat, in.Body)
 	case "scripted":
 		err = m.scripted(in)
 	case "refused":

@@ -47,6 +47,7 @@ type seatState struct {
 	alive       bool
 	elimTurn    int // turn whose settle eliminated it; 0 while alive
 	dark        bool
+	minted      bool // its lent Badge's registration is recorded (badge.minted)
 	emptyRun    int  // consecutive empty turns
 	spoke       bool // answered something non-empty this turn
 	lastSeq     int64

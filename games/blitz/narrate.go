@@ -126,6 +126,8 @@ func describe(e games.Event, names map[int]string) string {
 			return fmt.Sprintf("%s went dark.", who(names, num("seat")))
 		}
 		return fmt.Sprintf("%s is back.", who(names, num("seat")))
+	case "badge.minted":
+		return fmt.Sprintf("%s's lent Badge was registered on chain.", who(names, num("seat")))
 	case "agent.scripted":
 		return fmt.Sprintf("%s answered from its fallback policy.", who(names, num("seat")))
 	case "accusation.resolved":

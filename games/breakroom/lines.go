@@ -1,6 +1,8 @@
 package breakroom
 
 import (
+	"time"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -215,4 +217,11 @@ func FitNewest(items [][]byte, budget int) int {
 		n++
 	}
 	return n
+}
+
+// PresenceReply is a game's reply (games.Step.Reply) to a presence input (breakroom-games §1.5)
+// that moved the seat's open prompt's deadline: the deadline its redelivered prompt carries, so
+// the room can write one your_turn with it whichever of the reply and the prompt comes first.
+type PresenceReply struct {
+	Deadline time.Time `json:"deadline"`
 }

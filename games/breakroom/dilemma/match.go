@@ -230,6 +230,9 @@ func (m *match) presence(now time.Time, in games.Input) (games.Step, error) {
 	if mine {
 		o.prompt.Deadline = o.deadline
 		step.Prompts = append(step.Prompts, o.prompt)
+		// The sender learns the open prompt's new deadline with the answer, whichever of the two
+		// reaches it first (a reconnect writes your_turn once, with it).
+		step.Reply, _ = json.Marshal(breakroom.PresenceReply{Deadline: o.deadline})
 	}
 	return step, nil
 }

@@ -55,6 +55,10 @@ type Options struct {
 	// Handle is a key's live handle as name@domain, "" for none (GET /v0/agents/{pubkey}'s
 	// handle; "Identity": NIP-05 handles); nil: no key has one.
 	Handle func(key string) string
+	// Page answers GET /r/{file} for every file but {match_id}.jsonl: the match's page
+	// (transport/breakroom/public's ReplayPage, which reads c.Param("file") as the match id);
+	// nil: those paths are not_found.
+	Page echo.HandlerFunc
 }
 
 // Door is the two doors and /v0/games; Mount adds their routes to the Break Room site.

@@ -106,9 +106,12 @@ func recommend(list []GameInfo, hour int64) *recommended {
 
 // replayLog is GET /r/{match_id}.jsonl ("Public reads"): the match's public log as JSON lines
 // (application/jsonl, each line ended by a newline), what `arena verify-log URL` reads. Any other
-// /r/ path is not_found (the replay pages are not served yet).
+// /r/{file} is the match's page (Options.Page), or not_found without one.
 func (d *Door) replayLog(c echo.Context) error {
 	id, ok := strings.CutSuffix(c.Param("file"), ".jsonl")
+	if !ok && d.o.Page != nil {
+		return d.o.Page(c)
+	}
 	if !ok || id == "" {
 		return door.Refuse(door.CodeNotFound, "no such route; a match's public log is /r/{match_id}.jsonl")
 	}

@@ -1,6 +1,7 @@
 // Package public is Break Room's public reads (breakroom-protocol-v0.md "Public reads"): the start
 // page (GET /, /llms.txt), the protocol (/protocol), each game's rules (/rules/{game}), the match
-// list and results (/matches, /v0/matches, /v0/matches/{id}), a match's plain-text transcript
+// list and results (/matches, /v0/matches, /v0/matches/{id}), a match's page (/r/{id}: live, then
+// its replay; replay.go, mounted by play's /r/{file} route) and its plain-text transcript
 // (/r/{id}/transcript), leaderboards (/leaderboard/{game}, /v0/leaderboard/{game}), an agent's page
 // (/agents/{pubkey}), robots.txt, sitemap.xml and the usage counters (/v0/stats, /stats). JSON for
 // agents, server-rendered HTML for browsers where the protocol says so; it plays nothing and

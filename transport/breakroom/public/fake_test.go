@@ -129,6 +129,7 @@ func newRig(t testing.TB) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.GET("/r/:file", d.ReplayPage) // transport/breakroom/play's route hands the page here (play.Options.Page)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 	return &rig{t: t, h: e, srv: srv, store: st, stats: stats}

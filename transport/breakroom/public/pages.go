@@ -27,7 +27,8 @@ Start here:
 Public reads:
 - %[1]s/v0/matches?game={game}&limit=50 - recent matches (JSON); %[1]s/matches in a browser
 - %[1]s/v0/matches/{id}?spoilers=1 - one match; per-seat results only with spoilers=1
-- %[1]s/r/{id}.jsonl - a match's public log; %[1]s/r/{id}/transcript - the same in words
+- %[1]s/r/{id}.jsonl - a match's public log; %[1]s/r/{id}/transcript - the same in words;
+  %[1]s/r/{id} in a browser - the match live, or its replay
 - %[1]s/v0/leaderboard/{game} - ranked results; %[1]s/agents/{pubkey} - an agent's record
 - %[1]s/v0/stats?days=30 - usage counters per UTC day
 
@@ -96,8 +97,8 @@ type urlset struct {
 	URLs    []sitemapURL `xml:"url"`
 }
 
-// sitemap is GET /sitemap.xml: the pages, each game's rules and leaderboard, and the transcripts
-// of the most recent finished matches (SitemapMatches).
+// sitemap is GET /sitemap.xml: the pages, each game's rules and leaderboard, and the replays
+// (GET /r/{match_id}) of the most recent ended matches (SitemapMatches).
 func (d *Door) sitemap(c echo.Context) error {
 	ctx, cancel := d.call(c.Request().Context())
 	defer cancel()
@@ -119,7 +120,7 @@ func (d *Door) sitemap(c echo.Context) error {
 			continue
 		}
 		n++
-		set.URLs = append(set.URLs, sitemapURL{Loc: base + "/r/" + m.ID + "/transcript", LastMod: m.Ended.UTC().Format("2006-01-02")})
+		set.URLs = append(set.URLs, sitemapURL{Loc: base + "/r/" + m.ID, LastMod: m.Ended.UTC().Format("2006-01-02")})
 	}
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
@@ -140,7 +141,8 @@ func (d *Door) page(c echo.Context, name string, data map[string]any) error {
 	return c.HTMLBlob(http.StatusOK, b.Bytes())
 }
 
-// pages are the site's HTML pages: server-rendered, no script, every value escaped by html/template.
+// pages are the site's HTML pages: server-rendered, no script, every value escaped by html/template
+// (the match page, with its script, is replay.go's).
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"short": func(s string) string {
 		if len(s) > 12 {
@@ -173,7 +175,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 <h1>Matches</h1>
 {{if not .Matches}}<p>No match yet.</p>{{else}}
 <table><tr><th>Match</th><th>Game</th><th>Players</th><th>Started</th><th>Status</th></tr>
-{{range .Matches}}<tr><td><a href="/r/{{.MatchID}}/transcript">{{.MatchID}}</a></td><td>{{.Game}}</td>
+{{range .Matches}}<tr><td><a href="/r/{{.MatchID}}">{{.MatchID}}</a> (<a href="/r/{{.MatchID}}/transcript">text</a>)</td><td>{{.Game}}</td>
 <td>{{range $i, $p := .Players}}{{if $i}}, {{end}}{{$p.Name}}{{if $p.House}} (house){{end}}{{if $p.Staff}} (staff){{end}}{{end}}</td>
 <td>{{.StartedAt}}</td><td>{{.Status}}</td></tr>
 {{end}}</table>{{end}}
@@ -194,7 +196,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 {{if .Agent.Games}}<table><tr><th>Game</th><th>Matches</th><th>Wins</th><th>Avg rank</th></tr>
 {{range $g, $r := .Agent.Games}}<tr><td><a href="/leaderboard/{{$g}}">{{$g}}</a></td><td>{{$r.Matches}}</td><td>{{$r.Wins}}</td><td>{{printf "%.2f" $r.AvgRank}}</td></tr>
 {{end}}</table>{{end}}
-{{if .Agent.Recent}}<h2>Recent matches</h2><ul>{{range .Agent.Recent}}<li><a href="/r/{{.MatchID}}/transcript">{{.MatchID}}</a> ({{.Game}}, {{.Status}})</li>{{end}}</ul>{{end}}
+{{if .Agent.Recent}}<h2>Recent matches</h2><ul>{{range .Agent.Recent}}<li><a href="/r/{{.MatchID}}">{{.MatchID}}</a> ({{.Game}}, {{.Status}}; <a href="/r/{{.MatchID}}/transcript">text</a>)</li>{{end}}</ul>{{end}}
 {{template "foot"}}{{end}}
 {{define "stats"}}{{template "head" "Stats"}}
 <h1>Usage, last {{.Stats.Days}} days (UTC)</h1>

@@ -121,7 +121,7 @@ func TestPublicMatchesList(t *testing.T) {
 	}
 	refused(t, r, "/v0/matches?game=chess", 404, "unknown_game")
 	st, ct, b := r.get("/matches", "text/html")
-	if st != 200 || ct != "text/html; charset=UTF-8" || !strings.Contains(b, `<a href="/r/m_fin/transcript">m_fin</a>`) ||
+	if st != 200 || ct != "text/html; charset=UTF-8" || !strings.Contains(b, `<a href="/r/m_fin">m_fin</a> (<a href="/r/m_fin/transcript">text</a>)`) ||
 		!strings.Contains(b, "Bartender (staff)") {
 		t.Fatalf("/matches: %d %q\n%s", st, ct, b)
 	}
@@ -230,7 +230,7 @@ func TestPublicAgentByAccept(t *testing.T) {
 }
 
 // TestPublicRobotsAndSitemap: robots.txt names the sitemap; sitemap.xml lists the pages, each
-// game's rules and leaderboard, and finished matches' transcripts, never a running match.
+// game's rules and leaderboard, and ended matches' replays, never a running match.
 func TestPublicRobotsAndSitemap(t *testing.T) {
 	r := newRig(t)
 	st, ct, b := r.get("/robots.txt", "")
@@ -242,7 +242,7 @@ func TestPublicRobotsAndSitemap(t *testing.T) {
 		t.Fatalf("sitemap: %d %q\n%s", st, ct, b)
 	}
 	for _, want := range []string{"<loc>https://br.test/</loc>", "<loc>https://br.test/rules/dilemma</loc>", "<loc>https://br.test/leaderboard/coin</loc>",
-		"<url><loc>https://br.test/r/m_fin/transcript</loc><lastmod>2026-12-01</lastmod></url>", "<loc>https://br.test/r/m_ab/transcript</loc>"} {
+		"<url><loc>https://br.test/r/m_fin</loc><lastmod>2026-12-01</lastmod></url>", "<loc>https://br.test/r/m_ab</loc>"} {
 		if !strings.Contains(b, want) {
 			t.Errorf("sitemap lacks %s", want)
 		}

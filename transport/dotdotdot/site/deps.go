@@ -96,5 +96,17 @@ func (d Deps) Options() Options {
 			Registrations: d.Registrations, Tables: d.Tables, Notes: d.NotesLimit, Forwarded: d.Forwarded},
 		Feedback: fb,
 		Meta:     d.Meta,
+		LentCard: lentCardOf(d.Arena),
 	}
+}
+
+// lentCardOf is the backend's LentCard when it serves lent seats' cards (*dotdotdot.Arena), else
+// nil (the route is not mounted).
+func lentCardOf(b Backend) func(table string, seat int) ([]byte, bool) {
+	if l, ok := b.(interface {
+		LentCard(table string, seat int) ([]byte, bool)
+	}); ok {
+		return l.LentCard
+	}
+	return nil
 }

@@ -6,6 +6,9 @@ package site
 
 import (
 	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -41,6 +44,10 @@ type Options struct {
 	// Feedback, when set, mounts the scouting notice's link (§5.2: GET and POST /v1/feedback)
 	// and the operators' GET /ops/feedback (transport/dotdotdot/feedback).
 	Feedback *feedback.Options
+	// LentCard, when set, serves the card of a table's lent seat at
+	// /.well-known/lent/{table}/{seat}.json (the agent_uri its minted Badge names, §15
+	// badge.minted): the bytes as given (their SHA-256 is the registry's metadata_hash), or 404.
+	LentCard func(table string, seat int) ([]byte, bool)
 	// Metrics, when set, receives arena_http_requests_total{route,code} (New only; under
 	// httpapi.Assemble the Global's registerer counts).
 	Metrics prometheus.Registerer
@@ -81,6 +88,9 @@ func (s Site) Mount(e *echo.Echo) error {
 		ops.Mount(e, o.Ops, o.OpsOptions)
 	}
 	meta.MountCard(e, o.Meta)
+	if o.LentCard != nil {
+		mountLentCards(e, o.LentCard)
+	}
 	if o.Pages != nil {
 		if err := pages.Mount(e, *o.Pages); err != nil {
 			return err
@@ -95,6 +105,22 @@ func (s Site) Mount(e *echo.Echo) error {
 		feedback.Mount(e, *o.Feedback)
 	}
 	return nil
+}
+
+// mountLentCards serves GET /.well-known/lent/{table}/{seat}.json: a lent seat's card byte for
+// byte, or 404 not_found for a table or seat with none.
+func mountLentCards(e *echo.Echo, card func(table string, seat int) ([]byte, bool)) {
+	e.GET("/.well-known/lent/:table/:file", func(c echo.Context) error {
+		n, ok := strings.CutSuffix(c.Param("file"), ".json")
+		seat, err := strconv.Atoi(n)
+		if ok && err == nil && seat > 0 && strconv.Itoa(seat) == n {
+			if b, found := card(c.Param("table"), seat); found {
+				c.Response().Header().Set("Cache-Control", "public, max-age=60")
+				return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+			}
+		}
+		return door.Refuse(door.CodeNotFound, "no lent Badge card at this address")
+	})
 }
 
 // mcpShaped has the token-in-URL refusal of a request to the chat seat (chatseat.Path) written
