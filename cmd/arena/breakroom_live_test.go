@@ -321,10 +321,10 @@ func TestBreakroomLiveFollowsTheMatch(t *testing.T) {
 			N []string        `json:"n"`
 		}
 		if nl[i].Event != "line" || json.Unmarshal([]byte(nl[i].Data), &n) != nil || string(n.E) != pl[i].Data ||
-			len(n.N) != 1 || n.N[0] == "" {
+			n.N == nil || len(n.N) > 1 || len(n.N) == 1 && n.N[0] == "" {
 			t.Fatalf("narrated line %d: %+v", i, nl[i])
 		}
-		if i == 0 && !strings.Contains(n.N[0], "The Dilemma begins with 3 players: Watched") {
+		if i == 0 && (len(n.N) != 1 || !strings.Contains(n.N[0], "The Dilemma begins with 3 players: Watched")) {
 			t.Fatalf("match_start in words: %q", n.N[0])
 		}
 	}

@@ -34,6 +34,15 @@ func (s *Narration) Say(ev games.Event) string {
 	return ev.Type
 }
 
+// Words is ev's narration as a live feed's "n" carries it: the game's words for it, none (an
+// empty list) when the game has no words for the line but its type.
+func (s *Narration) Words(ev games.Event) []string {
+	if w := s.Say(ev); w != ev.Type {
+		return []string{w}
+	}
+	return []string{}
+}
+
 // EventOf is a log line as the event it was written from (Line's inverse): seq + 1, t, type, the
 // other members as the payload, visibility public (the lines a door reads back are the public
 // copy's).

@@ -427,7 +427,7 @@ func (d *Door) matchStream(c echo.Context) error {
 			}
 			nar = brgames.NewNarration(n)
 		}
-		words := nar.Say(ev) // every line, so the names are read from match_start
+		words := nar.Words(ev) // every line, so the names are read from match_start
 		n := seq
 		seq++
 		if n > resume {
@@ -442,7 +442,7 @@ func (d *Door) matchStream(c echo.Context) error {
 				data, _ := json.Marshal(struct {
 					E json.RawMessage `json:"e"`
 					N []string        `json:"n"`
-				}{line, []string{words}})
+				}{line, words})
 				block = event(n, "line", data)
 			}
 			if err := s.write(block); err != nil {
