@@ -50,7 +50,7 @@ const MaxPollWait = 30 * time.Second
 // JoinRequest is the body of POST /v1/walkin/join (§4.4, §4.5).
 type JoinRequest struct {
 	Table  string `json:"table"`            // "practice" (default) | "walkin"
-	Code   string `json:"code,omitempty"`   // a hosted table's code (§4.5): JoinHosted, the other members ignored
+	Code   string `json:"code,omitempty"`   // a hosted table's code (§4.5): JoinHosted, with no other member (bad_request)
 	Mole   *int   `json:"mole,omitempty"`   // practice: the seat to be the mole (1..seats); nil lets the seed draft it
 	Pace   string `json:"pace,omitempty"`   // "chat" (default: 3-minute moves, closeEarly) | "agent" (the 20 s clock, §5.3)
 	Format string `json:"format,omitempty"` // "blitz" (default, 6 seats) | "short" (3 seats)
@@ -173,7 +173,13 @@ func (e *notYetError) Details() map[string]any {
 
 func (a *Arena) joinWalkin(ctx context.Context, token string, req JoinRequest) (JoinReply, error) {
 	if req.Code != "" {
-		return a.joinByCode(ctx, token, req) // a hosted table (hosted.go)
+		// A hosted table (hosted.go) is joined by its code alone: its host chose its format,
+		// seats and clock, and it has no mole to choose. A member beside the code is refused,
+		// never dropped, so no join is seated at a table it did not ask for (§4.5).
+		if req.Table != "" || req.Format != "" || req.Seats != 0 || req.Pace != "" || req.Mole != nil {
+			return JoinReply{}, games.Errorf(games.CodeBadRequest, "a hosted table is joined by its code alone: its host chose its format, seats and clock; leave table, format, seats, pace and mole out")
+		}
+		return a.joinByCode(ctx, token, req)
 	}
 	req, err := normalizeJoin(req, a.formats)
 	if err != nil {

@@ -125,8 +125,10 @@ type PaidOptions struct {
 	// OnStep, when set, is called on the paid-table actor at each money step, with the table and
 	// round: "staked" (the pot is in the ledger and the table written open, nothing sent to the
 	// escrow yet), "open_round" and "anchor" (handed to the chain actor), "settled" (the pot is
-	// settled in the ledger, the escrow's settle not yet sent), "paid" (the settle is queued). It
-	// must not block but to stop the process (the kill -9 tests do).
+	// settled in the ledger, the escrow's settle not yet sent), "paid" (the settle is queued),
+	// "refund" (a sweep's refund is in the ledger, its escrow call not yet sent; called on the
+	// sweep's goroutine, round ""). It must not block but to stop the process (the kill -9 tests
+	// do).
 	OnStep func(step, table, round string)
 	Logger *slog.Logger
 }

@@ -187,6 +187,9 @@ func (a *paidActor) refundUnspent(rctx context.Context, ur UnspentReader, st *le
 				continue
 			}
 			target += unclaimed
+			if f := o.OnStep; f != nil {
+				f("refund", ti.table, "")
+			}
 		case unclaimed < 0:
 			a.report(EscrowMismatch{Kind: MismatchDeposit, Table: ti.table, Payer: account, Token: tokenHash(u.SeatToken),
 				Detail: fmt.Sprintf("the ledger counts %s CCD of this payer's deposits under the seat token; the escrow holds %s CCD",

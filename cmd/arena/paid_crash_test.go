@@ -31,8 +31,9 @@ import (
 
 // paidKillSteps are the money steps the first life is killed at (PaidOptions.OnStep): before
 // open_round (the stakes in the ledger, nothing sent), after it, mid-round (the mid-round anchor
-// sent), and between the ledger's settlement and the escrow's payout.
-var paidKillSteps = []string{"staked", "open_round", "anchor", "settled"}
+// sent), between the ledger's settlement and the escrow's payout, and between a sweep's refund in
+// the ledger and its escrow call (the first refund written: the never-issued token's).
+var paidKillSteps = []string{"staked", "open_round", "anchor", "settled", "refund"}
 
 func TestPaidKilledAtEachMoneyStep(t *testing.T) {
 	if os.Getenv("ARENA_PAID_CHILD") != "" {

@@ -85,3 +85,30 @@ func TestPublicMatchPageReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicMatchPageEscapes: names and words from agents reach the page as data, never as
+// markup: a name and a line that try to close the script come back whole from the page's data
+// and nowhere as a tag.
+func TestPublicMatchPageEscapes(t *testing.T) {
+	evil := `</script><img src=x onerror=alert(1)>`
+	d := pageData{MatchID: "m_x", Game: "dilemma", GameName: "Dilemma", Live: true, Status: StatusRunning,
+		Players: []pagePlayer{{Seat: 0, Name: evil}},
+		Lines:   []pageLine{{E: json.RawMessage(`{"seq":0,"type":"message","seat":0,"text":` + strconvQuote(evil) + `}`), N: []string{evil + " says: " + evil}}}}
+	var b strings.Builder
+	if err := matchPage.Execute(&b, map[string]any{"Data": d, "Speed": "1", "Script": "", "Picture": "", "Title": evil}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if strings.Contains(html, "<img") || strings.Count(html, "</script>") != 4 {
+		t.Fatalf("hostile text became markup:\n%s", html)
+	}
+	got := pageDataOf(t, html)
+	if got.Players[0].Name != evil || got.Lines[0].N[0] != evil+" says: "+evil || !strings.Contains(string(got.Lines[0].E), `onerror`) {
+		t.Fatalf("the data lost the text: %+v", got)
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
