@@ -80,20 +80,22 @@ func (r *Room) Matches(ctx context.Context) ([]MatchInfo, error) {
 	if r.arena == nil {
 		return nil, ErrClosed
 	}
-	var out []MatchInfo
-	err := r.arena.Store().BreakroomTables(func(id string, raw []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		mi, ok, err := r.matchOf(id, raw)
-		if err != nil || !ok {
-			return err
-		}
-		out = append(out, mi)
-		return nil
-	})
+	seatings, err := r.seatings()
 	if err != nil {
 		return nil, err
+	}
+	var out []MatchInfo
+	for _, st := range seatings {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		mi, ok, err := r.matchOf(st.id, st.raw)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, mi)
+		}
 	}
 	slices.SortFunc(out, func(a, b MatchInfo) int {
 		if c := b.Started.Compare(a.Started); c != 0 {
@@ -117,24 +119,46 @@ func (r *Room) Match(ctx context.Context, matchID string) (MatchInfo, error) {
 	if err != nil || !strings.HasPrefix(table, "br-") {
 		return MatchInfo{}, games.Errorf("unknown_match", "no match %q", matchID)
 	}
+	seatings, err := r.seatings()
+	if err != nil {
+		return MatchInfo{}, err
+	}
 	var found *MatchInfo
-	err = store.BreakroomTables(func(id string, raw []byte) error {
-		if id != table || found != nil {
-			return nil
+	for _, st := range seatings {
+		if st.id != table || found != nil {
+			continue
 		}
-		mi, ok, err := r.matchOf(id, raw)
+		mi, ok, err := r.matchOf(st.id, st.raw)
+		if err != nil {
+			return MatchInfo{}, err
+		}
 		if ok {
 			found = &mi
 		}
-		return err
-	})
-	if err != nil {
-		return MatchInfo{}, err
 	}
 	if found == nil || found.ID != matchID {
 		return MatchInfo{}, games.Errorf("unknown_match", "no match %q", matchID)
 	}
 	return *found, ctx.Err()
+}
+
+// storedSeating is one stored seating, by table id.
+type storedSeating struct {
+	id  string
+	raw []byte
+}
+
+// seatings is every stored seating, read in one scan and then let go: matchOf reads the store
+// again (the table's record, an ended log), which must not happen inside the scan's read
+// transaction (bbolt: a read transaction opened while another is held by the same goroutine can
+// deadlock with a writer remapping the file).
+func (r *Room) seatings() ([]storedSeating, error) {
+	var out []storedSeating
+	err := r.arena.Store().BreakroomTables(func(id string, raw []byte) error {
+		out = append(out, storedSeating{id, raw})
+		return nil
+	})
+	return out, err
 }
 
 // matchOf is a stored seating's MatchInfo; ok is false for a table that never opened or a game

@@ -136,6 +136,9 @@ type Room struct {
 	nPlay   map[string]int  // by game: how many keys playing holds (Counts, on every join)
 
 	over overCache // the public reads' records of matches that are over (reads.go)
+
+	follow followHub // the spectators of running matches (follow.go)
+	live   liveWatch // says when the live figures change (livewatch.go)
 }
 
 // New makes the product; it runs once the runtime starts it (Product().BeforeRecover).
@@ -200,6 +203,7 @@ func (r *Room) setPlaying(game, key string, on bool) {
 		delete(r.playing, k)
 		r.nPlay[game]--
 	}
+	r.live.bump()
 }
 
 // start is the product's BeforeRecover: the room actor (with the matches the store says are
@@ -230,7 +234,7 @@ func (r *Room) start(a *actors.Arena) error {
 			},
 			Staff:     func(uint64) lobby.Entrant { return lobby.Entrant{Key: staffKey} },
 			OnTable:   func(tf *lobby.TableFormed) { r.onTable(tf) },
-			OnDropped: func(q string, es []lobby.Entrant) { r.send(&queueDropped{game: q, entrants: es}) },
+			OnDropped: func(q string, es []lobby.Entrant) { r.send(&queueDropped{game: q, entrants: es}); r.live.bump() },
 		}
 		if r.opts.LobbySeed != nil {
 			c.Seed = *r.opts.LobbySeed
@@ -264,11 +268,19 @@ func (r *Room) onTable(tf *lobby.TableFormed) {
 		}
 	}
 	r.send(&tableFormed{tf: tf})
+	r.live.bump()
 }
 
-// onEvents is the product's OnEvents: the room fans the lines out to the seats.
+// onEvents is the product's OnEvents (the lines are stored): the room fans them out to the
+// seats, and the public ones to the match's spectators (Follow).
 func (r *Room) onEvents(table, round string, events []games.Event) {
 	r.send(&tableEvents{table: table, round: round, events: events})
+	r.follow.publish(round, events)
+	for _, ev := range events {
+		if ev.Type == "match_start" || isEndLine(ev.Type) {
+			r.live.bump()
+		}
+	}
 }
 
 func (r *Room) send(msg any) {
@@ -376,6 +388,7 @@ func (r *Room) Join(ctx context.Context, j JoinRequest) (Joined, error) {
 		r.tell(&opAbandonJoin{conn: jr.conn})
 		return Joined{}, lobbyRefusal(err)
 	}
+	r.live.bump()
 	v, err = r.call(ctx, &opQueued{conn: jr.conn, q: q})
 	if err != nil {
 		return Joined{}, err
@@ -423,7 +436,10 @@ func (r *Room) Next(ctx context.Context, conn string, after uint64) ([]Item, err
 
 // Drop says a socket connection is gone (see the package doc). Dropping a connection that was
 // replaced or never known does nothing.
-func (r *Room) Drop(conn string) { r.tell(&opDrop{conn: conn}) }
+func (r *Room) Drop(conn string) {
+	r.tell(&opDrop{conn: conn})
+	r.live.bump()
+}
 
 // Move plays a move's envelope and body for the connection's seat (see the package doc).
 func (r *Room) Move(ctx context.Context, conn string, m *wire.Move) error {
@@ -567,6 +583,7 @@ func (r *Room) Leave(ctx context.Context, conn string) (wire.Left, error) {
 	}
 	left := wire.Left{Game: js.game, Reason: "left"}
 	r.tell(&opLeft{conn: conn, left: left})
+	r.live.bump()
 	return left, nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"arena/storage"
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/identity"
+	"arena/transport/breakroom/live"
 	brmcp "arena/transport/breakroom/mcp"
 	"arena/transport/breakroom/notes"
 	"arena/transport/breakroom/openapi"
@@ -120,7 +121,8 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 // closes), the identity doors (handles, badges: transport/breakroom/identity, on the store,
 // with Break Room's own key from the data directory and the operator token for /ops/handles),
 // the public reads, with the usage counters kept in store, and GET /openapi.json
-// (transport/breakroom/openapi).
+// (transport/breakroom/openapi), and the live reads (transport/breakroom/live: /v0/live, its
+// stream, /r/{id}/live).
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
 	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats})
@@ -152,7 +154,12 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	if err != nil {
 		return nil, err
 	}
-	return doorSet{pd, id, rd, api, md, notes.New(store, operatorToken)}, nil
+	lv, err := live.New(live.Options{Backend: roomLive{room: b.room, reads: roomReads{room: b.room, catalog: b.catalog}},
+		Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain})
+	if err != nil {
+		return nil, err
+	}
+	return doorSet{pd, id, rd, api, md, notes.New(store, operatorToken), lv}, nil
 }
 
 // rulesOf is the MCP door's get_rules source: each catalogued game's rules text.

@@ -21,15 +21,24 @@ import (
 	"arena/storage/storagetest"
 	brsite "arena/transport/breakroom"
 	"arena/transport/breakroom/auth"
+	"arena/transport/breakroom/live"
 	"arena/transport/breakroom/play"
 	"arena/transport/breakroom/public"
 	"arena/transport/httpapi"
 )
 
-// readsSite is the Break Room site with the playing doors and the public reads over a real Room
-// (the Dilemma at tables of three, at most two iterations a pairing, opened by a 50 ms lobby
-// timer), wired as serve wires them (roomDoors, roomReads, the counters in the store).
+// readsSite is the Break Room site with the playing doors, the public reads and the live reads
+// over a real Room (the Dilemma at tables of three, at most two iterations a pairing, opened by a
+// 50 ms lobby timer), wired as serve wires them (roomDoors, roomReads, roomLive, the counters in
+// the store).
 func readsSite(t *testing.T) (*httptest.Server, *public.Stats) {
+	t.Helper()
+	srv, stats, _ := liveSite(t)
+	return srv, stats
+}
+
+// liveSite is readsSite with its live door.
+func liveSite(t *testing.T) (*httptest.Server, *public.Stats, *live.Door) {
 	t.Helper()
 	st := storagetest.Open(t, storage.Options{NoSync: true})
 	br, err := games.NewBracket(brdilemma.Engine{})
@@ -63,13 +72,19 @@ func readsSite(t *testing.T) (*httptest.Server, *public.Stats) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := httpapi.Build(brsite.Site{Doors: doorSet{pd, rd}}, httpapi.Global{})
+	drain := make(chan struct{})
+	lv, err := live.New(live.Options{Backend: roomLive{room: room, reads: roomReads{room: room, catalog: catalog}}, Drain: drain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := httpapi.Build(brsite.Site{Doors: doorSet{pd, rd, lv}}, httpapi.Global{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return srv, stats
+	t.Cleanup(func() { close(drain) }) // before srv.Close: a stream left open ends
+	return srv, stats, lv
 }
 
 // getRaw is GET path's status, content type and body.
@@ -121,7 +136,13 @@ func TestBreakroomPublicReadsKeepSecretsOnTheRoom(t *testing.T) {
 	routes := []string{"/v0/matches", "/v0/matches?game=dilemma&limit=1", "/matches", "/v0/matches/" + match,
 		"/v0/matches/" + match + "?spoilers=1", "/r/" + match, "/r/" + match + "/transcript", "/r/" + match + ".jsonl",
 		"/v0/leaderboard/dilemma", "/leaderboard/dilemma", "/v0/stats?days=1", "/stats", "/sitemap.xml", "/v0/games",
-		"/agents/" + keys[0].pub, "/v0/agents/" + keys[0].pub}
+		"/agents/" + keys[0].pub, "/v0/agents/" + keys[0].pub, "/v0/live"}
+	// A narrated spectator follows the match from its seating to its end.
+	spectator, st, _ := openSSE(t, srv, "/r/"+match+"/live?narrate=1")
+	if st != 200 {
+		t.Fatalf("/r/%s/live: %d", match, st)
+	}
+	watched := follow(spectator)
 	var seen []string // every body read while the match ran
 	readAll := func() {
 		for _, r := range routes {
@@ -159,6 +180,22 @@ func TestBreakroomPublicReadsKeepSecretsOnTheRoom(t *testing.T) {
 	}
 	if moves < 3 || len(seen) == 0 {
 		t.Fatalf("%d moves, %d reads", moves, len(seen))
+	}
+	// The stream up to match_end is read while the match ran.
+	var blocks []sseEvent
+	select {
+	case blocks = <-watched:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the spectator's stream did not close after the end")
+	}
+	if len(blocks) < 3 || blocks[len(blocks)-1].Event != "end" {
+		t.Fatalf("the spectator's stream: %d blocks", len(blocks))
+	}
+	for _, b := range blocks {
+		if strings.Contains(b.Data, `"type":"match_end"`) {
+			break
+		}
+		seen = append(seen, "/r/"+match+"/live?narrate=1\n"+b.Data)
 	}
 	_, _, log := getRaw(t, srv, "/r/"+match+".jsonl", "")
 	var seed string

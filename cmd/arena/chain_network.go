@@ -144,10 +144,11 @@ const houseAccountSetting = "chain_house_account (--chain-house-account, ARENA_C
 // season pool's payouts (§11.3, agentsHook.seasonPool) go to it at every settle, and the escrow
 // rejects a settle with a payee that is not an account, so a round would stay unsettled with
 // its pool in the escrow. It must exist on the configured node's network (read from the node,
-// which must answer), and it must not be the arena's own account (chain_key_file's), which takes
-// the house's part: the pool is kept apart from the house's take on the chain as in the ledger.
+// which must answer), and it must not be the arena's own account (chain_key_file's, or an alias
+// of it: sameAccount), which takes the house's part: the pool is kept apart from the house's
+// take on the chain as in the ledger.
 func checkSeasonPool(ctx context.Context, cfg config.Config, client *ccd.Client, n chainNetwork) error {
-	if n.house == n.account {
+	if sameAccount(n.house, n.account) {
 		return fmt.Errorf("serve: %s %s is the arena's own account (chain_key_file %s), which takes the house's part at settle: "+
 			"the season pool (§11.3) is paid to the house identity account, kept apart from the house's take; name another account",
 			houseAccountSetting, n.house, cfg.ChainKeyPath())
@@ -165,6 +166,11 @@ func checkSeasonPool(ctx context.Context, cfg config.Config, client *ccd.Client,
 	}
 	return nil
 }
+
+// sameAccount reports whether a and b name one Concordium account: an account's addresses are
+// its aliases, the 2^24 addresses sharing its first 29 bytes, and the chain resolves each to
+// the account.
+func sameAccount(a, b ccd.Address) bool { return [29]byte(a[:29]) == [29]byte(b[:29]) }
 
 // errNoHouse: the instance card cannot name its Badge's owner.
 var errNoHouse = errors.New("serve: chain_house_account is not configured: the instance card cannot name the house identity account that owns its Badge (§3)")

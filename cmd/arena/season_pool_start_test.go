@@ -26,12 +26,17 @@ func TestServeRefusesABadSeasonPoolAccount(t *testing.T) {
 	}
 	var nobody ccd.Address
 	nobody[0], nobody[31] = 7, 9
+	// An alias of the arena's own account (the same first 29 bytes: the same account on
+	// Concordium, which resolves every alias to it) is that account too.
+	alias := key.Address()
+	alias[31] ^= 0x5a
 	for _, tc := range []struct {
 		name, house string
 		want        []string
 	}{
 		{"no such account", nobody.String(), []string{"chain_house_account (--chain-house-account, ARENA_CHAIN_HOUSE_ACCOUNT)", nobody.String(), "no such account", "season pool"}},
 		{"the arena's own account", key.Address().String(), []string{"chain_house_account (--chain-house-account, ARENA_CHAIN_HOUSE_ACCOUNT)", "the arena's own account", "season pool"}},
+		{"an alias of the arena's own account", alias.String(), []string{"chain_house_account (--chain-house-account, ARENA_CHAIN_HOUSE_ACCOUNT)", "the arena's own account", "season pool"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := n.config(t.TempDir())

@@ -28,7 +28,8 @@ func TestOpenAPIDocumentValidates(t *testing.T) {
 		"/v0/matches/{id}/move", "/v0/matches/{id}/feedback", "/v0/play", "/r/{match_id}.jsonl", "/v0/agents/{pubkey}",
 		"/v0/handle", "/.well-known/nostr.json", "/badge/{pubkey}.svg", "/openapi.json", "/healthz",
 		"/", "/llms.txt", "/protocol", "/rules/{game}", "/v0/matches", "/v0/matches/{id}", "/r/{match_id}/transcript", "/v0/leaderboard/{game}",
-		"/agents/{pubkey}", "/robots.txt", "/sitemap.xml", "/v0/stats", "/stats", "/mcp", "/mcp/free", "/.well-known/mcp/server-card.json"} {
+		"/agents/{pubkey}", "/robots.txt", "/sitemap.xml", "/v0/stats", "/stats", "/mcp", "/mcp/free", "/.well-known/mcp/server-card.json",
+		"/v0/live", "/v0/live/stream", "/r/{match_id}/live"} {
 		if doc.Paths.Find(p) == nil {
 			t.Errorf("no path %s", p)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"arena/chain/nostr"
 	"arena/games"
+	brgames "arena/games/breakroom"
 	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
@@ -198,7 +199,7 @@ func (d *Door) transcript(c echo.Context) error {
 	}
 	evs := make([]games.Event, 0, len(lines))
 	for _, l := range lines {
-		ev, err := eventOf(l)
+		ev, err := brgames.EventOf(l)
 		if err != nil {
 			return err
 		}
@@ -213,18 +214,9 @@ func (d *Door) transcript(c echo.Context) error {
 	}
 	fmt.Fprintf(&b, "Break Room · %s · match %s (%s)\n", name, m.ID, m.Status)
 	fmt.Fprintf(&b, "Public log: %s/r/%s.jsonl\n\n", d.o.PublicURL, m.ID)
-	nar := d.o.Backend.Narrator(m.Game)
-	var names map[int]string
-	if nar != nil {
-		names = nar.Names(evs)
-	}
+	nar := brgames.NewNarration(d.o.Backend.Narrator(m.Game))
 	for _, ev := range evs {
-		words := ev.Type
-		if nar != nil {
-			if w := nar.Narrate(ev, names); w != "" {
-				words = w
-			}
-		}
+		words := nar.Say(ev)
 		at := ev.At
 		if t, err := time.Parse(time.RFC3339Nano, ev.At); err == nil {
 			at = t.UTC().Format("15:04:05")
@@ -236,27 +228,6 @@ func (d *Door) transcript(c echo.Context) error {
 	}
 	noStore(c)
 	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(b.String()))
-}
-
-// eventOf is a log line as the event it was written from (games/breakroom.Line's inverse):
-// seq + 1, t, type, and the other members as the payload.
-func eventOf(line []byte) (games.Event, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(line, &m); err != nil {
-		return games.Event{}, fmt.Errorf("public: log line: %w", err)
-	}
-	var ev games.Event
-	var seq int64
-	_ = json.Unmarshal(m["seq"], &seq)
-	_ = json.Unmarshal(m["t"], &ev.At)
-	_ = json.Unmarshal(m["type"], &ev.Type)
-	delete(m, "seq")
-	delete(m, "t")
-	delete(m, "type")
-	ev.Seq = seq + 1
-	ev.Visibility = games.Public
-	ev.Payload, _ = json.Marshal(m)
-	return ev, nil
 }
 
 // record is a key's figures over some completed ranked matches.

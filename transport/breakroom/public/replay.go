@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/games"
+	brgames "arena/games/breakroom"
 	"arena/transport/door"
 )
 
@@ -98,24 +99,15 @@ func (d *Door) ReplayPage(c echo.Context) error {
 	}
 	evs := make([]games.Event, 0, len(lines))
 	for _, l := range lines {
-		ev, err := eventOf(l)
+		ev, err := brgames.EventOf(l)
 		if err != nil {
 			return err
 		}
 		evs = append(evs, ev)
 	}
-	nar := d.o.Backend.Narrator(m.Game)
-	var names map[int]string
-	if nar != nil {
-		names = nar.Names(evs)
-	}
+	nar := brgames.NewNarration(d.o.Backend.Narrator(m.Game))
 	for i, ev := range evs {
-		words := []string{}
-		if nar != nil {
-			if w := nar.Narrate(ev, names); w != "" && w != ev.Type {
-				words = append(words, w)
-			}
-		}
+		words := nar.Words(ev)
 		if data.Live {
 			data.Lines = append(data.Lines, pageLine{E: json.RawMessage(lines[i]), N: words})
 		} else {

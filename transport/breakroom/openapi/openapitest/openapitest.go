@@ -31,7 +31,7 @@ var loaded = sync.OnceValues(func() (routers.Router, error) {
 		return nil, err
 	}
 	doc.Servers = nil // any host: the tests' servers listen on loopback ports
-	for _, ct := range []string{"application/jsonl", "image/svg+xml", "text/markdown", "text/html", "application/xml"} {
+	for _, ct := range []string{"application/jsonl", "text/event-stream", "image/svg+xml", "text/markdown", "text/html", "application/xml"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 	}
 	return gorillamux.NewRouter(doc)
