@@ -94,3 +94,50 @@ func TestFollowerNeverSlowsTheTable(t *testing.T) {
 		t.Fatalf("following an unknown match: %v", err)
 	}
 }
+
+// TestFollowerHearsTheAbandon: an operator stops a match followed from its seating; the follower
+// hears match_start first and match_abandoned last (public lines, the stored log's last), then its
+// channel closes, and it was not dropped.
+func TestFollowerHearsTheAbandon(t *testing.T) {
+	h := newHarness(t, shortDilemma(3, 3))
+	<-h.room.Ready()
+	var rds []*reader
+	for _, n := range []string{"Ada", "Bea", "Cy"} {
+		rds = append(rds, &reader{h: h, conn: newAgent(h, n).join(ViaWebSocket).Conn})
+	}
+	s, err := seatedOn(rds[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := h.room.Follow(context.Background(), s.MatchID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heard := append([]games.Event(nil), f.Backlog...)
+	if len(heard) == 0 { // the table is stopped once it has opened the match
+		heard = append(heard, <-f.C)
+	}
+	table, err := h.store.RoundTable(s.MatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.arena.StopTable(context.Background(), table); err != nil {
+		t.Fatal(err)
+	}
+	for ev := range f.C {
+		heard = append(heard, ev)
+	}
+	for _, ev := range heard {
+		if ev.Visibility != games.Public {
+			t.Fatalf("a private line: %s", ev.Type)
+		}
+	}
+	last := heard[len(heard)-1]
+	if heard[0].Type != "match_start" || last.Type != "match_abandoned" || f.Dropped() {
+		t.Fatalf("the follower heard %s … %s, dropped %v", heard[0].Type, last.Type, f.Dropped())
+	}
+	evs, err := h.store.Events(s.MatchID)
+	if err != nil || evs[len(evs)-1].Seq != last.Seq {
+		t.Fatalf("the stored log does not end with the line heard: %v", err)
+	}
+}
