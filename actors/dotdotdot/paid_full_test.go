@@ -93,6 +93,21 @@ func TestPaidHoldsPastThePaidSeats(t *testing.T) {
 	if c, err := r.p.Check(ctx, hs[0].Hold, hs[0].SeatToken); err != nil || c.Status != storage.PaidDropped || c.Dropped != paidEvicted {
 		t.Fatalf("the oldest unpaid hold once a thirteenth came: %+v %v, want dropped to make room", c, err)
 	}
+	recs, err := r.h.arena.Store().PaidTables()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []storage.PaidHold
+	for _, rec := range recs {
+		for _, sh := range rec.Holds {
+			if sh.ID == hs[0].Hold {
+				stored = append(stored, sh)
+			}
+		}
+	}
+	if len(stored) != 1 || stored[0].Status != storage.PaidDropped || stored[0].Dropped != paidEvicted {
+		t.Fatalf("the dropped hold in the store before the thirteenth was answered: %+v", stored)
+	}
 	for _, i := range []int{1, 4, 6, 9} { // four pay, after holding
 		r.pay(hs[i])
 	}
