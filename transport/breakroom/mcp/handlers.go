@@ -120,10 +120,7 @@ func (h *handlers) listGames(ctx context.Context, raw []byte) *mcp.CallToolResul
 	if err != nil {
 		return h.refuse(err, "")
 	}
-	if list == nil {
-		list = []play.GameInfo{}
-	}
-	b, _ := json.Marshal(map[string]any{"v": wire.V, "games": list})
+	b, _ := json.Marshal(map[string]any{"v": wire.V, "games": play.Listed(list)})
 	return answerJSON(b, nil)
 }
 

@@ -63,6 +63,21 @@ func (d *Door) games(c echo.Context) error {
 	if err != nil {
 		return d.refuse(err)
 	}
+	list = Listed(list)
+	base := strings.TrimRight(d.o.PublicURL, "/")
+	out := gamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
+		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
+	if base != "" {
+		wsBase := "ws" + strings.TrimPrefix(base, "http")
+		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, out)
+}
+
+// Listed is the games as every door lists them (GET /v0/games, MCP list_games): never null, each
+// game's stakes [] and waiting_paid {} when it has none, not null.
+func Listed(list []GameInfo) []GameInfo {
 	if list == nil {
 		list = []GameInfo{}
 	}
@@ -74,15 +89,7 @@ func (d *Door) games(c echo.Context) error {
 			list[i].WaitingPaid = map[string]int{}
 		}
 	}
-	base := strings.TrimRight(d.o.PublicURL, "/")
-	out := gamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
-		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
-	if base != "" {
-		wsBase := "ws" + strings.TrimPrefix(base, "http")
-		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
-	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, out)
+	return list
 }
 
 // recommend picks the game with the most agents waiting (the first of a tie, in the list's
