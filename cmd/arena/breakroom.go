@@ -124,7 +124,7 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	}
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log, Handle: b.room.Handle,
-		Page: rd.ReplayPage})
+		Page: rd.ReplayPage, OnGames: countGames(b.stats)})
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +154,9 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	}
 	return doorSet{pd, id, rd, api, md, notes.New(store, operatorToken), lv}, nil
 }
+
+// countGames counts each GET /v0/games as a way in of the usage counters (public.CounterGames).
+func countGames(s *public.Stats) func() { return func() { s.Count(public.CounterGames) } }
 
 // rulesOf is the MCP door's get_rules source: each catalogued game's rules text.
 func rulesOf(catalog []brgames.GameInfo) func(string) (string, bool) {

@@ -59,6 +59,9 @@ type Options struct {
 	// (transport/breakroom/public's ReplayPage, which reads c.Param("file") as the match id);
 	// nil: those paths are not_found.
 	Page echo.HandlerFunc
+	// OnGames is called once for each GET /v0/games (the usage counters' way in "games"); nil:
+	// not counted.
+	OnGames func()
 }
 
 // Door is the two doors and /v0/games; Mount adds their routes to the Break Room site.

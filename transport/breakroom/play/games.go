@@ -2,6 +2,7 @@ package play
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 
@@ -12,12 +13,12 @@ import (
 	"arena/transport/door"
 )
 
-// gamesReply is GET /v0/games ("Choosing a game"), member for member the protocol's sample: the
+// GamesReply is GET /v0/games ("Choosing a game"), member for member the protocol's sample: the
 // open games with their live counts, the recommended one, where to join and the paid tables'
 // terms. No paid tables yet: recommended_paid is null (the sample's "null when nobody waits at
 // one"), every game's stakes [] and waiting_paid {}, payments {enabled: false, rake_bps: 0,
 // stakes: [], tiers: [], docs_url}.
-type gamesReply struct {
+type GamesReply struct {
 	V               int          `json:"v"`
 	Recommended     *recommended `json:"recommended"`
 	RecommendedPaid *struct{}    `json:"recommended_paid"`
@@ -55,13 +56,28 @@ type joinInfo struct {
 	HTTP      string `json:"http"`
 }
 
-// games is GET /v0/games.
+// games is GET /v0/games, counted as a way in (Options.OnGames).
 func (d *Door) games(c echo.Context) error {
+	if d.o.OnGames != nil {
+		d.o.OnGames()
+	}
 	ctx, cancel := d.call(c.Request().Context())
 	defer cancel()
-	list, err := d.o.Backend.Games(ctx)
+	out, err := d.Games(ctx)
 	if err != nil {
 		return d.refuse(err)
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, out)
+}
+
+// Games is the answer of GET /v0/games ("Choosing a game"), the one the MCP door's list_games
+// gives too: the backend's games (nil members as [] and {}), the recommended one for this hour,
+// the doors and the paid tables' terms. Its error is the backend's.
+func (d *Door) Games(ctx context.Context) (GamesReply, error) {
+	list, err := d.o.Backend.Games(ctx)
+	if err != nil {
+		return GamesReply{}, err
 	}
 	if list == nil {
 		list = []GameInfo{}
@@ -75,14 +91,13 @@ func (d *Door) games(c echo.Context) error {
 		}
 	}
 	base := strings.TrimRight(d.o.PublicURL, "/")
-	out := gamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
+	out := GamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
 		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
 	if base != "" {
 		wsBase := "ws" + strings.TrimPrefix(base, "http")
 		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, out)
+	return out, nil
 }
 
 // recommend picks the game with the most agents waiting (the first of a tie, in the list's
