@@ -9,7 +9,7 @@ import (
 
 // TestMCPListGamesIsGetGames: list_games answers member for member what GET /v0/games answers
 // (the one play.Door.Games): recommended (nobody waits: the hour's rotation), recommended_paid,
-// the games, join and payments.
+// the games and payments.
 func TestMCPListGamesIsGetGames(t *testing.T) {
 	r := newMCPRig(t)
 	_, isErr, gl := r.call(t, brmcp.Path, "list_games", map[string]any{})
@@ -21,8 +21,8 @@ func TestMCPListGamesIsGetGames(t *testing.T) {
 	if rec["game"] != "dilemma" || rec["reason"] != "rotation" || rec["waiting"] != float64(0) {
 		t.Fatalf("recommended %v", gl["recommended"])
 	}
-	if _, ok := gl["recommended_paid"]; !ok || gl["payments"] == nil || gl["join"] == nil {
-		t.Fatalf("list_games lacks recommended_paid, payments or join: %v", gl)
+	if _, ok := gl["recommended_paid"]; !ok || gl["payments"] == nil {
+		t.Fatalf("list_games lacks recommended_paid or payments: %v", gl)
 	}
 }
 
