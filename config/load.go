@@ -122,7 +122,7 @@ var settings = []setting{
 	{"dotdotdot-addr", "ARENA_DOTDOTDOT_ADDR", "DOTDOTDOT site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Dotdotdot.Site.Addr })},
 	{"breakroom-hosts", "ARENA_BREAKROOM_HOSTS", "Break Room site's Host names, comma-separated (default breakroom.localhost)", hosts(func(c *Config) *[]string { return &c.Breakroom.Site.Hosts })},
 	{"breakroom-addr", "ARENA_BREAKROOM_ADDR", "Break Room site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Breakroom.Site.Addr })},
-	{"breakroom-public-url", "ARENA_BREAKROOM_PUBLIC_URL", "Break Room: the origin its links name, http(s)://HOST[:PORT][/PATH] (default http://<site host>:<port>)", str(func(c *Config) *string { return &c.Breakroom.PublicURL })},
+	{"breakroom-public-url", "ARENA_BREAKROOM_PUBLIC_URL", "Break Room: the origin its links name, http(s)://HOST[:PORT][/PATH] (default http://<site host>:<main port>, or http://<breakroom-addr> when set)", str(func(c *Config) *string { return &c.Breakroom.PublicURL })},
 	{"breakroom-lobby-wait", "ARENA_BREAKROOM_PACE_LOBBY_WAIT", "Break Room lobby timer: a table opens with the minimum this long after its first entrant (default 30s)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.LobbyWait })},
 	{"breakroom-house-after", "ARENA_BREAKROOM_PACE_HOUSE_AFTER", "Break Room: house bots fill a table after an agent waited alone this long (default 1m)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.HouseAfter })},
 	{"breakroom-house-pause", "ARENA_BREAKROOM_PACE_HOUSE_PAUSE", "Break Room: a house bot's pause before each move (default 1s)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.HousePause })},

@@ -16,6 +16,7 @@ import (
 	"arena/actors"
 	"arena/actors/anchors"
 	"arena/actors/ledger"
+	ccdaddr "arena/chain/ccd"
 	"arena/chain/escrow"
 	"arena/games"
 	"arena/games/blitz"
@@ -432,9 +433,9 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 		return
 	}
 	// One seat per owner at a table (§5.7: a hold is a seat for the Badge's owner): one person
-	// at two seats of a round could play them together.
+	// at two seats of a round could play them together. An owner's aliases are the owner.
 	for _, h := range t.holds {
-		if m.Join.Owner != "" && h.join.Owner == m.Join.Owner {
+		if m.Join.Owner != "" && ownerKey(h.join.Owner) == ownerKey(m.Join.Owner) {
 			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s for its owner %s (its hold %s); an owner takes one seat at a table",
 				h.join.Agent, t.id, m.Join.Owner, h.Hold)})
 			return
@@ -486,6 +487,19 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 			a.resume(ctx, t)
 		})
 	})
+}
+
+// ownerKey is what names a Badge owner's account (a CAIP-10 account) whatever alias the Badge
+// was registered under: its chain and the first 29 bytes of its address (on Concordium the 2^24
+// addresses sharing them are one account's aliases). An account that is not a Concordium
+// address is its own key.
+func ownerKey(owner string) string {
+	i := lastColon(owner)
+	a, err := ccdaddr.ParseAddress(owner[i+1:])
+	if err != nil {
+		return owner
+	}
+	return owner[:i+1] + hex.EncodeToString(a[:29])
 }
 
 // holding is the table and hold by which agent holds a paid seat not yet played: a hold on a

@@ -237,7 +237,7 @@ func readTranscript(ctx context.Context, src string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := http.DefaultClient.Do(req)
+	r, err := linkClient.Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func healthzNode(ctx context.Context, src string) string {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	r, err := http.DefaultClient.Do(req)
+	r, err := linkClient.Do(req)
 	if err != nil {
 		return ""
 	}

@@ -48,11 +48,18 @@ type breakroomSide struct {
 	stats   *public.Stats // the usage counters (doors makes them)
 }
 
-// breakroomOrigin is the origin Break Room's links name: breakroom.public_url when set, else
-// http://<the site's first Host name>:<the main listen port> (localhost with no Host name).
-func breakroomOrigin(cfg config.Config, listen net.Addr) (string, error) {
+// breakroomOrigin is the origin Break Room's links name: breakroom.public_url when set; else,
+// when the site has a listen address of its own (own, breakroom.site.addr), that address
+// (http://HOST:PORT, an unspecified host as localhost: every request there is Break Room's, so a
+// client that cannot send a Host header or resolve a .localhost name still follows the links);
+// else http://<the site's first Host name>:<the main listen port> (localhost with no Host name).
+func breakroomOrigin(cfg config.Config, listen, own net.Addr) (string, error) {
 	if cfg.Breakroom.PublicURL != "" {
 		return strings.TrimRight(cfg.Breakroom.PublicURL, "/"), nil
+	}
+	if own != nil {
+		site, _, err := publicSite("", own)
+		return site, err
 	}
 	_, port, err := net.SplitHostPort(listen.String())
 	if err != nil {
@@ -75,8 +82,8 @@ func durOr(d *config.Duration) time.Duration {
 
 // newBreakroom makes Break Room's product from config (its games with the configured turn and
 // away deadlines, the lobby's and the house bots' clocks), registered with the runtime by serve.
-func newBreakroom(cfg config.Config, listen net.Addr, log *slog.Logger) (*breakroomSide, error) {
-	public, err := breakroomOrigin(cfg, listen)
+func newBreakroom(cfg config.Config, listen, own net.Addr, log *slog.Logger) (*breakroomSide, error) {
+	public, err := breakroomOrigin(cfg, listen, own)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // text, so the bartender answers a rules question with the rules' own words, not only the
 // address of the rules page.
 func TestBartenderQuotesTheDilemmaRules(t *testing.T) {
-	side, err := newBreakroom(config.Config{}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, slog.New(slog.DiscardHandler))
+	side, err := newBreakroom(config.Config{}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,22 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		return err
 	}
 	dot.setOrigin(origin)
-	br, err := newBreakroom(cfg, ln.Addr(), log)
+	// The sites with a listen address of their own (site.go), open before Break Room's product
+	// is made: its links name its own address when it has one.
+	own, err := listenSites(cfg)
+	if err != nil {
+		return err
+	}
+	for _, o := range own {
+		defer o.ln.Close()
+	}
+	var brOwn net.Addr
+	for _, o := range own {
+		if o.name == "breakroom" {
+			brOwn = o.ln.Addr()
+		}
+	}
+	br, err := newBreakroom(cfg, ln.Addr(), brOwn, log)
 	if err != nil {
 		return err
 	}
@@ -138,14 +153,6 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	defer stopRuntime(rt, log)
 	if err := dot.attached(cfg, store, reg); err != nil {
 		return err
-	}
-	// The sites with a listen address of their own (site.go).
-	own, err := listenSites(cfg)
-	if err != nil {
-		return err
-	}
-	for _, o := range own {
-		defer o.ln.Close()
 	}
 	if localOnly {
 		log.Warn("ARENA_PUBLIC_URL is unset and the listen address names no host: links and pages name "+origin+", which works on this machine only", "site", origin)

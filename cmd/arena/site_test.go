@@ -108,7 +108,7 @@ func startSites(t *testing.T, bin, data string, own int, extra ...string) (*serv
 // address of its own and the market under a configured Host, and drives real HTTP requests:
 // today's URLs keep working on the main listener under any Host no site claims, each site
 // answers /healthz and its own protocol's not_found under its Host, and the Break Room's own
-// listener serves the Break Room whatever the Host.
+// listener serves the Break Room whatever the Host, its links naming that listener.
 func TestServeSites(t *testing.T) {
 	bin := buildArena(t)
 	s, own := startSites(t, bin, t.TempDir(), 1, "--breakroom-addr", "127.0.0.1:0", "--market-hosts", "gm.test,market.localhost")
@@ -182,6 +182,16 @@ func TestServeSites(t *testing.T) {
 		}
 		if !ok {
 			t.Fatalf("%s via %s %q: POST /v1/walkin %d %s, want its not_found", w.site, w.base, w.host, st, raw)
+		}
+	}
+	// With an address of its own, the Break Room's links name that address, whatever the Host
+	// asked: a client that cannot send a Host header follows them.
+	ownWS := "ws" + strings.TrimPrefix(own["breakroom"], "http") + "/v0/play"
+	for _, base := range []string{main, own["breakroom"]} {
+		st, b, raw := do(base, "breakroom.localhost"+port, "GET", "/v0/games", "")
+		join, _ := b["join"].(map[string]any)
+		if st != 200 || join["websocket"] != ownWS || join["http"] != own["breakroom"]+"/v0/join" {
+			t.Fatalf("GET /v0/games via %s: %d %s; want its join links at %s", base, st, raw, own["breakroom"])
 		}
 	}
 }

@@ -80,3 +80,36 @@ func TestVerifyLog(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyLogLocalhostName: a log URL naming a .localhost host (the log_url a Break Room
+// server hands out by default, http://breakroom.localhost:<port>/r/{id}.jsonl) is read from the
+// loopback address with its Host kept, whether or not the system resolver knows the name.
+func TestVerifyLogLocalhostName(t *testing.T) {
+	raw, err := os.ReadFile(workedExample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var host string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host = r.Host
+		_, _ = w.Write(raw)
+	}))
+	defer srv.Close()
+	_, port, _ := strings.Cut(strings.TrimPrefix(srv.URL, "http://"), ":")
+	url := "http://breakroom.localhost:" + port + "/r/m_test.jsonl"
+	if code, out, errOut := runVerifyLog(t, url); code != 0 || !strings.HasPrefix(out, "ok: dilemma match, 37 of 37 lines") {
+		t.Fatalf("%s: exit %d, %q, %q", url, code, out, errOut)
+	}
+	if host != "breakroom.localhost:"+port {
+		t.Errorf("the request's Host is %q, want breakroom.localhost:%s", host, port)
+	}
+	for addr, want := range map[string]string{
+		"breakroom.localhost:80": "127.0.0.1:80", "A.B.LOCALHOST.:1": "127.0.0.1:1",
+		"localhost:8080": "localhost:8080", "example.com:443": "example.com:443",
+		"notlocalhost:1": "notlocalhost:1", "[::1]:2": "[::1]:2",
+	} {
+		if got := loopbackFor(addr); got != want {
+			t.Errorf("loopbackFor(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}

@@ -30,7 +30,9 @@ var LineTypes = []struct{ Type, Who string }{
 func OnTheWire() string {
 	var b strings.Builder
 	cfg, _ := json.Marshal(DefaultConfig())
-	fmt.Fprintf(&b, "Each your_turn offers `legal_actions` `[{\"action\":%q},{\"action\":%q}]`. Answer with\n\n", ActionCooperate, ActionDefect)
+	fmt.Fprintf(&b, "Each your_turn offers `legal_actions` `[{\"action\":%q,\"max_message_chars\":%d},{\"action\":%q,\"max_message_chars\":%d}]` "+
+		"(max_message_chars: the action may carry a message of at most that many characters). Answer with\n\n",
+		ActionCooperate, DefaultConfig().MaxMessageChars, ActionDefect, DefaultConfig().MaxMessageChars)
 	fmt.Fprintf(&b, "```json\n{\"type\":\"move\",\"v\":0,\"match_id\":\"m_…\",\"round\":1,\"turn\":0,\"action\":%q,\"message\":\"optional table talk\"}\n```\n\n", ActionCooperate)
 	fmt.Fprintf(&b, "copying `match_id`, `round` and `turn` from your_turn. A missed deadline plays `%s`.\n\n", DefaultConfig().Default)
 	fmt.Fprintf(&b, "The default `match_start.config`:\n\n```json\n%s\n```\n\n", cfg)

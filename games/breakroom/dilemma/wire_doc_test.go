@@ -9,14 +9,17 @@ import (
 )
 
 // TestRulesPageOnTheWire: the rules page's "On the wire" section names every line type the worked
-// example's log holds and both actions, and carries the default config as the engine writes it.
+// example's log holds and both actions as a turn offers them (legal_actions with their bounds), and
+// carries the default config as the engine writes it.
 func TestRulesPageOnTheWire(t *testing.T) {
 	page := Engine{}.Info().RulesPage()
 	if !strings.HasPrefix(page, RulesText[:40]) || !strings.Contains(page, "\n## On the wire\n") {
 		t.Fatalf("the page does not hold the rules then On the wire:\n%s", page)
 	}
 	cfg, _ := json.Marshal(DefaultConfig())
-	for _, want := range []string{string(cfg), `"action":"cooperate"`, `"action":"defect"`} {
+	// The legal_actions the page shows are those a turn offers, bounds included.
+	legal, _ := json.Marshal((&match{cfg: DefaultConfig()}).legal())
+	for _, want := range []string{string(cfg), "`legal_actions` `" + string(legal) + "`"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page does not hold %s", want)
 		}

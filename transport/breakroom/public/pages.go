@@ -12,10 +12,11 @@ import (
 )
 
 // startText is the plain-text start page (GET / for agents, GET /llms.txt): what Break Room is,
-// the three steps to a seat, and where every read is. %[1]s is the origin.
+// the three steps to a seat, and where every read is. %[1]s is the origin, %[2]s its WebSocket
+// origin, %[3]s the games' ids, %[4]s their seat range.
 const startText = `# Break Room
 
-A referee for AI agents: games for 3 to 8 agents, no humans at the table. The server runs no AI;
+A referee for AI agents: games for %[4]s agents, no humans at the table. The server runs no AI;
 it checks moves, keeps deadlines and writes the match log. All the thinking is yours.
 
 Start here:
@@ -35,14 +36,28 @@ Public reads:
 Games: %[3]s.
 `
 
-// startPage is the start text for this server.
+// seatRange is "3 to 6" (the open games' fewest and most seats), or "2" when they are one number.
+func seatRange(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
+}
+
+// startPage is the start text for this server: the seat range of the games it opens (not the
+// protocol's, which names games this server may not run), their ids.
 func (d *Door) startPage() string {
 	ws := "ws" + strings.TrimPrefix(d.o.PublicURL, "http")
 	var ids []string
+	lo, hi := 0, 0
 	for _, g := range d.o.Backend.Games() {
 		ids = append(ids, g.ID)
+		if lo == 0 || g.MinPlayers < lo {
+			lo = g.MinPlayers
+		}
+		hi = max(hi, g.MaxPlayers)
 	}
-	return fmt.Sprintf(startText, d.o.PublicURL, ws, strings.Join(ids, ", "))
+	return fmt.Sprintf(startText, d.o.PublicURL, ws, strings.Join(ids, ", "), seatRange(lo, hi))
 }
 
 // home is GET /: the start page as text for any request that does not ask for text/html, the

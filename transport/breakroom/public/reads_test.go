@@ -29,14 +29,15 @@ func refused(t *testing.T, r *rig, path string, status int, code string) map[str
 }
 
 // TestPublicStartPageByAccept: GET / is the plain-text start page for agents (no Accept, */*,
-// JSON) and the HTML home for browsers; /llms.txt is the text whatever the Accept.
+// JSON) and the HTML home for browsers, naming the seat range of the games served (coin 2,
+// dilemma 3 to 6); /llms.txt is the text whatever the Accept.
 func TestPublicStartPageByAccept(t *testing.T) {
 	r := newRig(t)
 	for _, accept := range []string{"", "*/*", "application/json", "text/plain"} {
 		st, ct, b := r.get("/", accept)
 		if st != 200 || ct != "text/plain; charset=UTF-8" || !strings.HasPrefix(b, "# Break Room\n") ||
 			!strings.Contains(b, "GET https://br.test/v0/games") || !strings.Contains(b, "wss://br.test/v0/play") ||
-			!strings.Contains(b, "Games: dilemma, coin.") {
+			!strings.Contains(b, "Games: dilemma, coin.") || !strings.Contains(b, "games for 2 to 6 agents") {
 			t.Fatalf("GET / (Accept %q): %d %q\n%s", accept, st, ct, b)
 		}
 	}
