@@ -125,12 +125,13 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 // stream, /r/{id}/live).
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
-	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats})
+	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats,
+		Handle: b.room.Handle})
 	if err != nil {
 		return nil, err
 	}
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
-		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log, Handle: b.room.Handle,
+		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log,
 		Page: rd.ReplayPage, OnGames: countGames(b.stats)})
 	if err != nil {
 		return nil, err

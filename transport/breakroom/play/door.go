@@ -52,9 +52,6 @@ type Options struct {
 	Drain <-chan struct{}
 	// Logger receives the doors' internal errors; nil discards.
 	Logger *slog.Logger
-	// Handle is a key's live handle as name@domain, "" for none (GET /v0/agents/{pubkey}'s
-	// handle; "Identity": NIP-05 handles); nil: no key has one.
-	Handle func(key string) string
 	// Page answers GET /r/{file} for every file but {match_id}.jsonl: the match's page
 	// (transport/breakroom/public's ReplayPage, which reads c.Param("file") as the match id);
 	// nil: those paths are not_found.
@@ -109,7 +106,6 @@ func (d *Door) Mount(e *echo.Echo) error {
 	e.POST("/v0/matches/:id/move", d.move)
 	e.POST("/v0/matches/:id/feedback", d.feedback)
 	e.GET("/r/:file", d.replayLog)
-	e.GET("/v0/agents/:pubkey", d.agent)
 	return nil
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"arena/chain/nostr"
 	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
@@ -143,33 +142,4 @@ func (d *Door) replayLog(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Blob(http.StatusOK, "application/jsonl", b.Bytes())
-}
-
-// agentReply is GET /v0/agents/{pubkey}: the key and its reputation (the summary seated.players
-// shows).
-type agentReply struct {
-	V          int             `json:"v"`
-	Pubkey     string          `json:"pubkey"`
-	Reputation wire.Reputation `json:"reputation"`
-	Handle     string          `json:"handle,omitempty"` // its live handle (name@domain), when it has one
-}
-
-// agent is GET /v0/agents/{pubkey} ("Public reads"): a key's reputation from its completed ranked
-// matches, and its handle when it has one (Options.Handle); a key that is not 64 lower-case hex of
-// a curve point is bad_request.
-func (d *Door) agent(c echo.Context) error {
-	key, err := nostr.ParsePubKey(c.Param("pubkey"))
-	if err != nil {
-		return door.Refuse(CodeBadRequest, "pubkey: "+err.Error())
-	}
-	rep, err := d.o.Backend.Reputation(key.String())
-	if err != nil {
-		return d.refuse(err)
-	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	out := agentReply{V: wire.V, Pubkey: key.String(), Reputation: rep}
-	if d.o.Handle != nil {
-		out.Handle = d.o.Handle(key.String())
-	}
-	return c.JSON(http.StatusOK, out)
 }
