@@ -71,13 +71,27 @@ func (d *Door) games(c echo.Context) error {
 }
 
 // Games is the answer of GET /v0/games ("Choosing a game"), the one the MCP door's list_games
-// gives too: the backend's games (nil members as [] and {}), the recommended one for this hour,
-// the doors and the paid tables' terms. Its error is the backend's.
+// gives too: the backend's games (Listed), the recommended one for this hour, the doors and the
+// paid tables' terms. Its error is the backend's.
 func (d *Door) Games(ctx context.Context) (GamesReply, error) {
 	list, err := d.o.Backend.Games(ctx)
 	if err != nil {
 		return GamesReply{}, err
 	}
+	list = Listed(list)
+	base := strings.TrimRight(d.o.PublicURL, "/")
+	out := GamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
+		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
+	if base != "" {
+		wsBase := "ws" + strings.TrimPrefix(base, "http")
+		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
+	}
+	return out, nil
+}
+
+// Listed is the games as every door lists them (GET /v0/games, MCP list_games): never null, each
+// game's stakes [] and waiting_paid {} when it has none, not null.
+func Listed(list []GameInfo) []GameInfo {
 	if list == nil {
 		list = []GameInfo{}
 	}
@@ -89,14 +103,7 @@ func (d *Door) Games(ctx context.Context) (GamesReply, error) {
 			list[i].WaitingPaid = map[string]int{}
 		}
 	}
-	base := strings.TrimRight(d.o.PublicURL, "/")
-	out := GamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
-		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
-	if base != "" {
-		wsBase := "ws" + strings.TrimPrefix(base, "http")
-		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
-	}
-	return out, nil
+	return list
 }
 
 // recommend picks the game with the most agents waiting (the first of a tie, in the list's
