@@ -281,4 +281,3 @@ func TestReplayLog(t *testing.T) {
 		t.Fatalf("replay page: %d %v", st, e)
 	}
 }
-
