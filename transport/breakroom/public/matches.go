@@ -183,8 +183,14 @@ func (d *Door) matchJSON(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"v": wire.V, "match": d.matchOut(m, spoilers)})
 }
 
+// continued indents the lines a log line's words run onto: table talk may hold "\n" (and the
+// Unicode line and paragraph separators, which some viewers break on), and a player's words must
+// never start a transcript line of their own that reads as the narrator's "[time] …".
+var continued = strings.NewReplacer("\r\n", "\n    ", "\n", "\n    ", "\r", "\n    ", "\u2028", "\n    ", "\u2029", "\n    ")
+
 // transcript is GET /r/{match_id}/transcript: the public log in the game's words (plain text),
-// one line per log line: "[time] words". A running match reads its public lines so far.
+// one entry per log line: "[time] words", a line break in the words continuing on an indented
+// line. A running match reads its public lines so far.
 func (d *Door) transcript(c echo.Context) error {
 	id := c.Param("file")
 	ctx, cancel := d.call(c.Request().Context())
@@ -221,7 +227,7 @@ func (d *Door) transcript(c echo.Context) error {
 		if t, err := time.Parse(time.RFC3339Nano, ev.At); err == nil {
 			at = t.UTC().Format("15:04:05")
 		}
-		fmt.Fprintf(&b, "[%s] %s\n", at, words)
+		fmt.Fprintf(&b, "[%s] %s\n", at, continued.Replace(words))
 	}
 	if m.Status == StatusRunning {
 		b.WriteString("\n(The match is still running.)\n")
