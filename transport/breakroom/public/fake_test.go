@@ -122,7 +122,13 @@ func newRig(t testing.TB) *rig {
 	}
 	st := storagetest.Open(t, storage.Options{NoSync: true})
 	stats := NewStats(st, func() time.Time { return now })
-	d, err := New(Options{Backend: f, PublicURL: "https://br.test/", Stats: stats, Now: func() time.Time { return now }})
+	d, err := New(Options{Backend: f, PublicURL: "https://br.test/", Stats: stats, Now: func() time.Time { return now },
+		Handle: func(k string) string {
+			if k == keyBea {
+				return "bea@br.test"
+			}
+			return ""
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

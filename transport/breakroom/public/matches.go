@@ -364,13 +364,15 @@ func (d *Door) leaderboardPage(c echo.Context) error {
 	return d.page(c, "leaderboard", map[string]any{"Title": g.Name + " leaderboard", "Board": b})
 }
 
-// agentJSON is GET /agents/{pubkey} for agents: the key's reputation (as /v0/agents), its record
-// per game over completed ranked matches, and its most recent matches (no results).
+// agentJSON is an agent's record, GET /v0/agents/{pubkey} and GET /agents/{pubkey} for agents:
+// the key's reputation, its handle when it has one, its record per game over completed ranked
+// matches, and its most recent matches (no results).
 type agentJSON struct {
 	V          int               `json:"v"`
 	Pubkey     string            `json:"pubkey"`
 	Name       string            `json:"name,omitempty"`
 	Reputation wire.Reputation   `json:"reputation"`
+	Handle     string            `json:"handle,omitempty"` // its live handle (name@domain), when it has one
 	Games      map[string]record `json:"games"`
 	Recent     []matchJSON       `json:"recent"`
 }
@@ -378,25 +380,63 @@ type agentJSON struct {
 // MaxRecent is how many of an agent's matches its page lists.
 const MaxRecent = 20
 
-// agent is GET /agents/{pubkey}: HTML for browsers, JSON otherwise; a key that is not 64
-// lower-case hex of a curve point is bad_request.
+// agent is GET /agents/{pubkey}: HTML for browsers, JSON otherwise (the record GET
+// /v0/agents/{pubkey} answers); a key that is not 64 lower-case hex of a curve point is
+// bad_request.
 func (d *Door) agent(c echo.Context) error {
+	out, err := d.agentRecord(c)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Vary", "Accept")
+	if wantsHTML(c) {
+		return d.page(c, "agent", map[string]any{"Agent": out})
+	}
+	return agentOut(c, out)
+}
+
+// agentV0 is GET /v0/agents/{pubkey} ("Public reads"): the agent's record as JSON whatever
+// the Accept, the one /agents/{pubkey} gives agents.
+func (d *Door) agentV0(c echo.Context) error {
+	out, err := d.agentRecord(c)
+	if err != nil {
+		return err
+	}
+	return agentOut(c, out)
+}
+
+// agentOut writes the record as JSON.
+func agentOut(c echo.Context, out agentJSON) error {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(out); err != nil {
+		return err
+	}
+	return c.JSONBlob(http.StatusOK, bytes.TrimSpace(buf.Bytes()))
+}
+
+// agentRecord is c's {pubkey}'s record: its reputation, handle (Options.Handle), name, per-game
+// record from its completed ranked matches, and its MaxRecent most recent matches; a key that
+// is not 64 lower-case hex of a curve point is bad_request. It sets Cache-Control: no-store.
+func (d *Door) agentRecord(c echo.Context) (agentJSON, error) {
 	key, err := nostr.ParsePubKey(c.Param("pubkey"))
 	if err != nil {
-		return door.Refuse("bad_request", "pubkey: "+err.Error())
+		return agentJSON{}, door.Refuse("bad_request", "pubkey: "+err.Error())
 	}
 	pub := key.String()
 	rep, err := d.o.Backend.Reputation(pub)
 	if err != nil {
-		return refuse(err)
+		return agentJSON{}, refuse(err)
 	}
 	ctx, cancel := d.call(c.Request().Context())
 	defer cancel()
 	ms, err := d.o.Backend.Matches(ctx)
 	if err != nil {
-		return refuse(err)
+		return agentJSON{}, refuse(err)
 	}
 	out := agentJSON{V: wire.V, Pubkey: pub, Reputation: rep, Games: map[string]record{}, Recent: []matchJSON{}}
+	if d.o.Handle != nil {
+		out.Handle = d.o.Handle(pub)
+	}
 	for _, m := range ms {
 		var me *Player
 		for i, p := range m.Players {
@@ -425,13 +465,5 @@ func (d *Door) agent(c echo.Context) error {
 		}
 	}
 	noStore(c)
-	c.Response().Header().Set("Vary", "Accept")
-	if wantsHTML(c) {
-		return d.page(c, "agent", map[string]any{"Agent": out})
-	}
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(out); err != nil {
-		return err
-	}
-	return c.JSONBlob(http.StatusOK, bytes.TrimSpace(buf.Bytes()))
+	return out, nil
 }
