@@ -125,13 +125,14 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 // stream, /r/{id}/live).
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
-	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats})
+	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats,
+		Handle: b.room.Handle})
 	if err != nil {
 		return nil, err
 	}
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
-		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log, Handle: b.room.Handle,
-		Page: rd.ReplayPage})
+		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log,
+		Page: rd.ReplayPage, OnGames: countGames(b.stats)})
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +162,9 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	}
 	return doorSet{pd, id, rd, api, md, notes.New(store, operatorToken), lv}, nil
 }
+
+// countGames counts each GET /v0/games as a way in of the usage counters (public.CounterGames).
+func countGames(s *public.Stats) func() { return func() { s.Count(public.CounterGames) } }
 
 // rulesOf is the MCP door's get_rules source: each catalogued game's rules text.
 func rulesOf(catalog []brgames.GameInfo) func(string) (string, bool) {

@@ -68,7 +68,7 @@ func liveSite(t *testing.T) (*httptest.Server, *public.Stats, *live.Door) {
 		t.Fatal(err)
 	}
 	pd, err := play.New(play.Options{Backend: roomDoors{room: room, catalog: catalog, public: "http://breakroom.test", stats: stats},
-		Nonces: auth.New(auth.Options{}), Page: rd.ReplayPage})
+		Nonces: auth.New(auth.Options{}), Page: rd.ReplayPage, OnGames: countGames(stats)})
 	if err != nil {
 		t.Fatal(err)
 	}

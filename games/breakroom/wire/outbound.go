@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Outbound is one server message (breakroom-protocol-v0.md, "Server → Agent"). Each type
@@ -224,8 +225,34 @@ type Error struct {
 // Type is "error".
 func (Error) Type() string { return "error" }
 
-// MarshalJSON writes the message with its type and v.
-func (m Error) MarshalJSON() ([]byte, error) { type p Error; return withHead(m.Type(), p(m)) }
+// Bounds of an error frame's echoes: a refused message may carry a match_id or a value that
+// fills most of its 8 KB frame, and the answer that names it must still fit (J31), so the
+// detail and the match_id are cut (at a character boundary, marked "…") past these bytes.
+const (
+	MaxErrorDetail  = 1024
+	MaxErrorMatchID = 128
+)
+
+// MarshalJSON writes the message with its type and v, its detail and match_id cut to
+// MaxErrorDetail and MaxErrorMatchID bytes.
+func (m Error) MarshalJSON() ([]byte, error) {
+	type p Error
+	m.Detail, m.MatchID = cut(m.Detail, MaxErrorDetail), cut(m.MatchID, MaxErrorMatchID)
+	return withHead(m.Type(), p(m))
+}
+
+// cut is s when it has at most n bytes, else its longest prefix of whole characters within n
+// bytes followed by "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
 
 // Rank is one entry of match_end.ranking: rank, seat, pubkey and name, then the game's own
 // result members (Fields, a JSON object: "score", Inference's "credits", …) beside them.

@@ -70,3 +70,28 @@ func TestEncodeFrameLimit(t *testing.T) {
 		t.Fatal("ranking fields that are no object were written")
 	}
 }
+
+// TestErrorFrameCutsLongEchoes: an error naming a match_id and a detail each longer than a whole
+// frame still encodes within MaxFrame, its code intact and its echoes cut on a character
+// boundary.
+func TestErrorFrameCutsLongEchoes(t *testing.T) {
+	long := strings.Repeat("é", 5000)
+	b, err := Encode(ErrorOf("unknown_match", "no match "+long, long))
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	var m struct {
+		Code    string `json:"code"`
+		Detail  string `json:"detail"`
+		MatchID string `json:"match_id"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Code != "unknown_match" || !strings.HasSuffix(m.Detail, "é…") || !strings.HasSuffix(m.MatchID, "é…") {
+		t.Fatalf("error frame %.200s", b)
+	}
+	if len(m.Detail) > MaxErrorDetail+len("…") || len(m.MatchID) > MaxErrorMatchID+len("…") {
+		t.Fatalf("echoes of %d and %d bytes", len(m.Detail), len(m.MatchID))
+	}
+}

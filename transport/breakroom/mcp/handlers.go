@@ -108,7 +108,8 @@ func (h *handlers) call(ctx context.Context) (context.Context, context.CancelFun
 	return context.WithTimeout(ctx, h.o.CallTimeout)
 }
 
-// listGames answers {v, games:[…]} as GET /v0/games lists them.
+// listGames answers what GET /v0/games answers (play.Door.Games: recommended, the games, join,
+// payments).
 func (h *handlers) listGames(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a noArgs
 	if r := decode(raw, &a); r != nil {
@@ -116,14 +117,11 @@ func (h *handlers) listGames(ctx context.Context, raw []byte) *mcp.CallToolResul
 	}
 	ctx, cancel := h.call(ctx)
 	defer cancel()
-	list, err := h.d.Backend().Games(ctx)
+	out, err := h.d.Games(ctx)
 	if err != nil {
 		return h.refuse(err, "")
 	}
-	if list == nil {
-		list = []play.GameInfo{}
-	}
-	b, _ := json.Marshal(map[string]any{"v": wire.V, "games": list})
+	b, _ := json.Marshal(out)
 	return answerJSON(b, nil)
 }
 
@@ -288,7 +286,7 @@ func (h *handlers) waitForTurn(ctx context.Context, raw []byte) *mcp.CallToolRes
 		if *a.WaitMS < 0 {
 			return refusal(codeBadRequest, "wait_ms is a whole number of milliseconds, 0 to 25000", "")
 		}
-		w = min(time.Duration(*a.WaitMS)*time.Millisecond, MaxWait)
+		w = play.WaitOf(*a.WaitMS)
 	}
 	start := time.Now()
 	wctx, cancel := h.wait(ctx, w)

@@ -197,7 +197,8 @@ func TestMCPEchoesIDsExactly(t *testing.T) {
 	}
 }
 
-// Tools answer their values and refuse with the protocol's error message: list_games,
+// Tools answer their values and refuse with the protocol's error message: list_games (stakes [] and
+// waiting_paid {} as GET /v0/games writes them, never null),
 // get_rules (and unknown_game with the games), a product refusal passed on as its code.
 func TestMCPToolAnswersOverTheDoor(t *testing.T) {
 	srv, calls := site(t)
@@ -214,7 +215,8 @@ func TestMCPToolAnswersOverTheDoor(t *testing.T) {
 		}
 		return m.Result.Content[0].Text, m.Result.IsError
 	}
-	if s, e := text(Path, "list_games", `{}`); e || !strings.Contains(s, `"id":"dilemma"`) || !strings.Contains(s, `"min_players":3`) {
+	if s, e := text(Path, "list_games", `{}`); e || !strings.Contains(s, `"id":"dilemma"`) || !strings.Contains(s, `"min_players":3`) ||
+		!strings.Contains(s, `"stakes":[]`) || !strings.Contains(s, `"waiting_paid":{}`) {
 		t.Errorf("list_games: %s", s)
 	}
 	if s, e := text(Path, "get_rules", `{"game":"dilemma"}`); e || s != "# Rules" {

@@ -52,13 +52,13 @@ type Options struct {
 	Drain <-chan struct{}
 	// Logger receives the doors' internal errors; nil discards.
 	Logger *slog.Logger
-	// Handle is a key's live handle as name@domain, "" for none (GET /v0/agents/{pubkey}'s
-	// handle; "Identity": NIP-05 handles); nil: no key has one.
-	Handle func(key string) string
 	// Page answers GET /r/{file} for every file but {match_id}.jsonl: the match's page
 	// (transport/breakroom/public's ReplayPage, which reads c.Param("file") as the match id);
 	// nil: those paths are not_found.
 	Page echo.HandlerFunc
+	// OnGames is called once for each GET /v0/games (the usage counters' way in "games"); nil:
+	// not counted.
+	OnGames func()
 }
 
 // Door is the two doors and /v0/games; Mount adds their routes to the Break Room site.
@@ -106,7 +106,6 @@ func (d *Door) Mount(e *echo.Echo) error {
 	e.POST("/v0/matches/:id/move", d.move)
 	e.POST("/v0/matches/:id/feedback", d.feedback)
 	e.GET("/r/:file", d.replayLog)
-	e.GET("/v0/agents/:pubkey", d.agent)
 	return nil
 }
 

@@ -2,22 +2,22 @@ package play
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"arena/chain/nostr"
 	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
 
-// gamesReply is GET /v0/games ("Choosing a game"), member for member the protocol's sample: the
+// GamesReply is GET /v0/games ("Choosing a game"), member for member the protocol's sample: the
 // open games with their live counts, the recommended one, where to join and the paid tables'
 // terms. No paid tables yet: recommended_paid is null (the sample's "null when nobody waits at
 // one"), every game's stakes [] and waiting_paid {}, payments {enabled: false, rake_bps: 0,
 // stakes: [], tiers: [], docs_url}.
-type gamesReply struct {
+type GamesReply struct {
 	V               int          `json:"v"`
 	Recommended     *recommended `json:"recommended"`
 	RecommendedPaid *struct{}    `json:"recommended_paid"`
@@ -55,14 +55,43 @@ type joinInfo struct {
 	HTTP      string `json:"http"`
 }
 
-// games is GET /v0/games.
+// games is GET /v0/games, counted as a way in (Options.OnGames).
 func (d *Door) games(c echo.Context) error {
+	if d.o.OnGames != nil {
+		d.o.OnGames()
+	}
 	ctx, cancel := d.call(c.Request().Context())
 	defer cancel()
-	list, err := d.o.Backend.Games(ctx)
+	out, err := d.Games(ctx)
 	if err != nil {
 		return d.refuse(err)
 	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, out)
+}
+
+// Games is the answer of GET /v0/games ("Choosing a game"), the one the MCP door's list_games
+// gives too: the backend's games (Listed), the recommended one for this hour, the doors and the
+// paid tables' terms. Its error is the backend's.
+func (d *Door) Games(ctx context.Context) (GamesReply, error) {
+	list, err := d.o.Backend.Games(ctx)
+	if err != nil {
+		return GamesReply{}, err
+	}
+	list = Listed(list)
+	base := strings.TrimRight(d.o.PublicURL, "/")
+	out := GamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
+		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
+	if base != "" {
+		wsBase := "ws" + strings.TrimPrefix(base, "http")
+		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
+	}
+	return out, nil
+}
+
+// Listed is the games as every door lists them (GET /v0/games, MCP list_games): never null, each
+// game's stakes [] and waiting_paid {} when it has none, not null.
+func Listed(list []GameInfo) []GameInfo {
 	if list == nil {
 		list = []GameInfo{}
 	}
@@ -74,15 +103,7 @@ func (d *Door) games(c echo.Context) error {
 			list[i].WaitingPaid = map[string]int{}
 		}
 	}
-	base := strings.TrimRight(d.o.PublicURL, "/")
-	out := gamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
-		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
-	if base != "" {
-		wsBase := "ws" + strings.TrimPrefix(base, "http")
-		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}
-	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, out)
+	return list
 }
 
 // recommend picks the game with the most agents waiting (the first of a tie, in the list's
@@ -128,33 +149,4 @@ func (d *Door) replayLog(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Blob(http.StatusOK, "application/jsonl", b.Bytes())
-}
-
-// agentReply is GET /v0/agents/{pubkey}: the key and its reputation (the summary seated.players
-// shows).
-type agentReply struct {
-	V          int             `json:"v"`
-	Pubkey     string          `json:"pubkey"`
-	Reputation wire.Reputation `json:"reputation"`
-	Handle     string          `json:"handle,omitempty"` // its live handle (name@domain), when it has one
-}
-
-// agent is GET /v0/agents/{pubkey} ("Public reads"): a key's reputation from its completed ranked
-// matches, and its handle when it has one (Options.Handle); a key that is not 64 lower-case hex of
-// a curve point is bad_request.
-func (d *Door) agent(c echo.Context) error {
-	key, err := nostr.ParsePubKey(c.Param("pubkey"))
-	if err != nil {
-		return door.Refuse(CodeBadRequest, "pubkey: "+err.Error())
-	}
-	rep, err := d.o.Backend.Reputation(key.String())
-	if err != nil {
-		return d.refuse(err)
-	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	out := agentReply{V: wire.V, Pubkey: key.String(), Reputation: rep}
-	if d.o.Handle != nil {
-		out.Handle = d.o.Handle(key.String())
-	}
-	return c.JSON(http.StatusOK, out)
 }

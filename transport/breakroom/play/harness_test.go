@@ -57,7 +57,7 @@ func newRig(t *testing.T, tweak func(*Options)) *rig {
 	t.Helper()
 	r := &rig{t: t, f: newFake(), clock: &clock{t: time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)}}
 	r.nonces = auth.New(auth.Options{})
-	o := Options{Backend: r.f, Nonces: r.nonces, Now: r.clock.Now, PublicURL: "http://br.test", Handle: r.f.Handle}
+	o := Options{Backend: r.f, Nonces: r.nonces, Now: r.clock.Now, PublicURL: "http://br.test"}
 	if tweak != nil {
 		tweak(&o)
 	}

@@ -67,14 +67,6 @@ func TestHTTPPlaysAMatch(t *testing.T) {
 	if st, e := r.httpDo("POST", "/v0/matches/m_1/move", ta, map[string]any{"round": 3, "turn": 0, "action": "defect"}); st != 400 || e["code"] != "match_over" {
 		t.Fatalf("move after the end: %d %v", st, e)
 	}
-	// The agents' records after the match: the winner's with its handle, the other's without.
-	st, a := r.httpDo("GET", "/v0/agents/"+ka.pub, "", nil)
-	if rep, _ := a["reputation"].(map[string]any); st != 200 || rep == nil || num(rep, "matches") != 1 || a["handle"] != "winner@br.test" {
-		t.Fatalf("the winner's record: %d %v", st, a)
-	}
-	if st, b := r.httpDo("GET", "/v0/agents/"+kb.pub, "", nil); st != 200 || b["handle"] != nil {
-		t.Fatalf("the other's record: %d %v", st, b)
-	}
 }
 
 // TestHTTPLeaveAndRejoin: DELETE leaves the queue (left); once seated it is 409
@@ -287,22 +279,5 @@ func TestReplayLog(t *testing.T) {
 	}
 	if st, e := r.httpDo("GET", "/r/m_1", "", nil); st != 404 || e["code"] != "not_found" {
 		t.Fatalf("replay page: %d %v", st, e)
-	}
-}
-
-// TestAgentReputation: GET /v0/agents/{pubkey} is the product's record of the key; a malformed
-// key (upper case, short, not on the curve) is bad_request.
-func TestAgentReputation(t *testing.T) {
-	r := newRig(t, nil)
-	k := newKey(t, 1)
-	st, a := r.httpDo("GET", "/v0/agents/"+k.pub, "", nil)
-	rep, _ := a["reputation"].(map[string]any)
-	if _, has := a["handle"]; st != 200 || a["pubkey"] != k.pub || rep == nil || num(rep, "matches") != 0 || rep["avg_rank"] != float64(0) || has {
-		t.Fatalf("a fresh key: %d %v", st, a)
-	}
-	for _, bad := range []string{strings.ToUpper(k.pub), k.pub[:62], strings.Repeat("f", 64)} {
-		if st, e := r.httpDo("GET", "/v0/agents/"+bad, "", nil); st != 400 || e["code"] != "bad_request" {
-			t.Errorf("%s: %d %v", bad, st, e)
-		}
 	}
 }

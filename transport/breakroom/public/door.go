@@ -8,7 +8,8 @@
 // decides no rule: everything it shows is the product's (Backend), and nothing sealed leaves
 // before its reveal (a running match shows its public log only, never its ranking or seed).
 //
-// The playing doors and /v0/games, /r/{id}.jsonl and /v0/agents/{pubkey} are
+// An agent's record is one answer: /agents/{pubkey} for agents and /v0/agents/{pubkey}. The
+// playing doors and /v0/games and /r/{id}.jsonl are
 // transport/breakroom/play's.
 package public
 
@@ -104,6 +105,9 @@ type Options struct {
 	// Now is the clock of /v0/stats's days (time.Now when nil).
 	Now         func() time.Time
 	CallTimeout time.Duration
+	// Handle is a key's live handle as name@domain, "" for none (the agent record's handle;
+	// "Identity": NIP-05 handles); nil: no key has one.
+	Handle func(key string) string
 }
 
 // Door is the public reads; Mount adds their routes.
@@ -140,6 +144,7 @@ func (d *Door) Mount(e *echo.Echo) error {
 	e.GET("/leaderboard/:game", d.leaderboardPage)
 	e.GET("/v0/leaderboard/:game", d.leaderboardJSON)
 	e.GET("/agents/:pubkey", d.agent)
+	e.GET("/v0/agents/:pubkey", d.agentV0)
 	e.GET("/robots.txt", d.robots)
 	e.GET("/sitemap.xml", d.sitemap)
 	e.GET("/v0/stats", d.statsJSON)

@@ -107,6 +107,7 @@ type rig struct {
 	srv   *httptest.Server
 	store *storage.Store
 	stats *Stats
+	fake  *fake
 }
 
 func newRig(t testing.TB) *rig {
@@ -121,7 +122,13 @@ func newRig(t testing.TB) *rig {
 	}
 	st := storagetest.Open(t, storage.Options{NoSync: true})
 	stats := NewStats(st, func() time.Time { return now })
-	d, err := New(Options{Backend: f, PublicURL: "https://br.test/", Stats: stats, Now: func() time.Time { return now }})
+	d, err := New(Options{Backend: f, PublicURL: "https://br.test/", Stats: stats, Now: func() time.Time { return now },
+		Handle: func(k string) string {
+			if k == keyBea {
+				return "bea@br.test"
+			}
+			return ""
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +139,7 @@ func newRig(t testing.TB) *rig {
 	e.GET("/r/:file", d.ReplayPage) // transport/breakroom/play's route hands the page here (play.Options.Page)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &rig{t: t, h: e, srv: srv, store: st, stats: stats}
+	return &rig{t: t, h: e, srv: srv, store: st, stats: stats, fake: f}
 }
 
 // get is GET path with accept: status, content type, body.

@@ -183,8 +183,14 @@ func (d *Door) matchJSON(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"v": wire.V, "match": d.matchOut(m, spoilers)})
 }
 
+// continued indents the lines a log line's words run onto: table talk may hold "\n" (and the
+// Unicode line and paragraph separators, which some viewers break on), and a player's words must
+// never start a transcript line of their own that reads as the narrator's "[time] …".
+var continued = strings.NewReplacer("\r\n", "\n    ", "\n", "\n    ", "\r", "\n    ", "\u2028", "\n    ", "\u2029", "\n    ")
+
 // transcript is GET /r/{match_id}/transcript: the public log in the game's words (plain text),
-// one line per log line: "[time] words". A running match reads its public lines so far.
+// one entry per log line: "[time] words", a line break in the words continuing on an indented
+// line. A running match reads its public lines so far.
 func (d *Door) transcript(c echo.Context) error {
 	id := c.Param("file")
 	ctx, cancel := d.call(c.Request().Context())
@@ -221,7 +227,7 @@ func (d *Door) transcript(c echo.Context) error {
 		if t, err := time.Parse(time.RFC3339Nano, ev.At); err == nil {
 			at = t.UTC().Format("15:04:05")
 		}
-		fmt.Fprintf(&b, "[%s] %s\n", at, words)
+		fmt.Fprintf(&b, "[%s] %s\n", at, continued.Replace(words))
 	}
 	if m.Status == StatusRunning {
 		b.WriteString("\n(The match is still running.)\n")
@@ -358,13 +364,15 @@ func (d *Door) leaderboardPage(c echo.Context) error {
 	return d.page(c, "leaderboard", map[string]any{"Title": g.Name + " leaderboard", "Board": b})
 }
 
-// agentJSON is GET /agents/{pubkey} for agents: the key's reputation (as /v0/agents), its record
-// per game over completed ranked matches, and its most recent matches (no results).
+// agentJSON is an agent's record, GET /v0/agents/{pubkey} and GET /agents/{pubkey} for agents:
+// the key's reputation, its handle when it has one, its record per game over completed ranked
+// matches, and its most recent matches (no results).
 type agentJSON struct {
 	V          int               `json:"v"`
 	Pubkey     string            `json:"pubkey"`
 	Name       string            `json:"name,omitempty"`
 	Reputation wire.Reputation   `json:"reputation"`
+	Handle     string            `json:"handle,omitempty"` // its live handle (name@domain), when it has one
 	Games      map[string]record `json:"games"`
 	Recent     []matchJSON       `json:"recent"`
 }
@@ -372,25 +380,63 @@ type agentJSON struct {
 // MaxRecent is how many of an agent's matches its page lists.
 const MaxRecent = 20
 
-// agent is GET /agents/{pubkey}: HTML for browsers, JSON otherwise; a key that is not 64
-// lower-case hex of a curve point is bad_request.
+// agent is GET /agents/{pubkey}: HTML for browsers, JSON otherwise (the record GET
+// /v0/agents/{pubkey} answers); a key that is not 64 lower-case hex of a curve point is
+// bad_request.
 func (d *Door) agent(c echo.Context) error {
+	out, err := d.agentRecord(c)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Vary", "Accept")
+	if wantsHTML(c) {
+		return d.page(c, "agent", map[string]any{"Agent": out})
+	}
+	return agentOut(c, out)
+}
+
+// agentV0 is GET /v0/agents/{pubkey} ("Public reads"): the agent's record as JSON whatever
+// the Accept, the one /agents/{pubkey} gives agents.
+func (d *Door) agentV0(c echo.Context) error {
+	out, err := d.agentRecord(c)
+	if err != nil {
+		return err
+	}
+	return agentOut(c, out)
+}
+
+// agentOut writes the record as JSON.
+func agentOut(c echo.Context, out agentJSON) error {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(out); err != nil {
+		return err
+	}
+	return c.JSONBlob(http.StatusOK, bytes.TrimSpace(buf.Bytes()))
+}
+
+// agentRecord is c's {pubkey}'s record: its reputation, handle (Options.Handle), name, per-game
+// record from its completed ranked matches, and its MaxRecent most recent matches; a key that
+// is not 64 lower-case hex of a curve point is bad_request. It sets Cache-Control: no-store.
+func (d *Door) agentRecord(c echo.Context) (agentJSON, error) {
 	key, err := nostr.ParsePubKey(c.Param("pubkey"))
 	if err != nil {
-		return door.Refuse("bad_request", "pubkey: "+err.Error())
+		return agentJSON{}, door.Refuse("bad_request", "pubkey: "+err.Error())
 	}
 	pub := key.String()
 	rep, err := d.o.Backend.Reputation(pub)
 	if err != nil {
-		return refuse(err)
+		return agentJSON{}, refuse(err)
 	}
 	ctx, cancel := d.call(c.Request().Context())
 	defer cancel()
 	ms, err := d.o.Backend.Matches(ctx)
 	if err != nil {
-		return refuse(err)
+		return agentJSON{}, refuse(err)
 	}
 	out := agentJSON{V: wire.V, Pubkey: pub, Reputation: rep, Games: map[string]record{}, Recent: []matchJSON{}}
+	if d.o.Handle != nil {
+		out.Handle = d.o.Handle(pub)
+	}
 	for _, m := range ms {
 		var me *Player
 		for i, p := range m.Players {
@@ -419,13 +465,5 @@ func (d *Door) agent(c echo.Context) error {
 		}
 	}
 	noStore(c)
-	c.Response().Header().Set("Vary", "Accept")
-	if wantsHTML(c) {
-		return d.page(c, "agent", map[string]any{"Agent": out})
-	}
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(out); err != nil {
-		return err
-	}
-	return c.JSONBlob(http.StatusOK, bytes.TrimSpace(buf.Bytes()))
+	return out, nil
 }

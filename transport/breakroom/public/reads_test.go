@@ -2,6 +2,7 @@ package public
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -227,6 +228,36 @@ func TestPublicAgentByAccept(t *testing.T) {
 	}
 	for _, bad := range []string{"nothex", strings.ToUpper(keyAda), keyAda + "00", strings.Repeat("f", 64)} {
 		refused(t, r, "/agents/"+bad, 400, "bad_request")
+	}
+}
+
+// TestPublicAgentRecordIsOneAnswer: GET /v0/agents/{pubkey} is the record /agents/{pubkey} gives
+// agents, member for member (reputation, handle when the key has one, name, per-game record,
+// recent matches), JSON whatever the Accept; a bad key is bad_request there too.
+func TestPublicAgentRecordIsOneAnswer(t *testing.T) {
+	r := newRig(t)
+	for _, k := range []string{keyAda, keyBea} {
+		st, v0 := r.json("/v0/agents/" + k)
+		_, page := r.json("/agents/" + k)
+		if st != 200 || !reflect.DeepEqual(v0, page) {
+			t.Fatalf("%s: /v0/agents %d %v\n/agents %v", k, st, v0, page)
+		}
+	}
+	_, bea := r.json("/v0/agents/" + keyBea)
+	g, _ := bea["games"].(map[string]any)["dilemma"].(map[string]any)
+	if keys(bea) != "games handle name pubkey recent reputation v" || bea["handle"] != "bea@br.test" || g == nil ||
+		g["wins"] != float64(1) || num(bea["reputation"].(map[string]any), "wins") != 1 {
+		t.Fatalf("Bea's record %v", bea)
+	}
+	if _, ada := r.json("/v0/agents/" + keyAda); keys(ada) != "games name pubkey recent reputation v" {
+		t.Fatalf("Ada's record (no handle) %v", ada)
+	}
+	st, ct, b := r.get("/v0/agents/"+keyBea, "text/html")
+	if st != 200 || !strings.HasPrefix(ct, "application/json") || !strings.Contains(b, `"handle":"bea@br.test"`) {
+		t.Fatalf("/v0/agents for a browser: %d %q %s", st, ct, b)
+	}
+	for _, bad := range []string{"nothex", strings.ToUpper(keyAda), keyAda + "00", strings.Repeat("f", 64)} {
+		refused(t, r, "/v0/agents/"+bad, 400, "bad_request")
 	}
 }
 

@@ -24,6 +24,7 @@ const (
 	CounterLLMs     = "way_llms"     // GET /llms.txt
 	CounterProtocol = "way_protocol" // GET /protocol
 	CounterRules    = "way_rules"    // GET /rules/{game}
+	CounterGames    = "way_games"    // GET /v0/games (the playing door counts through Stats.Count)
 	CounterMCPCall  = "mcp_call"     // one MCP tool call (the MCP door counts through Stats.Count)
 	AgentsCounter   = "agents"
 	// JoinPrefix + the transport ("ws", "http", "mcp") counts a join.
@@ -164,6 +165,7 @@ type waysIn struct {
 	LLMs     int64 `json:"llms_txt"`
 	Protocol int64 `json:"protocol"`
 	Rules    int64 `json:"rules"`
+	Games    int64 `json:"games"` // GET /v0/games, the protocol's first step ("How to play", 0)
 	Total    int64 `json:"total"`
 }
 
@@ -233,8 +235,9 @@ func (d *Door) stats(c echo.Context, n int) (statsReply, error) {
 		dd := day(first.AddDate(0, 0, i))
 		idx[dd] = i
 		k := stored[dd]
-		w := waysIn{Start: k[CounterStart], Home: k[CounterHome], LLMs: k[CounterLLMs], Protocol: k[CounterProtocol], Rules: k[CounterRules]}
-		w.Total = w.Start + w.Home + w.LLMs + w.Protocol + w.Rules
+		w := waysIn{Start: k[CounterStart], Home: k[CounterHome], LLMs: k[CounterLLMs], Protocol: k[CounterProtocol], Rules: k[CounterRules],
+			Games: k[CounterGames]}
+		w.Total = w.Start + w.Home + w.LLMs + w.Protocol + w.Rules + w.Games
 		out.Series = append(out.Series, statsDay{Day: dd, WaysIn: w,
 			Joins:        joins{WS: k[JoinPrefix+"ws"], HTTP: k[JoinPrefix+"http"], MCP: k[JoinPrefix+"mcp"]},
 			MCPToolCalls: k[CounterMCPCall], DistinctAgents: k[AgentsCounter]})
