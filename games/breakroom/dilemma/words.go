@@ -3,6 +3,7 @@ package dilemma
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -55,9 +56,10 @@ type rankEntry struct {
 }
 
 type playerEntry struct {
-	Seat  int    `json:"seat"`
-	Name  string `json:"name"`
-	House bool   `json:"house"`
+	Seat   int    `json:"seat"`
+	Pubkey string `json:"pubkey"`
+	Name   string `json:"name"`
+	House  bool   `json:"house"`
 }
 
 func readLine(e games.Event) (line, bool) {
@@ -74,18 +76,35 @@ func name(names map[int]string, wire int) string {
 	return "seat " + strconv.Itoa(wire)
 }
 
-// Names reads the players' names from match_start (games.Narrator), keyed by house seat.
+// Names reads the players' display names from match_start (games.Narrator), keyed by house seat:
+// breakroom.DisplayNames of its players (pubkey and name) in seat order, the names the table's
+// seated message gives (breakroom-protocol-v0.md "display_name": how the table and its
+// spectators name each player), so an agent with no name is its generated name ("Amber
+// Otter"), never "seat N". A player with neither pubkey nor name is left out ("seat N").
 func (Engine) Names(events []games.Event) map[int]string {
 	names := map[int]string{}
 	for _, e := range events {
 		if e.Type != "match_start" {
 			continue
 		}
-		if l, ok := readLine(e); ok {
-			for _, p := range l.Players {
-				if p.Name != "" && p.Seat >= 0 && p.Seat < MaxPlayers {
-					names[breakroom.HouseSeat(p.Seat)] = p.Name
-				}
+		l, ok := readLine(e)
+		if !ok {
+			continue
+		}
+		var ps []playerEntry
+		for _, p := range l.Players {
+			if p.Seat >= 0 && p.Seat < MaxPlayers {
+				ps = append(ps, p)
+			}
+		}
+		sort.SliceStable(ps, func(i, j int) bool { return ps[i].Seat < ps[j].Seat })
+		ids := make([]breakroom.Identity, len(ps))
+		for i, p := range ps {
+			ids[i] = breakroom.Identity{Key: p.Pubkey, Name: p.Name}
+		}
+		for i, n := range breakroom.DisplayNames(ids) {
+			if ps[i].Pubkey != "" || ps[i].Name != "" {
+				names[breakroom.HouseSeat(ps[i].Seat)] = n
 			}
 		}
 	}

@@ -286,7 +286,7 @@ func (h *handlers) waitForTurn(ctx context.Context, raw []byte) *mcp.CallToolRes
 		if *a.WaitMS < 0 {
 			return refusal(codeBadRequest, "wait_ms is a whole number of milliseconds, 0 to 25000", "")
 		}
-		w = min(time.Duration(*a.WaitMS)*time.Millisecond, MaxWait)
+		w = play.WaitOf(*a.WaitMS)
 	}
 	start := time.Now()
 	wctx, cancel := h.wait(ctx, w)

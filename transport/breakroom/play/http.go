@@ -126,7 +126,16 @@ func wait(c echo.Context) (time.Duration, error) {
 	if err != nil || ms < 0 {
 		return 0, door.Refuse(CodeBadRequest, "wait is a whole number of milliseconds, 0 to 25000")
 	}
-	return min(time.Duration(ms)*time.Millisecond, MaxWait), nil
+	return WaitOf(ms), nil
+}
+
+// WaitOf is a wait of ms milliseconds (≥ 0) capped at MaxWait, compared in milliseconds so that
+// a count too large for a time.Duration is the cap, not a wrapped negative wait.
+func WaitOf(ms int64) time.Duration {
+	if ms >= int64(MaxWait/time.Millisecond) {
+		return MaxWait
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // longPoll is a context for a long poll of up to w: it ends with the request, at w plus the
