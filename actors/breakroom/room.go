@@ -590,15 +590,26 @@ func (r *Room) Leave(ctx context.Context, conn string) (wire.Left, error) {
 // Feedback keeps the connection's player's note on its finished match (see the package doc).
 func (r *Room) Feedback(ctx context.Context, conn string, f *wire.Feedback) (wire.FeedbackReceived, error) {
 	v, err := r.call(ctx, &opResolve{conn: conn, matchID: f.MatchID})
-	if err != nil {
+	var key string
+	var ended bool
+	var endedAt time.Time
+	switch {
+	case err == nil:
+		at := v.(*seatRef)
+		key, ended, endedAt = at.key, at.end != nil, at.endedAt
+	case refusalCode(err) == "not_seated" || refusalCode(err) == "unknown_match":
+		key, ended, endedAt, err = r.storedSeat(ctx, conn, f.MatchID, err)
+		if err != nil {
+			return wire.FeedbackReceived{}, err
+		}
+	default:
 		return wire.FeedbackReceived{}, err
 	}
-	at := v.(*seatRef)
 	now := r.arena.Clock().Now()
 	switch {
-	case at.end == nil:
+	case !ended:
 		return wire.FeedbackReceived{}, games.Errorf("match_running", "match %s has not ended: send feedback after match_end", f.MatchID)
-	case now.After(at.endedAt.Add(FeedbackOpen)):
+	case now.After(endedAt.Add(FeedbackOpen)):
 		return wire.FeedbackReceived{}, games.Errorf("feedback_closed", "feedback on match %s closed 24 h after its end", f.MatchID)
 	}
 	note, _ := json.Marshal(struct {
@@ -606,10 +617,45 @@ func (r *Room) Feedback(ctx context.Context, conn string, f *wire.Feedback) (wir
 		Text   string    `json:"text"`
 		Rating int       `json:"rating,omitempty"`
 	}{now, f.Text, f.Rating})
-	if err := r.arena.Store().PutBreakroomFeedback(f.MatchID, at.key, note); err != nil {
+	if err := r.arena.Store().PutBreakroomFeedback(f.MatchID, key, note); err != nil {
 		return wire.FeedbackReceived{}, &games.Error{Code: "busy", Msg: "the note could not be kept; send it again", Retry: true}
 	}
 	return wire.FeedbackReceived{MatchID: f.MatchID}, nil
+}
+
+// refusalCode is err's protocol code ("" for an error that is not a games.Error).
+func refusalCode(err error) string {
+	var ge *games.Error
+	if errors.As(err, &ge) {
+		return ge.Code
+	}
+	return ""
+}
+
+// storedSeat finds the connection's key in the stored seating of matchID when the connection
+// is not at that match any more (a signed join after the room forgot the match's sessions, past
+// the feedback window or at a restart): a player of a match is a key of its seating, not a
+// token. It answers whether the match is over and when it ended; refused (the connection's
+// not_seated or unknown_match) when the key did not play matchID or was a house seat.
+func (r *Room) storedSeat(ctx context.Context, conn, matchID string, refused error) (key string, ended bool, endedAt time.Time, err error) {
+	v, err := r.call(ctx, &opJoinStatus{conn: conn})
+	if err != nil {
+		return "", false, time.Time{}, err
+	}
+	key = v.(*joinStatus).key
+	mi, err := r.Match(ctx, matchID)
+	if err != nil {
+		if refusalCode(err) == "unknown_match" {
+			return "", false, time.Time{}, refused
+		}
+		return "", false, time.Time{}, err
+	}
+	for _, p := range mi.Players {
+		if p.Pubkey == key && !p.House && !p.Staff {
+			return key, mi.Status != MatchRunning, mi.Ended, nil
+		}
+	}
+	return "", false, time.Time{}, refused
 }
 
 // Live is one game's live counts (GET /v0/games, /v0/live): agents Waiting in its queue, agents
