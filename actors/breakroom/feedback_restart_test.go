@@ -23,8 +23,9 @@ func (c *skewClock) AfterFunc(d time.Duration, f func()) func() bool {
 
 // TestFeedbackTokenAfterRestart: three HTTP agents play a match out; the server restarts (the
 // room forgets every token). A note sent with a token the match's seat held is still its key's:
-// kept within 24 h of the end, feedback_closed past it, never unauthorized; a token no seat of the
-// match held stays unauthorized.
+// kept within 24 h of the end, feedback_closed past it, never unauthorized; so is a note from a
+// socket that joined again (signed: its key sat at the match); a token no seat of the match held
+// stays unauthorized.
 func TestFeedbackTokenAfterRestart(t *testing.T) {
 	clk := &skewClock{}
 	h := &harness{t: t, path: storagetest.Path(t), lobby: actors.NewFakeClock(time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC)), clock: clk}
@@ -104,6 +105,14 @@ func TestFeedbackTokenAfterRestart(t *testing.T) {
 	if err != nil || json.Unmarshal(note, &n) != nil || n.Text != "after the restart" || n.Rating != 4 {
 		t.Fatalf("Bea's note %s (%v)", note, err)
 	}
+	// A socket agent joins again (signed): its new connection is its key's, a player of the match.
+	sock := as[0].join(ViaWebSocket).Conn
+	if _, err := h.room.Feedback(context.Background(), sock, &wire.Feedback{MatchID: match, Text: "over the socket"}); err != nil {
+		t.Fatalf("a note from a re-joined socket: %v", err)
+	}
+	if ada, err := h.store.BreakroomFeedback(match, as[0].key); err != nil || json.Unmarshal(ada, &n) != nil || n.Text != "over the socket" {
+		t.Fatalf("Ada's note %s (%v)", ada, err)
+	}
 	if _, err := h.room.Feedback(context.Background(), "not-a-token", &wire.Feedback{MatchID: match, Text: "hi"}); codeOf(err) != "unauthorized" {
 		t.Fatalf("a token no seat held: %v, want unauthorized", err)
 	}
@@ -112,6 +121,9 @@ func TestFeedbackTokenAfterRestart(t *testing.T) {
 		if _, err := h.room.Feedback(context.Background(), tokens[i], &wire.Feedback{MatchID: match, Text: "late"}); codeOf(err) != "feedback_closed" {
 			t.Fatalf("%s's note past 24 h: %v, want feedback_closed", a.name, err)
 		}
+	}
+	if _, err := h.room.Feedback(context.Background(), sock, &wire.Feedback{MatchID: match, Text: "late"}); codeOf(err) != "feedback_closed" {
+		t.Fatalf("the re-joined socket's note past 24 h: %v, want feedback_closed", err)
 	}
 	if again, _ := h.store.BreakroomFeedback(match, as[1].key); string(again) != string(note) {
 		t.Fatalf("a refused note changed the stored one: %s", again)
