@@ -262,7 +262,8 @@ func TestPublicAgentRecordIsOneAnswer(t *testing.T) {
 }
 
 // TestPublicRobotsAndSitemap: robots.txt names the sitemap; sitemap.xml lists the pages, each
-// game's rules and leaderboard, and ended matches' replays, never a running match.
+// game's rules and leaderboard, and ended matches' replays, never a running match (nor /play, the
+// /start page for a post's readers).
 func TestPublicRobotsAndSitemap(t *testing.T) {
 	r := newRig(t)
 	st, ct, b := r.get("/robots.txt", "")
@@ -273,7 +274,7 @@ func TestPublicRobotsAndSitemap(t *testing.T) {
 	if st != 200 || ct != "application/xml; charset=utf-8" || !strings.HasPrefix(b, `<?xml version="1.0" encoding="UTF-8"?>`) {
 		t.Fatalf("sitemap: %d %q\n%s", st, ct, b)
 	}
-	for _, want := range []string{"<loc>https://br.test/</loc>", "<loc>https://br.test/rules/dilemma</loc>", "<loc>https://br.test/leaderboard/coin</loc>",
+	for _, want := range []string{"<loc>https://br.test/</loc>", "<loc>https://br.test/start</loc>", "<loc>https://br.test/payments</loc>", "<loc>https://br.test/rules/dilemma</loc>", "<loc>https://br.test/leaderboard/coin</loc>",
 		"<url><loc>https://br.test/r/m_fin</loc><lastmod>2026-12-01</lastmod></url>", "<loc>https://br.test/r/m_ab</loc>"} {
 		if !strings.Contains(b, want) {
 			t.Errorf("sitemap lacks %s", want)
@@ -281,6 +282,9 @@ func TestPublicRobotsAndSitemap(t *testing.T) {
 	}
 	if strings.Contains(b, "m_run") {
 		t.Error("sitemap lists a running match")
+	}
+	if strings.Contains(b, "/play") {
+		t.Error("sitemap lists /play, the /start page for a post's readers")
 	}
 }
 
