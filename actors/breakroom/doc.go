@@ -38,7 +38,10 @@
 //     queued (long-polled while queued) or left.
 //   - Leave(ctx, conn) (wire.Left, error): DELETE /v0/join/{token}; already_playing once seated.
 //   - Feedback(ctx, conn, *wire.Feedback) (wire.FeedbackReceived, error): after match_end, for
-//     24 h; match_running before, feedback_closed after.
+//     24 h; match_running before, feedback_closed after. The player is a key of the match's
+//     stored seating: named by the connection's seat, by a token a seat held when the table
+//     formed (its SHA-256 kept in the seating), or by a signed join's new connection whose key
+//     sat there, so the codes hold once the room forgot the match's sessions and after a restart.
 //   - Reputation(key) (wire.Reputation, error): GET /v0/agents/{pubkey}'s record.
 //   - Live(ctx) ([]Live, error): each game (its Game: name, summary, rules, sizes) with agents
 //     waiting, agents playing, house seats and running tables (GET /v0/games, /v0/live).

@@ -31,6 +31,7 @@ type harness struct {
 	room  *Room
 	lobby *actors.FakeClock // the room's clock: the lobby timer, the house fill and the HTTP silence wait for the test
 	seed  []byte            // every match's seed (nil: drawn)
+	clock actors.Clock      // the runtime's clock (nil: the wall clock)
 }
 
 // shortDilemma is a Dilemma game with a short match and deadlines: two iterations at most per
@@ -70,7 +71,7 @@ func (h *harness) start(g Game) {
 	}
 	h.room = room
 	h.arena, err = actors.Start(actors.Options{DB: st, Bracket: br, InstanceKey: ed25519.NewKeyFromSeed(make([]byte, 32)),
-		Products: []actors.Product{room.Product()}})
+		Clock: h.clock, Products: []actors.Product{room.Product()}})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -602,6 +602,11 @@ func (r *Room) Feedback(ctx context.Context, conn string, f *wire.Feedback) (wir
 		if err != nil {
 			return wire.FeedbackReceived{}, err
 		}
+	case refusalCode(err) == "unauthorized":
+		key, ended, endedAt, err = r.tokenSeat(ctx, conn, f.MatchID, err)
+		if err != nil {
+			return wire.FeedbackReceived{}, err
+		}
 	default:
 		return wire.FeedbackReceived{}, err
 	}
@@ -656,6 +661,48 @@ func (r *Room) storedSeat(ctx context.Context, conn, matchID string, refused err
 		}
 	}
 	return "", false, time.Time{}, refused
+}
+
+// tokenSeat finds a token the room does not know (any more) in the stored seating of matchID:
+// the token a seat's agent held when the table formed (seatRec.Token), so that a player whose
+// session the room forgot (past the feedback window, or at a restart) is still known by it. It
+// answers the seat's key, whether the match is over and when it ended; refused (unauthorized)
+// when no seat of matchID held the token.
+func (r *Room) tokenSeat(ctx context.Context, token, matchID string, refused error) (key string, ended bool, endedAt time.Time, err error) {
+	if token == "" {
+		return "", false, time.Time{}, refused
+	}
+	table, err := r.arena.Store().RoundTable(matchID)
+	if err != nil || !strings.HasPrefix(table, "br-") {
+		return "", false, time.Time{}, refused
+	}
+	seatings, err := r.seatings()
+	if err != nil {
+		return "", false, time.Time{}, err
+	}
+	want := tokenHash(token)
+	for _, st := range seatings {
+		if st.id != table {
+			continue
+		}
+		var se seating
+		if json.Unmarshal(st.raw, &se) != nil {
+			break
+		}
+		for _, s := range se.Seats {
+			if s.Token != "" && s.Token == want && !s.House && !s.Staff {
+				key = s.Key
+			}
+		}
+	}
+	if key == "" {
+		return "", false, time.Time{}, refused
+	}
+	mi, err := r.Match(ctx, matchID)
+	if err != nil {
+		return "", false, time.Time{}, refused
+	}
+	return key, mi.Status != MatchRunning, mi.Ended, nil
 }
 
 // Live is one game's live counts (GET /v0/games, /v0/live): agents Waiting in its queue, agents

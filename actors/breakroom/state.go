@@ -2,6 +2,7 @@ package breakroom
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -106,6 +107,10 @@ type seatRec struct {
 	Spoilers bool   `json:"spoilers,omitempty"`
 	House    bool   `json:"house,omitempty"`
 	Staff    bool   `json:"staff,omitempty"`
+	// Token is the SHA-256 (hex) of the token the seat's agent held when the table formed: a
+	// note sent with that token after the room forgot it (past the feedback window, a
+	// restart) is still known as this seat's (Room.Feedback). Never shown; "" for a house seat.
+	Token string `json:"token,omitempty"`
 }
 
 // seating is a match's seating (storage: PutBreakroomTable), written before its table opens.
@@ -737,6 +742,12 @@ func (st *state) pushPresence(s *session) {
 	}()
 }
 
+// tokenHash is a token as a stored seating keeps it (seatRec.Token): SHA-256, hex.
+func tokenHash(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
 // formed answers a table the lobby formed: the seating is stored, then the table opens.
 func (st *state) formed(tf *lobby.TableFormed) {
 	g := st.r.games[tf.Queue]
@@ -754,6 +765,9 @@ func (st *state) formed(tf *lobby.TableFormed) {
 		if s := st.sessions[gameKey(tf.Queue, ls.Key)]; s != nil && !ls.House && !ls.Staff &&
 			(s.status == sQueued || s.status == sJoining) {
 			rec.Name, rec.Spoilers = s.name, s.spoilers
+			if s.conn != nil {
+				rec.Token = tokenHash(s.conn.id)
+			}
 			s.status, s.m, s.seat = sSeating, m, i+1
 			m.sess[i+1] = s
 			st.bump(s)

@@ -214,6 +214,17 @@ func object(raw []byte) (members, error) {
 	return m, nil
 }
 
+// CheckVersion is nil when raw, a message's "v" member as sent, is the integer 0, else the
+// bad_version refusal Decode and DecodeHTTP give, for a door that reads its own body (POST
+// /v0/handle) but must refuse a wrong v as the playing doors do.
+func CheckVersion(raw []byte) error {
+	v, err := canon.Parse(raw)
+	if err != nil {
+		return refuse(CodeBadVersion, "this server speaks protocol version 0; got v %s", clip(raw))
+	}
+	return version(v)
+}
+
 // version refuses any v but the integer 0.
 func version(v canon.Value) error {
 	if n, ok := v.Int(); ok && n == V && string(v.Raw()) == "0" {

@@ -21,10 +21,50 @@ func Encode(m Outbound) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	b = unescape(b)
 	if len(b) > MaxFrame {
 		return nil, fmt.Errorf("wire: %s message of %d bytes is over the %d-byte frame limit", m.Type(), len(b), MaxFrame)
 	}
 	return b, nil
+}
+
+// unescape writes back as themselves the characters encoding/json escapes and canonical JSON
+// does not: "<", ">", "&" (\u003c, \u003e, \u0026) and U+2028, U+2029. A game measures its
+// visible_state in canonical bytes against breakroom.StateBudget (J31), so the frame must not
+// grow a talk line of them sixfold. b is encoding/json's output: every backslash starts an
+// escape, so one that is not of these five is copied with the byte it escapes.
+func unescape(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			switch string(b[i+2 : i+6]) {
+			case "003c":
+				out, i = append(out, '<'), i+5
+				continue
+			case "003e":
+				out, i = append(out, '>'), i+5
+				continue
+			case "0026":
+				out, i = append(out, '&'), i+5
+				continue
+			case "2028":
+				out, i = append(out, "\u2028"...), i+5
+				continue
+			case "2029":
+				out, i = append(out, "\u2029"...), i+5
+				continue
+			}
+		}
+		out, i = append(out, b[i], b[i+1]), i+1
+	}
+	return out
 }
 
 // withHead writes {"type":t,"v":0, members of body…}; body is a JSON object.

@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,11 +18,11 @@ const maxBody = 4 << 10
 
 // claimBody is POST /v0/handle's body: {pubkey, name, nonce, sig}, v optional (0).
 type claimBody struct {
-	V      *int   `json:"v"`
-	Pubkey string `json:"pubkey"`
-	Name   string `json:"name"`
-	Nonce  string `json:"nonce"`
-	Sig    string `json:"sig"`
+	V      json.RawMessage `json:"v"` // as sent: only 0 (wire.CheckVersion)
+	Pubkey string          `json:"pubkey"`
+	Name   string          `json:"name"`
+	Nonce  string          `json:"nonce"`
+	Sig    string          `json:"sig"`
 }
 
 // claimReply is a claim's answer: the handle as a NIP-05 identifier (name@domain), its parts
@@ -50,8 +51,11 @@ func (d *Door) claimHandle(c echo.Context) error {
 	if err := door.Decode(c, maxBody, &b); err != nil {
 		return err
 	}
-	if b.V != nil && *b.V != wire.V {
-		return door.Refuse("bad_version", fmt.Sprintf("v is %d; this server speaks v %d", *b.V, wire.V))
+	if b.V != nil {
+		if err := wire.CheckVersion(b.V); err != nil {
+			r, _ := door.AsRefusal(err)
+			return r
+		}
 	}
 	for _, m := range []struct{ name, v string }{{"pubkey", b.Pubkey}, {"name", b.Name}, {"nonce", b.Nonce}, {"sig", b.Sig}} {
 		if m.v == "" {

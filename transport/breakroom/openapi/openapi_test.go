@@ -27,7 +27,7 @@ func TestOpenAPIDocumentValidates(t *testing.T) {
 	for _, p := range []string{"/v0/games", "/v0/challenge", "/v0/join", "/v0/join/{token}", "/v0/matches/{id}/state",
 		"/v0/matches/{id}/move", "/v0/matches/{id}/feedback", "/v0/play", "/r/{match_id}.jsonl", "/v0/agents/{pubkey}",
 		"/v0/handle", "/.well-known/nostr.json", "/badge/{pubkey}.svg", "/openapi.json", "/healthz",
-		"/", "/llms.txt", "/protocol", "/rules/{game}", "/v0/matches", "/v0/matches/{id}", "/r/{match_id}/transcript", "/v0/leaderboard/{game}",
+		"/", "/llms.txt", "/start", "/play", "/payments", "/protocol", "/rules/{game}", "/v0/matches", "/v0/matches/{id}", "/r/{match_id}/transcript", "/v0/leaderboard/{game}",
 		"/agents/{pubkey}", "/robots.txt", "/sitemap.xml", "/v0/stats", "/stats", "/mcp", "/mcp/free", "/.well-known/mcp/server-card.json",
 		"/v0/live", "/v0/live/stream", "/r/{match_id}/live"} {
 		if doc.Paths.Find(p) == nil {

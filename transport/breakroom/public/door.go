@@ -1,5 +1,6 @@
 // Package public is Break Room's public reads (breakroom-protocol-v0.md "Public reads"): the start
-// page (GET /, /llms.txt), the protocol (/protocol), each game's rules (/rules/{game}), the match
+// page (GET /, /llms.txt), how to play (/start, and /play where match_end.nostr_post links),
+// the paid tables' page (/payments), the protocol (/protocol), each game's rules (/rules/{game}), the match
 // list and results (/matches, /v0/matches, /v0/matches/{id}), a match's page (/r/{id}: live, then
 // its replay; replay.go, mounted by play's /r/{file} route) and its plain-text transcript
 // (/r/{id}/transcript), leaderboards (/leaderboard/{game}, /v0/leaderboard/{game}), an agent's page
@@ -135,6 +136,9 @@ func New(o Options) (*Door, error) {
 func (d *Door) Mount(e *echo.Echo) error {
 	e.GET("/", d.home)
 	e.GET("/llms.txt", d.llms)
+	e.GET("/start", d.start)
+	e.GET("/play", d.start)
+	e.GET("/payments", d.payments)
 	e.GET("/protocol", d.protocol)
 	e.GET("/rules/:game", d.rules)
 	e.GET("/matches", d.matchesPage)

@@ -233,7 +233,8 @@ func TestPublicAgentByAccept(t *testing.T) {
 
 // TestPublicAgentRecordIsOneAnswer: GET /v0/agents/{pubkey} is the record /agents/{pubkey} gives
 // agents, member for member (reputation, handle when the key has one, name, per-game record,
-// recent matches), JSON whatever the Accept; a bad key is bad_request there too.
+// recent matches), JSON whatever the Accept; the HTML page shows the handle; a bad key is
+// bad_request there too.
 func TestPublicAgentRecordIsOneAnswer(t *testing.T) {
 	r := newRig(t)
 	for _, k := range []string{keyAda, keyBea} {
@@ -256,13 +257,17 @@ func TestPublicAgentRecordIsOneAnswer(t *testing.T) {
 	if st != 200 || !strings.HasPrefix(ct, "application/json") || !strings.Contains(b, `"handle":"bea@br.test"`) {
 		t.Fatalf("/v0/agents for a browser: %d %q %s", st, ct, b)
 	}
+	if st, _, page := r.get("/agents/"+keyBea, "text/html"); st != 200 || !strings.Contains(page, "bea@br.test") {
+		t.Fatalf("Bea's page lacks her handle: %d\n%s", st, page)
+	}
 	for _, bad := range []string{"nothex", strings.ToUpper(keyAda), keyAda + "00", strings.Repeat("f", 64)} {
 		refused(t, r, "/v0/agents/"+bad, 400, "bad_request")
 	}
 }
 
 // TestPublicRobotsAndSitemap: robots.txt names the sitemap; sitemap.xml lists the pages, each
-// game's rules and leaderboard, and ended matches' replays, never a running match.
+// game's rules and leaderboard, and ended matches' replays, never a running match (nor /play, the
+// /start page for a post's readers).
 func TestPublicRobotsAndSitemap(t *testing.T) {
 	r := newRig(t)
 	st, ct, b := r.get("/robots.txt", "")
@@ -273,7 +278,7 @@ func TestPublicRobotsAndSitemap(t *testing.T) {
 	if st != 200 || ct != "application/xml; charset=utf-8" || !strings.HasPrefix(b, `<?xml version="1.0" encoding="UTF-8"?>`) {
 		t.Fatalf("sitemap: %d %q\n%s", st, ct, b)
 	}
-	for _, want := range []string{"<loc>https://br.test/</loc>", "<loc>https://br.test/rules/dilemma</loc>", "<loc>https://br.test/leaderboard/coin</loc>",
+	for _, want := range []string{"<loc>https://br.test/</loc>", "<loc>https://br.test/start</loc>", "<loc>https://br.test/payments</loc>", "<loc>https://br.test/rules/dilemma</loc>", "<loc>https://br.test/leaderboard/coin</loc>",
 		"<url><loc>https://br.test/r/m_fin</loc><lastmod>2026-12-01</lastmod></url>", "<loc>https://br.test/r/m_ab</loc>"} {
 		if !strings.Contains(b, want) {
 			t.Errorf("sitemap lacks %s", want)
@@ -281,6 +286,9 @@ func TestPublicRobotsAndSitemap(t *testing.T) {
 	}
 	if strings.Contains(b, "m_run") {
 		t.Error("sitemap lists a running match")
+	}
+	if strings.Contains(b, "/play") {
+		t.Error("sitemap lists /play, the /start page for a post's readers")
 	}
 }
 
