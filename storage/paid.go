@@ -79,6 +79,7 @@ type PaidHold struct {
 	Pending   bool     `json:"pending,omitempty"`
 	Foreign   int64    `json:"foreign,omitempty"`
 	Seat      int      `json:"seat,omitempty"`
+	Dropped   string   `json:"dropped,omitempty"` // why the hold was dropped, when that is said
 }
 
 // maxPaidID bounds a paid table's or hold's id and a seat token, in bytes.

@@ -157,6 +157,9 @@ type PaidCheck struct {
 	Table    string    `json:"table"`
 	Round    string    `json:"round,omitempty"`
 	Seat     int       `json:"seat,omitempty"`
+	// Dropped says why a dropped hold was dropped, where that is more than "unpaid at
+	// starts_at": a hold dropped while its table filled, to make room for a new one (paidEvicted).
+	Dropped string `json:"dropped,omitempty"`
 	// Outcome is what became of the entry once the ledger has it (paid_outcome.go): "settled"
 	// (the seat's round is settled: Payout), "refunded" (the seat did not play and its money
 	// went back: Refunds), "" while neither.
@@ -314,9 +317,12 @@ func (p *PaidTables) Format() string { return p.o.Format }
 // Hold holds a seat for j's Badge owner on the table filling now (the first hold starts the
 // table's clock: starts_at = now + Gather), answered once the hold is in the ledger. payFrom
 // are the CAIP-10 accounts whose deposits count. Refusals: in_a_round (the Badge holds a live
-// seat or a hold already, or its owner a hold at this table), bad_table when the table is full, or (retry: true) while the arena's
-// account could not fund the house seats (PaidOptions.Funds), bad_request without pay_from or
-// endpoint, busy when the ledger could not write or the account could not be read.
+// seat or a hold already, or its owner a hold at this table), bad_table when the table has its
+// seats paid, or its holds at their bound and every one's entry seen on chain (below that a
+// hold past the bound drops the oldest hold whose entry the chain has not seen), or its hold
+// there was dropped so, or (retry: true) while the arena's account could not fund the house
+// seats (PaidOptions.Funds), bad_request without pay_from or endpoint, busy when the ledger
+// could not write or the account or the chain could not be read.
 func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (PaidHold, error) {
 	if err := p.fits(j.Format, j.Seats); err != nil {
 		return PaidHold{}, err
@@ -333,13 +339,13 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	} else if live != nil {
 		return PaidHold{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s", j.Agent, live.seat, live.round)
 	}
-	if err := p.roomFor(ctx); err != nil {
-		return PaidHold{}, err
-	}
 	payFrom = append([]string(nil), payFrom...)
 	sort.Strings(payFrom)
 	req := &paidHoldReq{Join: j, PayFrom: payFrom, Accounts: accounts, Funds: -1,
 		Until: time.Now().Add(ask.Timeout(ctx, p.a.AskTimeout()) - holdAnswerMargin)}
+	if err := p.roomFor(ctx, req); err != nil {
+		return PaidHold{}, err
+	}
 	if p.o.Funds != nil && p.o.Chain != nil && p.o.House != "" {
 		avail, err := p.o.Funds.Available(ctx)
 		if err != nil {
@@ -358,20 +364,26 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 // holds cost nothing, so only those whose entry the chain has (final, or seen and not yet
 // final) take its seats. It reads the chain only once the table has as many holds as seats; a
 // read that fails refuses nothing (starts_at seats the paid holds in hold order, and refunds a
-// paid hold past the seats).
-func (p *PaidTables) roomFor(ctx context.Context) error {
+// paid hold past the seats). It fills req's Unseen with the holds read whose entry the chain has
+// not seen, oldest first (the one a hold past the table's bound drops: paidActor.hold), and
+// Read when every hold was read.
+func (p *PaidTables) roomFor(ctx context.Context, req *paidHoldReq) error {
 	v, err := paidAsk[*paidFillingView](ctx, p, &paidFillingGet{})
 	if err != nil {
 		return err
 	}
 	paid := 0
+	req.Read = true
 	for i, h := range v.Holds {
 		var c PaidCheck
 		if p.read(ctx, h, v.Accounts[i], &c) != nil {
+			req.Read, req.Unseen = false, nil
 			return nil
 		}
 		if c.Paid || c.Pending {
 			paid++
+		} else {
+			req.Unseen = append(req.Unseen, h.Hold)
 		}
 	}
 	if len(v.Holds) > 0 && paid >= p.seats {

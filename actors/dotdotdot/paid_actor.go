@@ -51,6 +51,10 @@ type (
 		// not in the ledger by then is dropped rather than answered, since its seat token would
 		// reach nobody and the hold would lock its Badge out of the table.
 		Until time.Time
+		// Unseen are the holds of the table filling now whose entry the chain had not seen when
+		// read (PaidTables.roomFor), oldest first; Read says every one was read.
+		Unseen []string
+		Read   bool
 	}
 	paidHoldReply struct {
 		Hold PaidHold
@@ -192,8 +196,8 @@ func (a *paidActor) Receive(ctx actor.Context) {
 		ctx.Respond(&paidTableView{OK: true, Table: t.id, Round: t.round, PaidBy: maps.Clone(t.paidBy), Void: t.void})
 	case *paidFillingGet:
 		v := &paidFillingView{}
-		if t := a.filling; t != nil && a.p.a.Clock().Now().Before(t.startsAt) && len(t.holds) >= a.seats {
-			for _, h := range t.holds {
+		if t := a.filling; t != nil && a.p.a.Clock().Now().Before(t.startsAt) && len(liveHolds(t)) >= a.seats {
+			for _, h := range liveHolds(t) {
 				v.Holds, v.Accounts = append(v.Holds, h.PaidHold), append(v.Accounts, h.accounts)
 			}
 		}
@@ -355,7 +359,7 @@ func (a *paidActor) record(t *paidTable) storage.PaidTable {
 		c := h.check
 		r.Holds = append(r.Holds, storage.PaidHold{ID: h.Hold, SeatToken: h.SeatToken, Agent: h.join.Agent, Name: h.join.Name,
 			Endpoint: h.join.Endpoint, Kind: h.join.Kind, Owner: h.join.Owner, Human: h.join.Human, PayFrom: h.PayFrom, Status: c.Status,
-			Paid: c.Paid, PaidBy: c.PaidBy, Amount: c.Amount, Pending: c.Pending, Foreign: c.Foreign, Seat: c.Seat})
+			Paid: c.Paid, PaidBy: c.PaidBy, Amount: c.Amount, Pending: c.Pending, Foreign: c.Foreign, Seat: c.Seat, Dropped: c.Dropped})
 	}
 	return r
 }
@@ -433,20 +437,58 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 		return
 	}
 	// One seat per owner at a table (§5.7: a hold is a seat for the Badge's owner): one person
-	// at two seats of a round could play them together. An owner's aliases are the owner.
+	// at two seats of a round could play them together. An owner's aliases are the owner. A
+	// Badge or owner whose hold was dropped to make room does not hold again at the table: else
+	// a few Badges holding again and again would drop every other hold before it is paid.
 	for _, h := range t.holds {
-		if m.Join.Owner != "" && ownerKey(h.join.Owner) == ownerKey(m.Join.Owner) {
+		sameOwner := m.Join.Owner != "" && ownerKey(h.join.Owner) == ownerKey(m.Join.Owner)
+		if h.check.Status == storage.PaidDropped && (sameOwner || h.join.Agent == m.Join.Agent) {
+			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the hold %s of %s at %s was dropped (%s); it does not hold again there; the next table opens at %s",
+				h.Hold, h.join.Agent, t.id, h.check.Dropped, t.startsAt.UTC().Format(time.RFC3339))})
+			return
+		}
+		if sameOwner {
 			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeInARound, "%s already holds a seat at %s for its owner %s (its hold %s); an owner takes one seat at a table",
 				h.join.Agent, t.id, m.Join.Owner, h.Hold)})
 			return
 		}
 	}
 	// A hold costs nothing until it is paid, so holds do not fill the table's seats (the paid
-	// ones do, at starts_at: decide); they are only bounded, paidHoldsPerSeat to a seat.
-	if len(t.holds) >= a.seats*paidHoldsPerSeat {
-		ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the paid table filling now holds as many seats as it takes (%d for its %d seats); the next opens at %s",
-			len(t.holds), a.seats, t.startsAt.UTC().Format(time.RFC3339))})
-		return
+	// ones do, at starts_at: decide); they are only bounded, paidHoldsPerSeat to a seat. Past
+	// the bound the new hold drops the oldest whose entry the chain has not seen (as it was
+	// read just now: roomFor), so holds nobody pays cannot lock the table; only when every
+	// hold's entry is seen is it refused.
+	var evicted *paidHold
+	var evictedWas PaidCheck
+	if live := liveHolds(t); len(live) >= a.seats*paidHoldsPerSeat {
+		unseen := map[string]bool{}
+		for _, id := range m.Unseen {
+			unseen[id] = true
+		}
+		for _, h := range live {
+			if h.committed && unseen[h.Hold] {
+				evicted = h
+				break
+			}
+		}
+		switch {
+		case evicted == nil && !m.Read:
+			ctx.Respond(&paidHoldReply{Err: &games.Error{Code: "busy", Retry: true,
+				Msg: "the paid table filling now is at its bound of holds and the chain could not be read to find one unpaid to drop"}})
+			return
+		case evicted == nil:
+			ctx.Respond(&paidHoldReply{Err: games.Errorf(CodeBadTable, "the paid table filling now holds as many seats as it takes (%d for its %d seats), each with its entry on chain; the next opens at %s",
+				len(live), a.seats, t.startsAt.UTC().Format(time.RFC3339))})
+			return
+		}
+		evictedWas = evicted.check
+		evicted.check.Status, evicted.check.Dropped = storage.PaidDropped, paidEvicted
+		p.log.Info("paid hold dropped to make room: its entry was not seen on chain", "table", t.id, "hold", evicted.Hold)
+	}
+	unevict := func() {
+		if evicted != nil && evicted.check.Dropped == paidEvicted {
+			evicted.check = evictedWas
+		}
 	}
 	h := &paidHold{join: m.Join, accounts: m.Accounts}
 	h.Hold = randomHoldID()
@@ -460,6 +502,7 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 	refuse := func(what string, err error) {
 		p.log.Error("paid hold not "+what+": refused", "table", t.id, "err", err)
 		a.drop(t, h)
+		unevict()
 		a.save(ctx, t, nil)
 		ctx.Send(to, &paidHoldReply{Err: &games.Error{Code: "busy", Msg: "the hold could not be recorded", Retry: true}})
 		a.resume(ctx, t)
@@ -478,6 +521,7 @@ func (a *paidActor) hold(ctx actor.Context, m *paidHoldReq) {
 				// The ledger keeps an empty hold, opened and never received into.
 				p.log.Warn("paid hold in the ledger after its asker stopped waiting: dropped", "table", t.id, "hold", h.Hold)
 				a.drop(t, h)
+				unevict()
 				a.save(ctx, t, nil)
 				a.resume(ctx, t)
 				return
@@ -504,14 +548,15 @@ func ownerKey(owner string) string {
 
 // holding is the table and hold by which agent holds a paid seat not yet played: a hold on a
 // table still filling (its starts_at passed or not), or a paid hold on a table decided and
-// opening. A table open is live (Arena.liveSeatOf); a hold dropped or failed holds nothing.
+// opening. A table open is live (Arena.liveSeatOf); a hold dropped (also one dropped while its
+// table filled) or failed holds nothing.
 func (a *paidActor) holding(agent string) (*paidTable, *paidHold) {
 	for _, t := range a.byID {
 		if t.status != storage.PaidFilling && t.status != storage.PaidDecided {
 			continue
 		}
 		for _, h := range t.holds {
-			if h.join.Agent == agent && (t.status == storage.PaidFilling || (h.check.Paid && h.check.Status != storage.PaidDropped)) {
+			if h.join.Agent == agent && h.check.Status != storage.PaidDropped && (t.status == storage.PaidFilling || h.check.Paid) {
 				return t, h
 			}
 		}
@@ -539,7 +584,7 @@ func (a *paidActor) drop(t *paidTable, h *paidHold) {
 // memo is h's memo in the ledger with check c.
 func (a *paidActor) memo(h *paidHold, c PaidCheck) json.RawMessage {
 	b, _ := json.Marshal(holdMemo{Agent: h.join.Agent, Name: h.join.Name, Table: h.Table, StartsAt: h.StartsAt, PayFrom: h.PayFrom,
-		Token: hex.EncodeToString(h.tokenHash[:]), Status: c.Status, Round: c.Round, Seat: c.Seat, PaidBy: c.PaidBy})
+		Token: hex.EncodeToString(h.tokenHash[:]), Status: c.Status, Round: c.Round, Seat: c.Seat, PaidBy: c.PaidBy, Dropped: c.Dropped})
 	return b
 }
 
@@ -556,6 +601,7 @@ type holdMemo struct {
 	Round    string    `json:"round,omitempty"`
 	Seat     int       `json:"seat,omitempty"`
 	PaidBy   string    `json:"paid_by,omitempty"`
+	Dropped  string    `json:"dropped,omitempty"`
 }
 
 // potMemo is a round pot's memo: the table and who is paid what at settle.
@@ -624,6 +670,9 @@ func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, 
 		} else {
 			h.check.Paid = false
 		}
+		if h.check.Status == storage.PaidDropped {
+			continue // dropped while the table filled: it takes no seat, paid or not (the sweep refunds it)
+		}
 		if h.check.Paid {
 			if paid == a.seats {
 				h.check.Status = storage.PaidDropped
@@ -645,8 +694,23 @@ func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, 
 	})
 }
 
-// paidHoldsPerSeat bounds a filling table's holds: at most this many to a seat.
+// paidHoldsPerSeat bounds a filling table's holds: at most this many live to a seat.
 const paidHoldsPerSeat = 4
+
+// paidEvicted is why a hold dropped while its table filled was dropped (PaidCheck.Dropped).
+const paidEvicted = "dropped to make room for a new hold: the table was at its bound of holds and the chain had not seen this one's entry (no deposit, final or pending); a deposit made for it is refunded"
+
+// liveHolds are t's holds not dropped, in hold order (while t fills: those not dropped to make
+// room).
+func liveHolds(t *paidTable) []*paidHold {
+	var out []*paidHold
+	for _, h := range t.holds {
+		if h.check.Status != storage.PaidDropped {
+			out = append(out, h)
+		}
+	}
+	return out
+}
 
 // paidHolds are t's holds with a counted deposit that take a seat, in hold order (seat 1
 // first): not one paid past the table's seats (decide drops it).
@@ -1184,7 +1248,7 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 			h.tokenHash = sha256.Sum256([]byte(sh.SeatToken))
 			h.accounts = accountsOf(sh.PayFrom)
 			h.check = PaidCheck{Paid: sh.Paid, PaidBy: sh.PaidBy, Amount: sh.Amount, Pending: sh.Pending, Foreign: sh.Foreign,
-				StartsAt: r.StartsAt, Status: sh.Status, Table: r.ID, Seat: sh.Seat}
+				StartsAt: r.StartsAt, Status: sh.Status, Table: r.ID, Seat: sh.Seat, Dropped: sh.Dropped}
 			if sh.Status == storage.PaidSeated {
 				h.check.Round = r.Round
 			}

@@ -70,7 +70,8 @@ func TestPaidHoldsNobodyPaidDoNotFillTheTable(t *testing.T) {
 // Paid holds take the seats: once the chain has every seat's entry, the next hold is refused
 // (bad_table); paid holds past the seats (paid after holding, when the seats were not yet
 // paid) are dropped at starts_at, in hold order, and nothing of theirs is received in the
-// ledger (the sweep refunds their deposits). A table keeps at most four holds a seat.
+// ledger (the sweep refunds their deposits). A table keeps at most four live holds a seat: a
+// hold past them drops the oldest whose entry the chain has not seen.
 func TestPaidHoldsPastThePaidSeats(t *testing.T) {
 	r := newPaidOpenRig(t, nil) // short: three seats
 	ctx := context.Background()
@@ -86,8 +87,26 @@ func TestPaidHoldsPastThePaidSeats(t *testing.T) {
 		}
 		hs = append(hs, h)
 	}
-	if _, err := hold(13); !isCode(err, CodeBadTable) {
-		t.Fatalf("a thirteenth hold at a three-seat table: %v, want %s", err, CodeBadTable)
+	if _, err := hold(13); err != nil {
+		t.Fatalf("a thirteenth hold at a three-seat table whose holds nobody paid: %v", err)
+	}
+	if c, err := r.p.Check(ctx, hs[0].Hold, hs[0].SeatToken); err != nil || c.Status != storage.PaidDropped || c.Dropped != paidEvicted {
+		t.Fatalf("the oldest unpaid hold once a thirteenth came: %+v %v, want dropped to make room", c, err)
+	}
+	recs, err := r.h.arena.Store().PaidTables()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []storage.PaidHold
+	for _, rec := range recs {
+		for _, sh := range rec.Holds {
+			if sh.ID == hs[0].Hold {
+				stored = append(stored, sh)
+			}
+		}
+	}
+	if len(stored) != 1 || stored[0].Status != storage.PaidDropped || stored[0].Dropped != paidEvicted {
+		t.Fatalf("the dropped hold in the store before the thirteenth was answered: %+v", stored)
 	}
 	for _, i := range []int{1, 4, 6, 9} { // four pay, after holding
 		r.pay(hs[i])

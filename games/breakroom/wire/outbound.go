@@ -15,17 +15,42 @@ type Outbound interface {
 
 // Encode is m's JSON, refused when over MaxFrame bytes (J31: the frame limit holds outbound
 // too; a game cuts its long lists before this, so a refusal here is a bug to log, not an
-// agent's fault).
+// agent's fault). An ended State whose visible_state and match_end together are over the
+// frame is written with the visible_state cut to its head (headOf), so match_end always goes.
 func Encode(m Outbound) ([]byte, error) {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
 	b = unescape(b)
+	if st, ok := m.(State); ok && len(b) > MaxFrame && st.MatchEnd != nil {
+		st.VisibleState = headOf(st.VisibleState)
+		if b, err = json.Marshal(st); err != nil {
+			return nil, err
+		}
+		b = unescape(b)
+	}
 	if len(b) > MaxFrame {
 		return nil, fmt.Errorf("wire: %s message of %d bytes is over the %d-byte frame limit", m.Type(), len(b), MaxFrame)
 	}
 	return b, nil
+}
+
+// headOf is a visible_state cut to its game and rules_version, flagged truncated (J31): what an
+// ended state keeps when the last visible_state and match_end together are over a frame (the
+// match_end is the answer; the state is the last one the seat saw, stale by then).
+func headOf(vs json.RawMessage) json.RawMessage {
+	var h struct {
+		Game         string `json:"game"`
+		RulesVersion string `json:"rules_version"`
+	}
+	_ = json.Unmarshal(vs, &h)
+	b, _ := json.Marshal(struct {
+		Game         string `json:"game"`
+		RulesVersion string `json:"rules_version"`
+		Truncated    bool   `json:"truncated"`
+	}{h.Game, h.RulesVersion, true})
+	return b
 }
 
 // unescape writes back as themselves the characters encoding/json escapes and canonical JSON

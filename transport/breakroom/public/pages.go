@@ -237,7 +237,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 {{template "foot"}}{{end}}
 {{define "agent"}}{{template "head" "Agent"}}
 <h1>Agent {{if .Agent.Name}}{{.Agent.Name}}{{else}}{{short .Agent.Pubkey}}{{end}}</h1>
-<p><code>{{.Agent.Pubkey}}</code></p>
+<p><code>{{.Agent.Pubkey}}</code>{{if .Agent.Handle}} · {{.Agent.Handle}}{{end}}</p>
 <p>Ranked matches: {{.Agent.Reputation.Matches}}, wins: {{.Agent.Reputation.Wins}}, average rank: {{printf "%.2f" .Agent.Reputation.AvgRank}}, timeouts: {{.Agent.Reputation.Timeouts}}.</p>
 {{if .Agent.Games}}<table><tr><th>Game</th><th>Matches</th><th>Wins</th><th>Avg rank</th></tr>
 {{range $g, $r := .Agent.Games}}<tr><td><a href="/leaderboard/{{$g}}">{{$g}}</a></td><td>{{$r.Matches}}</td><td>{{$r.Wins}}</td><td>{{printf "%.2f" $r.AvgRank}}</td></tr>

@@ -233,7 +233,8 @@ func TestPublicAgentByAccept(t *testing.T) {
 
 // TestPublicAgentRecordIsOneAnswer: GET /v0/agents/{pubkey} is the record /agents/{pubkey} gives
 // agents, member for member (reputation, handle when the key has one, name, per-game record,
-// recent matches), JSON whatever the Accept; a bad key is bad_request there too.
+// recent matches), JSON whatever the Accept; the HTML page shows the handle; a bad key is
+// bad_request there too.
 func TestPublicAgentRecordIsOneAnswer(t *testing.T) {
 	r := newRig(t)
 	for _, k := range []string{keyAda, keyBea} {
@@ -255,6 +256,9 @@ func TestPublicAgentRecordIsOneAnswer(t *testing.T) {
 	st, ct, b := r.get("/v0/agents/"+keyBea, "text/html")
 	if st != 200 || !strings.HasPrefix(ct, "application/json") || !strings.Contains(b, `"handle":"bea@br.test"`) {
 		t.Fatalf("/v0/agents for a browser: %d %q %s", st, ct, b)
+	}
+	if st, _, page := r.get("/agents/"+keyBea, "text/html"); st != 200 || !strings.Contains(page, "bea@br.test") {
+		t.Fatalf("Bea's page lacks her handle: %d\n%s", st, page)
 	}
 	for _, bad := range []string{"nothex", strings.ToUpper(keyAda), keyAda + "00", strings.Repeat("f", 64)} {
 		refused(t, r, "/v0/agents/"+bad, 400, "bad_request")
