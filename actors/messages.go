@@ -121,12 +121,15 @@ type SubmitAnswerReply struct {
 	Retry bool
 }
 
-// RoundEnded tells a seat's mailbox (and the walk-in behind it) that the round is over.
+// RoundEnded tells a seat's mailbox (and the walk-in behind it) that the round is over. View is
+// the seat's view of the finished match (games.Match.View: its final state, nil when the table
+// has no match to ask).
 type RoundEnded struct {
 	Table  string
 	Round  string
 	Seat   int
 	Result games.Result
+	View   json.RawMessage
 }
 
 // TableStopped tells a seat's mailbox that its table is no longer running: stopped by an

@@ -476,13 +476,22 @@ func (t *tableActor) finish(ctx actor.Context) {
 }
 
 // announce tells the channel actor of every seat that has its own (SeatSpec.Actor: a walk-in's
-// mailbox) the round ended, with its result.
+// mailbox) the round ended, with its result and the seat's final view.
 func (t *tableActor) announce(ctx actor.Context) {
 	res := *t.rec.Result
-	for _, s := range t.rec.Spec.Seats {
+	ends := make([]*RoundEnded, len(t.rec.Spec.Seats))
+	for i, s := range t.rec.Spec.Seats {
 		if s.Actor != "" {
-			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.Actor),
-				&RoundEnded{Table: t.id, Round: t.rec.Round, Seat: s.Seat.Seat, Result: res})
+			ends[i] = &RoundEnded{Table: t.id, Round: t.rec.Round, Seat: s.Seat.Seat, Result: res}
+			if t.match != nil {
+				ends[i].View = t.match.View(s.Seat.Seat).Bytes()
+			}
+		}
+	}
+	// The views are taken first, so the ends go out back to back.
+	for i, s := range t.rec.Spec.Seats {
+		if ends[i] != nil {
+			ctx.Send(actor.NewPID(ctx.ActorSystem().Address(), s.Actor), ends[i])
 		}
 	}
 }

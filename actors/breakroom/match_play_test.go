@@ -119,6 +119,7 @@ func wsPlay(a *agent, reconnect bool, joined chan<- struct{}) wsResult {
 
 // httpPlay plays an HTTP agent's match with join and state long polls.
 type httpResult struct {
+	conn   string // the HTTP token
 	seated wire.Seated
 	end    wire.MatchEnd
 	moves  int
@@ -129,6 +130,7 @@ func httpPlay(a *agent, joined chan<- struct{}) httpResult {
 	var res httpResult
 	ctx := context.Background()
 	j := a.join(ViaHTTP)
+	res.conn = j.Conn
 	joined <- struct{}{}
 	q, ok := j.First.(wire.Queued)
 	if !ok || q.Token != j.Conn {

@@ -1031,7 +1031,16 @@ func (st *state) fanOut(m *match, evs []games.Event) {
 // match_end.
 func (st *state) roundEnded(re *actors.RoundEnded) {
 	m := st.tables[re.Table]
-	if m == nil || m.ended {
+	if m == nil {
+		return
+	}
+	// Each seat's RoundEnded brings its final view: an ended state (HTTP, a reconnect) shows the
+	// match over, not the last turn's stale "playing" view.
+	if s := m.sess[re.Seat]; s != nil && s.m == m && len(re.View) > 0 {
+		s.lastState = re.View
+		st.bump(s)
+	}
+	if m.ended {
 		return
 	}
 	m.ended = true
