@@ -774,6 +774,13 @@ func (st *state) formed(tf *lobby.TableFormed) {
 		}
 		m.Seats = append(m.Seats, rec)
 	}
+	// A house bot is named by its display name (its table name), so match_start, the ranking and
+	// seated name it as the table does, not "" (the house's choice of name: counted for nothing).
+	for i, n := range breakroom.DisplayNames(identities(m.Seats)) {
+		if m.Seats[i].House {
+			m.Seats[i].Name = n
+		}
+	}
 	st.tables[m.Table] = m
 	spec := actors.TableSpec{ID: m.Table, Game: g.ID, Format: g.Format, Kind: m.Tier, Pace: g.Pace, Options: g.Options,
 		Round: MatchIDPrefix + tag}
@@ -866,14 +873,23 @@ func (st *state) open(m *match, round string) {
 	m.players = st.players(m)
 }
 
+// identities are the seats as breakroom.DisplayNames sees them: a house bot's name is the
+// house's (its table name, set at formed), so it counts as none and the bot is its table name.
+func identities(seats []seatRec) []breakroom.Identity {
+	ids := make([]breakroom.Identity, len(seats))
+	for i, s := range seats {
+		ids[i] = breakroom.Identity{Key: s.Key, Name: s.Name}
+		if s.House {
+			ids[i].Name = ""
+		}
+	}
+	return ids
+}
+
 // players is the seated message's players: display names, reputations, handles, house and staff
 // marks.
 func (st *state) players(m *match) []wire.Player {
-	ids := make([]breakroom.Identity, len(m.Seats))
-	for i, s := range m.Seats {
-		ids[i] = breakroom.Identity{Key: s.Key, Name: s.Name}
-	}
-	names := breakroom.DisplayNames(ids)
+	names := breakroom.DisplayNames(identities(m.Seats))
 	out := make([]wire.Player, len(m.Seats))
 	for i, s := range m.Seats {
 		p := wire.Player{Seat: i, Pubkey: s.Key, Name: s.Name, DisplayName: names[i], House: s.House, Staff: s.Staff}

@@ -101,6 +101,9 @@ func (Engine) Names(events []games.Event) map[int]string {
 		ids := make([]breakroom.Identity, len(ps))
 		for i, p := range ps {
 			ids[i] = breakroom.Identity{Key: p.Pubkey, Name: p.Name}
+			if p.House {
+				ids[i].Name = "" // a house bot's name is its table name, as seated names it
+			}
 		}
 		for i, n := range breakroom.DisplayNames(ids) {
 			if ps[i].Pubkey != "" || ps[i].Name != "" {

@@ -100,6 +100,7 @@ func (d *Door) Mount(e *echo.Echo) error {
 	e.GET("/v0/play", d.play)
 	e.GET("/v0/challenge", d.challenge)
 	e.POST("/v0/join", d.join)
+	e.POST("/v0/paid", d.paid)
 	e.GET("/v0/join/:token", d.poll)
 	e.DELETE("/v0/join/:token", d.leave)
 	e.GET("/v0/matches/:id/state", d.state)

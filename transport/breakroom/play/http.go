@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/games"
 	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
@@ -97,6 +98,20 @@ func (d *Door) join(c echo.Context) error {
 		return reply(c, m)
 	}
 	return reply(c, joined.First)
+}
+
+// paid is POST /v0/paid {payment_hash, payout_lnaddr, author_pubkey, nonce, sig} ("HTTP
+// fallback"): the body is read as the socket's paid message is (bad_request, bad_version), and,
+// paid tables not being open, a well-formed one is payments_disabled, as the socket's paid and
+// MCP's confirm_payment answer. Nothing is spent.
+func (d *Door) paid(c echo.Context) error {
+	if err := noTokenInQuery(c); err != nil {
+		return err
+	}
+	if _, err := body(c, wire.KindPaid, ""); err != nil {
+		return err
+	}
+	return d.refuse(games.Errorf(CodePaymentsDisabled, "paid tables are not open on this server: there is no invoice to confirm; play the free tables"))
 }
 
 // noTokenInQuery refuses a request whose URL carries a token: tokens travel in the
