@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -115,34 +116,19 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	if pos[0] == "feedback" {
 		return opsFeedback(ctx, strings.TrimRight(base, "/"), tok, *after, *asJSON, stdout, stderr)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(base, "/")+path, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: %v\n", err)
-		return 2
+	var list struct {
+		Tables []ops.Table `json:"tables"`
 	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: %v\n", err)
-		return 1
+	var into any
+	if pos[0] == "tables" && !*asJSON {
+		into = &list
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: read answer: %v\n", err)
-		return 1
-	}
-	if resp.StatusCode != http.StatusOK {
-		var r struct{ Error, Code string }
-		if json.Unmarshal(body, &r) == nil && r.Code != "" {
-			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", r.Error, resp.StatusCode, r.Code)
-		} else {
-			fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
-		}
-		if pos[0] == "check" && resp.StatusCode == http.StatusNotFound {
+	body, status, code := opsAsk(ctx, opsRequest{method: method, url: strings.TrimRight(base, "/") + path, limit: 16 << 20}, tok, into, stderr)
+	if code != 0 {
+		if pos[0] == "check" && status == http.StatusNotFound {
 			return 2 // no such check: a usage error, never a finding's exit 1
 		}
-		return 1
+		return code
 	}
 	if pos[0] == "check" {
 		return printCheck(body, *asJSON, stdout, stderr)
@@ -155,13 +141,6 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		fmt.Fprintf(stdout, "%s %s\n", pos[1], map[string]string{"restart": "restarted", "stop": "stopped"}[pos[0]])
 		return 0
-	}
-	var list struct {
-		Tables []ops.Table `json:"tables"`
-	}
-	if err := json.Unmarshal(body, &list); err != nil {
-		fmt.Fprintf(stderr, "arena ops: unreadable answer: %v\n", err)
-		return 1
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tGAME\tKIND\tROUND\tTURN\tPHASE\tSTATUS\tSEATS\tRESTARTS\tLAST ERROR")
@@ -176,8 +155,7 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 // --json), "NAME: ok" when there is none; exit 0 when ok, 1 otherwise.
 func printCheck(body []byte, asJSON bool, stdout, stderr io.Writer) int {
 	var r ops.CheckReport
-	if err := json.Unmarshal(body, &r); err != nil {
-		fmt.Fprintf(stderr, "arena ops: unreadable answer: %v\n", err)
+	if !decodeAnswer(body, &r, stderr) {
 		return 1
 	}
 	switch {
@@ -195,6 +173,76 @@ func printCheck(body []byte, asJSON bool, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// opsRequest is one request `arena ops` makes of a running server's /ops/* routes.
+type opsRequest struct {
+	method, url string
+	host        string // the Host name of the site asked (Break Room's); "" for the server's own
+	body        []byte // sent as application/json when not nil
+	limit       int64  // the most bytes of the answer read
+}
+
+// opsAsk sends r with the operator token tok and returns the answer's body when it is 200 OK,
+// decoded into into as well when into is not nil. Otherwise it prints why on stderr (a refusal's
+// message and code when the answer carries them: the server's {error, code}, a site's {detail,
+// code}) and returns the exit code opsMain gives: 2 when the request cannot be made, 1 when the
+// server cannot be reached, its answer cannot be read or decoded, or it refuses. status is the
+// answer's HTTP status (0 when no answer was read).
+func opsAsk(ctx context.Context, r opsRequest, tok string, into any, stderr io.Writer) (raw []byte, status, exit int) {
+	req, err := http.NewRequestWithContext(ctx, r.method, r.url, bytes.NewReader(r.body))
+	if err != nil {
+		fmt.Fprintf(stderr, "arena ops: %v\n", err)
+		return nil, 0, 2
+	}
+	if r.host != "" {
+		req.Host = r.host
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if r.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena ops: %v\n", err)
+		return nil, 0, 1
+	}
+	defer resp.Body.Close()
+	raw, err = io.ReadAll(io.LimitReader(resp.Body, r.limit))
+	if err != nil {
+		fmt.Fprintf(stderr, "arena ops: read answer: %v\n", err)
+		return nil, 0, 1
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct{ Error, Detail, Code string }
+		if json.Unmarshal(raw, &e) == nil && e.Code != "" {
+			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", firstOf(e.Error, e.Detail), resp.StatusCode, e.Code)
+		} else {
+			fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
+		}
+		return raw, resp.StatusCode, 1
+	}
+	if into != nil && !decodeAnswer(raw, into, stderr) {
+		return raw, resp.StatusCode, 1
+	}
+	return raw, resp.StatusCode, 0
+}
+
+// decodeAnswer decodes an answer's JSON body into v, or prints why not on stderr and is false.
+func decodeAnswer(raw []byte, v any, stderr io.Writer) bool {
+	if err := json.Unmarshal(raw, v); err != nil {
+		fmt.Fprintf(stderr, "arena ops: unreadable answer: %v\n", err)
+		return false
+	}
+	return true
+}
+
+// printJSONLines prints each of vs as one JSON line (plain data: marshalling cannot fail).
+func printJSONLines[T any](w io.Writer, vs []T) {
+	for _, v := range vs {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "%s\n", b)
+	}
 }
 
 func firstOf(vs ...string) string {

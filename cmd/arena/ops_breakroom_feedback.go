@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,45 +17,14 @@ import (
 // the Break Room site (Host host), as a table (a note's text on one line) or, with asJSON, one
 // JSON note a line. Exit codes as opsMain's.
 func opsBreakroomFeedback(ctx context.Context, base, host, tok string, asJSON bool, stdout, stderr io.Writer) int {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+notes.Path, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: %v\n", err)
-		return 2
-	}
-	req.Host = host
-	req.Header.Set("Authorization", "Bearer "+tok)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: %v\n", err)
-		return 1
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: read answer: %v\n", err)
-		return 1
-	}
-	if resp.StatusCode != http.StatusOK {
-		var r struct{ Detail, Code string }
-		if json.Unmarshal(raw, &r) == nil && r.Code != "" {
-			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", r.Detail, resp.StatusCode, r.Code)
-		} else {
-			fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
-		}
-		return 1
-	}
 	var page struct {
 		Notes []notes.Note `json:"notes"`
 	}
-	if err := json.Unmarshal(raw, &page); err != nil {
-		fmt.Fprintf(stderr, "arena ops: unreadable answer: %v\n", err)
-		return 1
+	if _, _, code := opsAsk(ctx, opsRequest{method: http.MethodGet, url: base + notes.Path, host: host, limit: 64 << 20}, tok, &page, stderr); code != 0 {
+		return code
 	}
 	if asJSON {
-		for _, n := range page.Notes {
-			b, _ := json.Marshal(n) // plain data: cannot fail
-			fmt.Fprintf(stdout, "%s\n", b)
-		}
+		printJSONLines(stdout, page.Notes)
 		return 0
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,39 +21,13 @@ import (
 func opsFeedback(ctx context.Context, base, tok string, after uint64, asJSON bool, stdout, stderr io.Writer) int {
 	var notes []storage.FeedbackNote
 	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/ops/feedback?after="+strconv.FormatUint(after, 10), nil)
-		if err != nil {
-			fmt.Fprintf(stderr, "arena ops: %v\n", err)
-			return 2
-		}
-		req.Header.Set("Authorization", "Bearer "+tok)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			fmt.Fprintf(stderr, "arena ops: %v\n", err)
-			return 1
-		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-		resp.Body.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "arena ops: read answer: %v\n", err)
-			return 1
-		}
-		if resp.StatusCode != http.StatusOK {
-			var r struct{ Error, Code string }
-			if json.Unmarshal(body, &r) == nil && r.Code != "" {
-				fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", r.Error, resp.StatusCode, r.Code)
-			} else {
-				fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
-			}
-			return 1
-		}
 		var page struct {
 			Notes []storage.FeedbackNote `json:"notes"`
 			Next  uint64                 `json:"next"`
 		}
-		if err := json.Unmarshal(body, &page); err != nil {
-			fmt.Fprintf(stderr, "arena ops: unreadable answer: %v\n", err)
-			return 1
+		url := base + "/ops/feedback?after=" + strconv.FormatUint(after, 10)
+		if _, _, code := opsAsk(ctx, opsRequest{method: http.MethodGet, url: url, limit: 16 << 20}, tok, &page, stderr); code != 0 {
+			return code
 		}
 		notes = append(notes, page.Notes...)
 		if len(page.Notes) < feedback.MaxPage || page.Next <= after {
@@ -63,10 +36,7 @@ func opsFeedback(ctx context.Context, base, tok string, after uint64, asJSON boo
 		after = page.Next
 	}
 	if asJSON {
-		for _, n := range notes {
-			b, _ := json.Marshal(n) // plain data: cannot fail
-			fmt.Fprintf(stdout, "%s\n", b)
-		}
+		printJSONLines(stdout, notes)
 		return 0
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)

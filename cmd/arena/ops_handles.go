@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,35 +23,9 @@ func opsHandles(ctx context.Context, base, host, tok string, pos []string, reaso
 		method, path = http.MethodPost, "/ops/handles/"+url.PathEscape(pos[1])+"/revoke"
 		body, _ = json.Marshal(map[string]string{"reason": reason}) // a string: cannot fail
 	}
-	req, err := http.NewRequestWithContext(ctx, method, base+path, bytes.NewReader(body))
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: %v\n", err)
-		return 2
-	}
-	req.Host = host
-	req.Header.Set("Authorization", "Bearer "+tok)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: %v\n", err)
-		return 1
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		fmt.Fprintf(stderr, "arena ops: read answer: %v\n", err)
-		return 1
-	}
-	if resp.StatusCode != http.StatusOK {
-		var r struct{ Detail, Code string }
-		if json.Unmarshal(raw, &r) == nil && r.Code != "" {
-			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", r.Detail, resp.StatusCode, r.Code)
-		} else {
-			fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
-		}
-		return 1
+	raw, _, code := opsAsk(ctx, opsRequest{method: method, url: base + path, host: host, body: body, limit: 16 << 20}, tok, nil, stderr)
+	if code != 0 {
+		return code
 	}
 	if pos[0] == "revoke-handle" {
 		if asJSON {
@@ -66,15 +39,11 @@ func opsHandles(ctx context.Context, base, host, tok string, pos []string, reaso
 	var list struct {
 		Handles []storage.BreakroomHandle `json:"handles"`
 	}
-	if err := json.Unmarshal(raw, &list); err != nil {
-		fmt.Fprintf(stderr, "arena ops: unreadable answer: %v\n", err)
+	if !decodeAnswer(raw, &list, stderr) {
 		return 1
 	}
 	if asJSON {
-		for _, h := range list.Handles {
-			b, _ := json.Marshal(h) // plain data: cannot fail
-			fmt.Fprintf(stdout, "%s\n", b)
-		}
+		printJSONLines(stdout, list.Handles)
 		return 0
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
