@@ -256,6 +256,14 @@ func session(s string) *mcp.CallToolResult {
 	return nil
 }
 
+// decodeSession is decode, then session of the session the arguments named (*s, a member of v).
+func decodeSession(raw []byte, v any, s *string) *mcp.CallToolResult {
+	if r := decode(raw, v); r != nil {
+		return r
+	}
+	return session(*s)
+}
+
 // wait is a wait context: the call's ctx, bounded at w plus the call timeout, ended by Drain.
 func (h *handlers) wait(parent context.Context, w time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(parent, w+h.o.CallTimeout)
@@ -275,10 +283,7 @@ func (h *handlers) wait(parent context.Context, w time.Duration) (context.Contex
 // (GET /v0/matches/{id}/state?wait) with the time left; a seated answer carries the seat.
 func (h *handlers) waitForTurn(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a waitArgs
-	if r := decode(raw, &a); r != nil {
-		return r
-	}
-	if r := session(a.Session); r != nil {
+	if r := decodeSession(raw, &a, &a.Session); r != nil {
 		return r
 	}
 	w := MaxWait
@@ -324,10 +329,7 @@ var envelope = []string{"type", "v", "match_id", "round", "turn", "action", "mes
 // plays it.
 func (h *handlers) makeMove(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a moveArgs
-	if r := decode(raw, &a); r != nil {
-		return r
-	}
-	if r := session(a.Session); r != nil {
+	if r := decodeSession(raw, &a, &a.Session); r != nil {
 		return r
 	}
 	if a.MatchID == "" {
@@ -376,10 +378,7 @@ func (h *handlers) makeMove(ctx context.Context, raw []byte) *mcp.CallToolResult
 // leaveQueue is DELETE /v0/join/{token}: left, or already_playing once seated.
 func (h *handlers) leaveQueue(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a sessionArgs
-	if r := decode(raw, &a); r != nil {
-		return r
-	}
-	if r := session(a.Session); r != nil {
+	if r := decodeSession(raw, &a, &a.Session); r != nil {
 		return r
 	}
 	cctx, cancel := h.call(ctx)
@@ -394,10 +393,7 @@ func (h *handlers) leaveQueue(ctx context.Context, raw []byte) *mcp.CallToolResu
 // sendFeedback is POST /v0/matches/{id}/feedback: the match is match_id, else the session's.
 func (h *handlers) sendFeedback(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a feedbackArgs
-	if r := decode(raw, &a); r != nil {
-		return r
-	}
-	if r := session(a.Session); r != nil {
+	if r := decodeSession(raw, &a, &a.Session); r != nil {
 		return r
 	}
 	cctx, cancel := h.call(ctx)

@@ -138,13 +138,18 @@ func (d *Door) recent(c echo.Context, game string, limit int) ([]matchJSON, erro
 	return out, nil
 }
 
-// matchesJSON is GET /v0/matches?game=&limit=: recent matches, newest first, no results.
-func (d *Door) matchesJSON(c echo.Context) error {
+// recentQuery is recent for the request's game and limit (listQuery: its refusals as well).
+func (d *Door) recentQuery(c echo.Context) ([]matchJSON, error) {
 	game, limit, err := d.listQuery(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	list, err := d.recent(c, game, limit)
+	return d.recent(c, game, limit)
+}
+
+// matchesJSON is GET /v0/matches?game=&limit=: recent matches, newest first, no results.
+func (d *Door) matchesJSON(c echo.Context) error {
+	list, err := d.recentQuery(c)
 	if err != nil {
 		return err
 	}
@@ -154,11 +159,7 @@ func (d *Door) matchesJSON(c echo.Context) error {
 
 // matchesPage is GET /matches: the recent matches as a page (the same query as /v0/matches).
 func (d *Door) matchesPage(c echo.Context) error {
-	game, limit, err := d.listQuery(c)
-	if err != nil {
-		return err
-	}
-	list, err := d.recent(c, game, limit)
+	list, err := d.recentQuery(c)
 	if err != nil {
 		return err
 	}
@@ -183,6 +184,33 @@ func (d *Door) matchJSON(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"v": wire.V, "match": d.matchOut(m, spoilers)})
 }
 
+// matchLog is match id and its log lines, read under one call timeout; the product's refusal
+// (unknown_match, 404) when there is no such match.
+func (d *Door) matchLog(c echo.Context, id string) (Match, [][]byte, error) {
+	ctx, cancel := d.call(c.Request().Context())
+	defer cancel()
+	m, err := d.o.Backend.Match(ctx, id)
+	if err != nil {
+		return Match{}, nil, refuse(err)
+	}
+	lines, err := d.o.Backend.Log(ctx, id)
+	if err != nil {
+		return Match{}, nil, refuse(err)
+	}
+	return m, lines, nil
+}
+
+// gameName is the name of the game id, id itself when the product has no such game.
+func (d *Door) gameName(id string) string {
+	name := id
+	for _, g := range d.o.Backend.Games() {
+		if g.ID == id {
+			name = g.Name
+		}
+	}
+	return name
+}
+
 // continued indents the lines a log line's words run onto: table talk may hold "\n" (and the
 // Unicode line and paragraph separators, which some viewers break on), and a player's words must
 // never start a transcript line of their own that reads as the narrator's "[time] …".
@@ -192,16 +220,9 @@ var continued = strings.NewReplacer("\r\n", "\n    ", "\n", "\n    ", "\r", "\n 
 // one entry per log line: "[time] words", a line break in the words continuing on an indented
 // line. A running match reads its public lines so far.
 func (d *Door) transcript(c echo.Context) error {
-	id := c.Param("file")
-	ctx, cancel := d.call(c.Request().Context())
-	defer cancel()
-	m, err := d.o.Backend.Match(ctx, id)
+	m, lines, err := d.matchLog(c, c.Param("file"))
 	if err != nil {
-		return refuse(err)
-	}
-	lines, err := d.o.Backend.Log(ctx, id)
-	if err != nil {
-		return refuse(err)
+		return err
 	}
 	evs := make([]games.Event, 0, len(lines))
 	for _, l := range lines {
@@ -212,13 +233,7 @@ func (d *Door) transcript(c echo.Context) error {
 		evs = append(evs, ev)
 	}
 	var b strings.Builder
-	name := m.Game
-	for _, g := range d.o.Backend.Games() {
-		if g.ID == m.Game {
-			name = g.Name
-		}
-	}
-	fmt.Fprintf(&b, "Break Room · %s · match %s (%s)\n", name, m.ID, m.Status)
+	fmt.Fprintf(&b, "Break Room · %s · match %s (%s)\n", d.gameName(m.Game), m.ID, m.Status)
 	fmt.Fprintf(&b, "Public log: %s/r/%s.jsonl\n\n", d.o.PublicURL, m.ID)
 	nar := brgames.NewNarration(d.o.Backend.Narrator(m.Game))
 	for _, ev := range evs {

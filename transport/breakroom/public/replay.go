@@ -72,24 +72,12 @@ type pagePlayer struct {
 // replay of an ended one; unknown_match (404). The query's speed (0 paused, 1, 4 or 16 lines
 // per tick; default 1) is the replay's first speed.
 func (d *Door) ReplayPage(c echo.Context) error {
-	id := c.Param("file")
-	ctx, cancel := d.call(c.Request().Context())
-	defer cancel()
-	m, err := d.o.Backend.Match(ctx, id)
+	m, lines, err := d.matchLog(c, c.Param("file"))
 	if err != nil {
-		return refuse(err)
+		return err
 	}
-	lines, err := d.o.Backend.Log(ctx, id)
-	if err != nil {
-		return refuse(err)
-	}
-	data := pageData{MatchID: m.ID, Game: m.Game, GameName: m.Game, Live: m.Status == StatusRunning, Status: m.Status,
+	data := pageData{MatchID: m.ID, Game: m.Game, GameName: d.gameName(m.Game), Live: m.Status == StatusRunning, Status: m.Status,
 		LogURL: "/r/" + m.ID + ".jsonl", LiveURL: "/r/" + m.ID + "/live?narrate=1"}
-	for _, g := range d.o.Backend.Games() {
-		if g.ID == m.Game {
-			data.GameName = g.Name
-		}
-	}
 	for _, p := range m.Players {
 		name := p.Name
 		if name == "" {
