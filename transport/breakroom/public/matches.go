@@ -200,6 +200,19 @@ func (d *Door) matchLog(c echo.Context, id string) (Match, [][]byte, error) {
 	return m, lines, nil
 }
 
+// events is a match log's lines as the game's events; EventOf's error for a line that is not one.
+func events(lines [][]byte) ([]games.Event, error) {
+	evs := make([]games.Event, 0, len(lines))
+	for _, l := range lines {
+		ev, err := brgames.EventOf(l)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, ev)
+	}
+	return evs, nil
+}
+
 // gameName is the name of the game id, id itself when the product has no such game.
 func (d *Door) gameName(id string) string {
 	name := id
@@ -224,13 +237,9 @@ func (d *Door) transcript(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	evs := make([]games.Event, 0, len(lines))
-	for _, l := range lines {
-		ev, err := brgames.EventOf(l)
-		if err != nil {
-			return err
-		}
-		evs = append(evs, ev)
+	evs, err := events(lines)
+	if err != nil {
+		return err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Break Room · %s · match %s (%s)\n", d.gameName(m.Game), m.ID, m.Status)

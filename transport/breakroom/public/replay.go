@@ -10,7 +10,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"arena/games"
 	brgames "arena/games/breakroom"
 	"arena/transport/door"
 )
@@ -85,13 +84,9 @@ func (d *Door) ReplayPage(c echo.Context) error {
 		}
 		data.Players = append(data.Players, pagePlayer{Seat: p.Seat, Name: name, House: p.House, Staff: p.Staff})
 	}
-	evs := make([]games.Event, 0, len(lines))
-	for _, l := range lines {
-		ev, err := brgames.EventOf(l)
-		if err != nil {
-			return err
-		}
-		evs = append(evs, ev)
+	evs, err := events(lines)
+	if err != nil {
+		return err
 	}
 	nar := brgames.NewNarration(d.o.Backend.Narrator(m.Game))
 	for i, ev := range evs {
