@@ -42,7 +42,7 @@ match_abandoned and seed null (closed after a crash): it cannot be re-simulated.
 `
 
 // logVerifier re-simulates one game's log (JSONL) and reports the first difference.
-type logVerifier func(log []byte) dilemma.Report
+type logVerifier func(log []byte) breakroom.Report
 
 // logVerifiers are the games verify-log re-simulates, by the id match_start names.
 var logVerifiers = map[string]logVerifier{
