@@ -150,12 +150,12 @@ func invariants(t testing.TB, cfg Config) func(tb *table) {
 
 // TestInvariants: §4.9 over thousands of random matches (3 to 8 seats, random seeds, lots and
 // cash; random legal and illegal moves, timeouts, sit-outs and returns, away seats, some matches
-// abandoned), asserted after every step.
+// abandoned), asserted after every step: 2000 matches, 300 under -short or the race detector.
 func TestInvariants(t *testing.T) {
 	rnd := newRand(7)
 	matches := 2000
-	if testing.Short() {
-		matches = 200
+	if testing.Short() || raceBuild {
+		matches = 300
 	}
 	seen := map[string]int{}
 	for k := range matches {
