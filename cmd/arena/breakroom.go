@@ -14,6 +14,7 @@ import (
 	"arena/config"
 	"arena/games"
 	brgames "arena/games/breakroom"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	"arena/games/breakroom/wire"
 	"arena/storage"
@@ -34,7 +35,10 @@ import (
 // breakroomGames are the games Break Room plays, each engine stating its catalogue row (the
 // Bracket registers the same engines: engines in serve.go).
 func breakroomGames() []brgames.Game {
-	return []brgames.Game{brdilemma.Engine{}}
+	return []brgames.Game{
+		brdilemma.Engine{},
+		brauction.Engine{},
+	}
 }
 
 // breakroomSide is Break Room in `arena serve`: the product, its catalogue and public origin,

@@ -26,6 +26,7 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	"arena/games/warden/dilemma"
 	"arena/storage"
@@ -238,6 +239,7 @@ func engines() []games.Engine {
 		blitz.NewEngine(blitz.DefaultFees()), // DOTDOTDOT Blitz and Short, §14's fees
 		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
 		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma; breakroomGames)
+		brauction.Engine{},                   // Break Room's Auction (games/breakroom/auction; breakroomGames)
 	}
 }
 

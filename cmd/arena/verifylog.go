@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"arena/games/breakroom"
+	"arena/games/breakroom/auction"
 	"arena/games/breakroom/dilemma"
 )
 
@@ -47,6 +48,7 @@ type logVerifier func(log []byte) breakroom.Report
 // logVerifiers are the games verify-log re-simulates, by the id match_start names.
 var logVerifiers = map[string]logVerifier{
 	dilemma.GameID: dilemma.VerifyJSONL,
+	auction.GameID: auction.VerifyJSONL,
 }
 
 func verifyLogGames() string {
