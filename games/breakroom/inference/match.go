@@ -40,14 +40,14 @@ type seatState struct {
 	bustOrder int
 
 	// The current hand.
-	dealt    bool
-	folded   bool
-	card     dealt
-	inPot    int64
-	start    int64 // credits at the hand's start, before the ante (cap, §2.3)
-	acted    bool  // acted since the last raise (or the hand's start)
-	raised   bool  // raised in this hand (caught, §2.8)
-	handRaises int // raises this hand, for the reputation figures
+	dealt      bool
+	folded     bool
+	card       dealt
+	inPot      int64
+	start      int64 // credits at the hand's start, before the ante (cap, §2.3)
+	acted      bool  // acted since the last raise (or the hand's start)
+	raised     bool  // raised in this hand (caught, §2.8)
+	handRaises int   // raises this hand, for the reputation figures
 }
 
 // openPrompt is the one prompt open: seat (wire), turn, when it opened and its deadline.

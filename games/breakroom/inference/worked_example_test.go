@@ -11,7 +11,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden logs in testdata")
 
-
 // workedExample plays §2.10: hand 1 seat 1 raises 4, seat 2 says "Too rich for you?" and raises
 // 6, seat 0 folds, seat 1 calls; hand 2 seat 2 checks, seat 0 raises 3, seat 1 times out (fold),
 // seat 2 calls.
