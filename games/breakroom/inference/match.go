@@ -1,6 +1,7 @@
 package inference
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -231,8 +232,13 @@ func ParseMove(body []byte, legal []games.Action, limit int) (Move, error) {
 	return mv, nil
 }
 
-// integer reads a JSON integer (no fraction, no exponent beyond an integral value).
+// integer reads a JSON number that is an integer written without fraction or exponent ("4",
+// "-1"); a string, a fraction, an exponent or null is not one.
 func integer(raw json.RawMessage) (int64, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || !(raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') {
+		return 0, false
+	}
 	var f json.Number
 	if err := json.Unmarshal(raw, &f); err != nil {
 		return 0, false
