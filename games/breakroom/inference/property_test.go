@@ -220,12 +220,15 @@ func (l *ledger) line(e games.Event) {
 // every public line, view and other seat's state.
 func TestInvariants(t *testing.T) {
 	matches := 2000
-	if testing.Short() {
-		matches = 200
+	if testing.Short() || raceDetector {
+		matches = 300 // the race detector slows every step tenfold; -short is a quick look
 	}
 	rnd := newRand(2026)
-	opts := []string{"", `{"rounds":6}`, `{"rounds":12,"starting_credits":12,"ante":3,"max_raise":4}`,
-		`{"rounds":8,"max_raises":5,"deck_size":9,"low_value_max":4}`, `{"rounds":5,"strikes_limit":1}`}
+	// Short matches mostly, so thousands run in seconds; one in ten is the default 40 hands.
+	opts := []string{`{"rounds":6}`, `{"rounds":12,"starting_credits":12,"ante":3,"max_raise":4}`,
+		`{"rounds":8,"max_raises":5,"deck_size":9,"low_value_max":4}`, `{"rounds":5,"strikes_limit":1}`,
+		`{"rounds":10,"starting_credits":30}`, `{"rounds":4}`, `{"rounds":7,"ante":1,"max_raises":0}`,
+		`{"rounds":9,"starting_credits":8,"ante":2,"max_raise":10}`, `{"rounds":3,"turn_deadline_ms":2000}`, ""}
 	seen := map[string]int{}
 	for k := range matches {
 		n := 3 + k%6
