@@ -16,6 +16,7 @@ import (
 	brgames "arena/games/breakroom"
 	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
+	brinference "arena/games/breakroom/inference"
 	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/transport/breakroom/auth"
@@ -37,6 +38,7 @@ import (
 func breakroomGames() []brgames.Game {
 	return []brgames.Game{
 		brdilemma.Engine{},
+		brinference.Engine{},
 		brauction.Engine{},
 	}
 }
@@ -108,7 +110,7 @@ func newBreakroom(cfg config.Config, listen, own net.Addr, log *slog.Logger) (*b
 		info := g.Info()
 		side.catalog = append(side.catalog, info)
 		gs = append(gs, breakroom.Game{ID: info.ID, Name: info.Name, RulesVersion: info.RulesVersion,
-			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace})
+			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace, DealKey: info.DealKey})
 	}
 	side.room, err = breakroom.New(breakroom.Options{Games: gs, PublicURL: public, HousePause: durOr(p.HousePause),
 		LobbyWait: durOr(p.LobbyWait), HouseAfter: durOr(p.HouseAfter), Logger: log})
