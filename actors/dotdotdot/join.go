@@ -23,9 +23,9 @@ type AgentJoin struct {
 	Owner    string // the Badge's owner, CAIP-10 (§3, from the registry): seat.taken's owner (§15)
 	// Table is the kind of table (kinds.go): "practice" or "solo" (a fresh table with house
 	// seats, opened at once), "free", "rated" or "gated" (the table of that kind gathering now).
-	Table string
-	Format   string // "short" or "blitz" ("" → "blitz")
-	Seats    int    // the Practice table's seat count within the format's (§5.6); 0: its fewest
+	Table  string
+	Format string // "short" or "blitz" ("" → "blitz")
+	Seats  int    // the Practice table's seat count within the format's (§5.6); 0: its fewest
 	// Pace is the table's clock; zero selects the agent clock of §5.3 (every phase its full
 	// length). Tests give a quicker one.
 	Pace games.Pace
