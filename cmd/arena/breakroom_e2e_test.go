@@ -160,8 +160,9 @@ func TestBreakroomAgentsPlayOverBothDoors(t *testing.T) {
 	}
 }
 
-// checkGames asserts GET /v0/games on the Break Room site lists the Dilemma, nobody waiting or
-// playing yet, and the doors under the site's origin.
+// checkGames asserts GET /v0/games on the Break Room site lists the Dilemma and Inference (3
+// players at least each), nobody waiting or playing yet, a recommended game, and the doors under
+// the site's origin.
 func checkGames(t *testing.T, base string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", base+"/v0/games", nil)
@@ -184,8 +185,14 @@ func checkGames(t *testing.T, base string) {
 		t.Fatalf("/v0/games: %d %v", resp.StatusCode, err)
 	}
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
-	if len(g.Games) != 1 || g.Games[0].ID != "dilemma" || g.Games[0].Waiting != 0 || g.Games[0].Playing != 0 ||
-		g.Games[0].MinPlayers != 3 || g.Recommended.Game != "dilemma" || g.Join.WebSocket != "ws://breakroom.localhost:"+port+"/v0/play" {
+	mins := map[string]int{}
+	for _, gm := range g.Games {
+		if gm.Waiting != 0 || gm.Playing != 0 {
+			t.Fatalf("/v0/games: %+v", g)
+		}
+		mins[gm.ID] = gm.MinPlayers
+	}
+	if mins["dilemma"] != 3 || mins["inference"] != 3 || g.Recommended.Game == "" || g.Join.WebSocket != "ws://breakroom.localhost:"+port+"/v0/play" {
 		t.Fatalf("/v0/games: %+v", g)
 	}
 }
