@@ -508,11 +508,14 @@ func (a *Arena) AskTimeout() time.Duration { return a.opts.AskTimeout }
 // round and, once the round is over, its result.
 type Stored struct {
 	Game   string
+	Kind   string // TableSpec.Kind
 	Status string
 	Round  string
 	Result *games.Result
 	// Seats are the table's seats as opened (a lent seat's Agent is its lent Badge, §4.4).
 	Seats []SeatSpec
+	// Options are the table's game options as opened (TableSpec.Options).
+	Options json.RawMessage
 }
 
 // Stored reads table id's record from storage: ErrNoTable if unknown.
@@ -521,7 +524,7 @@ func (a *Arena) Stored(id string) (Stored, error) {
 	if err != nil {
 		return Stored{}, err
 	}
-	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result, Seats: rec.Spec.Seats}, nil
+	return Stored{Game: rec.Spec.Game, Kind: rec.Spec.Kind, Status: rec.Status, Round: rec.Round, Result: rec.Result, Seats: rec.Spec.Seats, Options: rec.Spec.Options}, nil
 }
 
 func (a *Arena) record(id string) (*tableRecord, error) {

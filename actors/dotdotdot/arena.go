@@ -41,6 +41,10 @@ type Options struct {
 	// config"), written into the table's options so that a table keeps what it opened with. Nil:
 	// §14's (blitz.DefaultFees).
 	Fees *blitz.Fees
+	// Model is the house model off-the-shelf seats think on (ChannelOTS, ots.go). Nil: every
+	// off-the-shelf seat answers every move from the fallback policy, and the game says so each
+	// time (§15 agent.scripted).
+	Model HouseModel
 	// Mint, when set, mints the lent Badges of the tables it opens (minter.go, §15
 	// badge.minted). Nil: lent Badges stay unregistered and no transcript carries badge.minted.
 	Mint *MintOptions
@@ -60,6 +64,8 @@ type Arena struct {
 	joining sync.Map
 	// minter is the minter actor (minter.go), nil without Options.Mint.
 	minter *actor.PID
+	// gathering is the gathering actor (gathering.go): the free, rated and badge-gated tables.
+	gathering *actor.PID
 }
 
 // New is the DOTDOTDOT product, not yet on a runtime: register its Product in
@@ -75,7 +81,7 @@ func New(o Options) *Arena { return &Arena{opts: o} }
 // the prompts recovered tables redeliver find them and the walk-ins' mailboxes.
 func (a *Arena) Product() actors.Product {
 	return actors.Product{Name: "dotdotdot", Games: []string{walkinGame},
-		Channels: map[string]string{ChannelA2A: a2aName}, Keys: productKeys{a},
+		Channels: map[string]string{ChannelA2A: a2aName, ChannelOTS: otsName}, Keys: productKeys{a},
 		Anchorer: a.opts.Anchorer, OnStatus: a.onStatus, BeforeRecover: a.attach}
 }
 
@@ -84,6 +90,15 @@ func (a *Arena) Product() actors.Product {
 func (a *Arena) onStatus(table, status string) {
 	if status == actors.StatusLive && a.minter != nil {
 		a.System().Root.Send(a.minter, &mintTable{table: table})
+	}
+	if status == actors.StatusFinished {
+		// A finished rated table is rated (ratings.go) off the table's goroutine: the store's
+		// write must not hold the hook. One that fails is rated at the next start.
+		go func() {
+			if err := a.rateTable(table); err != nil {
+				a.Logger().Warn("ratings: a finished table could not be rated; tried again at the next start", "table", table, "err", err)
+			}
+		}()
 	}
 	if a.opts.OnStatus != nil {
 		a.opts.OnStatus(table, status)
@@ -98,9 +113,19 @@ func (a *Arena) attach(rt *actors.Arena) error {
 	if err := startA2A(a); err != nil {
 		return err
 	}
+	if err := startOTS(a); err != nil {
+		return err
+	}
 	if err := startMinter(a); err != nil {
 		return err
 	}
+	if err := startGathering(a); err != nil {
+		return err
+	}
+	go func() { // rate what a crash left unrated, once the tables are restored
+		<-rt.Ready()
+		a.rateFinished(context.Background())
+	}()
 	return startDesk(a)
 }
 

@@ -67,4 +67,3 @@ func BenchmarkApply(b *testing.B) {
 }
 
 func bytesContains(b []byte, s string) bool { return strings.Contains(string(b), s) }
-

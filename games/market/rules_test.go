@@ -63,7 +63,6 @@ func TestRuleGrantInSettlement(t *testing.T) {
 	}
 }
 
-
 // unfunded is identical whatever its cause: the answering party short of its own side, or a
 // rule's withdrawal beyond what it would have after the Settlement. Nothing moves, no rule
 // fires (not even a matched grant), the author's reservation is released, and the Approval is
