@@ -30,8 +30,8 @@ const MaxOTSAgents = 4
 type OTSJoin struct {
 	Agents []OTSAgent // 1 to MaxOTSAgents, distinct Badges and names, seated in order from seat 1
 	Table  string     // "practice"
-	Format   string         // "short" or "blitz" ("" → "blitz")
-	Seats    int            // the table's seat count within the format's; 0: its fewest
+	Format string     // "short" or "blitz" ("" → "blitz")
+	Seats  int        // the table's seat count within the format's; 0: its fewest
 	// Pace is the table's clock; zero selects the agent clock of §5.3. Tests give a quicker one.
 	Pace games.Pace
 }
