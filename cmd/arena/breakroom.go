@@ -14,7 +14,9 @@ import (
 	"arena/config"
 	"arena/games"
 	brgames "arena/games/breakroom"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
+	brinference "arena/games/breakroom/inference"
 	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/transport/breakroom/auth"
@@ -34,7 +36,11 @@ import (
 // breakroomGames are the games Break Room plays, each engine stating its catalogue row (the
 // Bracket registers the same engines: engines in serve.go).
 func breakroomGames() []brgames.Game {
-	return []brgames.Game{brdilemma.Engine{}}
+	return []brgames.Game{
+		brdilemma.Engine{},
+		brinference.Engine{},
+		brauction.Engine{},
+	}
 }
 
 // breakroomSide is Break Room in `arena serve`: the product, its catalogue and public origin,
@@ -104,7 +110,7 @@ func newBreakroom(cfg config.Config, listen, own net.Addr, log *slog.Logger) (*b
 		info := g.Info()
 		side.catalog = append(side.catalog, info)
 		gs = append(gs, breakroom.Game{ID: info.ID, Name: info.Name, RulesVersion: info.RulesVersion,
-			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace})
+			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace, DealKey: info.DealKey})
 	}
 	side.room, err = breakroom.New(breakroom.Options{Games: gs, PublicURL: public, HousePause: durOr(p.HousePause),
 		LobbyWait: durOr(p.LobbyWait), HouseAfter: durOr(p.HouseAfter), Logger: log})

@@ -26,7 +26,9 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
+	brinference "arena/games/breakroom/inference"
 	"arena/games/warden/dilemma"
 	"arena/storage"
 	"arena/transport/httpapi"
@@ -238,6 +240,8 @@ func engines() []games.Engine {
 		blitz.NewEngine(blitz.DefaultFees()), // DOTDOTDOT Blitz and Short, §14's fees
 		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
 		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma; breakroomGames)
+		brinference.Engine{},                 // Break Room's Inference (games/breakroom/inference; breakroomGames)
+		brauction.Engine{},                   // Break Room's Auction (games/breakroom/auction; breakroomGames)
 	}
 }
 

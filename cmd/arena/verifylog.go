@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"arena/games/breakroom"
+	"arena/games/breakroom/auction"
 	"arena/games/breakroom/dilemma"
+	"arena/games/breakroom/inference"
 )
 
 var verifyLogCommand = command{
@@ -46,7 +48,9 @@ type logVerifier func(log []byte) breakroom.Report
 
 // logVerifiers are the games verify-log re-simulates, by the id match_start names.
 var logVerifiers = map[string]logVerifier{
-	dilemma.GameID: dilemma.VerifyJSONL,
+	dilemma.GameID:   dilemma.VerifyJSONL,
+	inference.GameID: inference.VerifyJSONL,
+	auction.GameID:   auction.VerifyJSONL,
 }
 
 func verifyLogGames() string {
