@@ -466,7 +466,9 @@ func (m *match) startStage(step *games.Step, at time.Time, stage string) {
 		m.order = m.living(m.order)
 	case PhaseDiscussion:
 		m.pass = 0
-		m.startPass()
+		if m.cfg.DiscussionRounds > 0 {
+			m.startPass()
+		}
 	}
 }
 

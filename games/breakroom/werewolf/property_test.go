@@ -303,6 +303,8 @@ func TestInvariants(t *testing.T) {
 			opts = `{"doctor_self_protect":false,"doctor_repeat":true}`
 		case 2:
 			opts = `{"discussion_rounds":1,"max_rounds":3}`
+		case 3:
+			opts = `{"discussion_rounds":0,"strikes_limit":1}`
 		}
 		iv := newInvariants(t)
 		tb := randomMatch(t, seats, randomSeed(rnd), opts, rnd, abandon, true, iv.check)

@@ -28,7 +28,8 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 // state but the rules need is inferred: a timeout earlier than the full deadline means the seat
 // was away. The roles follow from the seed, so an altered role shows at its role_private line;
 // an altered move at its own line or where its consequence does (an inspection's result, a kill,
-// a vote's tally); an altered instant, strike count, death, ranking or seed at its own line.
+// a vote's tally; talk, an input with no consequence, cannot be told from other talk); an
+// altered instant, strike count, death, ranking or seed at its own line.
 // Lines after the end other than a paid match's money lines differ.
 func Verify(lines [][]byte) Report {
 	v := &verifier{lines: lines, rep: Report{Lines: len(lines), At: -1, Seq: -1}}
