@@ -15,6 +15,7 @@ import (
 	"arena/games"
 	brgames "arena/games/breakroom"
 	brdilemma "arena/games/breakroom/dilemma"
+	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/transport/breakroom/auth"
@@ -34,7 +35,10 @@ import (
 // breakroomGames are the games Break Room plays, each engine stating its catalogue row (the
 // Bracket registers the same engines: engines in serve.go).
 func breakroomGames() []brgames.Game {
-	return []brgames.Game{brdilemma.Engine{}}
+	return []brgames.Game{
+		brdilemma.Engine{},
+		brwerewolf.Engine{},
+	}
 }
 
 // breakroomSide is Break Room in `arena serve`: the product, its catalogue and public origin,

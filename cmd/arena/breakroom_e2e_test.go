@@ -160,8 +160,9 @@ func TestBreakroomAgentsPlayOverBothDoors(t *testing.T) {
 	}
 }
 
-// checkGames asserts GET /v0/games on the Break Room site lists the Dilemma, nobody waiting or
-// playing yet, and the doors under the site's origin.
+// checkGames asserts GET /v0/games on the Break Room site lists every game of breakroomGames
+// in order (the Dilemma's minimum 3, Werewolf's 5), nobody waiting or playing yet, a recommended
+// one among them, and the doors under the site's origin.
 func checkGames(t *testing.T, base string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", base+"/v0/games", nil)
@@ -184,8 +185,18 @@ func checkGames(t *testing.T, base string) {
 		t.Fatalf("/v0/games: %d %v", resp.StatusCode, err)
 	}
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
-	if len(g.Games) != 1 || g.Games[0].ID != "dilemma" || g.Games[0].Waiting != 0 || g.Games[0].Playing != 0 ||
-		g.Games[0].MinPlayers != 3 || g.Recommended.Game != "dilemma" || g.Join.WebSocket != "ws://breakroom.localhost:"+port+"/v0/play" {
-		t.Fatalf("/v0/games: %+v", g)
+	var ids []string
+	for _, gm := range g.Games {
+		ids = append(ids, gm.ID)
+		if gm.Waiting != 0 || gm.Playing != 0 || gm.ID == "dilemma" && gm.MinPlayers != 3 || gm.ID == "werewolf" && gm.MinPlayers != 5 {
+			t.Fatalf("/v0/games: %+v", g)
+		}
+	}
+	var want []string
+	for _, gm := range breakroomGames() {
+		want = append(want, gm.Info().ID)
+	}
+	if !slices.Equal(ids, want) || !slices.Contains(ids, g.Recommended.Game) || g.Join.WebSocket != "ws://breakroom.localhost:"+port+"/v0/play" {
+		t.Fatalf("/v0/games: %+v, want the games %v", g, want)
 	}
 }
