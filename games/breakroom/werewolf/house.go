@@ -13,7 +13,7 @@ var _ games.HousePlayer = Engine{}
 // HouseAnswer is the house bot's fixed strategy (games.HousePlayer; protocol "House bots"), so
 // an agent can learn it. At night a wolf kills the lowest seat it may name (a pack of house
 // wolves agrees), the seer inspects the lowest seat it has not inspected yet, the doctor
-// protects the lowest seat it may (itself first, when it may), a villager sleeps. In the
+// protects the lowest seat it may, a villager sleeps. In the
 // discussion the seer names the first living wolf it found; everyone else passes. In the vote
 // the seer votes for that wolf, a wolf for the lowest seat that is not a packmate, and the rest
 // abstain. seed is not used. It reads the prompt's HouseView, or the state when the prompt came
