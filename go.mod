@@ -17,6 +17,7 @@ require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
+	github.com/sashabaranov/go-openai v1.43.0
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/text v0.42.0
 	google.golang.org/grpc v1.73.0

@@ -513,6 +513,8 @@ type Stored struct {
 	Result *games.Result
 	// Seats are the table's seats as opened (a lent seat's Agent is its lent Badge, §4.4).
 	Seats []SeatSpec
+	// Options are the table's game options as opened (TableSpec.Options).
+	Options json.RawMessage
 }
 
 // Stored reads table id's record from storage: ErrNoTable if unknown.
@@ -521,7 +523,7 @@ func (a *Arena) Stored(id string) (Stored, error) {
 	if err != nil {
 		return Stored{}, err
 	}
-	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result, Seats: rec.Spec.Seats}, nil
+	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result, Seats: rec.Spec.Seats, Options: rec.Spec.Options}, nil
 }
 
 func (a *Arena) record(id string) (*tableRecord, error) {

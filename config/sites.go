@@ -53,6 +53,20 @@ type Dotdotdot struct {
 	// Fees are the house fees of the tables the arena opens (§14 "arena config"); nothing set
 	// charges §14's.
 	Fees Fees `json:"fees"`
+	// HouseModel is where off-the-shelf seats think (§4.2 kind ots, §14 inference): an
+	// OpenAI-compatible chat-completions endpoint. Its URL left empty, no model is configured and
+	// every off-the-shelf seat plays the fallback policy, saying so (§15 agent.scripted).
+	HouseModel HouseModel `json:"house_model"`
+}
+
+// HouseModel is the house model's endpoint (transport/dotdotdot/housemodel).
+type HouseModel struct {
+	// URL is the endpoint's base URL, the path before /chat/completions: absolute http(s).
+	URL string `json:"url"`
+	// Model is the model name sent with each request; required with URL.
+	Model string `json:"model"`
+	// Key is the bearer token; "" sends none. Never logged.
+	Key string `json:"key"`
 }
 
 // Fees override §14's house fees, in microCCD (a field left unset, nil, keeps §14's value). Each
@@ -90,6 +104,16 @@ func (d Dotdotdot) validate(bad func(field, format string, args ...any)) {
 		if v != nil && (*v < 0 || *v > 1<<53-1) {
 			bad("dotdotdot.fees."+field, "must be a whole microCCD from 0 to 2^53 − 1, got %d", *v)
 		}
+	}
+	if m := d.HouseModel; m.URL != "" {
+		if u, err := url.Parse(m.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("dotdotdot.house_model.url (--house-model-url, ARENA_HOUSE_MODEL_URL)", "want an absolute http(s) URL such as https://models.example/v1, got %q", m.URL)
+		}
+		if strings.TrimSpace(m.Model) == "" {
+			bad("dotdotdot.house_model.model (--house-model, ARENA_HOUSE_MODEL)", "must name the model when dotdotdot.house_model.url is set")
+		}
+	} else if d.HouseModel.Model != "" || d.HouseModel.Key != "" {
+		bad("dotdotdot.house_model.url (--house-model-url, ARENA_HOUSE_MODEL_URL)", "must be set when a house model or key is")
 	}
 	fee("table (--table-fee, ARENA_TABLE_FEE)", d.Fees.Table)
 	fee("inference (--inference-fee, ARENA_INFERENCE_FEE)", d.Fees.Inference)

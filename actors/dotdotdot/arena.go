@@ -41,6 +41,10 @@ type Options struct {
 	// config"), written into the table's options so that a table keeps what it opened with. Nil:
 	// §14's (blitz.DefaultFees).
 	Fees *blitz.Fees
+	// Model is the house model off-the-shelf seats think on (ChannelOTS, ots.go). Nil: every
+	// off-the-shelf seat answers every move from the fallback policy, and the game says so each
+	// time (§15 agent.scripted).
+	Model HouseModel
 	// Mint, when set, mints the lent Badges of the tables it opens (minter.go, §15
 	// badge.minted). Nil: lent Badges stay unregistered and no transcript carries badge.minted.
 	Mint *MintOptions
@@ -75,7 +79,7 @@ func New(o Options) *Arena { return &Arena{opts: o} }
 // the prompts recovered tables redeliver find them and the walk-ins' mailboxes.
 func (a *Arena) Product() actors.Product {
 	return actors.Product{Name: "dotdotdot", Games: []string{walkinGame},
-		Channels: map[string]string{ChannelA2A: a2aName}, Keys: productKeys{a},
+		Channels: map[string]string{ChannelA2A: a2aName, ChannelOTS: otsName}, Keys: productKeys{a},
 		Anchorer: a.opts.Anchorer, OnStatus: a.onStatus, BeforeRecover: a.attach}
 }
 
@@ -96,6 +100,9 @@ func (a *Arena) attach(rt *actors.Arena) error {
 		return err
 	}
 	if err := startA2A(a); err != nil {
+		return err
+	}
+	if err := startOTS(a); err != nil {
 		return err
 	}
 	if err := startMinter(a); err != nil {

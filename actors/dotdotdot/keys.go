@@ -42,8 +42,8 @@ func (k *Keys) Open(ctx context.Context, table string, seats []actors.SeatSpec) 
 	byo := map[int]string{}
 	if k.Resolver != nil {
 		for _, s := range seats {
-			if s.LentKey() || s.Seat.Agent == "" {
-				continue
+			if s.LentKey() || s.Seat.Agent == "" || otsHeld(s) {
+				continue // the arena holds the key: nothing to resolve
 			}
 			pub, err := k.Resolver.Resolve(ctx, s.Seat.Agent)
 			if err != nil {
@@ -84,6 +84,25 @@ func HouseKey(instance ed25519.PrivateKey, tableID string, seat int) ed25519.Pri
 	return ed25519.NewKeyFromSeed(mac.Sum(nil))
 }
 
+// OTSKey is the signing key the arena holds for an off-the-shelf agent it runs (§4.2: the card
+// names this instance as operator, and its signing_key must be this key's public half, or the
+// arena could not sign the agent's commitments). One key per Badge, the same at every table and
+// after a restart, never stored:
+//
+//	seed = HMAC-SHA256(key = InstanceKey.Seed(), msg = "arena/ots-key/v1" 0x00 <agent id>)
+//	key  = ed25519.NewKeyFromSeed(seed)
+func OTSKey(instance ed25519.PrivateKey, agent string) ed25519.PrivateKey {
+	mac := hmac.New(sha256.New, instance.Seed())
+	mac.Write([]byte("arena/ots-key/v1\x00" + agent))
+	return ed25519.NewKeyFromSeed(mac.Sum(nil))
+}
+
+// otsHeld reports whether s is an off-the-shelf seat whose key the arena holds (OTSKey): kind
+// ots on the ots channel, with its Badge named.
+func otsHeld(s actors.SeatSpec) bool {
+	return s.Kind == "ots" && s.Channel == ChannelOTS && s.Seat.Agent != "" && !s.LentKey()
+}
+
 // defaultBadgeChain is the chain of lent Badges when the instance agent id names none.
 const defaultBadgeChain = badge.Chain("ccd:00000000000000000000000000000000")
 
@@ -106,7 +125,8 @@ func HouseAgent(instanceAgent string, pub ed25519.PublicKey) string {
 }
 
 // keyring is a table's games.Keyring: lent house keys for house and walk-in seats (it signs for
-// them, §4.4), resolved public keys for BYO seats (no private key). Lent keys are derived on
+// them, §4.4), the held keys of off-the-shelf seats (OTSKey), resolved public keys for BYO seats
+// (no private key). Lent keys are derived on
 // first use (an ed25519 derivation costs a scalar multiplication; a table restored from its
 // snapshot often needs none). Like the Match it serves, it is used by one goroutine at a time.
 // Its seats are a short slice searched in order: a live table holds one keyring, and three maps
@@ -120,6 +140,7 @@ type keyring struct {
 type ringSeat struct {
 	seat int
 	lent bool
+	ots  string            // an off-the-shelf seat's Badge: its key is OTSKey(instance, ots)
 	pub  ed25519.PublicKey // a lent key's is its private key's last 32 bytes
 	priv ed25519.PrivateKey
 }
@@ -142,10 +163,13 @@ func (k *keyring) derive(seat int) *ringSeat {
 		return nil
 	case s.priv != nil:
 		return s
+	case s.ots != "":
+		s.priv = OTSKey(k.instance, s.ots)
 	case !s.lent:
 		return nil
+	default:
+		s.priv = HouseKey(k.instance, k.table, seat)
 	}
-	s.priv = HouseKey(k.instance, k.table, seat)
 	s.pub = ed25519.PublicKey(s.priv[ed25519.SeedSize:]) // crypto/ed25519 keeps the public key there
 	return s
 }
@@ -172,6 +196,9 @@ func buildKeyring(instance ed25519.PrivateKey, tableID string, seats []actors.Se
 	k := &keyring{instance: instance, table: tableID, seats: make([]ringSeat, 0, len(seats))}
 	for _, s := range seats {
 		e := ringSeat{seat: s.Seat.Seat, lent: s.LentKey()}
+		if otsHeld(s) {
+			e.ots = s.Seat.Agent
+		}
 		if h, ok := byo[e.seat]; ok && !e.lent {
 			b, err := hex.DecodeString(h)
 			if err != nil || len(b) != ed25519.PublicKeySize {

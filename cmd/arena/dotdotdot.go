@@ -16,6 +16,7 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
+	"arena/transport/dotdotdot/housemodel"
 	"arena/transport/dotdotdot/join"
 	dotsite "arena/transport/dotdotdot/site"
 	"arena/transport/meta"
@@ -54,11 +55,32 @@ func newDotdotdot(cfg config.Config, store *storage.Store, ch *chainHook, log *s
 	if err := ag.devAgents(); err != nil {
 		return nil, err
 	}
+	model, err := houseModel(cfg.Dotdotdot.HouseModel, log)
+	if err != nil {
+		return nil, err
+	}
 	d := &dotdotdotSide{agents: ag, limits: limitersOf(cfg.HTTP.Limits), log: log}
 	d.arena = dotdotdot.New(dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys,
 		OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}, HouseOwner: ch.net.houseOwner(), Fees: feesOf(cfg.Dotdotdot.Fees),
-		Mint: d.mintOptions(ch)})
+		Mint: d.mintOptions(ch), Model: model})
 	return d, nil
+}
+
+// houseModel is the house model off-the-shelf seats think on (dotdotdot.Options.Model): the
+// chat-completions client of config's dotdotdot.house_model, or nil with no URL configured, which
+// it says once at start (every off-the-shelf seat then plays the fallback policy, and each move's
+// agent.scripted says so at the table). The key is never logged.
+func houseModel(c config.HouseModel, log *slog.Logger) (dotdotdot.HouseModel, error) {
+	if c.URL == "" {
+		log.Info("no house model configured (dotdotdot.house_model.url): off-the-shelf seats play the fallback policy")
+		return nil, nil
+	}
+	m, err := housemodel.New(housemodel.Config{URL: c.URL, Model: c.Model, Key: c.Key})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("house model", "url", c.URL, "model", c.Model, "key", c.Key != "")
+	return m, nil
 }
 
 // mintOptions turns on the minting of lent Badges (dotdotdot.MintOptions, §15 badge.minted) on

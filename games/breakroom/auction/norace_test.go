@@ -1,0 +1,5 @@
+//go:build !race
+
+package auction
+
+const raceBuild = false
