@@ -163,6 +163,14 @@ func (r *Room) endOf(m *match, res games.Result) (ending, error) {
 	for _, s := range m.Seats {
 		seatOf[s.Key] = s.Seat - 1
 	}
+	// A game's own figures (games.Statser) from the full log: Inference's bluffs, raises and
+	// caught (§2.8), which bluff_rate and caught are made of.
+	var stats map[int]map[string]float64
+	if br := r.arena.Bracket(); br != nil {
+		if st, ok := engineOf(br, m.Game).(games.Statser); ok {
+			stats = st.Stats(res, evs)
+		}
+	}
 	_, err = r.arena.Store().CountBreakroomMatch(m.id, keys, func(key string, old []byte) ([]byte, error) {
 		var rec repRecord
 		if old != nil {
@@ -176,9 +184,19 @@ func (r *Room) endOf(m *match, res games.Result) (ending, error) {
 			rec.Wins++
 		}
 		rec.Timeouts += e.timeouts[seatOf[key]]
+		fig := stats[seatOf[key]+1]
+		rec.Bluffs += int(fig["bluffs"])
+		rec.Raises += int(fig["raises"])
+		rec.Caught += int(fig["caught"])
 		return json.Marshal(rec)
 	})
 	return e, err
+}
+
+// engineOf is br's engine of game, nil when it has none.
+func engineOf(br *games.Bracket, game string) games.Engine {
+	eng, _ := br.Engine(game)
+	return eng
 }
 
 // rankingOf is match_end.ranking: the end line's own entries (rank, seat, pubkey, name and the

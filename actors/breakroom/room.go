@@ -95,6 +95,11 @@ type Game struct {
 	// rules' defaults).
 	Options json.RawMessage
 	Pace    games.Pace
+	// DealKey, when set, is the Setup.Options member each table's match gets a fresh secret of
+	// 32 bytes in (64 lowercase hex digits), drawn from a CSPRNG when the table opens and kept
+	// in the table's setup only, never in the match log: a deal the revealed seed must not
+	// expose (Inference's deal_key, breakroom-games §2.2, J8; breakroom.GameInfo.DealKey).
+	DealKey string
 }
 
 // Options wire a Room. Games is required.

@@ -748,6 +748,21 @@ func tokenHash(token string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// withDealKey is opts (a JSON object, or none) with member set to a fresh secret of 32 bytes
+// from crypto/rand, 64 lowercase hex digits (Game.DealKey): each table's own, drawn once, kept
+// in its setup.
+func withDealKey(opts json.RawMessage, member string) json.RawMessage {
+	var key [32]byte
+	_, _ = rand.Read(key[:]) // crypto/rand.Read does not return an error (it crashes instead)
+	m := map[string]json.RawMessage{}
+	if len(opts) > 0 {
+		_ = json.Unmarshal(opts, &m) // a game's options are an object; the game refuses anything else
+	}
+	m[member], _ = json.Marshal(hex.EncodeToString(key[:]))
+	b, _ := json.Marshal(m)
+	return b
+}
+
 // formed answers a table the lobby formed: the seating is stored, then the table opens.
 func (st *state) formed(tf *lobby.TableFormed) {
 	g := st.r.games[tf.Queue]
@@ -784,6 +799,9 @@ func (st *state) formed(tf *lobby.TableFormed) {
 	st.tables[m.Table] = m
 	spec := actors.TableSpec{ID: m.Table, Game: g.ID, Format: g.Format, Kind: m.Tier, Pace: g.Pace, Options: g.Options,
 		Round: MatchIDPrefix + tag}
+	if g.DealKey != "" {
+		spec.Options = withDealKey(g.Options, g.DealKey)
+	}
 	if st.r.opts.Seed != nil {
 		spec.Seed = st.r.opts.Seed(m.Table)
 	}

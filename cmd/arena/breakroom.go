@@ -15,6 +15,7 @@ import (
 	"arena/games"
 	brgames "arena/games/breakroom"
 	brdilemma "arena/games/breakroom/dilemma"
+	brinference "arena/games/breakroom/inference"
 	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/breakroom/wire"
 	"arena/storage"
@@ -37,6 +38,7 @@ import (
 func breakroomGames() []brgames.Game {
 	return []brgames.Game{
 		brdilemma.Engine{},
+		brinference.Engine{},
 		brwerewolf.Engine{},
 	}
 }
@@ -108,7 +110,7 @@ func newBreakroom(cfg config.Config, listen, own net.Addr, log *slog.Logger) (*b
 		info := g.Info()
 		side.catalog = append(side.catalog, info)
 		gs = append(gs, breakroom.Game{ID: info.ID, Name: info.Name, RulesVersion: info.RulesVersion,
-			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace})
+			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace, DealKey: info.DealKey})
 	}
 	side.room, err = breakroom.New(breakroom.Options{Games: gs, PublicURL: public, HousePause: durOr(p.HousePause),
 		LobbyWait: durOr(p.LobbyWait), HouseAfter: durOr(p.HouseAfter), Logger: log})

@@ -160,9 +160,9 @@ func TestBreakroomAgentsPlayOverBothDoors(t *testing.T) {
 	}
 }
 
-// checkGames asserts GET /v0/games on the Break Room site lists every game of breakroomGames
-// in order (the Dilemma's minimum 3, Werewolf's 5), nobody waiting or playing yet, a recommended
-// one among them, and the doors under the site's origin.
+// checkGames asserts GET /v0/games on the Break Room site lists every game of breakroomGames in
+// order (the Dilemma and Inference 3 players at least, Werewolf 5), nobody waiting or playing
+// yet, a recommended one among them, and the doors under the site's origin.
 func checkGames(t *testing.T, base string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", base+"/v0/games", nil)
@@ -186,17 +186,20 @@ func checkGames(t *testing.T, base string) {
 	}
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
 	var ids []string
+	mins := map[string]int{}
 	for _, gm := range g.Games {
-		ids = append(ids, gm.ID)
-		if gm.Waiting != 0 || gm.Playing != 0 || gm.ID == "dilemma" && gm.MinPlayers != 3 || gm.ID == "werewolf" && gm.MinPlayers != 5 {
+		if gm.Waiting != 0 || gm.Playing != 0 {
 			t.Fatalf("/v0/games: %+v", g)
 		}
+		ids = append(ids, gm.ID)
+		mins[gm.ID] = gm.MinPlayers
 	}
 	var want []string
 	for _, gm := range breakroomGames() {
 		want = append(want, gm.Info().ID)
 	}
-	if !slices.Equal(ids, want) || !slices.Contains(ids, g.Recommended.Game) || g.Join.WebSocket != "ws://breakroom.localhost:"+port+"/v0/play" {
+	if !slices.Equal(ids, want) || mins["dilemma"] != 3 || mins["inference"] != 3 || mins["werewolf"] != 5 ||
+		!slices.Contains(ids, g.Recommended.Game) || g.Join.WebSocket != "ws://breakroom.localhost:"+port+"/v0/play" {
 		t.Fatalf("/v0/games: %+v, want the games %v", g, want)
 	}
 }

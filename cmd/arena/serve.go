@@ -27,6 +27,7 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	brdilemma "arena/games/breakroom/dilemma"
+	brinference "arena/games/breakroom/inference"
 	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/warden/dilemma"
 	"arena/storage"
@@ -239,6 +240,7 @@ func engines() []games.Engine {
 		blitz.NewEngine(blitz.DefaultFees()), // DOTDOTDOT Blitz and Short, §14's fees
 		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
 		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma; breakroomGames)
+		brinference.Engine{},                 // Break Room's Inference (games/breakroom/inference; breakroomGames)
 		brwerewolf.Engine{},                  // Break Room's Werewolf (games/breakroom/werewolf; breakroomGames)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"arena/games/breakroom"
 	"arena/games/breakroom/dilemma"
+	"arena/games/breakroom/inference"
 	"arena/games/breakroom/werewolf"
 )
 
@@ -47,8 +48,9 @@ type logVerifier func(log []byte) breakroom.Report
 
 // logVerifiers are the games verify-log re-simulates, by the id match_start names.
 var logVerifiers = map[string]logVerifier{
-	dilemma.GameID:  dilemma.VerifyJSONL,
-	werewolf.GameID: werewolf.VerifyJSONL,
+	dilemma.GameID:   dilemma.VerifyJSONL,
+	inference.GameID: inference.VerifyJSONL,
+	werewolf.GameID:  werewolf.VerifyJSONL,
 }
 
 func verifyLogGames() string {

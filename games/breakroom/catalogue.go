@@ -25,6 +25,11 @@ type GameInfo struct {
 	// Wire is the rules page's "On the wire" section (markdown, no heading): the messages, config
 	// and log lines, written by the engine from its own constants. Not part of the /v0/games row.
 	Wire string `json:"-"`
+	// DealKey, when set, is the Setup.Options member the room fills with a fresh secret of 32
+	// bytes (64 lowercase hex digits) for every table it opens: a deal the revealed seed must not
+	// expose (Inference's deal_key, breakroom-games §2.2, J8). The room keeps it in the table's
+	// setup only. Not part of the /v0/games row.
+	DealKey string `json:"-"`
 }
 
 // RulesPage is GET /rules/{id}: the rules text, then its "On the wire" section, both the

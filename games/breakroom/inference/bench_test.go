@@ -1,0 +1,33 @@
+package inference
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"arena/games"
+)
+
+// BenchmarkMatch plays one whole six-seat match (default config: 40 hands) of random legal
+// moves per op, a second apart, no talk, no timeouts.
+func BenchmarkMatch(b *testing.B) {
+	b.ReportAllocs()
+	rnd := newRand(1)
+	for i := 0; b.Loop(); i++ {
+		mm, err := Engine{}.New(setupN(6, [32]byte{byte(i), byte(i >> 8)}, [32]byte{byte(i), 1}, ""), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := mm.(*match)
+		now := t0
+		m.Advance(now)
+		for m.phase == phasePlaying {
+			p := m.open.prompt
+			now = now.Add(time.Second)
+			body, _ := json.Marshal(randomLegal(p, rnd))
+			if _, err := m.Act(now, games.Input{Seat: p.Seat, Kind: "answer", Move: p.Move, Body: body}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

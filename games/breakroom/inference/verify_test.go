@@ -1,0 +1,107 @@
+package inference
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"arena/games/breakroom"
+)
+
+// TestVerifyWorkedExample: §2.10's public log (no deal_private line) and its full log both
+// verify, every line checked.
+func TestVerifyWorkedExample(t *testing.T) {
+	tb := workedExample(t)
+	pub := tb.publicLog()
+	if bytes.Contains(pub, []byte("deal_private")) {
+		t.Fatal("the public log holds a deal_private line")
+	}
+	rep := VerifyJSONL(pub)
+	if !rep.OK || rep.End != "match_end" || rep.Checked != rep.Lines || rep.Lines != 23 {
+		t.Fatalf("public log: %+v", rep)
+	}
+	var full []byte
+	for _, l := range tb.lines() {
+		full = append(append(full, l...), '\n')
+	}
+	if rep := VerifyJSONL(full); !rep.OK || rep.Lines != 29 {
+		t.Fatalf("full log: %+v", rep)
+	}
+}
+
+// tamper replaces old with new in line n (0-based) of log; the test fails when old is not there.
+func tamper(t *testing.T, log []byte, n int, old, new string) []byte {
+	t.Helper()
+	lines := breakroom.SplitLog(log)
+	if !bytes.Contains(lines[n], []byte(old)) {
+		t.Fatalf("line %d has no %s: %s", n, old, lines[n])
+	}
+	lines[n] = bytes.Replace(lines[n], []byte(old), []byte(new), 1)
+	return append(bytes.Join(lines, []byte("\n")), '\n')
+}
+
+// lineOf is the index of the first line of log containing s.
+func lineOf(t *testing.T, log []byte, s string) int {
+	t.Helper()
+	for i, l := range breakroom.SplitLog(log) {
+		if bytes.Contains(l, []byte(s)) {
+			return i
+		}
+	}
+	t.Fatalf("no line holds %s", s)
+	return -1
+}
+
+// TestVerifyTamperedReveal: a revealed value changed without changing the outcome (82 → 83),
+// its salt changed, or a value changed so the outcome moves (82 → 5), fails at that showdown
+// line; the first two for the commitment.
+func TestVerifyTamperedReveal(t *testing.T) {
+	pub := workedExample(t).publicLog()
+	sd := lineOf(t, pub, `"type":"showdown"`)
+	for _, c := range []struct{ old, new, reason string }{
+		{`"value":82`, `"value":83`, "do not hash to its commitment"},
+		{`"salt":"c21799b2542158bd1b7aae5ae841b67e"`, `"salt":"c21799b2542158bd1b7aae5ae841b67f"`, "do not hash to its commitment"},
+		{`"value":82`, `"value":5`, "do not hash to its commitment"},
+		{`"value":8}`, `"value":0}`, "outside 1..100"},
+	} {
+		rep := VerifyJSONL(tamper(t, pub, sd, c.old, c.new))
+		if rep.OK || rep.At != sd || rep.Type != "showdown" || !strings.Contains(rep.Reason, c.reason) {
+			t.Fatalf("%s → %s: %+v, want a failure at line %d (%s)", c.old, c.new, rep, sd, c.reason)
+		}
+	}
+}
+
+// TestVerifyTamperedLines: any other altered line fails at it: a commitment, a bet, the pot, a
+// payout, a ranking, the seed; a dropped line fails where it was.
+func TestVerifyTamperedLines(t *testing.T) {
+	pub := workedExample(t).publicLog()
+	for _, c := range []struct{ find, old, new string }{
+		{`"type":"ante"`, `"amount":2`, `"amount":3`},
+		{`"action":"fold"`, `"action":"fold"`, `"action":"check"`},
+		{`"mucked":[2]`, `"pot":12`, `"pot":13`},
+		{`"mucked":[2]`, `"mucked":[2]`, `"mucked":[]`},
+		{`"type":"match_end"`, `"credits":112`, `"credits":113`},
+		{`"type":"timeout"`, `"strikes":1`, `"strikes":2`},
+	} {
+		n := lineOf(t, pub, c.find)
+		rep := VerifyJSONL(tamper(t, pub, n, c.old, c.new))
+		if rep.OK || rep.At != n {
+			t.Fatalf("%s → %s on line %d: %+v", c.old, c.new, n, rep)
+		}
+	}
+	// A commitment is proved by its reveal (J8): seat 1's altered commitment fails at the
+	// showdown that reveals it; seat 0 folded, so its commitment is never opened and an altered
+	// one cannot be told from the dealt one.
+	deal, sd := lineOf(t, pub, `"type":"deal"`), lineOf(t, pub, `"type":"showdown"`)
+	if rep := VerifyJSONL(tamper(t, pub, deal, `934d6972`, `934d6973`)); rep.OK || rep.At != sd || !strings.Contains(rep.Reason, "commitment") {
+		t.Fatalf("seat 1's commitment altered: %+v, want a failure at the showdown (line %d)", rep, sd)
+	}
+	if rep := VerifyJSONL(tamper(t, pub, deal, `1779a62e`, `1779a62f`)); !rep.OK {
+		t.Fatalf("seat 0's unopened commitment altered: %+v", rep)
+	}
+	lines := breakroom.SplitLog(pub)
+	dropped := append(bytes.Join(append(append([][]byte{}, lines[:5]...), lines[6:]...), []byte("\n")), '\n')
+	if rep := VerifyJSONL(dropped); rep.OK || rep.At != 5 {
+		t.Fatalf("a dropped line: %+v", rep)
+	}
+}
