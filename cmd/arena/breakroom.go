@@ -14,6 +14,7 @@ import (
 	"arena/config"
 	"arena/games"
 	brgames "arena/games/breakroom"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	brinference "arena/games/breakroom/inference"
 	brwerewolf "arena/games/breakroom/werewolf"
@@ -39,6 +40,7 @@ func breakroomGames() []brgames.Game {
 	return []brgames.Game{
 		brdilemma.Engine{},
 		brinference.Engine{},
+		brauction.Engine{},
 		brwerewolf.Engine{},
 	}
 }
