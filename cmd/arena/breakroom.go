@@ -14,8 +14,10 @@ import (
 	"arena/config"
 	"arena/games"
 	brgames "arena/games/breakroom"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	brinference "arena/games/breakroom/inference"
+	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/transport/breakroom/auth"
@@ -38,6 +40,8 @@ func breakroomGames() []brgames.Game {
 	return []brgames.Game{
 		brdilemma.Engine{},
 		brinference.Engine{},
+		brauction.Engine{},
+		brwerewolf.Engine{},
 	}
 }
 

@@ -26,8 +26,10 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	brinference "arena/games/breakroom/inference"
+	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/warden/dilemma"
 	"arena/storage"
 	"arena/transport/httpapi"
@@ -240,6 +242,8 @@ func engines() []games.Engine {
 		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
 		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma; breakroomGames)
 		brinference.Engine{},                 // Break Room's Inference (games/breakroom/inference; breakroomGames)
+		brauction.Engine{},                   // Break Room's Auction (games/breakroom/auction; breakroomGames)
+		brwerewolf.Engine{},                  // Break Room's Werewolf (games/breakroom/werewolf; breakroomGames)
 	}
 }
 

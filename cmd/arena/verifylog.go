@@ -13,8 +13,10 @@ import (
 	"strings"
 
 	"arena/games/breakroom"
+	"arena/games/breakroom/auction"
 	"arena/games/breakroom/dilemma"
 	"arena/games/breakroom/inference"
+	"arena/games/breakroom/werewolf"
 )
 
 var verifyLogCommand = command{
@@ -49,6 +51,8 @@ type logVerifier func(log []byte) breakroom.Report
 var logVerifiers = map[string]logVerifier{
 	dilemma.GameID:   dilemma.VerifyJSONL,
 	inference.GameID: inference.VerifyJSONL,
+	auction.GameID:   auction.VerifyJSONL,
+	werewolf.GameID:  werewolf.VerifyJSONL,
 }
 
 func verifyLogGames() string {
