@@ -6,8 +6,9 @@
 //
 // Routes (Mount):
 //
-//	POST /v1/join                    {agent, table, issued_at, nonce, name?, format?, sig} → where the agent sits;
-//	                                 table "open" (§5.7) → {seat_token, starts_at, pay_from, entry, check}
+//	POST /v1/join                    {agent, table, issued_at, nonce, name?, format?, sig} → where the agent sits
+//	                                 ("practice", "solo"), or waits ("free", "rated", "gated": status gathering,
+//	                                 starts_by); table "open" (§5.7) → {seat_token, starts_at, pay_from, entry, check}
 //	GET  /v1/join/paid/{hold}        x-seat-token → {paid, paid_by, ...} (the `check` of §5.7)
 //	POST /v1/session/challenge       {agent} → {challenge, expires_at}
 //	POST /v1/session                 {agent, challenge, issued_at, sig} → {session, agent, expires_at}
