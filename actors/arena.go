@@ -508,6 +508,7 @@ func (a *Arena) AskTimeout() time.Duration { return a.opts.AskTimeout }
 // round and, once the round is over, its result.
 type Stored struct {
 	Game   string
+	Kind   string // TableSpec.Kind
 	Status string
 	Round  string
 	Result *games.Result
@@ -523,7 +524,7 @@ func (a *Arena) Stored(id string) (Stored, error) {
 	if err != nil {
 		return Stored{}, err
 	}
-	return Stored{Game: rec.Spec.Game, Status: rec.Status, Round: rec.Round, Result: rec.Result, Seats: rec.Spec.Seats, Options: rec.Spec.Options}, nil
+	return Stored{Game: rec.Spec.Game, Kind: rec.Spec.Kind, Status: rec.Status, Round: rec.Round, Result: rec.Result, Seats: rec.Spec.Seats, Options: rec.Spec.Options}, nil
 }
 
 func (a *Arena) record(id string) (*tableRecord, error) {

@@ -26,6 +26,8 @@
 //	paid        <table id>                       DOTDOTDOT's paid tables, their holds inside (paid.go)
 //	feedback    <seq: 8 bytes BE>                DOTDOTDOT's feedback notes, in arrival order (feedback.go)
 //	breakroom   rep/<key> | counted/<match> | feedback/<match>/<key> | table/<id>  Break Room's records (breakroom.go)
+//	ratings     agent/<id> | round/<seq BE hex> | table/<id>                       DOTDOTDOT's ratings and rated rounds (ratings.go)
+//	gathering   <table id>                       DOTDOTDOT's agent tables gathering (gathering.go)
 //	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one

@@ -64,6 +64,8 @@ type Arena struct {
 	joining sync.Map
 	// minter is the minter actor (minter.go), nil without Options.Mint.
 	minter *actor.PID
+	// gathering is the gathering actor (gathering.go): the free, rated and badge-gated tables.
+	gathering *actor.PID
 }
 
 // New is the DOTDOTDOT product, not yet on a runtime: register its Product in
@@ -89,6 +91,15 @@ func (a *Arena) onStatus(table, status string) {
 	if status == actors.StatusLive && a.minter != nil {
 		a.System().Root.Send(a.minter, &mintTable{table: table})
 	}
+	if status == actors.StatusFinished {
+		// A finished rated table is rated (ratings.go) off the table's goroutine: the store's
+		// write must not hold the hook. One that fails is rated at the next start.
+		go func() {
+			if err := a.rateTable(table); err != nil {
+				a.Logger().Warn("ratings: a finished table could not be rated; tried again at the next start", "table", table, "err", err)
+			}
+		}()
+	}
 	if a.opts.OnStatus != nil {
 		a.opts.OnStatus(table, status)
 	}
@@ -108,6 +119,13 @@ func (a *Arena) attach(rt *actors.Arena) error {
 	if err := startMinter(a); err != nil {
 		return err
 	}
+	if err := startGathering(a); err != nil {
+		return err
+	}
+	go func() { // rate what a crash left unrated, once the tables are restored
+		<-rt.Ready()
+		a.rateFinished(context.Background())
+	}()
 	return startDesk(a)
 }
 

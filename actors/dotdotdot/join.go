@@ -3,6 +3,7 @@ package dotdotdot
 import (
 	"context"
 	"strings"
+	"time"
 
 	"arena/actors"
 	"arena/games"
@@ -20,9 +21,11 @@ type AgentJoin struct {
 	Endpoint string // the card's A2A endpoint: every move is called there (§4)
 	Kind     string // the seat kind: "byo" (default), or the card's "house"/"arena"
 	Owner    string // the Badge's owner, CAIP-10 (§3, from the registry): seat.taken's owner (§15)
-	Table    string // "practice" (a fresh table with house seats, opened at once)
-	Format   string // "short" or "blitz" ("" → "blitz")
-	Seats    int    // the Practice table's seat count within the format's (§5.6); 0: its fewest
+	// Table is the kind of table (kinds.go): "practice" or "solo" (a fresh table with house
+	// seats, opened at once), "free", "rated" or "gated" (the table of that kind gathering now).
+	Table  string
+	Format string // "short" or "blitz" ("" → "blitz")
+	Seats  int    // the Practice table's seat count within the format's (§5.6); 0: its fewest
 	// Pace is the table's clock; zero selects the agent clock of §5.3 (every phase its full
 	// length). Tests give a quicker one.
 	Pace games.Pace
@@ -38,7 +41,11 @@ type AgentJoinReply struct {
 	Seat   int    `json:"seat"`   // 1..N
 	Format string `json:"format"` // "blitz" | "short"
 	Pace   string `json:"pace"`   // "agent" or the test clock's name
-	Status string `json:"status"` // "seated"
+	Status string `json:"status"` // "seated", or "gathering" (the agent is called once the round starts)
+	Kind   string `json:"kind,omitempty"`
+	// StartsBy is, for a table gathering, when house seats may top it up (if it has the agents
+	// its kind needs by then: two at a rated or badge-gated table).
+	StartsBy time.Time `json:"starts_by,omitzero"`
 }
 
 // CodeBadTable refuses a join naming a table an agent cannot join (409). A join by an agent
@@ -51,8 +58,8 @@ const CodeBadTable = "bad_table"
 // The seat's key is resolved through Options.Keys when the table opens. Refusals: bad_table,
 // in_a_round (the Badge already holds a live seat), bad_request (no endpoint), and OpenTable's.
 func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, error) {
-	if j.Table != "practice" {
-		return AgentJoinReply{}, games.Errorf(CodeBadTable, "table %q: an agent joins \"practice\" or \"open\" (paid, §5.7)", j.Table)
+	if j.Table != KindPractice && j.Table != KindSolo && !gathers(j.Table) {
+		return AgentJoinReply{}, games.Errorf(CodeBadTable, "table %q: an agent joins \"practice\", \"solo\", \"free\", \"rated\", \"gated\" or \"open\" (paid, §5.7)", j.Table)
 	}
 	if j.Endpoint == "" {
 		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "the agent's card names no endpoint: a registered agent is called there (§4)")
@@ -79,6 +86,17 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	} else if live != nil {
 		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s (table %s)", j.Agent, live.seat, live.round, live.table)
 	}
+	if at, err := a.waitingAt(ctx, j.Agent); err != nil {
+		return AgentJoinReply{}, err
+	} else if at != "" {
+		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s is waiting at table %s", j.Agent, at)
+	}
+	if gathers(j.Table) {
+		return a.joinGathering(ctx, j.Table, format, n, j)
+	}
+	if j.Table == KindSolo && format != walkinGame {
+		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "a Solo plays blitz, the whole game (Practice plays short)")
+	}
 	id, err := newTableID("a")
 	if err != nil {
 		return AgentJoinReply{}, err
@@ -88,7 +106,7 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	if !paceZero(j.Pace) {
 		pace = j.Pace
 	}
-	spec, _ := walkinTableSpec(id, "practice", format, n, pace, []lobbyWalkin{{Name: j.Name}}, nil)
+	spec, _ := walkinTableSpec(id, j.Table, format, n, pace, []lobbyWalkin{{Name: j.Name}}, nil)
 	kind := j.Kind
 	if kind == "" {
 		kind = "byo"
@@ -101,7 +119,7 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 	if err != nil {
 		return AgentJoinReply{}, err
 	}
-	return AgentJoinReply{Round: round, Table: id, Seat: 1, Format: format, Pace: spec.Pace.Name, Status: "seated"}, nil
+	return AgentJoinReply{Round: round, Table: id, Seat: 1, Format: format, Pace: spec.Pace.Name, Status: "seated", Kind: j.Table}, nil
 }
 
 func paceZero(p games.Pace) bool { return p.IsZero() }

@@ -9,8 +9,8 @@ import (
 )
 
 // KindShowcase is the table kind of a Showcase: in-house agents playing for an audience, whose
-// in-house seats carry their accusation in their answers (§12). No door opens one yet; the
-// lever rule below already knows it.
+// in-house seats carry their accusation in their answers (§12). The house opens one
+// (Arena.OpenShowcase, kinds.go).
 const KindShowcase = "showcase"
 
 // OpenTable is actors.Arena's OpenTable with §12's lever rule written into every Blitz seat
@@ -18,8 +18,16 @@ const KindShowcase = "showcase"
 // hosted tables, an agent's Practice, the paid tables), so who holds a seat's levers is decided
 // by the product in one place, from the table's kind, and enforced by the game. Errors are
 // actors.Arena.OpenTable's.
+//
+// The table's kind (kinds.go) is enforced here too: its seats must be seats the kind lets sit
+// (admit: bad_table otherwise), its scouting is the kind's on the agent clock (setScouting,
+// §5.2), and every Badge seat shows its Badge's rating (setRatings, §5.4, §15).
 func (a *Arena) OpenTable(ctx context.Context, spec actors.TableSpec) (string, error) {
 	spec = setFees(setOwners(setLevers(spec), a.opts.HouseOwner), a.fees())
+	spec = a.setRatings(setScouting(spec))
+	if err := admit(spec, a.ratedRounds); err != nil {
+		return "", err
+	}
 	return a.Arena.OpenTable(ctx, spec)
 }
 

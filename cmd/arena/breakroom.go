@@ -14,6 +14,7 @@ import (
 	"arena/config"
 	"arena/games"
 	brgames "arena/games/breakroom"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	brinference "arena/games/breakroom/inference"
 	"arena/games/breakroom/wire"
@@ -38,6 +39,7 @@ func breakroomGames() []brgames.Game {
 	return []brgames.Game{
 		brdilemma.Engine{},
 		brinference.Engine{},
+		brauction.Engine{},
 	}
 }
 

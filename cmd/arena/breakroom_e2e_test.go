@@ -160,9 +160,9 @@ func TestBreakroomAgentsPlayOverBothDoors(t *testing.T) {
 	}
 }
 
-// checkGames asserts GET /v0/games on the Break Room site lists the Dilemma and Inference (3
-// players at least each), nobody waiting or playing yet, a recommended game, and the doors under
-// the site's origin.
+// checkGames asserts GET /v0/games on the Break Room site lists every game of breakroomGames in
+// its order, the Dilemma first, nobody waiting or playing yet, the recommended game the hour's
+// rotation among them, and the doors under the site's origin.
 func checkGames(t *testing.T, base string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", base+"/v0/games", nil)
@@ -185,14 +185,19 @@ func checkGames(t *testing.T, base string) {
 		t.Fatalf("/v0/games: %d %v", resp.StatusCode, err)
 	}
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
-	mins := map[string]int{}
-	for _, gm := range g.Games {
-		if gm.Waiting != 0 || gm.Playing != 0 {
-			t.Fatalf("/v0/games: %+v", g)
-		}
-		mins[gm.ID] = gm.MinPlayers
-	}
-	if mins["dilemma"] != 3 || mins["inference"] != 3 || g.Recommended.Game == "" || g.Join.WebSocket != "ws://breakroom.localhost:"+port+"/v0/play" {
+	want := breakroomGames()
+	if len(g.Games) != len(want) || g.Games[0].ID != "dilemma" || g.Games[0].MinPlayers != 3 ||
+		g.Recommended.Reason != "rotation" || g.Join.WebSocket != "ws://breakroom.localhost:"+port+"/v0/play" {
 		t.Fatalf("/v0/games: %+v", g)
+	}
+	recommended := false
+	for i, gi := range g.Games {
+		if gi.ID != want[i].Info().ID || gi.Waiting != 0 || gi.Playing != 0 || gi.MinPlayers != want[i].Info().MinPlayers {
+			t.Fatalf("/v0/games entry %d: %+v, want %s with nobody waiting or playing", i, gi, want[i].Info().ID)
+		}
+		recommended = recommended || gi.ID == g.Recommended.Game
+	}
+	if !recommended {
+		t.Fatalf("/v0/games recommends %q, not a listed game", g.Recommended.Game)
 	}
 }

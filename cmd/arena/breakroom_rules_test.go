@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"arena/config"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 )
 
@@ -29,5 +30,19 @@ func TestBartenderQuotesTheDilemmaRules(t *testing.T) {
 	got = side.room.Answer(brdilemma.GameID, "How do I come back after sitting out?")
 	if !strings.Contains(got, "At 3 strikes in a row your seat sits out") {
 		t.Errorf("the bartender answered %q about sitting out", got)
+	}
+}
+
+// TestBartenderQuotesTheAuctionRules: the Auction's rules text is the product's too, so the
+// bartender answers an Auction rules question with its own words.
+func TestBartenderQuotesTheAuctionRules(t *testing.T) {
+	side, err := newBreakroom(config.Config{}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := side.room.Answer(brauction.GameID, "Bartender, how are equal highest bids broken?")
+	want := "The highest bid wins the lot and pays exactly its bid (first price)"
+	if !strings.HasPrefix(got, want) || !strings.Contains(brauction.RulesText, want) {
+		t.Errorf("the bartender answered %q, want the Who wins paragraph (%q…)", got, want)
 	}
 }

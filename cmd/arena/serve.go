@@ -26,6 +26,7 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/blitz"
+	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	brinference "arena/games/breakroom/inference"
 	"arena/games/warden/dilemma"
@@ -240,6 +241,7 @@ func engines() []games.Engine {
 		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
 		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma; breakroomGames)
 		brinference.Engine{},                 // Break Room's Inference (games/breakroom/inference; breakroomGames)
+		brauction.Engine{},                   // Break Room's Auction (games/breakroom/auction; breakroomGames)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"arena/games/breakroom"
+	"arena/games/breakroom/auction"
 	"arena/games/breakroom/dilemma"
 	"arena/games/breakroom/inference"
 )
@@ -49,6 +50,7 @@ type logVerifier func(log []byte) breakroom.Report
 var logVerifiers = map[string]logVerifier{
 	dilemma.GameID:   dilemma.VerifyJSONL,
 	inference.GameID: inference.VerifyJSONL,
+	auction.GameID:   auction.VerifyJSONL,
 }
 
 func verifyLogGames() string {

@@ -84,28 +84,42 @@ type Body struct {
 // unsafe integers, valid UTF-8, one value): bad_request when it is not one JSON object or its
 // action is not a string. A missing action is not an error here: the game answers it with
 // illegal_move (§1.3 step 2); a message is judged by Talk, after the action (step 5). A null or
-// empty message is no message.
+// empty message is no message. Members' values are views of raw (read them before raw is
+// reused). It reads the checked value member by member (canon.Parse), so a move is scanned
+// once: every game reads every move through it.
 func ParseBody(raw []byte) (Body, error) {
-	var m map[string]json.RawMessage
-	if err := canon.Decode(raw, &m); err != nil {
+	v, err := canon.Parse(raw)
+	if err != nil {
 		return Body{}, games.Errorf(CodeBadRequest, "the move is not a JSON object: %s", canon.Reason(err))
 	}
-	if m == nil {
+	if v.Kind() != canon.Object {
 		return Body{}, games.Errorf(CodeBadRequest, "the move is not a JSON object")
 	}
-	b := Body{Members: m}
-	if raw, ok := m["action"]; ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &b.Action); err != nil {
-			return Body{}, games.Errorf(CodeBadRequest, "action: want a string")
+	b := Body{Members: make(map[string]json.RawMessage, v.Len())}
+	for i := range v.Len() {
+		name, val := v.Member(i)
+		b.Members[name] = val.Raw()
+		if val.Kind() == canon.Null {
+			continue
 		}
-		b.HasAction = true
+		switch name {
+		case "action":
+			s, ok := val.Str()
+			if !ok {
+				return Body{}, games.Errorf(CodeBadRequest, "action: want a string")
+			}
+			b.Action, b.HasAction = s, true
+		case "message":
+			s, ok := val.Str()
+			if !ok {
+				b.messageErr = games.Errorf(CodeBadMessage, "message: want a string")
+				continue
+			}
+			b.Message, b.HasMessage = s, s != ""
+		}
 	}
-	if raw, ok := m["message"]; ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &b.Message); err != nil {
-			b.messageErr = games.Errorf(CodeBadMessage, "message: want a string")
-			return b, nil
-		}
-		b.HasMessage = b.Message != ""
+	if b.messageErr != nil {
+		b.Message, b.HasMessage = "", false
 	}
 	return b, nil
 }

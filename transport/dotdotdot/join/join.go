@@ -75,7 +75,7 @@ type KeyProver interface {
 // Seat is a verified join handed to the Seater.
 type Seat struct {
 	Agent  Agent
-	Table  string // "practice" or "open"
+	Table  string // joinTables' kinds
 	Format string // "" | "blitz" | "short"
 	Seats  int    // the Practice table's seat count (§5.6: blitz 6 to 8); 0: the format's fewest
 }
@@ -202,6 +202,11 @@ func existing(e *echo.Echo, method, path string) echo.HandlerFunc {
 	return c.Handler()
 }
 
+// joinTables are the tables POST /v1/join seats an agent at (actors/dotdotdot kinds.go): a fresh
+// table at once ("practice", "solo"), the table of that kind gathering now ("free", "rated",
+// "gated": status "gathering", the agent called once the round starts), a paid hold ("open").
+var joinTables = map[string]bool{"practice": true, "solo": true, "free": true, "rated": true, "gated": true, "open": true}
+
 // joinBody is POST /v1/join (§4.3, §5.7). format and seats are ours (the spec is silent):
 // "blitz" (default) or "short" for a practice table, and its seat count within the format's
 // (§5.6: blitz 6 to 8; left out, the fewest). On "open" they may only name the paid table
@@ -231,8 +236,8 @@ func (h *handlers) join(c echo.Context) error {
 	if err := CheckAgentID(b.Agent); err != nil {
 		return err
 	}
-	if b.Table != "practice" && b.Table != "open" {
-		return door.Refuse(CodeBadTable, `table must be "practice" or "open"`)
+	if !joinTables[b.Table] {
+		return door.Refuse(CodeBadTable, `table must be "practice", "solo", "free", "rated", "gated" or "open"`)
 	}
 	if b.Table == "open" && h.o.Paid == nil {
 		why := h.o.PaidOff
@@ -260,8 +265,15 @@ func (h *handlers) join(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, map[string]any{"round": seated.Round, "table": seated.Table, "seat": seated.Seat,
-		"format": seated.Format, "pace": seated.Pace, "status": seated.Status, "agent": ag.ID, "name": ag.Name})
+	reply := map[string]any{"round": seated.Round, "table": seated.Table, "seat": seated.Seat,
+		"format": seated.Format, "pace": seated.Pace, "status": seated.Status, "agent": ag.ID, "name": ag.Name}
+	if seated.Kind != "" {
+		reply["kind"] = seated.Kind
+	}
+	if !seated.StartsBy.IsZero() {
+		reply["starts_by"] = seated.StartsBy.UTC().Format(time.RFC3339)
+	}
+	return c.JSON(http.StatusOK, reply)
 }
 
 // verify runs the checks every signed object of this door gets, cheapest first: a registry is
