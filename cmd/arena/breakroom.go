@@ -17,6 +17,7 @@ import (
 	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	brinference "arena/games/breakroom/inference"
+	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/transport/breakroom/auth"
@@ -40,6 +41,7 @@ func breakroomGames() []brgames.Game {
 		brdilemma.Engine{},
 		brinference.Engine{},
 		brauction.Engine{},
+		brwerewolf.Engine{},
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
 	brinference "arena/games/breakroom/inference"
+	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/warden/dilemma"
 	"arena/storage"
 	"arena/transport/httpapi"
@@ -242,6 +243,7 @@ func engines() []games.Engine {
 		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma; breakroomGames)
 		brinference.Engine{},                 // Break Room's Inference (games/breakroom/inference; breakroomGames)
 		brauction.Engine{},                   // Break Room's Auction (games/breakroom/auction; breakroomGames)
+		brwerewolf.Engine{},                  // Break Room's Werewolf (games/breakroom/werewolf; breakroomGames)
 	}
 }
 

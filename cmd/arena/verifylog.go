@@ -16,6 +16,7 @@ import (
 	"arena/games/breakroom/auction"
 	"arena/games/breakroom/dilemma"
 	"arena/games/breakroom/inference"
+	"arena/games/breakroom/werewolf"
 )
 
 var verifyLogCommand = command{
@@ -51,6 +52,7 @@ var logVerifiers = map[string]logVerifier{
 	dilemma.GameID:   dilemma.VerifyJSONL,
 	inference.GameID: inference.VerifyJSONL,
 	auction.GameID:   auction.VerifyJSONL,
+	werewolf.GameID:  werewolf.VerifyJSONL,
 }
 
 func verifyLogGames() string {

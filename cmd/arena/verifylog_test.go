@@ -67,12 +67,12 @@ func TestVerifyLog(t *testing.T) {
 	if code, out, _ := runVerifyLog(t, write("cut.jsonl", lines[:len(lines)-1])); code != 1 || !strings.HasPrefix(out, "FAIL") {
 		t.Fatalf("log without its end: exit %d, %q", code, out)
 	}
-	other := strings.Replace(lines[0], `"game":"dilemma"`, `"game":"werewolf"`, 1)
+	other := strings.Replace(lines[0], `"game":"dilemma"`, `"game":"chess"`, 1)
 	for name, args := range map[string][]string{
 		"missing file": {filepath.Join(dir, "none.jsonl")},
 		"not a log":    {write("text.jsonl", []string{"hello"})},
 		"no start":     {write("nostart.jsonl", lines[1:])},
-		"other game":   {write("werewolf.jsonl", append([]string{other}, lines[1:]...))},
+		"other game":   {write("chess.jsonl", append([]string{other}, lines[1:]...))},
 		"no argument":  {},
 	} {
 		if code, _, errOut := runVerifyLog(t, args...); code != 2 || errOut == "" {
