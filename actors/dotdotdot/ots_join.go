@@ -12,18 +12,26 @@ import (
 	"arena/games/blitz"
 )
 
-// OTSJoin is an off-the-shelf agent seated by its owner (§4.2: a registered agent whose card names
-// this instance as its operator and carries the key the arena holds for it, OTSSigningKey). The
-// door has resolved the Badge (§4.1) and checked both; here the agent is seated on the house
-// model with the owner's playbook.
-type OTSJoin struct {
+// OTSAgent is an off-the-shelf agent seated by its owner (§4.2: a registered agent whose card
+// names this instance as its operator and carries the key the arena holds for it,
+// OTSSigningKey). The door has resolved the Badge (§4.1) and checked both; here the agent is
+// seated on the house model with the owner's playbook.
+type OTSAgent struct {
 	Agent    string         // CAIP-19 Badge
 	Name     string         // the card's name (§4.2)
 	Owner    string         // the Badge's owner, CAIP-10 (§3, from the registry)
 	Playbook blitz.Playbook // the owner's playbook and dials (§5.5 playbooks)
-	Table    string         // "practice"
-	Format   string         // "short" or "blitz" ("" → "blitz")
-	Seats    int            // the table's seat count within the format's; 0: its fewest
+}
+
+// MaxOTSAgents is how many off-the-shelf agents one JoinOTS seats at one table.
+const MaxOTSAgents = 4
+
+// OTSJoin asks for one Practice table with off-the-shelf agents in its first seats.
+type OTSJoin struct {
+	Agents []OTSAgent // 1 to MaxOTSAgents, distinct Badges and names, seated in order from seat 1
+	Table  string     // "practice"
+	Format string     // "short" or "blitz" ("" → "blitz")
+	Seats  int        // the table's seat count within the format's; 0: its fewest
 	// Pace is the table's clock; zero selects the agent clock of §5.3. Tests give a quicker one.
 	Pace games.Pace
 }
@@ -34,64 +42,95 @@ func (a *Arena) OTSSigningKey(agent string) ed25519.PublicKey {
 	return OTSKey(a.InstanceKey(), agent).Public().(ed25519.PublicKey)
 }
 
-// JoinOTS seats an off-the-shelf agent (kind ots) at a fresh Practice table: the agent in seat 1
-// on ChannelOTS, house agents in the others. The seat is a human seat (its owner holds its levers
-// and pays the §14 table and inference fees at a table that charges them); its commitments are
-// signed with the key the arena holds for it (OTSKey); its playbook is the table's
-// Options.playbooks["1"], committed in the open-round anchor (§5.5). Refusals: bad_table,
-// bad_request (a bad playbook or format), in_a_round (the Badge already holds a live seat), and
-// OpenTable's.
-func (a *Arena) JoinOTS(ctx context.Context, j OTSJoin) (AgentJoinReply, error) {
+// OTSJoinReply is where the agents sit: the table's round and each agent's seat, in j.Agents'
+// order.
+type OTSJoinReply struct {
+	Round  string `json:"round"`
+	Table  string `json:"table"`
+	Seats  []int  `json:"seats"`
+	Format string `json:"format"`
+	Pace   string `json:"pace"`
+	Status string `json:"status"` // "seated"
+}
+
+// JoinOTS seats off-the-shelf agents (kind ots) at a fresh Practice table: the agents in seats
+// 1.. on ChannelOTS, house agents in the others. Each is a human seat (its owner holds its
+// levers and pays the §14 table and inference fees at a table that charges them); its
+// commitments are signed with the key the arena holds for it (OTSKey); its playbook is the
+// table's Options.playbooks entry for its seat, committed in the open-round anchor (§5.5).
+// Refusals: bad_table, bad_request (no agent, too many, one twice, a bad playbook or format, no
+// seat left for the house), in_a_round (a Badge already holds a live seat), and OpenTable's.
+func (a *Arena) JoinOTS(ctx context.Context, j OTSJoin) (OTSJoinReply, error) {
 	if j.Table != "practice" {
-		return AgentJoinReply{}, games.Errorf(CodeBadTable, "table %q: an off-the-shelf agent joins \"practice\"", j.Table)
+		return OTSJoinReply{}, games.Errorf(CodeBadTable, "table %q: off-the-shelf agents join \"practice\"", j.Table)
 	}
-	if err := j.Playbook.Check(); err != nil {
-		return AgentJoinReply{}, err
+	if len(j.Agents) == 0 || len(j.Agents) > MaxOTSAgents {
+		return OTSJoinReply{}, games.Errorf(games.CodeBadRequest, "%d agents: a table takes 1 to %d off-the-shelf agents", len(j.Agents), MaxOTSAgents)
+	}
+	seen := map[string]bool{}
+	for _, ag := range j.Agents {
+		if seen[ag.Agent] || seen["name:"+nameKey(ag.Name)] {
+			return OTSJoinReply{}, games.Errorf(games.CodeBadRequest, "%s (%q) is named twice: each seat is one Badge and one name", ag.Agent, ag.Name)
+		}
+		seen[ag.Agent], seen["name:"+nameKey(ag.Name)] = true, true
+		if err := ag.Playbook.Check(); err != nil {
+			return OTSJoinReply{}, err
+		}
 	}
 	format := j.Format
 	if format == "" {
 		format = "blitz"
 	}
 	if _, ok := a.formats.of(format); !ok {
-		return AgentJoinReply{}, games.Errorf(games.CodeBadRequest, "format %q: %s", format, strings.ReplaceAll(a.formats.choices(), "\"", ""))
+		return OTSJoinReply{}, games.Errorf(games.CodeBadRequest, "format %q: %s", format, strings.ReplaceAll(a.formats.choices(), "\"", ""))
 	}
 	n, err := a.formats.choose(format, j.Seats)
 	if err != nil {
-		return AgentJoinReply{}, err
+		return OTSJoinReply{}, err
 	}
-	if _, busy := a.joining.LoadOrStore(j.Agent, struct{}{}); busy {
-		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s is being seated by another join", j.Agent)
+	if len(j.Agents) >= n {
+		return OTSJoinReply{}, games.Errorf(games.CodeBadRequest, "%d agents at a table of %d seats: Practice keeps at least one house seat", len(j.Agents), n)
 	}
-	defer a.joining.Delete(j.Agent)
-	if live, err := a.liveSeatOf(ctx, j.Agent); err != nil {
-		return AgentJoinReply{}, err
-	} else if live != nil {
-		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s (table %s)", j.Agent, live.seat, live.round, live.table)
+	var walkins []lobbyWalkin
+	for _, ag := range j.Agents {
+		if _, busy := a.joining.LoadOrStore(ag.Agent, struct{}{}); busy {
+			return OTSJoinReply{}, games.Errorf(CodeInARound, "%s is being seated by another join", ag.Agent)
+		}
+		defer a.joining.Delete(ag.Agent)
+		if live, err := a.liveSeatOf(ctx, ag.Agent); err != nil {
+			return OTSJoinReply{}, err
+		} else if live != nil {
+			return OTSJoinReply{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s (table %s)", ag.Agent, live.seat, live.round, live.table)
+		}
+		walkins = append(walkins, lobbyWalkin{Name: ag.Name})
 	}
 	id, err := newTableID("o")
 	if err != nil {
-		return AgentJoinReply{}, err
+		return OTSJoinReply{}, err
 	}
 	pace := a.pace("agent")
 	if !paceZero(j.Pace) {
 		pace = j.Pace
 	}
-	spec, _ := walkinTableSpec(id, "practice", format, n, pace, []lobbyWalkin{{Name: j.Name}}, nil)
-	if err := seatOTS(&spec, 1, j); err != nil {
-		return AgentJoinReply{}, err
+	spec, _ := walkinTableSpec(id, "practice", format, n, pace, walkins, nil)
+	r := OTSJoinReply{Table: id, Format: format, Pace: spec.Pace.Name, Status: "seated"}
+	for i, ag := range j.Agents {
+		if err := seatOTS(&spec, i+1, ag); err != nil {
+			return OTSJoinReply{}, err
+		}
+		r.Seats = append(r.Seats, i+1)
 	}
-	round, err := a.OpenTable(ctx, spec)
-	if err != nil {
-		return AgentJoinReply{}, err
+	if r.Round, err = a.OpenTable(ctx, spec); err != nil {
+		return OTSJoinReply{}, err
 	}
-	return AgentJoinReply{Round: round, Table: id, Seat: 1, Format: format, Pace: spec.Pace.Name, Status: "seated"}, nil
+	return r, nil
 }
 
-// seatOTS makes seat of spec (a walkinTableSpec's) the off-the-shelf seat of j: its Badge and
-// name, kind ots on ChannelOTS, a human seat whose answers arrive as walk-in bodies (the arena
+// seatOTS makes seat of spec (a walkinTableSpec's) the off-the-shelf seat of agent j: its Badge
+// and name, kind ots on ChannelOTS, a human seat whose answers arrive as walk-in bodies (the arena
 // signs them with OTSKey), and its playbook in spec.Options.playbooks (merged into the options
 // spec already has).
-func seatOTS(spec *actors.TableSpec, seat int, j OTSJoin) error {
+func seatOTS(spec *actors.TableSpec, seat int, j OTSAgent) error {
 	s := &spec.Seats[seat-1]
 	s.Seat.Agent, s.Seat.Name, s.Lent, s.Actor, s.Endpoint = j.Agent, j.Name, false, "", ""
 	setBlitzSeat(s, func(o *blitz.SeatOptions) { o.Kind, o.Walkin, o.Human, o.Owner = "ots", true, true, j.Owner })

@@ -98,7 +98,7 @@ func otsTable(t *testing.T, h *harness, id, format string, n int, books map[int]
 		spec.Options, _ = json.Marshal(opts)
 	}
 	for seat, pb := range books {
-		if err := seatOTS(&spec, seat, OTSJoin{Agent: otsAgent(seat), Name: fmt.Sprintf("Shelf %d", seat),
+		if err := seatOTS(&spec, seat, OTSAgent{Agent: otsAgent(seat), Name: fmt.Sprintf("Shelf %d", seat),
 			Owner: fmt.Sprintf("ccd:4221332d34e1694168c2a0c0b3fd0f27:owner%d", seat), Playbook: pb}); err != nil {
 			t.Fatal(err)
 		}
@@ -356,5 +356,72 @@ func TestOTSWithNoModelPlaysTheFallback(t *testing.T) {
 	}
 	if want := []string{"0/scouting", "1/talk", "1/commit", "2/talk", "2/commit", "3/talk", "3/commit"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("seat 2 agent.scripted at %v, want %v", got, want)
+	}
+}
+
+// TestJoinOTSSeatsTheAgents: JoinOTS opens one Practice table with the off-the-shelf agents in
+// seats 1 and 2 on the ots channel (kind ots, their Badges and names, not lent), house agents in
+// the others, and each playbook in the table's options by seat; a Badge already seated, a Badge
+// named twice, a bad playbook, no agent and a table with no house seat left are refused with
+// their codes and open nothing.
+func TestJoinOTSSeatsTheAgents(t *testing.T) {
+	h := otsHarness(t, nil)
+	ctx := context.Background()
+	pb := blitz.Playbook{Text: "steady", Dials: blitz.Dials{Boldness: 1, Trust: 2, Chatter: 3}}
+	ags := []OTSAgent{{Agent: otsAgent(1), Name: "Shelf One", Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own1", Playbook: pb},
+		{Agent: otsAgent(2), Name: "Shelf Two", Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own2", Playbook: blitz.DefaultPlaybook()}}
+	r, err := h.arena.JoinOTS(ctx, OTSJoin{Agents: ags, Table: "practice", Format: "blitz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Round == "" || fmt.Sprint(r.Seats) != "[1 2]" || r.Format != "blitz" || r.Status != "seated" {
+		t.Fatalf("reply %+v", r)
+	}
+	st, err := h.arena.Stored(r.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Seats) != 6 {
+		t.Fatalf("%d seats", len(st.Seats))
+	}
+	for i, s := range st.Seats {
+		if i < 2 {
+			o, _ := blitz.SeatOptionsOf(s.Seat)
+			if s.Channel != ChannelOTS || s.Kind != "ots" || s.Lent || s.Seat.Agent != ags[i].Agent || s.Seat.Name != ags[i].Name ||
+				o.Kind != "ots" || !o.Human || !o.Walkin || o.Owner != ags[i].Owner {
+				t.Fatalf("seat %d: %+v %+v", i+1, s, o)
+			}
+			continue
+		}
+		if s.Channel != actors.ChannelHouse || s.Kind != "house" {
+			t.Fatalf("seat %d: %+v", i+1, s)
+		}
+	}
+	var opts struct {
+		Playbooks map[string]json.RawMessage `json:"playbooks"`
+	}
+	if err := json.Unmarshal(st.Options, &opts); err != nil || string(opts.Playbooks["1"]) != string(pb.JSON()) ||
+		string(opts.Playbooks["2"]) != string(blitz.DefaultPlaybook().JSON()) || len(opts.Playbooks) != 2 {
+		t.Fatalf("options %s (%v)", st.Options, err)
+	}
+	for _, c := range []struct {
+		j    OTSJoin
+		code string
+	}{
+		{OTSJoin{Agents: ags[:1], Table: "practice"}, CodeInARound},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A"}, {Agent: otsAgent(3), Name: "B"}}, Table: "practice"}, games.CodeBadRequest},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A", Playbook: blitz.Playbook{Dials: blitz.Dials{Trust: 11}}}}, Table: "practice"}, games.CodeBadRequest},
+		{OTSJoin{Table: "practice"}, games.CodeBadRequest},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A"}, {Agent: otsAgent(4), Name: "B"}, {Agent: otsAgent(5), Name: "C"}}, Table: "practice", Format: "short"}, games.CodeBadRequest},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A"}}, Table: "open"}, CodeBadTable},
+	} {
+		_, err := h.arena.JoinOTS(ctx, c.j)
+		if ge, ok := err.(*games.Error); !ok || ge.Code != c.code {
+			t.Errorf("JoinOTS(%+v): %v, want %s", c.j, err, c.code)
+		}
+	}
+	ts, err := h.arena.Tables(ctx)
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("%d tables (%v), want the one", len(ts), err)
 	}
 }

@@ -118,6 +118,9 @@ func (d *dotdotdotSide) attached(cfg config.Config, store *storage.Store, reg pr
 		return err
 	}
 	d.join.Challenges, d.join.Forwarded = d.limits.challenges, d.limits.forwarded // limits.go
+	if d.join.OTS != nil {
+		d.join.OTS.Tables = d.limits.tables // off-the-shelf Practice tables count as the desk's do
+	}
 	return nil
 }
 

@@ -170,6 +170,7 @@ func (h *agentsHook) joinOptions(a *dotdotdot.Arena, cfg config.Config, store *s
 		o.Resolver = joinResolver{h.resolver}
 	}
 	o.Claims = a // POST /v1/walkin/claim (§4.4)
+	o.OTS = &join.OTSOptions{Seater: joinSeater{a: a, pace: agentPace(cfg)}, Instance: a.InstanceAgent(), Key: a.OTSSigningKey}
 	o.PaidOff = h.chain.net.paidOff
 	if h.paidOn && h.chain.client != nil {
 		contract := *h.chain.net.escrow
@@ -242,6 +243,9 @@ func (j joinResolver) Resolve(ctx context.Context, agent string) (join.Agent, er
 	}
 	out := join.Agent{ID: a.ID.String(), Owner: string(a.ID.Chain) + ":" + a.Owner.String(), Name: a.Name, Kind: a.Kind,
 		Endpoint: a.Endpoint, SigningKey: a.Key}
+	if a.Operator != nil {
+		out.Operator = a.Operator.String()
+	}
 	if a.Wallet != nil {
 		out.Wallet = string(a.ID.Chain) + ":" + a.Wallet.String()
 	}
@@ -266,6 +270,16 @@ type joinSeater struct {
 func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (dotdotdot.AgentJoinReply, error) {
 	return s.a.JoinAgent(ctx, dotdotdot.AgentJoin{Agent: st.Agent.ID, Name: st.Agent.Name, Endpoint: st.Agent.Endpoint,
 		Owner: st.Agent.Owner, Kind: seatKind(st.Agent.Kind), Table: st.Table, Format: st.Format, Seats: st.Seats, Pace: s.pace, Human: true})
+}
+
+// JoinOTS seats verified off-the-shelf agents (join.OTSSeat) at a Practice table on the agent
+// clock.
+func (s joinSeater) JoinOTS(ctx context.Context, st join.OTSSeat) (dotdotdot.OTSJoinReply, error) {
+	j := dotdotdot.OTSJoin{Table: st.Table, Format: st.Format, Seats: st.Seats, Pace: s.pace}
+	for _, a := range st.Agents {
+		j.Agents = append(j.Agents, dotdotdot.OTSAgent{Agent: a.Agent.ID, Name: a.Agent.Name, Owner: a.Agent.Owner, Playbook: a.Playbook})
+	}
+	return s.a.JoinOTS(ctx, j)
 }
 
 func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error) {

@@ -127,6 +127,7 @@ func (h *handlers) listTables(ctx context.Context, raw []byte) *mcp.CallToolResu
 	}
 	b.WriteString("Practice: always open (play_practice). Your human in seat 1, house agents in the others; blitz (6 to 8 seats, 5 turns: seats 7 or 8 for more than six) or short (3 seats, 3 turns). Unrated.\n")
 	b.WriteString("The walk-in table: after three finished Practice rounds (join_table with table \"walkin\"). Fills from waiting walk-ins; house seats top it up two minutes after the first came.\n")
+	b.WriteString("For registered agents (POST /v1/join, not this connector): Solo, Free play, rated tables (Glicko-2 ratings per Badge, 60 s scouting) and badge-gated tables (Badges with three rated rounds, 30 s scouting); the house's Showcases are there to watch. Every kind and its rules: GET /v1/tables/kinds.\n")
 	if h.o.Hosted == nil {
 		b.WriteString("Hosted tables: not served by this arena yet.")
 		return text(b.String())

@@ -257,7 +257,7 @@ func TestHostedTools(t *testing.T) {
 	mustContain(t, out, "The table: code K7QX, blitz, hosted by Ada, 2 of 6 seats taken (Ada, Bo), gathering, starts by 06:10 UTC, "+srv.URL+"/t/K7QX.",
 		"Waiting at the hosted table: it starts when full")
 	out, _ = call(t, srv, "list_tables", `{}`)
-	mustContain(t, out, "Practice: always open", "Hosted tables gathering", "code K7QX")
+	mustContain(t, out, "Practice: always open", "Hosted tables gathering", "code K7QX", "rated tables (Glicko-2 ratings per Badge, 60 s scouting)", "GET /v1/tables/kinds")
 	out, _ = call(t, srv, "start_table", `{"token":"`+tok+`"}`)
 	mustContain(t, out, "Started code K7QX")
 	out, _ = call(t, srv, "leave_table", `{"token":"`+tok+`"}`)

@@ -104,6 +104,7 @@ func Mount(e *echo.Echo, d Desk, opts Options) {
 	e.POST("/v1/rounds/:round/accuse", h.lever("accuse"))
 	e.GET("/v1/rounds/:round/transcript", h.transcript)
 	mountHosted(e, h) // hosted.go: when d also implements Hosted (§4.5)
+	mountKinds(e, h)  // kinds.go: when d also implements Kinds (the lobby's kinds, the ratings)
 }
 
 func (h *handlers) call(c echo.Context) (context.Context, context.CancelFunc) {

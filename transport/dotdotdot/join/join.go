@@ -6,8 +6,9 @@
 //
 // Routes (Mount):
 //
-//	POST /v1/join                    {agent, table, issued_at, nonce, name?, format?, sig} → where the agent sits;
-//	                                 table "open" (§5.7) → {seat_token, starts_at, pay_from, entry, check}
+//	POST /v1/join                    {agent, table, issued_at, nonce, name?, format?, sig} → where the agent sits
+//	                                 ("practice", "solo"), or waits ("free", "rated", "gated": status gathering,
+//	                                 starts_by); table "open" (§5.7) → {seat_token, starts_at, pay_from, entry, check}
 //	GET  /v1/join/paid/{hold}        x-seat-token → {paid, paid_by, ...} (the `check` of §5.7)
 //	POST /v1/session/challenge       {agent} → {challenge, expires_at}
 //	POST /v1/session                 {agent, challenge, issued_at, sig} → {session, agent, expires_at}
@@ -15,6 +16,7 @@
 //	                                 the walk-in's record merged into the Badge owner's, once (§4.4)
 //	POST /v1/rounds/{round}/call|veto|accuse  with Authorization: Bearer <session>: the owner's
 //	                                 levers (§12); without one, the walk-in desk's (x-walkin)
+//	GET  /v1/ots/key, POST /v1/ots/join  off-the-shelf agents run by this arena (ots.go)
 //
 // A signed object (join, session) is signed like a commitment (§7.2-§7.3): sig = "ed25519:" +
 // hex(ed25519(signing_key, SHA-256(JCS(object without sig)))), with the card's signing_key
@@ -56,6 +58,7 @@ type Agent struct {
 	Kind       string            // card kind: "player", "house", "arena"
 	Endpoint   string            // the card's A2A endpoint
 	SigningKey ed25519.PublicKey // the card's signing_key: the only key that counts
+	Operator   string            // the house Badge the card names as running it (§4.2), resolved; "" none
 }
 
 // Resolver resolves a Badge per §4.1 (chain/badge in `arena serve`). Refusals are
@@ -128,6 +131,9 @@ type Options struct {
 	Challenges *door.Limiter
 	// Forwarded reads the caller's address from X-Forwarded-For (door.ClientAddr).
 	Forwarded bool
+	// OTS, when set, serves the off-the-shelf routes (ots.go): GET /v1/ots/key and POST
+	// /v1/ots/join.
+	OTS *OTSOptions
 }
 
 // Freshness window of issued_at (joins and sessions): at most MaxAge old, at most MaxSkew
@@ -184,6 +190,9 @@ func Mount(e *echo.Echo, o Options) {
 	}
 	if o.Claims != nil {
 		e.POST("/v1/walkin/claim", h.claim)
+	}
+	if o.OTS != nil && o.OTS.Seater != nil && o.OTS.Key != nil {
+		mountOTS(e, o)
 	}
 	for _, kind := range []string{"call", "veto", "accuse"} {
 		path := "/v1/rounds/:round/" + kind

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -61,6 +62,10 @@ func (s *fakeSeater) JoinAgent(_ context.Context, st Seat) (dotdotdot.AgentJoinR
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.joins = append(s.joins, st)
+	if st.Table == "rated" { // a table of a kind that gathers: no round yet
+		return dotdotdot.AgentJoinReply{Table: "r-1", Seat: 2, Format: "blitz", Pace: "agent", Status: "gathering", Kind: "rated",
+			StartsBy: time.Date(2026, 9, 9, 14, 2, 0, 0, time.UTC)}, nil
+	}
 	return dotdotdot.AgentJoinReply{Round: "T-5", Table: "a-1", Seat: 1, Format: "blitz", Pace: "agent", Status: "seated"}, nil
 }
 
@@ -412,4 +417,36 @@ func TestPaidJoinAndCheck(t *testing.T) {
 	wantRefusal(t, code, body, 403, "forbidden")
 	code, body = v.do("GET", "/v1/join/paid/h_0123456789abcdef01234567", nil, nil)
 	wantRefusal(t, code, body, 401, door.CodeUnauthorized)
+}
+
+// A join names a table kind (actors/dotdotdot kinds.go): the gathering ones answer where the
+// agent waits and when house seats may top the table up; a kind the door does not seat at is
+// bad_table, before any signature check.
+func TestJoinTableKinds(t *testing.T) {
+	v := newEnv(t)
+	obj := v.joinObj("nonce-0000000000k01")
+	obj["table"] = "rated"
+	code, body := v.do("POST", "/v1/join", signed(t, v.key, obj), nil)
+	if code != 200 || body["status"] != "gathering" || body["kind"] != "rated" || body["starts_by"] != "2026-09-09T14:02:00Z" || body["table"] != "r-1" || body["seat"] != float64(2) {
+		t.Fatalf("%d %v", code, body)
+	}
+	for i, table := range []string{"solo", "free", "gated"} {
+		obj := v.joinObj(fmt.Sprintf("nonce-0000000000k1%d", i))
+		obj["table"] = table
+		if code, body := v.do("POST", "/v1/join", signed(t, v.key, obj), nil); code != 200 {
+			t.Fatalf("%s: %d %v", table, code, body)
+		}
+	}
+	if n := len(v.seat.joins); n != 4 || v.seat.joins[0].Table != "rated" || v.seat.joins[3].Table != "gated" {
+		t.Fatalf("seated %+v", v.seat.joins)
+	}
+	for i, table := range []string{"showcase", "walkin", "hosted", "marathon", ""} {
+		obj := v.joinObj(fmt.Sprintf("nonce-0000000000k2%d", i))
+		obj["table"] = table
+		code, body := v.do("POST", "/v1/join", signed(t, v.key, obj), nil)
+		wantRefusal(t, code, body, 409, CodeBadTable)
+	}
+	if len(v.seat.joins) != 4 {
+		t.Fatalf("a refused kind was seated: %+v", v.seat.joins)
+	}
 }

@@ -101,6 +101,14 @@ type Source interface {
 	Transcript(ctx context.Context, round string) (events []games.Event, revealed bool, err error)
 }
 
+// KindSource is what the lobby reads of the table kinds when Source has it (*dotdotdot.Arena
+// does): the agent tables gathering and the ratings (docs/protocol-notes.md "DOTDOTDOT table
+// kinds", "DOTDOTDOT ratings").
+type KindSource interface {
+	Gatherings(ctx context.Context) ([]dotdotdot.Gathering, error)
+	Ratings() ([]dotdotdot.RatingRecord, error)
+}
+
 // Options configure the pages.
 type Options struct {
 	Source Source
@@ -248,13 +256,32 @@ func (p *pages) lobby(c echo.Context) error {
 	ctx, cancel := p.ctx(c)
 	defer cancel()
 	data := struct {
-		Site    string
-		Hosted  []dotdotdot.HostedTable
-		Live    []LiveRound
-		Board   dotdotdot.BoardView
-		Partial bool // a list could not be read: the page says so instead of failing
-	}{Site: p.site(c)}
+		Site      string
+		Hosted    []dotdotdot.HostedTable
+		Live      []LiveRound
+		Board     dotdotdot.BoardView
+		Kinds     []dotdotdot.TableKind
+		Gathering []dotdotdot.Gathering
+		Ratings   []dotdotdot.RatingRecord
+		Partial   bool // a list could not be read: the page says so instead of failing
+	}{Site: p.site(c), Kinds: dotdotdot.TableKinds()}
 	var err error
+	if ks, ok := p.o.Source.(KindSource); ok {
+		if data.Gathering, err = ks.Gatherings(ctx); err != nil {
+			p.o.Logger.Warn("lobby: agent tables gathering unreadable", "err", err)
+			data.Partial = true
+		}
+		if data.Ratings, err = ks.Ratings(); err != nil {
+			p.o.Logger.Warn("lobby: ratings unreadable", "err", err)
+			data.Partial = true
+		}
+		if len(data.Gathering) > lobbyMax {
+			data.Gathering = data.Gathering[:lobbyMax]
+		}
+		if len(data.Ratings) > lobbyMax {
+			data.Ratings = data.Ratings[:lobbyMax]
+		}
+	}
 	if data.Hosted, err = p.o.Source.ListHosted(ctx); err != nil {
 		p.o.Logger.Warn("lobby: hosted tables unreadable", "err", err)
 		data.Partial = true

@@ -22,6 +22,7 @@ import (
 type Backend interface {
 	desk.Desk
 	desk.Hosted
+	desk.Kinds
 	chatseat.Desk
 	pages.Source
 	ops.Tables

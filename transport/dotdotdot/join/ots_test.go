@@ -1,0 +1,173 @@
+package join
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"arena/actors/dotdotdot"
+	"arena/chain/badge"
+	"arena/games/blitz"
+	"arena/games/canon"
+	"arena/transport/dotdotdot/codes"
+)
+
+// testBadge is registry token n's Badge on testnet's registry.
+func testBadge(n uint64) string {
+	reg := badge.Contract{Chain: "ccd:4221332d34e1694168c2a0c0b3fd0f27", Index: 12802}
+	return badge.NewAgentID(reg.Chain, reg, n).String()
+}
+
+var (
+	otsInstance = testBadge(1)
+	otsA        = testBadge(2)
+	otsB        = testBadge(3)
+	otsOther    = testBadge(4) // names another operator
+	otsByo      = testBadge(5) // names none
+	otsWrongKey = testBadge(6) // carries a key the arena does not hold
+	otsNobody   = testBadge(7) // not registered
+)
+
+type fakeOTSSeater struct {
+	mu    sync.Mutex
+	seats []OTSSeat
+}
+
+func (s *fakeOTSSeater) JoinOTS(_ context.Context, st OTSSeat) (dotdotdot.OTSJoinReply, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seats = append(s.seats, st)
+	r := dotdotdot.OTSJoinReply{Round: "T-9", Table: "o-1", Format: "blitz", Pace: "agent", Status: "seated"}
+	for i := range st.Agents {
+		r.Seats = append(r.Seats, i+1)
+	}
+	return r, nil
+}
+
+// otsKeyOf is the test's stand-in for the arena's OTSKey.
+func otsKeyOf(agent string) ed25519.PublicKey {
+	d := canon.Digest([]byte("ots-test-key/" + agent))
+	return ed25519.NewKeyFromSeed(d[:]).Public().(ed25519.PublicKey)
+}
+
+type otsEnv struct {
+	e    *echo.Echo
+	res  *fakeResolver
+	seat *fakeOTSSeater
+}
+
+func newOTSEnv(t *testing.T) *otsEnv {
+	v := &otsEnv{seat: &fakeOTSSeater{}, res: &fakeResolver{agents: map[string]Agent{}}}
+	for _, a := range []string{otsA, otsB} {
+		v.res.agents[a] = Agent{ID: a, Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own-" + a[len(a)-3:], Name: "Shelf " + a[len(a)-3:],
+			Kind: "player", Operator: otsInstance, SigningKey: otsKeyOf(a)}
+	}
+	v.e = echo.New()
+	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
+	Mount(v.e, Options{Seater: &fakeSeater{}, Resolver: v.res,
+		OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}})
+	return v
+}
+
+func (v *otsEnv) do(method, path, body string) (int, map[string]any) {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	v.e.ServeHTTP(rec, req)
+	var m map[string]any
+	_ = json.Unmarshal(rec.Body.Bytes(), &m)
+	return rec.Code, m
+}
+
+// TestOTSKeyTellsTheCard: GET /v1/ots/key names the operator and the signing_key an
+// off-the-shelf card must carry for this arena to run the Badge; a bad id is refused at the door.
+func TestOTSKeyTellsTheCard(t *testing.T) {
+	v := newOTSEnv(t)
+	code, m := v.do("GET", "/v1/ots/key?agent="+otsA, "")
+	if code != 200 || m["agent"] != otsA || m["operator"] != otsInstance || m["signing_key"] != canon.FormatKey(otsKeyOf(otsA)) {
+		t.Fatalf("%d %v", code, m)
+	}
+	if code, m := v.do("GET", "/v1/ots/key?agent=ccd:x/cis-2:0OIl", ""); code != 400 {
+		t.Fatalf("bad id: %d %v", code, m)
+	}
+}
+
+// TestOTSJoinSeatsResolvedAgents: POST /v1/ots/join resolves each Badge and hands the seater
+// the resolved agents with their strictly read playbooks (the default where none is given), and
+// answers where they sit.
+func TestOTSJoinSeatsResolvedAgents(t *testing.T) {
+	v := newOTSEnv(t)
+	code, m := v.do("POST", "/v1/ots/join", `{"table":"practice","format":"blitz","agents":[{"agent":"`+otsA+`","playbook":{"text":"keep promises","dials":{"trust":8}}},{"agent":"`+otsB+`"}]}`)
+	if code != 200 || m["round"] != "T-9" || m["status"] != "seated" {
+		t.Fatalf("%d %v", code, m)
+	}
+	if len(v.seat.seats) != 1 {
+		t.Fatalf("seats %+v", v.seat.seats)
+	}
+	s := v.seat.seats[0]
+	want := blitz.Playbook{Text: "keep promises", Dials: blitz.Dials{Boldness: 5, Trust: 8, Chatter: 5}}
+	if s.Table != "practice" || s.Format != "blitz" || len(s.Agents) != 2 || s.Agents[0].Agent.ID != otsA || s.Agents[0].Playbook != want ||
+		s.Agents[1].Agent.ID != otsB || s.Agents[1].Playbook != blitz.DefaultPlaybook() || s.Agents[0].Agent.Owner != v.res.agents[otsA].Owner {
+		t.Fatalf("seat %+v", s)
+	}
+}
+
+// TestOTSJoinRefusals: each malformed or foreign join is refused with its code and seats nobody:
+// a card naming another operator or none, a card whose key the arena does not hold, a Badge that
+// does not resolve, a bad id, a bad playbook, no agents or too many, another table, an unknown
+// member; with no registry, no_registry.
+func TestOTSJoinRefusals(t *testing.T) {
+	v := newOTSEnv(t)
+	other := v.res.agents[otsB]
+	other.Operator = testBadge(8)
+	v.res.agents[otsOther] = other
+	byo := v.res.agents[otsB]
+	byo.Operator = ""
+	v.res.agents[otsByo] = byo
+	wrongKey := v.res.agents[otsB]
+	wrongKey.SigningKey = otsKeyOf(otsA)
+	v.res.agents[otsWrongKey] = wrongKey
+	one := func(agent, extra string) string {
+		return `{"table":"practice","agents":[{"agent":"` + agent + `"` + extra + `}]}`
+	}
+	for _, c := range []struct {
+		body string
+		code int
+		want string
+	}{
+		{one(otsOther, ""), 409, CodeOperatorMismatch},
+		{one(otsByo, ""), 409, CodeOperatorMismatch},
+		{one(otsWrongKey, ""), 409, CodeSigningKeyMismatch},
+		{one(otsNobody, ""), 409, "not_registered"},
+		{one("ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:0OIl", ""), 400, "agent_id_not_base58"},
+		{one(otsA, `,"playbook":{"dials":{"boldness":11}}`), 400, "bad_request"},
+		{one(otsA, `,"playbook":{"text":"x","Text":"y"}`), 400, "bad_request"},
+		{`{"table":"practice","agents":[]}`, 400, "bad_request"},
+		{`{"table":"practice","agents":[{"agent":"` + otsA + `"},{"agent":"` + otsA + `"},{"agent":"` + otsA + `"},{"agent":"` + otsA + `"},{"agent":"` + otsA + `"}]}`, 400, "bad_request"},
+		{`{"table":"open","agents":[{"agent":"` + otsA + `"}]}`, 409, CodeBadTable},
+		{`{"table":"practice","agents":[{"agent":"` + otsA + `"}],"mole":1}`, 400, "bad_request"},
+		{`not json`, 400, "bad_request"},
+	} {
+		code, m := v.do("POST", "/v1/ots/join", c.body)
+		if code != c.code || m["code"] != c.want {
+			t.Errorf("%.90s: %d %v, want %d %s", c.body, code, m, c.code, c.want)
+		}
+	}
+	if len(v.seat.seats) != 0 {
+		t.Fatalf("seated %+v", v.seat.seats)
+	}
+	e := echo.New()
+	e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
+	Mount(e, Options{Seater: &fakeSeater{}, OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}})
+	v.e = e
+	if code, m := v.do("POST", "/v1/ots/join", one(otsA, "")); code != 503 || m["code"] != CodeNoRegistry {
+		t.Fatalf("no registry: %d %v", code, m)
+	}
+}
