@@ -40,10 +40,11 @@
 //	commands/<playerId>/<commandId>       Delta.Command
 //
 // An Exchange 250 Rounds long costs one header and one Round per counter, never its chain.
-// Boot rebuilds the State by NewState and one Commit of a Delta holding every stored record in
-// key order (Rounds, Approvals and Ledger rows in sequence), or by committing the stored
-// Deltas in order; a Delta is plain JSON-encodable data. A write that fails leaves the State
-// as it was, since nothing was committed.
+// Boot rebuilds the State by NewState (same Config and seed) and Commit of the stored records
+// as Deltas in the order Snapshot gives them (Players, Inventories, Exchanges with their Rounds
+// and Approvals in number order, the Ledger in sequence, then the command records), or by
+// committing the stored Deltas in order; a Delta is plain JSON-encodable data. A write that
+// fails leaves the State as it was, since nothing was committed.
 //
 // # Purity
 //
