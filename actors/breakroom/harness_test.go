@@ -18,6 +18,7 @@ import (
 	"arena/games"
 	"arena/games/breakroom/dilemma"
 	"arena/games/breakroom/inference"
+	"arena/games/breakroom/werewolf"
 	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/storage/storagetest"
@@ -61,7 +62,7 @@ func (h *harness) start(g Game) {
 		h.t.Fatal(err)
 	}
 	h.store = st
-	br, err := games.NewBracket(dilemma.Engine{}, inference.Engine{})
+	br, err := games.NewBracket(dilemma.Engine{}, inference.Engine{}, werewolf.Engine{})
 	if err != nil {
 		h.t.Fatal(err)
 	}

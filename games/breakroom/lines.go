@@ -320,24 +320,40 @@ func CheckMessage(text string, limit int) error {
 // match's first line (match_start) is seq 0 as in the protocol's sample; t is the event's At
 // (RFC 3339 UTC, milliseconds). The payload must be a JSON object; an empty one is {}.
 func Line(e games.Event) ([]byte, error) {
+	return AppendLine(make([]byte, 0, len(e.Payload)+len(e.At)+len(e.Type)+40), e)
+}
+
+// AppendLine is Line appended to dst (a game's running transcript hash reuses one buffer for
+// every line). On an error dst is returned unchanged.
+func AppendLine(dst []byte, e games.Event) ([]byte, error) {
 	p := bytes.TrimSpace(e.Payload)
 	if len(p) == 0 {
 		p = []byte("{}")
 	}
 	if p[0] != '{' || p[len(p)-1] != '}' {
-		return nil, fmt.Errorf("breakroom: event %d (%s): payload is not a JSON object", e.Seq, e.Type)
+		return dst, fmt.Errorf("breakroom: event %d (%s): payload is not a JSON object", e.Seq, e.Type)
 	}
-	t, _ := json.Marshal(e.At)
-	typ, _ := json.Marshal(e.Type)
-	out := make([]byte, 0, len(p)+len(t)+len(typ)+40)
-	out = append(out, `{"seq":`...)
+	out := append(dst, `{"seq":`...)
 	out = strconv.AppendInt(out, e.Seq-1, 10)
-	out = append(append(out, `,"t":`...), t...)
-	out = append(append(out, `,"type":`...), typ...)
+	out = appendJSONString(append(out, `,"t":`...), e.At)
+	out = appendJSONString(append(out, `,"type":`...), e.Type)
 	if inner := bytes.TrimSpace(p[1 : len(p)-1]); len(inner) > 0 {
 		out = append(append(out, ','), inner...)
 	}
 	return append(out, '}'), nil
+}
+
+// appendJSONString appends s as encoding/json writes it: quoted as it stands when it is
+// printable ASCII that json escapes nowhere (no quote, backslash, <, > or &: timestamps and line
+// types), else json.Marshal's bytes.
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(dst, q...)
+		}
+	}
+	return append(append(append(dst, '"'), s...), '"')
 }
 
 // LogLine is a log line read back (ParseLine): its seq, t and type, and Raw, the line itself.

@@ -2,6 +2,7 @@ package breakroom
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -107,4 +108,28 @@ func FuzzParseBody(f *testing.F) {
 			sameBody(t, raw, fast, slow)
 		}
 	})
+}
+
+// TestAppendLineIsJSON: Line's hand-quoted t and type are encoding/json's bytes, for plain words
+// and for strings json escapes (quotes, backslashes, <, >, &, controls, non-ASCII).
+func TestAppendLineIsJSON(t *testing.T) {
+	for _, s := range []string{"2026-10-02T08:00:00.000Z", "lot_result", "", `a"b`, `a\\b`, "<tag>", "a&b", "tab\there", "é", "\u2028", "\x7f", "\xff"} {
+		e := games.Event{Seq: 5, At: s, Type: s, Payload: []byte(` {"round":1} `)}
+		got, err := Line(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, _ := json.Marshal(s)
+		want := `{"seq":4,"t":` + string(at) + `,"type":` + string(at) + `,"round":1}`
+		if string(got) != want {
+			t.Errorf("%q: %s, want %s", s, got, want)
+		}
+		buf, _ := AppendLine([]byte("x"), e)
+		if string(buf) != "x"+want {
+			t.Errorf("AppendLine: %s", buf)
+		}
+	}
+	if b, err := AppendLine([]byte("keep"), games.Event{Payload: []byte(`[1]`)}); err == nil || string(b) != "keep" {
+		t.Fatalf("a payload that is not an object: %s %v", b, err)
+	}
 }

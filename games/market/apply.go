@@ -253,7 +253,7 @@ func (t *txn) handle(caller string, body []byte) []byte {
 			return t.envelope(nil, refuse(CodeCommandIDReuse, "this commandId was used before with different content"))
 		}
 	}
-	before := t.version
+	before := t.written()
 	var result any
 	switch r.action {
 	case ActEnroll:
@@ -275,9 +275,10 @@ func (t *txn) handle(caller string, body []byte) []byte {
 	case ActCounter:
 		result, rf = t.counter(pid, &r)
 	}
-	if rf != nil {
-		// A refusal changes nothing but the command record; the working copy is dropped.
-		t.discardCommandWork(before)
+	if rf != nil && t.written() != before {
+		// Actions validate fully before they write (house style §12): a write before a refusal
+		// is a bug in this package, never input.
+		panic("market: " + r.action + " wrote before it refused")
 	}
 	resp := t.envelope(result, rf)
 	t.command = &Command{Player: pid, CommandID: r.commandID, Action: r.action, Hash: hash,
@@ -285,12 +286,9 @@ func (t *txn) handle(caller string, body []byte) []byte {
 	return resp
 }
 
-// discardCommandWork forgets anything a refused action wrote; the expiry pass before it stays.
-// Actions validate fully before writing, so this only guards that rule.
-func (t *txn) discardCommandWork(version uint64) {
-	if t.version != version {
-		panic("market: a refused action bumped the State Version")
-	}
+// written counts what the request has written so far: bumps and records.
+func (t *txn) written() [5]int {
+	return [5]int{int(t.version), len(t.pOrder), len(t.iOrder), len(t.xOrder), len(t.ledger)}
 }
 
 // query runs a read-only action.

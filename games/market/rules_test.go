@@ -137,3 +137,45 @@ func TestRuleWindowAndWithdrawal(t *testing.T) {
 		t.Fatalf("the evening rule fired %d times", n)
 	}
 }
+
+// The withdrawal boundary: a levy equal to what the party keeps after the Settlement settles
+// (leaving it nothing); one unit more is unfunded. Assets Reserved elsewhere stay unavailable.
+func TestRuleWithdrawalBoundary(t *testing.T) {
+	for _, c := range []struct {
+		credits  int
+		reserved int // credits b has Reserved behind an Exchange of its own
+		want     string
+	}{
+		{75, 0, StatusSettled},  // 100 − 75 = 25 kept, levy 25
+		{76, 0, StatusUnfunded}, // 24 kept
+		{65, 10, StatusSettled}, // 100 − 10 reserved − 65 = 25
+		{66, 10, StatusUnfunded},
+	} {
+		t.Run(fmt.Sprint(c.credits, "/", c.reserved), func(t *testing.T) {
+			st := newMarket(t, ruleConfig())
+			a := enrol(t, st, "owner-a")
+			b := enrol(t, st, "owner-b")
+			if c.reserved > 0 {
+				must(t, st, "owner-b", t0, proposeBody("hold", a, goods("credits", c.reserved), goods("stone", 1), later), nil)
+			}
+			var x, y exView
+			must(t, st, "owner-a", t0, proposeBody("p", b, goods("stone", 1), goods("credits", c.credits), later), &x)
+			must(t, st, "owner-b", t0, respondBody("r", x.ExchangeID, 1, x.TermsHash, "approve"), &y)
+			if y.Status != c.want {
+				t.Fatalf("status %s, want %s", y.Status, c.want)
+			}
+			h := holdingsOf(t, st, "owner-b")["credits"]
+			switch c.want {
+			case StatusSettled:
+				if h != [2]int64{int64(c.reserved), int64(c.reserved)} {
+					t.Fatalf("b's credits %v", h)
+				}
+			default:
+				if h[0] != 100 {
+					t.Fatalf("b's credits %v after unfunded", h)
+				}
+			}
+			checkInvariants(t, st)
+		})
+	}
+}

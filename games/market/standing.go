@@ -107,22 +107,24 @@ func playerNames(players []*Player) []string {
 		}
 		return es[i].base + " [" + fragment(players[i].ID, es[i].frag) + "]"
 	}
+	labels, keys := make([]string, len(es)), make([]string, len(es))
+	for i := range es {
+		labels[i] = label(i)
+		keys[i] = strings.ToLower(labels[i])
+	}
 	for changed := true; changed; {
 		changed = false
-		groups := map[string][]int{}
-		var keys []string
-		for i := range es {
-			k := strings.ToLower(label(i))
-			if _, ok := groups[k]; !ok {
-				keys = append(keys, k)
+		groups := make(map[string][]int, len(es))
+		var collided []string
+		for i, k := range keys {
+			g := append(groups[k], i)
+			groups[k] = g
+			if len(g) == 2 {
+				collided = append(collided, k)
 			}
-			groups[k] = append(groups[k], i)
 		}
-		for _, k := range keys {
+		for _, k := range collided {
 			g := groups[k]
-			if len(g) < 2 {
-				continue
-			}
 			keeper := -1
 			for _, i := range g {
 				if es[i].derived {
@@ -142,13 +144,11 @@ func playerNames(players []*Player) []string {
 				} else {
 					es[i].frag++
 				}
+				labels[i] = label(i)
+				keys[i] = strings.ToLower(labels[i])
 				changed = true
 			}
 		}
 	}
-	out := make([]string, len(es))
-	for i := range es {
-		out[i] = label(i)
-	}
-	return out
+	return labels
 }

@@ -407,3 +407,31 @@ func (st *State) Clone() *State {
 	}
 	return &c
 }
+
+// Snapshot is every record of st as one Delta, in the order Commit needs (Players, then
+// Inventories, Exchanges with all their Rounds and Approvals, the Ledger, the command records):
+// NewState with the same Config and seed, then Commit of each Delta of Snapshot, is st again.
+// The actor writes it for a first snapshot and reads the same records back at boot. Command
+// records are one Delta each, since a Delta carries one.
+func (st *State) Snapshot() []Delta {
+	d := Delta{StateVersion: st.version, Transfers: st.transfers}
+	for _, id := range st.order {
+		d.Players = append(d.Players, *st.players[id])
+	}
+	ids := slices.Sorted(maps.Keys(st.invs))
+	for _, id := range ids {
+		inv := st.invs[id]
+		d.Inventories = append(d.Inventories, Inventory{ID: id, Holdings: maps.Clone(inv.Holdings), Reserved: maps.Clone(inv.Reserved)})
+	}
+	for _, id := range st.exOrder {
+		x := st.exs[id]
+		d.Exchanges = append(d.Exchanges, ExchangeDelta{Exchange: x.header(), Rounds: slices.Clone(x.Rounds), Approvals: slices.Clone(x.Approvals)})
+	}
+	d.Ledger = slices.Clone(st.ledger)
+	out := []Delta{d}
+	for _, k := range st.cmdOrder {
+		c := *st.cmds[k]
+		out = append(out, Delta{StateVersion: st.version, Transfers: st.transfers, Command: &c})
+	}
+	return out
+}

@@ -646,9 +646,8 @@ func (m *match) play(step *games.Step, at time.Time, o *openPrompt, mv Move) {
 			pack := m.livingPack()
 			vis, to = houseVis(pack), others(pack, i)
 			if mv.Message != "" {
-				m.emit(step, at, "message_private", vis, map[string]any{
-					"reveal": games.RevealEnd, "round": m.round, "seat": i, "text": mv.Message, "to": to, "turn": o.turn,
-				})
+				m.emitRaw(step, at, "message_private", vis, newObj().word("reveal", games.RevealEnd).int("round", m.round).
+					int("seat", i).text("text", mv.Message).seats("to", to).int("turn", o.turn).done())
 			}
 			if mv.Action == ActionKill {
 				m.picks[i] = mv.Target
@@ -666,7 +665,8 @@ func (m *match) play(step *games.Step, at time.Time, o *openPrompt, mv Move) {
 		}
 	case PhaseDiscussion:
 		if mv.Action == ActionSay {
-			m.emit(step, at, "message", games.Public, map[string]any{"round": m.round, "seat": i, "text": mv.Message, "turn": o.turn})
+			m.emitRaw(step, at, "message", games.Public, newObj().int("round", m.round).int("seat", i).
+				text("text", mv.Message).int("turn", o.turn).done())
 			m.addTalk(i, o.turn, mv.Message)
 		}
 		m.emitRaw(step, at, "action", games.Public, line(false, nil))
@@ -867,7 +867,7 @@ func (m *match) winCheck(step *games.Step, at time.Time) bool {
 // addTalk keeps a logged message for visible_state's talk_today, dropping the oldest entries
 // that could no longer fit in any state (J31).
 func (m *match) addTalk(seat, turn int, text string) {
-	b, _ := canon.Marshal(map[string]any{"seat": seat, "turn": turn, "text": text})
+	b := newObj().int("seat", seat).text("text", text).int("turn", turn).done()
 	m.talk = append(m.talk, b)
 	m.talkBytes += len(b) + 1
 	for len(m.talk) > 1 && m.talkBytes > breakroom.StateBudget {

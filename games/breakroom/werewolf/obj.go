@@ -1,6 +1,10 @@
 package werewolf
 
-import "strconv"
+import (
+	"strconv"
+
+	"arena/games/canon"
+)
 
 // obj writes a JCS object by hand for the lines every prompt writes (the table's hot path): the
 // caller adds members in JCS order (ASCII names, sorted), values numbers, seats, fixed ASCII
@@ -36,6 +40,16 @@ func (o *obj) bool(k string, v bool) *obj {
 
 func (o *obj) seats(k string, v []int) *obj {
 	o.key(k).b = appendSeats(o.b, v)
+	return o
+}
+
+// text is a free-text string (talk) in its JCS form (canon.Marshal of the string alone).
+func (o *obj) text(k, v string) *obj {
+	b, err := canon.Marshal(v)
+	if err != nil { // unreachable: talk is valid UTF-8 (CheckMessage)
+		b = []byte(`""`)
+	}
+	o.key(k).b = append(o.b, b...)
 	return o
 }
 

@@ -17,11 +17,12 @@ import (
 	brgames "arena/games/breakroom"
 	"arena/games/breakroom/auction"
 	"arena/games/breakroom/dilemma"
+	"arena/games/breakroom/werewolf"
 )
 
 // rulesCostGames are the Break Room engines BenchmarkRulesCost compares with their joins: those
 // whose default Setup (seats, seed, no options) makes a match.
-var rulesCostGames = []brgames.Game{dilemma.Engine{}, auction.Engine{}}
+var rulesCostGames = []brgames.Game{dilemma.Engine{}, auction.Engine{}, werewolf.Engine{}}
 
 // bounds are a legal_actions entry's bounds as randomLegal reads them.
 type bounds struct {
