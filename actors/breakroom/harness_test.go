@@ -17,6 +17,8 @@ import (
 	"arena/chain/nostr"
 	"arena/games"
 	"arena/games/breakroom/dilemma"
+	"arena/games/breakroom/inference"
+	"arena/games/breakroom/werewolf"
 	"arena/games/breakroom/wire"
 	"arena/storage"
 	"arena/storage/storagetest"
@@ -60,7 +62,7 @@ func (h *harness) start(g Game) {
 		h.t.Fatal(err)
 	}
 	h.store = st
-	br, err := games.NewBracket(dilemma.Engine{})
+	br, err := games.NewBracket(dilemma.Engine{}, inference.Engine{}, werewolf.Engine{})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -104,6 +106,7 @@ type agent struct {
 	name     string
 	spoilers bool
 	rd       *reader // the agent's socket, when a test keeps one
+	game     string  // the game it joins ("": the Dilemma)
 }
 
 func newAgent(h *harness, name string) *agent {
@@ -129,7 +132,11 @@ func (a *agent) join(via string) Joined {
 	if err1 != nil || err2 != nil || !nostr.Verify(k, s, digest) {
 		a.h.t.Fatalf("the agent's signature does not check: %v %v", err1, err2)
 	}
-	j, err := a.h.room.Join(context.Background(), JoinRequest{Game: dilemma.GameID, Key: a.key, Name: a.name, Spoilers: a.spoilers, Via: via})
+	game := a.game
+	if game == "" {
+		game = dilemma.GameID
+	}
+	j, err := a.h.room.Join(context.Background(), JoinRequest{Game: game, Key: a.key, Name: a.name, Spoilers: a.spoilers, Via: via})
 	if err != nil {
 		a.h.t.Fatalf("join %s: %v", a.name, err)
 	}

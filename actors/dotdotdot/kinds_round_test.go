@@ -239,6 +239,9 @@ func TestRatedTableEndToEnd(t *testing.T) {
 			t.Fatalf("%s rounds %d", s.Agent, s.Rounds)
 		}
 	}
+	if fs, err := h.arena.CheckRatings(ctx); err != nil || len(fs) != 0 {
+		t.Fatalf("check: %+v %v", fs, err)
+	}
 	// A rated round is rated once: telling the product the table finished again changes nothing.
 	if err := h.arena.rateTable(r.Table); err != nil {
 		t.Fatal(err)
@@ -443,5 +446,39 @@ func TestGatheringSurvivesARestart(t *testing.T) {
 	h.waitRated(a.Agent, 1)
 	if recs, _ := h.arena.Store().Gatherings(); len(recs) != 0 {
 		t.Fatalf("records left %+v", recs)
+	}
+}
+
+// CheckRatings finds a rated round that is not its table's result and a rating that is not the
+// one its rounds give.
+func TestCheckRatingsFindsTampering(t *testing.T) {
+	h := kindsHarness(t)
+	ctx := context.Background()
+	a, b := kindAgent(1, KindRated, quickPace), kindAgent(2, KindRated, quickPace)
+	table, round := h.playRated([]AgentJoin{a, b})
+	h.waitRated(a.Agent, 1)
+	if fs, err := h.arena.CheckRatings(ctx); err != nil || len(fs) != 0 {
+		t.Fatalf("before: %+v %v", fs, err)
+	}
+	// A round nobody played, written with a rating its rounds do not give.
+	ghost := RatedRound{Table: "rghost", Round: "T-99", Seats: []RatedSeat{{Seat: 1, Agent: a.Agent, Name: "Kind 1", Rank: 1}, {Seat: 2, Agent: b.Agent, Name: "Kind 2", Rank: 2}}}
+	gb, _ := json.Marshal(ghost)
+	if _, err := h.arena.Store().RateRound("rghost", gb, []string{a.Agent, b.Agent}, func(old [][]byte) ([][]byte, error) {
+		return [][]byte{[]byte(`{"agent":"` + a.Agent + `","rating":2500,"rd":30,"volatility":0.06,"display":2500,"rounds":2}`), old[1]}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := h.arena.CheckRatings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, f := range fs {
+		kinds[f.Kind+" "+f.Table+f.Agent]++
+	}
+	// Both Badges differ: a's was written wrong, and b's stored one is missing the ghost round
+	// the recomputation plays.
+	if kinds[RatingRoundDiffers+" rghost"] != 1 || kinds[RatingDiffers+" "+a.Agent] != 1 || kinds[RatingDiffers+" "+b.Agent] != 1 || len(fs) != 3 {
+		t.Fatalf("findings %+v (the played round %s of %s is the table's)", fs, round, table)
 	}
 }

@@ -261,3 +261,101 @@ func (a *Arena) ratedRounds(agent string) int {
 	}
 	return r.Rounds
 }
+
+// RatingFinding is one way the stored ratings disagree with what they rest on (CheckRatings).
+type RatingFinding struct {
+	// Kind is RatingRoundDiffers, RatingDiffers or RatingUnrated.
+	Kind       string        `json:"kind"`
+	Table      string        `json:"table,omitempty"`
+	Agent      string        `json:"agent,omitempty"`
+	Stored     *RatingRecord `json:"stored,omitempty"`
+	Recomputed *RatingRecord `json:"recomputed,omitempty"`
+	Detail     string        `json:"detail,omitempty"`
+}
+
+// RatingFinding kinds.
+const (
+	// RatingRoundDiffers: a stored rated round is not its table's result (the table's record
+	// says other places, other Badges, or is not a finished rated round).
+	RatingRoundDiffers = "round_differs"
+	// RatingDiffers: a stored rating is not the one recomputed from the rated rounds.
+	RatingDiffers = "rating_differs"
+	// RatingUnrated: a finished rated table whose round is not among the rated rounds (it is
+	// rated at the next start).
+	RatingUnrated = "unrated"
+)
+
+// CheckRatings checks the ratings against what they rest on (`arena ops check ratings`): every
+// stored rated round against its table's record (the round's result, read again), every stored
+// rating against the ratings recomputed from the rated rounds alone, and every finished rated
+// table against the rated rounds. No finding: the ratings are the rounds' and the rounds are the
+// tables'. Errors: the store could not be read.
+func (a *Arena) CheckRatings(ctx context.Context) ([]RatingFinding, error) {
+	out := []RatingFinding{}
+	rated := map[string]bool{}
+	err := a.Store().RatedRounds(func(seq uint64, b []byte) error {
+		var r RatedRound
+		if err := json.Unmarshal(b, &r); err != nil {
+			return fmt.Errorf("rated round %d: %w", seq, err)
+		}
+		rated[r.Table] = true
+		st, err := a.Stored(r.Table)
+		if err != nil {
+			out = append(out, RatingFinding{Kind: RatingRoundDiffers, Table: r.Table, Detail: err.Error()})
+			return nil
+		}
+		want, ok := ratedRoundOf(r.Table, st)
+		if !ok {
+			out = append(out, RatingFinding{Kind: RatingRoundDiffers, Table: r.Table, Detail: "the table's record is not a finished rated round of two Badges or more"})
+		} else if wb, _ := json.Marshal(want); string(wb) != string(b) {
+			out = append(out, RatingFinding{Kind: RatingRoundDiffers, Table: r.Table, Detail: "stored " + string(b) + ", the table's " + string(wb)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	again, err := a.RecomputeRatings()
+	if err != nil {
+		return nil, err
+	}
+	stored, err := a.Ratings()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for i := range stored {
+		s := stored[i]
+		seen[s.Agent] = true
+		if r, ok := again[s.Agent]; !ok || r != s {
+			f := RatingFinding{Kind: RatingDiffers, Agent: s.Agent, Stored: &s}
+			if ok {
+				f.Recomputed = &r
+			}
+			out = append(out, f)
+		}
+	}
+	for agent, r := range again {
+		if !seen[agent] {
+			out = append(out, RatingFinding{Kind: RatingDiffers, Agent: agent, Recomputed: &r})
+		}
+	}
+	ts, err := a.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
+		if t.Kind != KindRated || t.Status != actors.StatusFinished || rated[t.ID] {
+			continue
+		}
+		if st, err := a.Stored(t.ID); err == nil {
+			if _, ok := ratedRoundOf(t.ID, st); ok {
+				out = append(out, RatingFinding{Kind: RatingUnrated, Table: t.ID})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].Kind+out[i].Table+out[i].Agent < out[j].Kind+out[j].Table+out[j].Agent
+	})
+	return out, nil
+}

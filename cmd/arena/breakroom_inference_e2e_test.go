@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	brinference "arena/games/breakroom/inference"
 )
 
 // TestBreakroomInferenceAgentPlays: `arena serve` on its embedded defaults (Break Room clocks
@@ -38,16 +40,30 @@ func TestBreakroomInferenceAgentPlays(t *testing.T) {
 		}
 	}
 
-	req, _ := http.NewRequest("GET", s.url+"/r/"+matchID+".jsonl", nil)
-	req.Host = "breakroom.localhost"
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	get := func(path string) (int, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", s.url+path, nil)
+		req.Host = "breakroom.localhost"
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, b
 	}
-	log, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !bytes.Contains(log, []byte(`"type":"match_end"`)) || !bytes.Contains(log, []byte(`"type":"deal"`)) {
-		t.Fatalf("/r/%s.jsonl: %d\n%s", matchID, resp.StatusCode, log)
+	// The rules page is the engine's own (rules.md and its On the wire section); the transcript
+	// is in the game's words.
+	if st, page := get("/rules/inference"); st != 200 || string(page) != (brinference.Engine{}).Info().RulesPage() {
+		t.Fatalf("/rules/inference: %d\n%s", st, page)
+	}
+	if st, tr := get("/r/" + matchID + "/transcript"); st != 200 || !bytes.Contains(tr, []byte("Inference begins with 3 players")) ||
+		!bytes.Contains(tr, []byte(" takes the pot of ")) {
+		t.Fatalf("/r/%s/transcript: %d\n%s", matchID, st, tr)
+	}
+	status, log := get("/r/" + matchID + ".jsonl")
+	if status != 200 || !bytes.Contains(log, []byte(`"type":"match_end"`)) || !bytes.Contains(log, []byte(`"type":"deal"`)) {
+		t.Fatalf("/r/%s.jsonl: %d\n%s", matchID, status, log)
 	}
 	if bytes.Contains(log, []byte("deal_private")) || bytes.Contains(log, []byte("deal_key")) {
 		t.Fatalf("the public log holds a dealt value or the deal key:\n%s", log)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	brwerewolf "arena/games/breakroom/werewolf"
 )
 
 // TestBreakroomWerewolfAgentsPlayAgainstHouseBots: `arena serve` on its embedded defaults (the
@@ -25,7 +27,7 @@ import (
 // match_end, which ranks every seat with its role, team and a score of 1, 0.5 or 0. The match's
 // log at /r/{id}.jsonl holds every line, the private ones the end reveals included (each seat's
 // role_private), and `arena verify-log` re-simulates it; the same log with one line altered fails
-// at that line.
+// at that line. /rules/werewolf serves the engine's rules and its On the wire section.
 func TestBreakroomWerewolfAgentsPlayAgainstHouseBots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the Break Room agents run the binary for a whole match")
@@ -33,6 +35,18 @@ func TestBreakroomWerewolfAgentsPlayAgainstHouseBots(t *testing.T) {
 	node, dir := breakroomAgent(t)
 	bin := buildArena(t)
 	s := startServeArgs(t, bin, filepath.Join(t.TempDir(), "data"), breakroomFast, nil)
+	// /rules/werewolf is the engine's own page: its rules text, then On the wire.
+	rq, _ := http.NewRequest("GET", s.url+"/rules/werewolf", nil)
+	rq.Host = "breakroom.localhost"
+	rr, err := http.DefaultClient.Do(rq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(rr.Body)
+	rr.Body.Close()
+	if rr.StatusCode != 200 || !bytes.Contains(page, []byte(strings.TrimRight(brwerewolf.RulesText, "\n"))) || !bytes.Contains(page, []byte(brwerewolf.OnTheWire()[:200])) {
+		t.Fatalf("/rules/werewolf: %d\n%s", rr.StatusCode, page)
+	}
 	var wg sync.WaitGroup
 	runs := make([]agentRun, 2)
 	for i, transport := range []string{"ws", "http"} {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/ed25519"
 	"log/slog"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 	"arena/transport/dotdotdot/join"
 	dotsite "arena/transport/dotdotdot/site"
 	"arena/transport/meta"
+	"arena/transport/ops"
 )
 
 // DOTDOTDOT's wiring: *dotdotdot.Arena is every DOTDOTDOT door's backend (dotsite.Backend: the
@@ -142,12 +144,34 @@ func (d *dotdotdotSide) site(cfg config.Config, sec config.Secrets, origin strin
 	deps := dotsite.Deps{
 		Arena: d.arena, Game: game, Join: d.join, Origin: origin,
 		MaxBody: cfg.HTTP.MaxBody, LongPoll: time.Duration(cfg.HTTP.LongPoll),
-		OperatorToken: sec.OperatorToken, OpsChecks: d.agents.opsChecks(), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy,
+		OperatorToken: sec.OperatorToken, OpsChecks: d.opsChecks(), TrustProxyHost: cfg.Dotdotdot.MCPBehindProxy,
 		Drain: drain, Meta: mo, Logger: d.log,
 		Notes: d.arena.Store(), // feedback notes (§5.2's notice link, the chat seat's tool)
 	}
 	d.limits.mount(&deps)
 	return deps
+}
+
+// opsChecks are DOTDOTDOT's /ops/checks: the paid tables' ("paid", when they are on) and the
+// ratings' ("ratings": every stored rating against the rated rounds, every rated round against
+// its table's result, dotdotdot.Arena.CheckRatings).
+func (d *dotdotdotSide) opsChecks() map[string]ops.Check {
+	checks := d.agents.opsChecks()
+	if checks == nil {
+		checks = map[string]ops.Check{}
+	}
+	checks["ratings"] = func(ctx context.Context) ([]any, error) {
+		fs, err := d.arena.CheckRatings(ctx)
+		if err != nil {
+			return nil, &games.Error{Code: "busy", Msg: "the ratings could not be checked: " + err.Error(), Retry: true}
+		}
+		out := make([]any, len(fs))
+		for i, f := range fs {
+			out[i] = f
+		}
+		return out, nil
+	}
+	return checks
 }
 
 // pacesOf maps the configured clock overrides onto the actors' (§4.4, §4.5, §5.3): on the chat

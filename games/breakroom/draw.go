@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"strconv"
 )
 
@@ -43,18 +44,32 @@ func ParseSeed(s string) ([32]byte, error) {
 // HMAC-SHA256(K, utf8(label) ‖ 0x00 ‖ uint32_be(c)); its first 8 bytes, big-endian, are kept when
 // below 2^64 − (2^64 mod n). n must be at least 1 (Rand(…, 0) is 0).
 func Rand(key []byte, label string, n uint64) uint64 {
+	return newDrawer(key).rand(label, n)
+}
+
+// drawer draws Rand's numbers with one HMAC keyed once (reset between blocks) and one message
+// buffer, so a shuffle of many draws does not key a new HMAC for each.
+type drawer struct {
+	mac hash.Hash
+	msg []byte
+	sum []byte
+}
+
+func newDrawer(key []byte) *drawer { return &drawer{mac: hmac.New(sha256.New, key)} }
+
+func (d *drawer) rand(label string, n uint64) uint64 {
 	if n <= 1 {
 		return 0
 	}
 	rem := -n % n // 2^64 mod n, in uint64 arithmetic
 	limit := -rem // 2^64 − rem; 0 stands for 2^64 when rem is 0 (every draw is kept)
-	msg := make([]byte, len(label)+5)
-	copy(msg, label)
+	d.msg = append(append(d.msg[:0], label...), 0, 0, 0, 0, 0)
 	for c := uint32(0); ; c++ {
-		binary.BigEndian.PutUint32(msg[len(label)+1:], c)
-		mac := hmac.New(sha256.New, key)
-		mac.Write(msg)
-		x := binary.BigEndian.Uint64(mac.Sum(nil)[:8])
+		binary.BigEndian.PutUint32(d.msg[len(label)+1:], c)
+		d.mac.Reset()
+		d.mac.Write(d.msg)
+		d.sum = d.mac.Sum(d.sum[:0])
+		x := binary.BigEndian.Uint64(d.sum[:8])
 		if rem == 0 || x < limit {
 			return x % n
 		}
@@ -64,8 +79,9 @@ func Rand(key []byte, label string, n uint64) uint64 {
 // Shuffle is shuffle(K, label, list) of §1.6, in place: Fisher–Yates from the last index down
 // to 1, j = Rand(K, label + "/" + i, i + 1), i in decimal.
 func Shuffle[T any](key []byte, label string, list []T) {
+	d := newDrawer(key)
 	for i := len(list) - 1; i >= 1; i-- {
-		j := Rand(key, label+"/"+strconv.Itoa(i), uint64(i+1))
+		j := d.rand(label+"/"+strconv.Itoa(i), uint64(i+1))
 		list[i], list[j] = list[j], list[i]
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"arena/games"
@@ -85,9 +86,18 @@ type Body struct {
 // action is not a string. A missing action is not an error here: the game answers it with
 // illegal_move (§1.3 step 2); a message is judged by Talk, after the action (step 5). A null or
 // empty message is no message. Members' values are views of raw (read them before raw is
-// reused). It reads the checked value member by member (canon.Parse), so a move is scanned
-// once: every game reads every move through it.
+// reused). Every game reads every move through it, so a flat move (parseFlat: the shape agents
+// send) is read in one pass without building canon's tree; anything else, and every refusal,
+// is canon.Parse's.
 func ParseBody(raw []byte) (Body, error) {
+	if b, ok := parseFlat(raw); ok {
+		return b, nil
+	}
+	return parseBodyCanon(raw)
+}
+
+// parseBodyCanon is ParseBody over canon.Parse's checked value, member by member.
+func parseBodyCanon(raw []byte) (Body, error) {
 	v, err := canon.Parse(raw)
 	if err != nil {
 		return Body{}, games.Errorf(CodeBadRequest, "the move is not a JSON object: %s", canon.Reason(err))
@@ -122,6 +132,150 @@ func ParseBody(raw []byte) (Body, error) {
 		b.Message, b.HasMessage = "", false
 	}
 	return b, nil
+}
+
+// maxFlat bounds the moves parseFlat reads; longer ones go to canon.
+const maxFlat = 4096
+
+// parseFlat reads a move that canon.Parse certainly accepts, as parseBodyCanon would, without
+// its tree: valid UTF-8, one object of at most 16 members whose names and string values hold no
+// escape or control character, names distinct under case folding, every value such a string,
+// an integer of at most 15 digits (within ±(2^53−1)) written -?(0|[1-9][0-9]*), true, false or
+// null, and action and message (when not null) strings. false for anything else: the caller
+// then asks canon, which gives every refusal its reason. TestParseFlatIsCanon holds the two
+// paths equal.
+func parseFlat(raw []byte) (Body, bool) {
+	if len(raw) > maxFlat || !utf8.Valid(raw) {
+		return Body{}, false
+	}
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return Body{}, false
+	}
+	var names [16]string
+	var vals [16][]byte
+	n := 0
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		i++
+	} else {
+		for {
+			if n == len(names) {
+				return Body{}, false
+			}
+			name, j, ok := plainString(raw, i)
+			if !ok {
+				return Body{}, false
+			}
+			for _, prev := range names[:n] {
+				if strings.EqualFold(prev, name) {
+					return Body{}, false
+				}
+			}
+			j = skipWS(raw, j)
+			if j >= len(raw) || raw[j] != ':' {
+				return Body{}, false
+			}
+			j = skipWS(raw, j+1)
+			end, ok := flatValue(raw, j)
+			if !ok {
+				return Body{}, false
+			}
+			names[n], vals[n] = name, raw[j:end]
+			n++
+			j = skipWS(raw, end)
+			if j >= len(raw) {
+				return Body{}, false
+			}
+			if raw[j] == '}' {
+				i = j + 1
+				break
+			}
+			if raw[j] != ',' {
+				return Body{}, false
+			}
+			i = skipWS(raw, j+1)
+		}
+	}
+	if skipWS(raw, i) != len(raw) {
+		return Body{}, false
+	}
+	b := Body{Members: make(map[string]json.RawMessage, n)}
+	for k := range n {
+		name, val := names[k], vals[k]
+		b.Members[name] = val
+		if (name == "action" || name == "message") && val[0] != 'n' {
+			if val[0] != '"' {
+				return Body{}, false // not a string: canon's path words the refusal
+			}
+			s := string(val[1 : len(val)-1])
+			if name == "action" {
+				b.Action, b.HasAction = s, true
+			} else {
+				b.Message, b.HasMessage = s, s != ""
+			}
+		}
+	}
+	return b, true
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// plainString is the string at b[i] when it holds no escape and no control character: its
+// content and the index past its closing quote.
+func plainString(b []byte, i int) (string, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return "", 0, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return string(b[i+1 : j]), j + 1, true
+		case c == '\\' || c < 0x20:
+			return "", 0, false
+		}
+	}
+	return "", 0, false
+}
+
+// flatValue is the index past the flat value at b[i] (parseFlat's kinds), false for another.
+func flatValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		_, end, ok := plainString(b, i)
+		return end, ok
+	case c == '-' || '0' <= c && c <= '9':
+		j := i
+		if c == '-' {
+			j++
+		}
+		start := j
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		digits := j - start
+		if digits == 0 || digits > 15 || digits > 1 && b[start] == '0' {
+			return 0, false
+		}
+		if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+			return 0, false
+		}
+		return j, true
+	}
+	for _, w := range []string{"true", "false", "null"} {
+		if len(b)-i >= len(w) && string(b[i:i+len(w)]) == w {
+			return i + len(w), true
+		}
+	}
+	return 0, false
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
@@ -166,24 +320,40 @@ func CheckMessage(text string, limit int) error {
 // match's first line (match_start) is seq 0 as in the protocol's sample; t is the event's At
 // (RFC 3339 UTC, milliseconds). The payload must be a JSON object; an empty one is {}.
 func Line(e games.Event) ([]byte, error) {
+	return AppendLine(make([]byte, 0, len(e.Payload)+len(e.At)+len(e.Type)+40), e)
+}
+
+// AppendLine is Line appended to dst (a game's running transcript hash reuses one buffer for
+// every line). On an error dst is returned unchanged.
+func AppendLine(dst []byte, e games.Event) ([]byte, error) {
 	p := bytes.TrimSpace(e.Payload)
 	if len(p) == 0 {
 		p = []byte("{}")
 	}
 	if p[0] != '{' || p[len(p)-1] != '}' {
-		return nil, fmt.Errorf("breakroom: event %d (%s): payload is not a JSON object", e.Seq, e.Type)
+		return dst, fmt.Errorf("breakroom: event %d (%s): payload is not a JSON object", e.Seq, e.Type)
 	}
-	t, _ := json.Marshal(e.At)
-	typ, _ := json.Marshal(e.Type)
-	out := make([]byte, 0, len(p)+len(t)+len(typ)+40)
-	out = append(out, `{"seq":`...)
+	out := append(dst, `{"seq":`...)
 	out = strconv.AppendInt(out, e.Seq-1, 10)
-	out = append(append(out, `,"t":`...), t...)
-	out = append(append(out, `,"type":`...), typ...)
+	out = appendJSONString(append(out, `,"t":`...), e.At)
+	out = appendJSONString(append(out, `,"type":`...), e.Type)
 	if inner := bytes.TrimSpace(p[1 : len(p)-1]); len(inner) > 0 {
 		out = append(append(out, ','), inner...)
 	}
 	return append(out, '}'), nil
+}
+
+// appendJSONString appends s as encoding/json writes it: quoted as it stands when it is
+// printable ASCII that json escapes nowhere (no quote, backslash, <, > or &: timestamps and line
+// types), else json.Marshal's bytes.
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(dst, q...)
+		}
+	}
+	return append(append(append(dst, '"'), s...), '"')
 }
 
 // LogLine is a log line read back (ParseLine): its seq, t and type, and Raw, the line itself.

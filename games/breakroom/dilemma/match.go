@@ -84,6 +84,7 @@ type match struct {
 	talkBytes int
 	abandoned string
 	th        hash.Hash // running SHA-256 of the log's lines (Result.TranscriptHash)
+	line      []byte    // the last line hashed: one buffer for every line
 	thash     string    // its final value, once done
 }
 
@@ -543,9 +544,9 @@ func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Vi
 	if typ == "match_start" || typ == "match_end" || typ == "match_abandoned" {
 		ev.Turn = 0
 	}
-	if b, err := breakroom.Line(ev); err == nil {
-		m.th.Write(b)
-		m.th.Write([]byte("\n"))
+	if b, err := breakroom.AppendLine(m.line[:0], ev); err == nil {
+		m.line = append(b, '\n')
+		m.th.Write(m.line)
 	}
 	step.Events = append(step.Events, ev)
 }

@@ -262,6 +262,7 @@ func TestInvariants(t *testing.T) {
 		if _, ok := tb.m.Result(); !ok {
 			t.Fatalf("match %d did not end", k)
 		}
+		checkRanking(t, tb, l)
 		if rep := VerifyJSONL(tb.publicLog()); !rep.OK {
 			t.Fatalf("match %d: verify-log of its public log: %+v", k, rep)
 		}
@@ -343,4 +344,66 @@ func lenReveals(s *struct {
 		return 0
 	}
 	return len(s.Reveals)
+}
+
+// checkRanking: the end line's ranking (§2.8, §1.9) has every seat once with the credits the
+// lines give; seats that never busted first by credits descending, then busted seats by
+// bustOrder descending; equal keys share a competition rank, listed in ascending seat order.
+func checkRanking(t testing.TB, tb *table, l *ledger) {
+	t.Helper()
+	var end map[string]any
+	if e := tb.ofType("match_end"); len(e) == 1 {
+		end = e[0]
+	} else if e := tb.ofType("match_abandoned"); len(e) == 1 {
+		end = e[0]
+	} else {
+		t.Fatal("no end line")
+	}
+	var ranking []struct {
+		Rank, Seat int
+		Credits    int64
+		Busted     bool
+		BustOrder  *int
+	}
+	b, _ := json.Marshal(end["ranking"])
+	if err := json.Unmarshal(b, &ranking); err != nil || len(ranking) != l.n {
+		t.Fatalf("ranking %s: %v", b, err)
+	}
+	bustOrder := map[int]int{}
+	for _, bl := range tb.ofType("bust") {
+		bustOrder[int(bl["seat"].(float64))] = int(bl["bustOrder"].(float64))
+	}
+	key := func(i int) (int, int64) {
+		r := ranking[i]
+		if r.Busted {
+			return 0, int64(*r.BustOrder)
+		}
+		return 1, r.Credits
+	}
+	seen := map[int]bool{}
+	for i, r := range ranking {
+		if seen[r.Seat] || r.Credits != l.credits[r.Seat] {
+			t.Fatalf("ranking %s: seat %d twice or credits not %d", b, r.Seat, l.credits[r.Seat])
+		}
+		seen[r.Seat] = true
+		if bo, ok := bustOrder[r.Seat]; ok != r.Busted || ok && (r.BustOrder == nil || *r.BustOrder != bo) || !ok && r.BustOrder != nil {
+			t.Fatalf("ranking %s: seat %d's bust is not its bust line's", b, r.Seat)
+		}
+		if i == 0 {
+			if r.Rank != 1 {
+				t.Fatalf("ranking %s: first rank %d", b, r.Rank)
+			}
+			continue
+		}
+		g0, k0 := key(i - 1)
+		g1, k1 := key(i)
+		switch {
+		case g0 < g1 || g0 == g1 && k0 < k1:
+			t.Fatalf("ranking %s: entry %d above entry %d out of order", b, i-1, i)
+		case g0 == g1 && k0 == k1 && (r.Rank != ranking[i-1].Rank || r.Seat < ranking[i-1].Seat):
+			t.Fatalf("ranking %s: a tie not sharing its rank in seat order", b)
+		case (g0 != g1 || k0 != k1) && r.Rank != i+1:
+			t.Fatalf("ranking %s: rank %d at place %d", b, r.Rank, i+1)
+		}
+	}
 }

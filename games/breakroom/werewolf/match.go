@@ -444,7 +444,7 @@ func houseVis(wire []int) games.Visibility {
 func (m *match) startRound(step *games.Step, at time.Time, r int) {
 	m.round, m.turn = r, 0
 	m.talk, m.talkBytes = m.talk[:0], 0
-	m.emit(step, at, "round_start", games.Public, map[string]any{"round": r})
+	m.emitRaw(step, at, "round_start", games.Public, newObj().int("round", r).done())
 	m.startStage(step, at, PhaseNight)
 }
 
@@ -452,7 +452,7 @@ func (m *match) startRound(step *games.Step, at time.Time, r int) {
 // ascending order at night and in the vote; the first discussion pass in the day.
 func (m *match) startStage(step *games.Step, at time.Time, stage string) {
 	m.stage = stage
-	m.emit(step, at, "phase", games.Public, map[string]any{"round": m.round, "phase": stage})
+	m.emitRaw(step, at, "phase", games.Public, newObj().word("phase", stage).int("round", m.round).done())
 	m.order, m.next = m.order[:0], 0
 	switch stage {
 	case PhaseNight:
@@ -622,48 +622,56 @@ func (m *match) actions(legal []entry) []games.Action {
 func (m *match) play(step *games.Step, at time.Time, o *openPrompt, mv Move) {
 	i := o.seat
 	s := &m.seats[i]
-	line := map[string]any{"action": mv.Action, "round": m.round, "seat": i, "turn": o.turn}
-	if mv.Target >= 0 {
-		line["target"] = mv.Target
+	// line is the move's action or action_private line: members in JCS order, "reveal" and
+	// "to" where the phase says.
+	line := func(reveal bool, to []int) []byte {
+		l := newObj().word("action", mv.Action)
+		if reveal {
+			l.word("reveal", games.RevealEnd)
+		}
+		l.int("round", m.round).int("seat", i)
+		if mv.Target >= 0 {
+			l.int("target", mv.Target)
+		}
+		if to != nil {
+			l.seats("to", to)
+		}
+		return l.int("turn", o.turn).done()
 	}
 	switch m.stage {
 	case PhaseNight:
-		line["reveal"] = games.RevealEnd
 		vis := games.Private(breakroom.HouseSeat(i))
+		var to []int
 		if s.role == RoleWolf {
 			pack := m.livingPack()
-			vis = houseVis(pack)
-			line["to"] = others(pack, i)
+			vis, to = houseVis(pack), others(pack, i)
 			if mv.Message != "" {
-				m.emit(step, at, "message_private", vis, map[string]any{
-					"reveal": games.RevealEnd, "round": m.round, "seat": i, "text": mv.Message,
-					"to": others(pack, i), "turn": o.turn,
-				})
+				m.emitRaw(step, at, "message_private", vis, newObj().word("reveal", games.RevealEnd).int("round", m.round).
+					int("seat", i).text("text", mv.Message).seats("to", to).int("turn", o.turn).done())
 			}
 			if mv.Action == ActionKill {
 				m.picks[i] = mv.Target
 			}
 		}
-		m.emit(step, at, "action_private", vis, line)
+		m.emitRaw(step, at, "action_private", vis, line(true, to))
 		switch mv.Action {
 		case ActionInspect:
 			inspected := inspection{Round: m.round, Target: mv.Target, IsWolf: m.seats[mv.Target].role == RoleWolf}
 			m.inspections = append(m.inspections, inspected)
-			m.emit(step, at, "inspect_result_private", vis, map[string]any{
-				"is_wolf": inspected.IsWolf, "reveal": games.RevealEnd, "round": m.round, "seat": i, "target": mv.Target,
-			})
+			m.emitRaw(step, at, "inspect_result_private", vis, newObj().bool("is_wolf", inspected.IsWolf).
+				word("reveal", games.RevealEnd).int("round", m.round).int("seat", i).int("target", mv.Target).done())
 		case ActionProtect:
 			m.protect = mv.Target
 		}
 	case PhaseDiscussion:
 		if mv.Action == ActionSay {
-			m.emit(step, at, "message", games.Public, map[string]any{"round": m.round, "seat": i, "text": mv.Message, "turn": o.turn})
+			m.emitRaw(step, at, "message", games.Public, newObj().int("round", m.round).int("seat", i).
+				text("text", mv.Message).int("turn", o.turn).done())
 			m.addTalk(i, o.turn, mv.Message)
 		}
-		m.emit(step, at, "action", games.Public, line)
+		m.emitRaw(step, at, "action", games.Public, line(false, nil))
 	case PhaseVote:
-		line["reveal"] = games.RevealEnd
-		m.emit(step, at, "action_private", games.Private(breakroom.HouseSeat(i)), line)
+		m.emitRaw(step, at, "action_private", games.Private(breakroom.HouseSeat(i)), line(true, nil))
 		m.votes = append(m.votes, vote{seat: i, target: mv.Target})
 	}
 }
@@ -679,24 +687,32 @@ func (m *match) timeout(step *games.Step, at time.Time) {
 	s := &m.seats[i]
 	m.open = nil
 	s.strikes++
-	line := map[string]any{"round": m.round, "seat": i, "strikes": s.strikes, "turn": o.turn}
+	// line is the timeout line: members in JCS order.
+	line := func(auto string, reveal bool, to []int) []byte {
+		l := newObj().word("auto", auto)
+		if reveal {
+			l.word("reveal", games.RevealEnd)
+		}
+		l.int("round", m.round).int("seat", i).int("strikes", s.strikes)
+		if to != nil {
+			l.seats("to", to)
+		}
+		return l.int("turn", o.turn).done()
+	}
 	switch m.stage {
 	case PhaseNight:
-		line["auto"], line["reveal"] = ActionSleep, games.RevealEnd
 		vis := games.Private(breakroom.HouseSeat(i))
+		var to []int
 		if s.role == RoleWolf {
 			pack := m.livingPack()
-			vis = houseVis(pack)
-			line["to"] = others(pack, i)
+			vis, to = houseVis(pack), others(pack, i)
 		}
-		m.emit(step, at, "timeout_private", vis, line)
+		m.emitRaw(step, at, "timeout_private", vis, line(ActionSleep, true, to))
 	case PhaseVote:
-		line["auto"], line["reveal"] = ActionAbstain, games.RevealEnd
-		m.emit(step, at, "timeout_private", games.Private(breakroom.HouseSeat(i)), line)
+		m.emitRaw(step, at, "timeout_private", games.Private(breakroom.HouseSeat(i)), line(ActionAbstain, true, nil))
 		m.votes = append(m.votes, vote{seat: i, target: -1})
 	case PhaseDiscussion:
-		line["auto"] = ActionPass
-		m.emit(step, at, "timeout", games.Public, line)
+		m.emitRaw(step, at, "timeout", games.Public, line(ActionPass, false, nil))
 	}
 	m.next++
 	if s.strikes >= m.cfg.StrikesLimit {
@@ -716,7 +732,7 @@ func (m *match) timeout(step *games.Step, at time.Time) {
 func (m *match) eliminate(step *games.Step, at time.Time, i int, how string) {
 	s := &m.seats[i]
 	s.alive, s.leaving, s.how, s.elimRnd = false, false, how, m.round
-	m.emit(step, at, "eliminated", games.Public, map[string]any{"round": m.round, "seat": i, "how": how, "role": s.role})
+	m.emitRaw(step, at, "eliminated", games.Public, newObj().word("how", how).word("role", s.role).int("round", m.round).int("seat", i).done())
 }
 
 // removeLeaving eliminates, as "left", every seat that reached the strike limit in the phase
@@ -756,16 +772,15 @@ func (m *match) dawn(step *games.Step, at time.Time) bool {
 			victim = tied[KillTie(m.setup.Seed, m.round, len(tied))]
 		}
 		pack := m.livingPack()
-		m.emit(step, at, "kill_private", houseVis(pack), map[string]any{
-			"reveal": games.RevealEnd, "round": m.round, "seat": pack[0], "target": victim, "to": others(pack, pack[0]),
-		})
+		m.emitRaw(step, at, "kill_private", houseVis(pack), newObj().word("reveal", games.RevealEnd).int("round", m.round).
+			int("seat", pack[0]).int("target", victim).seats("to", others(pack, pack[0])).done())
 	}
 	deaths := []int{}
 	if victim >= 0 && victim != m.protect && !m.seats[victim].leaving {
 		deaths = append(deaths, victim)
 	}
 	m.lastProtected = m.protect
-	m.emit(step, at, "dawn", games.Public, map[string]any{"round": m.round, "deaths": deaths})
+	m.emitRaw(step, at, "dawn", games.Public, newObj().seats("deaths", deaths).int("round", m.round).done())
 	for _, d := range deaths {
 		m.eliminate(step, at, d, HowNight)
 	}
@@ -852,7 +867,7 @@ func (m *match) winCheck(step *games.Step, at time.Time) bool {
 // addTalk keeps a logged message for visible_state's talk_today, dropping the oldest entries
 // that could no longer fit in any state (J31).
 func (m *match) addTalk(seat, turn int, text string) {
-	b, _ := canon.Marshal(map[string]any{"seat": seat, "turn": turn, "text": text})
+	b := newObj().int("seat", seat).text("text", text).int("turn", turn).done()
 	m.talk = append(m.talk, b)
 	m.talkBytes += len(b) + 1
 	for len(m.talk) > 1 && m.talkBytes > breakroom.StateBudget {

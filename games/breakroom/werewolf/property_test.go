@@ -3,7 +3,9 @@ package werewolf
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"arena/games"
@@ -21,6 +23,7 @@ type invariants struct {
 	protect  map[int]int
 	over     bool
 	lastSeq  int64
+	keys     string // the state members of the match's first prompt
 }
 
 func newInvariants(t testing.TB) *invariants {
@@ -115,8 +118,24 @@ func (iv *invariants) check(tb *table, st games.Step) {
 				}
 			}
 		}
-		if b := breakroom.MaxFrame; len(p.State.Bytes()) > breakroom.StateBudget || len(p.State.Bytes()) > b {
+		if len(p.State.Bytes()) > breakroom.StateBudget {
 			t.Fatalf("a prompt's state is %d bytes", len(p.State.Bytes()))
+		}
+		// Every prompt's state has the same members, whatever the seat's role and the phase
+		// (talk_today's truncated flag aside): a prompt's shape never tells a role.
+		var st map[string]json.RawMessage
+		if err := json.Unmarshal(p.State.Bytes(), &st); err != nil {
+			t.Fatal(err)
+		}
+		delete(st, "truncated")
+		keys := slices.Sorted(maps.Keys(st))
+		if k := strings.Join(keys, ","); iv.keys == "" {
+			iv.keys = k
+		} else if k != iv.keys {
+			t.Fatalf("seat %d (%s) in %s has state members %s, the first prompt %s", seat, m.seats[seat].role, iv.stage, k, iv.keys)
+		}
+		if iv.stage == PhaseNight && m.seats[seat].role == RoleVillager && js(p.Legal) != `[{"action":"sleep"}]` {
+			t.Fatalf("a villager's night offers %s", js(p.Legal))
 		}
 	}
 	// Views: a living seat's role reaches only itself and, for a wolf, its pack.

@@ -228,3 +228,101 @@ func seatsJSON(n int, keep func(int) bool) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestRolesDoNotShow: swapping the roles of two non-wolf seats before the match opens (a
+// villager and the seer, say) changes nothing any other seat, wolves included, or a spectator
+// can observe (events, prompts with their legal actions and states, views) before the first
+// dawn, the first point where a power's use may show: no role reaches another seat through a
+// public line, a prompt's shape or timing, or a view.
+func TestRolesDoNotShow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for k := range 60 {
+		n := 5 + k%4
+		seed := randomSeed(rnd)
+		script := make([]decision, n+2)
+		for i := range script {
+			script[i] = decision{timeout: rnd.IntN(9) == 0, delay: time.Duration(1+rnd.IntN(9000)) * time.Millisecond, k: rnd.IntN(4), j: rnd.IntN(8)}
+			if rnd.IntN(2) == 0 {
+				script[i].message = "psst"
+			}
+		}
+		roles := Deal(seed, RolesFor(n))
+		var power, plain []int
+		for i, r := range roles {
+			switch r {
+			case RoleSeer, RoleDoctor:
+				power = append(power, i)
+			case RoleVillager:
+				plain = append(plain, i)
+			}
+		}
+		a, b := power[rnd.IntN(len(power))], plain[rnd.IntN(len(plain))]
+		play := func(swap bool) [][]string {
+			mm, err := Engine{}.New(setupN(n, seed, ""), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := mm.(*match)
+			if swap {
+				m.seats[a].role, m.seats[b].role = m.seats[b].role, m.seats[a].role
+			}
+			tb := &table{t: t, m: m, now: t0}
+			var obs [][]string
+			record := func(st games.Step) bool {
+				row := make([]string, n+1)
+				dawn := false
+				for v := 0; v <= n; v++ {
+					var s []byte
+					for _, e := range st.Events {
+						dawn = dawn || e.Type == "dawn"
+						if e.Visibility.Shows(v, false) {
+							s = fmt.Appendf(s, "%s %s %s\n", e.Type, e.At, e.Payload)
+						}
+					}
+					for _, p := range st.Prompts {
+						if p.Seat == v {
+							lj, _ := json.Marshal(p.Legal)
+							s = fmt.Appendf(s, "prompt %+v %s %s %s\n", p.Move, p.Deadline, lj, p.State.Bytes())
+						}
+					}
+					row[v] = string(append(s, tb.m.View(v).Bytes()...))
+				}
+				if !dawn {
+					obs = append(obs, row)
+				}
+				return dawn
+			}
+			if record(tb.advance(t0)) {
+				return obs
+			}
+			for i := 0; ; i++ {
+				p := tb.open()
+				d := script[i%len(script)]
+				var st games.Step
+				if d.timeout {
+					st = tb.advance(p.Deadline)
+				} else {
+					st = tb.play(breakroom.WireSeat(p.Seat), d.delay, bodyFor(p, d, 0))
+				}
+				if record(st) {
+					return obs
+				}
+			}
+		}
+		base, swapped := play(false), play(true)
+		if len(base) != len(swapped) {
+			t.Fatalf("match %d: %d steps before dawn, %d with seats %d and %d swapped", k, len(base), len(swapped), a, b)
+		}
+		for j := range base {
+			for v := 0; v <= n; v++ {
+				if w := breakroom.WireSeat(v); v >= 1 && (w == a || w == b) {
+					continue
+				}
+				if base[j][v] != swapped[j][v] {
+					t.Fatalf("match %d: swapping seats %d (%s) and %d (%s) shows to viewer %d at step %d:\n%s\n%s",
+						k, a, roles[a], b, roles[b], v, j, base[j][v], swapped[j][v])
+				}
+			}
+		}
+	}
+}

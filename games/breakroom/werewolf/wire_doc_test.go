@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRulesPageOnTheWire: the rules page's "On the wire" section names every line type the
@@ -54,5 +55,15 @@ func TestRulesPageOnTheWire(t *testing.T) {
 	info := Engine{}.Info()
 	if info.TableSize != 7 || info.MinPlayers != 5 || info.MaxPlayers != 8 || info.DeadlineMS != 20000 || info.RulesVersion != "werewolf-0.1" {
 		t.Fatalf("catalogue row %+v (§1.1)", info)
+	}
+}
+
+// TestRulesParagraphsFitAMessage: every paragraph of rules.md is at most 280 code points, so the
+// bartender's answer to a rules question (one paragraph, in a message) is whole.
+func TestRulesParagraphsFitAMessage(t *testing.T) {
+	for _, p := range strings.Split(RulesText, "\n\n") {
+		if n := utf8.RuneCountInString(strings.TrimSpace(p)); n > 280 {
+			t.Errorf("a paragraph of %d code points: %q", n, p)
+		}
 	}
 }

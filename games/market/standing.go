@@ -1,0 +1,154 @@
+package market
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"time"
+)
+
+type priceView struct {
+	AssetID   string `json:"assetId"`
+	UnitPrice int64  `json:"unitPrice"`
+}
+
+type standingPlayer struct {
+	PlayerID    string  `json:"playerId"`
+	PlayerName  string  `json:"playerName"`
+	TradingName *string `json:"tradingName"`
+	Wealth      int64   `json:"wealth"`
+}
+
+type standingView struct {
+	GameID       string           `json:"gameId"`
+	GeneratedAt  string           `json:"generatedAt"`
+	StateVersion uint64           `json:"stateVersion"`
+	Prices       []priceView      `json:"prices"`
+	Players      []standingPlayer `json:"players"`
+}
+
+// Standing is the public Standing at now as JSON ("readStanding is public data"): the board
+// the read-only Standing surface serves and readStanding returns. It carries Player IDs, names
+// and wealth only: no Owner, Command ID, Inventory or Terms.
+func Standing(st *State, now time.Time) []byte {
+	return encode(standing(newTxn(st, now), now.UTC()))
+}
+
+// standing values every Player's Holdings (Reserved included: they are still its own) at the
+// configured Unit Prices, sorted by wealth descending then playerId, each with the name to
+// print.
+func standing(t *txn, now time.Time) standingView {
+	v := standingView{GameID: t.st.cfg.GameID, GeneratedAt: formatTime(now), StateVersion: t.version,
+		Prices: make([]priceView, 0, len(t.st.cfg.Assets)), Players: make([]standingPlayer, 0, len(t.st.order))}
+	for _, a := range t.st.cfg.Assets {
+		v.Prices = append(v.Prices, priceView{a.ID, a.UnitPrice})
+	}
+	players := make([]*Player, 0, len(t.st.order))
+	for _, id := range t.st.order {
+		players = append(players, t.player(id))
+	}
+	names := playerNames(players)
+	for i, p := range players {
+		var w int64
+		inv := t.inv(p.ID)
+		for _, a := range t.st.cfg.Assets {
+			w += inv.Holdings[a.ID] * a.UnitPrice
+		}
+		v.Players = append(v.Players, standingPlayer{PlayerID: p.ID, PlayerName: names[i], TradingName: optStr(p.TradingName), Wealth: w})
+	}
+	slices.SortFunc(v.Players, func(a, b standingPlayer) int {
+		if c := cmp.Compare(b.Wealth, a.Wealth); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.PlayerID, b.PlayerID)
+	})
+	return v
+}
+
+// DerivedName is the two-word name computed from a Player ID alone (ADR-0022): an adjective and
+// a noun picked by SHA-256 of the ID, so an unnamed Player discloses no more than its ID does.
+func DerivedName(playerID string) string {
+	d := sha256.Sum256([]byte("name/" + playerID))
+	return nameAdjectives[int(d[0])%len(nameAdjectives)] + " " + nameNouns[int(d[1])%len(nameNouns)]
+}
+
+// fragment is the digest fragment that tells a Player's name from a colliding one: the first n
+// hex digits of SHA-256 of its ID.
+func fragment(playerID string, n int) string {
+	d := sha256.Sum256([]byte(playerID))
+	return hex.EncodeToString(d[:])[:n]
+}
+
+// playerNames is the playerName of each Player ("readStanding is public data"): its Trading
+// Name when it set one, else its derived name; names that collide (compared case-folded) are
+// told apart by a digest fragment in brackets, and a claim yields: in a group of equal names
+// the one Player printing its own derived name keeps it bare, and every other member (every
+// claim, and every derived name when two collide) takes a fragment, lengthened until no two
+// printed names are equal.
+func playerNames(players []*Player) []string {
+	type entry struct {
+		base    string
+		derived bool
+		frag    int // 0: bare
+	}
+	es := make([]entry, len(players))
+	for i, p := range players {
+		if p.TradingName != "" {
+			es[i] = entry{base: p.TradingName}
+		} else {
+			es[i] = entry{base: DerivedName(p.ID), derived: true}
+		}
+	}
+	label := func(i int) string {
+		if es[i].frag == 0 {
+			return es[i].base
+		}
+		return es[i].base + " [" + fragment(players[i].ID, es[i].frag) + "]"
+	}
+	labels, keys := make([]string, len(es)), make([]string, len(es))
+	for i := range es {
+		labels[i] = label(i)
+		keys[i] = strings.ToLower(labels[i])
+	}
+	for changed := true; changed; {
+		changed = false
+		groups := make(map[string][]int, len(es))
+		var collided []string
+		for i, k := range keys {
+			g := append(groups[k], i)
+			groups[k] = g
+			if len(g) == 2 {
+				collided = append(collided, k)
+			}
+		}
+		for _, k := range collided {
+			g := groups[k]
+			keeper := -1
+			for _, i := range g {
+				if es[i].derived {
+					if keeper == -1 {
+						keeper = i
+					} else {
+						keeper = -2
+					}
+				}
+			}
+			for _, i := range g {
+				if i == keeper || es[i].frag >= 64 {
+					continue
+				}
+				if es[i].frag == 0 {
+					es[i].frag = 4
+				} else {
+					es[i].frag++
+				}
+				labels[i] = label(i)
+				keys[i] = strings.ToLower(labels[i])
+				changed = true
+			}
+		}
+	}
+	return labels
+}
