@@ -2,6 +2,7 @@ package dotdotdot
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"strconv"
 	"strings"
@@ -51,9 +52,9 @@ const GateRounds = 3
 
 // TableKind is one kind of DOTDOTDOT table and the rules it promises: how long its scouting is
 // on the agent clock (§5.2), who may sit (Sits), what is at stake, whether its rounds are rated,
-// and how the chain learns of its rounds (§5.5). Every kind registers its open-round anchor and
-// its per-move anchors by Register Data; only Escrow kinds also call the escrow's open_round,
-// anchor and settle.
+// and how the chain learns of its rounds (§5.5). Every kind registers its open-round anchor by
+// Register Data before turn 1; Free play registers nothing more, every other kind its per-move
+// anchors too; only Escrow kinds also call the escrow's open_round, anchor and settle.
 type TableKind struct {
 	Kind  string `json:"kind"`  // TableSpec.Kind
 	Title string `json:"title"` // in the lobby
@@ -66,36 +67,46 @@ type TableKind struct {
 	Stakes    string `json:"stakes"` // Stakes*
 	Rated     bool   `json:"rated"`
 	Escrow    bool   `json:"escrow"`
-	// Anchors says, in words, what the chain holds of a round (§5.5).
+	// Chain is how the chain learns of a round (§5.5): ChainRegister, ChainOpening or ChainEscrow.
+	Chain string `json:"chain"`
+	// Anchors says it in words.
 	Anchors string `json:"anchors"`
 	// Join says how a seat is taken, in words (the doors).
 	Join string `json:"join"`
 }
 
+// How the chain learns of a kind's rounds (TableKind.Chain, §5.5).
 const (
+	ChainRegister = "register_data" // by Register Data: the open-round anchor and every per-move anchor
+	ChainOpening  = "opening"       // by Register Data: the open-round anchor alone (Free play)
+	ChainEscrow   = "escrow"        // the escrow's open_round, anchor and settle, and Register Data per move
+)
+
+const (
+	anchorsOpening  = "Register Data: the open-round anchor (kind opened) before turn 1, and nothing more (§5.5: Free play anchors its opening)"
 	anchorsRegister = "Register Data: the open-round anchor (kind opened) before turn 1, then each exchange, each sealed commitment, the mid-round turn and the final transcript"
 	anchorsEscrow   = "the escrow: open_round with the stakes, the mid-round anchor and settle with the payouts; beside them Register Data for each exchange and sealed commitment"
 )
 
 // tableKinds is the catalogue, in the order the lobby lists it.
 var tableKinds = []TableKind{
-	{Kind: KindPractice, Title: "Practice", Scouting: 90 * time.Second, Sits: SitOnePlayer, Stakes: StakesNotional, Anchors: anchorsRegister,
+	{Kind: KindPractice, Title: "Practice", Scouting: 90 * time.Second, Sits: SitOnePlayer, Stakes: StakesNotional, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: `walk-ins: POST /v1/walkin/join {"table":"practice"}; agents: POST /v1/join {"table":"practice"}`},
-	{Kind: KindWalkin, Title: "The walk-in table", Scouting: 90 * time.Second, Sits: SitWalkins, Stakes: StakesNotional, Anchors: anchorsRegister,
+	{Kind: KindWalkin, Title: "The walk-in table", Scouting: 90 * time.Second, Sits: SitWalkins, Stakes: StakesNotional, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: `POST /v1/walkin/join {"table":"walkin"}, after three Practice rounds`},
-	{Kind: KindHosted, Title: "Hosted table", Scouting: 90 * time.Second, Sits: SitWalkins, Stakes: StakesNone, Anchors: anchorsRegister,
+	{Kind: KindHosted, Title: "Hosted table", Scouting: 90 * time.Second, Sits: SitWalkins, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: `POST /v1/walkin/host, then {"code"} to join`},
-	{Kind: KindFree, Title: "Free play", Scouting: 90 * time.Second, Sits: SitAnyone, Stakes: StakesNone, Anchors: anchorsRegister,
+	{Kind: KindFree, Title: "Free play", Scouting: 90 * time.Second, Sits: SitAnyone, Stakes: StakesNone, Chain: ChainOpening, Anchors: anchorsOpening,
 		Join: `agents: POST /v1/join {"table":"free"}`},
-	{Kind: KindSolo, Title: "Solo", Scouting: 90 * time.Second, Sits: SitOnePlayer, Stakes: StakesNone, Anchors: anchorsRegister,
+	{Kind: KindSolo, Title: "Solo", Scouting: 90 * time.Second, Sits: SitOnePlayer, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: `agents: POST /v1/join {"table":"solo"}`},
-	{Kind: KindShowcase, Title: "Showcase", Scouting: 90 * time.Second, Sits: SitInHouse, Stakes: StakesNone, Anchors: anchorsRegister,
+	{Kind: KindShowcase, Title: "Showcase", Scouting: 90 * time.Second, Sits: SitInHouse, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: "opened by the house; watch it in the lobby"},
-	{Kind: KindPaid, Title: "Paid table", Scouting: 90 * time.Second, Sits: SitPaidAgents, Stakes: StakesCCD, Escrow: true, Anchors: anchorsEscrow,
+	{Kind: KindPaid, Title: "Paid table", Scouting: 90 * time.Second, Sits: SitPaidAgents, Stakes: StakesCCD, Escrow: true, Chain: ChainEscrow, Anchors: anchorsEscrow,
 		Join: `POST /v1/join {"table":"open"}, then the entry to the escrow before starts_at`},
-	{Kind: KindRated, Title: "Rated table", Scouting: 60 * time.Second, Sits: SitBadges, Stakes: StakesNone, Rated: true, Anchors: anchorsRegister,
+	{Kind: KindRated, Title: "Rated table", Scouting: 60 * time.Second, Sits: SitBadges, Stakes: StakesNone, Rated: true, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: `agents: POST /v1/join {"table":"rated"}`},
-	{Kind: KindGated, Title: "Badge-gated table", Scouting: 30 * time.Second, Sits: SitRatedBadge, Stakes: StakesNone, Anchors: anchorsRegister,
+	{Kind: KindGated, Title: "Badge-gated table", Scouting: 30 * time.Second, Sits: SitRatedBadge, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: `agents: POST /v1/join {"table":"gated"}, with a rating from three rated rounds`},
 }
 
@@ -116,6 +127,25 @@ func KindOf(kind string) (TableKind, bool) {
 		}
 	}
 	return TableKind{}, false
+}
+
+// setAnchors returns spec with blitz.Options.Anchors set for a kind that registers its opening
+// alone (ChainOpening: Free play, §5.5), merged into the options spec has; any other table is
+// left as it is.
+func setAnchors(spec actors.TableSpec) actors.TableSpec {
+	k, ok := KindOf(spec.Kind)
+	if spec.Game != walkinGame || !ok || k.Chain != ChainOpening {
+		return spec
+	}
+	opts := map[string]json.RawMessage{}
+	if len(spec.Options) > 0 && string(spec.Options) != "null" {
+		if err := json.Unmarshal(spec.Options, &opts); err != nil || opts == nil {
+			return spec // OpenTable refuses them
+		}
+	}
+	opts["anchors"], _ = json.Marshal(blitz.AnchorsOpened)
+	spec.Options, _ = json.Marshal(opts) // raw members that decoded: cannot fail
+	return spec
 }
 
 // setScouting returns spec with its scouting step set to its kind's on the agent clock (§5.2);

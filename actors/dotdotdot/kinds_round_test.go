@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,6 +166,9 @@ func TestRatedTableEndToEnd(t *testing.T) {
 	}
 	h.clock.Advance(h.arena.paces().WalkinTopUp)
 	round := h.roundOf(r.Table)
+	if e := h.waitEvent("round.created", and(roundIs(round), typeIs("round.created"))); strings.Contains(string(e.Payload), `"anchors"`) {
+		t.Fatalf("a rated round anchors every move, yet its round.created names its anchors: %s", e.Payload)
+	}
 	taken := h.seatsTaken(round)
 	if len(taken) != 6 || taken[1]["agent"] != a.Agent || taken[2]["agent"] != b.Agent || taken[1]["rating"] != 0.0 {
 		t.Fatalf("seats %v", taken)
@@ -214,6 +218,10 @@ func TestRatedTableEndToEnd(t *testing.T) {
 		for i, j := range []AgentJoin{a, b} {
 			if got := taken[i+1]["rating"]; got != float64(before[j.Agent]) || before[j.Agent] == 0 {
 				t.Fatalf("round %d: seat %d shows rating %v, its Badge's %d", n, i+1, got, before[j.Agent])
+			}
+			// §5.4: every envelope's state.agents[] carries it too.
+			if got := envelopeRating(t, h, a.Endpoint, round, i+1); got != before[j.Agent] {
+				t.Fatalf("round %d: agents[%d].rating %d in an envelope, its Badge's %d", n, i, got, before[j.Agent])
 			}
 		}
 		h.waitRated(a.Agent, n)
@@ -332,6 +340,11 @@ func TestFreePlayEndToEnd(t *testing.T) {
 	round := h.roundOf(r.Table)
 	if ti, _ := h.arena.Table(ctx, r.Table); ti.Kind != KindFree {
 		t.Fatalf("kind %q", ti.Kind)
+	}
+	// §5.5: Free play anchors its opening and nothing more (the engine then asks for no other
+	// anchor: games/blitz TestAnchorsOpenedAlone), and its round.created says so.
+	if e := h.waitEvent("round.created", and(roundIs(round), typeIs("round.created"))); !strings.Contains(string(e.Payload), `"anchors":"opened"`) {
+		t.Fatalf("Free play's round.created %s", e.Payload)
 	}
 	h.revealed(round)
 	h.waitStatus(r.Table, actors.StatusFinished)
@@ -481,4 +494,33 @@ func TestCheckRatingsFindsTampering(t *testing.T) {
 	if kinds[RatingRoundDiffers+" rghost"] != 1 || kinds[RatingDiffers+" "+a.Agent] != 1 || kinds[RatingDiffers+" "+b.Agent] != 1 || len(fs) != 3 {
 		t.Fatalf("findings %+v (the played round %s of %s is the table's)", fs, round, table)
 	}
+}
+
+// envelopeRating is agents[].rating of seat in the first envelope of round sent to endpoint.
+func envelopeRating(t *testing.T, h *harness, endpoint, round string, seat int) int {
+	t.Helper()
+	c := h.agents.(*answeringCaller)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, env := range c.envs[endpoint] {
+		var e struct {
+			Round string `json:"round"`
+			State struct {
+				Agents []struct {
+					Seat   int `json:"seat"`
+					Rating int `json:"rating"`
+				} `json:"agents"`
+			} `json:"state"`
+		}
+		if json.Unmarshal(env, &e) != nil || e.Round != round {
+			continue
+		}
+		for _, ag := range e.State.Agents {
+			if ag.Seat == seat {
+				return ag.Rating
+			}
+		}
+	}
+	t.Fatalf("no envelope of %s at %s names seat %d", round, endpoint, seat)
+	return 0
 }

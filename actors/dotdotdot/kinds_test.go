@@ -18,16 +18,17 @@ func TestTableKindsCatalogue(t *testing.T) {
 		stakes   string
 		rated    bool
 		escrow   bool
+		chain    string
 	}{
-		KindPractice: {90, SitOnePlayer, StakesNotional, false, false},
-		KindWalkin:   {90, SitWalkins, StakesNotional, false, false},
-		KindHosted:   {90, SitWalkins, StakesNone, false, false},
-		KindFree:     {90, SitAnyone, StakesNone, false, false},
-		KindSolo:     {90, SitOnePlayer, StakesNone, false, false},
-		KindShowcase: {90, SitInHouse, StakesNone, false, false},
-		KindPaid:     {90, SitPaidAgents, StakesCCD, false, true},
-		KindRated:    {60, SitBadges, StakesNone, true, false},
-		KindGated:    {30, SitRatedBadge, StakesNone, false, false},
+		KindPractice: {90, SitOnePlayer, StakesNotional, false, false, ChainRegister},
+		KindWalkin:   {90, SitWalkins, StakesNotional, false, false, ChainRegister},
+		KindHosted:   {90, SitWalkins, StakesNone, false, false, ChainRegister},
+		KindFree:     {90, SitAnyone, StakesNone, false, false, ChainOpening},
+		KindSolo:     {90, SitOnePlayer, StakesNone, false, false, ChainRegister},
+		KindShowcase: {90, SitInHouse, StakesNone, false, false, ChainRegister},
+		KindPaid:     {90, SitPaidAgents, StakesCCD, false, true, ChainEscrow},
+		KindRated:    {60, SitBadges, StakesNone, true, false, ChainRegister},
+		KindGated:    {30, SitRatedBadge, StakesNone, false, false, ChainRegister},
 	}
 	ks := TableKinds()
 	if len(ks) != len(want) {
@@ -39,7 +40,7 @@ func TestTableKindsCatalogue(t *testing.T) {
 			t.Fatalf("kind %q not expected", k.Kind)
 		}
 		if k.ScoutingS != w.scouting || k.Scouting != time.Duration(w.scouting)*time.Second || k.Sits != w.sits ||
-			k.Stakes != w.stakes || k.Rated != w.rated || k.Escrow != w.escrow || k.Title == "" || k.Anchors == "" || k.Join == "" {
+			k.Stakes != w.stakes || k.Rated != w.rated || k.Escrow != w.escrow || k.Chain != w.chain || k.Title == "" || k.Anchors == "" || k.Join == "" {
 			t.Errorf("kind %s: %+v", k.Kind, k)
 		}
 		if got, ok := KindOf(k.Kind); !ok || got.Kind != k.Kind {

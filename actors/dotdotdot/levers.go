@@ -21,10 +21,11 @@ const KindShowcase = "showcase"
 //
 // The table's kind (kinds.go) is enforced here too: its seats must be seats the kind lets sit
 // (admit: bad_table otherwise), its scouting is the kind's on the agent clock (setScouting,
-// §5.2), and every Badge seat shows its Badge's rating (setRatings, §5.4, §15).
+// §5.2), Free play registers its opening alone (setAnchors, §5.5), and every Badge seat shows
+// its Badge's rating (setRatings, §5.4, §15).
 func (a *Arena) OpenTable(ctx context.Context, spec actors.TableSpec) (string, error) {
 	spec = setFees(setOwners(setLevers(spec), a.opts.HouseOwner), a.fees())
-	spec = a.setRatings(setScouting(spec))
+	spec = a.setRatings(setScouting(setAnchors(spec)))
 	if err := admit(spec, a.ratedRounds); err != nil {
 		return "", err
 	}

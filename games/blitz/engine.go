@@ -72,7 +72,16 @@ type Options struct {
 	// replay charges what it charged live; nil: the engine's (NewEngine). Every member is set
 	// (a missing one is 0).
 	Fees *Fees `json:"fees,omitempty"`
+	// Anchors narrows the round's Register Data anchors (§5.5): "" asks for every one (the
+	// open-round anchor, each exchange, each sealed commitment, the mid-round turn, the final
+	// transcript); AnchorsOpened the open-round anchor alone ("Free play anchors its opening and
+	// nothing more"), said in round.created so that a transcript's reader expects no more.
+	Anchors string `json:"anchors,omitempty"`
 }
+
+// AnchorsOpened is Options.Anchors for a round that registers its open-round anchor alone (§5.5:
+// Free play).
+const AnchorsOpened = "opened"
 
 // Band is a collateral band in whole percent of a seat's entry, both ends included (§14: 40–80%,
 // "table may narrow": 40 ≤ Min ≤ Max ≤ 80).
@@ -176,6 +185,9 @@ func (e *Engine) newMatch(s games.Setup, keys games.Keyring) (*Match, error) {
 			return nil, bad("options.fees %+v: each fee is a whole microCCD from 0 to 2^53 − 1", *f)
 		}
 		fees = *f
+	}
+	if opt.Anchors != "" && opt.Anchors != AnchorsOpened {
+		return nil, bad("options.anchors %q: \"opened\" (the open-round anchor alone) or absent (every anchor)", opt.Anchors)
 	}
 	if opt.Mole < 0 || opt.Mole > n {
 		return nil, bad("options.mole %d not a seat", opt.Mole)

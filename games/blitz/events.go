@@ -52,8 +52,11 @@ func Revealed(events []games.Event) bool {
 }
 
 // requestAnchor numbers an anchor request (§5.5: the round's anchors from 1) and puts it in
-// the current step.
+// the current step; a round that anchors its opening alone (Options.Anchors) asks for no other.
 func (m *Match) requestAnchor(kind string, h [32]byte) {
+	if m.opt.Anchors == AnchorsOpened && kind != "opened" {
+		return // §5.5: Free play anchors its opening and nothing more
+	}
 	r := m.anchors.add(kind, h, m.sealed, anchorHashRoom(m.format))
 	if m.step != nil {
 		m.step.Anchors = append(m.step.Anchors, r)

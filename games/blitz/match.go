@@ -516,6 +516,9 @@ func (m *Match) openRound() {
 	if b := m.opt.Collateral; b != nil { // a band the table narrowed (§14); §14's goes unsaid
 		created["collateral"] = map[string]int{"min": b.Min, "max": b.Max}
 	}
+	if m.opt.Anchors != "" { // the anchors the round asks for, when not every one (§5.5)
+		created["anchors"] = m.opt.Anchors
+	}
 	m.emit("round.created", visPublic, created)
 	for _, s := range m.seats {
 		var owner any // null: the table was not told who owns the Badge

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"arena/games"
@@ -32,9 +33,12 @@ func MidRoundTurn(turns int) int { return max(0, min(3, turns-1)) }
 //     settle phase (an anchor.* event of an earlier request may land inside the phase before the
 //     request is numbered);
 //   - transcript: the hash of events[0..round.revealed].
+//
+// A round whose round.created says "anchors": "opened" (Options.Anchors: Free play) asked for
+// the open-round anchor alone.
 func (e *Engine) AnchorPlan(evs []games.Event) []games.PlannedAnchor {
 	var plan []games.PlannedAnchor
-	turns := 0
+	turns, openedOnly := 0, false
 	winStart, winTurn, winX := -1, 0, 0
 	settleStart, settled, opened := -1, false, false
 	// closeWindow closes the open exchange window at event end; its hash runs to event to (end,
@@ -59,9 +63,10 @@ func (e *Engine) AnchorPlan(evs []games.Event) []games.PlannedAnchor {
 				Format struct {
 					Turns int `json:"turns"`
 				} `json:"format"`
+				Anchors string `json:"anchors"`
 			}
 			_ = json.Unmarshal(ev.Payload, &p)
-			turns = p.Format.Turns
+			turns, openedOnly = p.Format.Turns, p.Anchors == AnchorsOpened
 		case "exchange.started", "phase.started":
 			closeWindow(i-1, i-1)
 		case "turn.started":
@@ -93,6 +98,9 @@ func (e *Engine) AnchorPlan(evs []games.Event) []games.PlannedAnchor {
 			plan = append(plan, games.PlannedAnchor{Kind: "transcript", From: 0, To: i, Pos: i,
 				What: fmt.Sprintf("the transcript hash, events 1–%d", i+1)})
 		}
+	}
+	if openedOnly {
+		return slices.DeleteFunc(plan, func(a games.PlannedAnchor) bool { return a.Kind != "opened" })
 	}
 	return plan
 }

@@ -351,6 +351,10 @@ func scriptedMarket(t *testing.T, seed uint64, steps int, covered bool) {
 			t.Fatalf("an Owner ID in the Admin view or the Standing")
 		}
 	}
+	// Nor does the Admin view carry a Command ID (every one the script sent is "c-<n>").
+	if bytes.Contains(admin, []byte(`"c-`)) {
+		t.Fatalf("a Command ID in the Admin view")
+	}
 	counts := map[string]int{StatusAwaiting: maxOpen}
 	for _, x := range st.exs {
 		counts[x.Status]++

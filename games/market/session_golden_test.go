@@ -66,6 +66,12 @@ func TestSessionGolden(t *testing.T) {
 	if tr, is := st.invs[Treasury].Holdings, st.invs[Issuance].Holdings; tr["credits"] != 25 || is["stone"] != -2-10 {
 		t.Errorf("@treasury %v @issuance %v", tr, is)
 	}
+	admin := encode(Admin(st, now))
+	for _, id := range []string{"enroll-01", "name-01", "offer-01", "haggle-01", "cancel-01", "answer-01", "pay-01", "owner-"} {
+		if bytes.Contains(admin, []byte(id)) {
+			t.Errorf("the Admin view carries %q", id)
+		}
+	}
 	path := filepath.Join("testdata", "session.golden")
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
