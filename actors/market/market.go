@@ -15,12 +15,15 @@
 // pass after pass while a backlog remains. A timer carries a generation; a stale one is
 // dropped.
 //
-// Boot: Start replays the stored Deltas into a fresh State (Store.LoadMarket) before the first
+// Boot: Start replays the stored Deltas into a fresh State (Store.MarketDeltas) before the first
 // request. Deltas that do not replay leave the actor refusing every request with ErrCorrupt.
+// A Delta is stored as its JSON (encoding/json: its Terms and responses are bytes, so base64,
+// and come back exactly).
 package market
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -32,12 +35,12 @@ import (
 	gm "arena/games/market"
 )
 
-// Store is where the market keeps its records: storage's market records. SaveMarket writes one
-// Delta in one transaction (all of it or nothing); LoadMarket calls fn with every stored Delta
-// in the order they were saved, stopping at fn's first error.
+// Store is where the market keeps its Deltas: *storage.Store (its market bucket). AppendMarket
+// writes one Delta, encoded, under sequence number seq (one past the last) in one transaction;
+// MarketDeltas calls fn with every stored Delta in order, stopping at fn's first error.
 type Store interface {
-	SaveMarket(d gm.Delta) error
-	LoadMarket(fn func(d gm.Delta) error) error
+	AppendMarket(seq uint64, delta []byte) error
+	MarketDeltas(fn func(seq uint64, delta []byte) error) error
 }
 
 // Clock is the actor's time source: Now for the instant each request is answered at, AfterFunc
@@ -152,6 +155,7 @@ type expireDue struct{ gen uint64 }
 type marketActor struct {
 	m   *Market
 	st  *gm.State // committed: every Delta in it is durable
+	seq uint64    // the Deltas stored
 	err error     // the records did not replay (st nil)
 	gen uint64
 	off func() bool // stops the armed timer (nil: none)
@@ -180,8 +184,17 @@ func (a *marketActor) Receive(ctx actor.Context) {
 // load rebuilds the State from the stored Deltas.
 func (a *marketActor) load() {
 	st, err := gm.NewState(a.m.cfg, a.m.seed)
+	var seq uint64
 	if err == nil {
-		err = a.m.store.LoadMarket(func(d gm.Delta) (err error) {
+		err = a.m.store.MarketDeltas(func(n uint64, b []byte) (err error) {
+			if n != seq+1 {
+				return fmt.Errorf("delta %d after %d", n, seq)
+			}
+			var d gm.Delta
+			if err := json.Unmarshal(b, &d); err != nil {
+				return fmt.Errorf("delta %d: %v", n, err)
+			}
+			seq = n
 			defer func() {
 				// Commit panics on a Delta that does not follow from the State: here that is
 				// stored data gone wrong, which the actor reports rather than crash on.
@@ -198,7 +211,7 @@ func (a *marketActor) load() {
 		a.m.o.Logger.Error("market records do not replay: refusing every request", "err", err)
 		return
 	}
-	a.st, a.err = st, nil
+	a.st, a.seq, a.err = st, seq, nil
 }
 
 func (a *marketActor) request(ctx actor.Context, r *Request) *Reply {
@@ -223,9 +236,14 @@ func (a *marketActor) save(d gm.Delta) error {
 	if d.Empty() {
 		return nil
 	}
-	if err := a.m.store.SaveMarket(d); err != nil {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("%w: encode: %v", ErrUnavailable, err)
+	}
+	if err := a.m.store.AppendMarket(a.seq+1, b); err != nil {
 		return fmt.Errorf("%w: save: %v", ErrUnavailable, err)
 	}
+	a.seq++
 	a.st.Commit(d)
 	return nil
 }

@@ -15,6 +15,8 @@ import (
 
 	"arena/actors"
 	gm "arena/games/market"
+	"arena/storage"
+	"arena/storage/storagetest"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -32,7 +34,7 @@ func testConfig() gm.Config {
 		StartingAssets: []gm.Holding{{AssetID: "credits", Quantity: 100}, {AssetID: "wood", Quantity: 20}}}
 }
 
-// memStore keeps each saved Delta as JSON, as a bbolt store would keep bytes; fail makes the
+// memStore keeps each saved Delta's bytes in order, as the market bucket does; fail makes the
 // next saves fail; saved is signalled on every save.
 type memStore struct {
 	mu     sync.Mutex
@@ -43,31 +45,26 @@ type memStore struct {
 
 func newMemStore() *memStore { return &memStore{saved: make(chan struct{}, 100)} }
 
-func (s *memStore) SaveMarket(d gm.Delta) error {
-	b, err := json.Marshal(d)
-	if err != nil {
-		return err
-	}
+func (s *memStore) AppendMarket(seq uint64, b []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fail {
 		return errors.New("disk full")
+	}
+	if seq != uint64(len(s.deltas))+1 {
+		return fmt.Errorf("delta %d after %d", seq, len(s.deltas))
 	}
 	s.deltas = append(s.deltas, b)
 	s.saved <- struct{}{}
 	return nil
 }
 
-func (s *memStore) LoadMarket(fn func(gm.Delta) error) error {
+func (s *memStore) MarketDeltas(fn func(uint64, []byte) error) error {
 	s.mu.Lock()
 	ds := append([][]byte(nil), s.deltas...)
 	s.mu.Unlock()
-	for _, b := range ds {
-		var d gm.Delta
-		if err := json.Unmarshal(b, &d); err != nil {
-			return err
-		}
-		if err := fn(d); err != nil {
+	for i, b := range ds {
+		if err := fn(uint64(i)+1, b); err != nil {
 			return err
 		}
 	}
@@ -195,7 +192,7 @@ func TestExpiryTimer(t *testing.T) {
 // Records that do not replay leave the actor refusing with ErrCorrupt.
 func TestCorruptRecordsRefuse(t *testing.T) {
 	sys, store := newSystem(t), newMemStore()
-	store.deltas = [][]byte{[]byte(`{"stateVersion":1,"ledger":[{"sequence":7}]}`)}
+	store.deltas = [][]byte{[]byte(`{"stateVersion":1,"ledger":[{"sequence":7}]}`)} // a Ledger row out of order
 	m := start(t, sys, store, actors.NewFakeClock(t0), "market-corrupt")
 	if _, err := m.Do(context.Background(), "owner-a", []byte(enroll)); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("corrupt records answered %v", err)
@@ -242,4 +239,34 @@ func TestConcurrentRequests(t *testing.T) {
 	if _, err := m.Do(ctx, "owner-0", []byte(enroll)); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("a cancelled ask answered %v", err)
 	}
+}
+
+// The actor runs on the real store: its Deltas land in the market bucket, the file passes
+// Check, and a new incarnation on a reopened file answers a retry byte for byte.
+func TestOnStorage(t *testing.T) {
+	path := storagetest.Path(t)
+	s, err := storage.Open(path, storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := actors.NewFakeClock(t0)
+	m := start(t, newSystem(t), s, clock, "market-disk")
+	first := do(t, m, "owner-a", enroll)
+	do(t, m, "owner-b", enroll)
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if err := s.MarketDeltas(func(uint64, []byte) error { n++; return nil }); err != nil || n != 2 {
+		t.Fatalf("%d deltas stored, %v", n, err)
+	}
+	sys2 := newSystem(t)
+	m2 := start(t, sys2, s, clock, "market-disk-2")
+	if got := do(t, m2, "owner-a", enroll); got["raw"] != first["raw"] {
+		t.Fatalf("retry on the reopened store %s, first %s", got["raw"], first["raw"])
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	storagetest.Check(t, path)
 }
