@@ -19,8 +19,9 @@ import (
 )
 
 // Off-the-shelf seats (§4.2, §15 seat.taken kind ots): the arena runs the agent for its owner on
-// the house model, with the owner's playbook and dials (Setup.Options.playbooks, committed in the
-// open-round anchor, §5.5). Every move goes to the ots channel actor, which asks the model off the
+// the house model, with the owner's playbook and dials (Setup.Options.playbooks, editable until
+// scouting ends and committed in the open-round anchor at its close, §5.2, §5.5; each envelope
+// carries the seat's own in state.me.playbook). Every move goes to the ots channel actor, which asks the model off the
 // actor and answers the table by message; when the model cannot answer in time, or answers what
 // the arena's strict reader or the game refuses, the seat answers from the fallback policy (the
 // game's house policy) and the game says so publicly (§15 agent.scripted).
@@ -72,8 +73,8 @@ func otsBy(now time.Time, p games.Prompt) time.Time {
 }
 
 // otsChannel is the channel actor of every off-the-shelf seat. For each *actors.DeliverPrompt it
-// starts one goroutine that signs the envelope, reads the seat's playbook and asks the model with
-// the move's model deadline (otsBy), and schedules an *otsDue at that deadline on the arena's
+// starts one goroutine that signs the envelope and asks the model, with the playbook its state
+// carries and the move's model deadline (otsBy), and schedules an *otsDue at that deadline on the arena's
 // clock; whichever comes first decides. A model answer that passes CheckAnswer and names the open
 // move goes to the table as the seat's answer (an *actors.SubmitAnswer, whose reply says whether
 // the game took it); no answer by the deadline, a model error, or an answer the reader or the
@@ -177,17 +178,15 @@ func (c *otsChannel) deliver(ctx actor.Context, m *actors.DeliverPrompt) {
 	mv.stop = clock.AfterFunc(wait, func() { root.Send(self, due) })
 	cctx, cancel := context.WithTimeout(context.Background(), wait)
 	mv.cancel = cancel
-	model, key0, a := c.model, c.a.InstanceKey(), c.a
+	model, key0 := c.model, c.a.InstanceKey()
 	go func() {
 		defer cancel()
 		t := &otsThought{key: key, gen: mv.gen}
 		env, err := envelope.Sign(key0, m.Round, m.Prompt)
 		if err != nil {
 			t.err = fmt.Errorf("envelope: %w", err)
-		} else if pb, err := a.playbookOf(m.Table, m.Seat); err != nil {
-			t.err = err
 		} else {
-			t.body, t.err = model.Think(cctx, env, pb)
+			t.body, t.err = model.Think(cctx, env, playbookOf(m.Prompt))
 		}
 		root.Send(self, t)
 	}()
@@ -285,23 +284,19 @@ func checkOTSAnswer(body []byte, d actors.DeliverPrompt) error {
 	return nil
 }
 
-// playbookOf is seat's playbook at table (its Setup.Options.playbooks entry, as stored with the
-// table), nil when the table gives it none. It reads the store: called off any actor.
-func (a *Arena) playbookOf(table string, seat int) ([]byte, error) {
-	st, err := a.Stored(table)
-	if err != nil {
-		return nil, fmt.Errorf("read table %s: %w", table, err)
+// playbookOf is the seat's playbook as its state carries it (§5.4 state.me.playbook: the
+// owner's playbook and dials as they stand, edits during scouting included), nil when the state
+// has none (the model is then run with the default playbook).
+func playbookOf(p games.Prompt) []byte {
+	var st struct {
+		Me struct {
+			Playbook json.RawMessage `json:"playbook"`
+		} `json:"me"`
 	}
-	if len(st.Options) == 0 {
-		return nil, nil
+	if err := json.Unmarshal(p.State.Bytes(), &st); err != nil || len(st.Me.Playbook) == 0 || string(st.Me.Playbook) == "null" {
+		return nil
 	}
-	var o struct {
-		Playbooks map[string]json.RawMessage `json:"playbooks"`
-	}
-	if err := json.Unmarshal(st.Options, &o); err != nil {
-		return nil, fmt.Errorf("table %s options: %w", table, err)
-	}
-	return o.Playbooks[strconv.Itoa(seat)], nil
+	return st.Me.Playbook
 }
 
 // startOTS spawns the ots channel actor (before boot recovery, so recovered tables' open moves

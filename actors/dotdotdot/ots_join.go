@@ -3,6 +3,9 @@ package dotdotdot
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -51,6 +54,10 @@ type OTSJoinReply struct {
 	Format string `json:"format"`
 	Pace   string `json:"pace"`
 	Status string `json:"status"` // "seated"
+	// PlaybookTokens are, by seat in Seats' order, the tokens the owner's human edits that seat's
+	// playbook with until scouting ends (EditPlaybook; §5.2). Secret: whoever holds one may
+	// change that seat's playbook while scouting lasts.
+	PlaybookTokens []string `json:"playbook_tokens"`
 }
 
 // JoinOTS seats off-the-shelf agents (kind ots) at a fresh Practice table: the agents in seats
@@ -119,6 +126,7 @@ func (a *Arena) JoinOTS(ctx context.Context, j OTSJoin) (OTSJoinReply, error) {
 			return OTSJoinReply{}, err
 		}
 		r.Seats = append(r.Seats, i+1)
+		r.PlaybookTokens = append(r.PlaybookTokens, a.playbookToken(id, i+1))
 	}
 	if r.Round, err = a.OpenTable(ctx, spec); err != nil {
 		return OTSJoinReply{}, err
@@ -151,4 +159,75 @@ func seatOTS(spec *actors.TableSpec, seat int, j OTSAgent) error {
 	opts["playbooks"], _ = json.Marshal(books) // raw JSON values: cannot fail
 	spec.Options, _ = json.Marshal(opts)
 	return nil
+}
+
+// playbookToken is the token that edits seat's playbook at table (§5.2), derived, never stored:
+//
+//	"pb_" <table> "." <seat> "." hex(HMAC-SHA256(key = InstanceKey.Seed(), msg = "arena/ots-playbook/v1" 0x00 <table> 0x00 <seat>)[:16])
+func (a *Arena) playbookToken(table string, seat int) string {
+	return "pb_" + table + "." + strconv.Itoa(seat) + "." + hex.EncodeToString(playbookMAC(a.InstanceKey(), table, seat))
+}
+
+func playbookMAC(instance ed25519.PrivateKey, table string, seat int) []byte {
+	mac := hmac.New(sha256.New, instance.Seed())
+	mac.Write([]byte("arena/ots-playbook/v1\x00" + table + "\x00" + strconv.Itoa(seat)))
+	return mac.Sum(nil)[:16]
+}
+
+// CodeUnknownPlaybookToken refuses a playbook edit whose token names no off-the-shelf seat.
+const CodeUnknownPlaybookToken = "unknown_token"
+
+// EditPlaybook sets the playbook and dials (a blitz.Playbook, strict) of the off-the-shelf seat
+// token names (JoinOTS's PlaybookTokens), while its round's scouting lasts (§5.2); the game takes
+// it (blitz "playbook" input) and answers {"playbook": its canonical bytes}. Refusals:
+// unknown_token (not a token of this arena's), bad_request (a bad playbook), playbook_locked
+// (scouting is over), round_over, and the table's.
+func (a *Arena) EditPlaybook(ctx context.Context, token string, playbook []byte) (json.RawMessage, error) {
+	table, seat, ok := a.parsePlaybookToken(token)
+	if !ok {
+		return nil, games.Errorf(CodeUnknownPlaybookToken, "not a playbook token of this arena")
+	}
+	ti, err := a.Table(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	if ti.Status == actors.StatusFinished {
+		return nil, games.Errorf(games.CodeRoundOver, "round %s is over", ti.Round)
+	}
+	reply, err := a.Submit(ctx, actors.SubmitAnswer{Table: table, Round: ti.Round, At: a.Clock().Now(),
+		Input: games.Input{Seat: seat, Kind: "playbook", Body: playbook}})
+	if err != nil {
+		return nil, err
+	}
+	if reply.Code != "" {
+		return nil, &games.Error{Code: reply.Code, Msg: reply.Msg, Retry: reply.Retry}
+	}
+	return reply.Reply, nil
+}
+
+// parsePlaybookToken reads a playbookToken back: its table and seat, when its MAC is this
+// arena's.
+func (a *Arena) parsePlaybookToken(token string) (string, int, bool) {
+	rest, ok := strings.CutPrefix(token, "pb_")
+	if !ok {
+		return "", 0, false
+	}
+	i := strings.LastIndexByte(rest, '.')
+	if i < 0 {
+		return "", 0, false
+	}
+	j := strings.LastIndexByte(rest[:i], '.')
+	if j <= 0 {
+		return "", 0, false
+	}
+	table, seatText, macText := rest[:j], rest[j+1:i], rest[i+1:]
+	seat, err := strconv.Atoi(seatText)
+	if err != nil || seat < 1 || strconv.Itoa(seat) != seatText {
+		return "", 0, false
+	}
+	mac, err := hex.DecodeString(macText)
+	if err != nil || !hmac.Equal(mac, playbookMAC(a.InstanceKey(), table, seat)) {
+		return "", 0, false
+	}
+	return table, seat, true
 }

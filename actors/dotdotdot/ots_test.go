@@ -3,6 +3,7 @@ package dotdotdot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -424,4 +425,53 @@ func TestJoinOTSSeatsTheAgents(t *testing.T) {
 	if err != nil || len(ts) != 1 {
 		t.Fatalf("%d tables (%v), want the one", len(ts), err)
 	}
+}
+
+// TestEditPlaybookUntilScoutingEnds: JoinOTS hands each seat a playbook token; with it the
+// owner's human changes that seat's playbook while scouting lasts (the game's playbook.set, its
+// canonical bytes in the reply), a token this arena did not make or that names another seat's
+// MAC is unknown_token, and once scouting has closed (round.opened: the anchor is taken) the
+// playbook is locked.
+func TestEditPlaybookUntilScoutingEnds(t *testing.T) {
+	h := otsHarness(t, nil)
+	ctx := context.Background()
+	pace := games.Pace{Name: "test", Steps: map[string]time.Duration{"scouting": time.Minute, "talk": time.Minute, "commit": time.Minute, "settle": time.Minute}}
+	r, err := h.arena.JoinOTS(ctx, OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(1), Name: "Shelf One", Playbook: blitz.DefaultPlaybook()},
+		{Agent: otsAgent(2), Name: "Shelf Two", Playbook: blitz.DefaultPlaybook()}}, Table: "practice", Format: "short", Pace: pace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.PlaybookTokens) != 2 || r.PlaybookTokens[0] == r.PlaybookTokens[1] || !strings.HasPrefix(r.PlaybookTokens[0], "pb_"+r.Table+".1.") {
+		t.Fatalf("tokens %v", r.PlaybookTokens)
+	}
+	h.waitEvent("scouting.started", and(roundIs(r.Round), typeIs("scouting.started")))
+	reply, err := h.arena.EditPlaybook(ctx, r.PlaybookTokens[1], []byte(`{"text":"Trust seat 1.","dials":{"trust":9}}`))
+	want := blitz.Playbook{Text: "Trust seat 1.", Dials: blitz.Dials{Boldness: 5, Trust: 9, Chatter: 5}}.JSON()
+	if err != nil || string(reply) != `{"playbook":`+string(want)+`}` {
+		t.Fatalf("edit: %s %v", reply, err)
+	}
+	h.waitEvent("playbook.set", and(roundIs(r.Round), typeIs("playbook.set"), func(e games.Event) bool { return e.Visibility == "private:2" }))
+	forged := r.PlaybookTokens[0][:len(r.PlaybookTokens[0])-32] + strings.Repeat("0", 32)
+	otherSeat := strings.Replace(r.PlaybookTokens[0], "."+"1"+".", ".2.", 1)
+	for _, tok := range []string{"", "pb_", "w_abc", forged, otherSeat, r.PlaybookTokens[0] + "0"} {
+		if _, err := h.arena.EditPlaybook(ctx, tok, []byte(`{}`)); codeOf(err) != CodeUnknownPlaybookToken {
+			t.Errorf("token %q: %v", tok, err)
+		}
+	}
+	if _, err := h.arena.EditPlaybook(ctx, r.PlaybookTokens[0], []byte(`{"dials":{"chatter":-1}}`)); codeOf(err) != games.CodeBadRequest {
+		t.Fatalf("bad playbook: %v", err)
+	}
+	h.clock.Advance(time.Minute + time.Second)
+	h.waitEvent("round.opened", and(roundIs(r.Round), typeIs("round.opened")))
+	if _, err := h.arena.EditPlaybook(ctx, r.PlaybookTokens[0], []byte(`{}`)); codeOf(err) != blitz.CodePlaybookLocked {
+		t.Fatalf("after scouting: %v", err)
+	}
+}
+
+func codeOf(err error) string {
+	var ge *games.Error
+	if errors.As(err, &ge) {
+		return ge.Code
+	}
+	return fmt.Sprint(err)
 }

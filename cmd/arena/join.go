@@ -282,6 +282,11 @@ func (s joinSeater) JoinOTS(ctx context.Context, st join.OTSSeat) (dotdotdot.OTS
 	return s.a.JoinOTS(ctx, j)
 }
 
+// EditPlaybook edits an off-the-shelf seat's playbook by its token, while scouting lasts.
+func (s joinSeater) EditPlaybook(ctx context.Context, token string, body []byte) (json.RawMessage, error) {
+	return s.a.EditPlaybook(ctx, token, body)
+}
+
 func (s joinSeater) Lever(ctx context.Context, agent, round, kind string, body []byte) (json.RawMessage, error) {
 	r, err := s.a.AgentLever(ctx, agent, round, kind, body)
 	return r, err

@@ -243,7 +243,10 @@ func TestServeOTSRoundPassesAnchorCheck(t *testing.T) {
 	if acode != 0 || firstFail(aout) != "" {
 		t.Fatalf("anchor-check: exit %d\n%s%s", acode, aout, aerr)
 	}
-	if !strings.Contains(aout, "ok   open-round anchor: recomputed from the revealed salts") {
+	// The anchor was taken at scouting's close (the playbooks editable until then) and announced
+	// in round.opened; it is on chain as anchor #1, kind opened.
+	if !strings.Contains(aout, "ok   open-round anchor: recomputed from the revealed salts") || !strings.Contains(aout, "= round.opened's") ||
+		!strings.Contains(aout, "ok   anchor #1 opened") {
 		t.Fatalf("no open-round anchor line:\n%s", aout)
 	}
 	t.Logf("anchor-check %s: %d lines", round, strings.Count(aout, "\n"))

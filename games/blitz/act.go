@@ -41,7 +41,8 @@ type Dropped struct {
 	Msg   string `json:"msg"`
 }
 
-// Act applies one input at instant now. Kinds: "answer" (the open move), "call", "veto",
+// Act applies one input at instant now. Kinds: "answer" (the open move), "playbook" (an
+// off-the-shelf seat's playbook and dials, during scouting: playbookInput), "call", "veto",
 // "accuse" (§12 levers), "anchored" (games.AnchoredBody), "minted" (MintedBody: a seat's lent
 // Badge is registered, §15 badge.minted), "scripted" (Move = the open move, no
 // body: the seat's answer that follows came from the fallback policy, §15 agent.scripted),
@@ -82,6 +83,8 @@ func (m *Match) Act(now time.Time, in games.Input) (games.Step, error) {
 		err = m.mintedInput(in.Seat, in.Body)
 	case "scripted":
 		err = m.scripted(in)
+	case "playbook":
+		err = m.playbookInput(in.Seat, in.Body)
 	case "refused":
 		err = m.refusedAnswer(in)
 	default:
@@ -352,5 +355,39 @@ func (m *Match) refusedAnswer(in games.Input) error {
 	m.emitRaw("answer.refused", privateVis(in.Seat), payload, nil)
 	m.tellAgent(s, payload, "answer.refused")
 	m.closeIfAllAnswered()
+	return nil
+}
+
+// CodePlaybookLocked refuses a playbook change once scouting has ended: the playbook is committed
+// in the open-round anchor (§5.2, §5.5).
+const CodePlaybookLocked = "playbook_locked"
+
+// playbookInput sets off-the-shelf seat n's playbook and dials (§5.2: "Humans may edit the
+// playbook and dials until scouting ends"): body is a Playbook (ParsePlaybook, strict). Its
+// canonical bytes replace the seat's Options.playbooks entry, which its next envelope carries
+// (state.me.playbook) and the open-round anchor commits at scouting's close; a private
+// playbook.set {seat, playbook} records it. Refusals: bad_request (not an off-the-shelf seat, a
+// bad playbook), playbook_locked (scouting is over), not_now (the round has not opened).
+func (m *Match) playbookInput(n int, body []byte) error {
+	s := m.seat(n)
+	switch {
+	case s.Kind != "ots":
+		return refuse(games.CodeBadRequest, "seat %d is not an off-the-shelf seat: it has no playbook", n)
+	case m.stage == stSeating:
+		return &games.Error{Code: CodeNotNow, Msg: "the round has not opened", Retry: true}
+	case m.stage != stScouting:
+		return refuse(CodePlaybookLocked, "scouting is over: the playbook was committed in the open-round anchor (§5.2, §5.5)")
+	}
+	pb, err := ParsePlaybook(body)
+	if err != nil {
+		return err
+	}
+	raw := json.RawMessage(pb.JSON())
+	if m.opt.Playbooks == nil {
+		m.opt.Playbooks = map[string]json.RawMessage{}
+	}
+	m.opt.Playbooks[itoa(n)] = raw
+	m.emit("playbook.set", visPrivate(n), map[string]any{"seat": n, "playbook": raw})
+	m.step.Reply, _ = json.Marshal(map[string]any{"playbook": raw})
 	return nil
 }

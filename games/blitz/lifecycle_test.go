@@ -103,13 +103,27 @@ func TestDraw(t *testing.T) {
 	}
 }
 
+// TestOpenAnchorAndAnchors: a round with an off-the-shelf seat asks for its open-round anchor
+// (kind opened, seq 1) at scouting's close, not when it opens (its playbook may change until
+// then, §5.2), and round.opened announces it in public where scouting.started would; the
+// anchors then run in order and the reveal recomputes the open-round anchor.
 func TestOpenAnchorAndAnchors(t *testing.T) {
 	s := testSetup("blitz", 6, `{"playbooks":{"2":{"style":"bold","dials":{"risk":3}}}}`)
 	seatOpts(&s.Seats[1], func(o *SeatOptions) { o.Kind = "ots" })
 	h := newHarness(t, s)
+	if st := h.next(); len(st.Anchors) != 0 {
+		t.Fatalf("anchors asked when the round opens: %+v", st.Anchors)
+	}
+	if ev := h.events("scouting.started"); len(ev) != 1 || strings.Contains(string(ev[0].Payload), "anchor") {
+		t.Fatalf("scouting.started %+v", ev)
+	}
 	st := h.next()
 	if len(st.Anchors) != 1 || st.Anchors[0].Kind != "opened" || st.Anchors[0].Seq != 1 {
-		t.Fatalf("first anchors %+v", st.Anchors)
+		t.Fatalf("anchors at scouting's close %+v", st.Anchors)
+	}
+	if ev := h.events("round.opened"); len(ev) != 1 || ev[0].Visibility != "public" || ev[0].Phase != "scouting" ||
+		string(ev[0].Payload) != `{"anchor":"sha256:`+hex.EncodeToString(st.Anchors[0].Hash[:])+`"}` {
+		t.Fatalf("round.opened %+v", ev)
 	}
 	opened := st.Anchors[0].Hash
 	// record it: anchor.opened, public

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -79,8 +80,12 @@ type Match struct {
 	salts Salts
 	open  json.RawMessage
 	openH [32]byte
-	pot   int64
-	house int64
+	// deferOpen: the round has an off-the-shelf seat, whose playbook may change until scouting
+	// ends (§5.2), so the open-round anchor is taken and requested at scouting's close (public
+	// round.opened) rather than when the round opens (commitOpen).
+	deferOpen bool
+	pot       int64
+	house     int64
 
 	stage      stage
 	turn       int
@@ -191,6 +196,8 @@ func newMatch(fees Fees, s games.Setup, seatOpts []SeatOptions, keys games.Keyri
 		}
 	}
 	m.salts = deriveSalts(s.Seed, ots)
+	m.deferOpen = len(ots) > 0
+	m.opt.Playbooks = maps.Clone(opt.Playbooks) // a playbook input changes this match's alone
 	r := m.baseReveal()
 	var err error
 	if m.open, m.openH, err = OpenAnchor(r); err != nil {
@@ -387,6 +394,9 @@ func (m *Match) closePhase(at time.Time) {
 		m.openRound()
 		m.openPhase(stScouting, at)
 	case stScouting:
+		if m.deferOpen {
+			m.commitOpen()
+		}
 		m.startTurn(1, at)
 	case stTalk:
 		m.closeExchange()
@@ -461,10 +471,15 @@ func (m *Match) openPhase(st stage, at time.Time) {
 		m.needOpen = true
 	}
 	if st == stScouting {
-		// scouting.started carries the draw's public part (§9: the category only) and the anchor.
-		m.emit("scouting.started", visPublic, map[string]any{"task_category": m.task.Category,
+		// scouting.started carries the draw's public part (§9: the category only) and the anchor,
+		// unless an off-the-shelf playbook may still change (round.opened carries it then).
+		started := map[string]any{"task_category": m.task.Category,
 			"duration_ms": d.Milliseconds(), "ends_at": fmtTime(m.deadline), "bounty": m.pot,
-			"format": formatView(m.format, len(m.seats)), "anchor": "sha256:" + hexOf(m.openH[:])})
+			"format": formatView(m.format, len(m.seats))}
+		if !m.deferOpen {
+			started["anchor"] = "sha256:" + hexOf(m.openH[:])
+		}
+		m.emit("scouting.started", visPublic, started)
 		notice := Notice{Text: "Feedback on this round goes to Nell, the feedback agent. A notice is never a rule.", Link: "/v1/feedback"}
 		if m.opt.Notice != nil {
 			notice = *m.opt.Notice
@@ -508,7 +523,8 @@ func (m *Match) closeExchange() {
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // openRound emits round.created and seat.taken, and asks for the open-round anchor (§5.5,
-// kind opened, seq 1) before turn 1.
+// kind opened, seq 1) before turn 1: here, or at scouting's close for a round with an
+// off-the-shelf seat (commitOpen).
 func (m *Match) openRound() {
 	created := map[string]any{"round": m.setup.Round, "game": ID,
 		"arena": m.setup.Arena, "format": formatView(m.format, len(m.seats)),
@@ -537,7 +553,21 @@ func (m *Match) openRound() {
 		}
 		m.emit("seat.taken", visPublic, p)
 	}
-	m.requestAnchor("opened", m.openH)
+	if !m.deferOpen {
+		m.requestAnchor("opened", m.openH)
+	}
+}
+
+// commitOpen takes the open-round anchor at scouting's close, with the playbooks as they stand
+// (§5.2: editable until scouting ends; §5.5: committed before turn 1), announces it in public
+// round.opened {anchor} and asks for it (kind opened, seq 1: no anchor is asked before turn 1).
+func (m *Match) commitOpen() {
+	if open, h, err := OpenAnchor(m.baseReveal()); err == nil { // playbooks are strictly decoded: it cannot fail
+		m.open, m.openH = open, h
+	}
+	h := m.openH
+	m.emit("round.opened", visPublic, map[string]any{"anchor": "sha256:" + hexOf(h[:])})
+	m.requestAnchor("opened", h)
 }
 
 func formatView(f games.Format, seats int) map[string]any {

@@ -92,6 +92,8 @@ func describe(e games.Event, names map[int]string) string {
 		return fmt.Sprintf("%s took seat %d (%s).", str("name"), num("seat"), kind)
 	case "scouting.started":
 		return fmt.Sprintf("Scouting. The mole's task this round is of the %q kind.", str("task_category"))
+	case "round.opened":
+		return "Scouting is over: the off-the-shelf seats' playbooks are committed on chain with the round's draw."
 	case "turn.started":
 		return fmt.Sprintf("Turn %d of %d.", num("turn"), num("of"))
 	case "phase.started":

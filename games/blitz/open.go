@@ -11,19 +11,24 @@ var _ games.Opener = (*Engine)(nil)
 
 // Open recomputes the open-round anchor from round.revealed's salts, seed, mole, task and
 // playbooks (games.Opener; §5.5, §11.4; OpenAnchor), with the reveal's own open_anchor and the
-// anchor scouting.started announced before turn 1.
+// anchor announced before turn 1 (in scouting.started, or in round.opened at scouting's close
+// for a round with an off-the-shelf seat).
 func (e *Engine) Open(events []games.Event) (games.Opening, error) {
 	op := games.Opening{At: -1, RevealType: "round.revealed", AnnouncedIn: "scouting.started", Source: "the revealed salts"}
 	for i, ev := range events {
 		switch ev.Type {
 		case "round.revealed":
 			op.At = i
-		case "scouting.started":
+		case "scouting.started", "round.opened":
+			// round.opened, at scouting's close, announces it for a round with an off-the-shelf
+			// seat (its playbooks are committed as they stand then); scouting.started otherwise.
 			var p struct {
 				Anchor string `json:"anchor"`
 			}
 			_ = json.Unmarshal(ev.Payload, &p)
-			op.Announced = p.Anchor
+			if p.Anchor != "" {
+				op.Announced, op.AnnouncedIn = p.Anchor, ev.Type
+			}
 		}
 	}
 	if op.At < 0 {

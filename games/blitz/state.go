@@ -61,6 +61,9 @@ type meView struct {
 	Calls      []string         `json:"calls"`
 	NextSeq    int64            `json:"next_seq"`
 	Task       *moleTaskView    `json:"task,omitempty"`
+	// Playbook is an off-the-shelf seat's own playbook and dials as they stand (Options.playbooks,
+	// playbookInput): what the house model is run with for it. Absent for every other seat.
+	Playbook json.RawMessage `json:"playbook,omitempty"`
 }
 
 // openTerms is a commitment in full, as its parties see it.

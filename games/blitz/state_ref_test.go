@@ -81,6 +81,9 @@ func (m *Match) stateForReflect(n int, shared []byte) json.RawMessage {
 	if s.Levers == LeversNone {
 		me.Levers = leverView{}
 	}
+	if s.Kind == "ots" {
+		me.Playbook = m.opt.Playbooks[fmt.Sprint(n)]
+	}
 	mb, _ := json.Marshal(me)
 	parts := [][]byte{[]byte(`{"me":`), mb, []byte(","), shared, []byte(`,"public_log":[`), m.pubLog.bytes(), []byte("]}")}
 	return bytes.Join(parts, nil)

@@ -191,7 +191,20 @@ func (m *Match) appendMe(b []byte, n int) []byte {
 		b = append(b, ']')
 		b = append(appendInts(appendMember(b, false, "reached"), m.rungsReached()), '}')
 	}
+	if pb := m.playbookOf(s); pb != nil {
+		w, _ := json.Marshal(pb) // as encoding/json writes a RawMessage (meView.Playbook)
+		b = append(appendMember(b, false, "playbook"), w...)
+	}
 	return append(b, '}')
+}
+
+// playbookOf is seat s's playbook for its state (meView.Playbook): an off-the-shelf seat's
+// Options.playbooks entry, nil for any other seat or none.
+func (m *Match) playbookOf(s *seatState) json.RawMessage {
+	if s.Kind != "ots" {
+		return nil
+	}
+	return m.opt.Playbooks[itoa(s.Seat.Seat)]
 }
 
 // sharedCut marks the end of a piece of the new bytes sharedParts writes: b[previous cut's end:

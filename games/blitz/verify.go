@@ -51,8 +51,16 @@ func (e *Engine) AnchorPlan(evs []games.Event) []games.PlannedAnchor {
 			What: fmt.Sprintf("turn %d exchange %d, events %d–%d", winTurn, winX, winStart+1, end+1)})
 		winStart = -1
 	}
+	// A round with an off-the-shelf seat asks for its open-round anchor at scouting's close, where
+	// round.opened announces it; any other round right after its seats are taken.
+	late := slices.ContainsFunc(evs, func(ev games.Event) bool { return ev.Type == "round.opened" })
 	for i, ev := range evs {
-		if !opened && ev.Type != "round.created" && ev.Type != "seat.taken" {
+		if late && !opened && ev.Type == "round.opened" {
+			opened = true
+			plan = append(plan, games.PlannedAnchor{Kind: "opened", Opened: true, Pos: i,
+				What: "the open-round anchor, taken at scouting's close, recomputed from the reveal"})
+		}
+		if !late && !opened && ev.Type != "round.created" && ev.Type != "seat.taken" {
 			opened = true
 			plan = append(plan, games.PlannedAnchor{Kind: "opened", Opened: true, Pos: max(i-1, 0),
 				What: "the open-round anchor, recomputed from the reveal"})

@@ -105,3 +105,40 @@ func TestVerifyTamperedLines(t *testing.T) {
 		t.Fatalf("a dropped line: %+v", rep)
 	}
 }
+
+// FuzzVerifyJSONL: no log panics the verifier, and it answers the same twice; the worked
+// example's public log verifies.
+func FuzzVerifyJSONL(f *testing.F) {
+	tb := workedExample(f)
+	pub := tb.publicLog()
+	f.Add(pub)
+	f.Add(pub[:len(pub)/2])
+	f.Add([]byte(`{"seq":0,"t":"x","type":"match_start"}`))
+	f.Fuzz(func(t *testing.T, log []byte) {
+		a, b := VerifyJSONL(log), VerifyJSONL(log)
+		if a != b {
+			t.Fatalf("two answers: %+v, %+v", a, b)
+		}
+		if bytes.Equal(log, pub) && !a.OK {
+			t.Fatalf("the worked example fails: %+v", a)
+		}
+	})
+}
+
+// TestVerifyStopsAtTheCut: a log cut short fails where it stops; an abandoned match's log
+// verifies through match_abandoned.
+func TestVerifyStopsAtTheCut(t *testing.T) {
+	pub := workedExample(t).publicLog()
+	lines := breakroom.SplitLog(pub)
+	cut := append(bytes.Join(lines[:12], []byte("\n")), '\n')
+	if rep := VerifyJSONL(cut); rep.OK || !strings.Contains(rep.Reason, "match_end") {
+		t.Fatalf("a cut log: %+v", rep)
+	}
+	rnd := newRand(9)
+	for k := range 20 {
+		tb := randomMatch(t, 3+k%6, `{"rounds":6}`, rnd, 1+rnd.IntN(25), nil)
+		if rep := VerifyJSONL(tb.publicLog()); !rep.OK || rep.End != "match_abandoned" {
+			t.Fatalf("abandoned match %d: %+v", k, rep)
+		}
+	}
+}

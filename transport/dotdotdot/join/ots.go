@@ -23,7 +23,9 @@ import (
 //
 //	GET  /v1/ots/key?agent=<id>   → {agent, operator, signing_key}: what the card must say
 //	POST /v1/ots/join             {table: "practice", format?, seats?, agents: [{agent, playbook?}]}
-//	                              → {round, table, seats, format, pace, status}
+//	                              → {round, table, seats, format, pace, status, playbook_tokens}
+//	POST /v1/ots/playbook         x-playbook-token; body a playbook {text?, dials?} → {playbook}:
+//	                              the owner's human edits it until scouting ends (§5.2)
 
 // Codes of the off-the-shelf door.
 const (
@@ -35,7 +37,13 @@ const (
 // are refusals with protocol codes.
 type OTSSeater interface {
 	JoinOTS(ctx context.Context, s OTSSeat) (dotdotdot.OTSJoinReply, error)
+	// EditPlaybook sets the playbook of the seat a playbook token names, while scouting lasts
+	// (§5.2); body is the raw playbook. It answers {"playbook": ...}.
+	EditPlaybook(ctx context.Context, token string, body []byte) (json.RawMessage, error)
 }
+
+// PlaybookHeader carries a playbook token (OTSJoinReply.PlaybookTokens); never a URL.
+const PlaybookHeader = "x-playbook-token"
 
 // OTSSeat is a verified off-the-shelf join: each agent resolved (§4.1), run by this instance, with
 // its owner's playbook.
@@ -81,6 +89,26 @@ func mountOTS(e *echo.Echo, o Options) {
 	h := &otsHandlers{o: o, ots: *o.OTS}
 	e.GET("/v1/ots/key", h.key)
 	e.POST("/v1/ots/join", h.join)
+	e.POST("/v1/ots/playbook", h.playbook)
+}
+
+func (h *otsHandlers) playbook(c echo.Context) error {
+	token := c.Request().Header.Get(PlaybookHeader)
+	if token == "" {
+		return door.Refuse(door.CodeUnauthorized, "the playbook token goes in the "+PlaybookHeader+" header (from the join's playbook_tokens)")
+	}
+	raw, err := door.ReadBody(c, h.o.MaxBody)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), h.o.CallTimeout)
+	defer cancel()
+	r, err := h.ots.Seater.EditPlaybook(ctx, token, raw)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSONBlob(http.StatusOK, r)
 }
 
 type otsHandlers struct {

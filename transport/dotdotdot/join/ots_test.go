@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"arena/actors/dotdotdot"
 	"arena/chain/badge"
+	"arena/games"
 	"arena/games/blitz"
 	"arena/games/canon"
 	"arena/transport/dotdotdot/codes"
@@ -49,6 +51,17 @@ func (s *fakeOTSSeater) JoinOTS(_ context.Context, st OTSSeat) (dotdotdot.OTSJoi
 		r.Seats = append(r.Seats, i+1)
 	}
 	return r, nil
+}
+
+func (s *fakeOTSSeater) EditPlaybook(_ context.Context, token string, body []byte) (json.RawMessage, error) {
+	if token != "pb_good" {
+		return nil, games.Errorf("unknown_token", "not a playbook token")
+	}
+	pb, err := blitz.ParsePlaybook(body)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(`{"playbook":` + string(pb.JSON()) + `}`), nil
 }
 
 // otsKeyOf is the test's stand-in for the arena's OTSKey.
@@ -169,5 +182,38 @@ func TestOTSJoinRefusals(t *testing.T) {
 	v.e = e
 	if code, m := v.do("POST", "/v1/ots/join", one(otsA, "")); code != 503 || m["code"] != CodeNoRegistry {
 		t.Fatalf("no registry: %d %v", code, m)
+	}
+}
+
+// TestOTSPlaybookEdit: POST /v1/ots/playbook takes the token in its header only and answers the
+// seater's {playbook}; no token is unauthorized, an unknown one unknown_token, a bad playbook
+// bad_request.
+func TestOTSPlaybookEdit(t *testing.T) {
+	v := newOTSEnv(t)
+	post := func(token, body string) (int, map[string]any) {
+		req := httptest.NewRequest("POST", "/v1/ots/playbook", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set(PlaybookHeader, token)
+		}
+		rec := httptest.NewRecorder()
+		v.e.ServeHTTP(rec, req)
+		var m map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &m)
+		return rec.Code, m
+	}
+	code, m := post("pb_good", `{"text":"hold back","dials":{"chatter":1}}`)
+	pb, _ := m["playbook"].(map[string]any)
+	if code != 200 || pb["text"] != "hold back" || fmt.Sprint(pb["dials"]) != "map[boldness:5 chatter:1 trust:5]" {
+		t.Fatalf("%d %v", code, m)
+	}
+	for _, c := range []struct {
+		token, body string
+		code        int
+		want        string
+	}{{"", `{}`, 401, "unauthorized"}, {"pb_bad", `{}`, 401, "unknown_token"}, {"pb_good", `{"dials":{"trust":"x"}}`, 400, "bad_request"}} {
+		if code, m := post(c.token, c.body); code != c.code || m["code"] != c.want {
+			t.Errorf("token %q body %s: %d %v, want %d %s", c.token, c.body, code, m, c.code, c.want)
+		}
 	}
 }
