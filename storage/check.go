@@ -117,6 +117,7 @@ func (s *Store) Check() (err error) {
 			}
 		}
 		checkLedger(tx.Bucket([]byte(BucketLedger)), report)
+		checkSeqLog(tx.Bucket([]byte(BucketMarket)), BucketMarket, report)
 		checkFeedback(tx.Bucket([]byte(BucketFeedback)), report)
 		return checkInputs(tx.Bucket([]byte(BucketInputs)), report)
 	})
@@ -294,7 +295,11 @@ func checkInputs(in *bolt.Bucket, report func(string, ...any)) error {
 
 // checkLedger checks the ledger's rows (ledger.go): 8-byte sequence numbers from 1 with no gap,
 // no empty row.
-func checkLedger(b *bolt.Bucket, report func(string, ...any)) {
+func checkLedger(b *bolt.Bucket, report func(string, ...any)) { checkSeqLog(b, BucketLedger, report) }
+
+// checkSeqLog checks an append-only log bucket (the ledger's rows, the market's Deltas): 8-byte
+// sequence numbers from 1 with no gap, no empty value.
+func checkSeqLog(b *bolt.Bucket, name string, report func(string, ...any)) {
 	if b == nil {
 		return
 	}
@@ -303,13 +308,13 @@ func checkLedger(b *bolt.Bucket, report func(string, ...any)) {
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		switch {
 		case len(k) != 8:
-			report("%s: key %x is not an 8-byte sequence number", BucketLedger, k)
+			report("%s: key %x is not an 8-byte sequence number", name, k)
 			return
 		case bytesU64(k) != want:
-			report("%s: row %d where %d was due (a gap)", BucketLedger, bytesU64(k), want)
+			report("%s: row %d where %d was due (a gap)", name, bytesU64(k), want)
 			return
 		case len(v) == 0:
-			report("%s/%d: empty row", BucketLedger, want)
+			report("%s/%d: empty row", name, want)
 		}
 		want++
 	}

@@ -160,6 +160,7 @@ func TestCheckFindsDamage(t *testing.T) {
 		{"journal", "loose", []byte("x"), "not a table's log"},
 		{"rounds", "T-8", []byte("a/b"), `rounds/"T-8"`},
 		{"ledger", string(u64(2)), []byte("row"), "row 2 where 1 was due"},
+		{"market", string(u64(3)), []byte("{}"), "market: row 3 where 1 was due"},
 	}
 	err := s.write(func(tx *bolt.Tx) error {
 		for _, d := range damage {

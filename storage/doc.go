@@ -28,6 +28,7 @@
 //	breakroom   rep/<key> | counted/<match> | feedback/<match>/<key> | table/<id>  Break Room's records (breakroom.go)
 //	ratings     agent/<id> | round/<seq BE hex> | table/<id>                       DOTDOTDOT's ratings and rated rounds (ratings.go)
 //	gathering   <table id>                       DOTDOTDOT's agent tables gathering (gathering.go)
+//	market      <seq: 8 bytes BE>                the Game Master market's Deltas, append-only (market.go)
 //	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one

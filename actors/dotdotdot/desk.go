@@ -49,7 +49,7 @@ const MaxPollWait = 30 * time.Second
 
 // JoinRequest is the body of POST /v1/walkin/join (§4.4, §4.5).
 type JoinRequest struct {
-	Table  string `json:"table"`            // "practice" (default) | "walkin"
+	Table  string `json:"table"`            // "practice" (default) | "solo" | "walkin"
 	Code   string `json:"code,omitempty"`   // a hosted table's code (§4.5): JoinHosted, with no other member (bad_request)
 	Mole   *int   `json:"mole,omitempty"`   // practice: the seat to be the mole (1..seats); nil lets the seed draft it
 	Pace   string `json:"pace,omitempty"`   // "chat" (default: 3-minute moves, closeEarly) | "agent" (the 20 s clock, §5.3)
@@ -65,7 +65,7 @@ type JoinRequest struct {
 type JoinReply struct {
 	Round    string `json:"round"`            // "T-<n>", empty while gathering
 	Table    string `json:"table"`            // the table id ("p…" practice, "w…" walkin table), empty while gathering
-	Kind     string `json:"kind,omitempty"`   // "practice" | "walkin"
+	Kind     string `json:"kind,omitempty"`   // "practice" | "solo" | "walkin" | "hosted"
 	Format   string `json:"format,omitempty"` // "blitz" | "short"
 	Seat     int    `json:"seat"`             // 1..N; 0 while gathering
 	Pace     string `json:"pace"`             // "chat" | "agent": the clock the table runs on (§4.4 "the join answer says which")
@@ -140,7 +140,8 @@ func (a *Arena) RegisterWalkin(ctx context.Context, name, model string) (token s
 
 // JoinWalkin seats the token's walk-in (§4.4): "practice" opens a table at once (the walk-in in
 // seat 1, named house agents in the others; blitz 6 seats or short 3; the mole fixed by
-// req.Mole when given); "walkin" queues it for the walk-in table, which opens when full or,
+// req.Mole when given); "solo" opens a Solo at once (the whole Blitz game against the house
+// roster, the mole drawn; kinds.go); "walkin" queues it for the walk-in table, which opens when full or,
 // two minutes after its first walk-in came, topped up with house seats. With req.Code it joins
 // that hosted table instead (JoinHosted, §4.5; Kind "hosted", Status "gathering", or "seated"
 // with Round and Seat when this join filled it). Refusals:

@@ -306,8 +306,8 @@ func normalizeJoin(r JoinRequest, formats formatSeats) (JoinRequest, error) {
 	if r.Table == "" {
 		r.Table = "practice"
 	}
-	if r.Table != "practice" && r.Table != "walkin" {
-		return r, games.Errorf(games.CodeBadRequest, "table must be \"practice\" or \"walkin\"")
+	if r.Table != KindPractice && r.Table != KindWalkin && r.Table != KindSolo {
+		return r, games.Errorf(games.CodeBadRequest, "table must be \"practice\", \"solo\" or \"walkin\"")
 	}
 	if r.Pace == "" {
 		r.Pace = "chat"
@@ -318,7 +318,10 @@ func normalizeJoin(r JoinRequest, formats formatSeats) (JoinRequest, error) {
 	if r.Format == "" {
 		r.Format = "blitz"
 	}
-	if r.Seats != 0 && r.Table != "practice" {
+	if r.Table == KindSolo && r.Format != walkinGame {
+		return r, games.Errorf(games.CodeBadRequest, "a Solo plays blitz, the whole game (Practice plays short)")
+	}
+	if r.Seats != 0 && r.Table == KindWalkin {
 		return r, games.Errorf(games.CodeBadRequest, "seats are chosen on Practice tables (and by a hosted table's host); the walkin table has the format's fewest")
 	}
 	seats, err := formats.choose(r.Format, r.Seats)

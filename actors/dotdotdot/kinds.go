@@ -99,7 +99,7 @@ var tableKinds = []TableKind{
 	{Kind: KindFree, Title: "Free play", Scouting: 90 * time.Second, Sits: SitAnyone, Stakes: StakesNone, Chain: ChainOpening, Anchors: anchorsOpening,
 		Join: `agents: POST /v1/join {"table":"free"}`},
 	{Kind: KindSolo, Title: "Solo", Scouting: 90 * time.Second, Sits: SitOnePlayer, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
-		Join: `agents: POST /v1/join {"table":"solo"}`},
+		Join: `walk-ins: POST /v1/walkin/join {"table":"solo"}; agents: POST /v1/join {"table":"solo"}`},
 	{Kind: KindShowcase, Title: "Showcase", Scouting: 90 * time.Second, Sits: SitInHouse, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: "opened by the house; watch it in the lobby"},
 	{Kind: KindPaid, Title: "Paid table", Scouting: 90 * time.Second, Sits: SitPaidAgents, Stakes: StakesCCD, Escrow: true, Chain: ChainEscrow, Anchors: anchorsEscrow,

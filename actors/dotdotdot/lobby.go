@@ -99,8 +99,9 @@ func walkinTableSpec(id, kind, format string, n int, pace games.Pace, walkins []
 	return spec, house
 }
 
-// openPractice opens a Practice table for the walk-in whose join began (begin): its mailbox
-// first, then the table, then the seat is recorded with the walk-in actor. It runs to the end
+// openPractice opens a Practice table (or a Solo: req.Table, kinds.go) for the walk-in whose
+// join began (begin): its mailbox first, then the table, then the seat is recorded with the
+// walk-in actor. It runs to the end
 // even when the client goes away, so a table is never opened without its seat being recorded.
 func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeginJoinReply, req JoinRequest) (JoinReply, error) {
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
@@ -121,13 +122,13 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 	if err != nil {
 		return fail(err)
 	}
-	spec, house := walkinTableSpec(id, "practice", req.Format, req.Seats, a.pace(req.Pace), []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
+	spec, house := walkinTableSpec(id, req.Table, req.Format, req.Seats, a.pace(req.Pace), []lobbyWalkin{{Hash: begin.Hash, Name: begin.Name, Mailbox: mb.PID.Id}}, req.Mole)
 	round, err := a.OpenTable(octx, spec)
 	if err != nil {
 		_ = a.deskSend(d, &deskDropMailbox{PID: mb.PID})
 		return fail(err)
 	}
-	live := &walkinLive{Table: id, Round: round, Seat: 1, Kind: "practice", Game: walkinGame, Format: req.Format,
+	live := &walkinLive{Table: id, Round: round, Seat: 1, Kind: req.Table, Game: walkinGame, Format: req.Format,
 		Pace: req.Pace, Mailbox: mb.PID.Id, Entry: walkinEntry, Seats: len(spec.Seats), House: house, Joined: a.deskClock().Now().UTC()}
 	ended, err := deskCall[*walkinEndJoinReply](octx, a, w, &walkinEndJoin{Gen: begin.Gen, Live: live})
 	if err != nil {
@@ -138,7 +139,7 @@ func (a *Arena) openPractice(ctx context.Context, w *actor.PID, begin *walkinBeg
 		// it (the away rule keeps it quick). Ask the client to join again.
 		return JoinReply{Practice: begin.Practice}, &games.Error{Code: CodeBusy, Msg: "the seat could not be recorded; join again", Retry: true}
 	}
-	return JoinReply{Round: round, Table: id, Kind: "practice", Format: req.Format, Seat: 1, Pace: req.Pace,
+	return JoinReply{Round: round, Table: id, Kind: req.Table, Format: req.Format, Seat: 1, Pace: req.Pace,
 		Status: "seated", Practice: begin.Practice}, nil
 }
 

@@ -55,7 +55,7 @@ type walkinVs struct {
 type walkinRoundLine struct {
 	Round    string    `json:"round"`
 	Table    string    `json:"table"`
-	Kind     string    `json:"kind"` // "practice" | "walkin"
+	Kind     string    `json:"kind"` // "practice" | "solo" | "walkin" | "hosted"
 	Format   string    `json:"format"`
 	Seat     int       `json:"seat"`
 	Role     string    `json:"role"` // "mole" | "player"

@@ -21,7 +21,7 @@ import (
 // two turns and coming back with a fresh signed join, its probe of an illegal move refused with
 // illegal_move. The match's public log, served at /r/{match_id}.jsonl once it is over, passes
 // `arena verify-log`; the same log with one lot_result's price altered fails at exactly that
-// line.
+// line. /rules/auction serves the engine's rules text and its On the wire section.
 func TestBreakroomAuctionAgainstHouseBots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the Break Room agent runs the binary for a whole match")
@@ -30,6 +30,19 @@ func TestBreakroomAuctionAgainstHouseBots(t *testing.T) {
 	bin := buildArena(t)
 	s := startServeArgs(t, bin, filepath.Join(t.TempDir(), "data"), breakroomFast, nil)
 	checkGames(t, s.url)
+	// /rules/auction is the engine's own rules page (rules.md, then its On the wire section).
+	rq, _ := http.NewRequest("GET", s.url+"/rules/auction", nil)
+	rq.Host = "breakroom.localhost"
+	rr, err := http.DefaultClient.Do(rq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(rr.Body)
+	rr.Body.Close()
+	if rr.StatusCode != 200 || !strings.Contains(string(page), "## On the wire") || !strings.Contains(string(page), "pays exactly its bid (first price)") ||
+		!strings.Contains(string(page), `"pricing":"first_price"`) {
+		t.Fatalf("/rules/auction: %d\n%s", rr.StatusCode, page)
+	}
 	r := runAgent(t.Context(), node, dir, s.url, "--game", auction.GameID, "--transport", "ws", "--reconnect-after", "2", "--probe-errors")
 	checkDone(t, r)
 	end := r.last()["match_end"].(map[string]any)

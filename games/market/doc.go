@@ -27,8 +27,10 @@
 // Apply never writes to the State: it works on copies of the records it touches and returns
 // them as a Delta: the new State Version, the Players, Inventories and Exchange headers it
 // wrote, the Rounds and Approvals it appended, its Ledger rows and the command record (which
-// holds the response). So the actor persists an accepted request in one bbolt transaction of a
-// few small puts, and answers only once it is committed:
+// holds the response). So the actor persists an accepted request in one bbolt transaction and
+// answers only once it is committed. actors/market stores each Delta whole, under its sequence
+// number, in storage's market bucket (storage.AppendMarket); should boot's replay of that log
+// grow long, the same Delta splits into one put per record, a layout a prefix scan reads back:
 //
 //	meta/stateVersion, meta/transfers     Delta.StateVersion, Delta.Transfers
 //	players/<playerId>                    each of Delta.Players

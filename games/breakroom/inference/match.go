@@ -41,14 +41,12 @@ type seatState struct {
 	bustOrder int
 
 	// The current hand.
-	dealt      bool
-	folded     bool
-	card       dealt
-	inPot      int64
-	start      int64 // credits at the hand's start, before the ante (cap, §2.3)
-	acted      bool  // acted since the last raise (or the hand's start)
-	raised     bool  // raised in this hand (caught, §2.8)
-	handRaises int   // raises this hand, for the reputation figures
+	dealt  bool
+	folded bool
+	card   dealt
+	inPot  int64
+	start  int64 // credits at the hand's start, before the ante (cap, §2.3)
+	acted  bool  // acted since the last raise (or the hand's start)
 }
 
 // openPrompt is the one prompt open: seat (wire), turn, when it opened and its deadline.
@@ -421,7 +419,7 @@ func (m *match) startRound(step *games.Step, at time.Time, r int) {
 	m.actions = m.actions[:0]
 	for i := range m.seats {
 		s := &m.seats[i]
-		s.dealt, s.folded, s.acted, s.raised, s.inPot, s.card = false, false, false, false, 0, dealt{}
+		s.dealt, s.folded, s.acted, s.inPot, s.card = false, false, false, 0, dealt{}
 	}
 	m.emitRaw(step, at, "round_start", games.Public,
 		newObj().int("dealer", m.dealer).int("round", r).raw("seats", ints(in)).done())
@@ -545,8 +543,6 @@ func (m *match) apply(step *games.Step, at time.Time, i int, action string, amou
 		m.bet += amount
 		m.raisesMade++
 		m.lastRaiser = i
-		s.raised = true
-		s.handRaises++
 		for k := range m.seats {
 			m.seats[k].acted = false
 		}
