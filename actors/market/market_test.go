@@ -21,7 +21,7 @@ import (
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func newSystem(t *testing.T) *actor.ActorSystem {
+func newSystem(t testing.TB) *actor.ActorSystem {
 	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}))
