@@ -142,3 +142,22 @@ func TestVerifyStopsAtTheCut(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyTimeGoesBack: a line stamped earlier than the line before it (a move made before
+// its turn opened, before match_start, or before the hand was dealt) fails at that line; the
+// log's instants never run backwards.
+func TestVerifyTimeGoesBack(t *testing.T) {
+	pub := workedExample(t).publicLog()
+	for _, c := range []struct{ find, old, new string }{
+		{`"seq":9,`, `08:00:01.000Z`, `07:59:59.000Z`},  // before match_start and the deal
+		{`"seq":12,`, `08:00:03.000Z`, `08:00:01.500Z`}, // before the raise it answers
+		{`"seq":23,`, `08:00:05.000Z`, `08:00:03.000Z`}, // before its hand's round_start
+		{`"seq":10,`, `08:00:02.000Z`, `08:00:00.500Z`}, // talk before the turn opened
+	} {
+		n := lineOf(t, pub, c.find)
+		rep := VerifyJSONL(tamper(t, pub, n, c.old, c.new))
+		if rep.OK || rep.At != n || !strings.Contains(rep.Reason, "earlier than") {
+			t.Fatalf("%s t %s → %s: %+v, want a failure at line %d (earlier than the line before)", c.find, c.old, c.new, rep, n)
+		}
+	}
+}
