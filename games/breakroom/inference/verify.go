@@ -36,11 +36,14 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 func Verify(lines [][]byte) Report {
 	v := &verifier{rep: Report{Lines: len(lines), At: -1, Seq: -1}, back: -1}
 	for i, l := range lines {
-		if pl, err := breakroom.ParseLine(l); err == nil && pl.Type == "deal_private" {
+		pl, err := breakroom.ParseLine(l)
+		if err == nil && pl.Type == "deal_private" {
 			continue
 		}
 		v.lines = append(v.lines, l)
 		v.orig = append(v.orig, i)
+		v.parsed = append(v.parsed, pl)
+		v.errs = append(v.errs, err)
 	}
 	v.total = len(lines)
 	v.run()
@@ -141,13 +144,10 @@ func (d *logDealer) deal(round int, seats []int) []dealt {
 }
 
 func (v *verifier) run() {
-	v.parsed = make([]breakroom.LogLine, len(v.lines))
-	v.errs = make([]error, len(v.lines))
 	v.msgs = map[[3]int]string{}
 	v.cards = &logDealer{commits: map[[2]int]string{}, shown: map[[2]int]dealt{}}
 	end := -1
-	for i, l := range v.lines {
-		v.parsed[i], v.errs[i] = breakroom.ParseLine(l)
+	for i := range v.lines {
 		if v.errs[i] != nil {
 			continue
 		}
