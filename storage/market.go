@@ -16,27 +16,41 @@ import (
 // market keeps its commands here, in the same transaction as what they changed, and not in the
 // commands bucket.
 
-// AppendMarket writes delta under sequence number seq in one transaction (group-committed with
-// other writers), and returns once it is durable. seq must be one past the last Delta (1 for
-// none): otherwise nothing is written and the error wraps ErrExists (the number is taken: two
-// writers, or a stale one) or ErrBadKey (a gap, or seq 0). delta may not be empty.
-func (s *Store) AppendMarket(seq uint64, delta []byte) error {
-	if seq == 0 || len(delta) == 0 {
-		return fmt.Errorf("storage: append market delta %d: sequence 0 or an empty delta: %w", seq, ErrBadKey)
+// AppendMarket writes deltas under sequence numbers first, first+1, … in one transaction
+// (group-committed with other writers), and returns once they are durable: all of them or none.
+// first must be one past the last Delta (1 for none): otherwise nothing is written and the error
+// wraps ErrExists (the number is taken: two writers, or a stale one) or ErrBadKey (a gap, or
+// first 0). No delta may be empty; an empty list writes nothing.
+func (s *Store) AppendMarket(first uint64, deltas [][]byte) error {
+	if len(deltas) == 0 {
+		return nil
+	}
+	if first == 0 {
+		return fmt.Errorf("storage: append market delta at 0: %w", ErrBadKey)
+	}
+	for i, d := range deltas {
+		if len(d) == 0 {
+			return fmt.Errorf("storage: append market delta %d: empty: %w", first+uint64(i), ErrBadKey)
+		}
 	}
 	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(BucketMarket))
 		last := lastLedger(b) // the last 8-byte sequence key, as the ledger's
 		switch {
-		case seq <= last:
-			return fmt.Errorf("delta %d exists (last %d): %w", seq, last, ErrExists)
-		case seq != last+1:
-			return fmt.Errorf("delta %d leaves a gap after %d: %w", seq, last, ErrBadKey)
+		case first <= last:
+			return fmt.Errorf("delta %d exists (last %d): %w", first, last, ErrExists)
+		case first != last+1:
+			return fmt.Errorf("delta %d leaves a gap after %d: %w", first, last, ErrBadKey)
 		}
-		return b.Put(u64(seq), delta)
+		for i, d := range deltas {
+			if err := b.Put(u64(first+uint64(i)), d); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("storage: append market delta %d: %w", seq, err)
+		return fmt.Errorf("storage: append market deltas %d..%d: %w", first, first+uint64(len(deltas))-1, err)
 	}
 	return nil
 }

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// The market's Deltas are appended in order, from 1, never over a taken number or past a gap,
-// and read back in order; a reopened file keeps them and passes Check.
+// The market's Deltas are appended in order, from 1, one or a group per transaction, never over
+// a taken number or past a gap (a refused group writes none of its Deltas), and read back in
+// order; a reopened file keeps them and passes Check.
 func TestMarketDeltasAppendOnlyInOrder(t *testing.T) {
 	s, path := openTest(t, Options{NoSync: true})
 	read := func(s *Store) []string {
@@ -23,19 +24,29 @@ func TestMarketDeltasAppendOnlyInOrder(t *testing.T) {
 	if got := read(s); len(got) != 0 {
 		t.Fatalf("empty: %v", got)
 	}
-	for i := 1; i <= 300; i++ { // past 255 and 256: a little-endian or decimal key shows
-		if err := s.AppendMarket(uint64(i), []byte(fmt.Sprintf(`{"n":%d}`, i))); err != nil {
+	for i := 1; i <= 290; i++ { // past 255 and 256: a little-endian or decimal key shows
+		if err := s.AppendMarket(uint64(i), [][]byte{[]byte(fmt.Sprintf(`{"n":%d}`, i))}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	var group [][]byte // ten in one transaction, numbered on from the last
+	for i := 291; i <= 300; i++ {
+		group = append(group, []byte(fmt.Sprintf(`{"n":%d}`, i)))
+	}
+	if err := s.AppendMarket(291, group); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendMarket(301, nil); err != nil {
+		t.Fatalf("an empty list: %v", err)
 	}
 	for _, c := range []struct {
 		seq  uint64
 		d    string
 		want error
 	}{
-		{300, `{}`, ErrExists}, {1, `{}`, ErrExists}, {302, `{}`, ErrBadKey}, {0, `{}`, ErrBadKey}, {301, ``, ErrBadKey},
+		{300, `{}`, ErrExists}, {1, `{}`, ErrExists}, {302, `{}`, ErrBadKey}, {0, `{}`, ErrBadKey}, {301, ``, ErrBadKey}, // 301 with an empty second: neither lands
 	} {
-		if err := s.AppendMarket(c.seq, []byte(c.d)); !errors.Is(err, c.want) {
+		if err := s.AppendMarket(c.seq, [][]byte{[]byte(`{"ok":1}`), []byte(c.d)}); !errors.Is(err, c.want) {
 			t.Errorf("append %d %q: %v, want %v", c.seq, c.d, err, c.want)
 		}
 	}

@@ -80,6 +80,8 @@ type PaidHold struct {
 	Foreign   int64    `json:"foreign,omitempty"`
 	Seat      int      `json:"seat,omitempty"`
 	Dropped   string   `json:"dropped,omitempty"` // why the hold was dropped, when that is said
+	// Playbook is an off-the-shelf hold's playbook and dials (kind ots), as JSON; empty otherwise.
+	Playbook json.RawMessage `json:"playbook,omitempty"`
 }
 
 // maxPaidID bounds a paid table's or hold's id and a seat token, in bytes.

@@ -290,7 +290,9 @@ const PublicViewer = 0
 // Log is match matchID's log lines as stored ({"seq","t","type", payload members…}, in seq
 // order) for viewer: PublicViewer is the public copy (public lines; once the match has ended,
 // the private lines marked reveal "end" too; never the others); a seat (1-based) reads its own
-// private lines as well. unknown_match for a match that is not Break Room's.
+// private lines as well. While the match runs, seq counts the copy's own lines (0, 1, 2, …), so
+// it cannot tell how many lines were left out; once it has ended, seq is the log's.
+// unknown_match for a match that is not Break Room's.
 func (r *Room) Log(ctx context.Context, matchID string, viewer int) ([][]byte, error) {
 	store := r.arena.Store()
 	table, err := store.RoundTable(matchID)
@@ -309,7 +311,12 @@ func (r *Room) Log(ctx context.Context, matchID string, viewer int) ([][]byte, e
 	}
 	ended := err == nil && t.Status == actors.StatusFinished
 	out := make([][]byte, 0, len(evs))
-	for _, ev := range games.Redact(evs, viewer, ended) {
+	for k, ev := range games.Redact(evs, viewer, ended) {
+		if !ended {
+			// Before the end the copy's seq counts its own lines (0, 1, 2, …), as the seat's
+			// events and /r/{id}/live do: the log's seq would count the lines left out.
+			ev.Seq = int64(k) + 1
+		}
 		l, err := breakroom.Line(ev)
 		if err != nil {
 			return nil, err

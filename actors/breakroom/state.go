@@ -139,6 +139,9 @@ type match struct {
 	// gen counts the lines fanned out: a coming back asked at one gen has its answer until
 	// the next line (session.askedGen).
 	gen uint64
+	// shown counts, per seat (1-based), the lines of the log the seat may read so far: the
+	// seq its event messages carry (seatSeqs).
+	shown map[int]int64
 }
 
 type state struct {
@@ -1022,27 +1025,53 @@ func (st *state) events(e *tableEvents) {
 	st.fanOut(m, e.events)
 }
 
+// fanOut hands each seat the lines it may read as event messages. A line's seq there counts
+// the lines that seat may read (0, 1, 2, …), as /r/{id}/live counts the public ones: the log's
+// own seq would tell a seat how many lines it may not read were written between two it reads
+// (a seer's result, a wolf's pack talk, a kill), so nothing sealed shows in the numbering.
 func (st *state) fanOut(m *match, evs []games.Event) {
 	m.gen += uint64(len(evs))
+	if m.shown == nil {
+		m.shown = map[int]int64{}
+	}
 	for _, ev := range evs {
 		if ev.Visibility == games.Public {
 			st.heard(m, ev)
 		}
-		var line []byte
-		for seat, s := range m.sess {
-			if s.m != m || s.conn == nil || !ev.Visibility.Shows(seat, false) {
+		for seat := 1; seat <= len(m.Seats); seat++ {
+			if !ev.Visibility.Shows(seat, false) {
 				continue
 			}
-			if line == nil {
-				var err error
-				if line, err = breakroom.Line(ev); err != nil {
-					st.r.log.Error("breakroom log line", "table", m.Table, "seq", ev.Seq, "err", err)
-					break
-				}
+			n := m.shown[seat]
+			m.shown[seat] = n + 1
+			s := m.sess[seat]
+			if s == nil || s.m != m || s.conn == nil {
+				continue
+			}
+			seen := ev
+			seen.Seq = n + 1 // breakroom.Line writes Seq − 1
+			line, err := breakroom.Line(seen)
+			if err != nil {
+				st.r.log.Error("breakroom log line", "table", m.Table, "seq", ev.Seq, "err", err)
+				continue
 			}
 			st.put(s.conn, wire.Event{MatchID: m.id, Event: line})
 		}
 	}
+}
+
+// seatSeqs counts, per seat 1..seats, the lines of evs the seat may read before the end
+// (match.shown after evs were fanned out).
+func seatSeqs(evs []games.Event, seats int) map[int]int64 {
+	shown := make(map[int]int64, seats)
+	for _, ev := range evs {
+		for seat := 1; seat <= seats; seat++ {
+			if ev.Visibility.Shows(seat, false) {
+				shown[seat]++
+			}
+		}
+	}
+	return shown
 }
 
 // roundEnded closes a match: reputations counted (ranked matches played out), then each seat's
@@ -1176,6 +1205,9 @@ func (st *state) recoverTables() error {
 			return nil
 		}
 		m := &match{seating: se, sess: map[int]*session{}}
+		if evs, err := a.Store().Events(t.Round); err == nil {
+			m.shown = seatSeqs(evs, len(se.Seats))
+		}
 		st.tables[id] = m
 		for _, rec := range se.Seats {
 			if rec.House || rec.Staff {

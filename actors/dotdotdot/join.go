@@ -19,7 +19,7 @@ type AgentJoin struct {
 	Agent    string // CAIP-19 Badge
 	Name     string // the card's name (§4.2: it wins over a name sent at join)
 	Endpoint string // the card's A2A endpoint: every move is called there (§4)
-	Kind     string // the seat kind: "byo" (default), or the card's "house"/"arena"
+	Kind     string // the seat kind: "byo" (default), the card's "house"/"arena", or "ots" (Playbook)
 	Owner    string // the Badge's owner, CAIP-10 (§3, from the registry): seat.taken's owner (§15)
 	// Table is the kind of table (kinds.go): "practice" or "solo" (a fresh table with house
 	// seats, opened at once), "free", "rated" or "gated" (the table of that kind gathering now).
@@ -32,6 +32,10 @@ type AgentJoin struct {
 	// Human says whether the Badge's owner holds the seat's levers over a session (§12): the
 	// seat is then a human seat (levers, table fee) and its agent may carry the accusation.
 	Human bool
+	// Playbook, with Kind "ots", is an off-the-shelf agent's playbook at a paid table
+	// (PaidTables.Hold): the arena runs it on the house model (ots.go) and it pays the §14
+	// inference fee. Nil for every other kind.
+	Playbook *blitz.Playbook
 }
 
 // AgentJoinReply is where the agent sits.

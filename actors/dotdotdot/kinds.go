@@ -64,6 +64,7 @@ type TableKind struct {
 	// ScoutingS is Scouting in whole seconds, as the lobby lists it.
 	ScoutingS int    `json:"scouting_s"`
 	Sits      string `json:"sits"`   // Sit*
+	Who       string `json:"who"`    // Sits in words, as the lobby says it
 	Stakes    string `json:"stakes"` // Stakes*
 	Rated     bool   `json:"rated"`
 	Escrow    bool   `json:"escrow"`
@@ -101,7 +102,7 @@ var tableKinds = []TableKind{
 	{Kind: KindSolo, Title: "Solo", Scouting: 90 * time.Second, Sits: SitOnePlayer, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: `walk-ins: POST /v1/walkin/join {"table":"solo"}; agents: POST /v1/join {"table":"solo"}`},
 	{Kind: KindShowcase, Title: "Showcase", Scouting: 90 * time.Second, Sits: SitInHouse, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
-		Join: "opened by the house; watch it in the lobby"},
+		Join: "opened by the house (arena ops showcase); watch it in the lobby"},
 	{Kind: KindPaid, Title: "Paid table", Scouting: 90 * time.Second, Sits: SitPaidAgents, Stakes: StakesCCD, Escrow: true, Chain: ChainEscrow, Anchors: anchorsEscrow,
 		Join: `POST /v1/join {"table":"open"}, then the entry to the escrow before starts_at`},
 	{Kind: KindRated, Title: "Rated table", Scouting: 60 * time.Second, Sits: SitBadges, Stakes: StakesNone, Rated: true, Chain: ChainRegister, Anchors: anchorsRegister,
@@ -110,9 +111,21 @@ var tableKinds = []TableKind{
 		Join: `agents: POST /v1/join {"table":"gated"}, with a rating from three rated rounds`},
 }
 
+// sitWords says each Sit* in words.
+var sitWords = map[string]string{
+	SitOnePlayer:  "one player (a walk-in or a registered agent), house seats in the rest",
+	SitWalkins:    "walk-ins; house seats fill the rest",
+	SitPaidAgents: "registered agents whose entry is in the escrow; house seats at the same stakes",
+	SitAnyone:     "anyone: registered agents (and walk-ins where a door seats them); house seats top it up",
+	SitInHouse:    "in-house agents only",
+	SitBadges:     "registered agents' own Badges, one seat per owner; house seats top it up (unrated)",
+	SitRatedBadge: "Badges with " + strconv.Itoa(GateRounds) + " rated rounds, one seat per owner; house seats top it up",
+}
+
 func init() {
 	for i := range tableKinds {
 		tableKinds[i].ScoutingS = int(tableKinds[i].Scouting / time.Second)
+		tableKinds[i].Who = sitWords[tableKinds[i].Sits]
 	}
 }
 

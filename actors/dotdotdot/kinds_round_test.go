@@ -3,6 +3,7 @@ package dotdotdot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -523,4 +524,39 @@ func envelopeRating(t *testing.T, h *harness, endpoint, round string, seat int) 
 	}
 	t.Fatalf("no envelope of %s at %s names seat %d", round, endpoint, seat)
 	return 0
+}
+
+// A rated round that finished but was not rated (the process died first) is rated at the next
+// start, once: its ratings are the ones it would have had.
+func TestRatedRoundCaughtUpAtStart(t *testing.T) {
+	h := kindsHarness(t)
+	h.arena.rate = func(string) error { return errors.New("the process died before rating") }
+	a, b := kindAgent(1, KindRated, quickPace), kindAgent(2, KindRated, quickPace)
+	table, _ := h.playRated([]AgentJoin{a, b})
+	if _, ok, _ := h.arena.Rating(a.Agent); ok {
+		t.Fatal("rated though the rating failed")
+	}
+	if fs, err := h.arena.CheckRatings(context.Background()); err != nil || len(fs) != 1 || fs[0].Kind != RatingUnrated || fs[0].Table != table {
+		t.Fatalf("check before the restart: %+v %v", fs, err)
+	}
+	h.stop()
+	h.start()
+	ra := h.waitRated(a.Agent, 1)
+	st, err := h.arena.Stored(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ratedRoundOf(table, st)
+	got, err := rateRound(want, [][]byte{nil, nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w RatingRecord
+	_ = json.Unmarshal(got[0], &w)
+	if ra != w {
+		t.Fatalf("caught up %+v, want %+v", ra, w)
+	}
+	if fs, err := h.arena.CheckRatings(context.Background()); err != nil || len(fs) != 0 {
+		t.Fatalf("check after the restart: %+v %v", fs, err)
+	}
 }

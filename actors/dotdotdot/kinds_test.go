@@ -40,7 +40,7 @@ func TestTableKindsCatalogue(t *testing.T) {
 			t.Fatalf("kind %q not expected", k.Kind)
 		}
 		if k.ScoutingS != w.scouting || k.Scouting != time.Duration(w.scouting)*time.Second || k.Sits != w.sits ||
-			k.Stakes != w.stakes || k.Rated != w.rated || k.Escrow != w.escrow || k.Chain != w.chain || k.Title == "" || k.Anchors == "" || k.Join == "" {
+			k.Stakes != w.stakes || k.Rated != w.rated || k.Escrow != w.escrow || k.Chain != w.chain || k.Title == "" || k.Anchors == "" || k.Join == "" || k.Who == "" {
 			t.Errorf("kind %s: %+v", k.Kind, k)
 		}
 		if got, ok := KindOf(k.Kind); !ok || got.Kind != k.Kind {

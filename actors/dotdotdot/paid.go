@@ -327,7 +327,14 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	if err := p.fits(j.Format, j.Seats); err != nil {
 		return PaidHold{}, err
 	}
-	if j.Endpoint == "" {
+	switch {
+	case j.Kind == "ots" && j.Playbook == nil, j.Kind != "ots" && j.Playbook != nil:
+		return PaidHold{}, games.Errorf(games.CodeBadRequest, "an off-the-shelf seat (kind ots) and a playbook go together")
+	case j.Kind == "ots":
+		if err := j.Playbook.Check(); err != nil {
+			return PaidHold{}, err
+		}
+	case j.Endpoint == "":
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "the agent's card names no endpoint: a registered agent is called there (§4)")
 	}
 	accounts := accountsOf(payFrom)

@@ -360,6 +360,9 @@ func (a *paidActor) record(t *paidTable) storage.PaidTable {
 		r.Holds = append(r.Holds, storage.PaidHold{ID: h.Hold, SeatToken: h.SeatToken, Agent: h.join.Agent, Name: h.join.Name,
 			Endpoint: h.join.Endpoint, Kind: h.join.Kind, Owner: h.join.Owner, Human: h.join.Human, PayFrom: h.PayFrom, Status: c.Status,
 			Paid: c.Paid, PaidBy: c.PaidBy, Amount: c.Amount, Pending: c.Pending, Foreign: c.Foreign, Seat: c.Seat, Dropped: c.Dropped})
+		if pb := h.join.Playbook; pb != nil {
+			r.Holds[len(r.Holds)-1].Playbook = pb.JSON()
+		}
 	}
 	return r
 }
@@ -767,8 +770,15 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 		if kind == "" {
 			kind = "byo"
 		}
-		s.Seat.Agent, s.Seat.Name, s.Lent = h.join.Agent, h.join.Name, false
 		s.Seat.Entry = p.o.Entry
+		if kind == "ots" && h.join.Playbook != nil { // run by the arena on the house model (ots.go)
+			if err := seatOTS(&spec, i+1, OTSAgent{Agent: h.join.Agent, Name: h.join.Name, Owner: h.join.Owner, Playbook: *h.join.Playbook}); err != nil {
+				p.log.Error("paid table: an off-the-shelf seat could not be made", "table", t.id, "seat", i+1, "err", err)
+			}
+			setBlitzSeat(s, func(o *blitz.SeatOptions) { o.Collateral = p.o.Entry * 60 / 100 })
+			continue
+		}
+		s.Seat.Agent, s.Seat.Name, s.Lent = h.join.Agent, h.join.Name, false
 		setBlitzSeat(s, func(o *blitz.SeatOptions) {
 			o.Kind, o.Walkin, o.Human, o.Owner, o.Collateral = kind, false, h.join.Human, h.join.Owner, p.o.Entry*60/100
 		})
@@ -1244,6 +1254,11 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 				continue
 			}
 			h := &paidHold{committed: true, join: AgentJoin{Agent: sh.Agent, Name: sh.Name, Endpoint: sh.Endpoint, Kind: sh.Kind, Owner: sh.Owner, Human: sh.Human}}
+			if len(sh.Playbook) > 0 { // an off-the-shelf hold: its playbook as held (strict, as written)
+				if pb, err := blitz.ParsePlaybook(sh.Playbook); err == nil {
+					h.join.Playbook = &pb
+				}
+			}
 			h.Hold, h.SeatToken, h.StartsAt, h.PayFrom, h.Entry, h.Table, h.Escrow = sh.ID, sh.SeatToken, r.StartsAt, sh.PayFrom, r.Entry, r.ID, p.o.Escrow
 			h.tokenHash = sha256.Sum256([]byte(sh.SeatToken))
 			h.accounts = accountsOf(sh.PayFrom)

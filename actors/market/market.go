@@ -2,13 +2,18 @@
 // actor owns the market's State (games/market), answers each request with the reducer, and
 // speaks only once what the request changed is durable (write before you speak).
 //
-// Per request: Apply on the committed State (which Apply leaves unchanged), then, when the
-// Delta is not empty, Store.SaveMarket in one transaction; only when that returns does the actor
-// Commit the Delta and answer. A failed write answers ErrUnavailable and changes nothing, in
-// memory or on disk, so the caller's retry (same commandId) runs again from the same State.
-// Queries write nothing unless their expiry pass concluded an Exchange. Writes are one at a
-// time on the actor's goroutine: the group-commit pipeline of actors/ledger is the next step
-// when one market's throughput needs it.
+// Group commit (the shape of actors/ledger): the State in memory holds every Delta durable,
+// queued or in flight, in order. Per request: Apply on that State, Commit its Delta at once
+// (so the next request sees it), queue the answer; one write at a time takes everything queued
+// and stores those Deltas, under consecutive sequence numbers, in one transaction
+// (Store.AppendMarket), while the next group gathers behind it; so under load a group grows
+// with the disk's latency. Only when a write returns durable do its answers leave, in order; an
+// answer that wrote nothing (a query, a replayed Command) leaves at once when nothing is
+// queued or in flight, and otherwise waits behind what it read (write before you speak). A
+// write that fails answers each of its requests ErrUnavailable and rebuilds the State from the
+// stored Deltas, so nothing of any of them stays in memory or on disk; the requests queued
+// behind it run again on the rebuilt State. A caller's retry (same commandId) is then safe.
+// Queries write nothing unless their expiry pass concluded an Exchange.
 //
 // Expiry: the reducer drains due Exchanges at the head of every request; between requests the
 // actor arms one timer (Clock.AfterFunc) for State.NextDeadline and runs Expire when it fires,
@@ -16,8 +21,8 @@
 // dropped.
 //
 // Boot: Start replays the stored Deltas into a fresh State (Store.MarketDeltas) before the first
-// request. Deltas that do not replay leave the actor refusing every request with ErrCorrupt.
-// A Delta is stored as its JSON (encoding/json: its Terms and responses are bytes, so base64,
+// request, after any write of a previous incarnation has returned. Deltas that do not replay
+// leave the actor refusing every request with ErrCorrupt. A Delta is stored as its JSON (encoding/json: its Terms and responses are bytes, so base64,
 // and come back exactly).
 package market
 
@@ -27,6 +32,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -36,10 +43,11 @@ import (
 )
 
 // Store is where the market keeps its Deltas: *storage.Store (its market bucket). AppendMarket
-// writes one Delta, encoded, under sequence number seq (one past the last) in one transaction;
+// writes a group of Deltas, encoded, under sequence numbers first, first+1, … (first one past
+// the last) in one transaction, all or none;
 // MarketDeltas calls fn with every stored Delta in order, stopping at fn's first error.
 type Store interface {
-	AppendMarket(seq uint64, delta []byte) error
+	AppendMarket(first uint64, deltas [][]byte) error
 	MarketDeltas(fn func(seq uint64, delta []byte) error) error
 }
 
@@ -66,6 +74,10 @@ type Options struct {
 	// AskTimeout bounds Do when ctx has no earlier deadline (zero: 5 s).
 	AskTimeout time.Duration
 	Logger     *slog.Logger // nil: discard
+	// OnCommit, when set, hears of every group write as it returns: how many Deltas it
+	// carried, how long Store.AppendMarket took (wall time) and its error. It runs on the
+	// writing goroutine and must not block (the load tool's histograms).
+	OnCommit func(deltas int, took time.Duration, err error)
 }
 
 // Market is the actor's handle; its methods are safe for concurrent use.
@@ -77,6 +89,9 @@ type Market struct {
 	cfg   gm.Config
 	seed  [32]byte
 	o     Options
+
+	inc     atomic.Uint64 // incarnations started
+	writing sync.Mutex    // held while a write is in flight: a new incarnation loads after it
 }
 
 // Start spawns the market actor in sys over store, for the market of cfg and seed (the seed
@@ -151,38 +166,72 @@ func (m *Market) Do(ctx context.Context, owner string, body []byte) ([]byte, err
 // expireDue is the expiry timer's message; gen names the arming it belongs to.
 type expireDue struct{ gen uint64 }
 
+// flightDone says the write of the flight has returned (err nil: durable); inc names the
+// incarnation that started it.
+type flightDone struct {
+	inc uint64
+	err error
+}
+
+// pending is one answer that may leave only once every Delta before it, and its own, is
+// durable.
+type pending struct {
+	to    *actor.PID // who asked (nil: an expiry pass, which answers nobody)
+	req   *Request   // to run again if a write before its own failed (nil: an expiry pass)
+	delta []byte     // the encoded Delta it committed to the State (nil: none)
+	reply *Reply
+}
+
 // marketActor is one incarnation of the market. Every field is touched only on its goroutine.
 type marketActor struct {
 	m   *Market
-	st  *gm.State // committed: every Delta in it is durable
-	seq uint64    // the Deltas stored
+	inc uint64
+	st  *gm.State // every Delta durable, queued or in flight, in order
+	seq uint64    // the Deltas in st
 	err error     // the records did not replay (st nil)
-	gen uint64
-	off func() bool // stops the armed timer (nil: none)
+
+	queue  []*pending // answers (and Deltas) waiting for the next write
+	flight []*pending // the write in flight (nil: none)
+
+	gen   uint64
+	off   func() bool // stops the armed timer (nil: none)
+	armed time.Time   // the deadline the armed timer is for
 }
 
 func (a *marketActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
+		a.inc = a.m.inc.Add(1)
 		a.load()
 		a.arm(ctx)
 	case *actor.Stopping, *actor.Restarting:
 		a.disarm()
 	case *Request:
-		ctx.Respond(a.request(ctx, msg))
+		a.request(ctx, ctx.Sender(), msg)
 	case *expireDue:
 		if msg.gen == a.gen && a.st != nil {
+			a.off = nil // it has fired
 			step := gm.Expire(a.st, a.m.clock.Now())
-			if err := a.save(step.Delta); err != nil {
-				a.m.o.Logger.Warn("market expiry pass not saved", "err", err)
+			p := &pending{}
+			if err := a.stage(p, step.Delta); err != nil {
+				a.m.o.Logger.Warn("market expiry pass not staged", "err", err)
+			} else if p.delta != nil {
+				a.answer(ctx, p)
 			}
 			a.arm(ctx)
+		}
+	case *flightDone:
+		if msg.inc == a.inc {
+			a.landed(ctx, msg.err)
 		}
 	}
 }
 
-// load rebuilds the State from the stored Deltas.
+// load rebuilds the State from the stored Deltas, after any write of a previous incarnation
+// has returned.
 func (a *marketActor) load() {
+	a.m.writing.Lock()
+	defer a.m.writing.Unlock()
 	st, err := gm.NewState(a.m.cfg, a.m.seed)
 	var seq uint64
 	if err == nil {
@@ -207,32 +256,38 @@ func (a *marketActor) load() {
 		})
 	}
 	if err != nil {
-		a.st, a.err = nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		a.st, a.seq, a.err = nil, 0, fmt.Errorf("%w: %v", ErrCorrupt, err)
 		a.m.o.Logger.Error("market records do not replay: refusing every request", "err", err)
 		return
 	}
 	a.st, a.seq, a.err = st, seq, nil
 }
 
-func (a *marketActor) request(ctx actor.Context, r *Request) *Reply {
-	if a.st == nil {
+// request answers r for to: Apply on the State as every Delta before it left it, the Delta
+// committed in memory and queued for the next write, the answer held until that write lands.
+func (a *marketActor) request(ctx actor.Context, to *actor.PID, r *Request) {
+	if a.st == nil && a.flight == nil {
 		a.load()
-		if a.st == nil {
-			return &Reply{Err: ErrCorrupt.Error()}
-		}
 		a.arm(ctx)
 	}
-	step := gm.Apply(a.st, r.Owner, r.Body, a.m.clock.Now())
-	if err := a.save(step.Delta); err != nil {
-		a.m.o.Logger.Warn("market write failed: nothing answered", "err", err)
-		return &Reply{Err: err.Error()}
+	if a.st == nil {
+		a.send(ctx, to, &Reply{Err: ErrCorrupt.Error()})
+		return
 	}
+	step := gm.Apply(a.st, r.Owner, r.Body, a.m.clock.Now())
+	p := &pending{to: to, req: r, reply: &Reply{Body: step.Response}}
+	if err := a.stage(p, step.Delta); err != nil {
+		a.m.o.Logger.Warn("market delta not encoded: nothing answered", "err", err)
+		a.send(ctx, to, &Reply{Err: err.Error()})
+		return
+	}
+	a.answer(ctx, p)
 	a.arm(ctx)
-	return &Reply{Body: step.Response}
 }
 
-// save makes d durable and then commits it; an empty Delta needs neither.
-func (a *marketActor) save(d gm.Delta) error {
+// stage encodes d into p and commits it to the State (an empty Delta needs neither). A Delta
+// that does not encode commits nothing.
+func (a *marketActor) stage(p *pending, d gm.Delta) error {
 	if d.Empty() {
 		return nil
 	}
@@ -240,26 +295,110 @@ func (a *marketActor) save(d gm.Delta) error {
 	if err != nil {
 		return fmt.Errorf("%w: encode: %v", ErrUnavailable, err)
 	}
-	if err := a.m.store.AppendMarket(a.seq+1, b); err != nil {
-		return fmt.Errorf("%w: save: %v", ErrUnavailable, err)
-	}
-	a.seq++
 	a.st.Commit(d)
+	a.seq++
+	p.delta = b
 	return nil
 }
 
-// arm sets the one expiry timer for the earliest live deadline (at once when it has passed).
-func (a *marketActor) arm(ctx actor.Context) {
-	a.disarm()
-	a.gen++
-	if a.st == nil {
+// answer sends p's reply now when it wrote nothing and nothing is waiting for the disk, and
+// otherwise queues it behind what is.
+func (a *marketActor) answer(ctx actor.Context, p *pending) {
+	if p.delta == nil && a.flight == nil && len(a.queue) == 0 {
+		a.send(ctx, p.to, p.reply)
 		return
 	}
-	at, ok := a.st.NextDeadline()
+	a.queue = append(a.queue, p)
+	a.kick(ctx)
+}
+
+// kick starts one write of every queued Delta, unless a write is in flight: the group
+// gathers while the previous one lands, so it grows with the disk's latency.
+func (a *marketActor) kick(ctx actor.Context) {
+	if a.flight != nil || len(a.queue) == 0 {
+		return
+	}
+	a.flight, a.queue = a.queue, nil
+	var enc [][]byte
+	for _, p := range a.flight {
+		if p.delta != nil {
+			enc = append(enc, p.delta)
+		}
+	}
+	self, inc, root := ctx.Self(), a.inc, ctx.ActorSystem().Root
+	if len(enc) == 0 { // only answers that waited on a write that has landed
+		root.Send(self, &flightDone{inc: inc})
+		return
+	}
+	first := a.seq - uint64(len(enc)) + 1 // the queue was everything after the last write
+	m := a.m
+	m.writing.Lock()
+	go func() {
+		t := time.Now()
+		err := m.store.AppendMarket(first, enc)
+		took := time.Since(t)
+		m.writing.Unlock()
+		if m.o.OnCommit != nil {
+			m.o.OnCommit(len(enc), took, err)
+		}
+		root.Send(self, &flightDone{inc: inc, err: err})
+	}()
+}
+
+// landed releases the flight's answers; or, when its write failed, answers each of them
+// unavailable, rebuilds the State from what the disk holds (so no Delta of the failed write
+// stays in memory) and runs every request queued behind it again on that State.
+func (a *marketActor) landed(ctx actor.Context, err error) {
+	f := a.flight
+	a.flight = nil
+	if err == nil {
+		for _, p := range f {
+			a.send(ctx, p.to, p.reply)
+		}
+		a.kick(ctx)
+		return
+	}
+	a.m.o.Logger.Warn("market write failed: its requests answered unavailable, the State rebuilt from disk", "err", err)
+	fail := &Reply{Err: fmt.Errorf("%w: save: %v", ErrUnavailable, err).Error()}
+	for _, p := range f {
+		a.send(ctx, p.to, fail)
+	}
+	again := a.queue
+	a.queue = nil
+	a.load()
+	a.disarm()
+	a.arm(ctx)
+	for _, p := range again {
+		if p.req != nil {
+			a.request(ctx, p.to, p.req)
+		}
+	}
+}
+
+func (a *marketActor) send(ctx actor.Context, to *actor.PID, msg any) {
+	if to != nil {
+		ctx.Send(to, msg)
+	}
+}
+
+// arm keeps one expiry timer set for the earliest live deadline (at once when it has passed),
+// setting it again only when that deadline changed.
+func (a *marketActor) arm(ctx actor.Context) {
+	var at time.Time
+	ok := false
+	if a.st != nil {
+		at, ok = a.st.NextDeadline()
+	}
+	if ok && a.off != nil && at.Equal(a.armed) {
+		return
+	}
+	a.disarm()
+	a.gen++
 	if !ok {
 		return
 	}
 	gen, pid, root := a.gen, ctx.Self(), a.m.sys.Root
+	a.armed = at
 	a.off = a.m.clock.AfterFunc(at.Sub(a.m.clock.Now()), func() { root.Send(pid, &expireDue{gen: gen}) })
 }
 

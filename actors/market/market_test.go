@@ -21,7 +21,7 @@ import (
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func newSystem(t *testing.T) *actor.ActorSystem {
+func newSystem(t testing.TB) *actor.ActorSystem {
 	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}))
@@ -35,27 +35,46 @@ func testConfig() gm.Config {
 }
 
 // memStore keeps each saved Delta's bytes in order, as the market bucket does; fail makes the
-// next saves fail; saved is signalled on every save.
+// next saves fail; saved is signalled on every Delta saved; groups is each write's size. With
+// gate set, every write first signals entered and then waits for a value from gate: nil
+// writes, an error fails the write with it.
 type memStore struct {
-	mu     sync.Mutex
-	deltas [][]byte
-	fail   bool
-	saved  chan struct{}
+	mu      sync.Mutex
+	deltas  [][]byte
+	fail    bool
+	saved   chan struct{}
+	groups  []int
+	gate    chan error
+	entered chan struct{}
 }
 
-func newMemStore() *memStore { return &memStore{saved: make(chan struct{}, 100)} }
+func newMemStore() *memStore {
+	return &memStore{saved: make(chan struct{}, 1000), entered: make(chan struct{}, 10)}
+}
 
-func (s *memStore) AppendMarket(seq uint64, b []byte) error {
+func (s *memStore) AppendMarket(first uint64, ds [][]byte) error {
+	s.mu.Lock()
+	gate := s.gate
+	s.mu.Unlock()
+	if gate != nil {
+		s.entered <- struct{}{}
+		if err := <-gate; err != nil {
+			return err
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fail {
 		return errors.New("disk full")
 	}
-	if seq != uint64(len(s.deltas))+1 {
-		return fmt.Errorf("delta %d after %d", seq, len(s.deltas))
+	if first != uint64(len(s.deltas))+1 {
+		return fmt.Errorf("delta %d after %d", first, len(s.deltas))
 	}
-	s.deltas = append(s.deltas, b)
-	s.saved <- struct{}{}
+	s.deltas = append(s.deltas, ds...)
+	s.groups = append(s.groups, len(ds))
+	for range ds {
+		s.saved <- struct{}{}
+	}
 	return nil
 }
 
@@ -80,6 +99,12 @@ func (s *memStore) count() int {
 func (s *memStore) setFail(f bool) {
 	s.mu.Lock()
 	s.fail = f
+	s.mu.Unlock()
+}
+
+func (s *memStore) setGate(g chan error) {
+	s.mu.Lock()
+	s.gate = g
 	s.mu.Unlock()
 }
 

@@ -301,8 +301,12 @@ func (p paidAdapter) Hold(ctx context.Context, s join.Seat) (dotdotdot.PaidHold,
 	if ag.Wallet != "" {
 		payFrom = append(payFrom, ag.Wallet)
 	}
-	return p.p.Hold(ctx, dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Owner: ag.Owner, Kind: seatKind(ag.Kind), Human: true,
-		Table: "open", Format: s.Format, Seats: s.Seats}, payFrom)
+	j := dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Owner: ag.Owner, Kind: seatKind(ag.Kind), Human: true,
+		Table: "open", Format: s.Format, Seats: s.Seats}
+	if s.Playbook != nil { // an off-the-shelf agent run by this arena (POST /v1/ots/join)
+		j.Kind, j.Playbook = "ots", s.Playbook
+	}
+	return p.p.Hold(ctx, j, payFrom)
 }
 
 func (p paidAdapter) Check(ctx context.Context, hold, tok string) (json.RawMessage, error) {

@@ -20,12 +20,12 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops feedback | ops handles | ops revoke-handle NAME [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops feedback | ops handles | ops revoke-handle NAME [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
-const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|feedback|handles|revoke-handle NAME [flags]
+const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|showcase [FORMAT]|feedback|handles|revoke-handle NAME [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, or lists
 the feedback notes players sent (the scouting notice's /v1/feedback and the chat seat's
@@ -33,8 +33,10 @@ feedback tool, oldest first), over /ops/* with the operator token. A stop gives 
 walk-in seats for good: their moves are dropped, they are free to join another table, and a
 later restart plays them on in silence.
 A table that has finished its round cannot be restarted or stopped (refused, exit 1).
+showcase opens a DOTDOTDOT Showcase (in-house agents only, each holding its human's levers) in
+FORMAT (blitz, the default, or short) and prints its table and round.
 check runs one of the server's consistency checks (paid: the paid tables' ledger against the
-escrow) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding
+escrow; ratings: every rating against its rated rounds, every rated round against its table) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding
 (or the server could not be asked), 2 when the server has no check NAME.
 handles lists Break Room's handles (NIP-05 names), the revoked ones with when and why;
 revoke-handle NAME revokes one (--reason says why): the name stops resolving and stays taken,
@@ -90,6 +92,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		// Break Room's: opsHandles, below.
 	case len(pos) == 2 && pos[0] == "check":
 		method, path = http.MethodGet, "/ops/checks/"+url.PathEscape(pos[1])
+	case (len(pos) == 1 || len(pos) == 2) && pos[0] == "showcase":
+		method, path = http.MethodPost, "/ops/showcase"
 	default:
 		fmt.Fprint(stderr, opsUsage)
 		return 2
@@ -123,7 +127,14 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	if pos[0] == "tables" && !*asJSON {
 		into = &list
 	}
-	body, status, code := opsAsk(ctx, opsRequest{method: method, url: strings.TrimRight(base, "/") + path, limit: 16 << 20}, tok, into, stderr)
+	var send []byte
+	if pos[0] == "showcase" {
+		send = []byte(`{}`)
+		if len(pos) == 2 {
+			send, _ = json.Marshal(map[string]string{"format": pos[1]})
+		}
+	}
+	body, status, code := opsAsk(ctx, opsRequest{method: method, url: strings.TrimRight(base, "/") + path, body: send, limit: 16 << 20}, tok, into, stderr)
 	if code != 0 {
 		if pos[0] == "check" && status == http.StatusNotFound {
 			return 2 // no such check: a usage error, never a finding's exit 1
@@ -132,6 +143,14 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	if pos[0] == "check" {
 		return printCheck(body, *asJSON, stdout, stderr)
+	}
+	if pos[0] == "showcase" && !*asJSON {
+		var sc struct{ Table, Round string }
+		if !decodeAnswer(body, &sc, stderr) {
+			return 1
+		}
+		fmt.Fprintf(stdout, "showcase %s %s\n", sc.Table, sc.Round)
+		return 0
 	}
 	if *asJSON || pos[0] != "tables" {
 		if *asJSON {

@@ -78,6 +78,7 @@ type match struct {
 	choice    []byte // this iteration's choice per seat, 0 before it is made
 	held      []heldMsg
 	open      *openPrompt
+	legalActs []games.Action // legal(), the same at every prompt: shared by them, never changed
 
 	seq       int64
 	talk      [][]byte // visible_state talk entries, oldest first, trimmed to the state budget
@@ -99,6 +100,7 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions) *match {
 		m.horizons = append(m.horizons, Horizon(s.Seed, r+1, cfg.StopOneIn, cfg.MaxIterations))
 	}
 	m.choice = make([]byte, len(m.seats))
+	m.legalActs = m.legal()
 	return m
 }
 
@@ -394,7 +396,7 @@ func (m *match) prompt(step *games.Step, at time.Time, i int) {
 	m.open = o
 	o.prompt = games.Prompt{
 		Seat: breakroom.HouseSeat(i), Move: breakroom.MoveOf(m.round, o.turn), Deadline: o.deadline,
-		Legal: m.legal(), State: games.RawDoc(m.state(i)), Inbox: []json.RawMessage{},
+		Legal: m.legalActs, State: games.RawDoc(m.state(i)), Inbox: []json.RawMessage{},
 		View: m.houseView(i),
 	}
 	step.Prompts = append(step.Prompts, o.prompt)
@@ -530,7 +532,7 @@ func (m *match) Abandon(now time.Time, reason string) games.Step {
 // emit appends one log line: Event.Type is the line's type, Payload its members (JCS), Turn the
 // Break Room round it belongs to (0 for match_start's and the end's lines outside a round).
 func (m *match) emit(step *games.Step, at time.Time, typ string, vis games.Visibility, payload map[string]any) {
-	p, err := breakroom.MarshalJCS(payload)
+	p, err := canon.Marshal(payload)
 	if err != nil { // unreachable: strings, booleans and small integers
 		p = []byte(`{}`)
 	}

@@ -175,5 +175,5 @@ type HouseView struct {
 
 func (m *match) houseView(i int) HouseView {
 	rec := m.seats[i].rounds[m.round-1]
-	return HouseView{Opponent: rec.opp, Them: append([]byte(nil), rec.them...)}
+	return HouseView{Opponent: rec.opp, Them: rec.them[:len(rec.them):len(rec.them)]} // capped: later choices never show in it
 }

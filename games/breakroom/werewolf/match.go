@@ -106,8 +106,11 @@ type match struct {
 	talk      [][]byte // talk_today entries, oldest first, trimmed to the state budget
 	talkBytes int
 	abandoned string
-	th        hash.Hash // running SHA-256 of the log's lines (Result.TranscriptHash)
-	thash     string
+	// lastAt is the instant of the last line written: an input at an earlier instant (a clock
+	// that went back, a forged log) takes effect at lastAt, so the log's instants never go back.
+	lastAt time.Time
+	th     hash.Hash // running SHA-256 of the log's lines (Result.TranscriptHash)
+	thash  string
 }
 
 var _ games.Match = (*match)(nil)
@@ -136,7 +139,7 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions) *match {
 //
 // Anything else is bad_request.
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
-	now = ms(now)
+	now = m.notBefore(now)
 	switch in.Kind {
 	case "answer":
 		return m.answer(now, in)
@@ -891,7 +894,7 @@ func (m *match) finish(step *games.Step, at time.Time) {
 // match_abandoned {match_id, reason, ranking, seed}, ranked as a draw (§3.5: 0.5 each, "left"
 // 0). A finished match is left as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
-	now = ms(now)
+	now = m.notBefore(now)
 	var step games.Step
 	if m.phase == phaseDone {
 		return step
@@ -923,6 +926,7 @@ func (m *match) emit(step *games.Step, at time.Time, typ string, vis games.Visib
 // emitRaw is emit of a payload already written as JCS.
 func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Visibility, p []byte) {
 	m.seq++
+	m.lastAt = at
 	ev := games.Event{Seq: m.seq, Round: m.setup.Round, Turn: m.round, At: stamp(at), Type: typ, Visibility: vis, Payload: p}
 	if typ == "match_start" || typ == "match_end" || typ == "match_abandoned" {
 		ev.Turn = 0
@@ -932,6 +936,17 @@ func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Vi
 		m.th.Write([]byte("\n"))
 	}
 	step.Events = append(step.Events, ev)
+}
+
+// notBefore is now cut to the millisecond, or the last line's instant when now is earlier: the
+// instant an input takes effect at. A log's instants never go back (verify-log holds a line
+// moved before its turn opened to this).
+func (m *match) notBefore(now time.Time) time.Time {
+	now = ms(now)
+	if now.Before(m.lastAt) {
+		return m.lastAt
+	}
+	return now
 }
 
 // ms is t cut to the millisecond, the log's precision, so a re-simulation from the log's t

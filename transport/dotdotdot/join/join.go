@@ -36,6 +36,7 @@ import (
 
 	"arena/actors/dotdotdot"
 	"arena/chain/badge"
+	"arena/games/blitz"
 	"arena/games/canon"
 	"arena/transport/door"
 )
@@ -81,6 +82,9 @@ type Seat struct {
 	Table  string // joinTables' kinds
 	Format string // "" | "blitz" | "short"
 	Seats  int    // the Practice table's seat count (§5.6: blitz 6 to 8); 0: the format's fewest
+	// Playbook is an off-the-shelf agent's at a paid table (POST /v1/ots/join, table "open"): the
+	// arena runs it on the house model (kind ots). Nil for a signed join.
+	Playbook *blitz.Playbook
 }
 
 // Seater seats verified agents and applies their owners' levers (*dotdotdot.Arena, through

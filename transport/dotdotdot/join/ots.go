@@ -23,7 +23,8 @@ import (
 //
 //	GET  /v1/ots/key?agent=<id>   → {agent, operator, signing_key}: what the card must say
 //	POST /v1/ots/join             {table: "practice", format?, seats?, agents: [{agent, playbook?}]}
-//	                              → {round, table, seats, format, pace, status, playbook_tokens}
+//	                              → {round, table, seats, format, pace, status, playbook_tokens};
+//	                              table "open" (one agent): a paid seat's hold, as POST /v1/join's (§5.7)
 //	POST /v1/ots/playbook         x-playbook-token; body a playbook {text?, dials?} → {playbook}:
 //	                              the owner's human edits it until scouting ends (§5.2)
 
@@ -139,8 +140,17 @@ func (h *otsHandlers) join(c echo.Context) error {
 	if err := door.DecodeBytes(raw, &b); err != nil {
 		return err
 	}
-	if b.Table != "practice" {
-		return door.Refuse(CodeBadTable, `table must be "practice": off-the-shelf agents play Practice`)
+	switch {
+	case b.Table == "open" && h.o.Paid == nil:
+		why := h.o.PaidOff
+		if why == "" {
+			why = "this arena has no paid table"
+		}
+		return door.Refuse(CodeBadTable, why)
+	case b.Table == "open" && len(b.Agents) != 1:
+		return door.Refuse(door.CodeBadRequest, "a paid seat (table \"open\", §5.7) is held for one agent")
+	case b.Table != "practice" && b.Table != "open":
+		return door.Refuse(CodeBadTable, `table must be "practice" or "open" (a paid seat, §5.7)`)
 	}
 	if len(b.Agents) == 0 || len(b.Agents) > dotdotdot.MaxOTSAgents {
 		return door.Refuse(door.CodeBadRequest, "agents: 1 to 4 off-the-shelf agents, each {agent, playbook?}")
@@ -181,6 +191,15 @@ func (h *otsHandlers) join(c echo.Context) error {
 			}
 		}
 		seat.Agents = append(seat.Agents, OTSSeatAgent{Agent: ag, Playbook: pb})
+	}
+	if b.Table == "open" { // §5.7: a hold; the owner's deposit seats it
+		a := seat.Agents[0]
+		hold, err := h.o.Paid.Hold(ctx, Seat{Agent: a.Agent, Table: b.Table, Format: b.Format, Seats: b.Seats, Playbook: &a.Playbook})
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSON(http.StatusOK, holdReply(hold))
 	}
 	r, err := h.ots.Seater.JoinOTS(ctx, seat)
 	if err != nil {

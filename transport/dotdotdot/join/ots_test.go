@@ -217,3 +217,26 @@ func TestOTSPlaybookEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestOTSJoinAPaidSeat: table "open" holds a paid seat for one off-the-shelf agent, its
+// playbook with the hold, and answers the hold as a signed paid join does (§5.7: seat_token,
+// entry, check); two agents for one paid seat are refused.
+func TestOTSJoinAPaidSeat(t *testing.T) {
+	v := newOTSEnv(t)
+	fp := &fakePaid{token: "st_ots"}
+	v.e = echo.New()
+	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
+	Mount(v.e, Options{Seater: &fakeSeater{}, Resolver: v.res, Paid: fp,
+		OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}})
+	code, m := v.do("POST", "/v1/ots/join", `{"table":"open","agents":[{"agent":"`+otsA+`","playbook":{"text":"steady"}}]}`)
+	if code != 200 || m["seat_token"] != "st_ots" || m["check"] == nil || m["entry"] == nil {
+		t.Fatalf("%d %v", code, m)
+	}
+	want := blitz.Playbook{Text: "steady", Dials: blitz.DefaultPlaybook().Dials}
+	if fp.seat.Agent.ID != otsA || fp.seat.Table != "open" || fp.seat.Playbook == nil || *fp.seat.Playbook != want || len(v.seat.seats) != 0 {
+		t.Fatalf("held %+v", fp.seat)
+	}
+	if code, m := v.do("POST", "/v1/ots/join", `{"table":"open","agents":[{"agent":"`+otsA+`"},{"agent":"`+otsB+`"}]}`); code != 400 || m["code"] != "bad_request" {
+		t.Fatalf("two agents for a paid seat: %d %v", code, m)
+	}
+}

@@ -45,8 +45,8 @@ func TestLobbyListsKindsAndRatings(t *testing.T) {
 	}
 	for _, want := range []string{
 		`<table id="kinds">`, `Rated table <code>rated</code></td><td>60 s</td>`, `Badge-gated table <code>gated</code></td><td>30 s</td>`,
-		`Practice <code>practice</code></td><td>90 s</td>`, `Paid table <code>open</code></td><td>90 s</td><td>paid_agents</td><td>ccd</td><td>no</td><td>escrow and Register Data</td>`,
-		`Showcase <code>showcase</code>`, `Solo <code>solo</code>`, `Free play <code>free</code></td><td>90 s</td><td>anyone</td><td>none</td><td>no</td><td>its opening, by Register Data</td>`,
+		`Practice <code>practice</code></td><td>90 s</td>`, `Paid table <code>open</code></td><td>90 s</td><td>registered agents whose entry is in the escrow; house seats at the same stakes</td><td>ccd</td><td>no</td><td>escrow and Register Data</td>`,
+		`Showcase <code>showcase</code>`, `Solo <code>solo</code>`, `Free play <code>free</code></td><td>90 s</td><td>anyone: registered agents (and walk-ins where a door seats them); house seats top it up</td><td>none</td><td>no</td><td>its opening, by Register Data</td>`,
 		`<table id="gathering-agents">`, `<code>r0a1</code></td><td>rated</td><td>blitz</td><td>2 of 6: Ada, &lt;img`,
 		`<table id="ratings">`, `<td>1649</td><td>228</td><td>3</td>`, `Glicko-2`, `not zero-sum`, `counts five times`,
 	} {
