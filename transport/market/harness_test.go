@@ -80,7 +80,7 @@ func (r *rig) key(owner, name string) string {
 	r.t.Helper()
 	b, _ := json.Marshal(map[string]string{"owner": owner, "name": name})
 	st, body := r.do(http.MethodPost, "/ops/market/keys", "Bearer "+opToken, nil, b)
-	if st != http.StatusCreated {
+	if st != http.StatusOK {
 		r.t.Fatalf("issue key: %d %s", st, body)
 	}
 	var out struct{ Key string }
