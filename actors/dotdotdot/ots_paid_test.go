@@ -22,7 +22,9 @@ import (
 // seats' payouts, the owner is paid the seat's payout, and the ledger invariant holds.
 func TestOTSSeatAtAPaidTablePaysTheInferenceFee(t *testing.T) {
 	var p *PaidTables
-	_, model := stubModel(t, func(r modelstub.Request) modelstub.Reply { return modelstub.Reply{Content: playingAnswer(envelopeOf(t, r))} })
+	_, model := stubModel(t, func(r modelstub.Request) modelstub.Reply {
+		return modelstub.Reply{Content: playingAnswer(envelopeOf(t, r))}
+	})
 	h := otsHarness(t, model)
 	h.product.OnStatus = func(table, status string) {
 		if p != nil {

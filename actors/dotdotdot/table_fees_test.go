@@ -45,7 +45,7 @@ func TestTablesRecordTheConfiguredFees(t *testing.T) {
 		t.Fatal(err)
 	}
 	noInference := blitz.DefaultFees()
-	noInference.Inference = 0 // no house model configured: nobody thinks on one
+	noInference.Inference = 0      // no house model configured: nobody thinks on one
 	check(j.Table, noInference, 2) // the fees beside the table's other options
 
 	h.product.Fees = &fees
