@@ -541,3 +541,18 @@ func TestOTSSeatThinksAgainAfterARestart(t *testing.T) {
 		}
 	}
 }
+
+// TestOTSWithNoModelPaysNoInferenceFee: with no house model configured an off-the-shelf seat
+// never thinks on one, so its round charges it the table fee alone (§14).
+func TestOTSWithNoModelPaysNoInferenceFee(t *testing.T) {
+	h := otsHarness(t, nil)
+	spec := otsTable(t, h, "ots-nofee", "short", 3, map[int]blitz.Playbook{1: blitz.DefaultPlaybook()}, nil)
+	round := h.open(spec)
+	ev := h.waitEvent("round.settled", and(roundIs(round), typeIs("round.settled")))
+	var p struct {
+		Fees map[string]int64 `json:"fees"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil || len(p.Fees) != 1 || p.Fees["1"] != blitz.DefaultFees().Table {
+		t.Fatalf("round.settled fees %s, want seat 1's table fee %d alone", ev.Payload, blitz.DefaultFees().Table)
+	}
+}
