@@ -29,6 +29,7 @@
 //	ratings     agent/<id> | round/<seq BE hex> | table/<id>                       DOTDOTDOT's ratings and rated rounds (ratings.go)
 //	gathering   <table id>                       DOTDOTDOT's agent tables gathering (gathering.go)
 //	market      <seq: 8 bytes BE>                the Game Master market's Deltas, append-only (market.go)
+//	market_keys <sha-256 hex of the key>         the Game Master market's API keys, hashed (marketkeys.go)
 //	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -248,7 +249,11 @@ func (c *otsChannel) fallback(ctx actor.Context, key otsKey, mv *otsMove, why er
 		c.a.Logger().Warn("ots seat: the game has no fallback policy; the move stays empty", "table", d.Table, "seat", d.Seat)
 		return
 	}
-	c.a.Logger().Info("ots seat answers from the fallback policy", "table", d.Table, "seat", d.Seat,
+	level := slog.LevelInfo
+	if errors.Is(why, errNoModel) {
+		level = slog.LevelDebug // said once at start; every move would repeat it
+	}
+	c.a.Logger().Log(context.Background(), level, "ots seat answers from the fallback policy", "table", d.Table, "seat", d.Seat,
 		"turn", d.Prompt.Move.Turn, "phase", d.Prompt.Move.Phase, "exchange", d.Prompt.Move.Exchange, "why", why)
 	body := hp.HouseAnswer(d.Prompt, otsSeed(d))
 	ctx.Send(c.a.TablePID(d.Table), &actors.SeatAnswer{Round: d.Round, From: ChannelOTS,

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"arena/games"
@@ -81,23 +80,13 @@ type Body struct {
 	messageErr error // a message that is not a string: Talk's refusal, after the action's checks
 }
 
-// ParseBody reads a move's game part strictly (canon: no duplicate or case-folded members, no
-// unsafe integers, valid UTF-8, one value): bad_request when it is not one JSON object or its
-// action is not a string. A missing action is not an error here: the game answers it with
-// illegal_move (§1.3 step 2); a message is judged by Talk, after the action (step 5). A null or
-// empty message is no message. Members' values are views of raw (read them before raw is
-// reused). Every game reads every move through it, so a flat move (parseFlat: the shape agents
-// send) is read in one pass without building canon's tree; anything else, and every refusal,
-// is canon.Parse's.
+// ParseBody reads a move's game part strictly (canon.Parse: no duplicate or case-folded
+// members, no unsafe integers, valid UTF-8, one value): bad_request when it is not one JSON
+// object or its action is not a string. A missing action is not an error here: the game answers
+// it with illegal_move (§1.3 step 2); a message is judged by Talk, after the action (step 5). A
+// null or empty message is no message. Members' values are views of raw (read them before raw
+// is reused). Every game reads every move through it: the one parser of a move.
 func ParseBody(raw []byte) (Body, error) {
-	if b, ok := parseFlat(raw); ok {
-		return b, nil
-	}
-	return parseBodyCanon(raw)
-}
-
-// parseBodyCanon is ParseBody over canon.Parse's checked value, member by member.
-func parseBodyCanon(raw []byte) (Body, error) {
 	v, err := canon.Parse(raw)
 	if err != nil {
 		return Body{}, games.Errorf(CodeBadRequest, "the move is not a JSON object: %s", canon.Reason(err))
@@ -132,150 +121,6 @@ func parseBodyCanon(raw []byte) (Body, error) {
 		b.Message, b.HasMessage = "", false
 	}
 	return b, nil
-}
-
-// maxFlat bounds the moves parseFlat reads; longer ones go to canon.
-const maxFlat = 4096
-
-// parseFlat reads a move that canon.Parse certainly accepts, as parseBodyCanon would, without
-// its tree: valid UTF-8, one object of at most 16 members whose names and string values hold no
-// escape or control character, names distinct under case folding, every value such a string,
-// an integer of at most 15 digits (within ±(2^53−1)) written -?(0|[1-9][0-9]*), true, false or
-// null, and action and message (when not null) strings. false for anything else: the caller
-// then asks canon, which gives every refusal its reason. TestParseFlatIsCanon holds the two
-// paths equal.
-func parseFlat(raw []byte) (Body, bool) {
-	if len(raw) > maxFlat || !utf8.Valid(raw) {
-		return Body{}, false
-	}
-	i := skipWS(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return Body{}, false
-	}
-	var names [16]string
-	var vals [16][]byte
-	n := 0
-	i = skipWS(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		i++
-	} else {
-		for {
-			if n == len(names) {
-				return Body{}, false
-			}
-			name, j, ok := plainString(raw, i)
-			if !ok {
-				return Body{}, false
-			}
-			for _, prev := range names[:n] {
-				if strings.EqualFold(prev, name) {
-					return Body{}, false
-				}
-			}
-			j = skipWS(raw, j)
-			if j >= len(raw) || raw[j] != ':' {
-				return Body{}, false
-			}
-			j = skipWS(raw, j+1)
-			end, ok := flatValue(raw, j)
-			if !ok {
-				return Body{}, false
-			}
-			names[n], vals[n] = name, raw[j:end]
-			n++
-			j = skipWS(raw, end)
-			if j >= len(raw) {
-				return Body{}, false
-			}
-			if raw[j] == '}' {
-				i = j + 1
-				break
-			}
-			if raw[j] != ',' {
-				return Body{}, false
-			}
-			i = skipWS(raw, j+1)
-		}
-	}
-	if skipWS(raw, i) != len(raw) {
-		return Body{}, false
-	}
-	b := Body{Members: make(map[string]json.RawMessage, n)}
-	for k := range n {
-		name, val := names[k], vals[k]
-		b.Members[name] = val
-		if (name == "action" || name == "message") && val[0] != 'n' {
-			if val[0] != '"' {
-				return Body{}, false // not a string: canon's path words the refusal
-			}
-			s := string(val[1 : len(val)-1])
-			if name == "action" {
-				b.Action, b.HasAction = s, true
-			} else {
-				b.Message, b.HasMessage = s, s != ""
-			}
-		}
-	}
-	return b, true
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// plainString is the string at b[i] when it holds no escape and no control character: its
-// content and the index past its closing quote.
-func plainString(b []byte, i int) (string, int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return string(b[i+1 : j]), j + 1, true
-		case c == '\\' || c < 0x20:
-			return "", 0, false
-		}
-	}
-	return "", 0, false
-}
-
-// flatValue is the index past the flat value at b[i] (parseFlat's kinds), false for another.
-func flatValue(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return 0, false
-	}
-	switch c := b[i]; {
-	case c == '"':
-		_, end, ok := plainString(b, i)
-		return end, ok
-	case c == '-' || '0' <= c && c <= '9':
-		j := i
-		if c == '-' {
-			j++
-		}
-		start := j
-		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
-			j++
-		}
-		digits := j - start
-		if digits == 0 || digits > 15 || digits > 1 && b[start] == '0' {
-			return 0, false
-		}
-		if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
-			return 0, false
-		}
-		return j, true
-	}
-	for _, w := range []string{"true", "false", "null"} {
-		if len(b)-i >= len(w) && string(b[i:i+len(w)]) == w {
-			return i + len(w), true
-		}
-	}
-	return 0, false
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }

@@ -1,5 +1,6 @@
 // Package market is the Game Master market's site (game-master-protocol-v2.md): its code → HTTP
-// status table, its response envelope for a refusal and, as it is built, its command endpoint.
+// status table, its response envelope for a refusal, its doors (POST /v2/request and an A2A
+// endpoint, each in front of one Seam) and its operator routes (keys, the Admin projection).
 package market
 
 import (
@@ -73,9 +74,12 @@ func Shape(c echo.Context, status int, r *door.Refusal) error {
 var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Game Master market site as transport/httpapi builds it: where it is reached (Place,
-// from config) and what it serves. Its doors are not built yet: it serves the global routes and
-// answers every other path with the market's envelope carrying not_found (404).
-type Site struct{ httpapi.Place }
+// from config) and what it serves: its Doors (nil: none, the global routes only), every other
+// path answered with the market's envelope carrying not_found (404).
+type Site struct {
+	httpapi.Place
+	Doors *Doors
+}
 
 // Name is "market".
 func (Site) Name() string { return "market" }
@@ -83,5 +87,10 @@ func (Site) Name() string { return "market" }
 // Answer is the site's refusal table and body.
 func (Site) Answer() door.Site { return Answer }
 
-// Mount mounts the site's doors on e; none is built yet.
-func (Site) Mount(e *echo.Echo) error { return nil }
+// Mount mounts the site's doors on e.
+func (s Site) Mount(e *echo.Echo) error {
+	if s.Doors != nil {
+		s.Doors.mount(e)
+	}
+	return nil
+}

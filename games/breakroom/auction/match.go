@@ -550,7 +550,7 @@ func (m *match) Abandon(now time.Time, reason string) games.Step {
 // emit appends one log line: Event.Type is the line's type, Payload its members (JCS), Turn the
 // Break Room round (lot) it belongs to (0 for match_start's and the end's lines).
 func (m *match) emit(step *games.Step, at time.Time, typ string, vis games.Visibility, payload map[string]any) {
-	p, err := breakroom.MarshalJCS(payload)
+	p, err := canon.Marshal(payload)
 	if err != nil { // unreachable: strings, booleans and small integers
 		p = []byte(`{}`)
 	}

@@ -233,8 +233,14 @@ func (v *verifier) step() {
 	case typ == "match_abandoned":
 		v.expect(v.m.Abandon(t, f.Reason).Events)
 	case (typ == "message" || typ == "message_private") && mine(f) && f.Text != nil:
-		// Talk comes just before its move's line, which names the action (and target).
+		// Talk comes just before its move's line, which names the action (and target): a log
+		// without that line there fails at the line where it should be.
 		a := v.fields(i + 1)
+		if next := i + 1; next >= len(v.lines) || v.errs[next] != nil || !mine(a) || len(a.Auto) != 0 ||
+			(v.parsed[next].Type != "action" && v.parsed[next].Type != "action_private") {
+			v.fail(next, nil, "want the line of seat %d's turn %d in round %d that carries the talk before it", o.seat, o.turn, v.m.round)
+			return
+		}
 		v.move(i, t, a.Action, a.Target, *f.Text)
 	case (typ == "action_private" || typ == "action") && mine(f) && len(f.Auto) == 0:
 		v.move(i, t, f.Action, f.Target, "")

@@ -37,9 +37,12 @@ type Config struct {
 	// answer (ErrTooLarge).
 	MaxBody int64
 	// HTTP carries the requests; nil means a client with no timeout of its own (each call's ctx
-	// bounds it).
+	// bounds it) that keeps up to 64 idle connections to the endpoint.
 	HTTP *http.Client
 }
+
+// maxIdlePerHost is how many idle connections to the endpoint a Client keeps.
+const maxIdlePerHost = 64
 
 // DefaultMaxBody is the response cap: an answer of 8+8 messages of 600 characters and four
 // commitments is under 20 KiB; the envelope is not echoed back.
@@ -78,7 +81,11 @@ func New(c Config) (*Client, error) {
 	}
 	hc := c.HTTP
 	if hc == nil {
-		hc = &http.Client{}
+		// Every off-the-shelf seat's move is one request to the one host: keep connections
+		// to it open rather than dial one per move (net/http keeps two idle by default).
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = maxIdlePerHost
+		hc = &http.Client{Transport: t}
 	}
 	max := c.MaxBody
 	if max <= 0 {

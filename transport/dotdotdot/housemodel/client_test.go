@@ -14,7 +14,7 @@ import (
 	"arena/transport/dotdotdot/housemodel/modelstub"
 )
 
-func readFixture(t *testing.T, name string) []byte {
+func readFixture(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile("testdata/" + name)
 	if err != nil {
@@ -199,4 +199,24 @@ func FuzzMessages(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkThinkLocalStub is one move's round trip to a local chat-completions endpoint: the
+// prompt built from the recorded envelope and playbook, the request, the recorded answer read.
+func BenchmarkThinkLocalStub(b *testing.B) {
+	env, pb := readFixture(b, "envelope.json"), readFixture(b, "playbook.json")
+	resp := readFixture(b, "response.json")
+	stub := modelstub.Start(func(modelstub.Request) modelstub.Reply { return modelstub.Reply{Raw: resp} })
+	defer stub.Close()
+	c, err := New(Config{URL: stub.URL, Model: "house-small"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Think(ctx, env, pb); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
