@@ -125,7 +125,7 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions) *match {
 	return m
 }
 
-// Act applies one input at now. Kinds:
+// Act applies one input at now (never earlier than the last line written: notBefore). Kinds:
 //
 //   - "answer": the open prompt's move, body {"action": …, "target"?: seat, "message"?: text}
 //     (other members ignored, §1.3). Refusals, in §1.3's order (*games.Error; nothing changes
