@@ -34,13 +34,16 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 // deadline means the seat was away (protocol "Reconnecting"), a sit_in means its key came back.
 // Lines after the end other than a paid match's money lines differ.
 func Verify(lines [][]byte) Report {
-	v := &verifier{rep: Report{Lines: len(lines), At: -1, Seq: -1}}
+	v := &verifier{rep: Report{Lines: len(lines), At: -1, Seq: -1}, back: -1}
 	for i, l := range lines {
-		if pl, err := breakroom.ParseLine(l); err == nil && pl.Type == "deal_private" {
+		pl, err := breakroom.ParseLine(l)
+		if err == nil && pl.Type == "deal_private" {
 			continue
 		}
 		v.lines = append(v.lines, l)
 		v.orig = append(v.orig, i)
+		v.parsed = append(v.parsed, pl)
+		v.errs = append(v.errs, err)
 	}
 	v.total = len(lines)
 	v.run()
@@ -59,6 +62,9 @@ type verifier struct {
 	msgs   map[[3]int]string // (round, seat, turn) → talk
 	rep    Report
 	failed bool
+	// back is the first line (of lines) stamped earlier than the line before it, -1 when the
+	// log's instants never run backwards.
+	back int
 }
 
 // lineFields are the members the re-simulation reads to choose its next input.
@@ -99,6 +105,10 @@ func (v *verifier) fail(i int, want []byte, reason string, args ...any) {
 	if v.failed {
 		return
 	}
+	if v.back >= 0 && v.back <= i {
+		v.timeGoesBack()
+		return
+	}
 	v.failed = true
 	v.rep.OK = false
 	v.rep.At = v.total
@@ -134,13 +144,10 @@ func (d *logDealer) deal(round int, seats []int) []dealt {
 }
 
 func (v *verifier) run() {
-	v.parsed = make([]breakroom.LogLine, len(v.lines))
-	v.errs = make([]error, len(v.lines))
 	v.msgs = map[[3]int]string{}
 	v.cards = &logDealer{commits: map[[2]int]string{}, shown: map[[2]int]dealt{}}
 	end := -1
-	for i, l := range v.lines {
-		v.parsed[i], v.errs[i] = breakroom.ParseLine(l)
+	for i := range v.lines {
 		if v.errs[i] != nil {
 			continue
 		}
@@ -168,6 +175,7 @@ func (v *verifier) run() {
 			}
 		}
 	}
+	v.back = v.backwards()
 	if len(v.lines) == 0 {
 		v.fail(0, nil, "the log is empty")
 		return
@@ -238,7 +246,41 @@ func (v *verifier) run() {
 			return
 		}
 	}
+	if v.back >= 0 {
+		v.timeGoesBack()
+		return
+	}
 	v.rep.OK = true
+}
+
+// backwards is the first line stamped earlier than the line before it (protocol "Match log":
+// t is the writer's clock, which never runs back), -1 when there is none. Lines whose t is not
+// an instant are left to the line-by-line comparison.
+func (v *verifier) backwards() int {
+	var last time.Time
+	for i := range v.lines {
+		if v.errs[i] != nil {
+			continue
+		}
+		t, ok := v.at(i)
+		if !ok {
+			continue
+		}
+		if t.Before(last) {
+			return i
+		}
+		last = t
+	}
+	return -1
+}
+
+// timeGoesBack fails at line v.back: a move or line dated before what precedes it (a move before
+// its turn opened, a hand's line before its deal) is not what the server wrote, though every
+// line after it may agree with it.
+func (v *verifier) timeGoesBack() {
+	i := v.back
+	v.back = -1
+	v.fail(i, nil, "t %s is earlier than the line before it: the log's instants never run backwards", v.parsed[i].T)
 }
 
 // setup rebuilds the match's Setup from match_start and the revealed seed (no deal key: the
