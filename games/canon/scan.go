@@ -86,6 +86,7 @@ func (r ref) span() []byte { n := r.node(); return r.t.raw[n.start:n.end] }
 // nothing between tables.
 type scanner struct {
 	data   []byte
+	text   string // data as a string when it is short (see sharedText), else ""
 	i      int
 	t      *tree
 	path   []pathElem
@@ -130,6 +131,11 @@ func (s *scanner) pathString() string {
 	return out
 }
 
+// sharedText is the longest input whose member names share one copy of it (a move body, a log
+// line: one allocation for all their names, not one each); a longer input's names are copied
+// one by one, so that a name kept after the parse does not hold the whole input.
+const sharedText = 4096
+
 // maxInput is the longest input parse takes: offsets are held in 32 bits.
 const maxInput = 1<<31 - 1
 
@@ -155,6 +161,9 @@ func parse(raw []byte) (ref, error) {
 		t.elems = make([]int32, 0, n+4)
 	}
 	s := &scanner{data: raw, t: t}
+	if len(raw) <= sharedText {
+		s.text = string(raw)
+	}
 	s.mstack, s.estack, s.path = s.mroom[:0], s.eroom[:0], s.proom[:0]
 	n, err := s.parse()
 	if err != nil {
@@ -483,7 +492,12 @@ func (s *scanner) str() (string, error) {
 	for s.i < len(s.data) {
 		c := s.data[s.i]
 		if c == '"' {
-			v := string(s.data[start:s.i])
+			var v string
+			if s.text != "" {
+				v = s.text[start:s.i]
+			} else {
+				v = string(s.data[start:s.i])
+			}
 			s.i++
 			return v, nil
 		}
