@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"arena/games"
@@ -21,7 +22,9 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 // Verify re-simulates an Inference match from its public log once it has ended (arena
 // verify-log; protocol "Match log"), and proves every revealed value honest (§2.2, J8): each
 // showdown reveal's value and salt must hash to the commitment the hand's deal line published,
-// or the check fails at that showdown line. The deal key is never revealed, so the
+// or the check fails at that showdown line; a deal line's commitment that is not of §2.2's form,
+// or repeats another, fails at that deal line. No line may be stamped earlier than the line before
+// it. The deal key is never revealed, so the
 // re-simulation cannot deal: it takes the commitments from the deal lines and the values from
 // the reveals, and holds every unrevealed card lower than any shown. It proves the reveals, the
 // betting, the payouts, the busts, the ranking and the seed's commitment; it cannot prove that a
@@ -62,6 +65,8 @@ type verifier struct {
 	msgs   map[[3]int]string // (round, seat, turn) → talk
 	rep    Report
 	failed bool
+	// commits are the commitments the deal lines checked so far published.
+	commits map[string]bool
 	// back is the first line (of lines) stamped earlier than the line before it, -1 when the
 	// log's instants never run backwards.
 	back int
@@ -451,6 +456,12 @@ func (v *verifier) expect(evs []games.Event) {
 			v.fail(v.pos, want, "not a log line: %v", v.errs[v.pos])
 			return
 		}
+		if e.Type == "deal" && v.parsed[v.pos].Type == "deal" {
+			if reason := v.wellFormed(v.pos); reason != "" {
+				v.fail(v.pos, want, "%s", reason)
+				return
+			}
+		}
 		if e.Type == "showdown" && v.parsed[v.pos].Type == "showdown" {
 			if reason := v.honest(v.pos); reason != "" {
 				v.fail(v.pos, want, "%s", reason)
@@ -470,8 +481,43 @@ func (v *verifier) expect(evs []games.Event) {
 	}
 }
 
-// honest checks showdown line i's reveals (§2.9): each value within 1..deck_size and, with its
-// salt, hashing to the commitment its hand's deal line published; "" when all do.
+// wellFormed checks deal line i's commitments (§2.2): each "sha256:" and 64 lowercase hex
+// digits, and none equal to another in the match (the match id, round and seat are hashed in,
+// so two honest commitments never are); "" when they are. A commitment that is never opened
+// is proved no further (J8).
+func (v *verifier) wellFormed(i int) string {
+	if v.commits == nil {
+		v.commits = map[string]bool{}
+	}
+	for _, c := range v.fields(i).Commits {
+		h, ok := strings.CutPrefix(c.Commit, "sha256:")
+		switch {
+		case !ok || !lowerHex(h, 64):
+			return fmt.Sprintf("seat %d's commitment %q is not \"sha256:\" and 64 lowercase hex digits", c.Seat, c.Commit)
+		case v.commits[c.Commit]:
+			return fmt.Sprintf("seat %d's commitment %s repeats another of the match's", c.Seat, c.Commit)
+		}
+		v.commits[c.Commit] = true
+	}
+	return ""
+}
+
+// lowerHex says s is n lowercase hex digits.
+func lowerHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// honest checks showdown line i's reveals (§2.9): each salt 32 lowercase hex digits (§2.2), each
+// value within 1..deck_size and, with its salt, hashing to the commitment its hand's deal line
+// published; "" when all do.
 func (v *verifier) honest(i int) string {
 	f := v.fields(i)
 	if f.Round == nil {
@@ -482,6 +528,8 @@ func (v *verifier) honest(i int) string {
 		switch {
 		case !ok:
 			return fmt.Sprintf("seat %d's reveal in round %d has no commitment in the hand's deal line", r.Seat, *f.Round)
+		case !lowerHex(r.Salt, 32):
+			return fmt.Sprintf("seat %d's salt %q in round %d is not 32 lowercase hex digits", r.Seat, r.Salt, *f.Round)
 		case r.Value < 1 || r.Value > v.m.cfg.DeckSize:
 			return fmt.Sprintf("seat %d's revealed value %d in round %d is outside 1..%d", r.Seat, r.Value, *f.Round, v.m.cfg.DeckSize)
 		case Commit(v.m.setup.Round, *f.Round, r.Seat, r.Value, r.Salt) != commit:

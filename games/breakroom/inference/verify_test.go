@@ -193,3 +193,28 @@ func TestVerifyTimeGoesBack(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyMalformedCommitment: a commitment that is not "sha256:" and 64 lowercase hex digits,
+// one that another seat's commitment repeats (the seat is hashed in, so no two can be equal), or
+// a revealed salt that is not 32 lowercase hex digits fails at its line, though the seat it
+// belongs to folded and its commitment is never opened (§2.2).
+func TestVerifyMalformedCommitment(t *testing.T) {
+	pub := workedExample(t).publicLog()
+	deal, sd := lineOf(t, pub, `"type":"deal"`), lineOf(t, pub, `"type":"showdown"`)
+	seat1 := "934d6972116259610a8f270e85b6d84c882c31730452ba87a92963e9d31669f5"
+	for _, c := range []struct {
+		n        int
+		old, new string
+	}{
+		{deal, `sha256:1779a62e`, `sha256:1779A62E`},
+		{deal, `sha256:1779a62e`, `sha256:1779a6`},
+		{deal, `sha256:1779a62e`, `md5:1779a62e`},
+		{deal, `"commit":"sha256:1779a62e150f7cc128ac03d1186355184ed98e406c428dba24ad69c388c6b3dd"`, `"commit":"sha256:` + seat1 + `"`},
+		{sd, `"salt":"a860bf30e73d1f92c40169304749cab2"`, `"salt":"A860BF30E73D1F92C40169304749CAB2"`},
+	} {
+		rep := VerifyJSONL(tamper(t, pub, c.n, c.old, c.new))
+		if rep.OK || rep.At != c.n {
+			t.Fatalf("%s → %s on line %d: %+v", c.old, c.new, c.n, rep)
+		}
+	}
+}
