@@ -127,6 +127,40 @@ func TestVerifyFailsAtAlteredLine(t *testing.T) {
 	}
 }
 
+// TestVerifyRefusesTimeGoingBack: a move, a timeout or an abandon whose t is before its turn
+// opened (the line before it) fails at that line: the log's instants are the re-simulation's
+// inputs, and a log writer stamps in order.
+func TestVerifyRefusesTimeGoingBack(t *testing.T) {
+	lines := workedExample(t).lines()
+	tb := newTable(t, setupN(3, seq0(), `{"lots":1}`))
+	tb.bid(0, 3)
+	tb.evs = append(tb.evs, tb.m.Abandon(tb.now.Add(time.Second), "server_shutdown").Events...)
+	abandoned := tb.lines()
+	for _, c := range []struct {
+		name     string
+		lines    [][]byte
+		at       int
+		old, new string
+	}{
+		{"a move before the previous move", lines, 6, `08:00:02.000Z`, `08:00:00.500Z`},
+		{"a move before the match started", lines, 6, `08:00:02.000Z`, `07:59:00.000Z`},
+		{"a lot's first move before the lot opened", lines, 14, `08:00:04.000Z`, `08:00:02.999Z`},
+		{"an abandon before the open turn", abandoned, len(abandoned) - 1, `08:00:02.000Z`, `08:00:00.999Z`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			alt := append([][]byte{}, c.lines...)
+			if !bytes.Contains(alt[c.at], []byte(c.old)) {
+				t.Fatalf("line %d has no %s: %s", c.at, c.old, alt[c.at])
+			}
+			alt[c.at] = bytes.Replace(alt[c.at], []byte(c.old), []byte(c.new), 1)
+			rep := Verify(alt)
+			if rep.OK || rep.At != c.at || !strings.Contains(rep.Reason, "before") {
+				t.Fatalf("report %+v, want a failure at line %d naming the earlier instant", rep, c.at)
+			}
+		})
+	}
+}
+
 func TestVerifyRefusesIncompleteLogs(t *testing.T) {
 	lines := workedExample(t).lines()
 	n := len(lines)
