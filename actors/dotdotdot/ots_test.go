@@ -541,3 +541,42 @@ func TestOTSSeatThinksAgainAfterARestart(t *testing.T) {
 		}
 	}
 }
+
+// TestOTSWithNoModelPaysNoInferenceFee: with no house model configured an off-the-shelf seat
+// never thinks on one, so its round charges it the table fee alone (§14).
+func TestOTSWithNoModelPaysNoInferenceFee(t *testing.T) {
+	h := otsHarness(t, nil)
+	spec := otsTable(t, h, "ots-nofee", "short", 3, map[int]blitz.Playbook{1: blitz.DefaultPlaybook()}, nil)
+	round := h.open(spec)
+	ev := h.waitEvent("round.settled", and(roundIs(round), typeIs("round.settled")))
+	var p struct {
+		Fees map[string]int64 `json:"fees"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil || len(p.Fees) != 1 || p.Fees["1"] != blitz.DefaultFees().Table {
+		t.Fatalf("round.settled fees %s, want seat 1's table fee %d alone", ev.Payload, blitz.DefaultFees().Table)
+	}
+}
+
+// TestOTSModelDeadline: the model is given §5.3's BYO deadline for the phase from delivery (13 s
+// for a talk exchange or scouting, 20 s at commit), never past one second before the envelope's
+// deadline, and half the time left on a move shorter than two seconds.
+func TestOTSModelDeadline(t *testing.T) {
+	for _, c := range []struct {
+		phase string
+		left  time.Duration // the envelope's deadline, from delivery
+		want  time.Duration // the model's, from delivery
+	}{
+		{"talk", 13 * time.Second, 12 * time.Second},              // the agent clock's talk exchange
+		{"commit", 20 * time.Second, 19 * time.Second},            // the agent clock's commit
+		{"talk", 3 * time.Minute, 13 * time.Second},               // the chat clock: held to §5.3's
+		{"commit", 3 * time.Minute, 20 * time.Second},             // likewise
+		{"scouting", 90 * time.Second, 13 * time.Second},          // scouting as a talk exchange
+		{"talk", 1500 * time.Millisecond, 750 * time.Millisecond}, // a short move: half of it
+		{"talk", -time.Second, -time.Second / 2},                  // past: no time (the fallback at once)
+	} {
+		p := games.Prompt{Move: games.Move{Turn: 1, Phase: c.phase}, Deadline: t0.Add(c.left)}
+		if got := otsBy(t0, p).Sub(t0); got != c.want {
+			t.Errorf("%s, %v left: the model has %v, want %v", c.phase, c.left, got, c.want)
+		}
+	}
+}

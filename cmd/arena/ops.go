@@ -20,12 +20,13 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops feedback | ops handles | ops revoke-handle NAME [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops feedback | ops handles | ops revoke-handle NAME | ops market keys create OWNER_ID|list|revoke ID | ops market admin [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
 const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|showcase [FORMAT]|feedback|handles|revoke-handle NAME [flags]
+       arena ops market keys create OWNER_ID [--name NAME] | market keys list | market keys revoke ID | market admin [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, or lists
 the feedback notes players sent (the scouting notice's /v1/feedback and the chat seat's
@@ -41,6 +42,11 @@ escrow; ratings: every rating against its rated rounds, every rated round agains
 handles lists Break Room's handles (NIP-05 names), the revoked ones with when and why;
 revoke-handle NAME revokes one (--reason says why): the name stops resolving and stays taken,
 the key keeps its record and may claim another name. Both ask the Break Room site (--host).
+market keys create OWNER_ID issues a Game Master market API key for that Owner (a Delegate:
+--name names it; several keys of one Owner act as one Player) and prints it alone on the last
+line, once: the server keeps only its hash. market keys list lists the keys (id, Owner,
+Delegate, when issued and revoked); market keys revoke ID revokes one at once. market admin
+prints the market's Admin projection (JSON). All ask the market site (--market-host).
 
 flags (anywhere on the line):
   --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)
@@ -51,6 +57,8 @@ flags (anywhere on the line):
   --breakroom    feedback: Break Room's notes (socket, HTTP and MCP), from the Break Room site (--host)
   --host H       handles, revoke-handle, feedback --breakroom: the Break Room site's Host name (default breakroom.localhost)
   --reason TEXT  revoke-handle: why (kept with the handle's record)
+  --name NAME    market keys create: the Delegate's name (operator data, never public)
+  --market-host H  market: the market site's Host name (default market.localhost)
 `
 
 // runOps is `arena ops`. Exit 0 on success, 1 when the server refused or could not be reached,
@@ -70,6 +78,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	host := fs.String("host", "breakroom.localhost", "")
 	reason := fs.String("reason", "", "")
 	brFeedback := fs.Bool("breakroom", false, "")
+	delegate := fs.String("name", "", "")
+	marketHost := fs.String("market-host", "market.localhost", "")
 	// Flags may come before or after the verb and the id.
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -90,6 +100,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		method, path = http.MethodPost, "/ops/tables/"+url.PathEscape(pos[1])+"/"+pos[0]
 	case len(pos) == 1 && pos[0] == "handles", len(pos) == 2 && pos[0] == "revoke-handle":
 		// Break Room's: opsHandles, below.
+	case len(pos) >= 2 && pos[0] == "market":
+		// The market's: opsMarket, below.
 	case len(pos) == 2 && pos[0] == "check":
 		method, path = http.MethodGet, "/ops/checks/"+url.PathEscape(pos[1])
 	case (len(pos) == 1 || len(pos) == 2) && pos[0] == "showcase":
@@ -111,6 +123,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	if pos[0] == "market" {
+		return opsMarket(ctx, strings.TrimRight(base, "/"), *marketHost, tok, pos, *delegate, *asJSON, stdout, stderr)
+	}
 	if pos[0] == "handles" || pos[0] == "revoke-handle" {
 		return opsHandles(ctx, strings.TrimRight(base, "/"), *host, tok, pos, *reason, *asJSON, stdout, stderr)
 	}
