@@ -261,8 +261,8 @@ func TestVerifySubMillisecond(t *testing.T) {
 // at the end. Verify is linear in the log; what makes `-fuzz` look stalled is the fuzzer's
 // minimization of every input that finds new coverage: up to -fuzzminimizetime (60 s by default)
 // of O(n²) candidates in the input's length, each a whole verify, during which the exec count
-// does not move. The input is therefore one line, not the whole log; fuzz with a short
-// minimization, e.g. go test -run '^$' -fuzz '^FuzzVerify$' -fuzzminimizetime 1x.
+// does not move. The input is therefore one line, not the whole log, and TestMain makes the
+// minimization short.
 func FuzzVerify(f *testing.F) {
 	golden, err := os.ReadFile("testdata/worked_example.jsonl")
 	if err != nil {
