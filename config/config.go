@@ -181,7 +181,7 @@ func Default() Config {
 		Dotdotdot: Dotdotdot{Site: Site{Hosts: []string{"dotdotdot.localhost"}}},
 		Breakroom: Breakroom{Site: Site{Hosts: []string{"breakroom.localhost"}}},
 		Warden:    Warden{Site: Site{Hosts: []string{"warden.localhost"}}},
-		Market:    Market{Site: Site{Hosts: []string{"market.localhost"}}},
+		Market:    defaultMarket(),
 	}
 }
 
@@ -279,6 +279,7 @@ func (c Config) Validate() error {
 	}
 	c.Dotdotdot.validate(bad)
 	c.Breakroom.validate(bad)
+	c.Market.validate(bad)
 	c.validateSites(bad)
 	return errors.Join(errs...)
 }

@@ -64,7 +64,7 @@ func leaves(t *testing.T, c Config) map[string]string {
 func keyOf(t *testing.T, s setting) string {
 	t.Helper()
 	base := leaves(t, Default())
-	for _, v := range []string{"7s", "127.0.0.1:1", "a.example,b.example", "3/5s", "true", "4096", "x-sample"} {
+	for _, v := range []string{"7s", "127.0.0.1:1", "a.example,b.example", "3/5s", "true", "4096", "x-sample", "[]"} {
 		c := Default()
 		if s.set(&c, v) != nil {
 			continue

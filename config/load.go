@@ -34,6 +34,18 @@ func boolean(f func(c *Config) *bool) func(*Config, string) error {
 	}
 }
 
+// jsonValue sets a value written as JSON (strict: unknown members refused).
+func jsonValue(f func(c *Config) any) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		dec := json.NewDecoder(strings.NewReader(v))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(f(c)); err != nil {
+			return fmt.Errorf("want JSON, got %q: %v", v, err)
+		}
+		return nil
+	}
+}
+
 func hosts(f func(c *Config) *[]string) func(*Config, string) error {
 	return func(c *Config, v string) error { *f(c) = hostList(v); return nil }
 }
@@ -135,6 +147,12 @@ var settings = []setting{
 	{"warden-addr", "ARENA_WARDEN_ADDR", "Warden site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Warden.Site.Addr })},
 	{"market-hosts", "ARENA_MARKET_HOSTS", "Game Master market site's Host names, comma-separated (default market.localhost)", hosts(func(c *Config) *[]string { return &c.Market.Site.Hosts })},
 	{"market-addr", "ARENA_MARKET_ADDR", "Game Master market site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Market.Site.Addr })},
+	{"market-game-id", "ARENA_MARKET_GAME_ID", "Game Master market: the Standing's gameId (default arena-market)", str(func(c *Config) *string { return &c.Market.GameID })},
+	{"market-assets", "ARENA_MARKET_ASSETS", "Game Master market: the Assets and their Unit Prices, JSON [{\"id\",\"unitPrice\",\"nonTransferable\"}] (default credits 1, wood 4, stone 6)", jsonValue(func(c *Config) any { return &c.Market.Assets })},
+	{"market-starting-assets", "ARENA_MARKET_STARTING_ASSETS", "Game Master market: the Starting Assets of each new Player, JSON [{\"assetId\",\"quantity\"}] (default credits 100, wood 10, stone 5)", jsonValue(func(c *Config) any { return &c.Market.StartingAssets })},
+	{"market-rules", "ARENA_MARKET_RULES", "Game Master market: the hidden Game Rules, JSON (games/market.Rule list; default none)", jsonValue(func(c *Config) any { return &c.Market.Rules })},
+	{"market-gateway-header", "ARENA_MARKET_GATEWAY_HEADER", "Game Master market: the header a trusted gateway puts the caller's Owner ID in (default none)", str(func(c *Config) *string { return &c.Market.Gateway.Header })},
+	{"market-gateway-from", "ARENA_MARKET_GATEWAY_FROM", "Game Master market: the gateway's addresses (IPs or CIDR prefixes, comma-separated); its header is honoured from these only (default none)", hosts(func(c *Config) *[]string { return &c.Market.Gateway.From })},
 }
 
 // ErrHelp is returned by Load when -h or --help was given (usage has been printed).

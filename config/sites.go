@@ -180,12 +180,6 @@ type Warden struct {
 	Site Site `json:"site"`
 }
 
-// Market is the Game Master market section (game-master-protocol-v2.md). Its command endpoint
-// is not built yet: the site answers the global routes and its protocol's not_found error.
-type Market struct {
-	Site Site `json:"site"`
-}
-
 // Sites lists the four protocols' sites by name, DOTDOTDOT first (the site of unclaimed hosts).
 func (c Config) Sites() []NamedSite {
 	return []NamedSite{

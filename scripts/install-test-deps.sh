@@ -2,7 +2,8 @@
 # Installs what the client tests need, idempotently (scripts/test.sh calls it; safe to re-run):
 #   - `npm ci` in every test client folder that has a package-lock.json (the A2A JS SDK agent in
 #     transport/a2a/testagent, the Break Room agent in transport/breakroom/testagent, the Break
-#     Room MCP client in transport/breakroom/mcp/testclient, and any
+#     Room MCP client in transport/breakroom/mcp/testclient, the market's A2A JS SDK client in
+#     transport/market/testclient, and any
 #     other folder listed below as it lands), skipped when its
 #     node_modules already matches the lock;
 #   - Debian's chromium for the browser tests, when apt-get is there and chromium is not (set
@@ -17,6 +18,7 @@ client_dirs=(
   transport/dotdotdot/chatseat/testclient
   transport/breakroom/testagent
   transport/breakroom/mcp/testclient
+  transport/market/testclient
 )
 
 if command -v npm >/dev/null 2>&1; then

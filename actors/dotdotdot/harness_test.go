@@ -26,7 +26,7 @@ const progressMax = 2 * time.Minute
 // t.TempDir, with channels fed by the OnEvents and OnStatus hooks so tests synchronise on what
 // the arena did, never on sleeps (the joins' and A2A channel's twin of package actors' harness).
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	store *storage.Store
 	clock *actors.FakeClock
 	eng   *countdown.Engine
@@ -44,7 +44,7 @@ type harness struct {
 	last   map[string]string
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: actors.NewFakeClock(t0), eng: &countdown.Engine{},
 		key: ed25519.NewKeyFromSeed(make([]byte, 32)), events: make(chan games.Event, 100000),

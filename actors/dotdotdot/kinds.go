@@ -102,7 +102,7 @@ var tableKinds = []TableKind{
 	{Kind: KindSolo, Title: "Solo", Scouting: 90 * time.Second, Sits: SitOnePlayer, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
 		Join: `walk-ins: POST /v1/walkin/join {"table":"solo"}; agents: POST /v1/join {"table":"solo"}`},
 	{Kind: KindShowcase, Title: "Showcase", Scouting: 90 * time.Second, Sits: SitInHouse, Stakes: StakesNone, Chain: ChainRegister, Anchors: anchorsRegister,
-		Join: "opened by the house; watch it in the lobby"},
+		Join: "opened by the house (arena ops showcase); watch it in the lobby"},
 	{Kind: KindPaid, Title: "Paid table", Scouting: 90 * time.Second, Sits: SitPaidAgents, Stakes: StakesCCD, Escrow: true, Chain: ChainEscrow, Anchors: anchorsEscrow,
 		Join: `POST /v1/join {"table":"open"}, then the entry to the escrow before starts_at`},
 	{Kind: KindRated, Title: "Rated table", Scouting: 60 * time.Second, Sits: SitBadges, Stakes: StakesNone, Rated: true, Chain: ChainRegister, Anchors: anchorsRegister,

@@ -16,7 +16,9 @@ const KindShowcase = "showcase"
 // OpenTable is actors.Arena's OpenTable with §12's lever rule written into every Blitz seat
 // (setLevers) first: every DOTDOTDOT table opens through here (the desk's Practice, walkin and
 // hosted tables, an agent's Practice, the paid tables), so who holds a seat's levers is decided
-// by the product in one place, from the table's kind, and enforced by the game. Errors are
+// by the product in one place, from the table's kind, and enforced by the game. The table's fees
+// are written in too (setFees): the configured ones, with no inference fee when no house model
+// is configured (every off-the-shelf seat then plays the fallback policy). Errors are
 // actors.Arena.OpenTable's.
 //
 // The table's kind (kinds.go) is enforced here too: its seats must be seats the kind lets sit
@@ -24,7 +26,11 @@ const KindShowcase = "showcase"
 // §5.2), Free play registers its opening alone (setAnchors, §5.5), and every Badge seat shows
 // its Badge's rating (setRatings, §5.4, §15).
 func (a *Arena) OpenTable(ctx context.Context, spec actors.TableSpec) (string, error) {
-	spec = setFees(setOwners(setLevers(spec), a.opts.HouseOwner), a.fees())
+	fees := a.fees()
+	if a.opts.Model == nil {
+		fees.Inference = 0 // §14: no seat thinks on a house model this arena does not have
+	}
+	spec = setFees(setOwners(setLevers(spec), a.opts.HouseOwner), fees)
 	spec = a.setRatings(setScouting(setAnchors(spec)))
 	if err := admit(spec, a.ratedRounds); err != nil {
 		return "", err

@@ -10,18 +10,22 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/storage"
+	"arena/transport/dotdotdot/housemodel/modelstub"
 )
 
 // TestOTSSeatAtAPaidTablePaysTheInferenceFee: an off-the-shelf agent holds a seat at a paid
 // Short table (entry 1000 CCD, paid by its owner), its playbook kept with the hold; the table
 // opens with it on the ots channel (kind ots, the playbook in the table's options) beside two
-// house seats, the round plays to the end (no house model: the fallback policy, said each
-// time) and settles in the ledger. The seat's fees are §14's table and inference fees, the
+// house seats, the round plays to the end on the house model (a local stub) and settles in the
+// ledger. The seat's fees are §14's table and inference fees, the
 // house's take in the ledger is the game's (action, table and inference fees) with the house
 // seats' payouts, the owner is paid the seat's payout, and the ledger invariant holds.
 func TestOTSSeatAtAPaidTablePaysTheInferenceFee(t *testing.T) {
 	var p *PaidTables
-	h := otsHarness(t, nil)
+	_, model := stubModel(t, func(r modelstub.Request) modelstub.Reply {
+		return modelstub.Reply{Content: playingAnswer(envelopeOf(t, r))}
+	})
+	h := otsHarness(t, model)
 	h.product.OnStatus = func(table, status string) {
 		if p != nil {
 			p.TableStatus(table, status)

@@ -475,3 +475,108 @@ func codeOf(err error) string {
 	}
 	return fmt.Sprint(err)
 }
+
+// TestOTSSeatThinksAgainAfterARestart: the arena stops while the house model is thinking an
+// off-the-shelf move (turn 1 exchange 2); after the restart the table redelivers the open move,
+// the ots channel asks the model again, with the seat's playbook as before, and takes its
+// answer: the round plays to the reveal with every move of the seat the model's, the
+// interrupted one once.
+func TestOTSSeatThinksAgainAfterARestart(t *testing.T) {
+	var mu sync.Mutex
+	hung := make(chan struct{}, 1)
+	seen := map[string]int{}
+	stub, model := stubModel(t, func(r modelstub.Request) modelstub.Reply {
+		e := envelopeOf(t, r)
+		at := fmt.Sprintf("%d/%s/%d", e.Turn, e.Phase, e.Exchange)
+		mu.Lock()
+		seen[at]++
+		n := seen[at]
+		mu.Unlock()
+		if at == "1/talk/2" && n == 1 {
+			hung <- struct{}{}
+			return modelstub.Reply{Hang: true}
+		}
+		return modelstub.Reply{Content: playingAnswer(e)}
+	})
+	h := otsHarness(t, model)
+	pb := blitz.Playbook{Text: "Remember me after a restart.", Dials: blitz.DefaultPlaybook().Dials}
+	round := h.open(otsTable(t, h, "ots-restart", "short", 3, map[int]blitz.Playbook{1: pb}, map[string]any{"mole": 2}))
+	select {
+	case <-hung:
+	case <-time.After(waitMax):
+		t.Fatal("the model was never asked turn 1 exchange 2")
+	}
+	h.stop()
+	h.start()
+	h.waitEvent("round.revealed", and(roundIs(round), typeIs("round.revealed")))
+	evs, _, err := h.arena.Transcript(context.Background(), round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := scriptedSeats(evs); sc[1] != 0 {
+		t.Fatalf("seat 1 announced scripted %d times", sc[1])
+	}
+	lines := 0
+	for _, e := range evs {
+		var p struct {
+			From int    `json:"from"`
+			Text string `json:"text"`
+		}
+		if e.Type == "message.public" && json.Unmarshal(e.Payload, &p) == nil && p.From == 1 {
+			if !strings.HasPrefix(p.Text, "ots seat 1 says hello") {
+				t.Fatalf("seat 1 said %q: not the model's", p.Text)
+			}
+			lines++
+		}
+	}
+	mu.Lock()
+	again := seen["1/talk/2"]
+	mu.Unlock()
+	if lines != 6 || again != 2 {
+		t.Fatalf("seat 1: %d lines (want 6), turn 1 exchange 2 asked %d times (want 2: before and after the restart)", lines, again)
+	}
+	for _, r := range stub.Requests() {
+		if !strings.Contains(r.Messages[0].Content, pb.Text) {
+			t.Fatalf("a request without the seat's playbook: %.200s", r.Messages[0].Content)
+		}
+	}
+}
+
+// TestOTSWithNoModelPaysNoInferenceFee: with no house model configured an off-the-shelf seat
+// never thinks on one, so its round charges it the table fee alone (§14).
+func TestOTSWithNoModelPaysNoInferenceFee(t *testing.T) {
+	h := otsHarness(t, nil)
+	spec := otsTable(t, h, "ots-nofee", "short", 3, map[int]blitz.Playbook{1: blitz.DefaultPlaybook()}, nil)
+	round := h.open(spec)
+	ev := h.waitEvent("round.settled", and(roundIs(round), typeIs("round.settled")))
+	var p struct {
+		Fees map[string]int64 `json:"fees"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil || len(p.Fees) != 1 || p.Fees["1"] != blitz.DefaultFees().Table {
+		t.Fatalf("round.settled fees %s, want seat 1's table fee %d alone", ev.Payload, blitz.DefaultFees().Table)
+	}
+}
+
+// TestOTSModelDeadline: the model is given §5.3's BYO deadline for the phase from delivery (13 s
+// for a talk exchange or scouting, 20 s at commit), never past one second before the envelope's
+// deadline, and half the time left on a move shorter than two seconds.
+func TestOTSModelDeadline(t *testing.T) {
+	for _, c := range []struct {
+		phase string
+		left  time.Duration // the envelope's deadline, from delivery
+		want  time.Duration // the model's, from delivery
+	}{
+		{"talk", 13 * time.Second, 12 * time.Second},              // the agent clock's talk exchange
+		{"commit", 20 * time.Second, 19 * time.Second},            // the agent clock's commit
+		{"talk", 3 * time.Minute, 13 * time.Second},               // the chat clock: held to §5.3's
+		{"commit", 3 * time.Minute, 20 * time.Second},             // likewise
+		{"scouting", 90 * time.Second, 13 * time.Second},          // scouting as a talk exchange
+		{"talk", 1500 * time.Millisecond, 750 * time.Millisecond}, // a short move: half of it
+		{"talk", -time.Second, -time.Second / 2},                  // past: no time (the fallback at once)
+	} {
+		p := games.Prompt{Move: games.Move{Turn: 1, Phase: c.phase}, Deadline: t0.Add(c.left)}
+		if got := otsBy(t0, p).Sub(t0); got != c.want {
+			t.Errorf("%s, %v left: the model has %v, want %v", c.phase, c.left, got, c.want)
+		}
+	}
+}

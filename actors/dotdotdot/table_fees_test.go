@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"arena/actors"
@@ -12,7 +13,8 @@ import (
 
 // TestTablesRecordTheConfiguredFees: every Blitz table the product opens (a walk-in's Practice,
 // an agent's Practice) records the configured fees in its options (§14 "arena config"), so it
-// charges them and replays with them; with none configured, §14's. Its other options stay.
+// charges them and replays with them; with none configured, §14's, less the inference fee while no
+// house model is configured. Its other options stay.
 func TestTablesRecordTheConfiguredFees(t *testing.T) {
 	h, _ := blitzHarness(t)
 	ctx := context.Background()
@@ -42,9 +44,12 @@ func TestTablesRecordTheConfiguredFees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(j.Table, blitz.DefaultFees(), 2) // the fees beside the table's other options
+	noInference := blitz.DefaultFees()
+	noInference.Inference = 0      // no house model configured: nobody thinks on one
+	check(j.Table, noInference, 2) // the fees beside the table's other options
 
 	h.product.Fees = &fees
+	h.product.Model = refusingModel{} // with a house model configured, its inference fee too
 	h.stop()
 	h.start()
 	r, err := h.arena.JoinAgent(ctx, AgentJoin{Agent: joinAgentID, Name: "Ada", Endpoint: "https://ada.example/a2a", Table: "practice", Format: "short", Human: true})
@@ -55,4 +60,11 @@ func TestTablesRecordTheConfiguredFees(t *testing.T) {
 	if got := h.arena.fees(); got != fees {
 		t.Errorf("the product's fees %+v, want %+v", got, fees)
 	}
+}
+
+// refusingModel is a configured house model that never answers.
+type refusingModel struct{}
+
+func (refusingModel) Think(context.Context, []byte, []byte) ([]byte, error) {
+	return nil, errors.New("refusingModel: no answer")
 }

@@ -178,7 +178,7 @@ type flightDone struct {
 type pending struct {
 	to    *actor.PID // who asked (nil: an expiry pass, which answers nobody)
 	req   *Request   // to run again if a write before its own failed (nil: an expiry pass)
-	delta []byte     // the encoded Delta it committed to the State (nil: none)
+	delta *gm.Delta  // the Delta it committed to the State (nil: none)
 	reply *Reply
 }
 
@@ -213,9 +213,7 @@ func (a *marketActor) Receive(ctx actor.Context) {
 			a.off = nil // it has fired
 			step := gm.Expire(a.st, a.m.clock.Now())
 			p := &pending{}
-			if err := a.stage(p, step.Delta); err != nil {
-				a.m.o.Logger.Warn("market expiry pass not staged", "err", err)
-			} else if p.delta != nil {
+			if a.stage(p, step.Delta); p.delta != nil {
 				a.answer(ctx, p)
 			}
 			a.arm(ctx)
@@ -276,29 +274,21 @@ func (a *marketActor) request(ctx actor.Context, to *actor.PID, r *Request) {
 	}
 	step := gm.Apply(a.st, r.Owner, r.Body, a.m.clock.Now())
 	p := &pending{to: to, req: r, reply: &Reply{Body: step.Response}}
-	if err := a.stage(p, step.Delta); err != nil {
-		a.m.o.Logger.Warn("market delta not encoded: nothing answered", "err", err)
-		a.send(ctx, to, &Reply{Err: err.Error()})
-		return
-	}
+	a.stage(p, step.Delta)
 	a.answer(ctx, p)
 	a.arm(ctx)
 }
 
-// stage encodes d into p and commits it to the State (an empty Delta needs neither). A Delta
-// that does not encode commits nothing.
-func (a *marketActor) stage(p *pending, d gm.Delta) error {
+// stage commits d to the State and keeps it in p for the next write (an empty Delta needs
+// neither). The write encodes it, off the actor's goroutine: a committed Delta is never
+// changed afterwards (Commit copies what it keeps, and Apply works on copies).
+func (a *marketActor) stage(p *pending, d gm.Delta) {
 	if d.Empty() {
-		return nil
-	}
-	b, err := json.Marshal(d)
-	if err != nil {
-		return fmt.Errorf("%w: encode: %v", ErrUnavailable, err)
+		return
 	}
 	a.st.Commit(d)
 	a.seq++
-	p.delta = b
-	return nil
+	p.delta = &d
 }
 
 // answer sends p's reply now when it wrote nothing and nothing is waiting for the disk, and
@@ -319,23 +309,32 @@ func (a *marketActor) kick(ctx actor.Context) {
 		return
 	}
 	a.flight, a.queue = a.queue, nil
-	var enc [][]byte
+	var ds []*gm.Delta
 	for _, p := range a.flight {
 		if p.delta != nil {
-			enc = append(enc, p.delta)
+			ds = append(ds, p.delta)
 		}
 	}
 	self, inc, root := ctx.Self(), a.inc, ctx.ActorSystem().Root
-	if len(enc) == 0 { // only answers that waited on a write that has landed
+	if len(ds) == 0 { // only answers that waited on a write that has landed
 		root.Send(self, &flightDone{inc: inc})
 		return
 	}
-	first := a.seq - uint64(len(enc)) + 1 // the queue was everything after the last write
+	first := a.seq - uint64(len(ds)) + 1 // the queue was everything after the last write
 	m := a.m
 	m.writing.Lock()
 	go func() {
+		enc := make([][]byte, len(ds))
+		var err error
+		for i, d := range ds {
+			if enc[i], err = encodeDelta(d); err != nil {
+				break
+			}
+		}
 		t := time.Now()
-		err := m.store.AppendMarket(first, enc)
+		if err == nil {
+			err = m.store.AppendMarket(first, enc)
+		}
 		took := time.Since(t)
 		m.writing.Unlock()
 		if m.o.OnCommit != nil {
@@ -373,6 +372,15 @@ func (a *marketActor) landed(ctx actor.Context, err error) {
 			a.request(ctx, p.to, p.req)
 		}
 	}
+}
+
+// encodeDelta is d as it is stored: its JSON.
+func encodeDelta(d *gm.Delta) ([]byte, error) {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("encode delta: %w", err)
+	}
+	return b, nil
 }
 
 func (a *marketActor) send(ctx actor.Context, to *actor.PID, msg any) {

@@ -47,6 +47,9 @@ type Options struct {
 	// Log, optional, is the round's input log (the arena's store holds it): Check replays it
 	// (games.Replay) and compares the replayed transcript with t's, event for event.
 	Log *Log
+	// Now is the checker's clock, for a replay's seq (a showing cannot have started in the
+	// future); nil: time.Now.
+	Now func() time.Time
 }
 
 // Log is a round's input log for a replay: the engine that plays it, the Setup it was made from,
@@ -112,7 +115,9 @@ func (r Report) FirstFail() (Line, bool) {
 // record, its signature verifies where a key is known); every anchor the game's plan says the
 // arena had to request (games.AnchorPlanner) was recorded with the rebuilt kind, seq and hash,
 // and the transaction it names holds, on chain, 50 bytes that decode to that kind, the round's
-// number, that seq and that hash.
+// number, that seq and that hash; and every replay anchor t lists (a showing of the recorded
+// round, checkReplays) carries the recorded transcript's hash, the round and a plausible start,
+// and is on chain as such.
 func Check(ctx context.Context, t Transcript, o Options) Report {
 	if o.Wait <= 0 {
 		o.Wait = 30 * time.Second
@@ -190,6 +195,7 @@ func Check(ctx context.Context, t Transcript, o Options) Report {
 		rc := bySeq[s][0]
 		add(rc.pos, false, fmt.Sprintf("anchor #%d %s", s, rc.kind), "event %d records an anchor the round never requested (%d were)", rc.pos+1, len(exp))
 	}
+	checkReplays(ctx, t, cs, n, o, add)
 	sort.SliceStable(r.Lines, func(i, j int) bool { return r.Lines[i].Pos < r.Lines[j].Pos })
 	return r
 }

@@ -37,13 +37,16 @@ type Event struct {
 }
 
 // Transcript is a round's ordered event list: the body of GET /v1/rounds/{round}/transcript,
-// {"round": "T-<n>", "events": [...]}.
+// {"round": "T-<n>", "events": [...], "replays": [...]}. Replays are the showings of the
+// recorded round (§5.5 kind replay), listed beside the events and not among them: a showing
+// never changes the transcript it shows.
 type Transcript struct {
-	Round  string
-	Events []Event
+	Round   string
+	Events  []Event
+	Replays []Replay
 }
 
-// Parse reads a transcript: {"round", "events"} as the server serves it, or a bare JSON array
+// Parse reads a transcript: {"round", "events", "replays"} as the server serves it, or a bare JSON array
 // of events (the round is then the first event's). Errors: not JSON of either shape, an event
 // that is not an object, no round id.
 func Parse(raw []byte) (Transcript, error) {
@@ -56,13 +59,14 @@ func Parse(raw []byte) (Transcript, error) {
 		}
 	} else {
 		var body struct {
-			Round  string            `json:"round"`
-			Events []json.RawMessage `json:"events"`
+			Round   string            `json:"round"`
+			Events  []json.RawMessage `json:"events"`
+			Replays []Replay          `json:"replays"`
 		}
 		if err := json.Unmarshal(raw, &body); err != nil {
 			return t, fmt.Errorf("verify: transcript: %w", err)
 		}
-		t.Round, evs = body.Round, body.Events
+		t.Round, evs, t.Replays = body.Round, body.Events, body.Replays
 	}
 	for i, r := range evs {
 		var e Event

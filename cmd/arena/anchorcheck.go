@@ -41,7 +41,10 @@ the round had to register (opened, exchange, commitment, turn, transcript) it re
 seq and hash from the events, compares them with the anchor.<kind> event, fetches the named
 transaction from the node, decodes its 50 DataRegistered bytes and compares all four fields.
 It recomputes the open-round anchor from the revealed salts and every sealed commitment's id
-from its canonical bytes. The checks are the round's game's (its engine in the bracket arena
+from its canonical bytes. Every replay anchor the body lists ("replays": a showing of the
+recorded round, registered when it started) must carry the recorded transcript's hash (the
+events up to the reveal), the round's number and, as seq, a Unix second after the reveal, and
+its transaction must hold exactly that on chain. The checks are the round's game's (its engine in the bracket arena
 serve hosts: the game the transcript's first event names in its payload's "game", or --game).
 One line per check ("ok" or "FAIL"), then a summary line.
 

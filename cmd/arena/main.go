@@ -1,5 +1,5 @@
 // Command arena is the game server and its tools: serve, sim, anchor-check, ops, devchain,
-// chain, check-data, bench, brload, verify-log (the table in commands). main only parses the sub-command and calls
+// chain, check-data, bench, brload, marketload, verify-log (the table in commands). main only parses the sub-command and calls
 // it; everything is wired in the sub-command's own file. Every command's -h and --help print its
 // usage on standard output and exit 0; a usage error prints it on standard error and exits 2.
 package main
@@ -31,6 +31,7 @@ func commands() map[string]command {
 		"chain":        chainCommand,
 		"check-data":   checkDataCommand,
 		"devchain":     devchainCommand,
+		"marketload":   marketloadCommand,
 		"ops":          opsCommand,
 		"serve":        serveCommand,
 		"sim":          simCommand,

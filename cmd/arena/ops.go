@@ -20,12 +20,13 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops feedback | ops handles | ops revoke-handle NAME [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops feedback | ops handles | ops revoke-handle NAME | ops market keys create OWNER_ID|list|revoke ID | ops market admin [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
-const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|feedback|handles|revoke-handle NAME [flags]
+const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|showcase [FORMAT]|feedback|handles|revoke-handle NAME [flags]
+       arena ops market keys create OWNER_ID [--name NAME] | market keys list | market keys revoke ID | market admin [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, or lists
 the feedback notes players sent (the scouting notice's /v1/feedback and the chat seat's
@@ -33,12 +34,19 @@ feedback tool, oldest first), over /ops/* with the operator token. A stop gives 
 walk-in seats for good: their moves are dropped, they are free to join another table, and a
 later restart plays them on in silence.
 A table that has finished its round cannot be restarted or stopped (refused, exit 1).
+showcase opens a DOTDOTDOT Showcase (in-house agents only, each holding its human's levers) in
+FORMAT (blitz, the default, or short) and prints its table and round.
 check runs one of the server's consistency checks (paid: the paid tables' ledger against the
-escrow) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding
+escrow; ratings: every rating against its rated rounds, every rated round against its table) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding
 (or the server could not be asked), 2 when the server has no check NAME.
 handles lists Break Room's handles (NIP-05 names), the revoked ones with when and why;
 revoke-handle NAME revokes one (--reason says why): the name stops resolving and stays taken,
 the key keeps its record and may claim another name. Both ask the Break Room site (--host).
+market keys create OWNER_ID issues a Game Master market API key for that Owner (a Delegate:
+--name names it; several keys of one Owner act as one Player) and prints it alone on the last
+line, once: the server keeps only its hash. market keys list lists the keys (id, Owner,
+Delegate, when issued and revoked); market keys revoke ID revokes one at once. market admin
+prints the market's Admin projection (JSON). All ask the market site (--market-host).
 
 flags (anywhere on the line):
   --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)
@@ -49,6 +57,8 @@ flags (anywhere on the line):
   --breakroom    feedback: Break Room's notes (socket, HTTP and MCP), from the Break Room site (--host)
   --host H       handles, revoke-handle, feedback --breakroom: the Break Room site's Host name (default breakroom.localhost)
   --reason TEXT  revoke-handle: why (kept with the handle's record)
+  --name NAME    market keys create: the Delegate's name (operator data, never public)
+  --market-host H  market: the market site's Host name (default market.localhost)
 `
 
 // runOps is `arena ops`. Exit 0 on success, 1 when the server refused or could not be reached,
@@ -68,6 +78,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	host := fs.String("host", "breakroom.localhost", "")
 	reason := fs.String("reason", "", "")
 	brFeedback := fs.Bool("breakroom", false, "")
+	delegate := fs.String("name", "", "")
+	marketHost := fs.String("market-host", "market.localhost", "")
 	// Flags may come before or after the verb and the id.
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -88,8 +100,12 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		method, path = http.MethodPost, "/ops/tables/"+url.PathEscape(pos[1])+"/"+pos[0]
 	case len(pos) == 1 && pos[0] == "handles", len(pos) == 2 && pos[0] == "revoke-handle":
 		// Break Room's: opsHandles, below.
+	case len(pos) >= 2 && pos[0] == "market":
+		// The market's: opsMarket, below.
 	case len(pos) == 2 && pos[0] == "check":
 		method, path = http.MethodGet, "/ops/checks/"+url.PathEscape(pos[1])
+	case (len(pos) == 1 || len(pos) == 2) && pos[0] == "showcase":
+		method, path = http.MethodPost, "/ops/showcase"
 	default:
 		fmt.Fprint(stderr, opsUsage)
 		return 2
@@ -107,6 +123,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	if pos[0] == "market" {
+		return opsMarket(ctx, strings.TrimRight(base, "/"), *marketHost, tok, pos, *delegate, *asJSON, stdout, stderr)
+	}
 	if pos[0] == "handles" || pos[0] == "revoke-handle" {
 		return opsHandles(ctx, strings.TrimRight(base, "/"), *host, tok, pos, *reason, *asJSON, stdout, stderr)
 	}
@@ -123,7 +142,14 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	if pos[0] == "tables" && !*asJSON {
 		into = &list
 	}
-	body, status, code := opsAsk(ctx, opsRequest{method: method, url: strings.TrimRight(base, "/") + path, limit: 16 << 20}, tok, into, stderr)
+	var send []byte
+	if pos[0] == "showcase" {
+		send = []byte(`{}`)
+		if len(pos) == 2 {
+			send, _ = json.Marshal(map[string]string{"format": pos[1]})
+		}
+	}
+	body, status, code := opsAsk(ctx, opsRequest{method: method, url: strings.TrimRight(base, "/") + path, body: send, limit: 16 << 20}, tok, into, stderr)
 	if code != 0 {
 		if pos[0] == "check" && status == http.StatusNotFound {
 			return 2 // no such check: a usage error, never a finding's exit 1
@@ -132,6 +158,14 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	if pos[0] == "check" {
 		return printCheck(body, *asJSON, stdout, stderr)
+	}
+	if pos[0] == "showcase" && !*asJSON {
+		var sc struct{ Table, Round string }
+		if !decodeAnswer(body, &sc, stderr) {
+			return 1
+		}
+		fmt.Fprintf(stdout, "showcase %s %s\n", sc.Table, sc.Round)
+		return 0
 	}
 	if *asJSON || pos[0] != "tables" {
 		if *asJSON {

@@ -181,7 +181,21 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		return err
 	}
 	defer br.flush()
-	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, g)
+	var mkOwn net.Addr
+	for _, o := range own {
+		if o.name == "market" {
+			mkOwn = o.ln.Addr()
+		}
+	}
+	mkOrigin, err := marketOrigin(cfg, ln.Addr(), mkOwn)
+	if err != nil {
+		return err
+	}
+	mkDoors, err := startMarket(cfg, sec, store, rt.System(), mkOrigin, log)
+	if err != nil {
+		return err
+	}
+	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors, g)
 	if err != nil {
 		return err
 	}

@@ -39,5 +39,25 @@ func TestServeKindsAndRatings(t *testing.T) {
 	if code := opsMain(ctx, []string{"check", "ratings", "--server", s.url, "--data", data}, noEnv, &out, &errb); code != 0 {
 		t.Fatalf("arena ops check ratings: exit %d: %s %s", code, out.String(), errb.String())
 	}
+	// The house opens a Showcase: in-house seats only; the ops list shows its kind.
+	out.Reset()
+	if code := opsMain(ctx, []string{"showcase", "short", "--server", s.url, "--data", data}, noEnv, &out, &errb); code != 0 {
+		t.Fatalf("arena ops showcase: exit %d: %s %s", code, out.String(), errb.String())
+	}
+	f := strings.Fields(out.String())
+	if len(f) != 3 || f[0] != "showcase" || !strings.HasPrefix(f[2], "T-") {
+		t.Fatalf("ops showcase printed %q", out.String())
+	}
+	out.Reset()
+	if code := opsMain(ctx, []string{"tables", "--server", s.url, "--data", data}, noEnv, &out, &errb); code != 0 || !strings.Contains(out.String(), f[1]) || !strings.Contains(out.String(), "showcase") {
+		t.Fatalf("ops tables: exit %d:\n%s", code, out.String())
+	}
+	errb.Reset()
+	if code := opsMain(ctx, []string{"showcase", "marathon", "--server", s.url, "--data", data}, noEnv, &out, &errb); code != 1 || !strings.Contains(errb.String(), "bad_request") {
+		t.Fatalf("ops showcase marathon: exit %d: %s", code, errb.String())
+	}
+	if r := s.call(ctx, "POST", "/ops/showcase", "", map[string]any{}); r.status != 401 && r.status != 403 {
+		t.Fatalf("a Showcase without the operator token: %d %s", r.status, r.raw)
+	}
 	s.stop()
 }

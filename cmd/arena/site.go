@@ -76,11 +76,11 @@ func listenSites(cfg config.Config) ([]siteListener, error) {
 }
 
 // sitesOf builds the HTTP face of `arena serve`: the four protocols' sites (DOTDOTDOT with the
-// doors dot makes; Break Room with br, its doors: breakroom.go; the Warden and the market with
-// theirs), each at the hosts and listen address its config section gives, and the Router that
+// doors dot makes; Break Room with br, its doors: breakroom.go; the market with mk, its doors:
+// market.go; the Warden with its own), each at the hosts and listen address its config section gives, and the Router that
 // picks one by Host, DOTDOTDOT for any Host no site claims. byName is each site's handler, for a
 // listen address of its own.
-func sitesOf(cfg config.Config, dot dotsite.Deps, br mounter, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
+func sitesOf(cfg config.Config, dot dotsite.Deps, br mounter, mk *market.Doors, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
 	var sites []httpapi.Site
 	for _, s := range cfg.Sites() {
 		at := httpapi.Place{HostNames: s.Hosts, ListenAddr: s.Addr}
@@ -92,7 +92,7 @@ func sitesOf(cfg config.Config, dot dotsite.Deps, br mounter, g httpapi.Global) 
 		case "warden":
 			sites = append(sites, warden.Site{Place: at})
 		case "market":
-			sites = append(sites, market.Site{Place: at})
+			sites = append(sites, market.Site{Place: at, Doors: mk})
 		default:
 			return nil, nil, fmt.Errorf("serve: no site for the %s section", s.Name)
 		}

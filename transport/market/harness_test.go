@@ -30,6 +30,7 @@ const opToken = "op-token-for-tests"
 type rig struct {
 	t     testing.TB
 	store *storage.Store
+	doors *Doors
 	auth  *Authenticator
 	srv   *httptest.Server
 	// public collects every body a public door answered, for the privacy scan.
@@ -72,7 +73,8 @@ func newRig(t testing.TB, gw Gateway) *rig {
 	}
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &rig{t: t, store: store, auth: auth, srv: srv}
+	d.Card = Card(srv.URL + "/a2a") // before any request: the card names this server
+	return &rig{t: t, store: store, doors: d, auth: auth, srv: srv}
 }
 
 // key issues a key for owner (Delegate name) through the ops route and returns it.
@@ -80,7 +82,7 @@ func (r *rig) key(owner, name string) string {
 	r.t.Helper()
 	b, _ := json.Marshal(map[string]string{"owner": owner, "name": name})
 	st, body := r.do(http.MethodPost, "/ops/market/keys", "Bearer "+opToken, nil, b)
-	if st != http.StatusCreated {
+	if st != http.StatusOK {
 		r.t.Fatalf("issue key: %d %s", st, body)
 	}
 	var out struct{ Key string }

@@ -18,7 +18,7 @@ import (
 // Ops are the market's operator routes, behind `Authorization: Bearer <operator token>`
 // (ops.Bearer: no token 401 unauthorized, a wrong one 403 forbidden):
 //
-//	POST /ops/market/keys {owner, name?}  → 201 {key, record}: a new API key, shown this once
+//	POST /ops/market/keys {owner, name?}  → {key, record}: a new API key, shown this once
 //	GET  /ops/market/keys                 → {keys: [record…]} (hashes, Owners, names; no key)
 //	POST /ops/market/keys/{id}/revoke     → {record}; unknown id: 404 not_found
 //	GET  /ops/market/admin                → the Admin projection (games/market.AdminView)
@@ -55,7 +55,7 @@ func (o *Ops) mount(e *echo.Echo) {
 			return door.Refuse(door.CodeBadRequest, err.Error())
 		}
 		c.Response().Header().Set("Cache-Control", "no-store")
-		return c.JSON(http.StatusCreated, map[string]any{"key": key, "record": rec})
+		return c.JSON(http.StatusOK, map[string]any{"key": key, "record": rec})
 	})
 	g.GET("/keys", func(c echo.Context) error {
 		ks, err := o.Keys.MarketKeys()

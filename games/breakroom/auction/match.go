@@ -163,13 +163,12 @@ func (m *match) answer(now time.Time, in games.Input) (games.Step, error) {
 	var step games.Step
 	m.open = nil
 	s.strikes, s.away = 0, false
-	line := newObj().word("action", mv.Action)
+	line := map[string]any{"action": mv.Action, "reveal": games.RevealEnd, "round": m.round, "seat": o.seat, "turn": o.turn}
 	if mv.Action == ActionBid {
 		m.bids[o.seat] = mv.Amount
-		line.int64("amount", mv.Amount)
+		line["amount"] = mv.Amount
 	}
-	m.emitRaw(&step, now, "action_private", games.Private(breakroom.HouseSeat(o.seat)),
-		line.word("reveal", games.RevealEnd).int("round", m.round).int("seat", o.seat).int("turn", o.turn).done())
+	m.emit(&step, now, "action_private", games.Private(breakroom.HouseSeat(o.seat)), line)
 	if mv.Message != "" {
 		m.held = append(m.held, heldMsg{seat: o.seat, turn: o.turn, text: mv.Message})
 	}
@@ -368,17 +367,18 @@ func (m *match) startRound(step *games.Step, at time.Time, r int) {
 	m.round, m.turn, m.next = r, 0, 0
 	clear(m.bids)
 	m.held = m.held[:0]
-	m.emitRaw(step, at, "round_start", games.Public, newObj().int("round", r).done())
+	m.emit(step, at, "round_start", games.Public, map[string]any{"round": r})
 	for i := range m.seats {
 		s := &m.seats[i]
 		if s.returning {
 			s.returning, s.sittingOut, s.strikes = false, false, 0
-			m.emitRaw(step, at, "sit_in", games.Public, newObj().int("round", r).int("seat", i).done())
+			m.emit(step, at, "sit_in", games.Public, map[string]any{"round": r, "seat": i})
 		}
 	}
 	for i := range m.seats {
-		m.emitRaw(step, at, "deal_private", games.Private(breakroom.HouseSeat(i)),
-			newObj().word("reveal", games.RevealEnd).int("round", r).int("seat", i).int64("value", m.values[r-1][i]).done())
+		m.emit(step, at, "deal_private", games.Private(breakroom.HouseSeat(i)), map[string]any{
+			"reveal": games.RevealEnd, "round": r, "seat": i, "value": m.values[r-1][i],
+		})
 	}
 }
 
@@ -389,9 +389,9 @@ func (m *match) proceed(step *games.Step, at time.Time) {
 		if m.next < len(m.seats) {
 			i := m.next
 			if m.seats[i].sittingOut {
-				m.emitRaw(step, at, "action_private", games.Private(breakroom.HouseSeat(i)),
-					newObj().word("action", ActionPass).raw("auto", "true").word("reveal", games.RevealEnd).
-						int("round", m.round).int("seat", i).done())
+				m.emit(step, at, "action_private", games.Private(breakroom.HouseSeat(i)), map[string]any{
+					"action": ActionPass, "auto": true, "reveal": games.RevealEnd, "round": m.round, "seat": i,
+				})
 				m.next++
 				continue
 			}
@@ -443,9 +443,9 @@ func (m *match) timeout(step *games.Step, at time.Time) {
 	s := &m.seats[o.seat]
 	m.open = nil
 	s.strikes++
-	m.emitRaw(step, at, "timeout_private", games.Private(breakroom.HouseSeat(o.seat)),
-		newObj().word("auto", ActionPass).word("reveal", games.RevealEnd).int("round", m.round).
-			int("seat", o.seat).int("strikes", s.strikes).int("turn", o.turn).done())
+	m.emit(step, at, "timeout_private", games.Private(breakroom.HouseSeat(o.seat)), map[string]any{
+		"auto": ActionPass, "reveal": games.RevealEnd, "round": m.round, "seat": o.seat, "strikes": s.strikes, "turn": o.turn,
+	})
 	m.next++
 	m.proceed(step, at)
 }
@@ -472,17 +472,15 @@ func (m *match) closeLot(step *games.Step, at time.Time) {
 		s.lotsWon++
 		s.valueWon += v
 		s.holdings = append(s.holdings, holding{round: r, value: v, price: price})
-		m.emitRaw(step, at, "lot_result", games.Public,
-			newObj().int64("price", price).int("round", r).raw("sold", "true").int("winner", winner).done())
+		m.emit(step, at, "lot_result", games.Public, map[string]any{"price": price, "round": r, "sold": true, "winner": winner})
 	} else {
-		m.emitRaw(step, at, "lot_result", games.Public,
-			newObj().raw("price", "null").int("round", r).raw("sold", "false").raw("winner", "null").done())
+		m.emit(step, at, "lot_result", games.Public, map[string]any{"price": nil, "round": r, "sold": false, "winner": nil})
 	}
 	for i := range m.seats {
 		s := &m.seats[i]
 		if !s.sittingOut && s.strikes >= m.cfg.StrikesLimit {
 			s.sittingOut = true
-			m.emitRaw(step, at, "sit_out", games.Public, newObj().int("round", r).int("seat", i).done())
+			m.emit(step, at, "sit_out", games.Public, map[string]any{"round": r, "seat": i})
 		}
 	}
 }
@@ -554,11 +552,6 @@ func (m *match) emit(step *games.Step, at time.Time, typ string, vis games.Visib
 	if err != nil { // unreachable: strings, booleans and small integers
 		p = []byte(`{}`)
 	}
-	m.emitRaw(step, at, typ, vis, p)
-}
-
-// emitRaw is emit of a payload already written as JCS (obj).
-func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Visibility, p []byte) {
 	m.seq++
 	ev := games.Event{Seq: m.seq, Round: m.setup.Round, Turn: m.round, At: stamp(at), Type: typ, Visibility: vis, Payload: p}
 	if typ == "match_start" || typ == "match_end" || typ == "match_abandoned" {
@@ -584,38 +577,3 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z
 func (m *match) closeTranscript() {
 	m.thash = "sha256:" + hex.EncodeToString(m.th.Sum(nil))
 }
-
-// obj writes a JCS object by hand for the lines every lot writes (the table's hot path): the
-// caller adds members in JCS order (ASCII names, sorted), values numbers, fixed ASCII words or
-// raw JSON. TestPayloadsAreJCS holds every line to canon's JCS.
-type obj struct{ b []byte }
-
-func newObj() *obj { return &obj{b: append(make([]byte, 0, 128), '{')} }
-
-func (o *obj) key(k string) *obj {
-	if len(o.b) > 1 {
-		o.b = append(o.b, ',')
-	}
-	o.b = append(append(append(o.b, '"'), k...), `":`...)
-	return o
-}
-
-func (o *obj) int(k string, v int) *obj { return o.int64(k, int64(v)) }
-
-func (o *obj) int64(k string, v int64) *obj {
-	o.key(k).b = strconv.AppendInt(o.b, v, 10)
-	return o
-}
-
-// word is a fixed ASCII word with nothing to escape ("bid", "end").
-func (o *obj) word(k, v string) *obj {
-	o.key(k).b = append(append(append(o.b, '"'), v...), '"')
-	return o
-}
-
-func (o *obj) raw(k, v string) *obj {
-	o.key(k).b = append(o.b, v...)
-	return o
-}
-
-func (o *obj) done() []byte { return append(o.b, '}') }

@@ -9,8 +9,8 @@ import (
 	"arena/games/canon"
 )
 
-// TestPayloadsAreJCS: every line's payload, those written by hand included, is its own JCS
-// (RFC 8785), through random matches that write every kind of line.
+// TestPayloadsAreJCS: every line's payload is its own JCS (RFC 8785, canon.Marshal's output),
+// through random matches that write every kind of line.
 func TestPayloadsAreJCS(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	seen := map[string]bool{}

@@ -31,3 +31,16 @@ func BenchmarkMatch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVerify verifies one whole eight-seat match of 40 hands (random conduct: talk,
+// timeouts, sit-outs, returns) from its public log per op.
+func BenchmarkVerify(b *testing.B) {
+	b.ReportAllocs()
+	log := randomMatch(b, 8, "", newRand(3), 0, nil).publicLog()
+	b.SetBytes(int64(len(log)))
+	for b.Loop() {
+		if rep := VerifyJSONL(log); !rep.OK {
+			b.Fatalf("%+v", rep)
+		}
+	}
+}

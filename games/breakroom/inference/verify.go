@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"arena/games"
@@ -21,7 +22,9 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 // Verify re-simulates an Inference match from its public log once it has ended (arena
 // verify-log; protocol "Match log"), and proves every revealed value honest (§2.2, J8): each
 // showdown reveal's value and salt must hash to the commitment the hand's deal line published,
-// or the check fails at that showdown line. The deal key is never revealed, so the
+// or the check fails at that showdown line; a deal line's commitment that is not of §2.2's form,
+// or repeats another, fails at that deal line. No line may be stamped earlier than the line before
+// it. The deal key is never revealed, so the
 // re-simulation cannot deal: it takes the commitments from the deal lines and the values from
 // the reveals, and holds every unrevealed card lower than any shown. It proves the reveals, the
 // betting, the payouts, the busts, the ranking and the seed's commitment; it cannot prove that a
@@ -34,13 +37,16 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 // deadline means the seat was away (protocol "Reconnecting"), a sit_in means its key came back.
 // Lines after the end other than a paid match's money lines differ.
 func Verify(lines [][]byte) Report {
-	v := &verifier{rep: Report{Lines: len(lines), At: -1, Seq: -1}}
+	v := &verifier{rep: Report{Lines: len(lines), At: -1, Seq: -1}, back: -1}
 	for i, l := range lines {
-		if pl, err := breakroom.ParseLine(l); err == nil && pl.Type == "deal_private" {
+		pl, err := breakroom.ParseLine(l)
+		if err == nil && pl.Type == "deal_private" {
 			continue
 		}
 		v.lines = append(v.lines, l)
 		v.orig = append(v.orig, i)
+		v.parsed = append(v.parsed, pl)
+		v.errs = append(v.errs, err)
 	}
 	v.total = len(lines)
 	v.run()
@@ -59,6 +65,11 @@ type verifier struct {
 	msgs   map[[3]int]string // (round, seat, turn) → talk
 	rep    Report
 	failed bool
+	// commits are the commitments the deal lines checked so far published.
+	commits map[string]bool
+	// back is the first line (of lines) stamped earlier than the line before it, -1 when the
+	// log's instants never run backwards.
+	back int
 }
 
 // lineFields are the members the re-simulation reads to choose its next input.
@@ -99,6 +110,10 @@ func (v *verifier) fail(i int, want []byte, reason string, args ...any) {
 	if v.failed {
 		return
 	}
+	if v.back >= 0 && v.back <= i {
+		v.timeGoesBack()
+		return
+	}
 	v.failed = true
 	v.rep.OK = false
 	v.rep.At = v.total
@@ -134,13 +149,10 @@ func (d *logDealer) deal(round int, seats []int) []dealt {
 }
 
 func (v *verifier) run() {
-	v.parsed = make([]breakroom.LogLine, len(v.lines))
-	v.errs = make([]error, len(v.lines))
 	v.msgs = map[[3]int]string{}
 	v.cards = &logDealer{commits: map[[2]int]string{}, shown: map[[2]int]dealt{}}
 	end := -1
-	for i, l := range v.lines {
-		v.parsed[i], v.errs[i] = breakroom.ParseLine(l)
+	for i := range v.lines {
 		if v.errs[i] != nil {
 			continue
 		}
@@ -168,6 +180,7 @@ func (v *verifier) run() {
 			}
 		}
 	}
+	v.back = v.backwards()
 	if len(v.lines) == 0 {
 		v.fail(0, nil, "the log is empty")
 		return
@@ -238,7 +251,41 @@ func (v *verifier) run() {
 			return
 		}
 	}
+	if v.back >= 0 {
+		v.timeGoesBack()
+		return
+	}
 	v.rep.OK = true
+}
+
+// backwards is the first line stamped earlier than the line before it (protocol "Match log":
+// t is the writer's clock, which never runs back), -1 when there is none. Lines whose t is not
+// an instant are left to the line-by-line comparison.
+func (v *verifier) backwards() int {
+	var last time.Time
+	for i := range v.lines {
+		if v.errs[i] != nil {
+			continue
+		}
+		t, ok := v.at(i)
+		if !ok {
+			continue
+		}
+		if t.Before(last) {
+			return i
+		}
+		last = t
+	}
+	return -1
+}
+
+// timeGoesBack fails at line v.back: a move or line dated before what precedes it (a move before
+// its turn opened, a hand's line before its deal) is not what the server wrote, though every
+// line after it may agree with it.
+func (v *verifier) timeGoesBack() {
+	i := v.back
+	v.back = -1
+	v.fail(i, nil, "t %s is earlier than the line before it: the log's instants never run backwards", v.parsed[i].T)
 }
 
 // setup rebuilds the match's Setup from match_start and the revealed seed (no deal key: the
@@ -409,6 +456,12 @@ func (v *verifier) expect(evs []games.Event) {
 			v.fail(v.pos, want, "not a log line: %v", v.errs[v.pos])
 			return
 		}
+		if e.Type == "deal" && v.parsed[v.pos].Type == "deal" {
+			if reason := v.wellFormed(v.pos); reason != "" {
+				v.fail(v.pos, want, "%s", reason)
+				return
+			}
+		}
 		if e.Type == "showdown" && v.parsed[v.pos].Type == "showdown" {
 			if reason := v.honest(v.pos); reason != "" {
 				v.fail(v.pos, want, "%s", reason)
@@ -428,8 +481,43 @@ func (v *verifier) expect(evs []games.Event) {
 	}
 }
 
-// honest checks showdown line i's reveals (§2.9): each value within 1..deck_size and, with its
-// salt, hashing to the commitment its hand's deal line published; "" when all do.
+// wellFormed checks deal line i's commitments (§2.2): each "sha256:" and 64 lowercase hex
+// digits, and none equal to another in the match (the match id, round and seat are hashed in,
+// so two honest commitments never are); "" when they are. A commitment that is never opened
+// is proved no further (J8).
+func (v *verifier) wellFormed(i int) string {
+	if v.commits == nil {
+		v.commits = map[string]bool{}
+	}
+	for _, c := range v.fields(i).Commits {
+		h, ok := strings.CutPrefix(c.Commit, "sha256:")
+		switch {
+		case !ok || !lowerHex(h, 64):
+			return fmt.Sprintf("seat %d's commitment %q is not \"sha256:\" and 64 lowercase hex digits", c.Seat, c.Commit)
+		case v.commits[c.Commit]:
+			return fmt.Sprintf("seat %d's commitment %s repeats another of the match's", c.Seat, c.Commit)
+		}
+		v.commits[c.Commit] = true
+	}
+	return ""
+}
+
+// lowerHex says s is n lowercase hex digits.
+func lowerHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// honest checks showdown line i's reveals (§2.9): each salt 32 lowercase hex digits (§2.2), each
+// value within 1..deck_size and, with its salt, hashing to the commitment its hand's deal line
+// published; "" when all do.
 func (v *verifier) honest(i int) string {
 	f := v.fields(i)
 	if f.Round == nil {
@@ -440,6 +528,8 @@ func (v *verifier) honest(i int) string {
 		switch {
 		case !ok:
 			return fmt.Sprintf("seat %d's reveal in round %d has no commitment in the hand's deal line", r.Seat, *f.Round)
+		case !lowerHex(r.Salt, 32):
+			return fmt.Sprintf("seat %d's salt %q in round %d is not 32 lowercase hex digits", r.Seat, r.Salt, *f.Round)
 		case r.Value < 1 || r.Value > v.m.cfg.DeckSize:
 			return fmt.Sprintf("seat %d's revealed value %d in round %d is outside 1..%d", r.Seat, r.Value, *f.Round, v.m.cfg.DeckSize)
 		case Commit(v.m.setup.Round, *f.Round, r.Seat, r.Value, r.Salt) != commit:

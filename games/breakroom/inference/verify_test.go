@@ -106,20 +106,52 @@ func TestVerifyTamperedLines(t *testing.T) {
 	}
 }
 
-// FuzzVerifyJSONL: no log panics the verifier, and it answers the same twice; the worked
-// example's public log verifies.
+// FuzzVerifyJSONL: no log panics the verifier, and it answers the same twice. Its seeds are
+// short logs: the fuzzer minimizes every input that finds new coverage by trying to remove each
+// byte range of it (quadratic in its length), so a multi-kilobyte seed holds a worker in
+// minimization for all of -fuzzminimizetime and nothing else runs. Whole genuine logs are
+// fuzzed by FuzzVerifyEdit, through small edits.
 func FuzzVerifyJSONL(f *testing.F) {
-	tb := workedExample(f)
-	pub := tb.publicLog()
-	f.Add(pub)
-	f.Add(pub[:len(pub)/2])
+	lines := breakroom.SplitLog(workedExample(f).publicLog())
 	f.Add([]byte(`{"seq":0,"t":"x","type":"match_start"}`))
+	f.Add(append(append(append([]byte{}, lines[0]...), '\n'), lines[len(lines)-1]...))
+	f.Add([]byte(`{"seq":0,"t":"2026-10-02T08:00:00.000Z","type":"match_start","game":"inference","players":[],"config":{}}` + "\n" +
+		`{"seq":1,"t":"2026-10-02T08:00:00.000Z","type":"match_abandoned","reason":"x","ranking":[],"seed":null}`))
 	f.Fuzz(func(t *testing.T, log []byte) {
 		a, b := VerifyJSONL(log), VerifyJSONL(log)
 		if a != b {
 			t.Fatalf("two answers: %+v, %+v", a, b)
 		}
-		if bytes.Equal(log, pub) && !a.OK {
+	})
+}
+
+// FuzzVerifyEdit: the worked example's public log with bytes [at, at+cut) of one line replaced
+// by put: no edit panics the verifier or makes it answer twice differently, an edit that fails
+// fails at a line of the log (or past its end), and the empty edit verifies. The input is the
+// edit, a few bytes, so minimizing it is quick however long the log.
+func FuzzVerifyEdit(f *testing.F) {
+	pub := workedExample(f).publicLog()
+	lines := breakroom.SplitLog(pub)
+	f.Add(uint8(0), uint16(0), uint8(0), []byte{})
+	f.Add(uint8(13), uint16(150), uint8(2), []byte("83"))
+	f.Add(uint8(9), uint16(30), uint8(1), []byte("0"))
+	f.Add(uint8(6), uint16(60), uint8(1), []byte("5"))
+	f.Fuzz(func(t *testing.T, line uint8, at uint16, cut uint8, put []byte) {
+		edited := make([][]byte, len(lines))
+		copy(edited, lines)
+		l := lines[int(line)%len(lines)]
+		from := min(int(at), len(l))
+		to := min(from+int(cut), len(l))
+		e := append(append(append([]byte{}, l[:from]...), put...), l[to:]...)
+		edited[int(line)%len(lines)] = e
+		log := append(bytes.Join(edited, []byte("\n")), '\n')
+		a, b := VerifyJSONL(log), VerifyJSONL(log)
+		switch {
+		case a != b:
+			t.Fatalf("two answers: %+v, %+v", a, b)
+		case !a.OK && (a.At < 0 || a.At > a.Lines):
+			t.Fatalf("a failure at line %d of %d: %+v", a.At, a.Lines, a)
+		case bytes.Equal(log, pub) && !a.OK:
 			t.Fatalf("the worked example fails: %+v", a)
 		}
 	})
@@ -139,6 +171,50 @@ func TestVerifyStopsAtTheCut(t *testing.T) {
 		tb := randomMatch(t, 3+k%6, `{"rounds":6}`, rnd, 1+rnd.IntN(25), nil)
 		if rep := VerifyJSONL(tb.publicLog()); !rep.OK || rep.End != "match_abandoned" {
 			t.Fatalf("abandoned match %d: %+v", k, rep)
+		}
+	}
+}
+
+// TestVerifyTimeGoesBack: a line stamped earlier than the line before it (a move made before
+// its turn opened, before match_start, or before the hand was dealt) fails at that line; the
+// log's instants never run backwards.
+func TestVerifyTimeGoesBack(t *testing.T) {
+	pub := workedExample(t).publicLog()
+	for _, c := range []struct{ find, old, new string }{
+		{`"seq":9,`, `08:00:01.000Z`, `07:59:59.000Z`},  // before match_start and the deal
+		{`"seq":12,`, `08:00:03.000Z`, `08:00:01.500Z`}, // before the raise it answers
+		{`"seq":23,`, `08:00:05.000Z`, `08:00:03.000Z`}, // before its hand's round_start
+		{`"seq":10,`, `08:00:02.000Z`, `08:00:00.500Z`}, // talk before the turn opened
+	} {
+		n := lineOf(t, pub, c.find)
+		rep := VerifyJSONL(tamper(t, pub, n, c.old, c.new))
+		if rep.OK || rep.At != n || !strings.Contains(rep.Reason, "earlier than") {
+			t.Fatalf("%s t %s → %s: %+v, want a failure at line %d (earlier than the line before)", c.find, c.old, c.new, rep, n)
+		}
+	}
+}
+
+// TestVerifyMalformedCommitment: a commitment that is not "sha256:" and 64 lowercase hex digits,
+// one that another seat's commitment repeats (the seat is hashed in, so no two can be equal), or
+// a revealed salt that is not 32 lowercase hex digits fails at its line, though the seat it
+// belongs to folded and its commitment is never opened (§2.2).
+func TestVerifyMalformedCommitment(t *testing.T) {
+	pub := workedExample(t).publicLog()
+	deal, sd := lineOf(t, pub, `"type":"deal"`), lineOf(t, pub, `"type":"showdown"`)
+	seat1 := "934d6972116259610a8f270e85b6d84c882c31730452ba87a92963e9d31669f5"
+	for _, c := range []struct {
+		n        int
+		old, new string
+	}{
+		{deal, `sha256:1779a62e`, `sha256:1779A62E`},
+		{deal, `sha256:1779a62e`, `sha256:1779a6`},
+		{deal, `sha256:1779a62e`, `md5:1779a62e`},
+		{deal, `"commit":"sha256:1779a62e150f7cc128ac03d1186355184ed98e406c428dba24ad69c388c6b3dd"`, `"commit":"sha256:` + seat1 + `"`},
+		{sd, `"salt":"a860bf30e73d1f92c40169304749cab2"`, `"salt":"A860BF30E73D1F92C40169304749CAB2"`},
+	} {
+		rep := VerifyJSONL(tamper(t, pub, c.n, c.old, c.new))
+		if rep.OK || rep.At != c.n {
+			t.Fatalf("%s → %s on line %d: %+v", c.old, c.new, c.n, rep)
 		}
 	}
 }

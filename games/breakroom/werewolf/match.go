@@ -53,6 +53,15 @@ type vote struct {
 	seat, target int
 }
 
+// packMove is one wolf's night move: its action, target (-1 for none), and whether it was the
+// default of a missed deadline.
+type packMove struct {
+	seat   int
+	action string
+	target int
+	auto   bool
+}
+
 // voteRecord is one day's vote_result (visible_state.vote_history).
 type voteRecord struct {
 	round  int
@@ -94,9 +103,13 @@ type match struct {
 	next  int    // index in order of the next seat to prompt
 	open  *openPrompt
 
-	picks         []int // tonight's kill pick per seat (-1 none)
-	protect       int   // tonight's protected seat (-1 none)
-	lastProtected int   // last night's protected seat (-1 none), for doctor_repeat
+	picks []int // tonight's kill pick per seat (-1 none)
+	// packNight is tonight's (after dawn, last night's) moves of the pack, in prompt order:
+	// visible_state.pack_night, so a wolf that reads no event stream (HTTP, MCP) still sees the
+	// earlier wolves' picks (§3.3).
+	packNight     []packMove
+	protect       int // tonight's protected seat (-1 none)
+	lastProtected int // last night's protected seat (-1 none), for doctor_repeat
 	votes         []vote
 	inspections   []inspection
 	history       []voteRecord
@@ -125,7 +138,7 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions) *match {
 	return m
 }
 
-// Act applies one input at now. Kinds:
+// Act applies one input at now (never earlier than the last line written: notBefore). Kinds:
 //
 //   - "answer": the open prompt's move, body {"action": …, "target"?: seat, "message"?: text}
 //     (other members ignored, §1.3). Refusals, in §1.3's order (*games.Error; nothing changes
@@ -462,6 +475,7 @@ func (m *match) startStage(step *games.Step, at time.Time, stage string) {
 		for i := range m.picks {
 			m.picks[i] = -1
 		}
+		m.packNight = m.packNight[:0]
 		m.protect = -1
 		m.order = m.living(m.order)
 	case PhaseVote:
@@ -655,6 +669,7 @@ func (m *match) play(step *games.Step, at time.Time, o *openPrompt, mv Move) {
 			if mv.Action == ActionKill {
 				m.picks[i] = mv.Target
 			}
+			m.packNight = append(m.packNight, packMove{seat: i, action: mv.Action, target: mv.Target})
 		}
 		m.emitRaw(step, at, "action_private", vis, line(true, to))
 		switch mv.Action {
@@ -709,6 +724,7 @@ func (m *match) timeout(step *games.Step, at time.Time) {
 		if s.role == RoleWolf {
 			pack := m.livingPack()
 			vis, to = houseVis(pack), others(pack, i)
+			m.packNight = append(m.packNight, packMove{seat: i, action: ActionSleep, target: -1, auto: true})
 		}
 		m.emitRaw(step, at, "timeout_private", vis, line(ActionSleep, true, to))
 	case PhaseVote:

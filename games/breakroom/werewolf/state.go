@@ -95,8 +95,10 @@ func (m *match) tail(b []byte, viewer int) []byte {
 }
 
 // state is seat i's visible_state (§3.7): the shared head, its own members (seat, role, team,
-// pack for a wolf, inspections for the seer, last_protected for the doctor, null where the role
-// has none; strikes), then the players with the roles it may know (the dead, itself, its
+// pack for a wolf, inspections for the seer, last_protected for the doctor, pack_night for a
+// living wolf: tonight's pack moves so far, {seat, action, target?, auto?} in prompt order, the
+// picks its action_private lines carry, kept through the day; null where the role has none;
+// strikes), then the players with the roles it may know (the dead, itself, its
 // packmates), the discussion pass, the vote history and today's talk.
 func (m *match) state(i int) []byte {
 	s := &m.seats[i]
@@ -129,6 +131,27 @@ func (m *match) state(i int) []byte {
 	b = append(b, `,"last_protected":`...)
 	if s.role == RoleDoctor {
 		b = appendSeat(b, m.lastProtected)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"pack_night":`...)
+	if s.role == RoleWolf && s.alive {
+		b = append(b, '[')
+		for k, pm := range m.packNight {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendInt(append(b, `{"seat":`...), pm.seat)
+			b = append(append(append(b, `,"action":"`...), pm.action...), '"')
+			if pm.target >= 0 {
+				b = appendInt(append(b, `,"target":`...), pm.target)
+			}
+			if pm.auto {
+				b = append(b, `,"auto":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
 	} else {
 		b = append(b, "null"...)
 	}

@@ -23,6 +23,7 @@ type Backend interface {
 	desk.Desk
 	desk.Hosted
 	desk.Kinds
+	Showcaser
 	chatseat.Desk
 	pages.Source
 	ops.Tables

@@ -86,6 +86,9 @@ func (s Site) Mount(e *echo.Echo) error {
 	}
 	if o.Ops != nil {
 		ops.Mount(e, o.Ops, o.OpsOptions)
+		if sc, ok := o.Desk.(Showcaser); ok {
+			mountShowcase(e, sc, o.OpsOptions)
+		}
 	}
 	meta.MountCard(e, o.Meta)
 	if o.LentCard != nil {
