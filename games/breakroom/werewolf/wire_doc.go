@@ -46,6 +46,7 @@ var StateMembers = []struct{ Name, What string }{
 	{"pack", "the wolves' seats, to a wolf; null for other roles (own)"},
 	{"inspections", "the seer's results, `[{round, target, is_wolf}]`; null for other roles (own)"},
 	{"last_protected", "the seat the doctor protected last night, which it may not protect again; null for other roles (own)"},
+	{"pack_night", "to a living wolf, the pack's moves tonight so far (kept through the day), `[{seat, action, target}]` in prompt order, a missed deadline as `sleep` with `auto: true`; null for others (own)"},
 	{"strikes", "your missed deadlines in a row (own)"},
 	{"players", "every seat's `{seat, alive}`, with `role` for the dead, for you and for your packmates, and `eliminated` (`night`, `exiled`, `left`) and `eliminated_round` for the dead"},
 	{"discussion_round", "the discussion pass, from 1, during the discussion; else null"},
