@@ -86,7 +86,10 @@ type match struct {
 	lastShow   json.RawMessage // the previous hand's showdown line, null before the first
 	open       *openPrompt
 
-	seq       int64
+	seq int64
+	// last is the instant of the last line written: an input handed an earlier one (the
+	// server's clock stepped back) is taken at it, so the log never runs backwards.
+	last      time.Time
 	abandoned string
 	th        hash.Hash // running SHA-256 of the log's lines (Result.TranscriptHash)
 	thash     string
@@ -117,9 +120,10 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions, d dealer) *match {
 //   - KindPresence: body {"away": bool}; unchanged when nothing changes, bad_request for
 //     another body.
 //
-// Anything else is bad_request.
+// Anything else is bad_request. now earlier than the last line's instant is taken as that
+// instant, so the log never runs backwards.
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
-	now = ms(now)
+	now = m.notBefore(ms(now))
 	switch in.Kind {
 	case "answer":
 		return m.answer(now, in)
@@ -714,7 +718,7 @@ func (m *match) finish(step *games.Step, at time.Time) {
 // reason, ranking, seed}, ranking the current credits with the chips of an unfinished pot back
 // with the seats that put them in (§2.8). A finished match is left as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
-	now = ms(now)
+	now = m.notBefore(ms(now))
 	var step games.Step
 	if m.phase == phaseDone {
 		return step
@@ -751,6 +755,7 @@ func (m *match) emit(step *games.Step, at time.Time, typ string, vis games.Visib
 // emitRaw is emit of a payload already written as JCS (obj).
 func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Visibility, p []byte) {
 	m.seq++
+	m.last = at
 	ev := games.Event{Seq: m.seq, Round: m.setup.Round, Turn: m.round, At: stamp(at), Type: typ, Visibility: vis, Payload: p}
 	if typ == "match_start" || typ == "match_end" || typ == "match_abandoned" {
 		ev.Turn = 0
@@ -760,6 +765,15 @@ func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Vi
 		m.th.Write([]byte("\n"))
 	}
 	step.Events = append(step.Events, ev)
+}
+
+// notBefore is now, or the last line's instant when now is earlier (§1.7: the log's t values
+// never run backwards; a deadline is never before the line that opened its turn).
+func (m *match) notBefore(now time.Time) time.Time {
+	if now.Before(m.last) {
+		return m.last
+	}
+	return now
 }
 
 // ms is t cut to the millisecond, the log's precision, so a re-simulation from the log's t

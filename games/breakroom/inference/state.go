@@ -6,6 +6,7 @@ import (
 
 	"arena/games"
 	"arena/games/breakroom"
+	"arena/games/canon"
 )
 
 // status is visible_state.status: "waiting" before the opening, "playing", "ended" after
@@ -161,45 +162,36 @@ func ints(xs []int) string {
 	return string(append(b, ']'))
 }
 
-// obj writes a JCS object by hand for the lines every hand writes: the caller adds members in
-// JCS order (ASCII names, sorted). TestPayloadsAreJCS holds every line to canon's JCS.
-type obj struct{ b []byte }
+// obj gathers a log line's members for canon.Marshal, the house's one JCS encoder: the lines
+// every hand writes name their members in a chain (newObj().int("round", r).done()), in any
+// order, and done writes them as JCS.
+type obj struct{ m map[string]any }
 
-func newObj() *obj { return &obj{b: append(make([]byte, 0, 128), '{')} }
+func newObj() *obj { return &obj{m: make(map[string]any, 6)} }
 
-func (o *obj) key(k string) *obj {
-	if len(o.b) > 1 {
-		o.b = append(o.b, ',')
+func (o *obj) int(k string, v int) *obj { o.m[k] = v; return o }
+
+func (o *obj) i64(k string, v int64) *obj { o.m[k] = v; return o }
+
+// word is a fixed word ("check", "fold").
+func (o *obj) word(k, v string) *obj { o.m[k] = v; return o }
+
+// str is a string the engine wrote (a salt, a commit).
+func (o *obj) str(k, v string) *obj { o.m[k] = v; return o }
+
+// raw is a member whose value is JSON already written (a list of objects).
+func (o *obj) raw(k, v string) *obj { o.m[k] = json.RawMessage(v); return o }
+
+// done is the line's payload as JCS. canon.Marshal refuses only what these members cannot hold
+// (invalid UTF-8, an unsafe integer, raw bytes that are not JSON): such a payload is a bug in the
+// engine, so it panics, which restarts the table from its store like any other panic.
+func (o *obj) done() []byte {
+	b, err := canon.Marshal(o.m)
+	if err != nil {
+		panic("inference: log line: " + err.Error())
 	}
-	o.b = append(append(append(o.b, '"'), k...), `":`...)
-	return o
+	return b
 }
-
-func (o *obj) int(k string, v int) *obj {
-	o.key(k).b = appendInt(o.b, v)
-	return o
-}
-
-func (o *obj) i64(k string, v int64) *obj {
-	o.key(k).b = strconv.AppendInt(o.b, v, 10)
-	return o
-}
-
-// word is a fixed ASCII word with nothing to escape ("check", "fold").
-func (o *obj) word(k, v string) *obj {
-	o.key(k).b = append(append(append(o.b, '"'), v...), '"')
-	return o
-}
-
-// str is a string of hex digits and ASCII punctuation the engine wrote (a salt, a commit).
-func (o *obj) str(k, v string) *obj { return o.word(k, v) }
-
-func (o *obj) raw(k, v string) *obj {
-	o.key(k).b = append(o.b, v...)
-	return o
-}
-
-func (o *obj) done() []byte { return append(o.b, '}') }
 
 // list writes a JSON array of raw items.
 type list struct{ b []byte }

@@ -1,56 +1,40 @@
 package werewolf
 
-import (
-	"strconv"
+import "arena/games/canon"
 
-	"arena/games/canon"
-)
+// obj gathers a log line's members for canon.Marshal, the house's one JCS encoder: the lines
+// every prompt writes name their members in a chain (newObj().int("round", r).done()), in any
+// order, and done writes them as JCS.
+type obj struct{ m map[string]any }
 
-// obj writes a JCS object by hand for the lines every prompt writes (the table's hot path): the
-// caller adds members in JCS order (ASCII names, sorted), values numbers, seats, fixed ASCII
-// words or raw JSON. TestPayloadsAreJCS holds every line to canon's JCS. Lines with free text
-// (talk) go through canon.Marshal instead.
-type obj struct{ b []byte }
+func newObj() *obj { return &obj{m: make(map[string]any, 6)} }
 
-func newObj() *obj { return &obj{b: append(make([]byte, 0, 128), '{')} }
+func (o *obj) int(k string, v int) *obj { o.m[k] = v; return o }
 
-func (o *obj) key(k string) *obj {
-	if len(o.b) > 1 {
-		o.b = append(o.b, ',')
-	}
-	o.b = append(append(append(o.b, '"'), k...), `":`...)
-	return o
-}
+// word is a fixed word ("sleep", "end").
+func (o *obj) word(k, v string) *obj { o.m[k] = v; return o }
 
-func (o *obj) int(k string, v int) *obj {
-	o.key(k).b = strconv.AppendInt(o.b, int64(v), 10)
-	return o
-}
+func (o *obj) bool(k string, v bool) *obj { o.m[k] = v; return o }
 
-// word is a fixed ASCII word with nothing to escape ("sleep", "end").
-func (o *obj) word(k, v string) *obj {
-	o.key(k).b = append(append(append(o.b, '"'), v...), '"')
-	return o
-}
-
-func (o *obj) bool(k string, v bool) *obj {
-	o.key(k).b = strconv.AppendBool(o.b, v)
-	return o
-}
-
+// seats is a list of wire seats (never null: an empty list is []).
 func (o *obj) seats(k string, v []int) *obj {
-	o.key(k).b = appendSeats(o.b, v)
-	return o
-}
-
-// text is a free-text string (talk) in its JCS form (canon.Marshal of the string alone).
-func (o *obj) text(k, v string) *obj {
-	b, err := canon.Marshal(v)
-	if err != nil { // unreachable: talk is valid UTF-8 (CheckMessage)
-		b = []byte(`""`)
+	if v == nil {
+		v = []int{}
 	}
-	o.key(k).b = append(o.b, b...)
+	o.m[k] = v
 	return o
 }
 
-func (o *obj) done() []byte { return append(o.b, '}') }
+// text is a free-text string (talk), valid UTF-8 by CheckMessage.
+func (o *obj) text(k, v string) *obj { o.m[k] = v; return o }
+
+// done is the line's payload as JCS. canon.Marshal refuses only what these members cannot hold
+// (invalid UTF-8, an unsafe integer): such a payload is a bug in the engine, so it panics, which
+// restarts the table from its store like any other panic.
+func (o *obj) done() []byte {
+	b, err := canon.Marshal(o.m)
+	if err != nil {
+		panic("werewolf: log line: " + err.Error())
+	}
+	return b
+}
