@@ -141,7 +141,7 @@ var settings = []setting{
 	{"breakroom-lobby-wait", "ARENA_BREAKROOM_PACE_LOBBY_WAIT", "Break Room lobby timer: a table opens with the minimum this long after its first entrant (default 30s)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.LobbyWait })},
 	{"breakroom-house-after", "ARENA_BREAKROOM_PACE_HOUSE_AFTER", "Break Room: house bots fill a table after an agent waited alone this long (default 1m)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.HouseAfter })},
 	{"breakroom-house-pause", "ARENA_BREAKROOM_PACE_HOUSE_PAUSE", "Break Room: a house bot's pause before each move (default 1s)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.HousePause })},
-	{"breakroom-turn", "ARENA_BREAKROOM_PACE_TURN", "Break Room: every game's move deadline (default the game's: Dilemma 10s)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.Turn })},
+	{"breakroom-turn", "ARENA_BREAKROOM_PACE_TURN", "Break Room: every game's move deadline (default the game's: Dilemma, Inference and Auction 10s, Werewolf 20s)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.Turn })},
 	{"breakroom-away", "ARENA_BREAKROOM_PACE_AWAY", "Break Room: the move deadline of a seat whose connection is gone (default 3s)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.Away })},
 	{"warden-hosts", "ARENA_WARDEN_HOSTS", "Warden site's Host names, comma-separated (default warden.localhost)", hosts(func(c *Config) *[]string { return &c.Warden.Site.Hosts })},
 	{"warden-addr", "ARENA_WARDEN_ADDR", "Warden site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Warden.Site.Addr })},

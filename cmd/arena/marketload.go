@@ -10,10 +10,12 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -35,7 +37,7 @@ var marketloadCommand = command{
 const marketloadUsage = `usage: arena marketload [--players N] [--duration D] [--nosync] [flags]
 
 Runs the Game Master market actor (actors/market) in-process on a bbolt file of its own (a
-temporary directory unless --dir names one) and N Players, one goroutine each, closed loop with
+temporary directory unless --dir names one), or uses a running server (--url), and N Players, one goroutine each, closed loop with
 no think time: each enrols, then until D has passed issues random valid commands
 (game-master-protocol-v2.md): transfers (40%), proposeExchange (15%), answers to Exchanges
 proposed or countered to it (respondToExchange approve or decline, counterExchange: 15%),
@@ -57,6 +59,12 @@ flags:
   --seed S          the Players' random choices (default 1)
   --dir DIR         keep the bbolt file in DIR (default: a temporary directory, removed)
   --verify          after the run, replay and retry every acknowledged mutation (default true)
+  --url URL         a running server's origin (http://127.0.0.1:8080) instead of in-process:
+                    every request is POST /v2/request; the server's group writes are not seen
+                    here (no commit figures), the retries go to the same server
+  --host H          with --url: the market site's Host name (default market.localhost)
+  --owner-header H  with --url: the header the server trusts from this address for the
+                    caller's Owner ID (its --market-gateway-header; default X-Owner-Id)
   --cpuprofile F    write a pprof CPU profile of this process to F
 
 exit status: 0 nothing was unavailable and every retry matched; 1 otherwise; 2 usage error.
@@ -70,6 +78,9 @@ type marketLoadOptions struct {
 	Seed     uint64
 	Dir      string // "" a temporary directory
 	Verify   bool
+	// URL is a running server's origin: the Players send POST /v2/request there (Host: Host),
+	// their Owner ID in the trusted gateway header OwnerHeader, instead of to an in-process actor.
+	URL, Host, OwnerHeader string
 }
 
 // marketLoadResult is what a market load run measured. Durations are wall-clock.
@@ -123,6 +134,9 @@ func marketloadMain(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.Uint64Var(&o.Seed, "seed", 1, "")
 	fs.StringVar(&o.Dir, "dir", "", "")
 	fs.BoolVar(&o.Verify, "verify", true, "")
+	fs.StringVar(&o.URL, "url", "", "")
+	fs.StringVar(&o.Host, "host", "market.localhost", "")
+	fs.StringVar(&o.OwnerHeader, "owner-header", "X-Owner-Id", "")
 	cpuProfile := fs.String("cpuprofile", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -143,6 +157,12 @@ func marketloadMain(ctx context.Context, args []string, stdout, stderr io.Writer
 		return usage("--players %d: 2 to 100000", o.Players)
 	case o.Duration <= 0:
 		return usage("--duration must be positive")
+	case o.URL != "" && !strings.HasPrefix(o.URL, "http://") && !strings.HasPrefix(o.URL, "https://"):
+		return usage("--url %q: want http(s)://HOST:PORT", o.URL)
+	case o.URL != "" && (o.NoSync || o.Dir != ""):
+		return usage("--nosync and --dir are for the in-process market")
+	case o.URL != "" && o.OwnerHeader == "":
+		return usage("--owner-header must name a header")
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -236,57 +256,102 @@ type playerTally struct {
 	err                                                 error
 }
 
+// marketDo sends one request as owner and returns the response envelope; an error is an
+// answer that never came or said unavailable.
+type marketDo func(ctx context.Context, owner string, body []byte) ([]byte, error)
+
+// httpMarketDo sends requests to a running server's POST /v2/request.
+func httpMarketDo(o marketLoadOptions) marketDo {
+	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: o.Players + 8}}
+	url := strings.TrimSuffix(o.URL, "/") + "/v2/request"
+	return func(ctx context.Context, owner string, body []byte) ([]byte, error) {
+		req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Host = o.Host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(o.OwnerHeader, owner)
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode >= 500 || !bytes.HasPrefix(b, []byte(`{"protocolVersion":2,`)) {
+			return nil, fmt.Errorf("%s: %s", resp.Status, b)
+		}
+		return b, nil
+	}
+}
+
 func marketLoad(ctx context.Context, o marketLoadOptions) (marketLoadResult, error) {
 	res := marketLoadResult{Players: o.Players, Refusals: map[string]int{}, AcceptedBy: map[string]int{}}
-	dir := o.Dir
-	if dir == "" {
-		d, err := os.MkdirTemp("", "marketload-")
-		if err != nil {
-			return res, err
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	}
-	path := filepath.Join(dir, "market.db")
-	store, err := storage.Open(path, storage.Options{NoSync: o.NoSync})
-	if err != nil {
-		return res, err
-	}
-	defer store.Close()
-	quiet := func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }
-	sys := actor.NewActorSystem(actor.WithLoggerFactory(quiet))
 	var (
 		cmu     sync.Mutex
 		counted bool // the commands' phase: commits are tallied
 		commits []time.Duration
 		groups  []int
 	)
-	onCommit := func(n int, took time.Duration, err error) {
-		cmu.Lock()
-		if counted && err == nil {
-			commits, groups = append(commits, took), append(groups, n)
+	var (
+		do      marketDo
+		path    string
+		store   *storage.Store
+		stop    = func() {}
+		cfg     = marketLoadConfig()
+		seed    = [32]byte{'m', 'l'}
+		quiet   = func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }
+		runName = fmt.Sprintf("marketload-%d-", time.Now().UnixNano())
+	)
+	if o.URL != "" {
+		do = httpMarketDo(o)
+	} else {
+		dir := o.Dir
+		if dir == "" {
+			d, err := os.MkdirTemp("", "marketload-")
+			if err != nil {
+				return res, err
+			}
+			defer os.RemoveAll(d)
+			dir = d
 		}
-		cmu.Unlock()
+		path = filepath.Join(dir, "market.db")
+		var err error
+		if store, err = storage.Open(path, storage.Options{NoSync: o.NoSync}); err != nil {
+			return res, err
+		}
+		defer store.Close()
+		sys := actor.NewActorSystem(actor.WithLoggerFactory(quiet))
+		onCommit := func(n int, took time.Duration, err error) {
+			cmu.Lock()
+			if counted && err == nil {
+				commits, groups = append(commits, took), append(groups, n)
+			}
+			cmu.Unlock()
+		}
+		m, err := mkt.Start(sys, store, actors.RealClock(), cfg, seed, mkt.Options{Name: "marketload", OnCommit: onCommit})
+		if err != nil {
+			sys.Shutdown()
+			return res, err
+		}
+		do, stop = m.Do, sys.Shutdown
 	}
-	cfg, seed := marketLoadConfig(), [32]byte{'m', 'l'}
-	m, err := mkt.Start(sys, store, actors.RealClock(), cfg, seed, mkt.Options{Name: "marketload", OnCommit: onCommit})
-	if err != nil {
-		sys.Shutdown()
-		return res, err
-	}
+	defer func() { stop() }()
 
 	n := o.Players
 	owners, pids := make([]string, n), make([]string, n)
 	boxes := make([]*inbox, n)
 	for i := range n {
-		owners[i], boxes[i] = fmt.Sprintf("marketload-owner-%d", i), &inbox{}
-		b, err := m.Do(ctx, owners[i], []byte(`{"protocolVersion":2,"commandId":"enroll","action":"enroll"}`))
+		owners[i], boxes[i] = runName+fmt.Sprint(i), &inbox{}
+		b, err := do(ctx, owners[i], []byte(`{"protocolVersion":2,"commandId":"enroll","action":"enroll"}`))
 		var e envelopeOf
 		if err == nil {
 			err = json.Unmarshal(b, &e)
 		}
 		if err != nil || !e.OK || e.Result.PlayerID == "" {
-			sys.Shutdown()
 			return res, fmt.Errorf("marketload: enrol player %d: %s %v", i, b, err)
 		}
 		pids[i] = e.Result.PlayerID
@@ -310,7 +375,7 @@ func marketLoad(ctx context.Context, o marketLoadOptions) (marketLoadResult, err
 		tallies[i] = t
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(o.Seed, uint64(i)))
-			p := marketPlayer{i: i, owner: owners[i], pids: pids, index: index, boxes: boxes, rng: rng, t: t, m: m}
+			p := marketPlayer{i: i, owner: owners[i], pids: pids, index: index, boxes: boxes, rng: rng, t: t, do: do}
 			for time.Now().Before(deadline) && ctx.Err() == nil && t.err == nil {
 				p.step(ctx)
 			}
@@ -363,8 +428,9 @@ func marketLoad(ctx context.Context, o marketLoadOptions) (marketLoadResult, err
 	res.RequestsPerSecond, res.AcceptedPerS = float64(res.Requests)/secs, float64(res.Accepted)/secs
 	res.MutP50, res.MutP99, res.MutMax = percentile(mut, 50), percentile(mut, 99), slices.Max(append(mut, 0))
 	res.QueryP50, res.QueryP99, res.QueryMax = percentile(query, 50), percentile(query, 99), slices.Max(append(query, 0))
-	sys.Shutdown()
-	if fi, err := os.Stat(path); err == nil {
+	stop()
+	stop = func() {}
+	if fi, err := os.Stat(path); path != "" && err == nil {
 		res.FileBytes = fi.Size()
 	}
 	if firstErr != nil {
@@ -375,20 +441,24 @@ func marketLoad(ctx context.Context, o marketLoadOptions) (marketLoadResult, err
 	}
 
 	// A new incarnation on the same file: its boot replays every Delta; every acknowledged
-	// mutation sent again must get its first answer, byte for byte.
-	sys2 := actor.NewActorSystem(actor.WithLoggerFactory(quiet))
-	defer sys2.Shutdown()
-	t0 := time.Now()
-	m2, err := mkt.Start(sys2, store, actors.RealClock(), cfg, seed, mkt.Options{Name: "marketload-2", AskTimeout: time.Minute})
-	if err != nil {
-		return res, err
+	// mutation sent again must get its first answer, byte for byte. (With URL: the same
+	// server, which has not restarted.)
+	if o.URL == "" {
+		sys2 := actor.NewActorSystem(actor.WithLoggerFactory(quiet))
+		defer sys2.Shutdown()
+		t0 := time.Now()
+		m2, err := mkt.Start(sys2, store, actors.RealClock(), cfg, seed, mkt.Options{Name: "marketload-2", AskTimeout: time.Minute})
+		if err != nil {
+			return res, err
+		}
+		if _, err := m2.Do(ctx, owners[0], []byte(`{"protocolVersion":2,"action":"readInventory"}`)); err != nil {
+			return res, fmt.Errorf("marketload: the new actor: %w", err)
+		}
+		res.Replay = time.Since(t0)
+		do = m2.Do
 	}
-	if _, err := m2.Do(ctx, owners[0], []byte(`{"protocolVersion":2,"action":"readInventory"}`)); err != nil {
-		return res, fmt.Errorf("marketload: the new actor: %w", err)
-	}
-	res.Replay = time.Since(t0)
 	for _, a := range all {
-		b, err := m2.Do(ctx, a.owner, a.body)
+		b, err := do(ctx, a.owner, a.body)
 		res.Retried++
 		switch {
 		case err != nil:
@@ -421,7 +491,7 @@ type marketPlayer struct {
 	mine  []exRef // Exchanges it proposed, for cancelExchange
 	rng   *rand.Rand
 	t     *playerTally
-	m     *mkt.Market
+	do    marketDo
 	n     int // commands sent, for the commandIds
 }
 
@@ -504,7 +574,7 @@ func (p *marketPlayer) step(ctx context.Context) {
 	}
 	mutation := action != gm.ActReadInventory && action != gm.ActReadStatement && action != gm.ActListExchanges && action != gm.ActGetExchange
 	t0 := time.Now()
-	b, err := p.m.Do(ctx, p.owner, []byte(body))
+	b, err := p.do(ctx, p.owner, []byte(body))
 	took := time.Since(t0)
 	p.t.requests++
 	if err != nil {

@@ -2,9 +2,21 @@ package main
 
 import (
 	"bytes"
+	"log/slog"
+	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"arena/actors"
+	mkt "arena/actors/market"
+	"arena/storage"
+	"arena/storage/storagetest"
+	"arena/transport/httpapi"
+	tmarket "arena/transport/market"
 )
 
 // TestMarketloadTradesAndRetriesByteForByte: the market load tool at a tiny scale: 8 Players
@@ -45,5 +57,40 @@ func TestMarketloadRefusesBadFlags(t *testing.T) {
 		if code := marketloadMain(t.Context(), tc.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) || out.Len() != 0 {
 			t.Errorf("%q: exit %d, stderr %q", tc.args, code, errb.String())
 		}
+	}
+}
+
+// TestMarketloadOverHTTP: with --url the Players send POST /v2/request to a market site (its
+// doors over a real store and actor, the Owner in the trusted gateway header from loopback),
+// and every acknowledged mutation's retry through the same door is its first answer.
+func TestMarketloadOverHTTP(t *testing.T) {
+	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
+	t.Cleanup(sys.Shutdown)
+	store := storagetest.Open(t, storage.Options{NoSync: true})
+	m, err := mkt.Start(sys, store, actors.RealClock(), marketLoadConfig(), [32]byte{1}, mkt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seam, err := tmarket.NewSeam(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth, err := tmarket.NewAuthenticator(store, tmarket.Gateway{Header: "X-Owner-Id", From: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := httpapi.Build(tmarket.Site{Doors: &tmarket.Doors{Seam: seam, Auth: auth, Card: tmarket.Card("http://market.test/a2a")}}, httpapi.Global{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	r, err := marketLoad(t.Context(), marketLoadOptions{Players: 6, Duration: time.Second, Seed: 5, Verify: true,
+		URL: srv.URL, Host: "market.localhost", OwnerHeader: "X-Owner-Id"})
+	if err != nil {
+		t.Fatalf("%v\n%v", err, r)
+	}
+	if r.Accepted == 0 || r.Queries == 0 || r.Retried != int(r.Mutations) || r.Mismatched != 0 || r.Commits != 0 {
+		t.Errorf("accepted %d, queries %d, retried %d of %d, mismatched %d, commits seen %d", r.Accepted, r.Queries, r.Retried, r.Mutations, r.Mismatched, r.Commits)
 	}
 }

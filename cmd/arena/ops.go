@@ -220,9 +220,9 @@ type opsRequest struct {
 // opsAsk sends r with the operator token tok and returns the answer's body when it is 200 OK,
 // decoded into into as well when into is not nil. Otherwise it prints why on stderr (a refusal's
 // message and code when the answer carries them: the server's {error, code}, a site's {detail,
-// code}) and returns the exit code opsMain gives: 2 when the request cannot be made, 1 when the
-// server cannot be reached, its answer cannot be read or decoded, or it refuses. status is the
-// answer's HTTP status (0 when no answer was read).
+// code}, the market's {error: {code, message}}) and returns the exit code opsMain gives: 2 when
+// the request cannot be made, 1 when the server cannot be reached, its answer cannot be read or
+// decoded, or it refuses. status is the answer's HTTP status (0 when no answer was read).
 func opsAsk(ctx context.Context, r opsRequest, tok string, into any, stderr io.Writer) (raw []byte, status, exit int) {
 	req, err := http.NewRequestWithContext(ctx, r.method, r.url, bytes.NewReader(r.body))
 	if err != nil {
@@ -249,8 +249,13 @@ func opsAsk(ctx context.Context, r opsRequest, tok string, into any, stderr io.W
 	}
 	if resp.StatusCode != http.StatusOK {
 		var e struct{ Error, Detail, Code string }
+		var env struct { // the market's envelope
+			Error struct{ Code, Message string }
+		}
 		if json.Unmarshal(raw, &e) == nil && e.Code != "" {
 			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", firstOf(e.Error, e.Detail), resp.StatusCode, e.Code)
+		} else if json.Unmarshal(raw, &env) == nil && env.Error.Code != "" {
+			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", env.Error.Message, resp.StatusCode, env.Error.Code)
 		} else {
 			fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
 		}

@@ -97,7 +97,7 @@ func verifyLogMain(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "arena verify-log: %s: game %q is not one this command re-simulates (%s)\n", pos[0], game, verifyLogGames())
 		return 2
 	}
-	rep := verify(raw)
+	rep := breakroom.InOrder(breakroom.SplitLog(raw), verify(raw))
 	if rep.OK {
 		fmt.Fprintf(stdout, "ok: %s match, %d of %d lines re-simulated through %s\n", game, rep.Checked, rep.Lines, rep.End)
 		return 0

@@ -1,6 +1,10 @@
 package breakroom
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+	"time"
+)
 
 // Report is what a game's log verifier (arena verify-log) found. OK says every line of the log
 // is the line the re-simulation wrote, through the match's end. Otherwise At is the index
@@ -38,4 +42,35 @@ func SplitLog(log []byte) [][]byte {
 		}
 	}
 	return lines
+}
+
+// InOrder is rep, or a failure at the first line of lines stamped earlier than the line before
+// it when that line comes no later than rep's own failure (or rep found none): the log writer's
+// clock never runs back (protocol "Match log"), so such a line is not what the server wrote,
+// though a game's re-simulation, which takes each move's instant from its line, may agree with
+// it. Lines whose t is not an instant are left to rep; an unverifiable rep is kept as it is.
+func InOrder(lines [][]byte, rep Report) Report {
+	if rep.Unverifiable {
+		return rep
+	}
+	var last time.Time
+	for i, l := range lines {
+		if !rep.OK && i > rep.At {
+			break
+		}
+		pl, err := ParseLine(l)
+		if err != nil {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, pl.T)
+		if err != nil {
+			continue
+		}
+		if t.Before(last) {
+			return Report{Lines: rep.Lines, Checked: min(rep.Checked, i), End: rep.End, At: i, Seq: pl.Seq, Type: pl.Type,
+				Got: string(l), Reason: fmt.Sprintf("t %s is earlier than the line before it: the log's instants never run backwards", pl.T)}
+		}
+		last = t
+	}
+	return rep
 }

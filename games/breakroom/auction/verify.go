@@ -236,6 +236,12 @@ func (v *verifier) step() {
 		v.fail(i, nil, "t %q is not an RFC 3339 instant", v.parsed[i].T)
 		return
 	}
+	if t.Before(o.opened) {
+		// The log's instants are inputs; the line before this one is at or after the turn's
+		// opening, and a log writer stamps in order.
+		v.fail(i, nil, "t %s is before the open turn opened (%s): the log's instants go back", v.parsed[i].T, stamp(o.opened))
+		return
+	}
 	f := v.fields(i)
 	mine := f.Seat != nil && *f.Seat == o.seat && f.Turn != nil && *f.Turn == o.turn && f.Round != nil && *f.Round == v.m.round
 	switch typ := v.parsed[i].Type; {
@@ -244,7 +250,15 @@ func (v *verifier) step() {
 		for v.parsed[j].Type == "message" {
 			j++
 		}
-		tj, _ := v.at(j)
+		tj, ok := v.at(j)
+		if !ok {
+			v.fail(j, nil, "t %q is not an RFC 3339 instant", v.parsed[j].T)
+			return
+		}
+		if tj.Before(o.opened) {
+			v.fail(j, nil, "t %s is before the open turn opened (%s): the log's instants go back", v.parsed[j].T, stamp(o.opened))
+			return
+		}
 		v.expect(v.m.Abandon(tj, v.fields(j).Reason).Events)
 	case typ == "action_private" && mine && len(f.Auto) == 0:
 		v.present(o)

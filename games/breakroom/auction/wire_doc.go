@@ -22,6 +22,27 @@ var LineTypes = []struct{ Type, Who string }{
 	{"match_abandoned", "everyone: standings so far and the seed (null after a crash)"},
 }
 
+// StateMembers are visible_state's members (§4.6) in the order a prompt writes them, with what
+// each holds (the "On the wire" section of /rules/auction lists them; TestStateMembersOnThePage
+// checks them against a prompt's state).
+var StateMembers = []struct{ Name, What string }{
+	{"game", "`auction`"},
+	{"rules_version", "`" + RulesVersion + "`"},
+	{"status", "`waiting`, `playing`, `ended` or `abandoned`"},
+	{"phase", "`bidding` during play, else the status"},
+	{"round", "the open lot, from 1"},
+	{"lots_total", "the lots in the match"},
+	{"seats", "every seat's `{seat, cash, lots_won, status}`, status `active` or `sitting_out` (cash is public: every price is)"},
+	{"results", "every closed lot, `{round, sold, winner, price}` (`winner` and `price` null when unsold)"},
+	{"seat", "your seat (own)"},
+	{"value", "your private value for the open lot (own; null outside a lot)"},
+	{"cash", "your cash (own)"},
+	{"holdings", "the lots you won, `[{round, value, price}]` (own)"},
+	{"strikes", "your missed deadlines in a row (own)"},
+	{"talk", "the table talk logged so far, `{round, seat, turn, text}`, the newest that fit in the frame"},
+	{"truncated", "`true`, present only when older talk was left out of `talk`"},
+}
+
 // OnTheWire is the "On the wire" section of /rules/auction (markdown, no heading): the move an
 // agent sends, the legal_actions it is offered, the default match_start.config and the log's
 // line types, written from the engine's own constants and DefaultConfig so the page and the
@@ -36,6 +57,11 @@ func OnTheWire() string {
 		legal, c.StartingCash, ActionBid)
 	fmt.Fprintf(&b, "```json\n{\"type\":\"move\",\"v\":0,\"match_id\":\"m_…\",\"round\":1,\"turn\":0,\"action\":%q,\"amount\":45,\"message\":\"optional table talk\"}\n```\n\n", ActionBid)
 	fmt.Fprintf(&b, "or `{\"action\":%q}`, copying `match_id`, `round` and `turn` from your_turn. A missed deadline plays `%s`.\n\n", ActionPass, ActionPass)
+	b.WriteString("`visible_state` (in `your_turn` and `state`; *own*: only you see it, spectators never):\n\n")
+	for _, m := range StateMembers {
+		fmt.Fprintf(&b, "- `%s`: %s\n", m.Name, m.What)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "The default `match_start.config`:\n\n```json\n%s\n```\n\n", cfg)
 	b.WriteString("Log lines (`type`), and who reads them while the match runs:\n\n")
 	for _, l := range LineTypes {

@@ -82,11 +82,15 @@ type match struct {
 	lastRaiser int // -1 when nobody raised this hand
 	toAct      int // the seat whose decision is next
 	bustRounds int // rounds in which someone busted so far (bustOrder)
+	bustRound  int // the round of the latest bust, 0 before any: its busts share bustRounds
 	actions    []handAction
 	lastShow   json.RawMessage // the previous hand's showdown line, null before the first
 	open       *openPrompt
 
-	seq       int64
+	seq int64
+	// last is the instant of the last line written: an input handed an earlier one (the
+	// server's clock stepped back) is taken at it, so the log never runs backwards.
+	last      time.Time
 	abandoned string
 	th        hash.Hash // running SHA-256 of the log's lines (Result.TranscriptHash)
 	thash     string
@@ -117,9 +121,10 @@ func newMatch(s games.Setup, cfg Config, opts []SeatOptions, d dealer) *match {
 //   - KindPresence: body {"away": bool}; unchanged when nothing changes, bad_request for
 //     another body.
 //
-// Anything else is bad_request.
+// Anything else is bad_request. now earlier than the last line's instant is taken as that
+// instant, so the log never runs backwards.
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
-	now = ms(now)
+	now = m.notBefore(ms(now))
 	switch in.Kind {
 	case "answer":
 		return m.answer(now, in)
@@ -446,18 +451,19 @@ func (m *match) startRound(step *games.Step, at time.Time, r int) {
 }
 
 // bustBelowAnte busts every seat that which admits whose credits are below the ante (§2.3 step
-// 6): bust {round, seat, credits, bustOrder}, one bustOrder for all who bust in this round.
+// 6): bust {round, seat, credits, bustOrder}, one bustOrder for all who bust in round r, at its
+// start (a seat back from sitting out) or at its end alike.
 func (m *match) bustBelowAnte(step *games.Step, at time.Time, r int, which func(int) bool) {
-	order := 0
 	for i := range m.seats {
 		s := &m.seats[i]
 		if !which(i) || s.credits >= m.cfg.Ante {
 			continue
 		}
-		if order == 0 {
+		if m.bustRound != r {
 			m.bustRounds++
-			order = m.bustRounds
+			m.bustRound = r
 		}
+		order := m.bustRounds
 		s.busted, s.bustOrder = true, order
 		m.emitRaw(step, at, "bust", games.Public,
 			newObj().int("bustOrder", order).i64("credits", s.credits).int("round", r).int("seat", i).done())
@@ -714,7 +720,7 @@ func (m *match) finish(step *games.Step, at time.Time) {
 // reason, ranking, seed}, ranking the current credits with the chips of an unfinished pot back
 // with the seats that put them in (§2.8). A finished match is left as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
-	now = ms(now)
+	now = m.notBefore(ms(now))
 	var step games.Step
 	if m.phase == phaseDone {
 		return step
@@ -751,6 +757,7 @@ func (m *match) emit(step *games.Step, at time.Time, typ string, vis games.Visib
 // emitRaw is emit of a payload already written as JCS (obj).
 func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Visibility, p []byte) {
 	m.seq++
+	m.last = at
 	ev := games.Event{Seq: m.seq, Round: m.setup.Round, Turn: m.round, At: stamp(at), Type: typ, Visibility: vis, Payload: p}
 	if typ == "match_start" || typ == "match_end" || typ == "match_abandoned" {
 		ev.Turn = 0
@@ -760,6 +767,15 @@ func (m *match) emitRaw(step *games.Step, at time.Time, typ string, vis games.Vi
 		m.th.Write([]byte("\n"))
 	}
 	step.Events = append(step.Events, ev)
+}
+
+// notBefore is now, or the last line's instant when now is earlier (§1.7: the log's t values
+// never run backwards; a deadline is never before the line that opened its turn).
+func (m *match) notBefore(now time.Time) time.Time {
+	if now.Before(m.last) {
+		return m.last
+	}
+	return now
 }
 
 // ms is t cut to the millisecond, the log's precision, so a re-simulation from the log's t

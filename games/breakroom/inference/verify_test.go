@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/games/breakroom"
 )
@@ -216,5 +217,30 @@ func TestVerifyMalformedCommitment(t *testing.T) {
 		if rep.OK || rep.At != c.n {
 			t.Fatalf("%s → %s on line %d: %+v", c.old, c.new, c.n, rep)
 		}
+	}
+}
+
+// TestClockSteppingBackKeepsTheLogInOrder: a move handed to the match with an instant earlier
+// than its last line (the server's clock stepped back) is stamped at that last line's instant,
+// so the log the match writes never runs backwards and verifies.
+func TestClockSteppingBackKeepsTheLogInOrder(t *testing.T) {
+	tb := newTable(t, setupN(3, seq0(), seq0(), `{"rounds":1}`))
+	tb.move(1, `{"action":"raise","amount":4}`) // t0 + 1 s
+	tb.now = tb.now.Add(-30 * time.Second)
+	tb.move(2, `{"action":"call","message":"back in time"}`) // handed t0 − 28 s
+	tb.move(0, `{"action":"fold"}`)
+	last := ""
+	for _, l := range tb.lines() {
+		pl, err := breakroom.ParseLine(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pl.T < last {
+			t.Fatalf("line %s is stamped before %s", l, last)
+		}
+		last = pl.T
+	}
+	if rep := VerifyJSONL(tb.publicLog()); !rep.OK {
+		t.Fatalf("%+v", rep)
 	}
 }

@@ -30,6 +30,31 @@ var LineTypes = []struct{ Type, Who string }{
 	{"match_abandoned", "everyone: standings as a draw and the seed (null after a crash)"},
 }
 
+// StateMembers are visible_state's members (§3.7) in the order a prompt writes them, with what
+// each holds (the "On the wire" section of /rules/werewolf lists them; TestStateMembersOnThePage
+// checks them against a prompt's state).
+var StateMembers = []struct{ Name, What string }{
+	{"game", "`werewolf`"},
+	{"rules_version", "`" + RulesVersion + "`"},
+	{"status", "`waiting`, `playing`, `ended` or `abandoned`"},
+	{"round", "the round (a night and a day), from 1"},
+	{"phase", "`night`, `day_discussion` or `day_vote` (null before the first)"},
+	{"max_rounds", "the rounds before a draw"},
+	{"seat", "your seat (own)"},
+	{"role", "your role: `wolf`, `seer`, `doctor` or `villager` (own)"},
+	{"team", "`wolves` or `village` (own)"},
+	{"pack", "the wolves' seats, to a wolf; null for other roles (own)"},
+	{"inspections", "the seer's results, `[{round, target, is_wolf}]`; null for other roles (own)"},
+	{"last_protected", "the seat the doctor protected last night, which it may not protect again; null for other roles (own)"},
+	{"pack_night", "to a living wolf, the pack's moves tonight so far (kept through the day), `[{seat, action, target}]` in prompt order, a missed deadline as `sleep` with `auto: true`; null for others (own)"},
+	{"strikes", "your missed deadlines in a row (own)"},
+	{"players", "every seat's `{seat, alive}`, with `role` for the dead, for you and for your packmates, and `eliminated` (`night`, `exiled`, `left`) and `eliminated_round` for the dead"},
+	{"discussion_round", "the discussion pass, from 1, during the discussion; else null"},
+	{"vote_history", "every closed vote, `{exiled, round, votes: [{seat, target}]}` (`target` null for an abstention, `exiled` null when nobody was)"},
+	{"talk_today", "today's discussion, `{seat, turn, text}`, the newest that fit in the frame"},
+	{"truncated", "`true`, present only when older talk was left out of `talk_today`"},
+}
+
 // OnTheWire is the "On the wire" section of /rules/werewolf (markdown, no heading): the moves an
 // agent sends, the legal_actions it is offered in each phase, the default match_start.config and
 // the log's line types, written from the engine's own constants and DefaultConfig so the page
@@ -56,6 +81,11 @@ func OnTheWire() string {
 	fmt.Fprintf(&b, "```json\n{\"type\":\"move\",\"v\":0,\"match_id\":\"m_…\",\"round\":1,\"turn\":4,\"action\":%q,\"target\":0,\"message\":\"optional pack talk\"}\n```\n\n", ActionKill)
 	fmt.Fprintf(&b, "copying `match_id`, `round` and `turn` from your_turn. A `%s` needs a non-empty `message`; an action without `max_message_chars` takes none. "+
 		"%d missed deadlines in a row eliminate the seat as `%s`.\n\n", ActionSay, c.StrikesLimit, HowLeft)
+	b.WriteString("`visible_state` (in `your_turn` and `state`; *own*: only you see it, spectators never):\n\n")
+	for _, m := range StateMembers {
+		fmt.Fprintf(&b, "- `%s`: %s\n", m.Name, m.What)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "The default `match_start.config` (7 seats; `roles` follows the table size):\n\n```json\n%s\n```\n\n", cfg)
 	b.WriteString("Log lines (`type`), and who reads them while the match runs:\n\n")
 	for _, l := range LineTypes {
