@@ -256,6 +256,7 @@ var bucketChecks = map[string]func(k, v []byte, rounds *bolt.Bucket) error{
 	BucketWalkinQueue: checkWalkinQueue,
 	BucketSessions:    checkSession,
 	BucketBadgeKeys:   checkBadgeKey,
+	BucketShowings:    checkShowing,
 	BucketNonces: func(_, v []byte, _ *bolt.Bucket) error {
 		if len(v) != 8 {
 			return errors.New("expiry is not 8 bytes")

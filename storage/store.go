@@ -40,6 +40,7 @@ const (
 	BucketGathering   = "gathering"    // DOTDOTDOT's agent tables gathering: free, rated, badge-gated (gathering.go)
 	BucketMarket      = "market"       // the Game Master market's Deltas, append-only (market.go)
 	BucketMarketKeys  = "market_keys"  // the Game Master market's API keys, hashed (marketkeys.go)
+	BucketShowings    = "showings"     // DOTDOTDOT's showings of recorded rounds (showings.go)
 )
 
 // SchemaVersion is written to meta/"schema" on creation; Open refuses a higher one.
@@ -49,12 +50,12 @@ const SchemaVersion = 1
 var allBuckets = []string{BucketTables, BucketEvents, BucketRounds, BucketInputs, BucketWalkins,
 	BucketLedger, BucketCommands, BucketChainQ, BucketChainIdx, BucketChainMeta, BucketNonces, BucketMeta,
 	BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
-	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys}
+	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings}
 
 // addedBuckets are buckets added to schema 1 after its first files were written: a file from
 // before them lacks them until its next writable Open creates them, and Check passes it so.
 var addedBuckets = []string{BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
-	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys}
+	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings}
 
 // retiredBuckets were created by earlier builds and never written; Open deletes them when empty
 // (and leaves one that holds keys for an operator, which Check then reports).

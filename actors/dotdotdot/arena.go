@@ -48,6 +48,10 @@ type Options struct {
 	// Mint, when set, mints the lent Badges of the tables it opens (minter.go, §15
 	// badge.minted). Nil: lent Badges stay unregistered and no transcript carries badge.minted.
 	Mint *MintOptions
+	// Replays takes the replay anchor of every showing of a recorded round when it starts (§5.5
+	// kind replay; showing.go): the chain actor, which answers the showings actor with the
+	// transaction. Nil: showings register nothing (tests without a chain).
+	Replays actors.Anchorer
 }
 
 // Arena is the DOTDOTDOT product on a running arena: the arena's own façade (embedded) and the
@@ -66,6 +70,8 @@ type Arena struct {
 	minter *actor.PID
 	// gathering is the gathering actor (gathering.go): the free, rated and badge-gated tables.
 	gathering *actor.PID
+	// showings is the showings actor (showing.go).
+	showings *actor.PID
 	// rate rates a finished table (rateTable; a test's stand-in stands for a crash before it).
 	rate func(table string) error
 }
@@ -126,6 +132,9 @@ func (a *Arena) attach(rt *actors.Arena) error {
 		return err
 	}
 	if err := startGathering(a); err != nil {
+		return err
+	}
+	if err := startShowings(a); err != nil {
 		return err
 	}
 	go func() { // rate what a crash left unrated, once the tables are restored

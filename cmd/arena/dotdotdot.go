@@ -64,7 +64,7 @@ func newDotdotdot(cfg config.Config, store *storage.Store, ch *chainHook, log *s
 	d := &dotdotdotSide{agents: ag, limits: limitersOf(cfg.HTTP.Limits), log: log}
 	d.arena = dotdotdot.New(dotdotdot.Options{Paces: pacesOf(cfg.Dotdotdot.Pace), Agents: ag.caller, Resolver: ag.keys,
 		OnStatus: ag.onStatus, Anchorer: paidAnchorer{ag}, HouseOwner: ch.net.houseOwner(), Fees: feesOf(cfg.Dotdotdot.Fees),
-		Mint: d.mintOptions(ch), Model: model})
+		Mint: d.mintOptions(ch), Model: model, Replays: ch.anchorer})
 	return d, nil
 }
 

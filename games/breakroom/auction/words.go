@@ -169,7 +169,7 @@ func (Engine) Narrate(e games.Event, names map[int]string) string {
 		}
 		return fmt.Sprintf("Lot %d is unsold: every seat passed.", l.Round)
 	case "sit_out":
-		return seat() + " missed three deadlines in a row and sits out, passing automatically."
+		return seat() + " missed its deadlines too many times in a row and sits out, passing automatically."
 	case "sit_in":
 		return seat() + " is back at the table."
 	case "action_private":

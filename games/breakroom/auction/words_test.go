@@ -91,3 +91,28 @@ func TestNamesAreDisplayNames(t *testing.T) {
 		t.Errorf("match_start in words %q, want %q", got, wantLine)
 	}
 }
+
+// TestWordsSitOutNamesNoCount: a sit_out in words claims no number of misses, for the strike
+// limit is the config's (strikes_limit; 2 here), not always §4.5's 3.
+func TestWordsSitOutNamesNoCount(t *testing.T) {
+	tb := newTable(t, setupN(3, seq0(), `{"lots":2,"strikes_limit":2}`))
+	for range 2 {
+		tb.expire(0)
+		tb.pass(1)
+		tb.pass(2)
+	}
+	outs := 0
+	for _, ev := range tb.evs {
+		if ev.Type != "sit_out" {
+			continue
+		}
+		outs++
+		s := Engine{}.Narrate(ev, Engine{}.Names(tb.evs))
+		if strings.Contains(s, "three") || !strings.Contains(s, "Agent 1") || !strings.Contains(s, "sits out") {
+			t.Errorf("sit_out in words: %q", s)
+		}
+	}
+	if outs != 1 {
+		t.Fatalf("%d sit_out lines, want 1", outs)
+	}
+}

@@ -82,6 +82,7 @@ type match struct {
 	lastRaiser int // -1 when nobody raised this hand
 	toAct      int // the seat whose decision is next
 	bustRounds int // rounds in which someone busted so far (bustOrder)
+	bustRound  int // the round of the latest bust, 0 before any: its busts share bustRounds
 	actions    []handAction
 	lastShow   json.RawMessage // the previous hand's showdown line, null before the first
 	open       *openPrompt
@@ -450,18 +451,19 @@ func (m *match) startRound(step *games.Step, at time.Time, r int) {
 }
 
 // bustBelowAnte busts every seat that which admits whose credits are below the ante (§2.3 step
-// 6): bust {round, seat, credits, bustOrder}, one bustOrder for all who bust in this round.
+// 6): bust {round, seat, credits, bustOrder}, one bustOrder for all who bust in round r, at its
+// start (a seat back from sitting out) or at its end alike.
 func (m *match) bustBelowAnte(step *games.Step, at time.Time, r int, which func(int) bool) {
-	order := 0
 	for i := range m.seats {
 		s := &m.seats[i]
 		if !which(i) || s.credits >= m.cfg.Ante {
 			continue
 		}
-		if order == 0 {
+		if m.bustRound != r {
 			m.bustRounds++
-			order = m.bustRounds
+			m.bustRound = r
 		}
+		order := m.bustRounds
 		s.busted, s.bustOrder = true, order
 		m.emitRaw(step, at, "bust", games.Public,
 			newObj().int("bustOrder", order).i64("credits", s.credits).int("round", r).int("seat", i).done())
