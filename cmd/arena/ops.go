@@ -20,12 +20,12 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops feedback | ops handles | ops revoke-handle NAME | ops market keys create OWNER_ID|list|revoke ID | ops market admin [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops showing ROUND [--speed N] | ops feedback | ops handles | ops revoke-handle NAME | ops market keys create OWNER_ID|list|revoke ID | ops market admin [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
-const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|showcase [FORMAT]|feedback|handles|revoke-handle NAME [flags]
+const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|showcase [FORMAT]|showing ROUND|feedback|handles|revoke-handle NAME [flags]
        arena ops market keys create OWNER_ID [--name NAME] | market keys list | market keys revoke ID | market admin [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, or lists
@@ -36,6 +36,10 @@ later restart plays them on in silence.
 A table that has finished its round cannot be restarted or stopped (refused, exit 1).
 showcase opens a DOTDOTDOT Showcase (in-house agents only, each holding its human's levers) in
 FORMAT (blitz, the default, or short) and prints its table and round.
+showing starts a showing of a revealed DOTDOTDOT round: its public feed played again at --speed
+times the recorded pace (1 to 10, default 1) on a page of its own, which it prints; the arena
+registers the showing's replay anchor on chain as it starts (one chain fee a showing). At most 4
+run at once, one per round.
 check runs one of the server's consistency checks (paid: the paid tables' ledger against the
 escrow; ratings: every rating against its rated rounds, every rated round against its table) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding
 (or the server could not be asked), 2 when the server has no check NAME.
@@ -54,6 +58,7 @@ flags (anywhere on the line):
   --data DIR     data dir the server wrote its token to (env ARENA_DATA; default ./data)
   --json         print the server's JSON as is (feedback: one note a line)
   --after SEQ    feedback: only the notes after SEQ (default 0: every note)
+  --speed N      showing: times the recorded pace, 1 to 10 (default 1)
   --breakroom    feedback: Break Room's notes (socket, HTTP and MCP), from the Break Room site (--host)
   --host H       handles, revoke-handle, feedback --breakroom: the Break Room site's Host name (default breakroom.localhost)
   --reason TEXT  revoke-handle: why (kept with the handle's record)
@@ -80,6 +85,7 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	brFeedback := fs.Bool("breakroom", false, "")
 	delegate := fs.String("name", "", "")
 	marketHost := fs.String("market-host", "market.localhost", "")
+	speed := fs.Int("speed", 1, "")
 	// Flags may come before or after the verb and the id.
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -106,6 +112,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		method, path = http.MethodGet, "/ops/checks/"+url.PathEscape(pos[1])
 	case (len(pos) == 1 || len(pos) == 2) && pos[0] == "showcase":
 		method, path = http.MethodPost, "/ops/showcase"
+	case len(pos) == 2 && pos[0] == "showing":
+		method, path = http.MethodPost, "/ops/showings"
 	default:
 		fmt.Fprint(stderr, opsUsage)
 		return 2
@@ -149,6 +157,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 			send, _ = json.Marshal(map[string]string{"format": pos[1]})
 		}
 	}
+	if pos[0] == "showing" {
+		send, _ = json.Marshal(map[string]any{"round": pos[1], "speed": *speed})
+	}
 	body, status, code := opsAsk(ctx, opsRequest{method: method, url: strings.TrimRight(base, "/") + path, body: send, limit: 16 << 20}, tok, into, stderr)
 	if code != 0 {
 		if pos[0] == "check" && status == http.StatusNotFound {
@@ -165,6 +176,17 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 			return 1
 		}
 		fmt.Fprintf(stdout, "showcase %s %s\n", sc.Table, sc.Round)
+		return 0
+	}
+	if pos[0] == "showing" && !*asJSON {
+		var sh struct {
+			Round, Started, Page string
+			Speed                int
+		}
+		if !decodeAnswer(body, &sh, stderr) {
+			return 1
+		}
+		fmt.Fprintf(stdout, "showing %s at %d× from %s: %s%s\n", sh.Round, sh.Speed, sh.Started, strings.TrimRight(base, "/"), sh.Page)
 		return 0
 	}
 	if *asJSON || pos[0] != "tables" {

@@ -13,7 +13,8 @@
 //	GET  /v1/walkin/board                this week's board (no token)
 //	GET  /v1/walkin/name/{name}          a walk-in's public page (no token)
 //	POST /v1/rounds/{round}/call|veto|accuse   levers over x-walkin (§12) → the reply, or 409 {error, code, retry}
-//	GET  /v1/rounds/{round}/transcript   the full transcript after the reveal (§11.4); 409 not_revealed before
+//	GET  /v1/rounds/{round}/transcript   the full transcript after the reveal (§11.4), and its showings'
+//	                                     replay anchors ("replays", §5.5); 409 not_revealed before
 package desk
 
 import (

@@ -323,6 +323,15 @@ func (h *handlers) lever(kind string) echo.HandlerFunc {
 type transcriptReply struct {
 	Round  string `json:"round"`
 	Events any    `json:"events"`
+	// Replays are the round's showings' replay anchors (§5.5 kind replay), beside the events
+	// and never among them: a showing does not change the transcript it shows. Left out when
+	// the round has none, or the desk shows no recordings.
+	Replays []dotdotdot.Replay `json:"replays,omitempty"`
+}
+
+// Replayer lists a round's showings' replay anchors for its transcript (*dotdotdot.Arena does).
+type Replayer interface {
+	Replays(ctx context.Context, round string) ([]dotdotdot.Replay, error)
 }
 
 func (h *handlers) transcript(c echo.Context) error {
@@ -345,5 +354,11 @@ func (h *handlers) transcript(c echo.Context) error {
 	if !revealed {
 		return &door.Refusal{Code: codes.NotRevealed, Msg: "the transcript is public after the reveal (§11.4)", Retry: true}
 	}
-	return sendJSON(c, http.StatusOK, transcriptReply{Round: round, Events: evs})
+	reply := transcriptReply{Round: round, Events: evs}
+	if r, ok := h.d.(Replayer); ok {
+		if reply.Replays, err = r.Replays(ctx, round); err != nil {
+			return err
+		}
+	}
+	return sendJSON(c, http.StatusOK, reply)
 }

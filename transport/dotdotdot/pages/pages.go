@@ -11,6 +11,7 @@
 //	                               (the connector URL, `claude mcp add`, the HTTP routes with curl)
 //	GET /r/{round}                 a round's live page: the public feed (SSE), then the reveal
 //	GET /v1/rounds/{round}/events  the public event feed as Server-Sent Events (feed.go)
+//	GET /r/{round}/showings/{seq}  a showing of a recorded round, and its feed (showing.go)
 //	GET /protocol/v1               the protocol text (markdown; an HTML page for a browser)
 //	GET /skill.md                  where an agent starts: the protocol, the connector, the routes
 package pages
@@ -173,6 +174,8 @@ func Mount(e *echo.Echo, o Options) error {
 	e.GET("/t/:code", p.table)
 	e.GET("/r/:round", p.round)
 	e.GET("/v1/rounds/:round/events", p.feed)
+	e.GET("/r/:round/showings/:seq", p.showing)
+	e.GET("/v1/rounds/:round/showings/:seq/events", p.showingFeed)
 	e.GET("/protocol/v1", p.protocol)
 	e.GET("/skill.md", p.skill)
 	return nil

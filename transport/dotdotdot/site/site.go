@@ -89,6 +89,9 @@ func (s Site) Mount(e *echo.Echo) error {
 		if sc, ok := o.Desk.(Showcaser); ok {
 			mountShowcase(e, sc, o.OpsOptions)
 		}
+		if sh, ok := o.Desk.(Shower); ok {
+			mountShowings(e, sh, o.OpsOptions)
+		}
 	}
 	meta.MountCard(e, o.Meta)
 	if o.LentCard != nil {
