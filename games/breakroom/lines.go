@@ -68,23 +68,36 @@ func WireSeat(houseSeat int) int { return houseSeat - 1 }
 func HouseSeat(wireSeat int) int { return wireSeat + 1 }
 
 // Body is a move's game part (protocol "Agent → Server": everything beside the envelope):
-// its action, its message when one was sent (HasMessage), and every member as sent, for a game
-// to read its parameters (amount, target, recipient, orders) from. Envelope members (type, v,
-// match_id, round, turn) and unknown parameters are ignored by every game (§1.3).
+// its action, its message when one was sent (HasMessage), and every member as sent (Member), for
+// a game to read its parameters (amount, target, recipient, orders) from. Envelope members (type,
+// v, match_id, round, turn) and unknown parameters are ignored by every game (§1.3).
 type Body struct {
 	Action     string
 	HasAction  bool
 	Message    string
 	HasMessage bool
-	Members    map[string]json.RawMessage
-	messageErr error // a message that is not a string: Talk's refusal, after the action's checks
+	v          canon.Value // the parsed object, for Member
+	messageErr error       // a message that is not a string: Talk's refusal, after the action's checks
+}
+
+// Member is the value of the body's member name as sent (a view of the raw move: read it before
+// the move's bytes are reused); false when the body has no such member. The strict parse refused
+// a name sent twice, so there is at most one. A move holds a handful of members: they are looked
+// up in order rather than gathered into a map for every move.
+func (b Body) Member(name string) (json.RawMessage, bool) {
+	for i := range b.v.Len() {
+		if n, val := b.v.Member(i); n == name {
+			return val.Raw(), true
+		}
+	}
+	return nil, false
 }
 
 // ParseBody reads a move's game part strictly (canon.Parse: no duplicate or case-folded
 // members, no unsafe integers, valid UTF-8, one value): bad_request when it is not one JSON
 // object or its action is not a string. A missing action is not an error here: the game answers
 // it with illegal_move (§1.3 step 2); a message is judged by Talk, after the action (step 5). A
-// null or empty message is no message. Members' values are views of raw (read them before raw
+// null or empty message is no message. Member's values are views of raw (read them before raw
 // is reused). Every game reads every move through it: the one parser of a move.
 func ParseBody(raw []byte) (Body, error) {
 	v, err := canon.Parse(raw)
@@ -94,10 +107,9 @@ func ParseBody(raw []byte) (Body, error) {
 	if v.Kind() != canon.Object {
 		return Body{}, games.Errorf(CodeBadRequest, "the move is not a JSON object")
 	}
-	b := Body{Members: make(map[string]json.RawMessage, v.Len())}
+	b := Body{v: v}
 	for i := range v.Len() {
 		name, val := v.Member(i)
-		b.Members[name] = val.Raw()
 		if val.Kind() == canon.Null {
 			continue
 		}

@@ -57,3 +57,26 @@ func BenchmarkDecodeSig(b *testing.B) {
 		}
 	}
 }
+
+// benchMove is a Break Room move body: what every prompt's answer is parsed from.
+var benchMove = []byte(`{"action":"bid","amount":12}`)
+
+func BenchmarkParseMove(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(benchMove); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMarshalLine is canon.Marshal of a log line's members as the games gather them.
+func BenchmarkMarshalLine(b *testing.B) {
+	b.ReportAllocs()
+	line := map[string]any{"round": 3, "seat": 2, "turn": 17, "action": "bid", "amount": 12, "targets": []int{0, 1, 4}}
+	for b.Loop() {
+		if _, err := Marshal(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

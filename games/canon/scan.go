@@ -32,6 +32,11 @@ type tree struct {
 	members []member // each object's members, in order received, one run per object
 	elems   []int32  // each array's elements (node indices), one run per array
 	names   []string // member names, each distinct short name once
+	// Room the lists start in when the input is small (a move body: one object of a few
+	// members), so that its tree is one allocation; a larger input's lists are made for its size.
+	nroom [8]node
+	mroom [4]member
+	sroom [4]string
 }
 
 // node is one parsed JSON value: its kind and byte span in the raw input, and for a container
@@ -81,6 +86,7 @@ func (r ref) span() []byte { n := r.node(); return r.t.raw[n.start:n.end] }
 // nothing between tables.
 type scanner struct {
 	data   []byte
+	text   string // data as a string when it is short (see sharedText), else ""
 	i      int
 	t      *tree
 	path   []pathElem
@@ -90,10 +96,11 @@ type scanner struct {
 	// read (its nested values push theirs above), then appended, one run, to the tree's lists.
 	mstack []member
 	estack []int32
-	// Room the stacks start in, enough for a protocol object's nesting, so that a fresh scanner
-	// does not grow them from nothing.
-	mroom [32]member
-	eroom [64]int32
+	// Room the stacks start in, enough for a protocol object's nesting (a commitment: a dozen
+	// members, a condition three deep), so that a fresh scanner does not grow them from nothing;
+	// a deeper or wider input grows them by appending.
+	mroom [16]member
+	eroom [16]int32
 	proom [8]pathElem
 }
 
@@ -124,6 +131,11 @@ func (s *scanner) pathString() string {
 	return out
 }
 
+// sharedText is the longest input whose member names share one copy of it (a move body, a log
+// line: one allocation for all their names, not one each); a longer input's names are copied
+// one by one, so that a name kept after the parse does not hold the whole input.
+const sharedText = 4096
+
 // maxInput is the longest input parse takes: offsets are held in 32 bits.
 const maxInput = 1<<31 - 1
 
@@ -136,9 +148,22 @@ func parse(raw []byte) (ref, error) {
 	// Sized for the input (the lists grow past it by appending): a value of n bytes holds at
 	// most n/2+1 nodes ("[1,1]"); a protocol object about one node per 32 bytes (a talk answer's
 	// messages) to one per 20 (a commitment), a member per 40 and an element per 64 or more.
-	t := &tree{raw: raw, nodes: make([]node, 0, min(len(raw)/32+8, len(raw)/2+1)),
-		members: make([]member, 0, len(raw)/40+8), elems: make([]int32, 0, len(raw)/64+4)}
+	// Lists that fit start in the tree's own room; an input without arrays makes no elems.
+	t := &tree{raw: raw}
+	t.nodes, t.members, t.names = t.nroom[:0], t.mroom[:0], t.sroom[:0]
+	if n := min(len(raw)/32+8, len(raw)/2+1); n > len(t.nroom) {
+		t.nodes = make([]node, 0, n)
+	}
+	if len(raw)/40+1 > len(t.mroom) {
+		t.members = make([]member, 0, len(raw)/40+8)
+	}
+	if n := len(raw) / 64; n > 0 {
+		t.elems = make([]int32, 0, n+4)
+	}
 	s := &scanner{data: raw, t: t}
+	if len(raw) <= sharedText {
+		s.text = string(raw)
+	}
 	s.mstack, s.estack, s.path = s.mroom[:0], s.eroom[:0], s.proom[:0]
 	n, err := s.parse()
 	if err != nil {
@@ -467,7 +492,12 @@ func (s *scanner) str() (string, error) {
 	for s.i < len(s.data) {
 		c := s.data[s.i]
 		if c == '"' {
-			v := string(s.data[start:s.i])
+			var v string
+			if s.text != "" {
+				v = s.text[start:s.i]
+			} else {
+				v = string(s.data[start:s.i])
+			}
 			s.i++
 			return v, nil
 		}

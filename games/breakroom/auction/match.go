@@ -203,7 +203,7 @@ func ParseMove(body []byte, cash int64, limit int) (Move, error) {
 		mv.Action = ActionPass
 	case b.Action == ActionBid && cash >= 1:
 		mv.Action = ActionBid
-		raw, ok := b.Members["amount"]
+		raw, ok := b.Member("amount")
 		if !ok || isNull(raw) {
 			return Move{}, games.Errorf(breakroom.CodeBadAmount, "bid: no amount (1 to %d)", cash)
 		}

@@ -46,6 +46,9 @@ type seatState struct {
 	// Totals over closed iterations (§5.8).
 	points, iterations, cooperated, defected int64
 	rounds                                   []roundRec // index round − 1, the current round's included
+	// stateLen is the length of the seat's last visible_state: the next is about as long (an
+	// iteration adds a few dozen bytes), so its buffer is made from it rather than a fixed size.
+	stateLen int
 }
 
 // heldMsg is table talk sent with a sealed choice, logged when the iteration closes (§1.4).

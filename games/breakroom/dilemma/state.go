@@ -83,7 +83,7 @@ func appendSeat(b []byte, seat int) []byte {
 // when older ones were cut, J31).
 func (m *match) state(i int) []byte {
 	s := &m.seats[i]
-	b := make([]byte, 0, 1024)
+	b := make([]byte, 0, max(512, s.stateLen+s.stateLen/8))
 	b = m.public(append(b, '{'))
 	b = appendInt(append(b, `,"seat":`...), i)
 	opp := -1
@@ -123,7 +123,9 @@ func (m *match) state(i int) []byte {
 		b = append(append(b, rec.them...), `","points":`...)
 		b = append(strconv.AppendInt(b, rec.points, 10), '}')
 	}
-	return m.withTalk(append(b, ']'))
+	b = m.withTalk(append(b, ']'))
+	s.stateLen = len(b)
+	return b
 }
 
 // spectator is the spectators' view (§5.6, §1.8): the public members and the talk, derivable

@@ -209,7 +209,7 @@ func ParseMove(body []byte, legal []games.Action, limit int) (Move, error) {
 		Max    int64  `json:"max"`
 	}
 	_ = json.Unmarshal(entry.Bounds, &bounds)
-	raw, has := b.Members["amount"]
+	raw, has := b.Member("amount")
 	switch b.Action {
 	case ActionRaise:
 		if !has {

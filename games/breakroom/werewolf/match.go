@@ -255,7 +255,7 @@ func parseMove(body []byte, legal []entry, limit int) (Move, error) {
 	}
 	mv := Move{Action: b.Action, Target: -1}
 	if e.targets != nil {
-		raw, ok := b.Members["target"]
+		raw, ok := b.Member("target")
 		if !ok || isNull(raw) {
 			return Move{}, games.Errorf(breakroom.CodeIllegalMove, "%s needs a target: one of %v", e.name, e.targets)
 		}

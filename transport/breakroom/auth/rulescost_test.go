@@ -17,12 +17,24 @@ import (
 	brgames "arena/games/breakroom"
 	"arena/games/breakroom/auction"
 	"arena/games/breakroom/dilemma"
+	"arena/games/breakroom/inference"
 	"arena/games/breakroom/werewolf"
 )
 
-// rulesCostGames are the Break Room engines BenchmarkRulesCost compares with their joins: those
-// whose default Setup (seats, seed, no options) makes a match.
-var rulesCostGames = []brgames.Game{dilemma.Engine{}, auction.Engine{}, werewolf.Engine{}}
+// rulesCostGames are the Break Room engines BenchmarkRulesCost compares with their joins, each at
+// its default config.
+var rulesCostGames = []brgames.Game{dilemma.Engine{}, auction.Engine{}, werewolf.Engine{}, inference.Engine{}}
+
+// setupOptions are the Setup.Options a game needs beyond its defaults: the Inference's deal is
+// drawn from deal_key, which the server supplies (§2.2), not from the seed.
+func setupOptions(game string, seed [32]byte) json.RawMessage {
+	if game != inference.GameID {
+		return nil
+	}
+	key := seed
+	key[31] ^= 0xd1 // any key other than the seed
+	return json.RawMessage(`{"` + inference.DealKeyOption + `":"` + inference.DealKeyHex(key) + `"}`)
+}
 
 // bounds are a legal_actions entry's bounds as randomLegal reads them.
 type bounds struct {
@@ -70,7 +82,8 @@ func randomLegal(p games.Prompt, rnd *rand.Rand, cache map[string]bounds) []byte
 // server's.
 func playRandom(b *testing.B, g brgames.Game, seed [32]byte, rnd *rand.Rand, cache map[string]bounds) time.Duration {
 	info := g.Info()
-	s := games.Setup{Game: info.ID, Round: "m_bench", Seed: seed, Start: time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC)}
+	s := games.Setup{Game: info.ID, Round: "m_bench", Seed: seed, Start: time.Date(2026, 10, 2, 8, 0, 0, 0, time.UTC),
+		Options: setupOptions(info.ID, seed)}
 	for i := 1; i <= info.TableSize; i++ {
 		s.Seats = append(s.Seats, games.Seat{Seat: i, Agent: fmt.Sprintf("%064x", i), Name: fmt.Sprintf("Agent %d", i)})
 	}
