@@ -338,3 +338,130 @@ func TestShowingAnchorAskedAgainAfterARestart(t *testing.T) {
 	default:
 	}
 }
+
+// playedOnTheClock plays a Short Showcase on the agent clock, moving the fake clock on a second
+// at a time, so that its events carry instants minutes apart; it returns the table and round
+// once the round is revealed and the table finished.
+func (h *harness) playedOnTheClock() (table, round string) {
+	h.t.Helper()
+	table, round, err := h.arena.OpenShowcase(context.Background(), "short", 0, games.Pace{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.roundOf(table)
+	for i := 0; ; i++ {
+		if i > 20000 {
+			h.t.Fatalf("round %s not revealed after %d fake seconds", round, i)
+		}
+		h.clock.Advance(time.Second)
+		select {
+		case e := <-h.events:
+			h.log = append(h.log, e)
+			if e.Round == round && e.Type == "round.revealed" {
+				h.waitStatus(table, actors.StatusFinished)
+				return table, round
+			}
+		case <-time.After(time.Millisecond):
+		}
+		for len(h.events) > 0 {
+			e := <-h.events
+			h.log = append(h.log, e)
+			if e.Round == round && e.Type == "round.revealed" {
+				h.waitStatus(table, actors.StatusFinished)
+				return table, round
+			}
+		}
+	}
+}
+
+// A showing running when the server stops resumes at the next start where its clock says it is:
+// the same start and speed, every event due by now shown, the rest at their instants; its anchor
+// was registered once, at its start, and is not asked again.
+func TestShowingResumesAfterARestart(t *testing.T) {
+	h, rc := showingHarness(t, true)
+	ctx := context.Background()
+	_, round := h.playedOnTheClock()
+	rec, err := h.arena.StartShowing(ctx, round, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.next(t)
+	h.waitShowing(round, rec.Seq, "saved its transaction", func(s storage.Showing) bool { return s.Tx != "" })
+	first, err := h.arena.ShowingOf(ctx, round, rec.Seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := first.Events[0].At
+	last, _ := time.Parse(time.RFC3339Nano, mustLast(t, h, round).At)
+	start, _ := time.Parse(time.RFC3339Nano, t0)
+	length := last.Sub(start) / 2 // the showing's length at 2×
+	if length < time.Minute || first.Ended || len(first.Events) >= first.Total {
+		t.Fatalf("a showing %v long at 2×, %d of %d shown at its start", length, len(first.Events), first.Total)
+	}
+	// dueBy is how many events are due by the clock, by their recorded instants at 2×.
+	evs, _, _ := h.arena.Transcript(ctx, round)
+	dueBy := func() int {
+		n := 0
+		for _, e := range recording(evs) {
+			at, _ := time.Parse(time.RFC3339Nano, e.At)
+			if !rec.Started.Add(at.Sub(start) / 2).After(h.clock.Now()) {
+				n++
+			}
+		}
+		return n
+	}
+	// Half way through, the server stops; the clock goes on while it is down, past more events.
+	h.clock.Advance(length / 2)
+	mid := dueBy()
+	h.shownSoFar(round, rec.Seq, func(n int) bool { return n == mid })
+	h.stop()
+	for dueBy() == mid {
+		h.clock.Advance(time.Second)
+	}
+	due := dueBy()
+	h.start()
+	resumed := h.shownSoFar(round, rec.Seq, func(n int) bool { return n == due })
+	if resumed <= mid || resumed >= first.Total {
+		t.Fatalf("after the restart %d events shown (%d before the stop), %d due by the clock (of %d)", resumed, mid, due, first.Total)
+	}
+	h.clock.Advance(length)
+	done := h.waitShowing(round, rec.Seq, "ended", func(s storage.Showing) bool { return s.Ended })
+	if done.Seq != rec.Seq || done.Speed != 2 || !done.Started.Equal(rec.Started) || done.Tx == "" {
+		t.Fatalf("the resumed showing %+v, started as %+v", done, rec)
+	}
+	select {
+	case j := <-rc.jobs:
+		t.Fatalf("the resumed showing asked for an anchor again: %+v", j)
+	default:
+	}
+}
+
+// mustLast is the last public event of round's recording.
+func mustLast(t *testing.T, h *harness, round string) games.Event {
+	t.Helper()
+	evs, _, err := h.arena.Transcript(context.Background(), round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := recording(evs)
+	return r[len(r)-1]
+}
+
+// shownSoFar waits until the showing shows a count ok accepts, and returns it.
+func (h *harness) shownSoFar(round string, seq uint32, ok func(int) bool) int {
+	h.t.Helper()
+	deadline := time.Now().Add(waitMax)
+	for {
+		sh, err := h.arena.ShowingOf(context.Background(), round, seq)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if ok(len(sh.Events)) {
+			return len(sh.Events)
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("showing %s/%d stays at %d events", round, seq, len(sh.Events))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

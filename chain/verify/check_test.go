@@ -277,6 +277,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add(raw, []byte("DDDA"))
 	f.Add([]byte(`{"round":"T-1","events":[{"seq":1,"round":"T-1","type":"round.created","payload":{"format":{"turns":1}}},{"seq":2,"type":"anchor.turn","payload":{"kind":"turn","seq":1,"hash":"00","tx":"`+strings.Repeat("0", 64)+`"}}]}`), []byte{})
 	f.Add([]byte(`[{"seq":1,"round":"T-9","type":"phase.started","phase":"settle","turn":0},{"type":"turn.started"},{"type":"round.revealed","payload":{"salts":null}}]`), []byte("x"))
+	f.Add([]byte(`{"round":"T-3","events":[{"seq":1,"round":"T-3","type":"round.revealed","at":"2026-11-30T05:42:24.485Z"}],"replays":[{"showing":"s","round":"T-3","seq":1800000000,"hash":"`+strings.Repeat("a", 64)+`","tx":"`+strings.Repeat("0", 64)+`"},{"round":"T-3","seq":0,"hash":"","tx":""}]}`), []byte("DDDA\x01\x05"))
 	f.Fuzz(func(t *testing.T, raw, data []byte) {
 		tr, err := Parse(raw)
 		if err != nil {

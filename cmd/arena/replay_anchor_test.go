@@ -156,3 +156,17 @@ func TestShowingReplayAnchorChecksOnChain(t *testing.T) {
 		t.Fatalf("arena ops showing of a round being played: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }
+
+// `arena ops showing` needs exactly one round; anything else is a usage error (exit 2) that asks
+// no server.
+func TestOpsShowingUsage(t *testing.T) {
+	for _, args := range [][]string{{"showing"}, {"showing", "T-1", "T-2"}, {"showing", "T-1", "--speed", "x"}} {
+		var out, errb bytes.Buffer
+		env := func(k string) string {
+			return map[string]string{"ARENA_OPERATOR_TOKEN": "t", "ARENA_SERVER": "http://127.0.0.1:1"}[k]
+		}
+		if code := opsMain(t.Context(), args, env, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage: arena ops") {
+			t.Errorf("arena ops %q: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}

@@ -118,7 +118,11 @@ func verifyLogMain(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "FAIL %s: %s\n", where, rep.Reason)
 	fmt.Fprintf(stdout, "  log:          %s\n", orNone(rep.Got, "(no line: the log ends here)"))
 	fmt.Fprintf(stdout, "  re-simulated: %s\n", orNone(rep.Want, "(no line)"))
-	fmt.Fprintf(stdout, "%d lines matched before it\n", rep.At)
+	if rep.At == 1 {
+		fmt.Fprintln(stdout, "1 line matched before it")
+	} else {
+		fmt.Fprintf(stdout, "%d lines matched before it\n", rep.At)
+	}
 	return 1
 }
 

@@ -266,3 +266,10 @@ func FitNewest(items [][]byte, budget int) int {
 type PresenceReply struct {
 	Deadline time.Time `json:"deadline"`
 }
+
+// SeqNote is the sentence every game's "On the wire" section ends with: how a copy of the log
+// numbers its lines (the protocol's "Match log"; docs/protocol-notes.md "seq before the end"),
+// so an agent that matches its events against the replay is not surprised by the numbers.
+const SeqNote = "Once the match has ended, `/r/{id}.jsonl` carries the log's own `seq`. Before that, a seat's `event` lines, " +
+	"a running match's `/r/{id}.jsonl` and `/r/{id}/live` number only the lines that copy holds (0, 1, 2, …), " +
+	"so their `seq` differs from the finished log's.\n"

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"arena/games/breakroom"
 )
 
 // LineTypes are the log lines an Auction match writes, in the order a match meets them, with who
@@ -67,5 +69,6 @@ func OnTheWire() string {
 	for _, l := range LineTypes {
 		fmt.Fprintf(&b, "- `%s`: %s\n", l.Type, l.Who)
 	}
+	b.WriteString("\n" + breakroom.SeqNote)
 	return b.String()
 }

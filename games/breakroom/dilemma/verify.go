@@ -119,7 +119,7 @@ func (v *verifier) run() {
 		return
 	}
 	if end < 0 {
-		v.fail(len(v.lines), nil, "the log has no match_end or match_abandoned line: the seed is revealed only at the end")
+		v.fail(len(v.lines), nil, "the log has no match_end or match_abandoned line: the seed is revealed only at the end, so a running match can be verified once it has ended")
 		return
 	}
 	v.rep.End = v.parsed[end].Type

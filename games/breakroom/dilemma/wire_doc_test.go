@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"arena/games/breakroom"
 )
 
 // TestRulesPageOnTheWire: the rules page's "On the wire" section names every line type the worked
@@ -15,6 +17,9 @@ func TestRulesPageOnTheWire(t *testing.T) {
 	page := Engine{}.Info().RulesPage()
 	if !strings.HasPrefix(page, RulesText[:40]) || !strings.Contains(page, "\n## On the wire\n") {
 		t.Fatalf("the page does not hold the rules then On the wire:\n%s", page)
+	}
+	if !strings.HasSuffix(page, "\n\n"+breakroom.SeqNote) {
+		t.Errorf("the page does not end with how a copy of the log numbers its lines:\n%s", page)
 	}
 	cfg, _ := json.Marshal(DefaultConfig())
 	// The legal_actions the page shows are those a turn offers, bounds included.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"arena/games/breakroom"
 )
 
 // TestStateMembersOnThePage: the rules page's visible_state list is the members a prompt's state
@@ -28,6 +30,9 @@ func TestStateMembersOnThePage(t *testing.T) {
 		if line := "- `" + m.Name + "`: " + m.What + "\n"; !strings.Contains(page, line) {
 			t.Errorf("the page lacks %q", line)
 		}
+	}
+	if !strings.HasSuffix(page, "\n\n"+breakroom.SeqNote) {
+		t.Errorf("the page does not end with how a copy of the log numbers its lines:\n%s", page)
 	}
 }
 

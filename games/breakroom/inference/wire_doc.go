@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"arena/games/breakroom"
 )
 
 // LineTypes are the log lines an Inference match writes, in the order a match meets them, with
@@ -81,5 +83,6 @@ func OnTheWire() string {
 	for _, l := range LineTypes {
 		fmt.Fprintf(&b, "- `%s`: %s\n", l.Type, l.Who)
 	}
+	b.WriteString("\n" + breakroom.SeqNote)
 	return b.String()
 }

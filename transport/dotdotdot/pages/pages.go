@@ -358,7 +358,14 @@ func (p *pages) round(c echo.Context) error {
 		return err
 	}
 	v := newRoundView(p.o.Narrator, round, publicOnly(evs))
-	return p.render(c, http.StatusOK, "round.html", map[string]any{"R": v, "Site": p.site(c)})
+	var shown []dotdotdot.Replay
+	if rs, ok := p.o.Source.(ReplaySource); ok && v.End != "" {
+		if shown, err = rs.Replays(ctx, round); err != nil {
+			p.o.Logger.Warn("round page: showings unreadable", "round", round, "err", err)
+			shown = nil
+		}
+	}
+	return p.render(c, http.StatusOK, "round.html", map[string]any{"R": v, "Site": p.site(c), "Shown": shown})
 }
 
 func (p *pages) protocol(c echo.Context) error {

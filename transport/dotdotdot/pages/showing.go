@@ -29,6 +29,12 @@ type ShowingSource interface {
 	ShowingOf(ctx context.Context, round string, seq uint32) (dotdotdot.Showing, error)
 }
 
+// ReplaySource lists a round's showings (their replay anchors) when Source has it
+// (*dotdotdot.Arena does): the round's page links each showing's page.
+type ReplaySource interface {
+	Replays(ctx context.Context, round string) ([]dotdotdot.Replay, error)
+}
+
 // EndShown is the end reason of a showing's feed once its last event has been shown.
 const EndShown = "shown"
 

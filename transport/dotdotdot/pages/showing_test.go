@@ -60,6 +60,10 @@ func showingServer(t *testing.T, s *showingSource) *httptest.Server {
 	return srv
 }
 
+func (s *showingSource) Replays(_ context.Context, round string) ([]dotdotdot.Replay, error) {
+	return []dotdotdot.Replay{{Showing: dotdotdot.ShowingPath(round, showSeq), Round: round, Seq: showSeq, Tx: s.tx, Speed: 4, Started: "2026-09-09T14:00:00Z"}}, nil
+}
+
 func (s *showingSource) show(n int) {
 	s.mu.Lock()
 	s.shown = n
@@ -128,8 +132,17 @@ func TestShowingPageAndFeed(t *testing.T) {
 	if len(got) != 2 || json.Unmarshal([]byte(got[0].data), &l) != nil || l.Seq != 5 || got[1].event != "end" {
 		t.Fatalf("resumed after 4: %+v", got)
 	}
+	// The round's page, once revealed, links its showings.
+	s.add("round.revealed", "public", `{}`)
+	s.fakeSource.mu.Lock()
+	s.revealed = true
+	s.fakeSource.mu.Unlock()
+	s.show(6)
+	if res, body := get(t, srv.URL+"/r/T-7", nil); res.StatusCode != 200 || !strings.Contains(body, `<a href="/r/T-7/showings/1788962400">from 2026-09-09T14:00:00Z at 4×</a>`) {
+		t.Fatalf("the round's page does not link its showing: %d\n%s", res.StatusCode, body)
+	}
 	res, body = get(t, srv.URL+"/r/T-7/showings/1788962400", nil)
-	if res.StatusCode != 200 || !strings.Contains(body, "(4 of 4 events)") || !strings.Contains(body, ">shown<") || strings.Contains(body, "a sealed line") {
+	if res.StatusCode != 200 || !strings.Contains(body, "(5 of 5 events)") || !strings.Contains(body, ">shown<") || strings.Contains(body, "a sealed line") {
 		t.Fatalf("the ended showing's page: %d\n%s", res.StatusCode, body)
 	}
 }
