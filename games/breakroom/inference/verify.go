@@ -1,7 +1,6 @@
 package inference
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -37,37 +36,43 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 // deadline means the seat was away (protocol "Reconnecting"), a sit_in means its key came back.
 // Lines after the end other than a paid match's money lines differ.
 func Verify(lines [][]byte) Report {
-	v := &verifier{rep: Report{Lines: len(lines), At: -1, Seq: -1}, back: -1}
+	v := &verifier{
+		Verifier: &breakroom.Verifier{Game: GameID, Rep: Report{Lines: len(lines), At: -1, Seq: -1},
+			Orig: make([]int, 0, len(lines))}, // not nil: a failure past the kept lines is at len(lines)
+		back: -1,
+	}
 	for i, l := range lines {
 		pl, err := breakroom.ParseLine(l)
 		if err == nil && pl.Type == "deal_private" {
 			continue
 		}
-		v.lines = append(v.lines, l)
-		v.orig = append(v.orig, i)
-		v.parsed = append(v.parsed, pl)
-		v.errs = append(v.errs, err)
+		v.Lines = append(v.Lines, l)
+		v.Orig = append(v.Orig, i)
+		v.Parsed = append(v.Parsed, pl)
+		v.Errs = append(v.Errs, err)
 	}
-	v.total = len(lines)
-	v.run()
-	return v.rep
+	v.Preempt = v.preempt
+	v.Check = v.check
+	v.scan()
+	v.back = v.backwards()
+	v.Run(v)
+	if !v.Failed && v.back >= 0 {
+		v.timeGoesBack()
+	}
+	return v.Rep
 }
 
+// verifier is Inference's breakroom.Resimulation: its match, rebuilt from match_start and dealt
+// from the log, in the shared frame of a Break Room log verifier (whose Lines leave out
+// deal_private lines).
 type verifier struct {
-	lines  [][]byte
-	orig   []int // index in the given lines of each of lines
-	total  int
-	parsed []breakroom.LogLine
-	errs   []error
-	pos    int
-	m      *match
-	cards  *logDealer
-	msgs   map[[3]int]string // (round, seat, turn) → talk
-	rep    Report
-	failed bool
+	*breakroom.Verifier
+	m     *match
+	cards *logDealer
+	msgs  map[[3]int]string // (round, seat, turn) → talk
 	// commits are the commitments the deal lines checked so far published.
 	commits map[string]bool
-	// back is the first line (of lines) stamped earlier than the line before it, -1 when the
+	// back is the first line (of Lines) stamped earlier than the line before it, -1 when the
 	// log's instants never run backwards.
 	back int
 }
@@ -82,7 +87,6 @@ type lineFields struct {
 	Auto    json.RawMessage `json:"auto"`
 	Text    string          `json:"text"`
 	Reason  string          `json:"reason"`
-	Seed    *string         `json:"seed"`
 	Commits []struct {
 		Seat   int    `json:"seat"`
 		Commit string `json:"commit"`
@@ -96,38 +100,29 @@ type lineFields struct {
 
 func (v *verifier) fields(i int) lineFields {
 	var f lineFields
-	_ = json.Unmarshal(v.lines[i], &f)
+	v.Fields(i, &f)
 	return f
 }
 
-func (v *verifier) at(i int) (time.Time, bool) {
-	t, err := time.Parse(time.RFC3339Nano, v.parsed[i].T)
-	return t, err == nil
-}
-
-// fail records the first difference, at line i (of v.lines).
-func (v *verifier) fail(i int, want []byte, reason string, args ...any) {
-	if v.failed {
-		return
-	}
+// preempt fails at line v.back in place of a failure at line i at or after it (Verifier.Preempt).
+func (v *verifier) preempt(i int) bool {
 	if v.back >= 0 && v.back <= i {
 		v.timeGoesBack()
-		return
+		return true
 	}
-	v.failed = true
-	v.rep.OK = false
-	v.rep.At = v.total
-	if i < len(v.lines) {
-		v.rep.At = v.orig[i]
+	return false
+}
+
+// check proves deal line i's commitments well formed and showdown line i's reveals honest when
+// the re-simulation writes e, a line of the same type, there (Verifier.Check).
+func (v *verifier) check(e games.Event, i int) string {
+	switch {
+	case e.Type == "deal" && v.Parsed[i].Type == "deal":
+		return v.wellFormed(i)
+	case e.Type == "showdown" && v.Parsed[i].Type == "showdown":
+		return v.honest(i)
 	}
-	v.rep.Want = string(want)
-	v.rep.Reason = fmt.Sprintf(reason, args...)
-	if i < len(v.lines) {
-		v.rep.Got = string(v.lines[i])
-		if v.errs[i] == nil {
-			v.rep.Seq, v.rep.Type = v.parsed[i].Seq, v.parsed[i].Type
-		}
-	}
+	return ""
 }
 
 // logDealer deals what the log states: each dealt seat's commitment from the hand's deal line,
@@ -148,20 +143,17 @@ func (d *logDealer) deal(round int, seats []int) []dealt {
 	return out
 }
 
-func (v *verifier) run() {
+// scan reads what the re-simulation needs ahead of its lines: the talk, each deal line's
+// commitments and each showdown line's reveals.
+func (v *verifier) scan() {
 	v.msgs = map[[3]int]string{}
 	v.cards = &logDealer{commits: map[[2]int]string{}, shown: map[[2]int]dealt{}}
-	end := -1
-	for i := range v.lines {
-		if v.errs[i] != nil {
+	for i := range v.Lines {
+		if v.Errs[i] != nil {
 			continue
 		}
 		f := v.fields(i)
-		switch v.parsed[i].Type {
-		case "match_end", "match_abandoned":
-			if end < 0 {
-				end = i
-			}
+		switch v.Parsed[i].Type {
 		case "message":
 			if f.Round != nil && f.Seat != nil && f.Turn != nil {
 				v.msgs[[3]int{*f.Round, *f.Seat, *f.Turn}] = f.Text
@@ -180,82 +172,6 @@ func (v *verifier) run() {
 			}
 		}
 	}
-	v.back = v.backwards()
-	if len(v.lines) == 0 {
-		v.fail(0, nil, "the log is empty")
-		return
-	}
-	if v.errs[0] != nil || v.parsed[0].Type != "match_start" {
-		v.fail(0, nil, "the first line is not a match_start line")
-		return
-	}
-	if end < 0 {
-		v.fail(len(v.lines), nil, "the log has no match_end or match_abandoned line: the seed is revealed only at the end, so a running match can be verified once it has ended")
-		return
-	}
-	v.rep.End = v.parsed[end].Type
-	f := v.fields(end)
-	if f.Seed == nil {
-		v.rep.Unverifiable = v.rep.End == "match_abandoned"
-		v.fail(end, nil, "the seed is not revealed (seed null: a match closed after a crash cannot be re-simulated)")
-		return
-	}
-	seed, err := breakroom.ParseSeed(*f.Seed)
-	if err != nil {
-		v.fail(end, nil, "%v", err)
-		return
-	}
-	s, err := v.setup(seed)
-	if err != nil {
-		v.fail(0, nil, "match_start: %v", err)
-		return
-	}
-	cfg, _, err := configOf(s)
-	if err != nil {
-		v.fail(0, nil, "match_start: %v", err)
-		return
-	}
-	seats, opts, err := seatsOf(s, cfg)
-	if err != nil {
-		v.fail(0, nil, "match_start: %v", err)
-		return
-	}
-	s.Seats = seats
-	v.m = newMatch(s, cfg, opts, v.cards)
-	var hs struct {
-		SeedHash string `json:"seed_hash"`
-	}
-	if json.Unmarshal(v.lines[0], &hs) == nil && hs.SeedHash != breakroom.SeedHash(seed) {
-		var st games.Step
-		v.m.startLine(&st, s.Start)
-		want, _ := breakroom.Line(st.Events[0])
-		v.fail(0, jcs(want), "seed_hash %s does not commit to the revealed seed (its hash is %s)", hs.SeedHash, breakroom.SeedHash(seed))
-		return
-	}
-	if len(v.lines) > 1 && v.errs[1] == nil && v.parsed[1].Type == "match_abandoned" {
-		t1, _ := v.at(1) // abandoned before it opened
-		v.expect(v.m.Abandon(t1, v.fields(1).Reason).Events)
-	} else {
-		v.expect(v.m.Advance(s.Start).Events)
-	}
-	for !v.failed && v.m.phase == phasePlaying {
-		v.step()
-	}
-	if v.failed {
-		return
-	}
-	v.rep.Checked = v.pos
-	for i := v.pos; i < len(v.lines); i++ {
-		if v.errs[i] != nil || !breakroom.MoneyLines[v.parsed[i].Type] {
-			v.fail(i, nil, "a line after the match's end that is not a money line")
-			return
-		}
-	}
-	if v.back >= 0 {
-		v.timeGoesBack()
-		return
-	}
-	v.rep.OK = true
 }
 
 // backwards is the first line stamped earlier than the line before it (protocol "Match log":
@@ -263,11 +179,11 @@ func (v *verifier) run() {
 // an instant are left to the line-by-line comparison.
 func (v *verifier) backwards() int {
 	var last time.Time
-	for i := range v.lines {
-		if v.errs[i] != nil {
+	for i := range v.Lines {
+		if v.Errs[i] != nil {
 			continue
 		}
-		t, ok := v.at(i)
+		t, ok := v.At(i)
 		if !ok {
 			continue
 		}
@@ -285,83 +201,92 @@ func (v *verifier) backwards() int {
 func (v *verifier) timeGoesBack() {
 	i := v.back
 	v.back = -1
-	v.fail(i, nil, "t %s is earlier than the line before it: the log's instants never run backwards", v.parsed[i].T)
+	v.Fail(i, nil, "t %s is earlier than the line before it: the log's instants never run backwards", v.Parsed[i].T)
 }
 
-// setup rebuilds the match's Setup from match_start and the revealed seed (no deal key: the
-// re-simulation deals from the log).
-func (v *verifier) setup(seed [32]byte) (games.Setup, error) {
-	var ms struct {
-		MatchID string `json:"match_id"`
-		Game    string `json:"game"`
-		Players []struct {
-			Seat   int    `json:"seat"`
-			Pubkey string `json:"pubkey"`
-			Name   string `json:"name"`
-			House  bool   `json:"house"`
-			Staff  bool   `json:"staff"`
-		} `json:"players"`
-		Config json.RawMessage `json:"config"`
-	}
-	if err := json.Unmarshal(v.lines[0], &ms); err != nil {
-		return games.Setup{}, err
-	}
-	if ms.Game != GameID {
-		return games.Setup{}, fmt.Errorf("game %q is not %q", ms.Game, GameID)
-	}
+// CheckConfig refuses a config that is not an object or that holds the deal key, which is never
+// logged (the re-simulation deals from the log).
+func (v *verifier) CheckConfig(config json.RawMessage) error {
 	var cfg map[string]json.RawMessage
-	if err := json.Unmarshal(ms.Config, &cfg); err != nil || cfg == nil {
-		return games.Setup{}, fmt.Errorf("config is not an object")
+	if err := json.Unmarshal(config, &cfg); err != nil || cfg == nil {
+		return fmt.Errorf("config is not an object")
 	}
 	if _, ok := cfg[DealKeyOption]; ok {
-		return games.Setup{}, fmt.Errorf("config holds %s, which is never logged", DealKeyOption)
+		return fmt.Errorf("config holds %s, which is never logged", DealKeyOption)
 	}
-	start, ok := v.at(0)
-	if !ok {
-		return games.Setup{}, fmt.Errorf("t %q is not an RFC 3339 instant", v.parsed[0].T)
-	}
-	s := games.Setup{Game: GameID, Round: ms.MatchID, Seed: seed, Start: start, Options: ms.Config}
-	for _, p := range ms.Players {
-		st := games.Seat{Seat: breakroom.HouseSeat(p.Seat), Agent: p.Pubkey, Name: p.Name}
-		if p.House || p.Staff {
-			st.Options, _ = canon.Marshal(SeatOptions{House: p.House, Staff: p.Staff})
-		}
-		s.Seats = append(s.Seats, st)
-	}
-	return s, nil
+	return nil
 }
 
-// step feeds the re-simulation the input that resolves its open prompt, as the log's next line
+// SeatOptions are a house or staff seat's SeatOptions.
+func (v *verifier) SeatOptions(house, staff bool) json.RawMessage {
+	b, _ := canon.Marshal(SeatOptions{House: house, Staff: staff})
+	return b
+}
+
+// Begin builds the match as the engine does, dealt from the log.
+func (v *verifier) Begin(s games.Setup) error {
+	cfg, _, err := configOf(s)
+	if err != nil {
+		return err
+	}
+	seats, opts, err := seatsOf(s, cfg)
+	if err != nil {
+		return err
+	}
+	s.Seats = seats
+	v.m = newMatch(s, cfg, opts, v.cards)
+	return nil
+}
+
+// StartLine is the match's match_start event.
+func (v *verifier) StartLine(start time.Time) games.Event {
+	var st games.Step
+	v.m.startLine(&st, start)
+	return st.Events[0]
+}
+
+// Abandon abandons the match.
+func (v *verifier) Abandon(t time.Time, reason string) []games.Event {
+	return v.m.Abandon(t, reason).Events
+}
+
+// Advance advances the match.
+func (v *verifier) Advance(t time.Time) []games.Event { return v.m.Advance(t).Events }
+
+// Playing says the match has not ended.
+func (v *verifier) Playing() bool { return v.m.phase == phasePlaying }
+
+// Step feeds the re-simulation the input that resolves its open prompt, as the log's next line
 // (after the prompt's talk) states it, and checks the lines it writes.
-func (v *verifier) step() {
+func (v *verifier) Step() {
 	o := v.m.open
-	i := v.pos
+	i := v.Pos
 	if o == nil {
-		v.fail(i, nil, "the re-simulation has no open turn and has not ended")
+		v.Fail(i, nil, "the re-simulation has no open turn and has not ended")
 		return
 	}
 	j := i
-	for j < len(v.lines) && v.errs[j] == nil && v.parsed[j].Type == "message" {
+	for j < len(v.Lines) && v.Errs[j] == nil && v.Parsed[j].Type == "message" {
 		j++
 	}
-	if j >= len(v.lines) {
-		v.fail(i, nil, "the log stops before the match's end (seat %d's turn %d of round %d is open)", o.seat, o.turn, v.m.round)
+	if j >= len(v.Lines) {
+		v.Fail(i, nil, "the log stops before the match's end (seat %d's turn %d of round %d is open)", o.seat, o.turn, v.m.round)
 		return
 	}
-	if v.errs[j] != nil {
-		v.fail(j, nil, "not a log line: %v", v.errs[j])
+	if v.Errs[j] != nil {
+		v.Fail(j, nil, "not a log line: %v", v.Errs[j])
 		return
 	}
-	t, ok := v.at(j)
+	t, ok := v.At(j)
 	if !ok {
-		v.fail(j, nil, "t %q is not an RFC 3339 instant", v.parsed[j].T)
+		v.Fail(j, nil, "t %q is not an RFC 3339 instant", v.Parsed[j].T)
 		return
 	}
 	f := v.fields(j)
 	mine := f.Seat != nil && *f.Seat == o.seat && f.Turn != nil && *f.Turn == o.turn && f.Round != nil && *f.Round == v.m.round
-	switch typ := v.parsed[j].Type; {
+	switch typ := v.Parsed[j].Type; {
 	case typ == "match_abandoned":
-		v.expect(v.m.Abandon(t, f.Reason).Events)
+		v.Expect(v.m.Abandon(t, f.Reason).Events)
 	case typ == "action" && mine && len(f.Auto) == 0:
 		v.present(o)
 		v.comeBack(j, t)
@@ -375,10 +300,10 @@ func (v *verifier) step() {
 		b, _ := json.Marshal(body)
 		st, err := v.m.Act(t, games.Input{Seat: breakroom.HouseSeat(o.seat), Kind: "answer", Move: breakroom.MoveOf(v.m.round, o.turn), Body: b})
 		if err != nil {
-			v.fail(j, nil, "the re-simulation refuses this move: %v", err)
+			v.Fail(j, nil, "the re-simulation refuses this move: %v", err)
 			return
 		}
-		v.expect(st.Events)
+		v.Expect(st.Events)
 	case typ == "timeout" && mine && i == j:
 		full := o.opened.Add(v.m.cfg.turnDeadline())
 		v.present(o)
@@ -391,12 +316,12 @@ func (v *verifier) step() {
 		}
 		v.comeBack(j, t)
 		if t.Before(o.deadline) {
-			v.fail(j, nil, "a timeout before the turn's deadline (%s)", stamp(o.deadline))
+			v.Fail(j, nil, "a timeout before the turn's deadline (%s)", stamp(o.deadline))
 			return
 		}
-		v.expect(v.m.Advance(t).Events)
+		v.Expect(v.m.Advance(t).Events)
 	default:
-		v.fail(i, nil, "want the resolution of seat %d's turn %d in round %d (its action or timeout line)", o.seat, o.turn, v.m.round)
+		v.Fail(i, nil, "want the resolution of seat %d's turn %d in round %d (its action or timeout line)", o.seat, o.turn, v.m.round)
 	}
 }
 
@@ -410,8 +335,8 @@ func (v *verifier) present(o *openPrompt) {
 // comeBack tells the re-simulation that every seat the step from line i sits in came back
 // before it.
 func (v *verifier) comeBack(i int, t time.Time) {
-	for j := i + 1; j < len(v.lines) && v.errs[j] == nil; j++ {
-		switch v.parsed[j].Type {
+	for j := i + 1; j < len(v.Lines) && v.Errs[j] == nil; j++ {
+		switch v.Parsed[j].Type {
 		case "action":
 			if len(v.fields(j).Auto) == 0 {
 				return
@@ -429,56 +354,6 @@ func (v *verifier) comeBack(i int, t time.Time) {
 func (v *verifier) presence(seat int, at time.Time, away bool) {
 	_, _ = v.m.Act(at, games.Input{Seat: breakroom.HouseSeat(seat), Kind: KindPresence,
 		Body: json.RawMessage(`{"away":` + strconv.FormatBool(away) + `}`)})
-}
-
-// expect checks the re-simulation's public events against the log's next lines (its
-// deal_private lines, never published, are not compared), and every showdown reveal against
-// its commitment.
-func (v *verifier) expect(evs []games.Event) {
-	for _, e := range evs {
-		if v.failed {
-			return
-		}
-		if e.Visibility.Reveal() == games.RevealNever {
-			continue
-		}
-		b, err := breakroom.Line(e)
-		if err != nil {
-			v.fail(v.pos, nil, "the re-simulation wrote a line it cannot encode: %v", err)
-			return
-		}
-		want := jcs(b)
-		switch {
-		case v.pos >= len(v.lines):
-			v.fail(v.pos, want, "the log stops here; the re-simulation writes %s", e.Type)
-			return
-		case v.errs[v.pos] != nil:
-			v.fail(v.pos, want, "not a log line: %v", v.errs[v.pos])
-			return
-		}
-		if e.Type == "deal" && v.parsed[v.pos].Type == "deal" {
-			if reason := v.wellFormed(v.pos); reason != "" {
-				v.fail(v.pos, want, "%s", reason)
-				return
-			}
-		}
-		if e.Type == "showdown" && v.parsed[v.pos].Type == "showdown" {
-			if reason := v.honest(v.pos); reason != "" {
-				v.fail(v.pos, want, "%s", reason)
-				return
-			}
-		}
-		got, err := canon.Canonical(v.lines[v.pos])
-		if err != nil {
-			v.fail(v.pos, want, "not canonical JSON: %s", canon.Reason(err))
-			return
-		}
-		if !bytes.Equal(got, want) {
-			v.fail(v.pos, want, "the re-simulation writes another line here (%s)", e.Type)
-			return
-		}
-		v.pos++
-	}
 }
 
 // wellFormed checks deal line i's commitments (§2.2): each "sha256:" and 64 lowercase hex
@@ -537,12 +412,4 @@ func (v *verifier) honest(i int) string {
 		}
 	}
 	return ""
-}
-
-func jcs(b []byte) []byte {
-	c, err := canon.Canonical(b)
-	if err != nil {
-		return b
-	}
-	return c
 }

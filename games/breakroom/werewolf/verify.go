@@ -1,9 +1,7 @@
 package werewolf
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -32,19 +30,16 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 // altered instant, strike count, death, ranking or seed at its own line.
 // Lines after the end other than a paid match's money lines differ.
 func Verify(lines [][]byte) Report {
-	v := &verifier{lines: lines, rep: Report{Lines: len(lines), At: -1, Seq: -1}}
-	v.run()
-	return v.rep
+	v := &verifier{Verifier: breakroom.NewVerifier(GameID, lines)}
+	v.Run(v)
+	return v.Rep
 }
 
+// verifier is the game's breakroom.Resimulation: its match, rebuilt from match_start, in the
+// shared frame of a Break Room log verifier.
 type verifier struct {
-	lines  [][]byte
-	parsed []breakroom.LogLine
-	errs   []error
-	pos    int
-	m      *match
-	rep    Report
-	failed bool
+	*breakroom.Verifier
+	m *match
 }
 
 // lineFields are the members the re-simulation reads to choose its next input.
@@ -57,188 +52,87 @@ type lineFields struct {
 	Auto   json.RawMessage `json:"auto"`
 	Text   *string         `json:"text"`
 	Reason string          `json:"reason"`
-	Seed   *string         `json:"seed"`
 }
 
 func (v *verifier) fields(i int) lineFields {
 	var f lineFields
-	if i < len(v.lines) {
-		_ = json.Unmarshal(v.lines[i], &f)
-	}
+	v.Fields(i, &f)
 	return f
 }
 
-func (v *verifier) at(i int) (time.Time, bool) {
-	t, err := time.Parse(time.RFC3339Nano, v.parsed[i].T)
-	return t, err == nil
+// CheckConfig takes every config: the engine refuses what it cannot use.
+func (v *verifier) CheckConfig(json.RawMessage) error { return nil }
+
+// SeatOptions are a house or staff seat's SeatOptions.
+func (v *verifier) SeatOptions(house, staff bool) json.RawMessage {
+	b, _ := canon.Marshal(SeatOptions{House: house, Staff: staff})
+	return b
 }
 
-// fail records the first difference, at line i.
-func (v *verifier) fail(i int, want []byte, reason string, args ...any) {
-	if v.failed {
-		return
-	}
-	v.failed = true
-	v.rep.OK = false
-	v.rep.At = i
-	v.rep.Want = string(want)
-	v.rep.Reason = fmt.Sprintf(reason, args...)
-	if i < len(v.lines) {
-		v.rep.Got = string(v.lines[i])
-		if v.errs[i] == nil {
-			v.rep.Seq, v.rep.Type = v.parsed[i].Seq, v.parsed[i].Type
-		}
-	}
-}
-
-func (v *verifier) run() {
-	v.parsed = make([]breakroom.LogLine, len(v.lines))
-	v.errs = make([]error, len(v.lines))
-	end := -1
-	for i, l := range v.lines {
-		v.parsed[i], v.errs[i] = breakroom.ParseLine(l)
-		if v.errs[i] == nil && end < 0 && (v.parsed[i].Type == "match_end" || v.parsed[i].Type == "match_abandoned") {
-			end = i
-		}
-	}
-	if len(v.lines) == 0 {
-		v.fail(0, nil, "the log is empty")
-		return
-	}
-	if v.errs[0] != nil || v.parsed[0].Type != "match_start" {
-		v.fail(0, nil, "the first line is not a match_start line")
-		return
-	}
-	if end < 0 {
-		v.fail(len(v.lines), nil, "the log has no match_end or match_abandoned line: the seed is revealed only at the end, so a running match can be verified once it has ended")
-		return
-	}
-	v.rep.End = v.parsed[end].Type
-	f := v.fields(end)
-	if f.Seed == nil {
-		v.rep.Unverifiable = v.rep.End == "match_abandoned"
-		v.fail(end, nil, "the seed is not revealed (seed null: a match closed after a crash cannot be re-simulated)")
-		return
-	}
-	seed, err := breakroom.ParseSeed(*f.Seed)
-	if err != nil {
-		v.fail(end, nil, "%v", err)
-		return
-	}
-	s, err := v.setup(seed)
-	if err != nil {
-		v.fail(0, nil, "match_start: %v", err)
-		return
-	}
+// Begin builds the match as the engine does.
+func (v *verifier) Begin(s games.Setup) error {
 	mm, err := Engine{}.New(s, nil)
 	if err != nil {
-		v.fail(0, nil, "match_start: %v", err)
-		return
+		return err
 	}
 	v.m = mm.(*match)
-	var hs struct {
-		SeedHash string `json:"seed_hash"`
-	}
-	if json.Unmarshal(v.lines[0], &hs) == nil && hs.SeedHash != breakroom.SeedHash(seed) {
-		var st games.Step
-		v.m.startLine(&st, s.Start)
-		want, _ := breakroom.Line(st.Events[0])
-		v.fail(0, jcs(want), "seed_hash %s does not commit to the revealed seed (its hash is %s)", hs.SeedHash, breakroom.SeedHash(seed))
-		return
-	}
-	if len(v.lines) > 1 && v.errs[1] == nil && v.parsed[1].Type == "match_abandoned" {
-		t1, _ := v.at(1) // abandoned before it opened: match_start and match_abandoned at one instant
-		v.expect(v.m.Abandon(t1, v.fields(1).Reason).Events)
-	} else {
-		v.expect(v.m.Advance(s.Start).Events)
-	}
-	for !v.failed && v.m.phase == phasePlaying {
-		v.step()
-	}
-	if v.failed {
-		return
-	}
-	v.rep.Checked = v.pos
-	for i := v.pos; i < len(v.lines); i++ {
-		if v.errs[i] != nil || !breakroom.MoneyLines[v.parsed[i].Type] {
-			v.fail(i, nil, "a line after the match's end that is not a money line")
-			return
-		}
-	}
-	v.rep.OK = true
+	return nil
 }
 
-// setup rebuilds the match's Setup from match_start and the revealed seed.
-func (v *verifier) setup(seed [32]byte) (games.Setup, error) {
-	var ms struct {
-		MatchID string `json:"match_id"`
-		Game    string `json:"game"`
-		Players []struct {
-			Seat   int    `json:"seat"`
-			Pubkey string `json:"pubkey"`
-			Name   string `json:"name"`
-			House  bool   `json:"house"`
-			Staff  bool   `json:"staff"`
-		} `json:"players"`
-		Config json.RawMessage `json:"config"`
-	}
-	if err := json.Unmarshal(v.lines[0], &ms); err != nil {
-		return games.Setup{}, err
-	}
-	if ms.Game != GameID {
-		return games.Setup{}, fmt.Errorf("game %q is not %q", ms.Game, GameID)
-	}
-	start, ok := v.at(0)
-	if !ok {
-		return games.Setup{}, fmt.Errorf("t %q is not an RFC 3339 instant", v.parsed[0].T)
-	}
-	s := games.Setup{Game: GameID, Round: ms.MatchID, Seed: seed, Start: start, Options: ms.Config}
-	for _, p := range ms.Players {
-		st := games.Seat{Seat: breakroom.HouseSeat(p.Seat), Agent: p.Pubkey, Name: p.Name}
-		if p.House || p.Staff {
-			st.Options, _ = canon.Marshal(SeatOptions{House: p.House, Staff: p.Staff})
-		}
-		s.Seats = append(s.Seats, st)
-	}
-	return s, nil
+// StartLine is the match's match_start event.
+func (v *verifier) StartLine(start time.Time) games.Event {
+	var st games.Step
+	v.m.startLine(&st, start)
+	return st.Events[0]
 }
 
-// step feeds the re-simulation the input that resolves its open prompt, as the log's next line
+// Abandon abandons the match.
+func (v *verifier) Abandon(t time.Time, reason string) []games.Event {
+	return v.m.Abandon(t, reason).Events
+}
+
+// Advance advances the match.
+func (v *verifier) Advance(t time.Time) []games.Event { return v.m.Advance(t).Events }
+
+// Playing says the match has not ended.
+func (v *verifier) Playing() bool { return v.m.phase == phasePlaying }
+
+// Step feeds the re-simulation the input that resolves its open prompt, as the log's next line
 // states it, and checks the lines it writes.
-func (v *verifier) step() {
+func (v *verifier) Step() {
 	o := v.m.open
-	i := v.pos
+	i := v.Pos
 	if o == nil {
-		v.fail(i, nil, "the re-simulation has no open turn and has not ended")
+		v.Fail(i, nil, "the re-simulation has no open turn and has not ended")
 		return
 	}
-	if i >= len(v.lines) {
-		v.fail(i, nil, "the log stops before the match's end (seat %d's turn %d of round %d is open)", o.seat, o.turn, v.m.round)
+	if i >= len(v.Lines) {
+		v.Fail(i, nil, "the log stops before the match's end (seat %d's turn %d of round %d is open)", o.seat, o.turn, v.m.round)
 		return
 	}
-	if v.errs[i] != nil {
-		v.fail(i, nil, "not a log line: %v", v.errs[i])
+	if v.Errs[i] != nil {
+		v.Fail(i, nil, "not a log line: %v", v.Errs[i])
 		return
 	}
-	t, ok := v.at(i)
+	t, ok := v.At(i)
 	if !ok {
-		v.fail(i, nil, "t %q is not an RFC 3339 instant", v.parsed[i].T)
+		v.Fail(i, nil, "t %q is not an RFC 3339 instant", v.Parsed[i].T)
 		return
 	}
 	f := v.fields(i)
 	mine := func(f lineFields) bool {
 		return f.Seat != nil && *f.Seat == o.seat && f.Turn != nil && *f.Turn == o.turn && f.Round != nil && *f.Round == v.m.round
 	}
-	switch typ := v.parsed[i].Type; {
+	switch typ := v.Parsed[i].Type; {
 	case typ == "match_abandoned":
-		v.expect(v.m.Abandon(t, f.Reason).Events)
+		v.Expect(v.m.Abandon(t, f.Reason).Events)
 	case (typ == "message" || typ == "message_private") && mine(f) && f.Text != nil:
 		// Talk comes just before its move's line, which names the action (and target): a log
 		// without that line there fails at the line where it should be.
 		a := v.fields(i + 1)
-		if next := i + 1; next >= len(v.lines) || v.errs[next] != nil || !mine(a) || len(a.Auto) != 0 ||
-			(v.parsed[next].Type != "action" && v.parsed[next].Type != "action_private") {
-			v.fail(next, nil, "want the line of seat %d's turn %d in round %d that carries the talk before it", o.seat, o.turn, v.m.round)
+		if next := i + 1; next >= len(v.Lines) || v.Errs[next] != nil || !mine(a) || len(a.Auto) != 0 ||
+			(v.Parsed[next].Type != "action" && v.Parsed[next].Type != "action_private") {
+			v.Fail(next, nil, "want the line of seat %d's turn %d in round %d that carries the talk before it", o.seat, o.turn, v.m.round)
 			return
 		}
 		v.move(i, t, a.Action, a.Target, *f.Text)
@@ -255,12 +149,12 @@ func (v *verifier) step() {
 			v.presence(o.seat, at, true)
 		}
 		if t.Before(o.deadline) {
-			v.fail(i, nil, "a timeout before the turn's deadline (%s)", stamp(o.deadline))
+			v.Fail(i, nil, "a timeout before the turn's deadline (%s)", stamp(o.deadline))
 			return
 		}
-		v.expect(v.m.Advance(t).Events)
+		v.Expect(v.m.Advance(t).Events)
 	default:
-		v.fail(i, nil, "want the resolution of seat %d's turn %d in round %d (its move, talk or timeout line)", o.seat, o.turn, v.m.round)
+		v.Fail(i, nil, "want the resolution of seat %d's turn %d in round %d (its move, talk or timeout line)", o.seat, o.turn, v.m.round)
 	}
 }
 
@@ -278,10 +172,10 @@ func (v *verifier) move(i int, t time.Time, action string, target json.RawMessag
 	b, _ := json.Marshal(body)
 	st, err := v.m.Act(t, games.Input{Seat: breakroom.HouseSeat(o.seat), Kind: "answer", Move: breakroom.MoveOf(v.m.round, o.turn), Body: b})
 	if err != nil {
-		v.fail(i, nil, "the re-simulation refuses this move: %v", err)
+		v.Fail(i, nil, "the re-simulation refuses this move: %v", err)
 		return
 	}
-	v.expect(st.Events)
+	v.Expect(st.Events)
 }
 
 // present makes the open prompt's seat present from its opening (the full deadline).
@@ -294,45 +188,4 @@ func (v *verifier) present(o *openPrompt) {
 func (v *verifier) presence(seat int, at time.Time, away bool) {
 	_, _ = v.m.Act(at, games.Input{Seat: breakroom.HouseSeat(seat), Kind: KindPresence,
 		Body: json.RawMessage(`{"away":` + strconv.FormatBool(away) + `}`)})
-}
-
-// expect checks the re-simulation's events against the log's next lines.
-func (v *verifier) expect(evs []games.Event) {
-	for _, e := range evs {
-		if v.failed {
-			return
-		}
-		b, err := breakroom.Line(e)
-		if err != nil {
-			v.fail(v.pos, nil, "the re-simulation wrote a line it cannot encode: %v", err)
-			return
-		}
-		want := jcs(b)
-		switch {
-		case v.pos >= len(v.lines):
-			v.fail(v.pos, want, "the log stops here; the re-simulation writes %s", e.Type)
-			return
-		case v.errs[v.pos] != nil:
-			v.fail(v.pos, want, "not a log line: %v", v.errs[v.pos])
-			return
-		}
-		got, err := canon.Canonical(v.lines[v.pos])
-		if err != nil {
-			v.fail(v.pos, want, "not canonical JSON: %s", canon.Reason(err))
-			return
-		}
-		if !bytes.Equal(got, want) {
-			v.fail(v.pos, want, "the re-simulation writes another line here (%s)", e.Type)
-			return
-		}
-		v.pos++
-	}
-}
-
-func jcs(b []byte) []byte {
-	c, err := canon.Canonical(b)
-	if err != nil {
-		return b
-	}
-	return c
 }
