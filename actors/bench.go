@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,10 +40,14 @@ type BenchOptions struct {
 	Format string
 	// Entry is each bench seat's stake (games.Seat.Entry) in the game's unit, for a game that
 	// takes stakes (0: none). Ignored with Spec.
-	Entry  int64
-	Dir    string // data directory (empty: a temporary one, removed after)
-	NoSync bool   // skip fsync (measures the actors rather than the disk)
-	Logger *slog.Logger
+	Entry int64
+	// Options, when set, gives each table its Setup options (the game's own, as the protocol's
+	// product would set them: Inference's per-table deal_key, breakroom.DealKeyOptions). Ignored
+	// with Spec.
+	Options func() json.RawMessage
+	Dir     string // data directory (empty: a temporary one, removed after)
+	NoSync  bool   // skip fsync (measures the actors rather than the disk)
+	Logger  *slog.Logger
 	// Keys makes the tables' keyrings from the bench's instance key and agent id (nil: no seat
 	// has a key).
 	Keys func(instance ed25519.PrivateKey, agent string) KeyProvider
@@ -200,6 +205,9 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 					spec = o.Spec(spec.ID)
 					spec.Game, spec.Pace = game, pace
 				} else {
+					if o.Options != nil {
+						spec.Options = o.Options()
+					}
 					for s := 1; s <= o.Seats; s++ {
 						seat := games.Seat{Seat: s, Agent: "house-" + strconv.Itoa(s), Name: "house " + strconv.Itoa(s), Entry: o.Entry}
 						spec.Seats = append(spec.Seats, SeatSpec{Seat: seat, Kind: "house", Channel: ChannelHouse})

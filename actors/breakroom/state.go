@@ -751,10 +751,10 @@ func tokenHash(token string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// withDealKey is opts (a JSON object, or none) with member set to a fresh secret of 32 bytes
+// DealKeyOptions is opts (a JSON object, or none) with member set to a fresh secret of 32 bytes
 // from crypto/rand, 64 lowercase hex digits (Game.DealKey): each table's own, drawn once, kept
-// in its setup.
-func withDealKey(opts json.RawMessage, member string) json.RawMessage {
+// in its setup. `arena bench` opens its tables of such a game with it too.
+func DealKeyOptions(opts json.RawMessage, member string) json.RawMessage {
 	var key [32]byte
 	_, _ = rand.Read(key[:]) // crypto/rand.Read does not return an error (it crashes instead)
 	m := map[string]json.RawMessage{}
@@ -803,7 +803,7 @@ func (st *state) formed(tf *lobby.TableFormed) {
 	spec := actors.TableSpec{ID: m.Table, Game: g.ID, Format: g.Format, Kind: m.Tier, Pace: g.Pace, Options: g.Options,
 		Round: MatchIDPrefix + tag}
 	if g.DealKey != "" {
-		spec.Options = withDealKey(g.Options, g.DealKey)
+		spec.Options = DealKeyOptions(g.Options, g.DealKey)
 	}
 	if st.r.opts.Seed != nil {
 		spec.Seed = st.r.opts.Seed(m.Table)

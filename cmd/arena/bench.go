@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,9 +14,11 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/breakroom"
 	"arena/actors/dotdotdot"
 	"arena/games"
 	"arena/games/blitz"
+	brgames "arena/games/breakroom"
 )
 
 var benchCommand = command{
@@ -156,6 +159,10 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return usage("--game %s: the game has no house policy to play its seats", *game)
 		}
 		o.Engine, o.Format, o.Seats, o.Entry = eng, f.Name, f.MinSeats, benchEntry
+		if g, ok := eng.(brgames.Game); ok && g.Info().DealKey != "" {
+			member := g.Info().DealKey
+			o.Options = func() json.RawMessage { return breakroom.DealKeyOptions(nil, member) }
+		}
 	default:
 		choices := []string{"countdown"}
 		for _, m := range bracket.Manifests() {
