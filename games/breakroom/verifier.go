@@ -14,21 +14,11 @@ import (
 // protocol "Match log"): its match, rebuilt from the log's match_start and the revealed seed,
 // and the step that feeds that match the input resolving its open prompt as the log states it.
 type Resimulation interface {
-	// CheckConfig refuses a match_start config the re-simulation cannot use (its error fails
-	// the log at match_start); nil when it can.
-	CheckConfig(config json.RawMessage) error
-	// SeatOptions are the games.Seat Options of a match_start player with its house and staff
-	// members (at least one true).
-	SeatOptions(house, staff bool) json.RawMessage
 	// Begin builds the match from s; its error fails the log at match_start.
-	Begin(s games.Setup) error
+	Begin(s games.Setup) (games.Match, error)
 	// StartLine is the match_start event the match writes at start (the line a seed_hash that
 	// does not commit to the revealed seed is compared with).
 	StartLine(start time.Time) games.Event
-	// Abandon abandons the match at t for reason and is the lines it writes.
-	Abandon(t time.Time, reason string) []games.Event
-	// Advance advances the match to t and is the lines it writes.
-	Advance(t time.Time) []games.Event
 	// Playing says the match has not ended.
 	Playing() bool
 	// Step feeds the match the input that resolves its open prompt, as the log's line at Pos
@@ -43,6 +33,12 @@ type Resimulation interface {
 type Verifier struct {
 	// Game is the game id match_start must name.
 	Game string
+	// SeatOptions is the game's seat options (their JCS is games.Seat Options) of a match_start
+	// player with its house and staff members, at least one true.
+	SeatOptions func(house, staff bool) any
+	// CheckConfig, when set, refuses a match_start config the re-simulation cannot use (its
+	// error fails the log at match_start).
+	CheckConfig func(config json.RawMessage) error
 	// Lines are the lines the re-simulation checks, Parsed and Errs their ParseLine results.
 	Lines  [][]byte
 	Parsed []LogLine
@@ -73,6 +69,28 @@ func NewVerifier(game string, lines [][]byte) *Verifier {
 		v.Parsed[i], v.Errs[i] = ParseLine(l)
 	}
 	return v
+}
+
+// Talk is the text of every message line by its (round, seat, turn): the talk a move's input
+// carries (§1.4), which the log writes before the move's line.
+func (v *Verifier) Talk() map[[3]int]string {
+	talk := map[[3]int]string{}
+	for i := range v.Lines {
+		if v.Errs[i] != nil || v.Parsed[i].Type != "message" {
+			continue
+		}
+		var f struct {
+			Round *int   `json:"round"`
+			Seat  *int   `json:"seat"`
+			Turn  *int   `json:"turn"`
+			Text  string `json:"text"`
+		}
+		v.Fields(i, &f)
+		if f.Round != nil && f.Seat != nil && f.Turn != nil {
+			talk[[3]int{*f.Round, *f.Seat, *f.Turn}] = f.Text
+		}
+	}
+	return talk
 }
 
 // Fields decodes line i's members into dst (a struct of the members wanted); a line past the
@@ -158,12 +176,13 @@ func (v *Verifier) Run(g Resimulation) {
 		v.Fail(end, nil, "%v", err)
 		return
 	}
-	s, err := v.setup(seed, g)
+	s, err := v.setup(seed)
 	if err != nil {
 		v.Fail(0, nil, "match_start: %v", err)
 		return
 	}
-	if err := g.Begin(s); err != nil {
+	m, err := g.Begin(s)
+	if err != nil {
 		v.Fail(0, nil, "match_start: %v", err)
 		return
 	}
@@ -181,9 +200,9 @@ func (v *Verifier) Run(g Resimulation) {
 			Reason string `json:"reason"`
 		}
 		v.Fields(1, &a)
-		v.Expect(g.Abandon(t1, a.Reason))
+		v.Expect(m.Abandon(t1, a.Reason).Events)
 	} else {
-		v.Expect(g.Advance(s.Start))
+		v.Expect(m.Advance(s.Start).Events)
 	}
 	for !v.Failed && g.Playing() {
 		g.Step()
@@ -202,7 +221,7 @@ func (v *Verifier) Run(g Resimulation) {
 }
 
 // setup rebuilds the match's Setup from match_start and the revealed seed.
-func (v *Verifier) setup(seed [32]byte, g Resimulation) (games.Setup, error) {
+func (v *Verifier) setup(seed [32]byte) (games.Setup, error) {
 	var ms struct {
 		MatchID string `json:"match_id"`
 		Game    string `json:"game"`
@@ -221,8 +240,10 @@ func (v *Verifier) setup(seed [32]byte, g Resimulation) (games.Setup, error) {
 	if ms.Game != v.Game {
 		return games.Setup{}, fmt.Errorf("game %q is not %q", ms.Game, v.Game)
 	}
-	if err := g.CheckConfig(ms.Config); err != nil {
-		return games.Setup{}, err
+	if v.CheckConfig != nil {
+		if err := v.CheckConfig(ms.Config); err != nil {
+			return games.Setup{}, err
+		}
 	}
 	start, ok := v.At(0)
 	if !ok {
@@ -232,7 +253,7 @@ func (v *Verifier) setup(seed [32]byte, g Resimulation) (games.Setup, error) {
 	for _, p := range ms.Players {
 		st := games.Seat{Seat: HouseSeat(p.Seat), Agent: p.Pubkey, Name: p.Name}
 		if p.House || p.Staff {
-			st.Options = g.SeatOptions(p.House, p.Staff)
+			st.Options, _ = canon.Marshal(v.SeatOptions(p.House, p.Staff))
 		}
 		s.Seats = append(s.Seats, st)
 	}

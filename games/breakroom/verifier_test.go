@@ -10,25 +10,25 @@ import (
 	"arena/games"
 )
 
-// frameOnly is a Resimulation for the frame's own checks: it refuses a config holding "no" and
-// records the Setup it is built from.
+// frameOnly is a Resimulation for the frame's own checks: it records the Setup it is built from
+// and builds nothing.
 type frameOnly struct{ setup *games.Setup }
 
-func (g frameOnly) CheckConfig(c json.RawMessage) error {
+func (g frameOnly) Begin(s games.Setup) (games.Match, error) {
+	*g.setup = s
+	return nil, errors.New("stop here")
+}
+func (g frameOnly) StartLine(time.Time) games.Event { return games.Event{} }
+func (g frameOnly) Playing() bool                   { return false }
+func (g frameOnly) Step()                           {}
+
+// refuseNo refuses a config holding "no".
+func refuseNo(c json.RawMessage) error {
 	if strings.Contains(string(c), `"no"`) {
 		return errors.New("config refused")
 	}
 	return nil
 }
-func (g frameOnly) SeatOptions(house, staff bool) json.RawMessage {
-	return json.RawMessage(`{"house":true}`)
-}
-func (g frameOnly) Begin(s games.Setup) error               { *g.setup = s; return errors.New("stop here") }
-func (g frameOnly) StartLine(time.Time) games.Event         { return games.Event{} }
-func (g frameOnly) Abandon(time.Time, string) []games.Event { return nil }
-func (g frameOnly) Advance(time.Time) []games.Event         { return nil }
-func (g frameOnly) Playing() bool                           { return false }
-func (g frameOnly) Step()                                   {}
 
 func TestVerifierFrame(t *testing.T) {
 	seed := strings.Repeat("ab", 32)
@@ -58,13 +58,15 @@ func TestVerifierFrame(t *testing.T) {
 		}
 		var s games.Setup
 		v := NewVerifier("g", lines)
+		v.SeatOptions = func(house, staff bool) any { return map[string]bool{"house": house, "staff": staff} }
+		v.CheckConfig = refuseNo
 		v.Run(frameOnly{&s})
 		if v.Rep != c.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, v.Rep, c.want)
 		}
 		if c.name == "begin refused" {
 			if s.Game != "g" || s.Round != "m1" || SeedHex(s.Seed) != seed || !s.Start.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) ||
-				len(s.Seats) != 2 || s.Seats[1].Agent != "p1" || s.Seats[1].Name != "B" || string(s.Seats[1].Options) != `{"house":true}` || s.Seats[0].Options != nil {
+				len(s.Seats) != 2 || s.Seats[1].Agent != "p1" || s.Seats[1].Name != "B" || string(s.Seats[1].Options) != `{"house":true,"staff":false}` || s.Seats[0].Options != nil {
 				t.Errorf("setup %+v", s)
 			}
 		}

@@ -7,7 +7,6 @@ import (
 
 	"arena/games"
 	"arena/games/breakroom"
-	"arena/games/canon"
 )
 
 // Report is the Dilemma's verify-log result (breakroom.Report).
@@ -30,15 +29,9 @@ func VerifyJSONL(log []byte) Report { return Verify(breakroom.SplitLog(log)) }
 // schedule, horizon, strike count, instant, ranking or seed shows at its own line. Lines after
 // the end other than a paid match's money lines differ.
 func Verify(lines [][]byte) Report {
-	v := &verifier{Verifier: breakroom.NewVerifier(GameID, lines), msgs: map[[3]int]string{}}
-	for i := range v.Lines {
-		if v.Errs[i] != nil || v.Parsed[i].Type != "message" {
-			continue
-		}
-		if f := v.fields(i); f.Round != nil && f.Seat != nil && f.Turn != nil {
-			v.msgs[[3]int{*f.Round, *f.Seat, *f.Turn}] = f.Text
-		}
-	}
+	v := &verifier{Verifier: breakroom.NewVerifier(GameID, lines)}
+	v.SeatOptions = func(house, staff bool) any { return SeatOptions{House: house, Staff: staff} }
+	v.msgs = v.Talk()
 	v.Run(v)
 	return v.Rep
 }
@@ -68,23 +61,13 @@ func (v *verifier) fields(i int) lineFields {
 	return f
 }
 
-// CheckConfig takes every config: the engine refuses what it cannot use.
-func (v *verifier) CheckConfig(json.RawMessage) error { return nil }
-
-// SeatOptions are a house or staff seat's SeatOptions.
-func (v *verifier) SeatOptions(house, staff bool) json.RawMessage {
-	b, _ := canon.Marshal(SeatOptions{House: house, Staff: staff})
-	return b
-}
-
 // Begin builds the match as the engine does.
-func (v *verifier) Begin(s games.Setup) error {
-	mm, err := Engine{}.New(s, nil)
-	if err != nil {
-		return err
+func (v *verifier) Begin(s games.Setup) (games.Match, error) {
+	m, err := Engine{}.New(s, nil)
+	if err == nil {
+		v.m = m.(*match)
 	}
-	v.m = mm.(*match)
-	return nil
+	return m, err
 }
 
 // StartLine is the match's match_start event.
@@ -93,14 +76,6 @@ func (v *verifier) StartLine(start time.Time) games.Event {
 	v.m.startLine(&st, start)
 	return st.Events[0]
 }
-
-// Abandon abandons the match.
-func (v *verifier) Abandon(t time.Time, reason string) []games.Event {
-	return v.m.Abandon(t, reason).Events
-}
-
-// Advance advances the match.
-func (v *verifier) Advance(t time.Time) []games.Event { return v.m.Advance(t).Events }
 
 // Playing says the match has not ended.
 func (v *verifier) Playing() bool { return v.m.phase == phasePlaying }

@@ -9,7 +9,6 @@ import (
 
 	"arena/games"
 	"arena/games/breakroom"
-	"arena/games/canon"
 )
 
 // Report is Inference's verify-log result (breakroom.Report).
@@ -51,8 +50,11 @@ func Verify(lines [][]byte) Report {
 		v.Parsed = append(v.Parsed, pl)
 		v.Errs = append(v.Errs, err)
 	}
+	v.SeatOptions = func(house, staff bool) any { return SeatOptions{House: house, Staff: staff} }
+	v.CheckConfig = checkConfig
 	v.Preempt = v.preempt
 	v.Check = v.check
+	v.msgs = v.Talk()
 	v.scan()
 	v.back = v.backwards()
 	v.Run(v)
@@ -143,10 +145,9 @@ func (d *logDealer) deal(round int, seats []int) []dealt {
 	return out
 }
 
-// scan reads what the re-simulation needs ahead of its lines: the talk, each deal line's
-// commitments and each showdown line's reveals.
+// scan reads what the re-simulation needs ahead of its lines: each deal line's commitments and
+// each showdown line's reveals.
 func (v *verifier) scan() {
-	v.msgs = map[[3]int]string{}
 	v.cards = &logDealer{commits: map[[2]int]string{}, shown: map[[2]int]dealt{}}
 	for i := range v.Lines {
 		if v.Errs[i] != nil {
@@ -154,10 +155,6 @@ func (v *verifier) scan() {
 		}
 		f := v.fields(i)
 		switch v.Parsed[i].Type {
-		case "message":
-			if f.Round != nil && f.Seat != nil && f.Turn != nil {
-				v.msgs[[3]int{*f.Round, *f.Seat, *f.Turn}] = f.Text
-			}
 		case "deal":
 			if f.Round != nil {
 				for _, c := range f.Commits {
@@ -204,9 +201,9 @@ func (v *verifier) timeGoesBack() {
 	v.Fail(i, nil, "t %s is earlier than the line before it: the log's instants never run backwards", v.Parsed[i].T)
 }
 
-// CheckConfig refuses a config that is not an object or that holds the deal key, which is never
-// logged (the re-simulation deals from the log).
-func (v *verifier) CheckConfig(config json.RawMessage) error {
+// checkConfig refuses a config that is not an object or that holds the deal key, which is never
+// logged (the re-simulation deals from the log; Verifier.CheckConfig).
+func checkConfig(config json.RawMessage) error {
 	var cfg map[string]json.RawMessage
 	if err := json.Unmarshal(config, &cfg); err != nil || cfg == nil {
 		return fmt.Errorf("config is not an object")
@@ -217,25 +214,19 @@ func (v *verifier) CheckConfig(config json.RawMessage) error {
 	return nil
 }
 
-// SeatOptions are a house or staff seat's SeatOptions.
-func (v *verifier) SeatOptions(house, staff bool) json.RawMessage {
-	b, _ := canon.Marshal(SeatOptions{House: house, Staff: staff})
-	return b
-}
-
 // Begin builds the match as the engine does, dealt from the log.
-func (v *verifier) Begin(s games.Setup) error {
+func (v *verifier) Begin(s games.Setup) (games.Match, error) {
 	cfg, _, err := configOf(s)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	seats, opts, err := seatsOf(s, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.Seats = seats
 	v.m = newMatch(s, cfg, opts, v.cards)
-	return nil
+	return v.m, nil
 }
 
 // StartLine is the match's match_start event.
@@ -244,14 +235,6 @@ func (v *verifier) StartLine(start time.Time) games.Event {
 	v.m.startLine(&st, start)
 	return st.Events[0]
 }
-
-// Abandon abandons the match.
-func (v *verifier) Abandon(t time.Time, reason string) []games.Event {
-	return v.m.Abandon(t, reason).Events
-}
-
-// Advance advances the match.
-func (v *verifier) Advance(t time.Time) []games.Event { return v.m.Advance(t).Events }
 
 // Playing says the match has not ended.
 func (v *verifier) Playing() bool { return v.m.phase == phasePlaying }
