@@ -203,11 +203,13 @@ func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 		m.emit(&step, now, "message_step_done", games.Public, map[string]any{"round": st.Round, "seat": seat, "sent": r.Sent[i]})
 	case phaseClaim:
 		r.Claim[i], r.Claimed[i] = a.Value, true
-		m.emit(&step, now, "claim_sealed", games.Public, map[string]any{"round": st.Round, "seat": seat})
+		m.emit(&step, now, "claim_sealed", games.Public, map[string]any{"round": st.Round, "seat": seat,
+			"commitment": m.commitment(st.Round, i, ActionClaim, map[string]int64{"claim_bps": a.Value})})
 		m.emit(&step, now, "claim_recorded", games.Private(in.Seat), map[string]any{"round": st.Round, "seat": seat, "claim_bps": a.Value})
 	case phaseOffer:
 		r.Ask[i], r.Esc[i] = a.Value, a.Esc
-		m.emit(&step, now, "offer_sealed", games.Public, map[string]any{"round": st.Round, "seat": seat})
+		m.emit(&step, now, "offer_sealed", games.Public, map[string]any{"round": st.Round, "seat": seat,
+			"commitment": m.commitment(st.Round, i, ActionOffer, map[string]int64{"ask_bps": a.Value, "escalate": int64(a.Esc)})})
 		m.emit(&step, now, "offer_recorded", games.Private(in.Seat), map[string]any{"round": st.Round, "seat": seat, "ask_bps": a.Value, "escalate": a.Esc})
 	}
 	if r.Acted[0] && r.Acted[1] {
@@ -399,6 +401,7 @@ func (m *match) reveal(step *games.Step, at time.Time) {
 		"spill":      r.Res.Spill,
 		"balances":   m.balances(),
 		"claim_kind": pair(kind(r, 0), kind(r, 1)),
+		"salts":      m.salts(st.Round),
 	})
 }
 
