@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"arena/games/blitz"
+	"arena/games/warden/claims"
 	"arena/games/warden/dilemma"
 )
 
@@ -34,7 +35,7 @@ func TestBracketHostsBlitzAndDilemma(t *testing.T) {
 	if !slices.Equal(ids, want) {
 		t.Fatalf("bracket %v, manifest %v", ids, want)
 	}
-	for _, id := range []string{blitz.ID, dilemma.GameID} {
+	for _, id := range []string{blitz.ID, claims.GameID, dilemma.GameID} {
 		if !slices.Contains(ids, id) {
 			t.Errorf("bracket %v does not host %q", ids, id)
 		}

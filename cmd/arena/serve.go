@@ -30,6 +30,7 @@ import (
 	brdilemma "arena/games/breakroom/dilemma"
 	brinference "arena/games/breakroom/inference"
 	brwerewolf "arena/games/breakroom/werewolf"
+	"arena/games/warden/claims"
 	"arena/games/warden/dilemma"
 	"arena/storage"
 	"arena/transport/httpapi"
@@ -253,6 +254,7 @@ func newBracket() (*games.Bracket, error) {
 func engines() []games.Engine {
 	return []games.Engine{
 		blitz.NewEngine(blitz.DefaultFees()), // DOTDOTDOT Blitz and Short, §14's fees
+		claims.Engine{},                      // the Warden's Game I (games/warden/claims)
 		dilemma.Engine{},                     // the Warden's Game II (games/warden/dilemma)
 		brdilemma.Engine{},                   // Break Room's Dilemma (games/breakroom/dilemma; breakroomGames)
 		brinference.Engine{},                 // Break Room's Inference (games/breakroom/inference; breakroomGames)

@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -145,11 +146,17 @@ func (c *Client) Think(ctx context.Context, envelope, playbook []byte) ([]byte, 
 	return []byte(ch.Message.Content), nil
 }
 
+// clip shortens a model's text for an error to at most 200 bytes of whole runes, then "…", so
+// the error (logged by the ots seat's fallback) stays valid UTF-8.
 func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
+	if len(s) <= 200 {
+		return s
 	}
-	return s
+	n := 200
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // capped is the HTTP client under go-openai: it drops the bearer header when no key is
