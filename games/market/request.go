@@ -577,8 +577,12 @@ func parseTradingName(raw json.RawMessage) (string, *refusal) {
 	return strings.TrimFunc(s, unicode.IsSpace), nil
 }
 
-// checkName refuses a trimmed Trading Name over 32 characters or carrying a control character
-// (invalid_trading_name, "Trading Name").
+// checkName refuses a trimmed Trading Name over 32 characters or carrying a character that does
+// not print (invalid_trading_name, "Trading Name": the refusal is about printability). A character
+// prints when it is Unicode graphic (letters, marks, numbers, punctuation, symbols, spaces), so
+// control characters, format characters (zero-width, bidi overrides, the byte-order mark, soft
+// hyphen), line and paragraph separators, private use and unassigned code points are refused:
+// each would let a name print blank or disguise itself on the Standing every visitor reads.
 func checkName(s string) *refusal {
 	if utf8.RuneCountInString(s) > maxTradingName {
 		return refuse(CodeInvalidTradingName, "a Trading Name is at most 32 characters")
@@ -586,6 +590,9 @@ func checkName(s string) *refusal {
 	for _, c := range s {
 		if unicode.IsControl(c) {
 			return refuse(CodeInvalidTradingName, "a Trading Name carries no control character")
+		}
+		if !unicode.IsGraphic(c) {
+			return refuse(CodeInvalidTradingName, "a Trading Name carries only printing characters")
 		}
 	}
 	return nil
