@@ -70,7 +70,7 @@ type datcCase struct {
 	Occupiers map[string]string `json:"occupiers"`
 }
 
-func loadCases(t *testing.T, file string) []datcCase {
+func loadCases(t testing.TB, file string) []datcCase {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -126,7 +126,7 @@ func splitKey(key, phase string) (board.Power, string) {
 }
 
 // unitOf reads the unit of a starting-state entry or order key: "ENG: F stp(nc) ...".
-func unitOf(t *testing.T, key string) board.Unit {
+func unitOf(t testing.TB, key string) board.Unit {
 	t.Helper()
 	pw, body, _ := strings.Cut(key, ": ")
 	f := strings.Fields(body)
@@ -141,7 +141,7 @@ func unitOf(t *testing.T, key string) board.Unit {
 }
 
 // position is the case's starting state, or else one unit per order.
-func position(t *testing.T, start []string, o datcOrders) []board.Unit {
+func position(t testing.TB, start []string, o datcOrders) []board.Unit {
 	t.Helper()
 	var us []board.Unit
 	seen := map[string]bool{}
