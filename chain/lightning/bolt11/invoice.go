@@ -104,12 +104,13 @@ func (inv *Invoice) Fields() []Field {
 // Signature is the compact signature as written: r ‖ s (64 bytes) and the recovery id (0-3).
 func (inv *Invoice) Signature() ([64]byte, byte) { return inv.sig, inv.recID }
 
-// ExpiresAt is when the invoice expires: Timestamp plus Expiry seconds. A payer SHOULD NOT pay,
-// and a payee SHOULD NOT accept, at or after it.
+// ExpiresAt is when the invoice expires: Timestamp plus Expiry seconds, or 2^62 seconds after
+// 1970 if that is later (time.Time holds no more). A payer SHOULD NOT pay, and a payee SHOULD NOT
+// accept, at or after it.
 func (inv *Invoice) ExpiresAt() time.Time {
-	const maxUnix = 1<<63 - 1
-	if inv.Expiry > maxUnix-inv.Timestamp {
-		return time.Unix(maxUnix, 0)
+	const farFuture = 1 << 62
+	if inv.Expiry >= farFuture-inv.Timestamp {
+		return time.Unix(farFuture, 0)
 	}
 	return time.Unix(int64(inv.Timestamp+inv.Expiry), 0)
 }
