@@ -130,7 +130,7 @@ func randomSet(r *rand.Rand, s State, p board.Power) []string {
 
 // playRandom plays one game of random door-legal orders from seed and checks §6.14's invariants
 // after every phase; it returns the phases played and the final state.
-func playRandom(t *testing.T, seed uint64) ([]string, State) {
+func playRandom(t testing.TB, seed uint64) ([]string, State) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 6))
 	s := New(DefaultConfig())
@@ -164,7 +164,7 @@ func playRandom(t *testing.T, seed uint64) ([]string, State) {
 	return phases, s
 }
 
-func checkInvariants(t *testing.T, seed uint64, s, next State, rep Report) {
+func checkInvariants(t testing.TB, seed uint64, s, next State, rep Report) {
 	t.Helper()
 	total := 0
 	for _, n := range next.Centres() {
@@ -270,4 +270,15 @@ func FuzzCheckOrders(f *testing.F) {
 		}
 		t.Fatalf("%q accepted twice for one unit: %v", text, os)
 	})
+}
+
+// BenchmarkGame plays a whole game, S1901M to the 1906 centre update, of random door-legal
+// orders (drawing them, checking them at the door and checking §6.14's invariants included).
+func BenchmarkGame(b *testing.B) {
+	phases := 0
+	for i := 0; i < b.N; i++ {
+		ps, _ := playRandom(b, uint64(i%64)+1)
+		phases += len(ps)
+	}
+	b.ReportMetric(float64(phases)/float64(b.N), "phases/op")
 }
