@@ -27,7 +27,7 @@ type Payment struct {
 	ResourceURL   string    // v2 only, "" when the payload carries no resource
 	Authorization Authorization
 	Signature     []byte // as sent: r ‖ s ‖ v when well formed (Recover checks its length)
-	Raw           []byte // the payload's JSON bytes as received, for a remote facilitator
+	Raw           []byte // the payload's JSON bytes as received (Parse's raw itself, not a copy), for a remote facilitator
 }
 
 // Accepted is a v2 payload's "accepted" member: one accepts entry as the payer echoes it.
