@@ -9,13 +9,6 @@ import (
 	"arena/games/breakroom/diplomacy/board"
 )
 
-func letter(t board.UnitType) string {
-	if t == board.Fleet {
-		return "F"
-	}
-	return "A"
-}
-
 // randomSet draws an order set for p that the door accepts, order by order: for movement, moves
 // (often at another power's unit), supports of those moves and convoys; for retreats a listed
 // place or a disband; for the winter builds at sites or waives, and removals, sometimes left to

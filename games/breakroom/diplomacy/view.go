@@ -26,6 +26,14 @@ func (s State) Options(p board.Power) map[string][]string {
 	return out
 }
 
+// letter is a unit type as the wire writes it.
+func letter(t board.UnitType) string {
+	if t == board.Fleet {
+		return "F"
+	}
+	return "A"
+}
+
 // Site is one place p may build (§6.11 `sites`): an army can always be built there; Fleet lists
 // the places a fleet can be built, none inland, both coasts of a split-coast province.
 type Site struct {
