@@ -96,6 +96,8 @@ func (o Offer) check() error {
 		return errors.New("x402: offer chain id is 0")
 	case o.Amount == 0:
 		return errors.New("x402: offer amount is 0")
+	case o.Asset == Address{} || o.PayTo == Address{}:
+		return errors.New("x402: offer names no asset or no payTo")
 	case o.DomainName == "" || o.DomainVersion == "":
 		return errors.New("x402: offer names no EIP-712 domain")
 	case o.Kind == KindGateway && o.GatewayWallet == Address{}:

@@ -68,6 +68,8 @@ func TestChallengeRefusesMalformedOffers(t *testing.T) {
 		"no chain":          func(o Offer) Offer { o.ChainID = 0; return o },
 		"no amount":         func(o Offer) Offer { o.Amount = 0; return o },
 		"no domain name":    func(o Offer) Offer { o.DomainName = ""; return o },
+		"no payTo":          func(o Offer) Offer { o.PayTo = Address{}; return o },
+		"no asset":          func(o Offer) Offer { o.Asset = Address{}; return o },
 		"gateway no wallet": func(o Offer) Offer { o.Kind = KindGateway; return o },
 	} {
 		ch := Challenge{Offers: []Offer{o(good)}}
