@@ -29,7 +29,8 @@ const expiryBatch = 50
 // authenticated Owner ID Blocks supplied ("" or blank: authentication_required), now the
 // instant the request is handled. It first drains one expiry batch (Expire's pass), then
 // authenticates, parses, resolves the Player, replays a retried mutation's stored response
-// byte for byte, and only then runs the action. It does not change st: state' is st after
+// byte for byte (an accepted Command's only: a refused one left no record, so its retry is
+// run afresh), and only then runs the action. It does not change st: state' is st after
 // st.Commit(step.Delta), and the Ledger rows the request wrote are step.Delta.Ledger. Every
 // refusal is the protocol's envelope with one of ErrorCodes; nothing a caller sends panics.
 // Apply is pure.
@@ -281,8 +282,14 @@ func (t *txn) handle(caller string, body []byte) []byte {
 		panic("market: " + r.action + " wrote before it refused")
 	}
 	resp := t.envelope(result, rf)
-	t.command = &Command{Player: pid, CommandID: r.commandID, Action: r.action, Hash: hash,
-		OK: rf == nil, StateVersion: t.version, At: t.now, Response: resp}
+	if rf == nil {
+		// Only an accepted Command consumes its commandId ("Idempotency and atomicity": the
+		// command response commits with the mutation; "unfunded has two causes": the Approval is
+		// recorded, "so the Command ID is consumed"). A refusal changed nothing and records
+		// nothing, so its retry is a fresh attempt on the State as it then is.
+		t.command = &Command{Player: pid, CommandID: r.commandID, Action: r.action, Hash: hash,
+			OK: true, StateVersion: t.version, At: t.now, Response: resp}
+	}
 	return resp
 }
 
