@@ -2,8 +2,8 @@ package diplomacy
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"encoding/hex"
+	"encoding/json"
 	"hash"
 	"time"
 
