@@ -103,7 +103,8 @@ func New(opts Options) (*Client, error) {
 }
 
 // AddInvoice asks the node for an invoice (POST /v1/invoices) and checks the payment request it
-// writes: this network, req.Msat, the payment hash it names, not expired.
+// writes: it decodes, is of this network, and carries the r_hash the node answered, req.Msat and
+// req.Memo.
 func (c *Client) AddInvoice(ctx context.Context, req lightning.InvoiceRequest) (lightning.Invoice, error) {
 	if req.Msat == 0 || req.Msat > 1<<63-1 {
 		return lightning.Invoice{}, fmt.Errorf("%w: lnd add invoice: amount %d msat", lightning.ErrBadInvoice, req.Msat)
@@ -184,6 +185,8 @@ func (c *Client) Pay(ctx context.Context, req lightning.PayRequest) (lightning.P
 		return lightning.Payment{}, fmt.Errorf("lnd pay: %w", err)
 	}
 	switch {
+	case req.Msat == 0 || inv.Msat == 0:
+		return lightning.Payment{}, fmt.Errorf("%w: lnd pay %x: no amount (the invoice asks %d msat, the caller means %d)", lightning.ErrBadInvoice, inv.PaymentHash, inv.Msat, req.Msat)
 	case inv.Expired(c.now()):
 		return lightning.Payment{}, fmt.Errorf("%w: lnd pay %x: expired at %v", lightning.ErrBadInvoice, inv.PaymentHash, inv.ExpiresAt().UTC())
 	case inv.Msat != req.Msat:

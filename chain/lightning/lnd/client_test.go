@@ -120,6 +120,8 @@ func TestPayRefusesBeforeSending(t *testing.T) {
 	}{
 		{"expired", late, lightning.PayRequest{Bolt11: inv.Bolt11, Msat: 5000}},
 		{"another amount", ac, lightning.PayRequest{Bolt11: inv.Bolt11, Msat: 5001}},
+		{"no amount meant", ac, lightning.PayRequest{Bolt11: inv.Bolt11}},
+		{"an invoice with no amount", ac, lightning.PayRequest{Bolt11: noAmount(t), Msat: 5000}},
 		{"another network", ac, lightning.PayRequest{Bolt11: other.Bolt11, Msat: 5000}},
 		{"not an invoice", ac, lightning.PayRequest{Bolt11: "lnsb1garbage", Msat: 5000}},
 		{"a bad checksum", ac, lightning.PayRequest{Bolt11: inv.Bolt11[:len(inv.Bolt11)-1] + "q", Msat: 5000}},
@@ -316,16 +318,35 @@ func lookupOne(ctx context.Context, c *Client) error {
 	return err
 }
 
-// payOne pays a real simnet invoice (signed here) so that Pay reaches the node.
+// payOne pays a real simnet invoice so that Pay reaches the node.
 func payOne(ctx context.Context, c *Client) error {
+	_, err := c.Pay(ctx, lightning.PayRequest{Bolt11: outsideInvoice(), Msat: 1000})
+	return err
+}
+
+// outsideInvoice is a simnet invoice for 1000 msat, payment hash 01 00…, signed by a key no fake
+// node holds, that Pay accepts at fakeNow.
+func outsideInvoice() string {
 	seed := sha256.Sum256([]byte("a payee outside the test network"))
 	key, _ := btcec.PrivKeyFromBytes(seed[:])
 	inv, err := bolt11.Sign(bolt11.Unsigned{Currency: bolt11.Simnet, Amount: bolt11.Amount{Value: 10, Multiplier: 'n'},
 		Timestamp: uint64(fakeNow.Unix()), Fields: []bolt11.Field{
 			bolt11.PaymentHashField([32]byte{1}), bolt11.PaymentSecretField([32]byte{2}), bolt11.DescriptionField("x")}}, key)
 	if err != nil {
-		return err
+		panic(err) // a fixed, valid invoice: Sign cannot refuse it
 	}
-	_, err = c.Pay(ctx, lightning.PayRequest{Bolt11: inv.Encode(), Msat: 1000})
-	return err
+	return inv.Encode()
+}
+
+// noAmount is a simnet invoice that names no amount (a donation invoice).
+func noAmount(t *testing.T) string {
+	t.Helper()
+	seed := sha256.Sum256([]byte("a donation payee"))
+	key, _ := btcec.PrivKeyFromBytes(seed[:])
+	inv, err := bolt11.Sign(bolt11.Unsigned{Currency: bolt11.Simnet, Timestamp: uint64(fakeNow.Unix()), Fields: []bolt11.Field{
+		bolt11.PaymentHashField([32]byte{3}), bolt11.PaymentSecretField([32]byte{4}), bolt11.DescriptionField("tip")}}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inv.Encode()
 }
