@@ -83,6 +83,14 @@ type options struct {
 	MaxMessageChars  *int   `json:"max_message_chars"`
 	LastYear         *int   `json:"last_year"`
 	StrikesLimit     *int   `json:"strikes_limit"`
+	// Fixed by diplomacy-0.1: accepted only with their values (a match_start config, as
+	// Verify rebuilds a match from it, names them).
+	Map            *string        `json:"map"`
+	Powers         *[]board.Power `json:"powers"`
+	RemovedPowers  *[]board.Power `json:"removed_powers"`
+	FirstYear      *int           `json:"first_year"`
+	VictoryCentres *int           `json:"victory_centres"`
+	Adjudication   *string        `json:"adjudication"`
 }
 
 const (
@@ -180,6 +188,16 @@ func configOf(s games.Setup) (Config, error) {
 		set(&c.LastYear, o.LastYear)
 		set(&c.StrikesLimit, o.StrikesLimit)
 		awaySet = o.AwayDeadlineMS != nil
+		d := DefaultMatchConfig()
+		switch {
+		case o.Map != nil && *o.Map != d.Map,
+			o.Powers != nil && !slices.Equal(*o.Powers, d.Powers),
+			o.RemovedPowers != nil && !slices.Equal(*o.RemovedPowers, d.RemovedPowers),
+			o.FirstYear != nil && *o.FirstYear != d.FirstYear,
+			o.VictoryCentres != nil && *o.VictoryCentres != d.VictoryCentres,
+			o.Adjudication != nil && *o.Adjudication != d.Adjudication:
+			return bad("map, powers, removed_powers, first_year, victory_centres and adjudication are fixed by %s", RulesVersion)
+		}
 	}
 	if s.Pace.Move < 0 || s.Pace.Steps["turn"] < 0 || s.Pace.Steps["orders"] < 0 || s.Pace.Steps["away"] < 0 {
 		return bad("negative pace")
