@@ -9,7 +9,6 @@ import (
 	"arena/games/breakroom"
 )
 
-
 // VerifyJSONL is Verify of a JSONL log: one line per non-blank line of log.
 func VerifyJSONL(log []byte) breakroom.Report { return Verify(breakroom.SplitLog(log)) }
 
