@@ -219,3 +219,37 @@ func TestWorkedExampleMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestWords: §6.15's public lines in words, and the end's card.
+func TestWords(t *testing.T) {
+	tb := newTable(t, setup(seq0(), `{"last_year":1901,"press_rounds":0}`))
+	for _, s := range []int{0, 1, 2, 3, 4} {
+		tb.play(s, orders())
+	}
+	for _, s := range []int{0, 1, 2, 3, 4} {
+		tb.play(s, orders())
+	}
+	pub := games.Redact(tb.evs, 0, false)
+	names := Engine{}.Names(pub)
+	var got []string
+	for _, e := range pub {
+		switch e.Type {
+		case "powers", "phase_start", "centres", "game_over":
+			got = append(got, Engine{}.Narrate(e, names))
+		}
+	}
+	want := []string{
+		"Powers dealt: Agent 1 plays France, Agent 2 plays England, Agent 3 plays Turkey, Agent 4 plays Russia, Agent 5 plays Austria.",
+		"Round 1: spring 1901 movement opens.",
+		"Round 2: fall 1901 movement opens.",
+		"Supply centres after 1901: Russia 4, Austria 3, England 3, France 3, Germany 3, Italy 3, Turkey 3.",
+		"The game ends at the year limit.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("words\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	p, ok := Engine{}.RevealPanel(pub, names)
+	if !ok || len(p.Rows) != 5 || strings.Join(p.Rows[0], "|") != "1|Agent 4|Russia|4|4" {
+		t.Errorf("reveal card %+v", p)
+	}
+}
