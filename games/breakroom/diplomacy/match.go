@@ -366,10 +366,9 @@ func (m *match) startPhase(step *games.Step, at time.Time) {
 		}
 	}
 	m.emit(step, at, "phase_start", games.Public, map[string]any{"phase": m.st.Phase(), "round": m.round})
-	m.queue = nil
+	m.queue, m.press, m.pressRound = nil, nil, 0
 	if m.st.Kind == board.Movement {
-		m.press = nil
-		m.step, m.pressRound = stepPress, 0
+		m.step = stepPress
 	} else {
 		m.startOrders()
 	}

@@ -91,7 +91,15 @@ func (m *match) state(i int) []byte {
 		"year": m.st.Year, "last_year": m.cfg.LastYear, "victory_centres": m.cfg.VictoryCentres,
 		"powers": powers, "units": units, "centres": owners, "press_round": nil, "last_phase": nil,
 	}
-	if m.step == stepPress && m.pressRound > 0 {
+	switch {
+	case i < 0:
+		// The spectator's view is derived from public lines alone (§1.8): the latest press_round
+		// marker of the phase, and no step (nothing public marks the press's end).
+		delete(v, "step")
+		if m.pressRound > 0 && m.st.Kind == board.Movement {
+			v["press_round"] = m.pressRound
+		}
+	case m.step == stepPress && m.pressRound > 0:
 		v["press_round"] = m.pressRound
 	}
 	if m.lastPhase != nil {
