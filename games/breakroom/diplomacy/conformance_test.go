@@ -62,3 +62,7 @@ func conformance() gametest.Case {
 // TestConformance runs the games contract suite (determinism, replay, refusals change nothing,
 // secrecy of private press, numbering, abandon, hostile inputs).
 func TestConformance(t *testing.T) { gametest.Run(t, conformance()) }
+
+// FuzzMatch feeds the match inputs of every shape (the contract suite's fuzz): it never panics
+// and a refusal changes nothing.
+func FuzzMatch(f *testing.F) { gametest.Fuzz(f, conformance()) }
