@@ -3,7 +3,9 @@ package market
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/labstack/echo/v4"
@@ -64,8 +66,23 @@ func (d *Doors) request(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	d.Seam.Handle(c.Request().Context(), d.Auth.Caller(c.Request()), raw).write(c.Response())
+	caller, err := d.Auth.Authenticate(c.Request())
+	if err != nil {
+		d.limited(c, err).write(c.Response())
+		return nil
+	}
+	d.Seam.Handle(c.Request().Context(), caller, raw).write(c.Response())
 	return nil
+}
+
+// limited is the answer to a request Authenticate held back (rate_limited, 429): the market's
+// envelope, with the Retry-After header.
+func (d *Doors) limited(c echo.Context, err error) Reply {
+	r, _ := door.AsRefusal(err)
+	if r.RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(r.RetryAfter.Seconds())), 10))
+	}
+	return d.Seam.Refusal(r.Code, r.Msg)
 }
 
 // JSON-RPC 2.0 error codes (A2A v0.3 §6.11 uses JSON-RPC's own).
@@ -167,7 +184,12 @@ func (d *Doors) a2a(c echo.Context) error {
 		return rpcError(c, req.ID, rpcInvalidParams, "Invalid params: message/send needs a message")
 	}
 	raw := requestPart(p.Message.Parts)
-	ans := d.Seam.Handle(c.Request().Context(), d.Auth.Caller(c.Request()), raw)
+	var ans Reply
+	if caller, err := d.Auth.Authenticate(c.Request()); err != nil {
+		ans = d.limited(c, err)
+	} else {
+		ans = d.Seam.Handle(c.Request().Context(), caller, raw)
+	}
 	msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: string(ans.Body), Metadata: map[string]any{"name": "response"}})
 	msg.ContextID = p.Message.ContextID
 	return rpcResult(c, ans.Status, req.ID, msg)
