@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -167,6 +168,19 @@ func (a *WardenAggregate) add(r *WardenRow) {
 	a.PerGame[r.Game] = g
 }
 
+// addTemperament folds r into its temperament's aggregate; first says r is the first row of
+// its Contender under that temperament.
+func (a *WardenAggregate) addTemperament(r *WardenRow, first bool) {
+	a.add(r)
+	if first {
+		a.Contenders++
+	}
+	if a.Vs == nil {
+		a.Vs = map[string]WardenRecord{}
+	}
+	a.Vs[r.OpponentTemperament] = a.Vs[r.OpponentTemperament].add(r.Result)
+}
+
 // CheckWardenMatch is the Ledger's money invariant for the rows of one settled match (warden-
 // games §2, §12.1), for every test that moves Warden money and for AppendWardenMatch: exactly
 // seats A then B of one match, game, stake, times, hashes and network; each seat's contender
@@ -272,13 +286,7 @@ func checkWardenRow(r *WardenRow, seat string) error {
 
 // result is win, loss or draw of net mine against theirs (§2.3).
 func result(mine, theirs int64) string {
-	switch {
-	case mine > theirs:
-		return "win"
-	case mine < theirs:
-		return "loss"
-	}
-	return "draw"
+	return [3]string{"loss", "draw", "win"}[cmp.Compare(mine, theirs)+1]
 }
 
 func isIDHash(s string) bool {
@@ -382,18 +390,17 @@ func putWardenRow(b *bolt.Bucket, r *WardenRow, enc []byte) error {
 				return fmt.Errorf("aggregate %s: %w: %v", key, ErrCorrupt, err)
 			}
 		}
-		a.add(r)
-		if temperament {
-			if b.Get(wardenMemberKey(r.Temperament, r.ContenderID)) == nil {
-				a.Contenders++
-				if err := b.Put(wardenMemberKey(r.Temperament, r.ContenderID), seq); err != nil {
+		if !temperament {
+			a.add(r)
+		} else {
+			member := wardenMemberKey(r.Temperament, r.ContenderID)
+			first := b.Get(member) == nil
+			if first {
+				if err := b.Put(member, seq); err != nil {
 					return err
 				}
 			}
-			if a.Vs == nil {
-				a.Vs = map[string]WardenRecord{}
-			}
-			a.Vs[r.OpponentTemperament] = a.Vs[r.OpponentTemperament].add(r.Result)
+			a.addTemperament(r, first)
 		}
 		v, err := canon.Marshal(a)
 		if err != nil {
@@ -570,24 +577,19 @@ func verifyWarden(b *bolt.Bucket) (WardenHead, error) {
 		head = WardenHead{Seq: r.Seq, RowHash: r.RowHash}
 		want[string(wardenContenderKey(r.ContenderID, r.Seq))] = u64(r.Seq)
 		want[string(wardenMatchKey(r.MatchID, r.Seat))] = u64(r.Seq)
-		for _, key := range []string{string(wardenAggKey(r.ContenderID)), string(wardenTaggKey(r.Temperament))} {
-			a := aggs[key]
-			if a == nil {
-				a = &WardenAggregate{}
-				aggs[key] = a
+		agg := func(key []byte) *WardenAggregate {
+			if aggs[string(key)] == nil {
+				aggs[string(key)] = &WardenAggregate{}
 			}
-			a.add(&r)
-			if strings.HasPrefix(key, "tagg/") {
-				if _, ok := want[string(wardenMemberKey(r.Temperament, r.ContenderID))]; !ok {
-					want[string(wardenMemberKey(r.Temperament, r.ContenderID))] = u64(r.Seq)
-					a.Contenders++
-				}
-				if a.Vs == nil {
-					a.Vs = map[string]WardenRecord{}
-				}
-				a.Vs[r.OpponentTemperament] = a.Vs[r.OpponentTemperament].add(r.Result)
-			}
+			return aggs[string(key)]
 		}
+		agg(wardenAggKey(r.ContenderID)).add(&r)
+		member := string(wardenMemberKey(r.Temperament, r.ContenderID))
+		_, counted := want[member]
+		if !counted {
+			want[member] = u64(r.Seq)
+		}
+		agg(wardenTaggKey(r.Temperament)).addTemperament(&r, !counted)
 		if pending = append(pending, r); len(pending) == 2 {
 			if err := CheckWardenMatch(pending); err != nil {
 				return head, corrupt("rows %d and %d: %v", pending[0].Seq, r.Seq, err)

@@ -130,14 +130,7 @@ func TestWardenExampleMatch(t *testing.T) {
 	if none, _ := s.WardenAggregate("0xnobody", false); none.Tier(1) != TierUnproven || none.Matches != 0 {
 		t.Fatalf("no rows: %+v", none)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(path, Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := reopen(t, s, path)
 	if h, err := r.VerifyWarden(); err != nil || h.Seq != 2 || h.RowHash != got[1].RowHash {
 		t.Fatalf("verify after reopening: %+v %v", h, err)
 	}
@@ -328,6 +321,20 @@ func TestWardenRandomLedger(t *testing.T) {
 	}
 }
 
+// reopen closes s and opens its file at path read-only, closed when the test ends.
+func reopen(t *testing.T, s *Store, path string) *Store {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
 func b2i(b bool) int64 {
 	if b {
 		return 1
@@ -411,14 +418,7 @@ func TestWardenDurableBeforeAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(path, Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := reopen(t, s, path)
 	if m, err := r.WardenMatch("wm_7f3a9c21e0b4d856"); err != nil || !reflect.DeepEqual(m, got) {
 		t.Fatalf("after reopening: %+v %v", m, err)
 	}
