@@ -10,9 +10,10 @@ import (
 )
 
 // DATC cases the data set lacks (6.D.16), marks "ignore" (6.B.7, 6.B.8, 6.B.15, 6.G.19 for 2023,
-// 6.H.1–6.H.3), or encodes apart from the DATC text (6.B.2, 6.G.11, 6.J.9, and 6.I.7 and 6.J.2,
-// whose repeated orders a JSON object cannot hold), encoded here from the DATC v3.0 text in the
-// data's own notation. A "!" before an order means the door must refuse it (board.ParseOrder).
+// 6.H.1–6.H.3), encodes apart from the DATC text (6.B.2, 6.G.11, 6.J.9, and 6.I.7 and 6.J.2,
+// whose repeated orders a JSON object cannot hold) or checks less than the text says (6.D.31: the
+// support is illegal, not just unhelpful), encoded here from the DATC v3.0 text in the data's own
+// notation. A "!" before an order means the door must refuse it (board.ParseOrder).
 
 type handCase struct {
 	id        string
@@ -54,6 +55,8 @@ var handCases = []handCase{
 	{id: "6.D.16", phase: "Main", orders: []string{
 		"ENG: A lon hold = Fails", "ENG: F nth convoys bel -> lon = Succeeds",
 		"FRA: F eng supports A bel -> lon = Succeeds", "FRA: A bel -> lon = Succeeds"}},
+	{id: "6.D.31", phase: "Main", orders: []string{
+		"AUS: A rum -> arm = Fails", "TUR: F bla supports A rum -> arm = Fails"}},
 	{id: "6.G.11", phase: "Main", orders: []string{
 		"ENG: F nwy supports F nth -> ska = Succeeds", "ENG: F nth -> ska = Succeeds",
 		"RUS: A swe -> nwy = Fails", "RUS: F ska convoys swe -> nwy = Fails", "RUS: F bar supports A swe -> nwy"}},
@@ -137,7 +140,7 @@ func TestDATCByHand(t *testing.T) {
 			}
 		})
 	}
-	if len(handCases) != 14 {
-		t.Errorf("%d hand cases, want 14", len(handCases))
+	if len(handCases) != 15 {
+		t.Errorf("%d hand cases, want 15", len(handCases))
 	}
 }

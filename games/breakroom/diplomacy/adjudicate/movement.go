@@ -303,21 +303,23 @@ func (r *resolver) setOrder(i int, o board.Order) {
 // fleets on the board is void (6.D.32); a convoy by a fleet on no minimal route of fleets, or of an
 // army not moving there, is void (6.G.7, 6.G.19); an army moving to an adjacent province goes by
 // convoy when a convoy of its own power fits it; a support fits only the order it names, coast
-// included (6.B.9), else it is void.
+// included (6.B.9), and not a convoy that could only pass through the supporting fleet itself
+// (6.D.31); an order that fits nothing is void.
 func (r *resolver) match() {
 	n := len(r.ps)
 	r.supports = make([][]int, n)
 	r.convoyers = make([][]int, n)
-	routes := map[[2]string]map[string]bool{}
-	route := func(from, to string) map[string]bool {
-		k := [2]string{from, to}
+	routes := map[[3]string]map[string]bool{}
+	routeWithout := func(from, to, without string) map[string]bool {
+		k := [3]string{from, to, without}
 		if m, ok := routes[k]; ok {
 			return m
 		}
-		m := r.minimalRoutes(from, to)
+		m := r.minimalRoutes(from, to, without)
 		routes[k] = m
 		return m
 	}
+	route := func(from, to string) map[string]bool { return routeWithout(from, to, "") }
 	voidIt := func(p *piece) { p.void, p.kind, p.convoy = true, board.Hold, false }
 	for i := range r.ps {
 		p := &r.ps[i]
@@ -358,6 +360,10 @@ func (r *resolver) match() {
 		fits := tp.kind != board.Move
 		if p.kind == board.SupportMove {
 			fits = tp.kind == board.Move && tp.dest == p.dest && (p.coast == "" || p.coast == tp.destL.Coast())
+			// A fleet cannot support a convoy that can only go through itself (DATC 6.D.31).
+			if fits && tp.convoy && kindOf(p.prov) == board.Sea && len(routeWithout(tp.prov, tp.dest, p.prov)) == 0 {
+				fits = false
+			}
 		}
 		if !fits {
 			voidIt(p)
@@ -378,10 +384,10 @@ func (r *resolver) match() {
 // the last touches to, no two fleets but neighbours in the chain touch). Every fleet of such a
 // route is needed for it; a fleet on none cannot convoy this army (DATC 6.G.19, 4.E.1). Any route
 // contains a minimal one, so the result is empty exactly when no convoy is possible.
-func (r *resolver) minimalRoutes(from, to string) map[string]bool {
+func (r *resolver) minimalRoutes(from, to, without string) map[string]bool {
 	var seas []string
 	for _, p := range r.ps {
-		if p.u.Type == board.Fleet && kindOf(p.prov) == board.Sea {
+		if p.u.Type == board.Fleet && kindOf(p.prov) == board.Sea && p.prov != without {
 			seas = append(seas, p.prov)
 		}
 	}

@@ -422,3 +422,30 @@ func TestMovementVoid(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMovementRawOrders hands Movement, Retreats and Adjust orders with arbitrary fields (any
+// kind, unit type, place or power, as a caller that skipped the door might): nothing panics, every
+// unit still ends somewhere legal, and an order naming no unit of its power is void.
+func FuzzMovementRawOrders(f *testing.F) {
+	f.Add(uint64(1), "par", "bur", "ENG", uint8(2), uint8(1))
+	f.Add(uint64(2), "stp/nc", "spa/xx", "RUS", uint8(5), uint8(2))
+	f.Add(uint64(3), "", "nth", "", uint8(200), uint8(0))
+	f.Fuzz(func(t *testing.T, seed uint64, loc, dest, power string, kind, typ uint8) {
+		r := rand.New(rand.NewPCG(seed, 3))
+		us := randomPosition(r, 20)
+		os := randomOrders(r, us)
+		raw := Order{Power: board.Power(power), Order: board.Order{Kind: board.OrderKind(kind), Unit: board.UnitType(typ),
+			Loc: board.Loc(loc), Target: board.UnitType(typ), From: board.Loc(dest), Dest: board.Loc(dest), ViaTag: kind%2 == 0, Convoyed: kind%3 == 0}}
+		os = append(os, raw)
+		out, err := Movement(us, os)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkOutcome(t, us, os, out)
+		Retreats(out.Dislodged, []Order{raw})
+		owners := map[string]board.Power{loc: board.Power(power), dest: board.Power(power)}
+		if _, err := Adjust(out.Units, owners, []Order{raw, raw}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
