@@ -318,6 +318,12 @@ func (t *txn) query(pid string, r *request) (any, *refusal) {
 // envelope is the response ("Response"): ok with result, or the refusal as error{code,
 // message}; stateVersion is the State Version after the request.
 func (t *txn) envelope(result any, rf *refusal) []byte {
+	return envelopeOf(t.version, result, rf)
+}
+
+// envelopeOf is the response envelope, members in the protocol's order ("Response":
+// protocolVersion, ok, stateVersion, then result or error{code, message}).
+func envelopeOf(version uint64, result any, rf *refusal) []byte {
 	type errBody struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
@@ -329,13 +335,21 @@ func (t *txn) envelope(result any, rf *refusal) []byte {
 		Result          any      `json:"result,omitempty"`
 		Error           *errBody `json:"error,omitempty"`
 	}
-	e := env{ProtocolVersion: ProtocolVersion, OK: rf == nil, StateVersion: t.version}
+	e := env{ProtocolVersion: ProtocolVersion, OK: rf == nil, StateVersion: version}
 	if rf != nil {
 		e.Error = &errBody{rf.code, rf.msg}
 	} else {
 		e.Result = result
 	}
 	return encode(e)
+}
+
+// RefusalEnvelope is the protocol's refusal envelope ("Response") for a refusal decided outside
+// the reducer — a door's own (too_large, unsupported_media_type, method_not_allowed, busy, …) —
+// at State Version version, byte for byte as the reducer writes its own refusals, so a client
+// reads every refusal alike. code and message are written as given. RefusalEnvelope is pure.
+func RefusalEnvelope(version uint64, code, message string) []byte {
+	return envelopeOf(version, nil, refuse(code, message))
 }
 
 // encode is the one JSON writer of every output: Go's encoding of fixed structs (fields in

@@ -56,7 +56,7 @@ func (d *Doors) request(c echo.Context) error {
 		case door.CodeBadRequest: // empty or unreadable: the reducer decides
 			raw = nil
 		case door.CodeTooLarge:
-			refusal(door.CodeTooLarge, r.Msg).write(c.Response())
+			d.Seam.tooLarge().write(c.Response())
 			return nil
 		default:
 			return err
@@ -147,7 +147,7 @@ func (d *Doors) a2a(c echo.Context) error {
 	// The frame may be larger than the request it carries: twice the cap and a little.
 	body, err := door.ReadBody(c, 2*d.Seam.max+4096)
 	if r, ok := door.AsRefusal(err); ok && r.Code == door.CodeTooLarge {
-		refusal(door.CodeTooLarge, r.Msg).write(c.Response())
+		d.Seam.tooLarge().write(c.Response())
 		return nil
 	} else if err != nil && (!ok || r.Code != door.CodeBadRequest) {
 		return err

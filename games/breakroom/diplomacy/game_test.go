@@ -126,7 +126,7 @@ func randomSet(r *rand.Rand, s State, p board.Power) []string {
 func playRandom(t testing.TB, seed uint64) ([]string, State) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 6))
-	s := New(DefaultConfig())
+	s := New(DefaultRules())
 	var phases []string
 	for steps := 0; !s.Over; steps++ {
 		if steps > 6*5 {
@@ -251,7 +251,7 @@ func FuzzCheckOrders(f *testing.F) {
 		f.Add(s, uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, text string, k uint8) {
-		s := New(DefaultConfig())
+		s := New(DefaultRules())
 		p := s.Cfg.Powers[int(k)%len(s.Cfg.Powers)]
 		os, err := s.CheckOrders(p, []string{text, text})
 		if err != nil {

@@ -25,8 +25,8 @@ const (
 	Winter
 )
 
-// Config is the part of §6.1's config the rules use.
-type Config struct {
+// RulesConfig is the part of §6.1's config the rules use.
+type RulesConfig struct {
 	Powers         []board.Power // played powers (§6.2: AUS ENG FRA RUS TUR)
 	Removed        []board.Power // powers in permanent civil disorder (GER ITA)
 	FirstYear      int           // 1901
@@ -34,9 +34,9 @@ type Config struct {
 	VictoryCentres int           // a solo at this many centres (18)
 }
 
-// DefaultConfig is §6.1's.
-func DefaultConfig() Config {
-	return Config{
+// DefaultRules is §6.1's.
+func DefaultRules() RulesConfig {
+	return RulesConfig{
 		Powers:    []board.Power{board.AUS, board.ENG, board.FRA, board.RUS, board.TUR},
 		Removed:   []board.Power{board.GER, board.ITA},
 		FirstYear: 1901, LastYear: 1906, VictoryCentres: 18,
@@ -45,7 +45,7 @@ func DefaultConfig() Config {
 
 // State is a game between phases: the phase to be played next and the board it is played on.
 type State struct {
-	Cfg    Config
+	Cfg    RulesConfig
 	Year   int
 	Season Season
 	Kind   board.Phase // Movement, Retreats or Adjustments
@@ -67,7 +67,7 @@ type State struct {
 
 // New is the spring of the first year: the 1901 units, each home centre owned by its power, the
 // removed powers in civil disorder (§6.2).
-func New(cfg Config) State {
+func New(cfg RulesConfig) State {
 	s := State{Cfg: cfg, Year: cfg.FirstYear, Season: Spring, Kind: board.Movement,
 		Units: board.StartingUnits(), Owners: map[string]board.Power{},
 		Disorder: map[board.Power]bool{}, Eliminated: map[board.Power]int{}}

@@ -51,7 +51,7 @@ var fall1901 = map[board.Power][]string{
 // phases played, their bounces and standoffs, GER/ITA's holds in the orders line, the centre
 // counts and the year-limit end; and with the default last year, the winter's builds.
 func TestWorkedExample(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := DefaultRules()
 	cfg.LastYear = 1901
 	s := New(cfg)
 	if s.Phase() != "S1901M" {
@@ -94,7 +94,7 @@ func TestWorkedExample(t *testing.T) {
 		t.Errorf("resolve after the end: %v", err)
 	}
 
-	s = New(DefaultConfig())
+	s = New(DefaultRules())
 	s, _ = resolve(t, s, spring1901)
 	s, _ = resolve(t, s, fall1901)
 	if s.Phase() != "W1901A" || s.Over {
@@ -126,7 +126,7 @@ func TestWorkedExample(t *testing.T) {
 
 // TestCheckOrders: the door's refusals (§6.7), each naming the first bad order and why.
 func TestCheckOrders(t *testing.T) {
-	s := New(DefaultConfig())
+	s := New(DefaultRules())
 	for _, c := range []struct {
 		p      board.Power
 		orders []string
@@ -171,7 +171,7 @@ func TestCheckOrders(t *testing.T) {
 // TestCheckOrdersRetreatsAndWinter: a retreat goes only to a listed place; builds only to sites
 // and no more than allowed; removals only of own units and no more than owed.
 func TestCheckOrdersRetreatsAndWinter(t *testing.T) {
-	s := New(DefaultConfig())
+	s := New(DefaultRules())
 	// Dislodge F tri: Italy and Austria's neighbours are in place for a supported attack.
 	s.Units = []board.Unit{{Power: board.AUS, Type: board.Fleet, Loc: "tri"}, {Power: board.TUR, Type: board.Army, Loc: "ven"},
 		{Power: board.TUR, Type: board.Army, Loc: "tyr"}, {Power: board.FRA, Type: board.Army, Loc: "alb"}}
@@ -196,7 +196,7 @@ func TestCheckOrdersRetreatsAndWinter(t *testing.T) {
 		t.Errorf("after the retreat: %s %v", s.Phase(), rep.Orders)
 	}
 
-	w := New(DefaultConfig())
+	w := New(DefaultRules())
 	w.Season, w.Kind = Winter, board.Adjustments
 	w.Units = []board.Unit{{Power: board.AUS, Type: board.Army, Loc: "vie"}, {Power: board.RUS, Type: board.Army, Loc: "bud"}}
 	sortUnits(w.Units)

@@ -10,7 +10,7 @@ import (
 
 // TestOptions is §6.12's options for AUS in spring 1901, and a fleet on a split coast.
 func TestOptions(t *testing.T) {
-	s := New(DefaultConfig())
+	s := New(DefaultRules())
 	want := map[string][]string{"A bud": {"gal", "rum", "ser", "tri", "vie"}, "A vie": {"boh", "bud", "gal", "tri", "tyr"}, "F tri": {"adr", "alb", "ven"}}
 	if got := s.Options(board.AUS); !reflect.DeepEqual(got, want) {
 		t.Errorf("AUS options %v, want %v", got, want)
@@ -23,7 +23,7 @@ func TestOptions(t *testing.T) {
 // TestBuildSites is §6.11's sites for AUS after §6.15's 1901 (bud and tri vacant), and stp's two
 // coasts.
 func TestBuildSites(t *testing.T) {
-	s := New(DefaultConfig())
+	s := New(DefaultRules())
 	s, _ = resolve(t, s, spring1901)
 	s, _ = resolve(t, s, fall1901)
 	want := []Site{{Province: "bud", Army: true, Fleet: []string{}}, {Province: "tri", Army: true, Fleet: []string{"tri"}}}
@@ -40,7 +40,7 @@ func TestBuildSites(t *testing.T) {
 // TestStandings is §6.15's match_end ranking, and the elimination-year order among powers with no
 // centres (§6.10).
 func TestStandings(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := DefaultRules()
 	cfg.LastYear = 1901
 	s := New(cfg)
 	s, _ = resolve(t, s, spring1901)
@@ -55,7 +55,7 @@ func TestStandings(t *testing.T) {
 		t.Errorf("standings %v, want %v", got, want)
 	}
 
-	e := New(DefaultConfig())
+	e := New(DefaultRules())
 	e.Owners = map[string]board.Power{"bud": board.AUS}
 	e.Units = nil
 	e.Eliminated = map[board.Power]int{board.ENG: 1903, board.FRA: 1905, board.TUR: 1905}
