@@ -105,7 +105,7 @@ func FuzzA2AFrame(f *testing.F) {
 		if json.Unmarshal(frame, &req) != nil || json.Unmarshal(req.Params, &p) != nil || p.Message == nil {
 			return
 		}
-		raw := requestPart(p.Message.Parts)
+		raw, _ := requestPart(p.Message.Parts)
 		code := decodeCode([]byte(out.Result.Parts[0].Text))
 		if code == "" || code == "command_id_reuse" {
 			return
