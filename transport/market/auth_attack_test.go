@@ -139,3 +139,26 @@ func TestKeyGuessingIsRateLimited(t *testing.T) {
 }
 
 func decodeJSON(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// Guessing the operator token on the market's operator routes: GuessRate.Burst wrong tokens
+// are 403 forbidden, then every operator request from that address is 429 rate_limited (the
+// market's envelope, Retry-After), the right token included, and so is a bearer key on the
+// doors (one budget per address for every failed credential).
+func TestOperatorTokenGuessingIsRateLimited(t *testing.T) {
+	r := newRig(t, Gateway{})
+	good := r.key("owner-ops-guess", "")
+	for i := range GuessRate.Burst {
+		if st, b := r.do(http.MethodGet, "/ops/market/keys", "Bearer wrong-"+strings.Repeat("x", i), nil, nil); st != 403 {
+			t.Fatalf("wrong token %d: %d %s", i+1, st, b)
+		}
+	}
+	for _, tok := range []string{"wrong-again", opToken} {
+		st, b, h := r.sendLines("/ops/market/keys", [][2]string{{"Authorization", "Bearer " + tok}}, []byte(`{"owner":"x"}`))
+		if e := decode(t, b); st != 429 || e.code() != "rate_limited" || h.Get("Retry-After") == "" {
+			t.Errorf("token %q past the limit: %d %s", tok, st, b)
+		}
+	}
+	if st, b := r.post(good, nil, `{"protocolVersion":2,"action":"readStanding"}`); st != 429 {
+		t.Errorf("a key on the doors from the same address: %d %s", st, b)
+	}
+}
