@@ -153,6 +153,9 @@ type Tx struct {
 	To    *x402.Address // nil creates a contract from Data
 	Data  []byte
 	Value *big.Int // wei; nil is zero
+	// Gas is the gas limit; 0 lets the node estimate it (and refuse a transaction the estimate
+	// sees revert). A set limit sends even a reverting transaction, mined with status 0.
+	Gas uint64
 }
 
 // SendTransaction is eth_sendTransaction: the node fills in nonce, gas and fees, signs with
@@ -168,6 +171,9 @@ func (c *Client) SendTransaction(ctx context.Context, tx Tx) ([32]byte, error) {
 	}
 	if tx.Value != nil && tx.Value.Sign() > 0 {
 		m["value"] = "0x" + tx.Value.Text(16)
+	}
+	if tx.Gas > 0 {
+		m["gas"] = "0x" + strconv.FormatUint(tx.Gas, 16)
 	}
 	var s string
 	if err := c.call(ctx, &s, "eth_sendTransaction", m); err != nil {
@@ -228,12 +234,17 @@ func (c *Client) TransactionReceipt(ctx context.Context, hash [32]byte) (r Recei
 }
 
 // WaitReceipt polls for the transaction's receipt every c.Poll until it is mined or ctx ends.
+// geth's "transaction indexing is in progress" answer (a node still indexing its chain at start)
+// is taken as not mined yet.
 // A mined transaction that failed is returned with a *RevertedError.
 func (c *Client) WaitReceipt(ctx context.Context, hash [32]byte) (Receipt, error) {
 	t := time.NewTicker(c.Poll)
 	defer t.Stop()
 	for {
 		r, ok, err := c.TransactionReceipt(ctx, hash)
+		if isIndexing(err) {
+			err, ok = nil, false
+		}
 		if err != nil {
 			return Receipt{}, err
 		}
@@ -314,4 +325,10 @@ func parseHexBytes(s string) ([]byte, bool) {
 	}
 	b, err := hex.DecodeString(s[2:])
 	return b, err == nil
+}
+
+// isIndexing is geth's answer to a receipt asked for while it is still indexing transactions.
+func isIndexing(err error) bool {
+	var e *RPCError
+	return errors.As(err, &e) && strings.Contains(e.Message, "transaction indexing is in progress")
 }

@@ -201,6 +201,36 @@ func TestSettleOnDevChain(t *testing.T) {
 		t.Fatalf("payee balance after replay %d, want 1000000", got)
 	}
 
+	// The replay sent with its own gas limit, so that no estimate stops it: mined, reverted.
+	data, err := TransferWithAuthorizationData(p2.Authorization, p2.Signature)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := c.SendTransaction(ctx, Tx{From: dev, To: &addr, Data: data, Gas: 200_000})
+	if err != nil {
+		t.Fatalf("send replay with gas: %v", err)
+	}
+	_, err = c.WaitReceipt(ctx, h)
+	var reverted *RevertedError
+	if !errors.As(err, &reverted) || reverted.Receipt.Success || reverted.Receipt.Block == 0 {
+		t.Fatalf("mined replay: %v; want a reverted receipt", err)
+	}
+
+	// An authorization altered after signing (value 2 USDC): the token recovers another signer.
+	forged := *p2
+	forged.Authorization.Value = big.NewInt(2_000_000)
+	forged.Authorization.Nonce[0] ^= 0xff
+	_, err = tok.Settle(ctx, dev, &forged)
+	if !errors.As(err, &rpcErr) || !strings.Contains(rpcErr.Message, "TestUSDC: invalid signature") {
+		t.Fatalf("altered authorization: %v; want the token's signature refusal", err)
+	}
+	if got := balance(t, ctx, tok, payer); got != 4_000_000 {
+		t.Fatalf("payer balance after refusals %d, want 4000000", got)
+	}
+	if got := balance(t, ctx, tok, payee); got != 1_000_000 {
+		t.Fatalf("payee balance after refusals %d, want 1000000", got)
+	}
+
 	// An authorization signed by viem's signTypedData: the same bytes as chain/x402's digest
 	// signed here (both RFC 6979, low s), recovered to the payer by chain/x402, and settled.
 	var nonce2 [32]byte
