@@ -4,9 +4,10 @@
 // authorizationState(from, nonce), the chain's own record of a spent nonce (§10.8).
 //
 // The client is a small JSON-RPC 2.0 client over net/http rather than go-ethereum's ethclient:
-// ethclient would bring go-ethereum and some thirty further modules into the project's go.mod
-// (pebble, goja, gnark-crypto, the KZG libraries, OpenTelemetry…) for the five calls used here,
-// and the types it needs (addresses, authorizations, Keccak-256) are chain/x402's already.
+// ethclient v1.17.10 would bring go-ethereum and about twenty further modules into the project's
+// go.mod (among them cgo's blst and c-kzg-4844, gnark-crypto, go-eth-kzg, gopsutil) and move
+// OpenTelemetry from v1.35 to v1.46 under grpc, for the few calls used here, while the types
+// they need (addresses, authorizations, Keccak-256) are chain/x402's already.
 // go-ethereum is still what the tests run against: geth --dev, built in its own module by
 // scripts/build-geth.sh.
 //
