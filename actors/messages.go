@@ -39,6 +39,9 @@ type SeatSpec struct {
 	// table (Break Room's house bots play "with a short pause per move"); zero answers at once.
 	// The answer is stamped when the table takes it, so a replay of the input log is unchanged.
 	Pause time.Duration `json:",omitempty"`
+	// OTSGrant, on a DOTDOTDOT off-the-shelf seat, is the grant its held key was issued with
+	// (dotdotdot.OTSKey): the arena signs the seat's commitments with that key. "" elsewhere.
+	OTSGrant string `json:",omitempty"`
 }
 
 // UnmarshalJSON reads the form above and the one table records written before SeatSpec carried

@@ -82,6 +82,9 @@ type PaidHold struct {
 	Dropped   string   `json:"dropped,omitempty"` // why the hold was dropped, when that is said
 	// Playbook is an off-the-shelf hold's playbook and dials (kind ots), as JSON; empty otherwise.
 	Playbook json.RawMessage `json:"playbook,omitempty"`
+	// OTSGrant is an off-the-shelf hold's key grant (dotdotdot.OTSGrant of the owner token, hex):
+	// the seat signs with the key it names. Empty otherwise.
+	OTSGrant string `json:"ots_grant,omitempty"`
 }
 
 // maxPaidID bounds a paid table's or hold's id and a seat token, in bytes.

@@ -36,6 +36,9 @@ type AgentJoin struct {
 	// (PaidTables.Hold): the arena runs it on the house model (ots.go) and it pays the §14
 	// inference fee. Nil for every other kind.
 	Playbook *blitz.Playbook
+	// OTSGrant, with Kind "ots", is the grant of the owner token whose key the card carries
+	// (OTSKey): the key the arena signs the seat's commitments with.
+	OTSGrant string
 }
 
 // AgentJoinReply is where the agent sits.

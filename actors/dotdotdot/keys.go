@@ -86,15 +86,25 @@ func HouseKey(instance ed25519.PrivateKey, tableID string, seat int) ed25519.Pri
 
 // OTSKey is the signing key the arena holds for an off-the-shelf agent it runs (§4.2: the card
 // names this instance as operator, and its signing_key must be this key's public half, or the
-// arena could not sign the agent's commitments). One key per Badge, the same at every table and
-// after a restart, never stored:
+// arena could not sign the agent's commitments). grant is OTSGrant of the owner token the key was
+// issued with (POST /v1/ots/key): each issue is a fresh token and so a fresh key, and only the
+// caller holding the token whose key the owner put in the card can seat the Badge (the card is
+// the owner's act on chain; the token is the owner's proof at the door). Never stored; the same
+// at every table and after a restart:
 //
-//	seed = HMAC-SHA256(key = InstanceKey.Seed(), msg = "arena/ots-key/v1" 0x00 <agent id>)
+//	seed = HMAC-SHA256(key = InstanceKey.Seed(), msg = "arena/ots-key/v2" 0x00 <agent id> 0x00 <grant>)
 //	key  = ed25519.NewKeyFromSeed(seed)
-func OTSKey(instance ed25519.PrivateKey, agent string) ed25519.PrivateKey {
+func OTSKey(instance ed25519.PrivateKey, agent, grant string) ed25519.PrivateKey {
 	mac := hmac.New(sha256.New, instance.Seed())
-	mac.Write([]byte("arena/ots-key/v1\x00" + agent))
+	mac.Write([]byte("arena/ots-key/v2\x00" + agent + "\x00" + grant))
 	return ed25519.NewKeyFromSeed(mac.Sum(nil))
+}
+
+// OTSGrant is what an owner token binds into its key (OTSKey): hex(SHA-256(token)). Seats and
+// holds keep the grant, never the token, so nothing stored can seat the Badge again.
+func OTSGrant(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
 }
 
 // otsHeld reports whether s is an off-the-shelf seat whose key the arena holds (OTSKey): kind
@@ -138,11 +148,12 @@ type keyring struct {
 }
 
 type ringSeat struct {
-	seat int
-	lent bool
-	ots  string            // an off-the-shelf seat's Badge: its key is OTSKey(instance, ots)
-	pub  ed25519.PublicKey // a lent key's is its private key's last 32 bytes
-	priv ed25519.PrivateKey
+	seat  int
+	lent  bool
+	ots   string // an off-the-shelf seat's Badge: its key is OTSKey(instance, ots, grant)
+	grant string
+	pub   ed25519.PublicKey // a lent key's is its private key's last 32 bytes
+	priv  ed25519.PrivateKey
 }
 
 // of is seat's entry, or nil for a seat the table does not have.
@@ -164,7 +175,7 @@ func (k *keyring) derive(seat int) *ringSeat {
 	case s.priv != nil:
 		return s
 	case s.ots != "":
-		s.priv = OTSKey(k.instance, s.ots)
+		s.priv = OTSKey(k.instance, s.ots, s.grant)
 	case !s.lent:
 		return nil
 	default:
@@ -197,7 +208,7 @@ func buildKeyring(instance ed25519.PrivateKey, tableID string, seats []actors.Se
 	for _, s := range seats {
 		e := ringSeat{seat: s.Seat.Seat, lent: s.LentKey()}
 		if otsHeld(s) {
-			e.ots = s.Seat.Agent
+			e.ots, e.grant = s.Seat.Agent, s.OTSGrant
 		}
 		if h, ok := byo[e.seat]; ok && !e.lent {
 			b, err := hex.DecodeString(h)

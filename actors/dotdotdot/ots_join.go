@@ -24,6 +24,7 @@ type OTSAgent struct {
 	Name     string         // the card's name (§4.2)
 	Owner    string         // the Badge's owner, CAIP-10 (§3, from the registry)
 	Playbook blitz.Playbook // the owner's playbook and dials (§5.5 playbooks)
+	Grant    string         // OTSGrant of the owner token whose key the card carries (OTSKey)
 }
 
 // MaxOTSAgents is how many off-the-shelf agents one JoinOTS seats at one table.
@@ -39,10 +40,11 @@ type OTSJoin struct {
 	Pace games.Pace
 }
 
-// OTSSigningKey is the public key the arena holds for off-the-shelf agent agent (OTSKey): the
-// signing_key its card must carry for this instance to run it.
-func (a *Arena) OTSSigningKey(agent string) ed25519.PublicKey {
-	return OTSKey(a.InstanceKey(), agent).Public().(ed25519.PublicKey)
+// OTSSigningKey is the public key the arena holds for off-the-shelf agent agent under grant
+// (OTSKey, OTSGrant of the owner token): the signing_key its card must carry for this instance
+// to run it for the holder of that token.
+func (a *Arena) OTSSigningKey(agent, grant string) ed25519.PublicKey {
+	return OTSKey(a.InstanceKey(), agent, grant).Public().(ed25519.PublicKey)
 }
 
 // OTSJoinReply is where the agents sit: the table's round and each agent's seat, in j.Agents'
@@ -82,6 +84,9 @@ func (a *Arena) JoinOTS(ctx context.Context, j OTSJoin) (OTSJoinReply, error) {
 		seen[ag.Agent], seen["name:"+nameKey(ag.Name)] = true, true
 		if err := ag.Playbook.Check(); err != nil {
 			return OTSJoinReply{}, err
+		}
+		if ag.Grant == "" {
+			return OTSJoinReply{}, games.Errorf(games.CodeBadRequest, "%s has no key grant: the arena signs for an off-the-shelf seat with the key of its owner's token (OTSKey)", ag.Agent)
 		}
 	}
 	format := j.Format
@@ -142,7 +147,7 @@ func seatOTS(spec *actors.TableSpec, seat int, j OTSAgent) error {
 	s := &spec.Seats[seat-1]
 	s.Seat.Agent, s.Seat.Name, s.Lent, s.Actor, s.Endpoint = j.Agent, j.Name, false, "", ""
 	setBlitzSeat(s, func(o *blitz.SeatOptions) { o.Kind, o.Walkin, o.Human, o.Owner = "ots", true, true, j.Owner })
-	s.Channel = ChannelOTS
+	s.Channel, s.OTSGrant = ChannelOTS, j.Grant
 	opts := map[string]json.RawMessage{}
 	if len(spec.Options) > 0 {
 		if err := json.Unmarshal(spec.Options, &opts); err != nil {

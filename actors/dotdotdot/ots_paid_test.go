@@ -52,12 +52,15 @@ func TestOTSSeatAtAPaidTablePaysTheInferenceFee(t *testing.T) {
 	if _, err := p.Hold(ctx, AgentJoin{Agent: otsAgent(1), Name: "Shelf One", Kind: "ots", Owner: owner1, Human: true}, []string{owner1}); codeOf(err) != games.CodeBadRequest {
 		t.Fatalf("an ots hold with no playbook: %v", err)
 	}
-	hold, err := p.Hold(ctx, AgentJoin{Agent: otsAgent(1), Name: "Shelf One", Kind: "ots", Owner: owner1, Human: true, Playbook: &pb}, []string{owner1})
+	if _, err := p.Hold(ctx, AgentJoin{Agent: otsAgent(1), Name: "Shelf One", Kind: "ots", Owner: owner1, Human: true, Playbook: &pb}, []string{owner1}); codeOf(err) != games.CodeBadRequest {
+		t.Fatalf("an ots hold with no key grant: %v", err)
+	}
+	hold, err := p.Hold(ctx, AgentJoin{Agent: otsAgent(1), Name: "Shelf One", Kind: "ots", Owner: owner1, Human: true, Playbook: &pb, OTSGrant: otsGrant(1)}, []string{owner1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	recs, err := h.arena.Store().PaidTables()
-	if err != nil || len(recs) != 1 || len(recs[0].Holds) != 1 || string(recs[0].Holds[0].Playbook) != string(pb.JSON()) {
+	if err != nil || len(recs) != 1 || len(recs[0].Holds) != 1 || string(recs[0].Holds[0].Playbook) != string(pb.JSON()) || recs[0].Holds[0].OTSGrant != otsGrant(1) {
 		t.Fatalf("the stored hold does not keep its playbook: %+v %v", recs, err)
 	}
 	deps.add(hold.SeatToken, EscrowDeposit{Payer: "3kBxOwnerOne", Amount: 1000_000_000, At: t0.Add(5 * time.Second), Finalized: true})
@@ -69,7 +72,7 @@ func TestOTSSeatAtAPaidTablePaysTheInferenceFee(t *testing.T) {
 		t.Fatal("the paid table did not open")
 	}
 	st, err := h.arena.Stored(tr[0])
-	if err != nil || st.Seats[0].Channel != ChannelOTS || st.Seats[0].Kind != "ots" || st.Seats[0].Seat.Agent != otsAgent(1) {
+	if err != nil || st.Seats[0].Channel != ChannelOTS || st.Seats[0].Kind != "ots" || st.Seats[0].Seat.Agent != otsAgent(1) || st.Seats[0].OTSGrant != otsGrant(1) {
 		t.Fatalf("seat 1 %+v (%v)", st.Seats, err)
 	}
 	h.waitEvent("round.revealed", and(roundIs(tr[1]), typeIs("round.revealed")))

@@ -88,6 +88,11 @@ func otsAgent(i int) string {
 	return fmt.Sprintf("ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:OtsAgent%d", i)
 }
 
+// otsGrant is the key grant of off-the-shelf agent i's owner token in these tests.
+func otsGrant(i int) string {
+	return OTSGrant(fmt.Sprintf("ots_%064x", i))
+}
+
 // otsTable is a table of format with off-the-shelf seats at the seats of books (each with its
 // playbook), house agents elsewhere, on the chat clock closing early, with options opts (nil:
 // none) before the playbooks are added.
@@ -100,7 +105,7 @@ func otsTable(t *testing.T, h *harness, id, format string, n int, books map[int]
 	}
 	for seat, pb := range books {
 		if err := seatOTS(&spec, seat, OTSAgent{Agent: otsAgent(seat), Name: fmt.Sprintf("Shelf %d", seat),
-			Owner: fmt.Sprintf("ccd:4221332d34e1694168c2a0c0b3fd0f27:owner%d", seat), Playbook: pb}); err != nil {
+			Owner: fmt.Sprintf("ccd:4221332d34e1694168c2a0c0b3fd0f27:owner%d", seat), Playbook: pb, Grant: otsGrant(seat)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -181,7 +186,7 @@ func TestOTSRoundPlaysOnTheHouseModel(t *testing.T) {
 			}
 			_ = json.Unmarshal(e.Payload, &p)
 			if p.Seat <= 2 {
-				want := "ed25519:" + fmt.Sprintf("%x", []byte(h.arena.OTSSigningKey(otsAgent(p.Seat))))
+				want := "ed25519:" + fmt.Sprintf("%x", []byte(h.arena.OTSSigningKey(otsAgent(p.Seat), otsGrant(p.Seat))))
 				if p.Kind != "ots" || !p.Human || p.Agent != otsAgent(p.Seat) || p.SigningKey != want {
 					t.Fatalf("seat.taken of ots seat %d: %s (want key %s)", p.Seat, e.Payload, want)
 				}
@@ -369,8 +374,8 @@ func TestJoinOTSSeatsTheAgents(t *testing.T) {
 	h := otsHarness(t, nil)
 	ctx := context.Background()
 	pb := blitz.Playbook{Text: "steady", Dials: blitz.Dials{Boldness: 1, Trust: 2, Chatter: 3}}
-	ags := []OTSAgent{{Agent: otsAgent(1), Name: "Shelf One", Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own1", Playbook: pb},
-		{Agent: otsAgent(2), Name: "Shelf Two", Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own2", Playbook: blitz.DefaultPlaybook()}}
+	ags := []OTSAgent{{Agent: otsAgent(1), Name: "Shelf One", Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own1", Playbook: pb, Grant: otsGrant(1)},
+		{Agent: otsAgent(2), Name: "Shelf Two", Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own2", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(2)}}
 	r, err := h.arena.JoinOTS(ctx, OTSJoin{Agents: ags, Table: "practice", Format: "blitz"})
 	if err != nil {
 		t.Fatal(err)
@@ -410,11 +415,12 @@ func TestJoinOTSSeatsTheAgents(t *testing.T) {
 		code string
 	}{
 		{OTSJoin{Agents: ags[:1], Table: "practice"}, CodeInARound},
-		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A"}, {Agent: otsAgent(3), Name: "B"}}, Table: "practice"}, games.CodeBadRequest},
-		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A", Playbook: blitz.Playbook{Dials: blitz.Dials{Trust: 11}}}}, Table: "practice"}, games.CodeBadRequest},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(3)}, {Agent: otsAgent(3), Name: "B", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(3)}}, Table: "practice"}, games.CodeBadRequest},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A", Playbook: blitz.Playbook{Dials: blitz.Dials{Trust: 11}}, Grant: otsGrant(3)}}, Table: "practice"}, games.CodeBadRequest},
 		{OTSJoin{Table: "practice"}, games.CodeBadRequest},
-		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A"}, {Agent: otsAgent(4), Name: "B"}, {Agent: otsAgent(5), Name: "C"}}, Table: "practice", Format: "short"}, games.CodeBadRequest},
-		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A"}}, Table: "open"}, CodeBadTable},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A", Playbook: blitz.DefaultPlaybook()}}, Table: "practice"}, games.CodeBadRequest},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(3)}, {Agent: otsAgent(4), Name: "B", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(4)}, {Agent: otsAgent(5), Name: "C", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(5)}}, Table: "practice", Format: "short"}, games.CodeBadRequest},
+		{OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(3), Name: "A", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(3)}}, Table: "open"}, CodeBadTable},
 	} {
 		_, err := h.arena.JoinOTS(ctx, c.j)
 		if ge, ok := err.(*games.Error); !ok || ge.Code != c.code {
@@ -436,8 +442,8 @@ func TestEditPlaybookUntilScoutingEnds(t *testing.T) {
 	h := otsHarness(t, nil)
 	ctx := context.Background()
 	pace := games.Pace{Name: "test", Steps: map[string]time.Duration{"scouting": time.Minute, "talk": time.Minute, "commit": time.Minute, "settle": time.Minute}}
-	r, err := h.arena.JoinOTS(ctx, OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(1), Name: "Shelf One", Playbook: blitz.DefaultPlaybook()},
-		{Agent: otsAgent(2), Name: "Shelf Two", Playbook: blitz.DefaultPlaybook()}}, Table: "practice", Format: "short", Pace: pace})
+	r, err := h.arena.JoinOTS(ctx, OTSJoin{Agents: []OTSAgent{{Agent: otsAgent(1), Name: "Shelf One", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(1)},
+		{Agent: otsAgent(2), Name: "Shelf Two", Playbook: blitz.DefaultPlaybook(), Grant: otsGrant(2)}}, Table: "practice", Format: "short", Pace: pace})
 	if err != nil {
 		t.Fatal(err)
 	}

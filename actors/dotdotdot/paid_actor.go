@@ -361,7 +361,7 @@ func (a *paidActor) record(t *paidTable) storage.PaidTable {
 			Endpoint: h.join.Endpoint, Kind: h.join.Kind, Owner: h.join.Owner, Human: h.join.Human, PayFrom: h.PayFrom, Status: c.Status,
 			Paid: c.Paid, PaidBy: c.PaidBy, Amount: c.Amount, Pending: c.Pending, Foreign: c.Foreign, Seat: c.Seat, Dropped: c.Dropped})
 		if pb := h.join.Playbook; pb != nil {
-			r.Holds[len(r.Holds)-1].Playbook = pb.JSON()
+			r.Holds[len(r.Holds)-1].Playbook, r.Holds[len(r.Holds)-1].OTSGrant = pb.JSON(), h.join.OTSGrant
 		}
 	}
 	return r
@@ -772,7 +772,7 @@ func (a *paidActor) open(ctx actor.Context, t *paidTable) {
 		}
 		s.Seat.Entry = p.o.Entry
 		if kind == "ots" && h.join.Playbook != nil { // run by the arena on the house model (ots.go)
-			if err := seatOTS(&spec, i+1, OTSAgent{Agent: h.join.Agent, Name: h.join.Name, Owner: h.join.Owner, Playbook: *h.join.Playbook}); err != nil {
+			if err := seatOTS(&spec, i+1, OTSAgent{Agent: h.join.Agent, Name: h.join.Name, Owner: h.join.Owner, Playbook: *h.join.Playbook, Grant: h.join.OTSGrant}); err != nil {
 				p.log.Error("paid table: an off-the-shelf seat could not be made", "table", t.id, "seat", i+1, "err", err)
 			}
 			setBlitzSeat(s, func(o *blitz.SeatOptions) { o.Collateral = p.o.Entry * 60 / 100 })
@@ -1256,7 +1256,7 @@ func (a *paidActor) load(recs []storage.PaidTable, st *ledger.State) {
 			h := &paidHold{committed: true, join: AgentJoin{Agent: sh.Agent, Name: sh.Name, Endpoint: sh.Endpoint, Kind: sh.Kind, Owner: sh.Owner, Human: sh.Human}}
 			if len(sh.Playbook) > 0 { // an off-the-shelf hold: its playbook as held (strict, as written)
 				if pb, err := blitz.ParsePlaybook(sh.Playbook); err == nil {
-					h.join.Playbook = &pb
+					h.join.Playbook, h.join.OTSGrant = &pb, sh.OTSGrant
 				}
 			}
 			h.Hold, h.SeatToken, h.StartsAt, h.PayFrom, h.Entry, h.Table, h.Escrow = sh.ID, sh.SeatToken, r.StartsAt, sh.PayFrom, r.Entry, r.ID, p.o.Escrow

@@ -277,7 +277,7 @@ func (s joinSeater) JoinAgent(ctx context.Context, st join.Seat) (dotdotdot.Agen
 func (s joinSeater) JoinOTS(ctx context.Context, st join.OTSSeat) (dotdotdot.OTSJoinReply, error) {
 	j := dotdotdot.OTSJoin{Table: st.Table, Format: st.Format, Seats: st.Seats, Pace: s.pace}
 	for _, a := range st.Agents {
-		j.Agents = append(j.Agents, dotdotdot.OTSAgent{Agent: a.Agent.ID, Name: a.Agent.Name, Owner: a.Agent.Owner, Playbook: a.Playbook})
+		j.Agents = append(j.Agents, dotdotdot.OTSAgent{Agent: a.Agent.ID, Name: a.Agent.Name, Owner: a.Agent.Owner, Playbook: a.Playbook, Grant: a.Grant})
 	}
 	return s.a.JoinOTS(ctx, j)
 }
@@ -304,7 +304,7 @@ func (p paidAdapter) Hold(ctx context.Context, s join.Seat) (dotdotdot.PaidHold,
 	j := dotdotdot.AgentJoin{Agent: ag.ID, Name: ag.Name, Endpoint: ag.Endpoint, Owner: ag.Owner, Kind: seatKind(ag.Kind), Human: true,
 		Table: "open", Format: s.Format, Seats: s.Seats}
 	if s.Playbook != nil { // an off-the-shelf agent run by this arena (POST /v1/ots/join)
-		j.Kind, j.Playbook = "ots", s.Playbook
+		j.Kind, j.Playbook, j.OTSGrant = "ots", s.Playbook, s.OTSGrant
 	}
 	return p.p.Hold(ctx, j, payFrom)
 }

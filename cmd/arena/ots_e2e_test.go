@@ -31,7 +31,7 @@ import (
 
 // TestServeOTSRoundPassesAnchorCheck: two off-the-shelf agents, registered on `arena serve`'s
 // embedded devchain with cards that name the instance as operator and carry the keys the arena
-// holds for them (GET /v1/ots/key), are seated by POST /v1/ots/join with their owners' playbooks
+// holds for them under their owners' tokens (POST /v1/ots/key), are seated by POST /v1/ots/join with their owners' playbooks
 // and play a whole Short round on the house model, a local model stub speaking the
 // chat-completions wire (ARENA_HOUSE_MODEL_URL). Every one of their moves is the model's (no
 // agent.scripted for seats 1 and 2), their promises seal, the reveal publishes both playbooks,
@@ -101,9 +101,11 @@ func TestServeOTSRoundPassesAnchorCheck(t *testing.T) {
 	copy(owner[:], bytes.Repeat([]byte{8}, 32))
 	var regs []map[string]any
 	var agents []string
+	// The owners' tokens: each card carries the key the arena holds under its owner's token.
+	ownerTokens := []string{"ots_" + strings.Repeat("4301", 16), "ots_" + strings.Repeat("4302", 16)}
 	for i, tok := range []uint64{4301, 4302} {
 		id := badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, tok)
-		pub := dotdotdot.OTSKey(instanceKey, id.String()).Public().(ed25519.PublicKey)
+		pub := dotdotdot.OTSKey(instanceKey, id.String(), dotdotdot.OTSGrant(ownerTokens[i])).Public().(ed25519.PublicKey)
 		card, err := badge.WriteCard(badge.CardSpec{Agent: id, Name: fmt.Sprintf("Shelf %d", i+1), Kind: badge.KindPlayer,
 			SigningKey: pub, Operator: &instanceID, Owner: owner, Registry: badge.TestnetRegistry})
 		if err != nil {
@@ -156,16 +158,35 @@ func TestServeOTSRoundPassesAnchorCheck(t *testing.T) {
 		t.Fatalf("serve did not start; logs:\n%s", s.logs)
 	}
 
-	// The key each card must carry is the one the arena says it holds.
+	// The key a card must carry is the one the arena says it holds under the token it issues;
+	// a stranger's token (a fresh issue for the owner's Badge) names a key no card carries.
+	var stranger []string
 	for _, a := range agents {
-		code, raw := getJSON(t, s.url+"/v1/ots/key?agent="+a)
+		code, _, raw := postJSON(t, s.url+"/v1/ots/key", map[string]any{"agent": a}, nil)
 		var k struct {
 			Operator   string `json:"operator"`
 			SigningKey string `json:"signing_key"`
+			OwnerToken string `json:"owner_token"`
 		}
 		json.Unmarshal(raw, &k)
-		if code != 200 || k.Operator != instanceID.String() || k.SigningKey != canon.FormatKey(dotdotdot.OTSKey(instanceKey, a).Public().(ed25519.PublicKey)) {
+		if code != 200 || k.Operator != instanceID.String() || k.OwnerToken == "" ||
+			k.SigningKey != canon.FormatKey(dotdotdot.OTSKey(instanceKey, a, dotdotdot.OTSGrant(k.OwnerToken)).Public().(ed25519.PublicKey)) {
 			t.Fatalf("ots key of %s: %d %s", a, code, raw)
+		}
+		stranger = append(stranger, k.OwnerToken)
+	}
+	for _, c := range []struct {
+		tokens []string
+		code   int
+		want   string
+	}{{[]string{"", ""}, 401, "unauthorized"}, {stranger, 409, "signing_key_mismatch"}, {[]string{ownerTokens[0], stranger[1]}, 409, "signing_key_mismatch"}} {
+		var list []map[string]any
+		for i, a := range agents {
+			list = append(list, map[string]any{"agent": a, "owner_token": c.tokens[i]})
+		}
+		code, body, raw := postJSON(t, s.url+"/v1/ots/join", map[string]any{"table": "practice", "format": "short", "agents": list}, nil)
+		if code != c.code || body["code"] != c.want {
+			t.Fatalf("ots join with tokens %v: %d %s, want %d %s", c.tokens, code, raw, c.code, c.want)
 		}
 	}
 	books := []blitz.Playbook{
@@ -176,7 +197,7 @@ func TestServeOTSRoundPassesAnchorCheck(t *testing.T) {
 	for i, a := range agents {
 		var pb map[string]any
 		json.Unmarshal(books[i].JSON(), &pb)
-		list = append(list, map[string]any{"agent": a, "playbook": pb})
+		list = append(list, map[string]any{"agent": a, "owner_token": ownerTokens[i], "playbook": pb})
 	}
 	code, body, jraw := postJSON(t, s.url+"/v1/ots/join", map[string]any{"table": "practice", "format": "short", "agents": list}, nil)
 	round, _ := body["round"].(string)

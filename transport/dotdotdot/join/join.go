@@ -85,6 +85,8 @@ type Seat struct {
 	// Playbook is an off-the-shelf agent's at a paid table (POST /v1/ots/join, table "open"): the
 	// arena runs it on the house model (kind ots). Nil for a signed join.
 	Playbook *blitz.Playbook
+	// OTSGrant, with Playbook, is the grant of the owner token the door checked (dotdotdot.OTSGrant).
+	OTSGrant string
 }
 
 // Seater seats verified agents and applies their owners' levers (*dotdotdot.Arena, through

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"regexp"
 
 	"github.com/labstack/echo/v4"
 
@@ -16,13 +19,18 @@ import (
 )
 
 // Off-the-shelf agents (§4.2): an owner has this arena run an agent for them on the house model.
-// The owner registers a Badge whose card names this instance as its operator and carries, as its
-// signing_key, the key the arena holds for that Badge (GET /v1/ots/key); the registration is the
-// owner's consent and no other signature is asked (the arena holds the key, so a signed join
-// would prove nothing). Routes (Mount, with Options.OTS set):
+// The owner asks for a key (POST /v1/ots/key): the answer is a fresh owner_token and the
+// signing_key the arena holds for the Badge under that token (dotdotdot OTSKey: each token its
+// own key). The owner registers a Badge whose card names this instance as its operator and
+// carries that signing_key; the registration is the owner's consent, and the token is the owner's
+// proof at the door: a join must present, for each agent, the owner_token whose key the card
+// carries. Anyone may ask for a key, but only the owner can put it in the card, so a token of
+// anyone else's names a key no card carries (signing_key_mismatch). A signed join would prove
+// nothing here (the arena holds the key). Routes (Mount, with Options.OTS set):
 //
-//	GET  /v1/ots/key?agent=<id>   → {agent, operator, signing_key}: what the card must say
-//	POST /v1/ots/join             {table: "practice", format?, seats?, agents: [{agent, playbook?}]}
+//	POST /v1/ots/key              {agent} → {agent, operator, signing_key, owner_token}: what the card
+//	                              must say, and the secret that seats it (never in a URL)
+//	POST /v1/ots/join             {table: "practice", format?, seats?, agents: [{agent, owner_token, playbook?}]}
 //	                              → {round, table, seats, format, pace, status, playbook_tokens};
 //	                              table "open" (one agent): a paid seat's hold, as POST /v1/join's (§5.7)
 //	POST /v1/ots/playbook         x-playbook-token; body a playbook {text?, dials?} → {playbook}:
@@ -59,6 +67,7 @@ type OTSSeat struct {
 type OTSSeatAgent struct {
 	Agent    Agent
 	Playbook blitz.Playbook
+	Grant    string // dotdotdot.OTSGrant of the owner token whose key the card carries
 }
 
 // OTSOptions configure the off-the-shelf door.
@@ -66,8 +75,9 @@ type OTSOptions struct {
 	Seater OTSSeater // required
 	// Instance is this instance's own agent id (§3): the operator every card must name.
 	Instance string
-	// Key is the public key the arena holds for an off-the-shelf Badge (dotdotdot OTSKey).
-	Key func(agent string) ed25519.PublicKey
+	// Key is the public key the arena holds for an off-the-shelf Badge under grant (dotdotdot
+	// OTSKey; grant is dotdotdot.OTSGrant of an owner token).
+	Key func(agent, grant string) ed25519.PublicKey
 	// Tables limits POST /v1/ots/join per caller address (door.ClientAddr), as the desk's
 	// Practice tables are: past it, rate_limited (429). Nil: no limit.
 	Tables *door.Limiter
@@ -79,8 +89,9 @@ type otsJoinBody struct {
 	Format string `json:"format,omitempty"`
 	Seats  int    `json:"seats,omitempty"`
 	Agents []struct {
-		Agent    string          `json:"agent"`
-		Playbook json.RawMessage `json:"playbook,omitempty"`
+		Agent      string          `json:"agent"`
+		OwnerToken string          `json:"owner_token"`
+		Playbook   json.RawMessage `json:"playbook,omitempty"`
 	} `json:"agents"`
 }
 
@@ -88,7 +99,7 @@ type otsJoinBody struct {
 // Resolver, the KeyProver, the caps; o.OTS is set).
 func mountOTS(e *echo.Echo, o Options) {
 	h := &otsHandlers{o: o, ots: *o.OTS}
-	e.GET("/v1/ots/key", h.key)
+	e.POST("/v1/ots/key", h.key)
 	e.POST("/v1/ots/join", h.join)
 	e.POST("/v1/ots/playbook", h.playbook)
 }
@@ -117,13 +128,42 @@ type otsHandlers struct {
 	ots OTSOptions
 }
 
+// otsKeyBody is POST /v1/ots/key.
+type otsKeyBody struct {
+	Agent string `json:"agent"`
+}
+
+// key issues a fresh owner token for agent and the signing_key the arena holds under it.
 func (h *otsHandlers) key(c echo.Context) error {
-	agent := c.QueryParam("agent")
-	if err := CheckAgentID(agent); err != nil {
+	raw, err := door.ReadBody(c, h.o.MaxBody)
+	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]string{"agent": agent, "operator": h.ots.Instance,
-		"signing_key": canon.FormatKey(h.ots.Key(agent))})
+	var b otsKeyBody
+	if err := door.DecodeBytes(raw, &b); err != nil {
+		return err
+	}
+	if err := CheckAgentID(b.Agent); err != nil {
+		return err
+	}
+	token, err := newOwnerToken()
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]string{"agent": b.Agent, "operator": h.ots.Instance,
+		"signing_key": canon.FormatKey(h.ots.Key(b.Agent, dotdotdot.OTSGrant(token))), "owner_token": token})
+}
+
+// ownerTokenPattern is an owner token: "ots_" and 64 lowercase hex digits (32 random bytes).
+var ownerTokenPattern = regexp.MustCompile(`^ots_[0-9a-f]{64}$`)
+
+func newOwnerToken() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return "ots_" + hex.EncodeToString(b[:]), nil
 }
 
 func (h *otsHandlers) join(c echo.Context) error {
@@ -159,6 +199,12 @@ func (h *otsHandlers) join(c echo.Context) error {
 		if err := CheckAgentID(a.Agent); err != nil {
 			return err
 		}
+		if a.OwnerToken == "" {
+			return door.Refuse(door.CodeUnauthorized, a.Agent+": owner_token is required: the token POST /v1/ots/key gave with the signing_key the card carries")
+		}
+		if !ownerTokenPattern.MatchString(a.OwnerToken) {
+			return door.Refuse(door.CodeBadRequest, a.Agent+": owner_token is \"ots_\" and 64 lowercase hex digits, as POST /v1/ots/key gives it")
+		}
 	}
 	if h.o.Resolver == nil {
 		return &door.Refusal{Code: CodeNoRegistry, Msg: "no agent registry is configured on this arena: it seats no registered agent (§4.1)"}
@@ -180,9 +226,9 @@ func (h *otsHandlers) join(c echo.Context) error {
 		if ag.Operator != h.ots.Instance || h.ots.Instance == "" {
 			return door.Refuse(CodeOperatorMismatch, a.Agent+"'s card does not name this arena ("+h.ots.Instance+") as its operator (§4.2): it is not ours to run")
 		}
-		want := h.ots.Key(a.Agent)
-		if !bytes.Equal(ag.SigningKey, want) {
-			return door.Refuse(CodeSigningKeyMismatch, a.Agent+"'s card carries a signing_key this arena does not hold; put "+canon.FormatKey(want)+" in it (GET /v1/ots/key)")
+		grant := dotdotdot.OTSGrant(a.OwnerToken)
+		if !bytes.Equal(ag.SigningKey, h.ots.Key(a.Agent, grant)) {
+			return door.Refuse(CodeSigningKeyMismatch, a.Agent+"'s card does not carry the signing_key of this owner_token: only the owner, who put a key from POST /v1/ots/key in the card, seats it with that key's token")
 		}
 		// The arena holds the key's private half: the Badge's hold on it is proven.
 		if p, ok := h.o.Resolver.(KeyProver); ok {
@@ -190,11 +236,11 @@ func (h *otsHandlers) join(c echo.Context) error {
 				return err
 			}
 		}
-		seat.Agents = append(seat.Agents, OTSSeatAgent{Agent: ag, Playbook: pb})
+		seat.Agents = append(seat.Agents, OTSSeatAgent{Agent: ag, Playbook: pb, Grant: grant})
 	}
 	if b.Table == "open" { // §5.7: a hold; the owner's deposit seats it
 		a := seat.Agents[0]
-		hold, err := h.o.Paid.Hold(ctx, Seat{Agent: a.Agent, Table: b.Table, Format: b.Format, Seats: b.Seats, Playbook: &a.Playbook})
+		hold, err := h.o.Paid.Hold(ctx, Seat{Agent: a.Agent, Table: b.Table, Format: b.Format, Seats: b.Seats, Playbook: &a.Playbook, OTSGrant: a.Grant})
 		if err != nil {
 			return err
 		}

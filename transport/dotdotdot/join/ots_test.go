@@ -65,9 +65,21 @@ func (s *fakeOTSSeater) EditPlaybook(_ context.Context, token string, body []byt
 }
 
 // otsKeyOf is the test's stand-in for the arena's OTSKey.
-func otsKeyOf(agent string) ed25519.PublicKey {
-	d := canon.Digest([]byte("ots-test-key/" + agent))
+func otsKeyOf(agent, grant string) ed25519.PublicKey {
+	d := canon.Digest([]byte("ots-test-key/" + agent + "/" + grant))
 	return ed25519.NewKeyFromSeed(d[:]).Public().(ed25519.PublicKey)
+}
+
+// The owners' tokens: each card carries the key of its owner's token.
+var (
+	otsTokenA = "ots_" + strings.Repeat("a1", 32)
+	otsTokenB = "ots_" + strings.Repeat("b2", 32)
+	otsTokens = map[string]string{otsA: otsTokenA, otsB: otsTokenB}
+)
+
+// otsAgentJSON is one agents entry with its owner's token and extra members.
+func otsAgentJSON(agent, extra string) string {
+	return `{"agent":"` + agent + `","owner_token":"` + otsTokens[agent] + `"` + extra + `}`
 }
 
 type otsEnv struct {
@@ -80,7 +92,7 @@ func newOTSEnv(t *testing.T) *otsEnv {
 	v := &otsEnv{seat: &fakeOTSSeater{}, res: &fakeResolver{agents: map[string]Agent{}}}
 	for _, a := range []string{otsA, otsB} {
 		v.res.agents[a] = Agent{ID: a, Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own-" + a[len(a)-3:], Name: "Shelf " + a[len(a)-3:],
-			Kind: "player", Operator: otsInstance, SigningKey: otsKeyOf(a)}
+			Kind: "player", Operator: otsInstance, SigningKey: otsKeyOf(a, dotdotdot.OTSGrant(otsTokens[a]))}
 	}
 	v.e = echo.New()
 	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
@@ -99,16 +111,89 @@ func (v *otsEnv) do(method, path, body string) (int, map[string]any) {
 	return rec.Code, m
 }
 
-// TestOTSKeyTellsTheCard: GET /v1/ots/key names the operator and the signing_key an
-// off-the-shelf card must carry for this arena to run the Badge; a bad id is refused at the door.
+// TestOTSKeyTellsTheCard: POST /v1/ots/key names the operator, the signing_key an
+// off-the-shelf card must carry for this arena to run the Badge, and the owner_token whose key it
+// is; every issue is a fresh token and a fresh key, never cached; a bad id is refused at the door,
+// and the key is never handed out on a GET (a URL is logged, the token is secret).
 func TestOTSKeyTellsTheCard(t *testing.T) {
 	v := newOTSEnv(t)
-	code, m := v.do("GET", "/v1/ots/key?agent="+otsA, "")
-	if code != 200 || m["agent"] != otsA || m["operator"] != otsInstance || m["signing_key"] != canon.FormatKey(otsKeyOf(otsA)) {
+	code, m := v.do("POST", "/v1/ots/key", `{"agent":"`+otsA+`"}`)
+	tok, _ := m["owner_token"].(string)
+	if code != 200 || m["agent"] != otsA || m["operator"] != otsInstance || !ownerTokenPattern.MatchString(tok) ||
+		m["signing_key"] != canon.FormatKey(otsKeyOf(otsA, dotdotdot.OTSGrant(tok))) {
 		t.Fatalf("%d %v", code, m)
 	}
-	if code, m := v.do("GET", "/v1/ots/key?agent=ccd:x/cis-2:0OIl", ""); code != 400 {
-		t.Fatalf("bad id: %d %v", code, m)
+	_, m2 := v.do("POST", "/v1/ots/key", `{"agent":"`+otsA+`"}`)
+	if m2["owner_token"] == tok || m2["signing_key"] == m["signing_key"] {
+		t.Fatalf("a second issue repeats the first: %v %v", m, m2)
+	}
+	for _, c := range []struct {
+		method, path, body string
+		code               int
+		want               string
+	}{
+		{"POST", "/v1/ots/key", `{"agent":"ccd:x/cis-2:0OIl"}`, 400, ""},
+		{"POST", "/v1/ots/key", `{"agent":"` + otsA + `","x":1}`, 400, "bad_request"},
+		{"GET", "/v1/ots/key?agent=" + otsA, "", 405, ""},
+	} {
+		if code, m := v.do(c.method, c.path, c.body); code != c.code || (c.want != "" && m["code"] != c.want) || m["owner_token"] != nil {
+			t.Errorf("%s %s %s: %d %v, want %d %s", c.method, c.path, c.body, code, m, c.code, c.want)
+		}
+	}
+}
+
+// TestOTSJoinNeedsTheOwnersToken: only the holder of the owner_token whose key the card carries
+// seats an off-the-shelf Badge. Knowing the agent id is not enough: no token is unauthorized, a
+// token of the caller's own (a fresh POST /v1/ots/key for the victim's Badge) or another owner's
+// names a key the card does not carry, a malformed one is bad_request; one foreign agent in a
+// list refuses the whole join; a paid seat is held for nobody without it. Nothing is seated or
+// held by any of them.
+func TestOTSJoinNeedsTheOwnersToken(t *testing.T) {
+	v := newOTSEnv(t)
+	fp := &fakePaid{token: "st_ots"}
+	v.e = echo.New()
+	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
+	Mount(v.e, Options{Seater: &fakeSeater{}, Resolver: v.res, Paid: fp,
+		OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}})
+	_, k := v.do("POST", "/v1/ots/key", `{"agent":"`+otsA+`"}`)
+	own, _ := k["owner_token"].(string)
+	if own == "" {
+		t.Fatalf("no token issued: %v", k)
+	}
+	with := func(agent, token string) string {
+		return `{"agent":"` + agent + `","owner_token":"` + token + `"}`
+	}
+	for _, c := range []struct {
+		body string
+		code int
+		want string
+	}{
+		{`{"table":"practice","agents":[{"agent":"` + otsA + `"}]}`, 401, "unauthorized"},
+		{`{"table":"practice","agents":[` + with(otsA, "") + `]}`, 401, "unauthorized"},
+		{`{"table":"practice","agents":[` + with(otsA, own) + `]}`, 409, CodeSigningKeyMismatch},
+		{`{"table":"practice","agents":[` + with(otsA, otsTokenB) + `]}`, 409, CodeSigningKeyMismatch},
+		{`{"table":"practice","agents":[` + with(otsA, strings.ToUpper(otsTokenA)) + `]}`, 400, "bad_request"},
+		{`{"table":"practice","agents":[` + with(otsA, otsTokenA+"0") + `]}`, 400, "bad_request"},
+		{`{"table":"practice","agents":[` + with(otsA, "pb_good") + `]}`, 400, "bad_request"},
+		{`{"table":"practice","agents":[` + otsAgentJSON(otsA, "") + `,` + with(otsB, own) + `]}`, 409, CodeSigningKeyMismatch},
+		{`{"table":"practice","agents":[` + otsAgentJSON(otsA, "") + `,{"agent":"` + otsB + `"}]}`, 401, "unauthorized"},
+		{`{"table":"open","agents":[{"agent":"` + otsA + `"}]}`, 401, "unauthorized"},
+		{`{"table":"open","agents":[` + with(otsA, own) + `]}`, 409, CodeSigningKeyMismatch},
+	} {
+		code, m := v.do("POST", "/v1/ots/join", c.body)
+		if code != c.code || m["code"] != c.want || m["playbook_tokens"] != nil || m["seat_token"] != nil {
+			t.Errorf("%.160s: %d %v, want %d %s", c.body, code, m, c.code, c.want)
+		}
+	}
+	if len(v.seat.seats) != 0 || fp.seat.Agent.ID != "" {
+		t.Fatalf("seated %+v, held %+v", v.seat.seats, fp.seat)
+	}
+	code, m := v.do("POST", "/v1/ots/join", `{"table":"practice","agents":[`+otsAgentJSON(otsA, "")+`,`+otsAgentJSON(otsB, "")+`]}`)
+	if code != 200 || len(v.seat.seats) != 1 {
+		t.Fatalf("the owners' own join: %d %v", code, m)
+	}
+	if g := v.seat.seats[0].Agents; g[0].Grant != dotdotdot.OTSGrant(otsTokenA) || g[1].Grant != dotdotdot.OTSGrant(otsTokenB) {
+		t.Fatalf("grants handed on %+v", g)
 	}
 }
 
@@ -117,7 +202,7 @@ func TestOTSKeyTellsTheCard(t *testing.T) {
 // answers where they sit.
 func TestOTSJoinSeatsResolvedAgents(t *testing.T) {
 	v := newOTSEnv(t)
-	code, m := v.do("POST", "/v1/ots/join", `{"table":"practice","format":"blitz","agents":[{"agent":"`+otsA+`","playbook":{"text":"keep promises","dials":{"trust":8}}},{"agent":"`+otsB+`"}]}`)
+	code, m := v.do("POST", "/v1/ots/join", `{"table":"practice","format":"blitz","agents":[`+otsAgentJSON(otsA, `,"playbook":{"text":"keep promises","dials":{"trust":8}}`)+`,`+otsAgentJSON(otsB, "")+`]}`)
 	if code != 200 || m["round"] != "T-9" || m["status"] != "seated" {
 		t.Fatalf("%d %v", code, m)
 	}
@@ -145,10 +230,10 @@ func TestOTSJoinRefusals(t *testing.T) {
 	byo.Operator = ""
 	v.res.agents[otsByo] = byo
 	wrongKey := v.res.agents[otsB]
-	wrongKey.SigningKey = otsKeyOf(otsA)
+	wrongKey.SigningKey = otsKeyOf(otsA, dotdotdot.OTSGrant(otsTokenA))
 	v.res.agents[otsWrongKey] = wrongKey
 	one := func(agent, extra string) string {
-		return `{"table":"practice","agents":[{"agent":"` + agent + `"` + extra + `}]}`
+		return `{"table":"practice","agents":[{"agent":"` + agent + `","owner_token":"` + otsTokenA + `"` + extra + `}]}`
 	}
 	for _, c := range []struct {
 		body string
@@ -163,9 +248,9 @@ func TestOTSJoinRefusals(t *testing.T) {
 		{one(otsA, `,"playbook":{"dials":{"boldness":11}}`), 400, "bad_request"},
 		{one(otsA, `,"playbook":{"text":"x","Text":"y"}`), 400, "bad_request"},
 		{`{"table":"practice","agents":[]}`, 400, "bad_request"},
-		{`{"table":"practice","agents":[{"agent":"` + otsA + `"},{"agent":"` + otsA + `"},{"agent":"` + otsA + `"},{"agent":"` + otsA + `"},{"agent":"` + otsA + `"}]}`, 400, "bad_request"},
-		{`{"table":"open","agents":[{"agent":"` + otsA + `"}]}`, 409, CodeBadTable},
-		{`{"table":"practice","agents":[{"agent":"` + otsA + `"}],"mole":1}`, 400, "bad_request"},
+		{`{"table":"practice","agents":[` + strings.Repeat(otsAgentJSON(otsA, "")+`,`, 4) + otsAgentJSON(otsA, "") + `]}`, 400, "bad_request"},
+		{`{"table":"open","agents":[` + otsAgentJSON(otsA, "") + `]}`, 409, CodeBadTable},
+		{`{"table":"practice","agents":[` + otsAgentJSON(otsA, "") + `],"mole":1}`, 400, "bad_request"},
 		{`not json`, 400, "bad_request"},
 	} {
 		code, m := v.do("POST", "/v1/ots/join", c.body)
@@ -228,15 +313,16 @@ func TestOTSJoinAPaidSeat(t *testing.T) {
 	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
 	Mount(v.e, Options{Seater: &fakeSeater{}, Resolver: v.res, Paid: fp,
 		OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}})
-	code, m := v.do("POST", "/v1/ots/join", `{"table":"open","agents":[{"agent":"`+otsA+`","playbook":{"text":"steady"}}]}`)
+	code, m := v.do("POST", "/v1/ots/join", `{"table":"open","agents":[`+otsAgentJSON(otsA, `,"playbook":{"text":"steady"}`)+`]}`)
 	if code != 200 || m["seat_token"] != "st_ots" || m["check"] == nil || m["entry"] == nil {
 		t.Fatalf("%d %v", code, m)
 	}
 	want := blitz.Playbook{Text: "steady", Dials: blitz.DefaultPlaybook().Dials}
-	if fp.seat.Agent.ID != otsA || fp.seat.Table != "open" || fp.seat.Playbook == nil || *fp.seat.Playbook != want || len(v.seat.seats) != 0 {
+	if fp.seat.Agent.ID != otsA || fp.seat.Table != "open" || fp.seat.Playbook == nil || *fp.seat.Playbook != want || len(v.seat.seats) != 0 ||
+		fp.seat.OTSGrant != dotdotdot.OTSGrant(otsTokenA) {
 		t.Fatalf("held %+v", fp.seat)
 	}
-	if code, m := v.do("POST", "/v1/ots/join", `{"table":"open","agents":[{"agent":"`+otsA+`"},{"agent":"`+otsB+`"}]}`); code != 400 || m["code"] != "bad_request" {
+	if code, m := v.do("POST", "/v1/ots/join", `{"table":"open","agents":[`+otsAgentJSON(otsA, "")+`,`+otsAgentJSON(otsB, "")+`]}`); code != 400 || m["code"] != "bad_request" {
 		t.Fatalf("two agents for a paid seat: %d %v", code, m)
 	}
 }
