@@ -3,11 +3,13 @@
 #   - `npm ci` in every test client folder that has a package-lock.json (the A2A JS SDK agent in
 #     transport/a2a/testagent, the Break Room agent in transport/breakroom/testagent, the Break
 #     Room MCP client in transport/breakroom/mcp/testclient, the market's A2A JS SDK client in
-#     transport/market/testclient, and any
+#     transport/market/testclient, the Solidity compiler and viem in chain/evm/contracts, and any
 #     other folder listed below as it lands), skipped when its
 #     node_modules already matches the lock;
 #   - Debian's chromium for the browser tests, when apt-get is there and chromium is not (set
 #     ARENA_SKIP_CHROMIUM=1 to skip it).
+#   - geth (go-ethereum's node, for chain/evm's dev chain), built by scripts/build-geth.sh into
+#     a cache outside the clone keyed by its version (about two minutes the first time, then reused).
 # Without node/npm the client folders are skipped with a warning: the Go tests that need them
 # then skip loudly, saying so.
 set -euo pipefail
@@ -19,6 +21,7 @@ client_dirs=(
   transport/breakroom/testagent
   transport/breakroom/mcp/testclient
   transport/market/testclient
+  chain/evm/contracts
 )
 
 if command -v npm >/dev/null 2>&1; then
@@ -52,3 +55,5 @@ elif ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/de
     echo "install-test-deps: WARNING: chromium not installed and apt-get unavailable (or not root)" >&2
   fi
 fi
+
+scripts/build-geth.sh >/dev/null

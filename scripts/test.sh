@@ -14,5 +14,8 @@ if outside=$(grep -rlE --include='*.go' --exclude-dir=node_modules --exclude-dir
 fi
 # Client tests (MCP TypeScript SDK, A2A JS SDK, headless Chromium) install their own peers here.
 if [ -x scripts/install-test-deps.sh ]; then scripts/install-test-deps.sh; fi
+# chain/evm's tests run this geth --dev (built and cached by install-test-deps.sh above).
+ARENA_GETH="$(scripts/build-geth.sh)"
+export ARENA_GETH
 go vet ./...
 go test -race -count=1 -timeout 15m ./...

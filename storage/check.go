@@ -118,6 +118,9 @@ func (s *Store) Check() (err error) {
 		}
 		checkLedger(tx.Bucket([]byte(BucketLedger)), report)
 		checkSeqLog(tx.Bucket([]byte(BucketMarket)), BucketMarket, report)
+		if _, err := verifyWarden(tx.Bucket([]byte(BucketWarden))); err != nil {
+			report("%s: %v", BucketWarden, err)
+		}
 		checkFeedback(tx.Bucket([]byte(BucketFeedback)), report)
 		return checkInputs(tx.Bucket([]byte(BucketInputs)), report)
 	})

@@ -31,6 +31,7 @@
 //	market      <seq: 8 bytes BE>                the Game Master market's Deltas, append-only (market.go)
 //	market_keys <sha-256 hex of the key>         the Game Master market's API keys, hashed (marketkeys.go)
 //	showings    <round> "/" <seq: 10 digits>     DOTDOTDOT's showings of recorded rounds (showings.go)
+//	warden      ledger/<seq> | contender/… | match/… | head | agg/… | tagg/… | tmember/…  the Warden's Ledger (warden.go)
 //	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one

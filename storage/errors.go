@@ -20,6 +20,9 @@ var (
 	ErrCorrupt = errors.New("storage: corrupt")
 	// ErrBadKey is returned for an empty key or a table id / round containing '/'.
 	ErrBadKey = errors.New("storage: bad key")
+	// ErrInvalid is returned by AppendWardenMatch for rows that break the Ledger's rules
+	// (CheckWardenMatch), and by CheckWardenMatch itself.
+	ErrInvalid = errors.New("storage: invalid record")
 	// ErrFull is returned by AddFeedback when the feedback bucket holds MaxFeedbackNotes notes.
 	ErrFull = errors.New("storage: full")
 )

@@ -3,8 +3,11 @@ package breakroom
 import "sync"
 
 // liveWatch says when the live figures may have changed (GET /v0/live/stream): a seat taken or
-// left in a queue, a table formed, a match started or over. Changed is a channel closed at the
-// next change; readers then read the figures again (Live, Matches) and keep what differs.
+// left in a queue, a table formed, a match opened or over in the room actor. The signal follows
+// the state Live reads (the actor's matches), not the store: a table's lines are stored before
+// the actor hears it opened or ended, so a signal at the stored line would be read against the
+// actor's older state. Changed is a channel closed at the next change; readers then read the
+// figures again (Live) and keep what differs.
 type liveWatch struct {
 	mu sync.Mutex
 	ch chan struct{}
@@ -29,6 +32,6 @@ func (w *liveWatch) bump() {
 }
 
 // LiveChanged is a channel closed at the room's next change of its live figures (a join, a
-// leave, a table formed, a match started or ended; see Live and Matches): GET /v0/live/stream
+// leave, a table formed, a match opened or ended; see Live): GET /v0/live/stream
 // waits on it and pushes a new snapshot, never polling.
 func (r *Room) LiveChanged() <-chan struct{} { return r.live.wait() }

@@ -281,11 +281,6 @@ func (r *Room) onTable(tf *lobby.TableFormed) {
 func (r *Room) onEvents(table, round string, events []games.Event) {
 	r.send(&tableEvents{table: table, round: round, events: events})
 	r.follow.publish(round, events)
-	for _, ev := range events {
-		if ev.Type == "match_start" || isEndLine(ev.Type) {
-			r.live.bump()
-		}
-	}
 }
 
 func (r *Room) send(msg any) {
@@ -711,17 +706,31 @@ func (r *Room) tokenSeat(ctx context.Context, token, matchID string, refused err
 }
 
 // Live is one game's live counts (GET /v0/games, /v0/live): agents Waiting in its queue, agents
-// Playing at its running tables (house bots and the bartender counted apart, in House), and its
-// running Tables.
+// Playing at its running tables (house bots and the bartender counted apart, in House), its
+// running Tables, and those tables themselves (Running, in no set order). Playing, House, Tables
+// and Running are made from one read of the room actor's matches, so they always agree:
+// Tables == len(Running), Playing and House the sums of its Agents and House.
 type Live struct {
 	Game    Game
 	Waiting int
 	Playing int
 	House   int
 	Tables  int
+	Running []LiveTable
 }
 
-// Live is every game's live counts, in Games' order.
+// LiveTable is one running table (GET /v0/live's live_tables): a match the room has opened and
+// not yet seen end. Agents counts its agents' seats, House its house bots and the bartender;
+// Started is when the lobby formed the table.
+type LiveTable struct {
+	MatchID string
+	Tier    string
+	Agents  int
+	House   int
+	Started time.Time
+}
+
+// Live is every game's live counts and running tables, in Games' order.
 func (r *Room) Live(ctx context.Context) ([]Live, error) {
 	v, err := r.call(ctx, &opLive{})
 	if err != nil {

@@ -240,7 +240,7 @@ func waitPresences(t *testing.T, h *harness, matchID string, want ...string) {
 
 // TestSilentHTTPAgentIsAway: a seated HTTP agent that makes no request for 90 s (on the room's
 // clock) is away, and its next request brings it back; the live counts show the table and its
-// three agents.
+// three agents, and list that table (its match id, three agents' seats).
 func TestSilentHTTPAgentIsAway(t *testing.T) {
 	h := newHarness(t, shortDilemma(3, 3))
 	a, b, c := newAgent(h, "Ada"), newAgent(h, "Bea"), newAgent(h, "Cy")
@@ -260,7 +260,8 @@ func TestSilentHTTPAgentIsAway(t *testing.T) {
 	}
 	_ = rb
 	live, err := h.room.Live(context.Background())
-	if err != nil || len(live) != 1 || live[0].Tables != 1 || live[0].Playing != 3 || live[0].House != 0 || live[0].Waiting != 0 {
+	if err != nil || len(live) != 1 || live[0].Tables != 1 || live[0].Playing != 3 || live[0].House != 0 || live[0].Waiting != 0 ||
+		len(live[0].Running) != 1 || live[0].Running[0].MatchID != sc.MatchID || live[0].Running[0].Agents != 3 || live[0].Running[0].House != 0 {
 		t.Fatalf("live %+v %v", live, err)
 	}
 	seat := string(rune('0' + sc.Seat + 1))

@@ -412,23 +412,7 @@ func (st *state) handle(q *request) (any, error) {
 		}
 		return js, nil
 	case *opLive:
-		counts := map[string]Live{}
-		for _, m := range st.tables {
-			if !m.opened || m.ended {
-				continue
-			}
-			l := counts[m.Game]
-			l.Tables++
-			for _, rec := range m.Seats {
-				if rec.House || rec.Staff {
-					l.House++
-				} else {
-					l.Playing++
-				}
-			}
-			counts[m.Game] = l
-		}
-		return counts, nil
+		return st.liveFigures(), nil
 	case *opLeft:
 		if c := st.conns[op.conn]; c != nil && c.s.conn == c {
 			st.leave(c.s, op.left)
@@ -436,6 +420,34 @@ func (st *state) handle(q *request) (any, error) {
 		return true, nil
 	}
 	return nil, fmt.Errorf("breakroom: unknown request %T", q.op)
+}
+
+// liveFigures is each game's running tables (opened, not ended) and the counts made from them,
+// by game id (Room.Live adds Waiting). Counts and tables come from this one pass over the room's
+// matches, so they cannot disagree; every change of what it reads bumps the live watch (open,
+// roundEnded).
+func (st *state) liveFigures() map[string]Live {
+	out := map[string]Live{}
+	for _, m := range st.tables {
+		if !m.opened || m.ended {
+			continue
+		}
+		t := LiveTable{MatchID: m.id, Tier: m.Tier, Started: m.At}
+		for _, rec := range m.Seats {
+			if rec.House || rec.Staff {
+				t.House++
+			} else {
+				t.Agents++
+			}
+		}
+		l := out[m.Game]
+		l.Tables++
+		l.Playing += t.Agents
+		l.House += t.House
+		l.Running = append(l.Running, t)
+		out[m.Game] = l
+	}
+	return out
 }
 
 // live is the connection named id if it is its session's current one; unauthorized otherwise
@@ -886,6 +898,7 @@ func (st *state) opened(o *tableOpened) {
 func (st *state) open(m *match, round string) {
 	m.id, m.opened = round, true
 	st.byID[round] = m
+	st.r.live.bump() // the table is in the live figures from now (liveFigures)
 	for _, s := range m.sess {
 		if s.m == m && s.status == sSeating {
 			s.status = sSeated
@@ -1091,6 +1104,7 @@ func (st *state) roundEnded(re *actors.RoundEnded) {
 		return
 	}
 	m.ended = true
+	st.r.live.bump() // the table has left the live figures (liveFigures)
 	now := st.now()
 	end, err := st.r.endOf(m, re.Result)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 )
 
 // The actor stops in the middle of a burst of transfers from eight Players (groups in flight
-// and queued): on the reopened bbolt file every answered command is there (its retry is its
+// and queued): on the reopened bbolt file every accepted command is there (its retry is its
 // first answer byte for byte), and nothing is half-applied (each Player's Holdings are the
 // Starting Assets moved by exactly the Ledger rows stored, and every Asset sums to what was
 // issued).
@@ -112,14 +112,19 @@ func TestAnsweredCommandsSurviveAStopMidBurst(t *testing.T) {
 		t.Fatal(err)
 	}
 	m2 := start(t, newSystem(t), s2, clock, "market-burst-2")
+	accepted := 0
 	for _, a := range answered {
+		if !bytes.HasPrefix(a.resp, []byte(`{"protocolVersion":2,"ok":true,`)) {
+			continue // a refusal consumed no commandId: its retry would be a fresh attempt
+		}
+		accepted++
 		got, err := m2.Do(context.Background(), a.owner, a.body)
 		if err != nil || !bytes.Equal(got, a.resp) {
 			t.Fatalf("%s after the stop: %s %v, first answered %s", a.body, got, err, a.resp)
 		}
 	}
-	if len(answered) < 300 || deltas < n+len(answered) {
-		t.Fatalf("%d answered, %d deltas stored", len(answered), deltas)
+	if len(answered) < 300 || accepted < 200 || deltas < n+accepted {
+		t.Fatalf("%d answered (%d accepted), %d deltas stored", len(answered), accepted, deltas)
 	}
 	var sum = map[string]int64{}
 	for i := range n {

@@ -92,6 +92,7 @@ type Market struct {
 
 	inc     atomic.Uint64 // incarnations started
 	writing sync.Mutex    // held while a write is in flight: a new incarnation loads after it
+	durable atomic.Uint64 // the State Version of everything durable (Version)
 }
 
 // Start spawns the market actor in sys over store, for the market of cfg and seed (the seed
@@ -121,6 +122,12 @@ func Start(sys *actor.ActorSystem, store Store, clock Clock, cfg gm.Config, seed
 	m.pid = pid
 	return m, nil
 }
+
+// Version is the State Version of everything durable: what the last answer to leave could
+// have said, never a version whose write has yet to land (write before you speak). 0 until the
+// stored records have replayed. It does not ask the actor, so it answers at once; the doors
+// write it on refusals the market never saw (a body over the cap, a wrong method).
+func (m *Market) Version() uint64 { return m.durable.Load() }
 
 // PID is the actor's address.
 func (m *Market) PID() *actor.PID { return m.pid }
@@ -259,6 +266,7 @@ func (a *marketActor) load() {
 		return
 	}
 	a.st, a.seq, a.err = st, seq, nil
+	a.m.durable.Store(st.Version())
 }
 
 // request answers r for to: Apply on the State as every Delta before it left it, the Delta
@@ -351,6 +359,11 @@ func (a *marketActor) landed(ctx actor.Context, err error) {
 	f := a.flight
 	a.flight = nil
 	if err == nil {
+		for _, p := range f {
+			if p.delta != nil {
+				a.m.durable.Store(p.delta.StateVersion)
+			}
+		}
 		for _, p := range f {
 			a.send(ctx, p.to, p.reply)
 		}

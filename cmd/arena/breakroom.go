@@ -16,6 +16,7 @@ import (
 	brgames "arena/games/breakroom"
 	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
+	brdiplomacy "arena/games/breakroom/diplomacy"
 	brinference "arena/games/breakroom/inference"
 	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/breakroom/wire"
@@ -42,6 +43,7 @@ func breakroomGames() []brgames.Game {
 		brinference.Engine{},
 		brauction.Engine{},
 		brwerewolf.Engine{},
+		brdiplomacy.Engine{},
 	}
 }
 

@@ -9,8 +9,9 @@ import (
 )
 
 // roomLive is *breakroom.Room as the live reads call it (live.Backend): the live figures (each
-// game's counts from Room.Live, the running tables from Room.Matches), the change signal, a
-// match's spectator feed (Room.Follow) and each game's words.
+// game's counts and running tables, from one Room.Live: one read of the room actor, so the counts
+// and the list agree), the change signal, a match's spectator feed (Room.Follow) and each game's
+// words.
 type roomLive struct {
 	room  *breakroom.Room
 	reads roomReads
@@ -19,32 +20,18 @@ type roomLive struct {
 var _ live.Backend = roomLive{}
 
 func (d roomLive) Live(ctx context.Context) (live.Figures, error) {
-	counts, err := d.room.Live(ctx)
-	if err != nil {
-		return live.Figures{}, err
-	}
-	ms, err := d.room.Matches(ctx)
+	lives, err := d.room.Live(ctx)
 	if err != nil {
 		return live.Figures{}, err
 	}
 	var f live.Figures
-	for _, l := range counts {
+	for _, l := range lives {
 		f.Games = append(f.Games, live.Game{ID: l.Game.ID,
 			Counts: live.Counts{Waiting: l.Waiting, Playing: l.Playing, House: l.House, Tables: l.Tables}})
-	}
-	for _, m := range ms {
-		if m.Status != breakroom.MatchRunning || m.ID == "" {
-			continue
+		for _, t := range l.Running {
+			f.Tables = append(f.Tables, live.Table{MatchID: t.MatchID, Game: l.Game.ID, Tier: t.Tier, Agents: t.Agents,
+				House: t.House, StartedAt: t.Started})
 		}
-		t := live.Table{MatchID: m.ID, Game: m.Game, Tier: m.Tier, StartedAt: m.Started}
-		for _, p := range m.Players {
-			if p.House || p.Staff {
-				t.House++
-			} else {
-				t.Agents++
-			}
-		}
-		f.Tables = append(f.Tables, t)
 	}
 	return f, nil
 }

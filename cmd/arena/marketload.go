@@ -49,8 +49,9 @@ Reports requests and accepted mutations per second, the latency of a mutation an
 as the caller sees it (p50, p99, max), the market's group writes (how many, their Deltas per
 write, and the bbolt commit latency of each: p50, p99, max), refusals by code, the file's size,
 CPU seconds of this process; then (unless --verify=false) stops the actor, starts a new one on
-the same file (the boot replay, timed) and sends every acknowledged mutation again: each must be
-answered its first response byte for byte. Figures in docs/performance.md.
+the same file (the boot replay, timed) and sends every accepted mutation again: each must be
+answered its first response byte for byte (a refused one consumed no commandId: its retry would
+be a fresh attempt). Figures in docs/performance.md.
 
 flags:
   --players N       concurrent Players (default 64)
@@ -58,7 +59,7 @@ flags:
   --nosync          the store skips fsync (measures without the disk)
   --seed S          the Players' random choices (default 1)
   --dir DIR         keep the bbolt file in DIR (default: a temporary directory, removed)
-  --verify          after the run, replay and retry every acknowledged mutation (default true)
+  --verify          after the run, replay and retry every accepted mutation (default true)
   --url URL         a running server's origin (http://127.0.0.1:8080) instead of in-process:
                     every request is POST /v2/request; the server's group writes are not seen
                     here (no commit figures), the retries go to the same server
@@ -193,7 +194,7 @@ func marketLoadConfig() gm.Config {
 		StartingAssets: []gm.Holding{{AssetID: "credits", Quantity: 10_000}, {AssetID: "wood", Quantity: 1_000}, {AssetID: "stone", Quantity: 500}}}
 }
 
-// acked is one acknowledged mutation: who sent it, the body, and the response it got.
+// acked is one accepted mutation: who sent it, the body, and the response it got.
 type acked struct {
 	owner      string
 	body, resp []byte
@@ -440,7 +441,7 @@ func marketLoad(ctx context.Context, o marketLoadOptions) (marketLoadResult, err
 		return res, unavailableErr(res)
 	}
 
-	// A new incarnation on the same file: its boot replays every Delta; every acknowledged
+	// A new incarnation on the same file: its boot replays every Delta; every accepted
 	// mutation sent again must get its first answer, byte for byte. (With URL: the same
 	// server, which has not restarted.)
 	if o.URL == "" {
@@ -599,15 +600,15 @@ func (p *marketPlayer) step(ctx context.Context) {
 	}
 	p.t.mutations++
 	p.t.mut = append(p.t.mut, took)
-	p.t.acked = append(p.t.acked, acked{owner: p.owner, body: []byte(body), resp: b})
 	if !e.OK {
 		code := "?"
 		if e.Error != nil {
 			code = e.Error.Code
 		}
 		p.t.refusals[code]++
-		return
+		return // a refusal consumes no commandId: its retry would be a fresh attempt
 	}
+	p.t.acked = append(p.t.acked, acked{owner: p.owner, body: []byte(body), resp: b})
 	p.t.accepted++
 	p.t.acceptedBy[action]++
 	// An Exchange that now waits on the other party goes to that party's inbox.

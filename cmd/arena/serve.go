@@ -28,6 +28,7 @@ import (
 	"arena/games/blitz"
 	brauction "arena/games/breakroom/auction"
 	brdilemma "arena/games/breakroom/dilemma"
+	brdiplomacy "arena/games/breakroom/diplomacy"
 	brinference "arena/games/breakroom/inference"
 	brwerewolf "arena/games/breakroom/werewolf"
 	"arena/games/warden/claims"
@@ -260,6 +261,7 @@ func engines() []games.Engine {
 		brinference.Engine{},                 // Break Room's Inference (games/breakroom/inference; breakroomGames)
 		brauction.Engine{},                   // Break Room's Auction (games/breakroom/auction; breakroomGames)
 		brwerewolf.Engine{},                  // Break Room's Werewolf (games/breakroom/werewolf; breakroomGames)
+		brdiplomacy.Engine{},                 // Break Room's Diplomacy (games/breakroom/diplomacy; breakroomGames)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"arena/games/breakroom"
 	"arena/games/breakroom/auction"
 	"arena/games/breakroom/dilemma"
+	"arena/games/breakroom/diplomacy"
 	"arena/games/breakroom/inference"
 	"arena/games/breakroom/werewolf"
 )
@@ -53,6 +54,7 @@ var logVerifiers = map[string]logVerifier{
 	inference.GameID: inference.VerifyJSONL,
 	auction.GameID:   auction.VerifyJSONL,
 	werewolf.GameID:  werewolf.VerifyJSONL,
+	diplomacy.GameID: diplomacy.VerifyJSONL,
 }
 
 func verifyLogGames() string {

@@ -29,7 +29,8 @@ const expiryBatch = 50
 // authenticated Owner ID Blocks supplied ("" or blank: authentication_required), now the
 // instant the request is handled. It first drains one expiry batch (Expire's pass), then
 // authenticates, parses, resolves the Player, replays a retried mutation's stored response
-// byte for byte, and only then runs the action. It does not change st: state' is st after
+// byte for byte (an accepted Command's only: a refused one left no record, so its retry is
+// run afresh), and only then runs the action. It does not change st: state' is st after
 // st.Commit(step.Delta), and the Ledger rows the request wrote are step.Delta.Ledger. Every
 // refusal is the protocol's envelope with one of ErrorCodes; nothing a caller sends panics.
 // Apply is pure.
@@ -281,8 +282,14 @@ func (t *txn) handle(caller string, body []byte) []byte {
 		panic("market: " + r.action + " wrote before it refused")
 	}
 	resp := t.envelope(result, rf)
-	t.command = &Command{Player: pid, CommandID: r.commandID, Action: r.action, Hash: hash,
-		OK: rf == nil, StateVersion: t.version, At: t.now, Response: resp}
+	if rf == nil {
+		// Only an accepted Command consumes its commandId ("Idempotency and atomicity": the
+		// command response commits with the mutation; "unfunded has two causes": the Approval is
+		// recorded, "so the Command ID is consumed"). A refusal changed nothing and records
+		// nothing, so its retry is a fresh attempt on the State as it then is.
+		t.command = &Command{Player: pid, CommandID: r.commandID, Action: r.action, Hash: hash,
+			OK: true, StateVersion: t.version, At: t.now, Response: resp}
+	}
 	return resp
 }
 
@@ -311,6 +318,12 @@ func (t *txn) query(pid string, r *request) (any, *refusal) {
 // envelope is the response ("Response"): ok with result, or the refusal as error{code,
 // message}; stateVersion is the State Version after the request.
 func (t *txn) envelope(result any, rf *refusal) []byte {
+	return envelopeOf(t.version, result, rf)
+}
+
+// envelopeOf is the response envelope, members in the protocol's order ("Response":
+// protocolVersion, ok, stateVersion, then result or error{code, message}).
+func envelopeOf(version uint64, result any, rf *refusal) []byte {
 	type errBody struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
@@ -322,13 +335,21 @@ func (t *txn) envelope(result any, rf *refusal) []byte {
 		Result          any      `json:"result,omitempty"`
 		Error           *errBody `json:"error,omitempty"`
 	}
-	e := env{ProtocolVersion: ProtocolVersion, OK: rf == nil, StateVersion: t.version}
+	e := env{ProtocolVersion: ProtocolVersion, OK: rf == nil, StateVersion: version}
 	if rf != nil {
 		e.Error = &errBody{rf.code, rf.msg}
 	} else {
 		e.Result = result
 	}
 	return encode(e)
+}
+
+// RefusalEnvelope is the protocol's refusal envelope ("Response") for a refusal decided outside
+// the reducer — a door's own (too_large, unsupported_media_type, method_not_allowed, busy, …) —
+// at State Version version, byte for byte as the reducer writes its own refusals, so a client
+// reads every refusal alike. code and message are written as given. RefusalEnvelope is pure.
+func RefusalEnvelope(version uint64, code, message string) []byte {
+	return envelopeOf(version, nil, refuse(code, message))
 }
 
 // encode is the one JSON writer of every output: Go's encoding of fixed structs (fields in

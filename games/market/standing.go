@@ -51,11 +51,8 @@ func standing(t *txn, now time.Time) standingView {
 	}
 	names := playerNames(players)
 	for i, p := range players {
-		var w int64
 		inv := t.inv(p.ID)
-		for _, a := range t.st.cfg.Assets {
-			w += inv.Holdings[a.ID] * a.UnitPrice
-		}
+		w := wealth(inv, t.st.cfg.Assets)
 		v.Players = append(v.Players, standingPlayer{PlayerID: p.ID, PlayerName: names[i], TradingName: optStr(p.TradingName), Wealth: w})
 	}
 	slices.SortFunc(v.Players, func(a, b standingPlayer) int {
@@ -65,6 +62,29 @@ func standing(t *txn, now time.Time) standingView {
 		return cmp.Compare(a.PlayerID, b.PlayerID)
 	})
 	return v
+}
+
+// wealth is inv's Holdings valued at the Unit Prices, saturating at ±(2^53−1): a configured
+// price and holding may each be up to 2^40 (Config), so their product may pass int64 and any
+// JSON reader's safe integers; a figure that large prints as the bound, never wrapped
+// negative. Holdings are never negative for a Player.
+func wealth(inv *Inventory, assets []Asset) int64 {
+	const limit = maxQuantity
+	var w int64
+	for _, a := range assets {
+		q := inv.Holdings[a.ID]
+		if q == 0 || a.UnitPrice == 0 {
+			continue
+		}
+		if q > 0 && q > (limit-w)/a.UnitPrice || q < 0 && -q > (limit+w)/a.UnitPrice {
+			if q > 0 {
+				return limit
+			}
+			return -limit
+		}
+		w += q * a.UnitPrice
+	}
+	return w
 }
 
 // DerivedName is the two-word name computed from a Player ID alone (ADR-0022): an adjective and

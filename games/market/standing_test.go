@@ -128,3 +128,24 @@ func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
 }
+
+// Wealth saturates at 2^53−1: a configured price and Starting Asset of 2^40 each (both within
+// Config's bounds) value a Player beyond int64, and the Standing prints the bound, never a
+// wrapped figure; a Player below it is valued exactly.
+func TestStandingWealthSaturates(t *testing.T) {
+	cfg := Config{GameID: "rich", Assets: []Asset{{ID: "gold", UnitPrice: 1 << 40}, {ID: "tin", UnitPrice: 1}},
+		StartingAssets: []Holding{{"gold", 1 << 40}, {"tin", 5}}}
+	st := newMarket(t, cfg)
+	enrol(t, st, "owner-rich")
+	var v struct {
+		Players []struct {
+			Wealth int64 `json:"wealth"`
+		} `json:"players"`
+	}
+	if err := jsonUnmarshal(Standing(st, t0), &v); err != nil || len(v.Players) != 1 || v.Players[0].Wealth != maxQuantity {
+		t.Fatalf("wealth %+v (%v), want %d", v, err, int64(maxQuantity))
+	}
+	if w := wealth(&Inventory{Holdings: map[string]int64{"gold": 3, "tin": 7}}, cfg.Assets); w != 3<<40+7 {
+		t.Fatalf("wealth %d, want %d", w, int64(3<<40+7))
+	}
+}

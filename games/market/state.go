@@ -168,8 +168,10 @@ func (x *Exchange) header() Exchange {
 	return h
 }
 
-// Command is the idempotency record of one mutation ("Idempotency and atomicity"): the hash of
-// its canonical parsed form and the response it was first given, byte for byte.
+// Command is the idempotency record of one accepted mutation ("Idempotency and atomicity"):
+// the hash of its canonical parsed form and the response it was first given, byte for byte. OK
+// is always true on a record Apply writes (a refused Command consumes no commandId); Commit
+// drops a record with OK false.
 type Command struct {
 	Player       string    `json:"playerId"`
 	CommandID    string    `json:"commandId"`
@@ -346,7 +348,9 @@ func (st *State) Commit(d Delta) {
 			}
 		}
 	}
-	if c := d.Command; c != nil {
+	// Only an accepted Command is a record. A refusal's record, which an earlier build stored,
+	// is not kept: its retry is a fresh attempt, as every refusal's is now.
+	if c := d.Command; c != nil && c.OK {
 		k := cmdKey{c.Player, c.CommandID}
 		if _, ok := st.cmds[k]; !ok {
 			st.cmdOrder = append(st.cmdOrder, k)

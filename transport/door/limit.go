@@ -102,6 +102,31 @@ func (l *Limiter) Allow(key string) error {
 	return nil
 }
 
+// Exhausted is the rate_limited refusal Allow would give key now, without taking a token: nil
+// while key has one (or is not tracked). A limit on failures asks it before an attempt and
+// calls Allow only when the attempt failed, so successes cost nothing and, once the failures
+// are spent, every attempt waits alike.
+func (l *Limiter) Exhausted(key string) error {
+	if l == nil || l.rate.Burst <= 0 {
+		return nil
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.mu.keys[key]
+	if !ok {
+		return nil
+	}
+	if b = l.refill(b, now); b.tokens >= 1 {
+		return nil
+	}
+	wait := l.rate.Every
+	if l.rate.Every > 0 {
+		wait = time.Duration(math.Ceil((1 - b.tokens) * float64(l.rate.Every)))
+	}
+	return RateLimited(wait, fmt.Sprintf("at most %d at once, then one every %s, from one caller", l.rate.Burst, l.rate.Every))
+}
+
 // refill adds the tokens earned since b.at, up to the burst.
 func (l *Limiter) refill(b bucket, now time.Time) bucket {
 	if l.rate.Every > 0 && now.After(b.at) {

@@ -128,3 +128,32 @@ func TestClientAddr(t *testing.T) {
 		}
 	}
 }
+
+// Exhausted reports what Allow would refuse without taking a token: nothing for an untracked
+// key or one with a token left, the refusal (and its wait) once the burst is spent, nothing
+// again once a token is earned; asking it never spends one.
+func TestLimiterExhaustedTakesNothing(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1_800_000_000, 0)}
+	l := NewLimiter(Rate{Burst: 2, Every: 10 * time.Second}, LimiterOptions{Now: clk.now})
+	for range 5 {
+		if err := l.Exhausted("a"); err != nil {
+			t.Fatalf("an untracked key: %v", err)
+		}
+	}
+	l.Allow("a")
+	if err := l.Exhausted("a"); err != nil {
+		t.Fatalf("one token left: %v", err)
+	}
+	l.Allow("a")
+	var r *Refusal
+	if err := l.Exhausted("a"); !errors.As(err, &r) || r.Code != CodeRateLimited || r.RetryAfter != 10*time.Second {
+		t.Fatalf("burst spent: %#v", err)
+	}
+	clk.t = clk.t.Add(10 * time.Second)
+	if err := l.Exhausted("a"); err != nil {
+		t.Fatalf("a token earned: %v", err)
+	}
+	if err := l.Allow("a"); err != nil {
+		t.Fatalf("Exhausted spent the earned token: %v", err)
+	}
+}

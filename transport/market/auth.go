@@ -11,8 +11,11 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"arena/storage"
+	"arena/transport/door"
 )
 
 // Keys is where the market's API keys are kept, hashed: *storage.Store (its market_keys bucket).
@@ -31,11 +34,21 @@ type Gateway struct {
 	From   []netip.Prefix
 }
 
-// Authenticator turns a request's credential into its Caller, for every door alike.
+// Authenticator turns a request's credential into its Caller, for every door alike. It keeps
+// a limit on failed keys per client address (GuessRate); its methods are safe for concurrent use.
 type Authenticator struct {
-	keys Keys
-	gw   Gateway
+	keys    Keys
+	gw      Gateway
+	guesses *door.Limiter
 }
+
+// GuessRate is the limit on bearer keys that are not keys (unknown, revoked, malformed), per
+// client address (door.ClientAddr: the connection's IP, an IPv6 address by its /64): 10 at
+// once, then one every 6 s. Past it, every request from that address presenting a key is
+// refused rate_limited (429, Retry-After) before the key is looked up, a right one included, so
+// a guesser learns nothing until it waits; a key that works costs nothing, and a request with no
+// key or a gateway header honoured from the gateway is never counted or held.
+var GuessRate = door.Rate{Burst: 10, Every: 6 * time.Second}
 
 // NewAuthenticator authenticates with keys and, when gw names a header and addresses, gw.
 func NewAuthenticator(keys Keys, gw Gateway) (*Authenticator, error) {
@@ -45,34 +58,101 @@ func NewAuthenticator(keys Keys, gw Gateway) (*Authenticator, error) {
 	if (gw.Header == "") != (len(gw.From) == 0) {
 		return nil, errors.New("market: authenticator: a gateway needs both its header and its addresses")
 	}
-	return &Authenticator{keys: keys, gw: gw}, nil
+	return &Authenticator{keys: keys, gw: gw, guesses: door.NewLimiter(GuessRate, door.LimiterOptions{})}, nil
 }
 
 // Caller authenticates r: from the gateway's address, the gateway header's Owner ID when it
-// carries one; otherwise `Authorization: Bearer <key>`, a key issued and not revoked, whose
-// Owner it is. Anything else (no credential, an unknown or revoked key, another scheme, the
+// carries one (exactly one header line, at most MaxOwnerID bytes of UTF-8 without control
+// characters; two lines, or a value that is not an Owner ID, is no credential at all, a key
+// beside it not read); otherwise `Authorization: Bearer <key>` on exactly one Authorization
+// header, a key issued and not revoked, whose Owner it is. Anything else (no credential, an unknown or revoked key, another scheme, the
 // gateway header from any other address) is no Owner: Handle refuses it
 // authentication_required, as the protocol refuses a missing or blank ownerId. A store that
 // cannot be read is also no Owner, and logged by nobody: it answers like an unknown key.
 func (a *Authenticator) Caller(r *http.Request) Caller {
+	c, _ := a.Authenticate(r)
+	return c
+}
+
+// Authenticate is Caller, counting a key that is not one against r's client address
+// (GuessRate): past the limit it returns the rate_limited *door.Refusal and no Caller, without
+// reading the key.
+func (a *Authenticator) Authenticate(r *http.Request) (Caller, error) {
+	addr := door.ClientAddr(r, false)
+	c, bad, err := a.caller(r, addr)
+	if bad {
+		a.guesses.Allow(addr)
+	}
+	return c, err
+}
+
+// MaxOwnerID bounds the Owner ID a gateway header may carry, in bytes; MaxKey bounds a bearer
+// key (the market's are 68 bytes). A longer value is no credential.
+const (
+	MaxOwnerID = 256
+	MaxKey     = 256
+)
+
+// caller is Caller, and whether the request presented a bearer key that is not one (unknown,
+// revoked, malformed): the failed guess a rate limit counts.
+func (a *Authenticator) caller(r *http.Request, addr string) (c Caller, badKey bool, limited error) {
 	if a.gw.Header != "" && a.fromGateway(r.RemoteAddr) {
-		if v := strings.TrimSpace(r.Header.Get(a.gw.Header)); v != "" {
-			return Caller{OwnerID: v}
+		// Exactly one header line: a gateway that appends its own beside one the client sent
+		// must not let the client's win (Header.Get would read the first), so two lines are
+		// no credential at all, and neither is a key beside them.
+		switch vs := r.Header.Values(a.gw.Header); {
+		case len(vs) > 1:
+			return Caller{}, false, nil
+		case len(vs) == 1:
+			if v := strings.TrimSpace(vs[0]); v != "" {
+				if !validOwner(v) {
+					return Caller{}, false, nil
+				}
+				return Caller{OwnerID: v}, false, nil
+			}
 		}
 	}
-	scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	authz := r.Header.Values("Authorization")
+	if len(authz) != 1 {
+		return Caller{}, len(authz) > 1, nil
+	}
+	scheme, key, ok := strings.Cut(authz[0], " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return Caller{}
+		return Caller{}, false, nil
 	}
 	key = strings.TrimSpace(key)
 	if key == "" {
-		return Caller{}
+		return Caller{}, false, nil
+	}
+	if err := a.guesses.Exhausted(addr); err != nil {
+		return Caller{}, false, err
+	}
+	if len(key) > MaxKey {
+		return Caller{}, true, nil
 	}
 	k, err := a.keys.MarketKeyByHash(hashKey(key))
-	if err != nil || k.RevokedAt != nil {
-		return Caller{}
+	if errors.Is(err, storage.ErrNotFound) || err == nil && k.RevokedAt != nil {
+		return Caller{}, true, nil
 	}
-	return Caller{OwnerID: k.Owner}
+	if err != nil {
+		return Caller{}, false, nil // the store, not the caller: no guess to count
+	}
+	return Caller{OwnerID: k.Owner}, false, nil
+}
+
+// validOwner is whether a gateway's Owner ID is one: at most MaxOwnerID bytes of valid UTF-8
+// with no control character (the platform's ids are opaque printable strings; anything else is
+// a header mangled or forged on its way, never a new Owner to enrol).
+func validOwner(v string) bool {
+	if len(v) > MaxOwnerID || !utf8.ValidString(v) {
+		return false
+	}
+	for _, c := range v {
+		if unicode.IsControl(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // fromGateway is whether the peer address hostport is one of the gateway's.

@@ -3,12 +3,17 @@ package market
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/labstack/echo/v4"
 
+	"arena/games/canon"
 	"arena/transport/door"
+	"arena/transport/mcpguard"
 )
 
 // Doors are the market's two doors in front of the Seam, and the operators' routes:
@@ -56,7 +61,7 @@ func (d *Doors) request(c echo.Context) error {
 		case door.CodeBadRequest: // empty or unreadable: the reducer decides
 			raw = nil
 		case door.CodeTooLarge:
-			refusal(door.CodeTooLarge, r.Msg).write(c.Response())
+			d.Seam.tooLarge().write(c.Response())
 			return nil
 		default:
 			return err
@@ -64,8 +69,23 @@ func (d *Doors) request(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	d.Seam.Handle(c.Request().Context(), d.Auth.Caller(c.Request()), raw).write(c.Response())
+	caller, err := d.Auth.Authenticate(c.Request())
+	if err != nil {
+		d.limited(c, err).write(c.Response())
+		return nil
+	}
+	d.Seam.Handle(c.Request().Context(), caller, raw).write(c.Response())
 	return nil
+}
+
+// limited is the answer to a request Authenticate held back (rate_limited, 429): the market's
+// envelope, with the Retry-After header.
+func (d *Doors) limited(c echo.Context, err error) Reply {
+	r, _ := door.AsRefusal(err)
+	if r.RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(r.RetryAfter.Seconds())), 10))
+	}
+	return d.Seam.Refusal(r.Code, r.Msg)
 }
 
 // JSON-RPC 2.0 error codes (A2A v0.3 §6.11 uses JSON-RPC's own).
@@ -107,14 +127,15 @@ type part struct {
 
 // requestPart returns the bytes of the message's one part named "request" (metadata.name, or
 // metadata.partId as the Blocks SDK writes it): a text part's text, or a data part's data member
-// as it was sent. None, two, or another kind is nil, which Handle refuses as an empty request.
-func requestPart(parts []json.RawMessage) []byte {
+// as it was sent. None, two, or another kind is nil, which Handle refuses as an empty request;
+// a part the door cannot read at all is not ok (invalid params).
+func requestPart(parts []json.RawMessage) (_ []byte, ok bool) {
 	var found []byte
 	n := 0
 	for _, raw := range parts {
 		var p part
-		if json.Unmarshal(raw, &p) != nil {
-			continue
+		if json.Unmarshal(raw, &p) != nil || variant(raw, partNames) {
+			return nil, false // a part the door cannot read may be the one another reader took
 		}
 		name, _ := p.Metadata["name"].(string)
 		if name == "" {
@@ -134,9 +155,47 @@ func requestPart(parts []json.RawMessage) []byte {
 		}
 	}
 	if n != 1 {
+		return nil, true
+	}
+	return found, true
+}
+
+// The member names the A2A door reads, at each level of the frame; a variant spelling of one
+// (another case) is refused rather than matched (encoding/json would match it).
+var (
+	rpcNames     = []string{"jsonrpc", "id", "method", "params"}
+	paramNames   = []string{"message"}
+	messageNames = []string{"kind", "messageId", "role", "contextId", "parts"}
+	partNames    = []string{"kind", "text", "data", "metadata"}
+)
+
+// variant reports whether raw is an object with a member spelled as one of names in another
+// case (mcpguard.VariantOf); anything that is not an object has none.
+func variant(raw []byte, names []string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return false
+	}
+	return mcpguard.VariantOf(m, names)
+}
+
+// rawMember is member name of object raw (nil when raw is no object or lacks it).
+func rawMember(raw []byte, name string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
-	return found
+	return m[name]
+}
+
+// validID is whether id is a JSON-RPC id: absent (a notification's), a string, a number or
+// null; an object, an array or a boolean is not.
+func validID(id json.RawMessage) bool {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 || string(id) == "null" {
+		return true
+	}
+	return mcpguard.ExactID(map[string]json.RawMessage{"id": id}) != nil
 }
 
 // a2a is POST /a2a: one JSON-RPC message/send, answered at once with a Message (blocking; the
@@ -147,27 +206,50 @@ func (d *Doors) a2a(c echo.Context) error {
 	// The frame may be larger than the request it carries: twice the cap and a little.
 	body, err := door.ReadBody(c, 2*d.Seam.max+4096)
 	if r, ok := door.AsRefusal(err); ok && r.Code == door.CodeTooLarge {
-		refusal(door.CodeTooLarge, r.Msg).write(c.Response())
+		d.Seam.tooLarge().write(c.Response())
 		return nil
 	} else if err != nil && (!ok || r.Code != door.CodeBadRequest) {
 		return err
 	}
-	var req rpcRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		return rpcError(c, nil, rpcParseError, "Parse error")
+	// The frame is read strictly before encoding/json sees it (whose decoding matches member
+	// names in any case and lets the last of two win): a member twice, two names equal under
+	// case folding, or a variant spelling of a member the door reads would let this door read
+	// another request part, method or id than a reader before it (the platform, a proxy) did.
+	if _, err := canon.Parse(body); err != nil {
+		if errors.Is(err, canon.ErrSyntax) || errors.Is(err, canon.ErrInvalidUTF8) || errors.Is(err, canon.ErrTrailingData) {
+			return rpcError(c, nil, rpcParseError, "Parse error")
+		}
+		return rpcError(c, nil, rpcInvalidRequest, "Invalid Request: a member twice or in a variant spelling, or an unsafe integer")
 	}
-	if req.JSONRPC != "2.0" || req.Method == "" {
-		return rpcError(c, req.ID, rpcInvalidRequest, "Invalid Request")
+	var req rpcRequest
+	if err := json.Unmarshal(body, &req); err != nil || variant(body, rpcNames) {
+		return rpcError(c, nil, rpcInvalidRequest, "Invalid Request")
+	}
+	if req.JSONRPC != "2.0" || req.Method == "" || !validID(req.ID) {
+		id := req.ID
+		if !validID(id) {
+			id = nil
+		}
+		return rpcError(c, id, rpcInvalidRequest, "Invalid Request")
 	}
 	if req.Method != "message/send" {
 		return rpcError(c, req.ID, rpcMethodNotFound, "Method not found: the market answers message/send only")
 	}
 	var p sendParams
-	if err := json.Unmarshal(req.Params, &p); err != nil || p.Message == nil {
+	if err := json.Unmarshal(req.Params, &p); err != nil || p.Message == nil ||
+		variant(req.Params, paramNames) || variant(rawMember(req.Params, "message"), messageNames) {
 		return rpcError(c, req.ID, rpcInvalidParams, "Invalid params: message/send needs a message")
 	}
-	raw := requestPart(p.Message.Parts)
-	ans := d.Seam.Handle(c.Request().Context(), d.Auth.Caller(c.Request()), raw)
+	raw, ok := requestPart(p.Message.Parts)
+	if !ok {
+		return rpcError(c, req.ID, rpcInvalidParams, "Invalid params: a message part is not a part")
+	}
+	var ans Reply
+	if caller, err := d.Auth.Authenticate(c.Request()); err != nil {
+		ans = d.limited(c, err)
+	} else {
+		ans = d.Seam.Handle(c.Request().Context(), caller, raw)
+	}
 	msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: string(ans.Body), Metadata: map[string]any{"name": "response"}})
 	msg.ContextID = p.Message.ContextID
 	return rpcResult(c, ans.Status, req.ID, msg)

@@ -31,6 +31,12 @@ func (m *reducerMarket) Do(_ context.Context, owner string, body []byte) ([]byte
 	return step.Response, nil
 }
 
+func (m *reducerMarket) Version() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.st.Version()
+}
+
 // FuzzA2AFrame: any bytes posted to /a2a are answered, never a panic: a JSON-RPC response with
 // either an error or a Message whose one text part is a market envelope; and the same request
 // bytes in a text part and as the body of POST /v2/request get the same code and status.
@@ -99,7 +105,7 @@ func FuzzA2AFrame(f *testing.F) {
 		if json.Unmarshal(frame, &req) != nil || json.Unmarshal(req.Params, &p) != nil || p.Message == nil {
 			return
 		}
-		raw := requestPart(p.Message.Parts)
+		raw, _ := requestPart(p.Message.Parts)
 		code := decodeCode([]byte(out.Result.Parts[0].Text))
 		if code == "" || code == "command_id_reuse" {
 			return

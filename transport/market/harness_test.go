@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,8 +34,16 @@ type rig struct {
 	doors *Doors
 	auth  *Authenticator
 	srv   *httptest.Server
-	// public collects every body a public door answered, for the privacy scan.
+	// public collects every body a public door answered, for the privacy scan (guarded by mu:
+	// tests send from many goroutines).
+	mu     sync.Mutex
 	public [][]byte
+}
+
+func (r *rig) keep(b []byte) {
+	r.mu.Lock()
+	r.public = append(r.public, b)
+	r.mu.Unlock()
 }
 
 func testConfig() gm.Config {
@@ -118,7 +127,7 @@ func (r *rig) post(key string, hdr map[string]string, body string) (int, []byte)
 		authz = "Bearer " + key
 	}
 	st, b := r.do(http.MethodPost, "/v2/request", authz, hdr, []byte(body))
-	r.public = append(r.public, b)
+	r.keep(b)
 	return st, b
 }
 
@@ -134,7 +143,7 @@ func (r *rig) send(key string, hdr map[string]string, body string) (int, []byte)
 		authz = "Bearer " + key
 	}
 	st, b := r.do(http.MethodPost, "/a2a", authz, hdr, frame)
-	r.public = append(r.public, b)
+	r.keep(b)
 	var out struct {
 		Result *a2a.Message `json:"result"`
 	}

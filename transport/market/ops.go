@@ -40,8 +40,29 @@ func (o *Ops) now() time.Time {
 	return time.Now()
 }
 
+// guard holds the operator routes to the market's limit on failed credentials (GuessRate,
+// one budget per client address with the doors' bearer keys): a wrong operator token (403)
+// counts, and past the limit every operator request from that address is rate_limited (429)
+// before its token is compared, the right one included.
+func (o *Ops) guard(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if o.Auth == nil {
+			return next(c)
+		}
+		addr := door.ClientAddr(c.Request(), false)
+		if err := o.Auth.guesses.Exhausted(addr); err != nil {
+			return err
+		}
+		err := next(c)
+		if r, ok := door.AsRefusal(err); err != nil && ok && r.Code == door.CodeForbidden {
+			o.Auth.guesses.Allow(addr)
+		}
+		return err
+	}
+}
+
 func (o *Ops) mount(e *echo.Echo) {
-	g := e.Group("/ops/market", ops.Bearer(o.Token))
+	g := e.Group("/ops/market", o.guard, ops.Bearer(o.Token))
 	g.POST("/keys", func(c echo.Context) error {
 		var in struct {
 			Owner string `json:"owner"`

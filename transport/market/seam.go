@@ -1,7 +1,6 @@
 package market
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	am "arena/actors/market"
+	gm "arena/games/market"
 	"arena/transport/door"
 )
 
@@ -22,9 +22,11 @@ type Caller struct {
 }
 
 // Market answers one raw request for an Owner once what it changed is durable:
-// *actors/market.Market. Its errors wrap am.ErrUnavailable or am.ErrCorrupt.
+// *actors/market.Market. Do's errors wrap am.ErrUnavailable or am.ErrCorrupt; Version is the
+// State Version of everything durable, answered at once (the doors' own refusals carry it).
 type Market interface {
 	Do(ctx context.Context, owner string, body []byte) ([]byte, error)
+	Version() uint64
 }
 
 // Reply is what Handle gives a door: the response envelope, byte for byte, and the HTTP status
@@ -63,7 +65,7 @@ func NewSeam(m Market, maxBody int64) (*Seam, error) {
 // response (a retried command) come back as stored.
 func (s *Seam) Handle(ctx context.Context, c Caller, raw []byte) Reply {
 	if int64(len(raw)) > s.max {
-		return refusal(door.CodeTooLarge, fmt.Sprintf("request over %d bytes", s.max))
+		return s.tooLarge()
 	}
 	owner := c.OwnerID
 	if strings.TrimSpace(owner) == "" {
@@ -72,9 +74,9 @@ func (s *Seam) Handle(ctx context.Context, c Caller, raw []byte) Reply {
 	body, err := s.m.Do(ctx, owner, raw)
 	switch {
 	case errors.Is(err, am.ErrCorrupt):
-		return refusal(door.CodeInternal, "the market's records do not replay; an operator has been told")
+		return s.Refusal(door.CodeInternal, "the market's records do not replay; an operator has been told")
 	case err != nil:
-		return refusal(door.CodeBusy, "the market could not answer; send the same request again")
+		return s.Refusal(door.CodeBusy, "the market could not answer; send the same request again")
 	}
 	code := envelopeCode(body)
 	if code == "" {
@@ -100,16 +102,29 @@ func envelopeCode(body []byte) string {
 	return env.Error.Code
 }
 
-// refusal is a refusal the doors decide, in the market's envelope (Shape's bytes).
-func refusal(code, msg string) Reply {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(map[string]any{ // plain data: cannot fail
-		"protocolVersion": 2, "ok": false, "stateVersion": 0,
-		"error": map[string]any{"code": code, "message": msg},
-	})
-	return Reply{Status: Statuses.Status(code), Code: code, Body: bytes.TrimRight(b.Bytes(), "\n")}
+// Refusal is a refusal a door decides (code, message) as the market's envelope, exactly as the
+// reducer writes its own (games/market RefusalEnvelope: the protocol's member order, the
+// current durable State Version), with the status Statuses gives code.
+func (s *Seam) Refusal(code, msg string) Reply {
+	var v uint64
+	if s != nil {
+		v = s.m.Version()
+	}
+	return Reply{Status: Statuses.Status(code), Code: code, Body: gm.RefusalEnvelope(v, code, msg)}
+}
+
+// tooLarge is the refusal of a request over the cap, the same words on every door (the
+// request's bytes on POST /v2/request and in the A2A part, or the A2A frame carrying it).
+func (s *Seam) tooLarge() Reply {
+	return s.Refusal(door.CodeTooLarge, fmt.Sprintf("the request is over the %d-byte cap", s.max))
+}
+
+// Version is the market's durable State Version (0 for a nil Seam).
+func (s *Seam) Version() uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.m.Version()
 }
 
 // write sends a on w.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	gm "arena/games/market"
 	"arena/transport/door"
 	"arena/transport/httpapi"
 )
@@ -53,25 +54,25 @@ var Statuses = door.Statuses{Else: http.StatusInternalServerError, Codes: map[st
 	door.CodeInternal:   http.StatusInternalServerError,
 }}
 
-// Shape writes a refusal as the market's response envelope: {protocolVersion:2, ok:false,
-// stateVersion, error:{code, message}}. stateVersion is r.Extra["stateVersion"] when the
-// refusal carries it, else 0 (a refusal outside the market, e.g. no such route, knows no state).
-func Shape(c echo.Context, status int, r *door.Refusal) error {
-	sv := any(0)
-	if v, ok := r.Extra["stateVersion"]; ok {
-		sv = v
+// shapeAt writes a refusal as the market's response envelope, byte for byte as the reducer
+// writes its own (games/market RefusalEnvelope: protocolVersion, ok, stateVersion, error{code,
+// message}, in the protocol's order), at the State Version version gives (nil: 0, a site with
+// no market behind it). Every refusal the site answers outside the doors (no such route, a
+// wrong method, a Content-Type that is not JSON, a panic) takes this shape.
+func shapeAt(version func() uint64) door.Shape {
+	return func(c echo.Context, status int, r *door.Refusal) error {
+		var v uint64
+		if version != nil {
+			v = version()
+		}
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.Blob(status, echo.MIMEApplicationJSON, gm.RefusalEnvelope(v, r.Code, r.Msg))
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(status, map[string]any{
-		"protocolVersion": 2,
-		"ok":              false,
-		"stateVersion":    sv,
-		"error":           map[string]any{"code": r.Code, "message": r.Msg},
-	})
 }
 
-// Answer is how the Game Master market site answers a refusal.
-var Answer = door.Site{Statuses: Statuses, Shape: Shape}
+// Answer is how a Game Master market site with no market behind it answers a refusal
+// (stateVersion 0); Site.Answer gives the one of a site with its Doors.
+var Answer = door.Site{Statuses: Statuses, Shape: shapeAt(nil)}
 
 // Site is the Game Master market site as transport/httpapi builds it: where it is reached (Place,
 // from config) and what it serves: its Doors (nil: none, the global routes only), every other
@@ -84,8 +85,14 @@ type Site struct {
 // Name is "market".
 func (Site) Name() string { return "market" }
 
-// Answer is the site's refusal table and body.
-func (Site) Answer() door.Site { return Answer }
+// Answer is the site's refusal table and body: the market's envelope at its current durable
+// State Version when the site has its Doors.
+func (s Site) Answer() door.Site {
+	if s.Doors == nil || s.Doors.Seam == nil {
+		return Answer
+	}
+	return door.Site{Statuses: Statuses, Shape: shapeAt(s.Doors.Seam.Version)}
+}
 
 // Mount mounts the site's doors on e.
 func (s Site) Mount(e *echo.Echo) error {

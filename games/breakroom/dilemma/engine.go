@@ -40,7 +40,7 @@ const (
 
 // CodeUnchanged refuses a presence input that changes nothing (the seat is already so). It is
 // the runtime's, never sent to an agent.
-const CodeUnchanged = "unchanged"
+const CodeUnchanged = breakroom.CodeUnchanged
 
 // Actions and choices (§5.5).
 const (

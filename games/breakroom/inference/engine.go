@@ -37,7 +37,7 @@ const KindPresence = "presence"
 
 // CodeUnchanged refuses a presence input that changes nothing. It is the runtime's, never sent
 // to an agent.
-const CodeUnchanged = "unchanged"
+const CodeUnchanged = breakroom.CodeUnchanged
 
 // DealKeyOption is the Setup.Options member that carries deal_key (§2.2, J8): 64 lowercase hex
 // digits, drawn by the room for every table from a CSPRNG. It is kept in the table's input log

@@ -258,55 +258,17 @@ func deref(p *int64) int64 {
 }
 
 func (m *match) presence(now time.Time, in games.Input) (games.Step, error) {
-	if m.phase == phaseDone {
-		return games.Step{}, games.Errorf(breakroom.CodeMatchOver, "the match is over")
+	i, away, err := breakroom.ReadPresence(m.phase == phaseDone, len(m.seats), in)
+	if err != nil {
+		return games.Step{}, err
 	}
-	if in.Seat < 1 || in.Seat > len(m.seats) {
-		return games.Step{}, games.Errorf(breakroom.CodeNotSeated, "seat %d is not at this table", breakroom.WireSeat(in.Seat))
-	}
-	var b struct {
-		Away *bool `json:"away"`
-	}
-	if err := canon.Decode(in.Body, &b); err != nil || b.Away == nil {
-		return games.Step{}, games.Errorf(games.CodeBadRequest, `presence: want {"away": true|false}`)
-	}
-	i := breakroom.WireSeat(in.Seat)
 	s := &m.seats[i]
-	o := m.open
-	mine := o != nil && o.seat == i && now.Before(o.deadline)
-	changed := false
-	if *b.Away {
-		if !s.away {
-			s.away, changed = true, true
-		}
-		if mine {
-			if dl := now.Add(m.cfg.awayDeadline()); dl.Before(o.deadline) {
-				o.deadline, changed = dl, true
-			}
-		}
-	} else {
-		if s.away {
-			s.away, changed = false, true
-		}
-		if (s.sittingOut || s.strikes >= m.cfg.StrikesLimit) && !s.returning {
-			s.returning, changed = true, true
-		}
-		if mine {
-			if dl := o.opened.Add(m.cfg.turnDeadline()); dl.After(o.deadline) {
-				o.deadline, changed = dl, true
-			}
-		}
+	var t *breakroom.PresenceTurn
+	if o := m.open; o != nil && o.seat == i && now.Before(o.deadline) {
+		t = &breakroom.PresenceTurn{Prompt: &o.prompt, Deadline: &o.deadline, Opened: o.opened}
 	}
-	if !changed {
-		return games.Step{}, games.Errorf(CodeUnchanged, "seat %d: nothing to change", i)
-	}
-	var step games.Step
-	if mine {
-		o.prompt.Deadline = o.deadline
-		step.Prompts = append(step.Prompts, o.prompt)
-		step.Reply, _ = json.Marshal(breakroom.PresenceReply{Deadline: o.deadline})
-	}
-	return step, nil
+	return breakroom.Presence(now, i, away, breakroom.PresenceSeat{Away: &s.away, Returning: &s.returning,
+		Out: s.sittingOut || s.strikes >= m.cfg.StrikesLimit}, t, m.cfg.awayDeadline(), m.cfg.turnDeadline())
 }
 
 // Advance applies every deadline at or before now: the opening at Setup.Start, then each open

@@ -36,7 +36,7 @@ const KindPresence = "presence"
 
 // CodeUnchanged refuses a presence input that changes nothing. It is the runtime's, never sent
 // to an agent.
-const CodeUnchanged = "unchanged"
+const CodeUnchanged = breakroom.CodeUnchanged
 
 // Roles and teams (§3.1).
 const (

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"arena/games"
+	"arena/games/warden/internal/duel"
 )
 
 var t0 = time.Date(2026, 11, 30, 3, 10, 0, 0, time.UTC)
@@ -70,7 +71,7 @@ func TestNewRefuses(t *testing.T) {
 // TestValuationVector: the §3.2 test vector (seed 00..1f).
 func TestValuationVector(t *testing.T) {
 	s := setup(1_000_000)
-	if got := seedHash(s.Seed); got != "sha256:630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd" {
+	if got := duel.SeedHash(s.Seed); got != "sha256:630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd" {
 		t.Fatalf("seed hash %s", got)
 	}
 	want := [5][2]int64{{6900, 3100}, {5500, 7200}, {5500, 6100}, {4300, 4200}, {4600, 6300}}

@@ -8,7 +8,8 @@
 // a tie in deviation pays neither (§3.6). Each seat funds half of every pot; what is not paid is
 // the house's spill (§2.4).
 //
-// It implements games.Engine and games.Match on the same layout as games/warden/dilemma. Seat 1
+// It implements games.Engine and games.Match on the frame it shares with games/warden/dilemma
+// (games/warden/internal/duel: setup checks, transcript, abandon, commitments, words). Seat 1
 // is the Warden's seat A, seat 2 seat B. Money is integer micro-units (USDC atomic units); the
 // contract's Entry is the stake S. The valuations are committed by seed_hash at match_started
 // and checkable with the seed revealed at match_finished; each round's valuations are published

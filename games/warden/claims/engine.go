@@ -1,12 +1,10 @@
 package claims
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"time"
 
 	"arena/games"
-	"arena/games/canon"
+	"arena/games/warden/internal/duel"
 )
 
 // Game identity (warden-games §0.1, §16).
@@ -24,9 +22,6 @@ const (
 	DefaultOffer   = 30 * time.Second
 	DefaultReveal  = 3 * time.Second
 )
-
-// maxStake keeps the bank (2S) within 2^53−1, so every figure survives JCS (canon).
-const maxStake = (1<<53 - 1) / 2
 
 // Engine makes Game I matches. The zero value is ready to use.
 type Engine struct{}
@@ -50,75 +45,35 @@ func (Engine) New(s games.Setup, _ games.Keyring) (games.Match, error) {
 	if err := validate(s); err != nil {
 		return nil, err
 	}
-	m := &match{st: state{
-		Setup:   s,
-		Stake:   s.Seats[0].Entry,
-		Phase:   phaseNew,
-		Lengths: map[string]time.Duration{},
-	}}
+	m := &match{st: state{Frame: duel.NewFrame(s), Lengths: map[string]time.Duration{}}}
 	for ph, def := range map[string]time.Duration{phaseMessage: DefaultMessage, phaseClaim: DefaultClaim,
 		phaseOffer: DefaultOffer, phaseReveal: DefaultReveal} {
-		m.st.Lengths[ph] = orDefault(s.Pace.Step(ph), def)
+		m.st.Lengths[ph] = duel.OrDefault(s.Pace.Step(ph), def)
 	}
 	m.st.Balance = [2]int64{m.st.Stake, m.st.Stake}
-	if s.Seats[0].Seat != 1 {
-		m.st.Setup.Seats = []games.Seat{s.Seats[1], s.Seats[0]}
-	}
 	return m, nil
 }
 
+// game is Game I for the checks every Warden game shares.
+var game = duel.Game{ID: GameID, Format: FormatName, Label: "claims"}
+
 func validate(s games.Setup) error {
-	bad := func(format string, args ...any) error {
-		return games.Errorf(games.CodeBadRequest, "claims setup: "+format, args...)
+	if err := game.CheckSetup(s); err != nil {
+		return err
 	}
 	switch {
-	case s.Game != "" && s.Game != GameID:
-		return bad("game %q", s.Game)
-	case s.Format != "" && s.Format != FormatName:
-		return bad("format %q", s.Format)
-	case s.Round == "":
-		return bad("round (the match id) is empty")
-	case len(s.Seats) != 2:
-		return bad("%d seats, want 2", len(s.Seats))
-	}
-	a, b := s.Seats[0], s.Seats[1]
-	switch {
-	case !(a.Seat == 1 && b.Seat == 2 || a.Seat == 2 && b.Seat == 1):
-		return bad("seats %d and %d, want 1 and 2", a.Seat, b.Seat)
-	case a.Agent == "" || a.Agent == b.Agent:
-		return bad("two distinct agents required")
-	case a.Entry != b.Entry:
-		return bad("stakes %d and %d differ (both stake the same, §2.1)", a.Entry, b.Entry)
-	case a.Entry <= 0 || a.Entry > maxStake:
-		return bad("stake %d out of range 1..%d", a.Entry, int64(maxStake))
-	case a.Entry%StakeFactor != 0:
-		return bad("stake %d is not a multiple of %d (§16.1)", a.Entry, StakeFactor)
+	case s.Seats[0].Entry%StakeFactor != 0:
+		return game.Refuse("stake %d is not a multiple of %d (§16.1)", s.Seats[0].Entry, StakeFactor)
 	case s.Pace.Move < 0:
-		return bad("negative pace")
+		return game.Refuse("negative pace")
 	}
 	for _, ph := range []string{phaseMessage, phaseClaim, phaseOffer, phaseReveal} {
 		if s.Pace.Steps[ph] < 0 {
-			return bad("negative pace for %s", ph)
+			return game.Refuse("negative pace for %s", ph)
 		}
 	}
-	if len(s.Options) > 0 {
-		var o map[string]json.RawMessage
-		if err := canon.Decode(s.Options, &o); err != nil || len(o) != 0 {
-			return bad("options: Game I takes none (the §3.1 defaults)")
-		}
+	if !duel.NoOptions(s.Options) {
+		return game.Refuse("options: Game I takes none (the §3.1 defaults)")
 	}
 	return nil
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
-}
-
-// seedHash is "sha256:" + hex(SHA-256(seed)): the commitment to the seed and so to every
-// valuation (§3.2).
-func seedHash(seed [32]byte) string {
-	return canon.IDOf(sha256.Sum256(seed[:]))
 }

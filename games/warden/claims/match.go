@@ -1,7 +1,6 @@
 package claims
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"time"
@@ -10,16 +9,17 @@ import (
 
 	"arena/games"
 	"arena/games/canon"
+	"arena/games/warden/internal/duel"
 )
 
 // Phases of a match; each round runs message → claim → offer → reveal (§3.3).
 const (
-	phaseNew     = "new"
+	phaseNew     = duel.PhaseNew
 	phaseMessage = "message" // NEGOTIATE / message
 	phaseClaim   = "claim"   // NEGOTIATE / claim
 	phaseOffer   = "offer"   // OFFER
 	phaseReveal  = "reveal"  // REVEAL pause
-	phaseDone    = "done"
+	phaseDone    = duel.PhaseDone
 )
 
 // Action names of the prompts and error codes beyond games' generic ones (warden-games §7.3).
@@ -51,28 +51,19 @@ type roundState struct {
 	Delivered bool       `json:"delivered"`
 }
 
-// state is the whole match.
+// state is the whole match: the Warden frame (setup, stake, phase, transcript) and the rounds.
 type state struct {
-	Setup   games.Setup              `json:"setup"`
-	Stake   int64                    `json:"stake"`
-	Lengths map[string]time.Duration `json:"lengths"`
-	Phase   string                   `json:"phase"`
-	Round   int                      `json:"round"` // 1..5 once open
-	Due     time.Time                `json:"due"`
+	duel.Frame
+	Lengths map[string]time.Duration `json:"lengths"` // step lengths by phase
+	Round   int                      `json:"round"`   // 1..5 once open
 	Rounds  []roundState             `json:"rounds"`
-	Balance [2]int64                 `json:"balance"`
-	House   int64                    `json:"house"` // Σ spill
-	Seq     int64                    `json:"seq"`
-	Events  []games.Event            `json:"events"`
-	// Abandoned is Abandon's reason: the match ended early, every stake is returned.
-	Abandoned string `json:"abandoned,omitempty"`
+	Balance [2]int64                 `json:"balance"` // micro-units
+	House   int64                    `json:"house"`   // Σ spill
 }
 
 type match struct{ st state }
 
 var _ games.Match = (*match)(nil)
-
-func seatName(i int) string { return string(rune('A' + i)) }
 
 func (m *match) cur() *roundState { return &m.st.Rounds[m.st.Round-1] }
 
@@ -172,14 +163,10 @@ func clean(s string) string {
 // second submission of a step closes it early.
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 	st := &m.st
-	switch {
-	case st.Phase == phaseDone:
-		return games.Step{}, games.Errorf(games.CodeRoundOver, "the match is over")
-	case in.Seat != 1 && in.Seat != 2:
-		return games.Step{}, games.Errorf(games.CodeNotSeated, "seat %d", in.Seat)
-	case in.Kind != "answer":
-		return games.Step{}, games.Errorf(games.CodeBadRequest, "input kind %q: Game I takes answers only", in.Kind)
-	case !open(st.Phase) || in.Move != m.move() || !now.Before(st.Due):
+	if err := st.Admit(in, "Game I"); err != nil {
+		return games.Step{}, err
+	}
+	if !open(st.Phase) || in.Move != m.move() || !now.Before(st.Due) {
 		return games.Step{}, games.Errorf(games.CodeStale, "no open move %+v for seat %d", in.Move, in.Seat)
 	}
 	i := in.Seat - 1
@@ -193,7 +180,7 @@ func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 	}
 	var step games.Step
 	r.Acted[i] = true
-	seat := seatName(i)
+	seat := duel.SeatName(i)
 	switch st.Phase {
 	case phaseMessage:
 		if a.Action == ActionMessage {
@@ -257,7 +244,7 @@ func (m *match) Advance(now time.Time) games.Step {
 					r.Timeouts[i]++
 				}
 				m.emit(&step, at, "timeout", games.Public, map[string]any{
-					"round": st.Round, "step": st.Phase, "seat": seatName(i), "default_applied": def,
+					"round": st.Round, "step": st.Phase, "seat": duel.SeatName(i), "default_applied": def,
 				})
 			}
 			m.closeStep(&step, at)
@@ -283,8 +270,8 @@ func (m *match) open(step *games.Step, at time.Time) {
 	}
 	m.emit(step, at, "match_started", games.Public, map[string]any{
 		"game": GameID, "rules_version": RulesVersion, "match": st.Setup.Round,
-		"seed_hash": seedHash(st.Setup.Seed), "stake": st.Stake, "bank": 2 * st.Stake,
-		"seats": map[string]any{"A": seatInfo(st.Setup.Seats[0]), "B": seatInfo(st.Setup.Seats[1])},
+		"seed_hash": duel.SeedHash(st.Setup.Seed), "stake": st.Stake, "bank": 2 * st.Stake,
+		"seats": st.Seats(),
 		"params": map[string]any{
 			"rounds": Rounds, "valuation": map[string]int64{"min": ValMin, "max": ValMax, "step": ValStep},
 			"pot":         map[string]int64{"base_bps": BaseBps, "step_bps": StepBps, "cap_bps": CapBps, "max_steps": MaxSteps},
@@ -294,10 +281,6 @@ func (m *match) open(step *games.Step, at time.Time) {
 		},
 	})
 	m.startRound(step, at, 1)
-}
-
-func seatInfo(s games.Seat) map[string]any {
-	return map[string]any{"seat": s.Seat, "agent": s.Agent, "name": s.Name}
 }
 
 // startRound deals round n: round_started (public, pot parameters), each seat's valuation
@@ -311,7 +294,7 @@ func (m *match) startRound(step *games.Step, at time.Time, n int) {
 		"balances": m.balances(),
 	})
 	for i := range 2 {
-		m.emit(step, at, "valuation_dealt", games.Private(i+1), map[string]any{"round": n, "seat": seatName(i), "valuation_bps": r.Val[i]})
+		m.emit(step, at, "valuation_dealt", games.Private(i+1), map[string]any{"round": n, "seat": duel.SeatName(i), "valuation_bps": r.Val[i]})
 	}
 	m.openStep(step, at, phaseMessage)
 }
@@ -321,7 +304,7 @@ func (m *match) openStep(step *games.Step, at time.Time, phase string) {
 	st.Phase, st.Due = phase, at.Add(st.Lengths[phase])
 	r := m.cur()
 	r.Acted = [2]bool{}
-	m.emit(step, at, "step_opened", games.Public, map[string]any{"round": st.Round, "step": phase, "deadline": stamp(st.Due)})
+	m.emit(step, at, "step_opened", games.Public, map[string]any{"round": st.Round, "step": phase, "deadline": duel.Stamp(st.Due)})
 	step.Prompts = append(step.Prompts, m.prompt(0, at), m.prompt(1, at))
 }
 
@@ -336,7 +319,7 @@ func (m *match) closeStep(step *games.Step, at time.Time) {
 		for i := range 2 {
 			if r.Sent[i] {
 				m.emit(step, at, "message_delivered", games.Private(2-i), map[string]any{
-					"round": st.Round, "from": seatName(i), "to": seatName(1 - i), "text": r.Message[i],
+					"round": st.Round, "from": duel.SeatName(i), "to": duel.SeatName(1 - i), "text": r.Message[i],
 				})
 			}
 		}
@@ -354,9 +337,9 @@ func (m *match) claims(r *roundState) map[string]any {
 	out := map[string]any{}
 	for i := range 2 {
 		if r.Claimed[i] {
-			out[seatName(i)] = r.Claim[i]
+			out[duel.SeatName(i)] = r.Claim[i]
 		} else {
-			out[seatName(i)] = nil
+			out[duel.SeatName(i)] = nil
 		}
 	}
 	return out
@@ -411,69 +394,37 @@ func (m *match) balances() map[string]int64 {
 
 func (m *match) finish(step *games.Step, at time.Time) {
 	st := &m.st
-	seats := map[string]any{}
-	for i := range 2 {
-		seats[seatName(i)] = map[string]any{
-			"gross_return": st.Balance[i], "net": st.Balance[i] - st.Stake, "result": result(st.Balance[i], st.Balance[1-i]),
-		}
-	}
 	msgs := []any{}
 	for n, r := range st.Rounds {
 		for i := range 2 {
 			if r.Sent[i] {
-				msgs = append(msgs, map[string]any{"round": n + 1, "from": seatName(i), "text": r.Message[i]})
+				msgs = append(msgs, map[string]any{"round": n + 1, "from": duel.SeatName(i), "text": r.Message[i]})
 			}
 		}
 	}
 	st.Phase, st.Due = phaseDone, time.Time{}
 	m.emit(step, at, "match_finished", games.Public, map[string]any{
-		"seats": seats, "house": st.House, "seed": hex.EncodeToString(st.Setup.Seed[:]),
+		"seats": st.Returns(st.Balance), "house": st.House, "seed": st.SeedHex(),
 		"messages": msgs, // publish_messages_after_settle (§16.1, [JC-6])
 	})
 }
 
-// result is win, loss or draw by gross return (equal stakes, so the order of net, §2.3).
-func result(mine, theirs int64) string {
-	switch {
-	case mine > theirs:
-		return "win"
-	case mine < theirs:
-		return "loss"
-	}
-	return "draw"
-}
-
-// emit appends one event to the transcript and the step.
+// emit appends one event to the transcript and the step, of the open step's phase ("" before
+// the opening and once done) and the current round's turn (1 before the first round).
 func (m *match) emit(step *games.Step, at time.Time, typ string, vis games.Visibility, payload any) {
 	st := &m.st
-	p, err := canon.Marshal(payload)
-	if err != nil { // unreachable: payloads hold strings, bools, nulls and integers below 2^53
-		p = []byte(`{}`)
-	}
 	phase := st.Phase
 	if phase == phaseNew || phase == phaseDone {
 		phase = ""
 	}
-	st.Seq++
-	ev := games.Event{Seq: st.Seq, Round: st.Setup.Round, Turn: max(st.Round, 1), Phase: phase, At: stamp(at),
-		Type: typ, Visibility: vis, Payload: p}
-	st.Events = append(st.Events, ev)
-	step.Events = append(step.Events, ev)
+	st.Emit(step, at, games.Event{Turn: m.turn(), Phase: phase, Type: typ, Visibility: vis}, payload)
 }
 
-// stamp is RFC 3339 UTC with milliseconds (§15).
-func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+// turn is the current round, 1 before the first.
+func (m *match) turn() int { return max(m.st.Round, 1) }
 
 // Deadline is the next instant Advance must run; false once done.
-func (m *match) Deadline() (time.Time, bool) {
-	switch m.st.Phase {
-	case phaseNew:
-		return m.st.Setup.Start, true
-	case phaseDone:
-		return time.Time{}, false
-	}
-	return m.st.Due, true
-}
+func (m *match) Deadline() (time.Time, bool) { return m.st.Frame.Deadline() }
 
 // Prompts are the open step's prompts of seats that have not acted.
 func (m *match) Prompts() []games.Prompt {
@@ -508,8 +459,8 @@ func (m *match) prompt(i int, opened time.Time) games.Prompt {
 	st := &m.st
 	r := m.cur()
 	v := m.publicDoc()
-	v["seat"] = seatName(i)
-	v["deadline"], v["opened"] = stamp(st.Due), stamp(opened)
+	v["seat"] = duel.SeatName(i)
+	v["deadline"], v["opened"] = duel.Stamp(st.Due), duel.Stamp(opened)
 	v["valuation_bps"] = r.Val[i]
 	v["you_acted"], v["opponent_acted"] = r.Acted[i], r.Acted[1-i]
 	mine := map[string]any{}
@@ -540,7 +491,7 @@ func (m *match) prompt(i int, opened time.Time) games.Prompt {
 	state, _ := canon.Marshal(v)
 	var inbox []json.RawMessage
 	if r.Delivered && r.Sent[1-i] {
-		b, _ := canon.Marshal(map[string]any{"round": st.Round, "from": seatName(1 - i), "text": r.Message[1-i]})
+		b, _ := canon.Marshal(map[string]any{"round": st.Round, "from": duel.SeatName(1 - i), "text": r.Message[1-i]})
 		inbox = append(inbox, b)
 	}
 	if inbox == nil {
@@ -557,7 +508,7 @@ func (m *match) publicDoc() map[string]any {
 	v := map[string]any{
 		"game": GameID, "rules_version": RulesVersion, "match": st.Setup.Round,
 		"phase": st.Phase, "round": st.Round, "rounds": Rounds, "stake": st.Stake,
-		"balances": m.balances(), "house": st.House, "seed_hash": seedHash(st.Setup.Seed),
+		"balances": m.balances(), "house": st.House, "seed_hash": duel.SeedHash(st.Setup.Seed),
 	}
 	if st.Round == 0 {
 		return v
@@ -587,7 +538,7 @@ func (m *match) publicDoc() map[string]any {
 }
 
 // SeedHash commits to the seed, and so to every valuation, before play.
-func (m *match) SeedHash() string { return seedHash(m.st.Setup.Seed) }
+func (m *match) SeedHash() string { return duel.SeedHash(m.st.Setup.Seed) }
 
 // View is viewer's view: a seat's prompt state while a step is open, and otherwise (and for a
 // spectator, viewer 0) the public view. No valuation, sealed claim or sealed offer appears in
@@ -599,7 +550,7 @@ func (m *match) View(viewer int) games.Doc {
 	}
 	v := m.publicDoc()
 	if viewer == 1 || viewer == 2 {
-		v["seat"] = seatName(viewer - 1)
+		v["seat"] = duel.SeatName(viewer - 1)
 	}
 	if st.Abandoned != "" {
 		v["abandoned"] = st.Abandoned
@@ -609,28 +560,16 @@ func (m *match) View(viewer int) games.Doc {
 }
 
 // Unit is the unit of stakes, payouts and the house's take.
-const Unit = "micro-units"
+const Unit = duel.Unit
 
 // Result, once done: Payouts = final balances G (settlement applies rake, §2.2), House = Σ
 // spill, Standings by net, the seed, the transcript hash, Reveal = every round and the
 // manifest's per-seat stats. An abandoned match returns both stakes.
-func (m *match) Result() (games.Result, bool) {
+func (m *match) Result() (games.Result, bool) { return m.st.Frame.Result(m.settle) }
+
+// settle is a played-out match's standings, payouts, house and reveal (Result).
+func (m *match) settle(res *games.Result) {
 	st := &m.st
-	if st.Phase != phaseDone {
-		return games.Result{}, false
-	}
-	res := games.Result{
-		Unit:           Unit,
-		SeedHash:       seedHash(st.Setup.Seed),
-		Seed:           hex.EncodeToString(st.Setup.Seed[:]),
-		TranscriptHash: TranscriptHash(st.Events),
-	}
-	if st.Abandoned != "" {
-		res.Standings = games.Rank(map[int]float64{1: 0, 2: 0})
-		res.Payouts = map[int]int64{1: st.Stake, 2: st.Stake}
-		res.Abandoned = st.Abandoned
-		return res, true
-	}
 	res.Standings = games.Rank(map[int]float64{1: float64(st.Balance[0] - st.Stake), 2: float64(st.Balance[1] - st.Stake)})
 	res.Payouts = map[int]int64{1: st.Balance[0], 2: st.Balance[1]}
 	res.House = st.House
@@ -640,7 +579,6 @@ func (m *match) Result() (games.Result, bool) {
 		"house":    st.House,
 		"stats":    map[string]any{"A": m.stats(0), "B": m.stats(1)},
 	})
-	return res, true
 }
 
 // stats are the manifest's per-seat counters (§16.1).
@@ -679,30 +617,11 @@ func (m *match) stats(i int) map[string]int64 {
 }
 
 // TranscriptHash is "sha256:" + hex(SHA-256(JCS of the ordered event list)).
-func TranscriptHash(events []games.Event) string {
-	b, err := canon.Marshal(events)
-	if err != nil {
-		return ""
-	}
-	return canon.ID(b)
-}
+func TranscriptHash(events []games.Event) string { return duel.TranscriptHash(events) }
 
 // Abandon ends an unfinished match at now: match_abandoned {reason, seed, returned} (public),
 // every stake returned ([JC-22]); nothing settles on the rounds played. A finished match is left
 // as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
-	st := &m.st
-	var step games.Step
-	if st.Phase == phaseDone {
-		return step
-	}
-	if reason == "" {
-		reason = "abandoned"
-	}
-	st.Phase, st.Due, st.Abandoned = phaseDone, time.Time{}, reason
-	m.emit(&step, now, "match_abandoned", games.Public, map[string]any{
-		"reason": reason, "seed": hex.EncodeToString(st.Setup.Seed[:]),
-		"returned": map[string]int64{"A": st.Stake, "B": st.Stake},
-	})
-	return step
+	return m.st.Frame.Abandon(now, reason, m.turn())
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"arena/games"
+	"arena/games/warden/internal/duel"
 )
 
 // Game I in words, for any door that renders a game through the contract (games.Narrator,
@@ -15,53 +16,8 @@ var (
 	_ games.Describer = Engine{}
 )
 
-func seatOf(name string) int {
-	switch name {
-	case "A":
-		return 1
-	case "B":
-		return 2
-	}
-	return 0
-}
-
-func who(names map[int]string, seat int) string {
-	if seat != 1 && seat != 2 {
-		return "seat ?"
-	}
-	s := "seat " + seatName(seat-1)
-	if n := names[seat]; n != "" {
-		s += " (" + n + ")"
-	}
-	return s
-}
-
-func whoStart(names map[int]string, seat int) string { return "S" + who(names, seat)[1:] }
-
-func pct(bps int64) string { return strconv.FormatFloat(float64(bps)/100, 'f', -1, 64) + "%" }
-
 // Names reads the seats' display names from match_started (games.Narrator).
-func (Engine) Names(events []games.Event) map[int]string {
-	names := map[int]string{}
-	for _, e := range events {
-		if e.Type != "match_started" {
-			continue
-		}
-		var p struct {
-			Seats map[string]struct {
-				Name string `json:"name"`
-			} `json:"seats"`
-		}
-		if json.Unmarshal(e.Payload, &p) == nil {
-			for k, s := range p.Seats {
-				if seat := seatOf(k); seat > 0 && s.Name != "" {
-					names[seat] = s.Name
-				}
-			}
-		}
-	}
-	return names
-}
+func (Engine) Names(events []games.Event) map[int]string { return duel.Names(events) }
 
 // Narrate puts one public event in words (games.Narrator); an unknown event is its type alone.
 func (Engine) Narrate(e games.Event, names map[int]string) string {
@@ -79,75 +35,51 @@ func (Engine) Narrate(e games.Event, names map[int]string) string {
 		Pay      map[string]int64  `json:"pay"`
 		Vals     map[string]int64  `json:"valuations"`
 		Asks     map[string]int64  `json:"asks"`
-		Reason   string            `json:"reason"`
-		Seats    map[string]struct {
-			Result string `json:"result"`
-		} `json:"seats"`
 	}
 	_ = json.Unmarshal(e.Payload, &p)
 	claim := func(k string) string {
 		if c := p.Claims[k]; c != nil {
-			return pct(*c)
+			return duel.Percent(*c)
 		}
 		return "nothing"
 	}
 	switch e.Type {
 	case "match_started":
-		return fmt.Sprintf("Game I opened: %s and %s stake %d %s each, five rounds.", who(names, 1), who(names, 2), p.Stake, Unit)
+		return fmt.Sprintf("Game I opened: %s and %s stake %d %s each, five rounds.", duel.Who(names, 1), duel.Who(names, 2), p.Stake, Unit)
 	case "round_started":
 		return fmt.Sprintf("Round %d: each seat is dealt a private valuation.", p.Round)
 	case "step_opened":
 		return fmt.Sprintf("Round %d, %s step: open until %s.", p.Round, p.Step, p.Deadline)
 	case "message_step_done":
 		if p.Sent {
-			return fmt.Sprintf("%s sent a private message.", whoStart(names, seatOf(p.Seat)))
+			return fmt.Sprintf("%s sent a private message.", duel.WhoStart(names, duel.SeatOf(p.Seat)))
 		}
-		return fmt.Sprintf("%s passed.", whoStart(names, seatOf(p.Seat)))
+		return fmt.Sprintf("%s passed.", duel.WhoStart(names, duel.SeatOf(p.Seat)))
 	case "claim_sealed":
-		return fmt.Sprintf("%s sealed its claim.", whoStart(names, seatOf(p.Seat)))
+		return fmt.Sprintf("%s sealed its claim.", duel.WhoStart(names, duel.SeatOf(p.Seat)))
 	case "claims_revealed":
-		return fmt.Sprintf("Round %d claims: %s claims %s, %s claims %s.", p.Round, who(names, 1), claim("A"), who(names, 2), claim("B"))
+		return fmt.Sprintf("Round %d claims: %s claims %s, %s claims %s.", p.Round, duel.Who(names, 1), claim("A"), duel.Who(names, 2), claim("B"))
 	case "offer_sealed":
-		return fmt.Sprintf("%s sealed its offer.", whoStart(names, seatOf(p.Seat)))
+		return fmt.Sprintf("%s sealed its offer.", duel.WhoStart(names, duel.SeatOf(p.Seat)))
 	case "timeout":
-		return fmt.Sprintf("%s missed the %s step: %s applied.", whoStart(names, seatOf(p.Seat)), p.Step, p.Default)
+		return fmt.Sprintf("%s missed the %s step: %s applied.", duel.WhoStart(names, duel.SeatOf(p.Seat)), p.Step, p.Default)
 	case "round_revealed":
 		over := "the asks fit"
 		if p.Over {
 			over = "the asks overshot"
 		}
 		return fmt.Sprintf("Round %d revealed: valuations %s / %s, asks %s / %s of a %d pot; %s; %s is paid %d, %s %d.",
-			p.Round, pct(p.Vals["A"]), pct(p.Vals["B"]), pct(p.Asks["A"]), pct(p.Asks["B"]), p.Pot, over,
-			who(names, 1), p.Pay["A"], who(names, 2), p.Pay["B"])
-	case "match_finished":
-		a, b := p.Seats["A"].Result, p.Seats["B"].Result
-		switch {
-		case a == "draw":
-			return "The match is over: a draw."
-		case a == "win" || b == "win":
-			winner := 1
-			if b == "win" {
-				winner = 2
-			}
-			return fmt.Sprintf("The match is over: %s wins.", who(names, winner))
-		}
-		return "The match is over."
-	case "match_abandoned":
-		return fmt.Sprintf("The match was abandoned (%s): every stake is returned.", p.Reason)
+			p.Round, duel.Percent(p.Vals["A"]), duel.Percent(p.Vals["B"]), duel.Percent(p.Asks["A"]), duel.Percent(p.Asks["B"]), p.Pot, over,
+			duel.Who(names, 1), p.Pay["A"], duel.Who(names, 2), p.Pay["B"])
+	}
+	if line, ok := duel.NarrateEnd(e, names); ok {
+		return line
 	}
 	return e.Type
 }
 
 // Final names the last public event (games.Narrator).
-func (Engine) Final(e games.Event) string {
-	switch e.Type {
-	case "match_finished":
-		return games.EndRevealed
-	case "match_abandoned":
-		return games.EndAbandoned
-	}
-	return ""
-}
+func (Engine) Final(e games.Event) string { return duel.Final(e) }
 
 // RevealPanel is the reveal card of an ended public transcript: one row per seat with its
 // gross return, net and result; false before the end or when the events do not decode.
@@ -155,23 +87,9 @@ func (Engine) RevealPanel(events []games.Event, names map[int]string) (games.Pan
 	for _, e := range events {
 		switch e.Type {
 		case "match_abandoned":
-			var p struct {
-				Reason string `json:"reason"`
-			}
-			if json.Unmarshal(e.Payload, &p) != nil {
-				return games.Panel{}, false
-			}
-			return games.Panel{Lead: []games.Run{{Text: "The match was "}, {Text: "abandoned", Strong: true},
-				{Text: " (" + p.Reason + "): every stake was returned."}}}, true
+			return duel.AbandonedPanel(e)
 		case "match_finished":
-			var f struct {
-				Seats map[string]struct {
-					Gross  int64  `json:"gross_return"`
-					Net    int64  `json:"net"`
-					Result string `json:"result"`
-				} `json:"seats"`
-				House int64 `json:"house"`
-			}
+			var f duel.Finished
 			if json.Unmarshal(e.Payload, &f) != nil {
 				return games.Panel{}, false
 			}
@@ -180,7 +98,7 @@ func (Engine) RevealPanel(events []games.Event, names map[int]string) (games.Pan
 				Head: []string{"Seat", "Name", "Gross (" + Unit + ")", "Net", "Result"},
 			}
 			for i := range 2 {
-				k := seatName(i)
+				k := duel.SeatName(i)
 				s := f.Seats[k]
 				p.Rows = append(p.Rows, []string{k, names[i+1], strconv.FormatInt(s.Gross, 10), strconv.FormatInt(s.Net, 10), s.Result})
 			}
@@ -205,7 +123,7 @@ func (Engine) DescribeState(state games.Doc, _ int) string {
 		return ""
 	}
 	out := fmt.Sprintf("You are seat %s in round %d of %d, %s step. Your valuation is %s of this round's pot. Balances: A %d, B %d %s.",
-		st.Seat, st.Round, Rounds, st.Phase, pct(st.Valuation), st.Balances["A"], st.Balances["B"], Unit)
+		st.Seat, st.Round, Rounds, st.Phase, duel.Percent(st.Valuation), st.Balances["A"], st.Balances["B"], Unit)
 	if st.Message != "" {
 		out += " Your opponent wrote: " + strconv.Quote(st.Message) + "."
 	}
@@ -227,13 +145,4 @@ func (Engine) DescribeAnswers(p games.Prompt) []games.AnswerForm {
 }
 
 // DescribeResult is a finished match in words (games.Describer).
-func (Engine) DescribeResult(r games.Result) string {
-	if len(r.Payouts) == 0 {
-		return ""
-	}
-	out := fmt.Sprintf("Returns (gross, %s): seat A %d; seat B %d; the house %d.", r.Unit, r.Payouts[1], r.Payouts[2], r.House)
-	if r.Abandoned != "" {
-		return out + "\nThe match was abandoned (" + r.Abandoned + "): every stake was returned."
-	}
-	return out
-}
+func (Engine) DescribeResult(r games.Result) string { return duel.Returns(r) }

@@ -1,12 +1,10 @@
 package dilemma
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"time"
 
 	"arena/games"
-	"arena/games/canon"
+	"arena/games/warden/internal/duel"
 )
 
 // Game identity (warden-games §0.1, §16).
@@ -23,8 +21,8 @@ const (
 	DefaultReveal = 3 * time.Second
 )
 
-// maxStake keeps the pot (2S) within ±(2^53−1), so every figure survives JCS (canon).
-const maxStake = (1<<53 - 1) / 2
+// maxStake is the largest stake S (duel.MaxStake): the pot 2S stays within 2^53−1.
+const maxStake = duel.MaxStake
 
 // Engine makes and restores Game II matches. The zero value is ready to use.
 type Engine struct{}
@@ -48,63 +46,25 @@ func (Engine) New(s games.Setup, _ games.Keyring) (games.Match, error) {
 	if err := validate(s); err != nil {
 		return nil, err
 	}
-	m := &match{st: state{
-		Setup:  s,
-		Stake:  s.Seats[0].Entry,
-		Phase:  phaseNew,
-		Commit: orDefault(s.Pace.Step("commit"), DefaultCommit),
-		Reveal: orDefault(s.Pace.Step("reveal"), DefaultReveal),
-	}}
-	if s.Seats[0].Seat != 1 {
-		m.st.Setup.Seats = []games.Seat{s.Seats[1], s.Seats[0]}
-	}
-	return m, nil
+	return &match{st: state{
+		Frame:  duel.NewFrame(s),
+		Commit: duel.OrDefault(s.Pace.Step("commit"), DefaultCommit),
+		Reveal: duel.OrDefault(s.Pace.Step("reveal"), DefaultReveal),
+	}}, nil
 }
+
+// game is Game II for the checks every Warden game shares.
+var game = duel.Game{ID: GameID, Format: FormatName, Label: "dilemma"}
 
 func validate(s games.Setup) error {
-	bad := func(format string, args ...any) error {
-		return games.Errorf(games.CodeBadRequest, "dilemma setup: "+format, args...)
+	if err := game.CheckSetup(s); err != nil {
+		return err
 	}
-	switch {
-	case s.Game != "" && s.Game != GameID:
-		return bad("game %q", s.Game)
-	case s.Format != "" && s.Format != FormatName:
-		return bad("format %q", s.Format)
-	case s.Round == "":
-		return bad("round (the match id) is empty")
-	case len(s.Seats) != 2:
-		return bad("%d seats, want 2", len(s.Seats))
+	if s.Pace.Move < 0 || s.Pace.Steps["commit"] < 0 || s.Pace.Steps["reveal"] < 0 {
+		return game.Refuse("negative pace")
 	}
-	a, b := s.Seats[0], s.Seats[1]
-	switch {
-	case !(a.Seat == 1 && b.Seat == 2 || a.Seat == 2 && b.Seat == 1):
-		return bad("seats %d and %d, want 1 and 2", a.Seat, b.Seat)
-	case a.Agent == "" || a.Agent == b.Agent:
-		return bad("two distinct agents required")
-	case a.Entry != b.Entry:
-		return bad("stakes %d and %d differ (both stake the same, §2.1)", a.Entry, b.Entry)
-	case a.Entry <= 0 || a.Entry > maxStake:
-		return bad("stake %d out of range 1..%d", a.Entry, int64(maxStake))
-	case s.Pace.Move < 0 || s.Pace.Steps["commit"] < 0 || s.Pace.Steps["reveal"] < 0:
-		return bad("negative pace")
-	}
-	if len(s.Options) > 0 {
-		var o map[string]json.RawMessage
-		if err := canon.Decode(s.Options, &o); err != nil || len(o) != 0 {
-			return bad("options: Game II takes none")
-		}
+	if !duel.NoOptions(s.Options) {
+		return game.Refuse("options: Game II takes none")
 	}
 	return nil
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
-}
-
-// seedHash is "sha256:" + hex(SHA-256(seed)): the commitment to the seed (Break Room seed_hash).
-func seedHash(seed [32]byte) string {
-	return canon.IDOf(sha256.Sum256(seed[:]))
 }

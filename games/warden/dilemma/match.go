@@ -1,22 +1,20 @@
 package dilemma
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"time"
 
 	"arena/games"
 	"arena/games/canon"
+	"arena/games/warden/internal/duel"
 )
 
 // Phases of a match.
 const (
-	phaseNew    = "new"    // made, not yet opened (opens at Setup.Start)
-	phaseCommit = "commit" // the sealed commit step
-	phaseReveal = "reveal" // the reveal pause
-	phaseDone   = "done"
+	phaseNew    = duel.PhaseNew  // made, not yet opened (opens at Setup.Start)
+	phaseCommit = "commit"       // the sealed commit step
+	phaseReveal = "reveal"       // the reveal pause
+	phaseDone   = duel.PhaseDone // finished or abandoned
 )
 
 // Error codes beyond games' generic ones (warden-games §7.3).
@@ -28,28 +26,19 @@ const (
 // theMove is the one move of Game II.
 var theMove = games.Move{Turn: 1, Phase: phaseCommit}
 
-// state is the whole match.
+// state is the whole match: the Warden frame (setup, stake, phase, transcript) and the choices.
 type state struct {
-	Setup   games.Setup   `json:"setup"`
-	Stake   int64         `json:"stake"`  // S, micro-units
+	duel.Frame
 	Commit  time.Duration `json:"commit"` // commit step length
 	Reveal  time.Duration `json:"reveal"` // reveal pause length
-	Phase   string        `json:"phase"`
-	Due     time.Time     `json:"due"` // the current phase's deadline
 	Choice  [2]string     `json:"choice"`
 	Done    [2]bool       `json:"done"`      // committed (or defaulted)
 	Default [2]bool       `json:"defaulted"` // defaulted at the deadline
-	Seq     int64         `json:"seq"`
-	Events  []games.Event `json:"events"`
-	// Abandoned is Abandon's reason: the match ended early, every stake is returned.
-	Abandoned string `json:"abandoned,omitempty"`
 }
 
 type match struct{ st state }
 
 var _ games.Match = (*match)(nil)
-
-func seatName(i int) string { return string(rune('A' + i)) }
 
 // Act applies seat's answer {"action": "cooperate"|"defect"} (Break Room form) or
 // {"choice": "COOPERATE"|"DEFECT"} (the Warden's commit args). Refusals (*games.Error; the
@@ -60,14 +49,10 @@ func seatName(i int) string { return string(rune('A' + i)) }
 // early and reveals at once.
 func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 	st := &m.st
-	switch {
-	case st.Phase == phaseDone:
-		return games.Step{}, games.Errorf(games.CodeRoundOver, "the match is over")
-	case in.Seat != 1 && in.Seat != 2:
-		return games.Step{}, games.Errorf(games.CodeNotSeated, "seat %d", in.Seat)
-	case in.Kind != "answer":
-		return games.Step{}, games.Errorf(games.CodeBadRequest, "input kind %q: Game II takes answers only", in.Kind)
-	case in.Move != theMove || st.Phase != phaseCommit || !now.Before(st.Due):
+	if err := st.Admit(in, "Game II"); err != nil {
+		return games.Step{}, err
+	}
+	if in.Move != theMove || st.Phase != phaseCommit || !now.Before(st.Due) {
 		return games.Step{}, games.Errorf(games.CodeStale, "no open move %+v for seat %d", in.Move, in.Seat)
 	}
 	i := in.Seat - 1
@@ -81,10 +66,10 @@ func (m *match) Act(now time.Time, in games.Input) (games.Step, error) {
 	var step games.Step
 	st.Choice[i], st.Done[i] = choice, true
 	m.emit(&step, now, phaseCommit, "commit_sealed", games.Public, map[string]any{
-		"round": 1, "seat": seatName(i), "commitment": m.commitment(i),
+		"round": 1, "seat": duel.SeatName(i), "commitment": m.commitment(i),
 	})
 	m.emit(&step, now, phaseCommit, "commit_recorded", games.Private(in.Seat), map[string]any{
-		"round": 1, "seat": seatName(i), "choice": choice,
+		"round": 1, "seat": duel.SeatName(i), "choice": choice,
 	})
 	if st.Done[0] && st.Done[1] {
 		m.reveal(&step, now)
@@ -142,7 +127,7 @@ func (m *match) Advance(now time.Time) games.Step {
 				if !st.Done[i] {
 					st.Choice[i], st.Done[i], st.Default[i] = Cooperate, true, true
 					m.emit(&step, at, phaseCommit, "timeout", games.Public, map[string]any{
-						"round": 1, "step": phaseCommit, "seat": seatName(i), "default_applied": Cooperate,
+						"round": 1, "step": phaseCommit, "seat": duel.SeatName(i), "default_applied": Cooperate,
 					})
 				}
 			}
@@ -163,8 +148,8 @@ func (m *match) open(step *games.Step, at time.Time) {
 	st.Phase, st.Due = phaseCommit, at.Add(st.Commit)
 	m.emit(step, at, "", "match_started", games.Public, map[string]any{
 		"game": GameID, "rules_version": RulesVersion, "match": st.Setup.Round,
-		"seed_hash": seedHash(st.Setup.Seed), "stake": st.Stake, "pot": 2 * st.Stake,
-		"seats": map[string]any{"A": seatInfo(st.Setup.Seats[0]), "B": seatInfo(st.Setup.Seats[1])},
+		"seed_hash": duel.SeedHash(st.Setup.Seed), "stake": st.Stake, "pot": 2 * st.Stake,
+		"seats": st.Seats(),
 		"params": map[string]any{
 			"shares_bps": map[string]any{
 				Accord:   map[string]int64{"A": 4500, "B": 4500},
@@ -175,13 +160,9 @@ func (m *match) open(step *games.Step, at time.Time) {
 		},
 	})
 	m.emit(step, at, phaseCommit, "step_opened", games.Public, map[string]any{
-		"round": 1, "step": phaseCommit, "deadline": stamp(st.Due),
+		"round": 1, "step": phaseCommit, "deadline": duel.Stamp(st.Due),
 	})
 	step.Prompts = append(step.Prompts, m.prompt(0, at), m.prompt(1, at))
-}
-
-func seatInfo(s games.Seat) map[string]any {
-	return map[string]any{"seat": s.Seat, "agent": s.Agent, "name": s.Name}
 }
 
 func (m *match) reveal(step *games.Step, at time.Time) {
@@ -203,78 +184,30 @@ func (m *match) reveal(step *games.Step, at time.Time) {
 func (m *match) finish(step *games.Step, at time.Time) {
 	st := &m.st
 	f := Outcome(st.Choice[0], st.Choice[1], 2*st.Stake)
-	gross := [2]int64{f.GrossA, f.GrossB}
-	seats := map[string]any{}
-	for i := range 2 {
-		seats[seatName(i)] = map[string]any{
-			"gross_return": gross[i], "net": gross[i] - st.Stake, "result": result(gross[i], gross[1-i]),
-		}
-	}
 	st.Phase, st.Due = phaseDone, time.Time{}
 	m.emit(step, at, "", "match_finished", games.Public, map[string]any{
-		"seats": seats, "house": f.House, "seed": hex.EncodeToString(st.Setup.Seed[:]),
+		"seats": st.Returns([2]int64{f.GrossA, f.GrossB}), "house": f.House, "seed": st.SeedHex(),
 	})
 }
 
-// result is win, loss or draw by gross return (equal stakes, so the same order as net, §2.3).
-func result(mine, theirs int64) string {
-	switch {
-	case mine > theirs:
-		return "win"
-	case mine < theirs:
-		return "loss"
-	}
-	return "draw"
-}
-
-// salt is hex(HMAC-SHA256(key = seed, "warden/salt/v1|<match>|1|<seat>|commit")), fixed by
-// the seed before play (warden-games §15.4).
+// salt is seat i's salt of its commit (round 1, action "commit", warden-games §15.4).
 func (m *match) salt(i int) string {
-	mac := hmac.New(sha256.New, m.st.Setup.Seed[:])
-	mac.Write([]byte("warden/salt/v1|" + m.st.Setup.Round + "|1|" + seatName(i) + "|commit"))
-	return hex.EncodeToString(mac.Sum(nil))
+	return duel.Salt(m.st.Setup.Seed, m.st.Setup.Round, 1, i, "commit")
 }
 
 // commitment is the published hash of seat i's sealed choice (warden-games §15.4).
 func (m *match) commitment(i int) string {
-	b, err := canon.Marshal(map[string]any{
-		"m": m.st.Setup.Round, "r": 1, "s": seatName(i), "a": "commit",
-		"x": map[string]string{"choice": m.st.Choice[i]}, "salt": m.salt(i),
-	})
-	if err != nil { // unreachable: every value is a short string or a small integer
-		return ""
-	}
-	return canon.ID(b)
+	return duel.Commitment(m.st.Setup.Seed, m.st.Setup.Round, 1, i, "commit", map[string]string{"choice": m.st.Choice[i]})
 }
 
-// emit appends one event to the transcript and the step.
+// emit appends one event of phase (turn 1) to the transcript and the step.
 func (m *match) emit(step *games.Step, at time.Time, phase, typ string, vis games.Visibility, payload any) {
-	st := &m.st
-	p, err := canon.Marshal(payload)
-	if err != nil { // unreachable: payloads hold strings, bools and integers below 2^53
-		p = []byte(`{}`)
-	}
-	st.Seq++
-	ev := games.Event{Seq: st.Seq, Round: st.Setup.Round, Turn: 1, Phase: phase, At: stamp(at),
-		Type: typ, Visibility: vis, Payload: p}
-	st.Events = append(st.Events, ev)
-	step.Events = append(step.Events, ev)
+	m.st.Emit(step, at, games.Event{Turn: 1, Phase: phase, Type: typ, Visibility: vis}, payload)
 }
-
-// stamp is RFC 3339 UTC with milliseconds (§15).
-func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
 // Deadline is the next instant Advance must run: Setup.Start before opening, then the commit
 // deadline, then the end of the reveal pause; false once done.
-func (m *match) Deadline() (time.Time, bool) {
-	switch m.st.Phase {
-	case phaseNew:
-		return m.st.Setup.Start, true
-	case phaseCommit, phaseReveal:
-		return m.st.Due, true
-	}
-	return time.Time{}, false
-}
+func (m *match) Deadline() (time.Time, bool) { return m.st.Frame.Deadline() }
 
 // Prompts are the open commit prompts of seats that have not committed.
 func (m *match) Prompts() []games.Prompt {
@@ -296,9 +229,9 @@ func (m *match) prompt(i int, opened time.Time) games.Prompt {
 	st := &m.st
 	state, _ := canon.Marshal(map[string]any{
 		"game": GameID, "rules_version": RulesVersion, "match": st.Setup.Round,
-		"round": 1, "step": phaseCommit, "seat": seatName(i),
+		"round": 1, "step": phaseCommit, "seat": duel.SeatName(i),
 		"stake": st.Stake, "pot": 2 * st.Stake,
-		"deadline": stamp(st.Due), "opened": stamp(opened), "on_timeout": Cooperate,
+		"deadline": duel.Stamp(st.Due), "opened": duel.Stamp(opened), "on_timeout": Cooperate,
 		"you_submitted":      map[string]bool{"commit": st.Done[i]},
 		"opponent_submitted": map[string]bool{"commit": st.Done[1-i]},
 		"shares_bps": map[string]any{
@@ -313,29 +246,18 @@ func (m *match) prompt(i int, opened time.Time) games.Prompt {
 }
 
 // SeedHash commits to the seed before play.
-func (m *match) SeedHash() string { return seedHash(m.st.Setup.Seed) }
+func (m *match) SeedHash() string { return duel.SeedHash(m.st.Setup.Seed) }
 
 // Result, once done: Standings by net return, G − S (a draw shares rank 1; Reveal also says
 // "draw"); Payouts = gross returns G in micro-units (settlement applies rake, warden-games
 // §2.2); House = H; the seed revealed; TranscriptHash = "sha256:" +
 // hex(SHA-256(JCS(the ordered event list))). An abandoned match returns both stakes: Payouts S
 // each, House 0, both ranked 1, Abandoned its reason, no Reveal.
-func (m *match) Result() (games.Result, bool) {
+func (m *match) Result() (games.Result, bool) { return m.st.Frame.Result(m.settle) }
+
+// settle is a played-out match's standings, payouts, house and reveal (Result).
+func (m *match) settle(res *games.Result) {
 	st := &m.st
-	if st.Phase != phaseDone {
-		return games.Result{}, false
-	}
-	if st.Abandoned != "" {
-		return games.Result{
-			Standings:      games.Rank(map[int]float64{1: 0, 2: 0}),
-			Unit:           Unit,
-			Payouts:        map[int]int64{1: st.Stake, 2: st.Stake},
-			SeedHash:       seedHash(st.Setup.Seed),
-			Seed:           hex.EncodeToString(st.Setup.Seed[:]),
-			TranscriptHash: TranscriptHash(st.Events),
-			Abandoned:      st.Abandoned,
-		}, true
-	}
 	f := Outcome(st.Choice[0], st.Choice[1], 2*st.Stake)
 	reveal, _ := canon.Marshal(map[string]any{
 		"outcome":    f.Outcome,
@@ -348,16 +270,10 @@ func (m *match) Result() (games.Result, bool) {
 			"A": stats(st.Choice[0], st.Default[0]), "B": stats(st.Choice[1], st.Default[1]),
 		},
 	})
-	return games.Result{
-		Standings:      games.Rank(map[int]float64{1: float64(f.GrossA - st.Stake), 2: float64(f.GrossB - st.Stake)}),
-		Unit:           Unit,
-		Payouts:        map[int]int64{1: f.GrossA, 2: f.GrossB},
-		House:          f.House,
-		SeedHash:       seedHash(st.Setup.Seed),
-		Seed:           hex.EncodeToString(st.Setup.Seed[:]),
-		TranscriptHash: TranscriptHash(st.Events),
-		Reveal:         reveal,
-	}, true
+	res.Standings = games.Rank(map[int]float64{1: float64(f.GrossA - st.Stake), 2: float64(f.GrossB - st.Stake)})
+	res.Payouts = map[int]int64{1: f.GrossA, 2: f.GrossB}
+	res.House = f.House
+	res.Reveal = reveal
 }
 
 // stats are the manifest's per-seat statistics: cooperated, defected, timeouts (0 or 1 each).
@@ -375,37 +291,18 @@ func stats(choice string, defaulted bool) map[string]int {
 }
 
 // TranscriptHash is "sha256:" + hex(SHA-256(JCS of the ordered event list)) (§11.5 reading).
-func TranscriptHash(events []games.Event) string {
-	b, err := canon.Marshal(events)
-	if err != nil {
-		return ""
-	}
-	return canon.ID(b)
-}
+func TranscriptHash(events []games.Event) string { return duel.TranscriptHash(events) }
 
 // Unit is the unit of stakes, payouts and the house's take: micro-units of the table's currency
 // (USDC atomic units on the Warden).
-const Unit = "micro-units"
+const Unit = duel.Unit
 
 // Abandon ends an unfinished match at now: match_abandoned {reason, seed} (public), every stake
 // returned (Result). No choices_revealed is written and nothing settles on the choices; the
 // seats' own commit_recorded lines are private lines like any other, readable once the match
 // has ended. A finished match is left as it is.
 func (m *match) Abandon(now time.Time, reason string) games.Step {
-	st := &m.st
-	var step games.Step
-	if st.Phase == phaseDone {
-		return step
-	}
-	if reason == "" {
-		reason = "abandoned"
-	}
-	st.Phase, st.Due, st.Abandoned = phaseDone, time.Time{}, reason
-	m.emit(&step, now, "", "match_abandoned", games.Public, map[string]any{
-		"reason": reason, "seed": hex.EncodeToString(st.Setup.Seed[:]),
-		"returned": map[string]int64{"A": st.Stake, "B": st.Stake},
-	})
-	return step
+	return m.st.Frame.Abandon(now, reason, 1)
 }
 
 // View is viewer's view: a seat's commit prompt state while the commit is open, and otherwise
@@ -422,7 +319,7 @@ func (m *match) View(viewer int) games.Doc {
 		"submitted": map[string]bool{"A": st.Done[0], "B": st.Done[1]},
 	}
 	if viewer == 1 || viewer == 2 {
-		v["seat"] = seatName(viewer - 1)
+		v["seat"] = duel.SeatName(viewer - 1)
 	}
 	if st.Abandoned != "" {
 		v["abandoned"] = st.Abandoned

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"arena/games"
+	"arena/games/warden/internal/duel"
 )
 
 // Game II in words, for any door that renders a game through the contract (games.Narrator for
@@ -17,54 +18,8 @@ var (
 	_ games.Describer = Engine{}
 )
 
-// seatOf is 1 for "A", 2 for "B", 0 otherwise.
-func seatOf(name string) int {
-	switch name {
-	case "A":
-		return 1
-	case "B":
-		return 2
-	}
-	return 0
-}
-
-// who is "seat A (Ada)", or "seat A" without a name ("seat ?" for neither seat); whoStart
-// starts a sentence with it.
-func who(names map[int]string, seat int) string {
-	if seat != 1 && seat != 2 {
-		return "seat ?"
-	}
-	s := "seat " + seatName(seat-1)
-	if n := names[seat]; n != "" {
-		s += " (" + n + ")"
-	}
-	return s
-}
-
-func whoStart(names map[int]string, seat int) string { return "S" + who(names, seat)[1:] }
-
 // Names reads the seats' display names from match_started (games.Narrator).
-func (Engine) Names(events []games.Event) map[int]string {
-	names := map[int]string{}
-	for _, e := range events {
-		if e.Type != "match_started" {
-			continue
-		}
-		var p struct {
-			Seats map[string]struct {
-				Name string `json:"name"`
-			} `json:"seats"`
-		}
-		if json.Unmarshal(e.Payload, &p) == nil {
-			for k, s := range p.Seats {
-				if seat := seatOf(k); seat > 0 && s.Name != "" {
-					names[seat] = s.Name
-				}
-			}
-		}
-	}
-	return names
-}
+func (Engine) Names(events []games.Event) map[int]string { return duel.Names(events) }
 
 // Narrate puts one public event in words (games.Narrator); an event it does not know is its
 // type alone.
@@ -77,53 +32,29 @@ func (Engine) Narrate(e games.Event, names map[int]string) string {
 		Default  string            `json:"default_applied"`
 		Choices  map[string]string `json:"choices"`
 		Outcome  string            `json:"outcome"`
-		Reason   string            `json:"reason"`
-		Seats    map[string]struct {
-			Result string `json:"result"`
-		} `json:"seats"`
 	}
 	_ = json.Unmarshal(e.Payload, &p)
 	switch e.Type {
 	case "match_started":
-		return fmt.Sprintf("Game II opened: %s and %s stake %d %s each; the pot is %d.", who(names, 1), who(names, 2), p.Stake, Unit, p.Pot)
+		return fmt.Sprintf("Game II opened: %s and %s stake %d %s each; the pot is %d.", duel.Who(names, 1), duel.Who(names, 2), p.Stake, Unit, p.Pot)
 	case "step_opened":
 		return fmt.Sprintf("Commit: each seat chooses COOPERATE or DEFECT, sealed, by %s.", p.Deadline)
 	case "commit_sealed":
-		return fmt.Sprintf("%s sealed its choice.", whoStart(names, seatOf(p.Seat)))
+		return fmt.Sprintf("%s sealed its choice.", duel.WhoStart(names, duel.SeatOf(p.Seat)))
 	case "timeout":
-		return fmt.Sprintf("%s did not commit in time: %s applied.", whoStart(names, seatOf(p.Seat)), p.Default)
+		return fmt.Sprintf("%s did not commit in time: %s applied.", duel.WhoStart(names, duel.SeatOf(p.Seat)), p.Default)
 	case "choices_revealed":
-		return fmt.Sprintf("Revealed: %s chose %s, %s chose %s: %s.", who(names, 1), p.Choices["A"], who(names, 2), p.Choices["B"], p.Outcome)
-	case "match_finished":
-		a, b := p.Seats["A"].Result, p.Seats["B"].Result
-		switch {
-		case a == "draw":
-			return "The match is over: a draw."
-		case a == "win" || b == "win":
-			winner := 1
-			if b == "win" {
-				winner = 2
-			}
-			return fmt.Sprintf("The match is over: %s wins.", who(names, winner))
-		}
-		return "The match is over."
-	case "match_abandoned":
-		return fmt.Sprintf("The match was abandoned (%s): every stake is returned.", p.Reason)
+		return fmt.Sprintf("Revealed: %s chose %s, %s chose %s: %s.", duel.Who(names, 1), p.Choices["A"], duel.Who(names, 2), p.Choices["B"], p.Outcome)
+	}
+	if line, ok := duel.NarrateEnd(e, names); ok {
+		return line
 	}
 	return e.Type
 }
 
 // Final names the last public event of a match (games.Narrator): match_finished is
 // games.EndRevealed, match_abandoned games.EndAbandoned.
-func (Engine) Final(e games.Event) string {
-	switch e.Type {
-	case "match_finished":
-		return games.EndRevealed
-	case "match_abandoned":
-		return games.EndAbandoned
-	}
-	return ""
-}
+func (Engine) Final(e games.Event) string { return duel.Final(e) }
 
 // RevealPanel is the reveal card of a public transcript that has ended (games.Narrator): the
 // outcome, then each seat's choice (and whether it was defaulted), gross return, net and result;
@@ -138,14 +69,7 @@ func (Engine) RevealPanel(events []games.Event, names map[int]string) (games.Pan
 		case "match_finished":
 			finished = &events[i]
 		case "match_abandoned":
-			var p struct {
-				Reason string `json:"reason"`
-			}
-			if json.Unmarshal(events[i].Payload, &p) != nil {
-				return games.Panel{}, false
-			}
-			return games.Panel{Lead: []games.Run{{Text: "The match was "}, {Text: "abandoned", Strong: true},
-				{Text: " (" + p.Reason + "): every stake was returned."}}}, true
+			return duel.AbandonedPanel(events[i])
 		}
 	}
 	if revealed == nil || finished == nil {
@@ -156,14 +80,7 @@ func (Engine) RevealPanel(events []games.Event, names map[int]string) (games.Pan
 		Defaulted map[string]bool   `json:"defaulted"`
 		Outcome   string            `json:"outcome"`
 	}
-	var f struct {
-		Seats map[string]struct {
-			Gross  int64  `json:"gross_return"`
-			Net    int64  `json:"net"`
-			Result string `json:"result"`
-		} `json:"seats"`
-		House int64 `json:"house"`
-	}
+	var f duel.Finished
 	if json.Unmarshal(revealed.Payload, &r) != nil || json.Unmarshal(finished.Payload, &f) != nil {
 		return games.Panel{}, false
 	}
@@ -173,7 +90,7 @@ func (Engine) RevealPanel(events []games.Event, names map[int]string) (games.Pan
 		Head: []string{"Seat", "Name", "Choice", "Gross (" + Unit + ")", "Net", "Result"},
 	}
 	for i := range 2 {
-		k := seatName(i)
+		k := duel.SeatName(i)
 		choice := r.Choices[k]
 		if r.Defaulted[k] {
 			choice += " (defaulted)"
@@ -210,14 +127,13 @@ func (Engine) DescribeState(state games.Doc, _ int) string {
 	if st.Opponent["commit"] {
 		opp = "your opponent has committed"
 	}
-	pct := func(bps int64) string { return strconv.FormatFloat(float64(bps)/100, 'f', -1, 64) + "%" }
 	var shares []string
 	for _, c := range []struct{ key, words string }{
 		{"both_cooperate", "both cooperate"}, {"you_defect", "you alone defect"},
 		{"they_defect", "they alone defect"}, {"both_defect", "both defect"},
 	} {
 		s := st.Shares[c.key]
-		shares = append(shares, fmt.Sprintf("%s: you %s, they %s", c.words, pct(s.You), pct(s.Opponent)))
+		shares = append(shares, fmt.Sprintf("%s: you %s, they %s", c.words, duel.Percent(s.You), duel.Percent(s.Opponent)))
 	}
 	return fmt.Sprintf("You are seat %s; each seat staked %d %s and the pot is %d. %s; %s.\n"+
 		"Shares of the pot: %s. A seat that does not commit in time plays %s.",
@@ -247,12 +163,9 @@ func (Engine) DescribeAnswers(p games.Prompt) []games.AnswerForm {
 // house's take in micro-units, then the outcome and both choices, or that the match was
 // abandoned and the stakes returned.
 func (Engine) DescribeResult(r games.Result) string {
-	if len(r.Payouts) == 0 {
-		return ""
-	}
-	out := fmt.Sprintf("Returns (gross, %s): seat A %d; seat B %d; the house %d.", r.Unit, r.Payouts[1], r.Payouts[2], r.House)
-	if r.Abandoned != "" {
-		return out + "\nThe match was abandoned (" + r.Abandoned + "): every stake was returned."
+	out := duel.Returns(r)
+	if out == "" || r.Abandoned != "" {
+		return out
 	}
 	var rv struct {
 		Outcome   string            `json:"outcome"`

@@ -83,7 +83,8 @@ type Table struct {
 }
 
 // Figures is what the product says is live: each game's counts (in a stable order) and every
-// running table.
+// running table. A Backend makes both from one state, so the counts are those of Tables (a
+// snapshot never counts a table it does not list, nor lists one it does not count).
 type Figures struct {
 	Games  []Game
 	Tables []Table

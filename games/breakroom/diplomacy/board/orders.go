@@ -236,6 +236,16 @@ func moveDest(t UnitType, l, d Loc, convoy bool) (Loc, bool, error) {
 	return "", false, bad("a fleet at %s cannot reach %s", l, d)
 }
 
+// reachesCoast: whether d is among reach, or names no coast and reach is not empty.
+func reachesCoast(reach []Loc, d Loc) bool {
+	for _, m := range reach {
+		if m == d || d.Coast() == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // canReach: whether unit t at l could move into province p without a convoy (support rule).
 func canReach(t UnitType, l Loc, p string) bool {
 	if t == Army {
@@ -349,13 +359,18 @@ func parse(ph Phase, c *cursor) (Order, error) {
 		}
 		if _, _, err := moveDest(tt, tl, Loc(d.Province()), tt == Army); err != nil && tt == Army {
 			return Order{}, err
-		} else if tt == Fleet && len(fleetReach(tl, d.Province())) == 0 {
+		} else if tt == Fleet && !reachesCoast(fleetReach(tl, d.Province()), d) {
 			return Order{}, bad("a fleet at %s cannot reach %s", tl, d)
 		}
 		if !canReach(t, l, d.Province()) {
 			return Order{}, bad("%s cannot support into %s", l, d.Province())
 		}
-		o.Dest = Loc(d.Province()) // a support names the province; coasts do not matter (DATC 6.B.4)
+		// The supporter need only reach the province (DATC 6.B.4); a coast named for a fleet's move
+		// is kept, since it must match the move supported (6.B.9).
+		o.Dest = d
+		if tt == Army {
+			o.Dest = Loc(d.Province())
+		}
 		return o, nil
 	case "c":
 		if t != Fleet || byAbbr[l.Province()].kind != Sea {
