@@ -116,6 +116,20 @@ func TestServeOTSRoundPassesAnchorCheck(t *testing.T) {
 			"metadata_hash": hex.EncodeToString(sum[:])})
 		agents = append(agents, id.String())
 	}
+	// The owner's own player Badge, whose card key (held here) signs the owner in.
+	ownerKey := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{0x3c}, 32))
+	ownerBadge := badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, 4300)
+	{
+		card, err := badge.WriteCard(badge.CardSpec{Agent: ownerBadge, Name: "Owner", Kind: badge.KindPlayer, Endpoint: "https://owner.example/a2a",
+			SigningKey: ownerKey.Public().(ed25519.PublicKey), Owner: owner, Registry: badge.TestnetRegistry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cards["/ots/4300.json"] = card
+		sum := sha256.Sum256(card)
+		regs = append(regs, map[string]any{"token_id": 4300, "owner": owner.String(), "agent_uri": cardSrv.URL + "/ots/4300.json",
+			"metadata_hash": hex.EncodeToString(sum[:])})
+	}
 	agentsFile := filepath.Join(dir, "agents.json")
 	raw, _ := json.Marshal(regs)
 	os.WriteFile(agentsFile, raw, 0o600)
@@ -178,7 +192,20 @@ func TestServeOTSRoundPassesAnchorCheck(t *testing.T) {
 		json.Unmarshal(books[i].JSON(), &pb)
 		list = append(list, map[string]any{"agent": a, "playbook": pb})
 	}
-	code, body, jraw := postJSON(t, s.url+"/v1/ots/join", map[string]any{"table": "practice", "format": "short", "agents": list}, nil)
+	join := map[string]any{"table": "practice", "format": "short", "agents": list}
+	if code, body, _ := postJSON(t, s.url+"/v1/ots/join", join, nil); code != 401 || body["code"] != "unauthorized" {
+		t.Fatalf("ots join with no session: %d %v", code, body)
+	}
+	// The owner signs in with its own Badge (challenge, signed by that card's key).
+	_, ch, _ := postJSON(t, s.url+"/v1/session/challenge", map[string]any{"agent": ownerBadge.String()}, nil)
+	sess := signedObj(t, ownerKey, map[string]any{"agent": ownerBadge.String(), "challenge": ch["challenge"],
+		"issued_at": time.Now().UTC().Format(time.RFC3339)})
+	code, sb, _ := postJSON(t, s.url+"/v1/session", sess, nil)
+	tok, _ := sb["session"].(string)
+	if code != 200 || tok == "" {
+		t.Fatalf("owner session: %d %v", code, sb)
+	}
+	code, body, jraw := postJSON(t, s.url+"/v1/ots/join", join, map[string]string{"Authorization": "Bearer " + tok})
 	round, _ := body["round"].(string)
 	if code != 200 || round == "" || fmt.Sprint(body["seats"]) != "[1 2]" {
 		t.Fatalf("ots join: %d %s", code, jraw)

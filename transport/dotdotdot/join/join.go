@@ -196,7 +196,7 @@ func Mount(e *echo.Echo, o Options) {
 		e.POST("/v1/walkin/claim", h.claim)
 	}
 	if o.OTS != nil && o.OTS.Seater != nil && o.OTS.Key != nil {
-		mountOTS(e, o)
+		mountOTS(e, o, h.sessions)
 	}
 	for _, kind := range []string{"call", "veto", "accuse"} {
 		path := "/v1/rounds/:round/" + kind

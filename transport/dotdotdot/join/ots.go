@@ -18,11 +18,17 @@ import (
 // Off-the-shelf agents (§4.2): an owner has this arena run an agent for them on the house model.
 // The owner registers a Badge whose card names this instance as its operator and carries, as its
 // signing_key, the key the arena holds for that Badge (GET /v1/ots/key); the registration is the
-// owner's consent and no other signature is asked (the arena holds the key, so a signed join
-// would prove nothing). Routes (Mount, with Options.OTS set):
+// owner's consent to be run. The arena holds the key, so a signature by it proves nothing about
+// the caller: a join is authenticated instead by the owner's session (lever.go, "Authorization:
+// Bearer s_…"), opened by one of the owner's own Badges, signed by that Badge's card key. The
+// session's Badge and every listed agent must have the same registry owner (the Concordium
+// account, §4.1); otherwise the whole request is refused (forbidden, 403) and nothing is seated
+// or held. The playbook tokens are answered to that caller only. Routes (Mount, with
+// Options.OTS set):
 //
 //	GET  /v1/ots/key?agent=<id>   → {agent, operator, signing_key}: what the card must say
-//	POST /v1/ots/join             {table: "practice", format?, seats?, agents: [{agent, playbook?}]}
+//	POST /v1/ots/join             Authorization: Bearer s_… (the owner's session);
+//	                              {table: "practice", format?, seats?, agents: [{agent, playbook?}]}
 //	                              → {round, table, seats, format, pace, status, playbook_tokens};
 //	                              table "open" (one agent): a paid seat's hold, as POST /v1/join's (§5.7)
 //	POST /v1/ots/playbook         x-playbook-token; body a playbook {text?, dials?} → {playbook}:
@@ -86,8 +92,8 @@ type otsJoinBody struct {
 
 // mountOTS adds the off-the-shelf routes to e (o is the door's Options, defaults set: the
 // Resolver, the KeyProver, the caps; o.OTS is set).
-func mountOTS(e *echo.Echo, o Options) {
-	h := &otsHandlers{o: o, ots: *o.OTS}
+func mountOTS(e *echo.Echo, o Options, sessions *Sessions) {
+	h := &otsHandlers{o: o, ots: *o.OTS, sessions: sessions}
 	e.GET("/v1/ots/key", h.key)
 	e.POST("/v1/ots/join", h.join)
 	e.POST("/v1/ots/playbook", h.playbook)
@@ -113,8 +119,31 @@ func (h *otsHandlers) playbook(c echo.Context) error {
 }
 
 type otsHandlers struct {
-	o   Options
-	ots OTSOptions
+	o        Options
+	ots      OTSOptions
+	sessions *Sessions
+}
+
+// owner is the registry owner (CAIP-10 account) of the caller's session: the Badge the session
+// names, resolved (§4.1). Refusals: unauthorized (401) with no session or an unknown or expired
+// one; the Resolver's when the session's Badge no longer resolves.
+func (h *otsHandlers) owner(ctx context.Context, c echo.Context) (string, error) {
+	tok := bearer(c)
+	if tok == "" {
+		return "", door.Refuse(door.CodeUnauthorized, "send Authorization: Bearer <session> (POST /v1/session, signed by one of the owner's own Badges)")
+	}
+	agent, ok := h.sessions.agentOf(tok)
+	if !ok {
+		return "", door.Refuse(door.CodeUnauthorized, "the session is unknown or expired; open a new one (POST /v1/session/challenge)")
+	}
+	ag, err := h.o.Resolver.Resolve(ctx, agent)
+	if err != nil {
+		return "", err
+	}
+	if ag.Owner == "" {
+		return "", door.Refuse(door.CodeForbidden, "the session's Badge has no registry owner")
+	}
+	return ag.Owner, nil
 }
 
 func (h *otsHandlers) key(c echo.Context) error {
@@ -165,6 +194,10 @@ func (h *otsHandlers) join(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), h.o.CallTimeout)
 	defer cancel()
+	owner, err := h.owner(ctx, c)
+	if err != nil {
+		return err
+	}
 	seat := OTSSeat{Table: b.Table, Format: b.Format, Seats: b.Seats}
 	for _, a := range b.Agents {
 		pb := blitz.DefaultPlaybook()
@@ -176,6 +209,9 @@ func (h *otsHandlers) join(c echo.Context) error {
 		ag, err := h.o.Resolver.Resolve(ctx, a.Agent)
 		if err != nil {
 			return err
+		}
+		if ag.Owner != owner { // the whole list is refused: nothing is seated or held
+			return door.Refuse(door.CodeForbidden, a.Agent+" is not owned by the session's account: only its owner may seat it")
 		}
 		if ag.Operator != h.ots.Instance || h.ots.Instance == "" {
 			return door.Refuse(CodeOperatorMismatch, a.Agent+"'s card does not name this arena ("+h.ots.Instance+") as its operator (§4.2): it is not ours to run")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,6 +19,8 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/games/canon"
+	"arena/storage"
+	"arena/storage/storagetest"
 	"arena/transport/dotdotdot/codes"
 )
 
@@ -31,11 +34,25 @@ var (
 	otsInstance = testBadge(1)
 	otsA        = testBadge(2)
 	otsB        = testBadge(3)
-	otsOther    = testBadge(4) // names another operator
-	otsByo      = testBadge(5) // names none
-	otsWrongKey = testBadge(6) // carries a key the arena does not hold
-	otsNobody   = testBadge(7) // not registered
+	otsOther    = testBadge(4)  // names another operator
+	otsByo      = testBadge(5)  // names none
+	otsWrongKey = testBadge(6)  // carries a key the arena does not hold
+	otsNobody   = testBadge(7)  // not registered
+	otsForeign  = testBadge(9)  // run by this arena, another account's
+	ownBadge    = testBadge(10) // a player Badge of otsA's and otsB's owner: it signs the owner in
+	strangerBdg = testBadge(11) // a player Badge of another account
+
+	otsOwner    = "ccd:4221332d34e1694168c2a0c0b3fd0f27:3kBxOwner"
+	otsStranger = "ccd:4221332d34e1694168c2a0c0b3fd0f27:4StrangerAcct"
+	ownKey      = ed25519.NewKeyFromSeed(bytes32(1))
+	strangerKey = ed25519.NewKeyFromSeed(bytes32(2))
 )
+
+func bytes32(b byte) []byte {
+	s := make([]byte, 32)
+	s[0] = b
+	return s
+}
 
 type fakeOTSSeater struct {
 	mu    sync.Mutex
@@ -74,24 +91,80 @@ type otsEnv struct {
 	e    *echo.Echo
 	res  *fakeResolver
 	seat *fakeOTSSeater
+	now  time.Time
+	db   *storage.Store
+	sess *Sessions
+	tok  string // the session v.do sends as a bearer ("": none)
 }
 
+// newOTSEnv mounts the door with the off-the-shelf routes, otsA and otsB owned by otsOwner, and
+// signs otsOwner in through ownBadge (v.tok).
 func newOTSEnv(t *testing.T) *otsEnv {
-	v := &otsEnv{seat: &fakeOTSSeater{}, res: &fakeResolver{agents: map[string]Agent{}}}
-	for _, a := range []string{otsA, otsB} {
-		v.res.agents[a] = Agent{ID: a, Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own-" + a[len(a)-3:], Name: "Shelf " + a[len(a)-3:],
+	v := &otsEnv{seat: &fakeOTSSeater{}, res: &fakeResolver{agents: map[string]Agent{}}, now: t0,
+		db: storagetest.Open(t, storage.Options{NoSync: true})}
+	for _, a := range []string{otsA, otsB, otsForeign} {
+		owner := otsOwner
+		if a == otsForeign {
+			owner = otsStranger
+		}
+		v.res.agents[a] = Agent{ID: a, Owner: owner, Name: "Shelf " + a[len(a)-3:],
 			Kind: "player", Operator: otsInstance, SigningKey: otsKeyOf(a)}
+	}
+	v.res.agents[ownBadge] = Agent{ID: ownBadge, Owner: otsOwner, Kind: "player", SigningKey: ownKey.Public().(ed25519.PublicKey)}
+	v.res.agents[strangerBdg] = Agent{ID: strangerBdg, Owner: otsStranger, Kind: "player", SigningKey: strangerKey.Public().(ed25519.PublicKey)}
+	v.mount(nil)
+	v.tok = v.signIn(t, ownKey, ownBadge)
+	return v
+}
+
+// mount (re)builds the server; set adjusts its Options.
+func (v *otsEnv) mount(set func(*Options)) {
+	clock := func() time.Time { return v.now }
+	if v.sess == nil {
+		v.sess, _ = NewSessions(nil, clock)
+	}
+	o := Options{Seater: &fakeSeater{}, Resolver: v.res, Nonces: NewStoreNonces(v.db, clock), Now: clock, Sessions: v.sess,
+		OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}}
+	if set != nil {
+		set(&o)
 	}
 	v.e = echo.New()
 	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
-	Mount(v.e, Options{Seater: &fakeSeater{}, Resolver: v.res,
-		OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}})
-	return v
+	Mount(v.e, o)
+}
+
+// sessionBody signs a POST /v1/session for agent with key over a fresh challenge.
+func (v *otsEnv) sessionBody(t *testing.T, key ed25519.PrivateKey, agent string) string {
+	t.Helper()
+	tok := v.tok
+	v.tok = ""
+	defer func() { v.tok = tok }()
+	code, m := v.do("POST", "/v1/session/challenge", `{"agent":"`+agent+`"}`)
+	ch, _ := m["challenge"].(string)
+	if code != 200 || ch == "" {
+		t.Fatalf("challenge: %d %v", code, m)
+	}
+	return string(signed(t, key, map[string]any{"agent": agent, "challenge": ch, "issued_at": v.now.Format(time.RFC3339)}))
+}
+
+// signIn opens a session for agent through the door (POST /v1/session, signed with key).
+func (v *otsEnv) signIn(t *testing.T, key ed25519.PrivateKey, agent string) string {
+	t.Helper()
+	body := v.sessionBody(t, key, agent)
+	code, m := v.do("POST", "/v1/session", body)
+	tok, _ := m["session"].(string)
+	if code != 200 || tok == "" {
+		t.Fatalf("session for %s: %d %v", agent, code, m)
+	}
+	return tok
 }
 
 func (v *otsEnv) do(method, path, body string) (int, map[string]any) {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
+	if v.tok != "" {
+		req.Header.Set("Authorization", "Bearer "+v.tok)
+	}
 	rec := httptest.NewRecorder()
 	v.e.ServeHTTP(rec, req)
 	var m map[string]any
@@ -176,10 +249,7 @@ func TestOTSJoinRefusals(t *testing.T) {
 	if len(v.seat.seats) != 0 {
 		t.Fatalf("seated %+v", v.seat.seats)
 	}
-	e := echo.New()
-	e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
-	Mount(e, Options{Seater: &fakeSeater{}, OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}})
-	v.e = e
+	v.mount(func(o *Options) { o.Resolver = nil })
 	if code, m := v.do("POST", "/v1/ots/join", one(otsA, "")); code != 503 || m["code"] != CodeNoRegistry {
 		t.Fatalf("no registry: %d %v", code, m)
 	}
@@ -224,10 +294,7 @@ func TestOTSPlaybookEdit(t *testing.T) {
 func TestOTSJoinAPaidSeat(t *testing.T) {
 	v := newOTSEnv(t)
 	fp := &fakePaid{token: "st_ots"}
-	v.e = echo.New()
-	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
-	Mount(v.e, Options{Seater: &fakeSeater{}, Resolver: v.res, Paid: fp,
-		OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf}})
+	v.mount(func(o *Options) { o.Paid = fp })
 	code, m := v.do("POST", "/v1/ots/join", `{"table":"open","agents":[{"agent":"`+otsA+`","playbook":{"text":"steady"}}]}`)
 	if code != 200 || m["seat_token"] != "st_ots" || m["check"] == nil || m["entry"] == nil {
 		t.Fatalf("%d %v", code, m)
