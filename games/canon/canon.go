@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
 	"github.com/gowebpki/jcs"
@@ -67,16 +66,6 @@ func transform(raw []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSyntax, err)
 	}
 	return out, nil
-}
-
-// Marshal is json.Marshal(v) followed by Canonical, for objects the server builds itself.
-// An int64 beyond ±(2^53−1) in v is refused (ErrUnsafeInteger) rather than rounded.
-func Marshal(v any) ([]byte, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return Canonical(raw)
 }
 
 // Digest is SHA-256 of canonical bytes: the 32 bytes a §7.3 signature covers.
