@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"strconv"
 
 	"arena/actors"
@@ -106,6 +107,9 @@ func OTSGrant(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
 }
+
+// grantPattern is an OTSGrant: 64 lowercase hex digits (a SHA-256).
+var grantPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // otsHeld reports whether s is an off-the-shelf seat whose key the arena holds (OTSKey): kind
 // ots on the ots channel, with its Badge named.
@@ -208,6 +212,10 @@ func buildKeyring(instance ed25519.PrivateKey, tableID string, seats []actors.Se
 	for _, s := range seats {
 		e := ringSeat{seat: s.Seat.Seat, lent: s.LentKey()}
 		if otsHeld(s) {
+			if !grantPattern.MatchString(s.OTSGrant) {
+				// OTSKey(agent, "") is a key no card carries: refuse rather than sign with it.
+				return nil, fmt.Errorf("%w: keyring of table %s: seat %d: off-the-shelf seat has no key grant (OTSGrant): the arena holds no key its card carries", actors.ErrBadSpec, tableID, e.seat)
+			}
 			e.ots, e.grant = s.Seat.Agent, s.OTSGrant
 		}
 		if h, ok := byo[e.seat]; ok && !e.lent {

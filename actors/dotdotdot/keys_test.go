@@ -72,3 +72,57 @@ func TestKeysLendPinnedBadges(t *testing.T) {
 		}
 	}
 }
+
+// TestOTSSeatWithoutAGrantHasNoKey: an off-the-shelf seat is signed for with the key of its
+// owner's token (OTSKey under the seat's OTSGrant). A seat spec that lost its grant (a record
+// written before seats kept it, or a path that rebuilt the spec without it) must not be signed
+// for with OTSKey(agent, ""), a key no card carries: Open and Keyring refuse it, and a seat with
+// its grant gets the key of that grant at opening and at every restart.
+func TestOTSSeatWithoutAGrantHasNoKey(t *testing.T) {
+	k := &Keys{Instance: ed25519.NewKeyFromSeed(make([]byte, 32)), Agent: "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4dKzQp7"}
+	agent := "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4FEGxmS5tMiJXt5H5QsD"
+	grant := OTSGrant("ots_" + strings.Repeat("ab", 32))
+	seat := func(g string) []actors.SeatSpec {
+		return []actors.SeatSpec{{Seat: games.Seat{Seat: 1, Agent: agent}, Kind: "ots", Channel: ChannelOTS, OTSGrant: g}}
+	}
+	for _, g := range []string{"", "not-a-grant", strings.ToUpper(grant), grant[:62]} {
+		if _, _, err := k.Open(context.Background(), "t1", seat(g)); err == nil {
+			t.Fatalf("Open of an ots seat with grant %q: a keyring (want a refusal)", g)
+		}
+		if _, err := k.Keyring("t1", seat(g), nil); err == nil {
+			t.Fatalf("Keyring of an ots seat with grant %q: a keyring (want a refusal)", g)
+		}
+	}
+	ring, byo, err := k.Open(context.Background(), "t1", seat(grant))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := k.Keyring("t1", seat(grant), byo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := OTSKey(k.Instance, agent, grant)
+	for _, r := range []games.Keyring{ring, again} {
+		if pub, ok := r.PublicKey(1); !ok || !pub.Equal(want.Public()) {
+			t.Fatalf("ots key %x, want %x", pub, want.Public())
+		}
+		sig, err := r.Sign(1, []byte("msg"))
+		if err != nil || !ed25519.Verify(want.Public().(ed25519.PublicKey), []byte("msg"), sig) {
+			t.Fatalf("ots seat signed with another key (%v)", err)
+		}
+	}
+}
+
+// TestOTSKeyDerivationIsPinned: an off-the-shelf seat's key is derived, not stored, so a table
+// restored after a restart signs with the key its card carries only while the derivation stays
+// byte for byte what it is (docs/protocol-notes.md, the off-the-shelf door).
+func TestOTSKeyDerivationIsPinned(t *testing.T) {
+	grant := OTSGrant("ots_" + strings.Repeat("ab", 32))
+	if want := "024325f4b363d65132adadd1ab99d17ac5a19e9e30f154adcecf9aef5c1611f1"; grant != want {
+		t.Fatalf("grant %s, want %s", grant, want)
+	}
+	key := OTSKey(ed25519.NewKeyFromSeed(make([]byte, 32)), "ccd:4221332d34e1694168c2a0c0b3fd0f27/cis-2:4FEGxmS5tMiJXt5H5QsD", grant)
+	if got, want := hex.EncodeToString(key.Seed()), "90ad403001e8d7926ea842268d83902eb906f30523c3ef9181075e8f6ab87ec1"; got != want {
+		t.Fatalf("ots key seed %s, want %s", got, want)
+	}
+}

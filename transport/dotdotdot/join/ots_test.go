@@ -88,7 +88,7 @@ type otsEnv struct {
 	seat *fakeOTSSeater
 }
 
-func newOTSEnv(t *testing.T) *otsEnv {
+func newOTSEnv(t testing.TB) *otsEnv {
 	v := &otsEnv{seat: &fakeOTSSeater{}, res: &fakeResolver{agents: map[string]Agent{}}}
 	for _, a := range []string{otsA, otsB} {
 		v.res.agents[a] = Agent{ID: a, Owner: "ccd:4221332d34e1694168c2a0c0b3fd0f27:own-" + a[len(a)-3:], Name: "Shelf " + a[len(a)-3:],
