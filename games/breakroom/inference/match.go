@@ -84,7 +84,7 @@ type match struct {
 	bustRounds int // rounds in which someone busted so far (bustOrder)
 	bustRound  int // the round of the latest bust, 0 before any: its busts share bustRounds
 	actions    []handAction
-	lastShow   json.RawMessage // the previous hand's showdown line, null before the first
+	lastShow   *showdown // the previous hand's showdown line, nil (null) before the first
 	open       *openPrompt
 
 	seq int64
@@ -629,7 +629,7 @@ func (m *match) resolve(step *games.Step, at time.Time) {
 			in = append(in, i)
 		}
 	}
-	reveals, mucked := newList(), newList()
+	sd := &showdown{Mucked: []int{}, Reveals: []reveal{}, Round: m.round, Uncontested: len(in) == 1}
 	winner := -1
 	if len(in) == 1 {
 		winner = in[0]
@@ -643,9 +643,9 @@ func (m *match) resolve(step *games.Step, at time.Time) {
 			c := m.seats[i].card
 			if k == 0 || c.value > best {
 				best, winner = c.value, i
-				reveals.item(newObj().str("salt", c.salt).int("seat", i).int("value", c.value).done())
+				sd.Reveals = append(sd.Reveals, reveal{Salt: c.salt, Seat: i, Value: c.value})
 			} else {
-				mucked.item(appendInt(nil, i))
+				sd.Mucked = append(sd.Mucked, i)
 			}
 		}
 	}
@@ -655,17 +655,43 @@ func (m *match) resolve(step *games.Step, at time.Time) {
 	for i := range m.seats {
 		m.seats[i].inPot = 0
 	}
-	o := newObj().raw("mucked", string(mucked.done())).
-		raw("payouts", `[{"amount":`+strconv.FormatInt(pot, 10)+`,"seat":`+strconv.Itoa(winner)+`}]`).
-		i64("pot", pot).raw("reveals", string(reveals.done())).int("round", m.round).
-		raw("uncontested", strconv.FormatBool(len(in) == 1)).raw("winners", "["+strconv.Itoa(winner)+"]")
-	p := o.done()
+	sd.Payouts, sd.Pot, sd.Winners = []payout{{Amount: pot, Seat: winner}}, pot, []int{winner}
+	p, err := canon.Marshal(sd)
+	if err != nil {
+		panic("inference: showdown line: " + err.Error())
+	}
 	m.emitRaw(step, at, "showdown", games.Public, p)
-	m.lastShow = p
+	m.lastShow = sd
 	m.bustBelowAnte(step, at, m.round, func(i int) bool {
 		s := &m.seats[i]
 		return s.dealt && !s.busted && !s.sittingOut
 	})
+}
+
+// showdown is a showdown line's payload (§2.3 step 5), its members in JCS order, so that
+// encoding/json writes visible_state.last_showdown as the same bytes canon.Marshal writes the
+// line: the hand's reveals in showdown order, the seats that mucked, the payout and the winner.
+type showdown struct {
+	Mucked      []int    `json:"mucked"`
+	Payouts     []payout `json:"payouts"`
+	Pot         int64    `json:"pot"`
+	Reveals     []reveal `json:"reveals"`
+	Round       int      `json:"round"`
+	Uncontested bool     `json:"uncontested"`
+	Winners     []int    `json:"winners"`
+}
+
+// reveal is one card shown at the showdown: its salt, seat and value, members in JCS order.
+type reveal struct {
+	Salt  string `json:"salt"`
+	Seat  int    `json:"seat"`
+	Value int    `json:"value"`
+}
+
+// payout is chips paid from the pot to a seat, members in JCS order.
+type payout struct {
+	Amount int64 `json:"amount"`
+	Seat   int   `json:"seat"`
 }
 
 // finish writes match_end with the ranking and the revealed seed.

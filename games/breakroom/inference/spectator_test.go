@@ -3,9 +3,11 @@ package inference
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"arena/games"
+	"arena/games/canon"
 )
 
 // fromLines rebuilds the spectators' view (§2.6, §1.8) from the public log lines alone, as a
@@ -138,12 +140,20 @@ func (f *fromLines) view() []byte {
 	}
 	v := view{Game: GameID, RulesVersion: RulesVersion, Status: f.status, Round: f.round, RoundsTotal: f.cfg.Rounds,
 		Phase: phase, Dealer: f.dealer, Pot: f.pot, Bet: f.bet, RaisesMade: f.raises, MaxRaises: f.cfg.MaxRaises,
-		Ante: f.cfg.Ante, Actions: f.actions, LastShowdown: f.lastShow}
+		Ante: f.cfg.Ante, Actions: f.actions}
 	if v.Actions == nil {
 		v.Actions = []handAction{}
 	}
-	if v.LastShowdown == nil {
-		v.LastShowdown = json.RawMessage("null")
+	if f.lastShow != nil {
+		// The view's showdown is the line's payload: decoded and written again, the same bytes.
+		var sd showdown
+		if err := json.Unmarshal(f.lastShow, &sd); err != nil {
+			panic(err)
+		}
+		if b, err := canon.Marshal(&sd); err != nil || string(b) != string(f.lastShow) {
+			panic(fmt.Sprintf("showdown %s reads back as %s (%v)", f.lastShow, b, err))
+		}
+		v.LastShowdown = &sd
 	}
 	if f.status == "playing" {
 		v.Cap = -1

@@ -58,27 +58,27 @@ type seatView struct {
 // view is visible_state (§2.6) in its members' order: the recipient's own fields are pointers,
 // nil (left out) in the spectator view.
 type view struct {
-	Game         string          `json:"game"`
-	RulesVersion string          `json:"rules_version"`
-	Status       string          `json:"status"`
-	Round        int             `json:"round"`
-	RoundsTotal  int             `json:"rounds_total"`
-	Phase        string          `json:"phase"`
-	Seat         *int            `json:"seat,omitempty"`
-	Value        *int            `json:"value,omitempty"`
-	Credits      *int64          `json:"credits,omitempty"`
-	InPot        *int64          `json:"in_pot,omitempty"`
-	ToCall       *int64          `json:"to_call,omitempty"`
-	Dealer       *int            `json:"dealer"`
-	Pot          int64           `json:"pot"`
-	Bet          int64           `json:"bet"`
-	Cap          int64           `json:"cap"`
-	RaisesMade   int             `json:"raises_made"`
-	MaxRaises    int             `json:"max_raises"`
-	Ante         int64           `json:"ante"`
-	Seats        []seatView      `json:"seats"`
-	Actions      []handAction    `json:"actions"`
-	LastShowdown json.RawMessage `json:"last_showdown"`
+	Game         string       `json:"game"`
+	RulesVersion string       `json:"rules_version"`
+	Status       string       `json:"status"`
+	Round        int          `json:"round"`
+	RoundsTotal  int          `json:"rounds_total"`
+	Phase        string       `json:"phase"`
+	Seat         *int         `json:"seat,omitempty"`
+	Value        *int         `json:"value,omitempty"`
+	Credits      *int64       `json:"credits,omitempty"`
+	InPot        *int64       `json:"in_pot,omitempty"`
+	ToCall       *int64       `json:"to_call,omitempty"`
+	Dealer       *int         `json:"dealer"`
+	Pot          int64        `json:"pot"`
+	Bet          int64        `json:"bet"`
+	Cap          int64        `json:"cap"`
+	RaisesMade   int          `json:"raises_made"`
+	MaxRaises    int          `json:"max_raises"`
+	Ante         int64        `json:"ante"`
+	Seats        []seatView   `json:"seats"`
+	Actions      []handAction `json:"actions"`
+	LastShowdown *showdown    `json:"last_showdown"`
 }
 
 // public is the members every view shares: the spectator view (§2.6, §1.8), derivable from the
@@ -96,9 +96,6 @@ func (m *match) public() view {
 	}
 	if v.Actions == nil {
 		v.Actions = []handAction{}
-	}
-	if v.LastShowdown == nil {
-		v.LastShowdown = json.RawMessage("null")
 	}
 	v.Seats = make([]seatView, len(m.seats))
 	for i, s := range m.seats {
