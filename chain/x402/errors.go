@@ -30,6 +30,10 @@ const (
 	CodeValidAfter = "invalid_exact_evm_payload_authorization_valid_after"
 	// CodeValidBefore: the authorization expires too soon for the offer's kind (§10.3 step 4).
 	CodeValidBefore = "invalid_exact_evm_payload_authorization_valid_before"
+	// CodePaymentReplayed: the authorization's nonce (its ReplayKey) is held by a payment for
+	// another resource (warden-games §10.3 step 5: the same resource answers the holder's
+	// outcome instead). Given by the caller of a ReplayStore, never by Verify.
+	CodePaymentReplayed = "payment_replayed"
 )
 
 // Refusal is every error this package returns: the §10.10 code and a detail for the payer (in
@@ -67,6 +71,7 @@ var (
 	ErrValue               = &Refusal{Code: CodeValue}
 	ErrValidAfter          = &Refusal{Code: CodeValidAfter}
 	ErrValidBefore         = &Refusal{Code: CodeValidBefore}
+	ErrPaymentReplayed     = &Refusal{Code: CodePaymentReplayed}
 )
 
 func refuse(code, detail string) *Refusal { return &Refusal{Code: code, Detail: detail} }

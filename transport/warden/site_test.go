@@ -24,6 +24,7 @@ func TestPaymentCodesHaveTheirStatus(t *testing.T) {
 		x402.CodeValue:               http.StatusPaymentRequired,
 		x402.CodeValidAfter:          http.StatusPaymentRequired,
 		x402.CodeValidBefore:         http.StatusPaymentRequired,
+		x402.CodePaymentReplayed:     http.StatusPaymentRequired,
 	} {
 		if got, ok := Statuses.Codes[code]; !ok || got != want {
 			t.Errorf("%s: status %d (listed %v), want %d", code, got, ok, want)
