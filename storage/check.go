@@ -260,6 +260,7 @@ var bucketChecks = map[string]func(k, v []byte, rounds *bolt.Bucket) error{
 	BucketSessions:    checkSession,
 	BucketBadgeKeys:   checkBadgeKey,
 	BucketShowings:    checkShowing,
+	BucketReplay:      checkReplay,
 	BucketNonces: func(_, v []byte, _ *bolt.Bucket) error {
 		if len(v) != 8 {
 			return errors.New("expiry is not 8 bytes")

@@ -32,6 +32,7 @@
 //	market_keys <sha-256 hex of the key>         the Game Master market's API keys, hashed (marketkeys.go)
 //	showings    <round> "/" <seq: 10 digits>     DOTDOTDOT's showings of recorded rounds (showings.go)
 //	warden      ledger/<seq> | contender/… | match/… | head | agg/… | tagg/… | tmember/…  the Warden's Ledger (warden.go)
+//	x402_replay <chainId>/0x<contract>/0x<from>/0x<nonce>  the payment that claimed an x402 nonce (replay.go)
 //	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //
 // Write before you speak: CommitStep writes a step's events and the table's new snapshot in one

@@ -42,6 +42,7 @@ const (
 	BucketMarketKeys  = "market_keys"  // the Game Master market's API keys, hashed (marketkeys.go)
 	BucketShowings    = "showings"     // DOTDOTDOT's showings of recorded rounds (showings.go)
 	BucketWarden      = "warden"       // the Warden's Ledger, hash-chained, and its aggregates (warden.go)
+	BucketReplay      = "x402_replay"  // x402 authorizations' claimed nonces → the claiming payment (replay.go)
 )
 
 // SchemaVersion is written to meta/"schema" on creation; Open refuses a higher one.
@@ -51,12 +52,12 @@ const SchemaVersion = 1
 var allBuckets = []string{BucketTables, BucketEvents, BucketRounds, BucketInputs, BucketWalkins,
 	BucketLedger, BucketCommands, BucketChainQ, BucketChainIdx, BucketChainMeta, BucketNonces, BucketMeta,
 	BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
-	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings, BucketWarden}
+	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings, BucketWarden, BucketReplay}
 
 // addedBuckets are buckets added to schema 1 after its first files were written: a file from
 // before them lacks them until its next writable Open creates them, and Check passes it so.
 var addedBuckets = []string{BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
-	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings, BucketWarden}
+	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings, BucketWarden, BucketReplay}
 
 // retiredBuckets were created by earlier builds and never written; Open deletes them when empty
 // (and leaves one that holds keys for an operator, which Check then reports).

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -448,4 +449,30 @@ func (a *Arena) Replays(ctx context.Context, round string) ([]Replay, error) {
 			Speed: r.Speed, Started: r.Started.UTC().Format(time.RFC3339)})
 	}
 	return out, nil
+}
+
+// RecentShowings are the latest n showings of every round, newest start first: those running
+// (not Ended) and those already shown, each with its replay anchor's transaction once the chain
+// actor has answered (Tx empty until then). n ≤ 0 lists none. Errors are the store's.
+func (a *Arena) RecentShowings(_ context.Context, n int) ([]storage.Showing, error) {
+	if n <= 0 {
+		return []storage.Showing{}, nil
+	}
+	recs, err := a.Store().Showings("")
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(recs, func(i, j int) bool {
+		if !recs[i].Started.Equal(recs[j].Started) {
+			return recs[i].Started.After(recs[j].Started)
+		}
+		return recs[i].Round < recs[j].Round
+	})
+	if len(recs) > n {
+		recs = recs[:n]
+	}
+	if recs == nil {
+		recs = []storage.Showing{}
+	}
+	return recs, nil
 }

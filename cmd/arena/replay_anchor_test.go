@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +30,75 @@ func replayed(t *testing.T, ctx context.Context, s *server, round string, n int)
 		case <-ctx.Done():
 			t.Fatalf("the transcript of %s never listed %d replay anchors: %d %.300s", round, n, tr.status, tr.raw)
 		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// lobbyLists checks the lobby lists the showing at page (round, seq its start, 10×, hash) with its
+// replay anchor registered in tx, in its JSON and its HTML, first running or shown and then, once
+// every event has been shown, shown; and that the showing's page states the anchor's seq and hash.
+func lobbyLists(t *testing.T, ctx context.Context, s *server, page, round string, seq int64, hash, tx string) {
+	t.Helper()
+	get := func(accept string) []byte {
+		req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"/", nil)
+		req.Header.Set("Accept", accept)
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		b, _ := io.ReadAll(r.Body)
+		if r.StatusCode != 200 {
+			t.Fatalf("GET / (%s): %d %.300s", accept, r.StatusCode, b)
+		}
+		return b
+	}
+	started := time.Unix(seq, 0).UTC().Format(time.RFC3339)
+	type line struct {
+		Page, Round, Started, Hash, Anchor, Tx string
+		Seq                                    int64
+		Speed                                  int
+		Running                                bool
+	}
+	for {
+		raw := get("application/json")
+		var lobby struct {
+			Showings []line `json:"showings"`
+		}
+		if err := json.Unmarshal(raw, &lobby); err != nil {
+			t.Fatalf("the lobby's JSON: %v %.300s", err, raw)
+		}
+		if len(lobby.Showings) != 1 {
+			t.Fatalf("the lobby lists %d showings, want 1: %.500s", len(lobby.Showings), raw)
+		}
+		got := lobby.Showings[0]
+		want := line{Page: page, Round: round, Started: started, Hash: hash, Anchor: "registered", Tx: tx, Seq: seq, Speed: 10, Running: got.Running}
+		if got != want {
+			t.Fatalf("the lobby's showing %+v, want %+v", got, want)
+		}
+		html := string(get("text/html"))
+		pill := `<span class="pill">shown</span>`
+		if got.Running {
+			pill = `<span class="pill live">showing</span>`
+		}
+		row := fmt.Sprintf(`<tr data-seq="%d"><td><a href="%s">%s</a> %s</td><td><a href="/r/%s">%s</a></td><td>10×</td><td>%s</td><td>registered, seq %d, tx <code>%s</code></td></tr>`,
+			seq, page, page, pill, round, round, started, seq, tx)
+		if !strings.Contains(html, row) {
+			t.Fatalf("the lobby's HTML lacks the row %s\n%.3000s", row, html[strings.Index(html, "<h2>Showings"):])
+		}
+		if !got.Running {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the showing never ended on the lobby")
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	r := s.call(ctx, "GET", page, "", nil)
+	for _, want := range []string{fmt.Sprintf(`seq <span id="anchor-seq">%d</span>`, seq), `<code id="anchor-hash">` + hash + `</code>`, "<code>" + tx + "</code>"} {
+		if r.status != 200 || !strings.Contains(string(r.raw), want) {
+			t.Fatalf("the showing's page lacks %s: %d %.2000s", want, r.status, r.raw)
 		}
 	}
 }
@@ -108,6 +179,8 @@ func TestShowingReplayAnchorChecksOnChain(t *testing.T) {
 		strings.TrimPrefix(page, s.url) != rp.Showing || len(body.Events) != len(prior.Events) {
 		t.Fatalf("replay %+v (started ≥ %d, page %s); the showing must leave the %d events as they were (now %d)", rp, start, page, len(prior.Events), len(body.Events))
 	}
+
+	lobbyLists(t, ctx, s, rp.Showing, round, rp.Seq, rp.Hash, rp.Tx)
 
 	code, checked, errOut := runAnchorCheck(ctx, nil, "--node", s.chain, s.url+"/v1/rounds/"+round+"/transcript")
 	want := fmt.Sprintf("ok   replay #1 (showing %s): tx %s… holds kind replay, round %s, seq %d ", rp.Showing, rp.Tx[:12], strings.TrimPrefix(round, "T-"), rp.Seq)

@@ -6,7 +6,8 @@
 //
 // Routes (Mount):
 //
-//	GET /                          the lobby: hosted tables gathering, live rounds, this week's board
+//	GET /                          the lobby: hosted tables gathering, live rounds, showings of
+//	                               recorded rounds, this week's board (JSON when asked for JSON)
 //	GET /t/{code}                  a hosted table: its code, who is there, and every way to join
 //	                               (the connector URL, `claude mcp add`, the HTTP routes with curl)
 //	GET /r/{round}                 a round's live page: the public feed (SSE), then the reveal
@@ -56,12 +57,12 @@ func ProtocolText() []byte { return bytes.Clone(protocolText) }
 
 // LiveRound is a round being played now, as the lobby lists it.
 type LiveRound struct {
-	Round   string   // "T-<n>"
-	Kind    string   // "practice" | "walkin" | "hosted" | ...
-	Format  string   // "blitz" | "short"
-	Turn    int      // the turn being played (0 before the first)
-	Phase   string   // the phase being played
-	Players []string // display names by seat
+	Round   string   `json:"round"`   // "T-<n>"
+	Kind    string   `json:"kind"`    // "practice" | "walkin" | "hosted" | ...
+	Format  string   `json:"format"`  // "blitz" | "short"
+	Turn    int      `json:"turn"`    // the turn being played (0 before the first)
+	Phase   string   `json:"phase"`   // the phase being played
+	Players []string `json:"players"` // display names by seat
 }
 
 // liveRounds lists the rounds being played now, newest first.
@@ -259,16 +260,27 @@ func (p *pages) lobby(c echo.Context) error {
 	ctx, cancel := p.ctx(c)
 	defer cancel()
 	data := struct {
-		Site      string
-		Hosted    []dotdotdot.HostedTable
-		Live      []LiveRound
-		Board     dotdotdot.BoardView
-		Kinds     []dotdotdot.TableKind
-		Gathering []dotdotdot.Gathering
-		Ratings   []dotdotdot.RatingRecord
-		Partial   bool // a list could not be read: the page says so instead of failing
-	}{Site: p.site(c), Kinds: dotdotdot.TableKinds()}
+		Site      string                   `json:"site"`
+		Hosted    []dotdotdot.HostedTable  `json:"hosted"`
+		Live      []LiveRound              `json:"live"`
+		Showings  []LobbyShowing           `json:"showings"`
+		Board     dotdotdot.BoardView      `json:"board"`
+		Kinds     []dotdotdot.TableKind    `json:"kinds"`
+		Gathering []dotdotdot.Gathering    `json:"gathering"`
+		Ratings   []dotdotdot.RatingRecord `json:"ratings"`
+		Partial   bool                     `json:"partial"` // a list could not be read: the page says so instead of failing
+	}{Site: p.site(c), Kinds: dotdotdot.TableKinds(), Showings: []LobbyShowing{}}
 	var err error
+	if ss, ok := p.o.Source.(ShowingsSource); ok {
+		recs, err := ss.RecentShowings(ctx, lobbyMax)
+		if err != nil {
+			p.o.Logger.Warn("lobby: showings unreadable", "err", err)
+			data.Partial = true
+		}
+		for _, sh := range recs {
+			data.Showings = append(data.Showings, lobbyShowing(sh))
+		}
+	}
 	if ks, ok := p.o.Source.(KindSource); ok {
 		if data.Gathering, err = ks.Gatherings(ctx); err != nil {
 			p.o.Logger.Warn("lobby: agent tables gathering unreadable", "err", err)
@@ -305,6 +317,9 @@ func (p *pages) lobby(c echo.Context) error {
 	}
 	if len(data.Board.Lines) > lobbyMax {
 		data.Board.Lines = data.Board.Lines[:lobbyMax]
+	}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, data)
 	}
 	return p.render(c, http.StatusOK, "lobby.html", data)
 }

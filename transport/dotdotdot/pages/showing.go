@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"arena/actors/dotdotdot"
+	"arena/storage"
 	"arena/transport/door"
 )
 
@@ -35,6 +36,45 @@ type ReplaySource interface {
 	Replays(ctx context.Context, round string) ([]dotdotdot.Replay, error)
 }
 
+// ShowingsSource lists the latest showings of every round when Source has it (*dotdotdot.Arena
+// does): the lobby lists them, running and shown, newest start first, at most n.
+type ShowingsSource interface {
+	RecentShowings(ctx context.Context, n int) ([]storage.Showing, error)
+}
+
+// LobbyShowing is a showing as the lobby lists it (HTML and JSON): its page, the recorded round,
+// the speed (1 is the recorded pace), when it started (RFC 3339, UTC; Seq is that Unix second,
+// the replay anchor's seq), whether it is still running, and its replay anchor (§5.5 kind
+// replay): Anchor "registered" with its Register Data transaction Tx (hex), or "pending" while
+// the chain actor has not answered.
+type LobbyShowing struct {
+	Page    string `json:"page"`
+	Round   string `json:"round"`
+	Seq     uint32 `json:"seq"`
+	Speed   int    `json:"speed"`
+	Started string `json:"started"`
+	Running bool   `json:"running"`
+	Hash    string `json:"hash"`
+	Anchor  string `json:"anchor"`
+	Tx      string `json:"tx,omitempty"`
+}
+
+// Replay anchor states as the lobby names them.
+const (
+	AnchorRegistered = "registered"
+	AnchorPending    = "pending"
+)
+
+// lobbyShowing translates a stored showing for the lobby.
+func lobbyShowing(sh storage.Showing) LobbyShowing {
+	l := LobbyShowing{Page: dotdotdot.ShowingPath(sh.Round, sh.Seq), Round: sh.Round, Seq: sh.Seq, Speed: sh.Speed,
+		Started: sh.Started.UTC().Format(time.RFC3339), Running: !sh.Ended, Hash: sh.Hash, Anchor: AnchorPending, Tx: sh.Tx}
+	if sh.Tx != "" {
+		l.Anchor = AnchorRegistered
+	}
+	return l
+}
+
 // EndShown is the end reason of a showing's feed once its last event has been shown.
 const EndShown = "shown"
 
@@ -55,6 +95,7 @@ type showingView struct {
 	Speed   int
 	Started string
 	Tx      string
+	Hash    string
 	Shown   int
 	Total   int
 	Ended   bool
@@ -76,7 +117,7 @@ func (p *pages) showing(c echo.Context) error {
 		return err
 	}
 	rv := newRoundView(p.o.Narrator, round, publicOnly(sh.Events))
-	v := showingView{roundView: rv, Seq: seq, Speed: sh.Speed, Started: sh.Started.UTC().Format(time.RFC3339), Tx: sh.Tx,
+	v := showingView{roundView: rv, Seq: seq, Speed: sh.Speed, Started: sh.Started.UTC().Format(time.RFC3339), Tx: sh.Tx, Hash: sh.Hash,
 		Shown: len(rv.Lines), Total: sh.Total, Ended: sh.Ended}
 	return p.render(c, http.StatusOK, "showing.html", map[string]any{"S": v, "R": v.roundView, "Site": p.site(c)})
 }
