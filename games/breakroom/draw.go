@@ -61,11 +61,21 @@ func (d *drawer) rand(label string, n uint64) uint64 {
 	if n <= 1 {
 		return 0
 	}
+	d.msg = append(d.msg[:0], label...)
+	return d.draw(n)
+}
+
+// draw is rand with the label's bytes written in d.msg already.
+func (d *drawer) draw(n uint64) uint64 {
+	if n <= 1 {
+		return 0
+	}
 	rem := -n % n // 2^64 mod n, in uint64 arithmetic
 	limit := -rem // 2^64 − rem; 0 stands for 2^64 when rem is 0 (every draw is kept)
-	d.msg = append(append(d.msg[:0], label...), 0, 0, 0, 0, 0)
+	at := len(d.msg) + 1
+	d.msg = append(d.msg, 0, 0, 0, 0, 0)
 	for c := uint32(0); ; c++ {
-		binary.BigEndian.PutUint32(d.msg[len(label)+1:], c)
+		binary.BigEndian.PutUint32(d.msg[at:], c)
 		d.mac.Reset()
 		d.mac.Write(d.msg)
 		d.sum = d.mac.Sum(d.sum[:0])
@@ -81,7 +91,8 @@ func (d *drawer) rand(label string, n uint64) uint64 {
 func Shuffle[T any](key []byte, label string, list []T) {
 	d := newDrawer(key)
 	for i := len(list) - 1; i >= 1; i-- {
-		j := d.rand(label+"/"+strconv.Itoa(i), uint64(i+1))
+		d.msg = strconv.AppendInt(append(append(d.msg[:0], label...), '/'), int64(i), 10)
+		j := d.draw(uint64(i + 1))
 		list[i], list[j] = list[j], list[i]
 	}
 }

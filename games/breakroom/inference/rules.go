@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
+	"hash"
 	"strconv"
 
 	"arena/games/breakroom"
@@ -32,9 +33,16 @@ func Deck(key []byte, round, size int) []int {
 // Salt is seat's salt in round (§2.2): hex of the first 16 bytes of
 // HMAC-SHA256(deal_key, "inference/r{round}/salt/{seat}"), 32 hex digits.
 func Salt(key []byte, round, seat int) string {
-	mac := hmac.New(sha256.New, key)
+	return salt(hmac.New(sha256.New, key), round, seat)
+}
+
+// salt is Salt with an HMAC keyed with deal_key already, reset before use, so a hand's deal
+// keys one HMAC for all its seats.
+func salt(mac hash.Hash, round, seat int) string {
+	mac.Reset()
 	mac.Write([]byte("inference/r" + strconv.Itoa(round) + "/salt/" + strconv.Itoa(seat)))
-	return hex.EncodeToString(mac.Sum(nil)[:16])
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(mac.Sum(sum[:0])[:16])
 }
 
 // Commit is a dealt value's commitment (§2.2): "sha256:" + hex(SHA-256(utf8(
@@ -69,9 +77,10 @@ type keyDealer struct {
 func (d keyDealer) deal(round int, seats []int) []dealt {
 	deck := Deck(d.key, round, d.deck)
 	out := make([]dealt, len(seats))
+	mac := hmac.New(sha256.New, d.key)
 	for k, s := range seats {
-		salt := Salt(d.key, round, s)
-		out[k] = dealt{value: deck[k], salt: salt, commit: Commit(d.matchID, round, s, deck[k], salt)}
+		sl := salt(mac, round, s)
+		out[k] = dealt{value: deck[k], salt: sl, commit: Commit(d.matchID, round, s, deck[k], sl)}
 	}
 	return out
 }
