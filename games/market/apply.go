@@ -261,7 +261,7 @@ func (t *txn) handle(caller string, body []byte) []byte {
 		if enrolled {
 			result = t.enrolmentView(t.player(pid))
 		} else {
-			pid, result = t.enroll(caller)
+			pid, result, rf = t.enroll(caller)
 		}
 	case ActSetTradingName:
 		result, rf = t.setTradingName(pid, &r)

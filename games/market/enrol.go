@@ -3,16 +3,23 @@ package market
 // enroll creates the caller's Player ("Enrolment"): the Player, its Inventory, the Starting
 // Assets issued from @issuance with one Ledger entry each, and one bump; the command record is
 // handle's.
-func (t *txn) enroll(owner string) (string, any) {
+func (t *txn) enroll(owner string) (string, any, *refusal) {
 	n := len(t.st.order) + 1
 	p := &Player{ID: t.st.opaqueID("pl_", "player", n), OwnerID: owner, EnrolledAt: t.now}
+	moves := make([]movement, 0, len(t.st.cfg.StartingAssets))
+	for _, h := range t.st.cfg.StartingAssets {
+		moves = append(moves, movement{Issuance, p.ID, h.AssetID, h.Quantity})
+	}
+	if rf := t.inRange(moves); rf != nil {
+		return "", nil, rf
+	}
 	t.putPlayer(p)
 	t.invMut(p.ID)
 	for _, h := range t.st.cfg.StartingAssets {
 		t.move(ReasonStartingAssets, Issuance, p.ID, h.AssetID, h.Quantity, LedgerRow{})
 	}
 	t.bump()
-	return p.ID, t.enrolmentView(p)
+	return p.ID, t.enrolmentView(p), nil
 }
 
 func (t *txn) enrolmentView(p *Player) enrolmentView {
@@ -64,6 +71,9 @@ func (t *txn) transfer(pid string, r *request) (any, *refusal) {
 	}
 	if t.inv(pid).available(r.assetID) < r.quantity {
 		return nil, refuse(CodeInsufficientAvailable, "the Available quantity does not cover the transfer")
+	}
+	if rf := t.inRange([]movement{{pid, r.toPlayerID, r.assetID, r.quantity}}); rf != nil {
+		return nil, rf
 	}
 	t.transfers++
 	id := t.st.opaqueID("tr_", "transfer", int(t.transfers))

@@ -120,12 +120,17 @@ func (t *txn) respond(pid string, r *request) (any, *refusal) {
 	if rf != nil {
 		return nil, rf
 	}
-	x = t.exMut(x.ID)
 	if r.decision == "decline" {
+		x = t.exMut(x.ID)
 		t.conclude(x, StatusDeclined)
 	} else {
+		fired, moves, funded := t.settlement(x, pid)
+		if rf := t.inRange(moves); rf != nil {
+			return nil, rf
+		}
+		x = t.exMut(x.ID)
 		x.Approvals = append(x.Approvals, Approval{Round: x.live().Number, Player: pid, ApprovedAt: t.now})
-		t.settle(x, pid, r.commandID)
+		t.settle(x, pid, r.commandID, fired, funded)
 	}
 	t.bump()
 	return t.exchangeView(x, pid, 0, maxRoundWindow, true), nil

@@ -53,22 +53,27 @@ func (st *State) drawLine(rule *Rule, exchange string) *string {
 	return &line
 }
 
-// settle settles approved Exchange x, answered by answerer ("Exchange", "Game Rules and the
-// story line", "unfunded has two causes"). The answering party must cover its own side from
-// its Available; then the matched rules' movements are worked in order on what each party
-// would have Available after the Settlement (Assets Reserved by other open Exchanges stay
-// unavailable), and a withdrawal beyond it fails the whole Settlement. Either failure concludes
-// the Exchange unfunded, moving nothing and releasing the author's reservation, identically
-// whatever the cause. Otherwise both directions move, then every rule movement, in one step,
-// and each party's ruleApplied/ruleNote is stored.
-func (t *txn) settle(x *Exchange, answerer, commandID string) {
+// movement is one Ledger movement a command would make: q of asset from one Inventory to
+// another.
+type movement struct {
+	from, to, asset string
+	q               int64
+}
+
+// settlement is what settling approved Exchange x, answered by answerer, would do ("Exchange",
+// "Game Rules and the story line", "unfunded has two causes"), decided without writing: funded
+// false when it concludes unfunded, else the matched rules and every movement in order (both
+// directions, then each rule movement). The answering party must cover its own side from its
+// Available; then the matched rules' movements are worked in order on what each party would
+// have Available after the Settlement (Assets Reserved by other open Exchanges stay
+// unavailable), and a withdrawal beyond it fails the whole Settlement.
+func (t *txn) settlement(x *Exchange, answerer string) (fired []firing, moves []movement, funded bool) {
 	live := x.live()
 	author := live.Author
 	give := x.side(live, author)
 	take := x.side(live, answerer)
 	if !t.covers(answerer, take) {
-		t.conclude(x, StatusUnfunded)
-		return
+		return nil, nil, false
 	}
 	// What each party would have Available after the Settlement, for the Assets rules touch.
 	avail := map[string]map[string]int64{author: {}, answerer: {}}
@@ -94,7 +99,6 @@ func (t *txn) settle(x *Exchange, answerer, commandID string) {
 		avail[party][asset] = v
 		return v
 	}
-	var fired []firing
 	for i := range t.st.cfg.Rules {
 		rule := &t.st.cfg.Rules[i]
 		if !t.matches(rule, live) {
@@ -112,13 +116,48 @@ func (t *txn) settle(x *Exchange, answerer, commandID string) {
 				v += m.Quantity
 			}
 			if v < 0 {
-				t.conclude(x, StatusUnfunded)
-				return
+				return nil, nil, false
 			}
 			avail[party][m.AssetID] = v
 		}
 		fired = append(fired, firing{rule: rule, line: t.st.drawLine(rule, x.ID)})
 	}
+	for _, h := range give {
+		moves = append(moves, movement{author, answerer, h.AssetID, h.Quantity})
+	}
+	for _, h := range take {
+		moves = append(moves, movement{answerer, author, h.AssetID, h.Quantity})
+	}
+	for _, f := range fired {
+		for _, m := range f.rule.Moves {
+			party := x.Proposer
+			if m.Party == partyCounterparty {
+				party = x.Counterparty
+			}
+			if m.Kind == moveGrant {
+				moves = append(moves, movement{Issuance, party, m.AssetID, m.Quantity})
+			} else {
+				moves = append(moves, movement{party, Treasury, m.AssetID, m.Quantity})
+			}
+		}
+	}
+	return fired, moves, true
+}
+
+// settle settles approved Exchange x, answered by answerer, as settlement decided (fired and
+// funded are its results): unfunded concludes the Exchange moving nothing and releasing the
+// author's reservation, identically whatever the cause; funded releases the reservation, moves
+// both directions, then every rule movement, in one step, and stores each party's
+// ruleApplied/ruleNote.
+func (t *txn) settle(x *Exchange, answerer, commandID string, fired []firing, funded bool) {
+	if !funded {
+		t.conclude(x, StatusUnfunded)
+		return
+	}
+	live := x.live()
+	author := live.Author
+	give := x.side(live, author)
+	take := x.side(live, answerer)
 	// Fundable: release, move both directions, then the rules in order.
 	t.reserve(author, give, -1)
 	row := LedgerRow{ExchangeID: x.ID, Issuer: answerer, CommandID: commandID}
