@@ -110,8 +110,8 @@ func houseSeedN(i int) [32]byte {
 }
 
 // Thirty whole house-only matches: the door refuses no house order set, house units move and
-// centres change hands, the answer from visible_state is the HouseView's, and a match replayed
-// from its seed writes the same bytes.
+// centres change hands, retreats and builds are ordered, and the answer from visible_state is the
+// HouseView's.
 func TestHouseOrdersPassTheDoorAndPlay(t *testing.T) {
 	const matches = 30
 	var total houseRun
@@ -146,6 +146,8 @@ func TestHouseOrdersPassTheDoorAndPlay(t *testing.T) {
 	t.Logf("%d matches: %d orders answers, %d units moved, %d centre changes", matches, total.answers, total.moves, total.changes)
 }
 
+// A house match played twice from one seed writes the same bytes, another seed other bytes, and
+// its log re-simulates line for line (Verify).
 func TestHouseMatchReplaysFromItsSeed(t *testing.T) {
 	a, b := playHouse(t, houseSeedN(7)), playHouse(t, houseSeedN(7))
 	if len(a.transcript) == 0 || !bytes.Equal(a.transcript, b.transcript) {
@@ -153,6 +155,9 @@ func TestHouseMatchReplaysFromItsSeed(t *testing.T) {
 	}
 	if c := playHouse(t, houseSeedN(8)); bytes.Equal(a.transcript, c.transcript) {
 		t.Fatal("two seeds wrote the same transcript")
+	}
+	if rep := VerifyJSONL(a.transcript); !rep.OK || rep.Checked == 0 {
+		t.Fatalf("the house match's log does not re-simulate: %+v", rep)
 	}
 }
 
