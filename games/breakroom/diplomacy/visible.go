@@ -168,19 +168,6 @@ type HouseView struct {
 	Step  string
 }
 
-var _ games.HousePlayer = Engine{}
-
-// HouseAnswer is the house policy: done in press, and an empty order set (all hold, all disband,
-// builds waived, removals by the civil-disorder rule) for orders.
-func (Engine) HouseAnswer(p games.Prompt, _ uint64) json.RawMessage {
-	for _, a := range p.Legal {
-		if a.Name == ActionDone {
-			return json.RawMessage(`{"action":"done"}`)
-		}
-	}
-	return json.RawMessage(`{"action":"orders","orders":[]}`)
-}
-
 // ranking is match_end.ranking (§6.10): {rank, seat, pubkey, name, score, power, centres, units,
 // solo, eliminated_year, civil_disorder}, best first.
 func (m *match) ranking() []map[string]any {
