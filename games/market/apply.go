@@ -30,10 +30,11 @@ const expiryBatch = 50
 // instant the request is handled. It first drains one expiry batch (Expire's pass), then
 // authenticates, parses, resolves the Player, replays a retried mutation's stored response
 // byte for byte (an accepted Command's only: a refused one left no record, so its retry is
-// run afresh), and only then runs the action. It does not change st: state' is st after
-// st.Commit(step.Delta), and the Ledger rows the request wrote are step.Delta.Ledger. Every
-// refusal is the protocol's envelope with one of ErrorCodes; nothing a caller sends panics.
-// Apply is pure.
+// run afresh), and only then runs the action. It does not change st's records (only the
+// Standing board's memo, which the next readStanding at a new State Version rebuilds): state'
+// is st after st.Commit(step.Delta), and the Ledger rows the request wrote are
+// step.Delta.Ledger. Every refusal is the protocol's envelope with one of ErrorCodes; nothing a
+// caller sends panics. Apply is pure.
 func Apply(st *State, caller string, body []byte, now time.Time) Step {
 	t := newTxn(st, now)
 	t.sweep()

@@ -36,15 +36,38 @@ func Standing(st *State, now time.Time) []byte {
 	return encode(standing(newTxn(st, now), now.UTC()))
 }
 
-// standing values every Player's Holdings (Reserved included: they are still its own) at the
-// configured Unit Prices, sorted by wealth descending then playerId, each with the name to
-// print.
+// standing is the Standing board at now as the request sees it ("readStanding is public
+// data"): the Players' rows of board, memoised in the State by State Version when the request
+// has written nothing (the rows then follow from the State alone), computed afresh otherwise.
 func standing(t *txn, now time.Time) standingView {
 	v := standingView{GameID: t.st.cfg.GameID, GeneratedAt: formatTime(now), StateVersion: t.version,
-		Prices: make([]priceView, 0, len(t.st.cfg.Assets)), Players: make([]standingPlayer, 0, len(t.st.order))}
+		Prices: make([]priceView, 0, len(t.st.cfg.Assets))}
 	for _, a := range t.st.cfg.Assets {
 		v.Prices = append(v.Prices, priceView{a.ID, a.UnitPrice})
 	}
+	if t.written() != [5]int{int(t.st.version), 0, 0, 0, 0} {
+		v.Players = board(t)
+		return v
+	}
+	if m := t.st.standing; m == nil || m.version != t.st.version {
+		t.st.standing = &standingMemo{version: t.st.version, players: board(t)}
+	}
+	v.Players = t.st.standing.players
+	return v
+}
+
+// standingMemo is the Standing board's Player rows at one State Version. The rows are never
+// written after they are built, so a view may carry the slice itself.
+type standingMemo struct {
+	version uint64
+	players []standingPlayer
+}
+
+// board values every Player's Holdings (Reserved included: they are still its own) at the
+// configured Unit Prices, sorted by wealth descending then playerId, each with the name to
+// print: linear in the Players, which is why standing memoises it.
+func board(t *txn) []standingPlayer {
+	out := make([]standingPlayer, 0, len(t.st.order))
 	players := make([]*Player, 0, len(t.st.order))
 	for _, id := range t.st.order {
 		players = append(players, t.player(id))
@@ -53,15 +76,15 @@ func standing(t *txn, now time.Time) standingView {
 	for i, p := range players {
 		inv := t.inv(p.ID)
 		w := wealth(inv, t.st.cfg.Assets)
-		v.Players = append(v.Players, standingPlayer{PlayerID: p.ID, PlayerName: names[i], TradingName: optStr(p.TradingName), Wealth: w})
+		out = append(out, standingPlayer{PlayerID: p.ID, PlayerName: names[i], TradingName: optStr(p.TradingName), Wealth: w})
 	}
-	slices.SortFunc(v.Players, func(a, b standingPlayer) int {
+	slices.SortFunc(out, func(a, b standingPlayer) int {
 		if c := cmp.Compare(b.Wealth, a.Wealth); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.PlayerID, b.PlayerID)
 	})
-	return v
+	return out
 }
 
 // wealth is inv's Holdings valued at the Unit Prices, saturating at ±(2^53−1): a configured

@@ -61,6 +61,10 @@ type State struct {
 	cmdOrder []cmdKey
 	ledger   []LedgerRow         // sequence = index + 1
 	entries  map[string][]uint64 // playerId → the sequences of its Ledger movements
+
+	// standing memoises the Standing board's rows (nil: none yet). It is derived data, not a
+	// record: Commit drops it, Clone does not copy it, and Snapshot leaves it out.
+	standing *standingMemo
 }
 
 // Player is one enrolled Owner's Player. OwnerID is private persistence: no output carries it.
@@ -287,6 +291,7 @@ func (st *State) Commit(d Delta) {
 	if d.StateVersion < st.version {
 		panic(fmt.Sprintf("market: commit state version %d below %d", d.StateVersion, st.version))
 	}
+	st.standing = nil // every Commit may change what the board shows
 	st.version, st.transfers = d.StateVersion, max(st.transfers, d.Transfers)
 	for _, p := range d.Players {
 		if _, ok := st.players[p.ID]; !ok {
@@ -374,6 +379,7 @@ func (st *State) unindex(d deadline) {
 // Clone is a deep copy of st: committing to either leaves the other as it was.
 func (st *State) Clone() *State {
 	c := *st
+	c.standing = nil
 	c.players = make(map[string]*Player, len(st.players))
 	for k, p := range st.players {
 		pp := *p
