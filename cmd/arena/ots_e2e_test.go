@@ -102,7 +102,7 @@ func TestServeOTSRoundPassesAnchorCheck(t *testing.T) {
 	var regs []map[string]any
 	var agents []string
 	// The owners' tokens: each card carries the key the arena holds under its owner's token.
-	ownerTokens := []string{"ots_" + strings.Repeat("4301", 16), "ots_" + strings.Repeat("4302", 16)}
+	ownerTokens := []string{"ots_" + strings.Repeat("4301", 10) + "abc", "ots_" + strings.Repeat("4302", 10) + "abc"}
 	for i, tok := range []uint64{4301, 4302} {
 		id := badge.NewAgentID(badge.Testnet, badge.TestnetRegistry, tok)
 		pub := dotdotdot.OTSKey(instanceKey, id.String(), dotdotdot.OTSGrant(ownerTokens[i])).Public().(ed25519.PublicKey)

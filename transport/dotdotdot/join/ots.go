@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"regexp"
@@ -146,25 +144,15 @@ func (h *otsHandlers) key(c echo.Context) error {
 	if err := CheckAgentID(b.Agent); err != nil {
 		return err
 	}
-	token, err := newOwnerToken()
-	if err != nil {
-		return err
-	}
+	token := randomToken("ots_")
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, map[string]string{"agent": b.Agent, "operator": h.ots.Instance,
 		"signing_key": canon.FormatKey(h.ots.Key(b.Agent, dotdotdot.OTSGrant(token))), "owner_token": token})
 }
 
-// ownerTokenPattern is an owner token: "ots_" and 64 lowercase hex digits (32 random bytes).
-var ownerTokenPattern = regexp.MustCompile(`^ots_[0-9a-f]{64}$`)
-
-func newOwnerToken() (string, error) {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return "ots_" + hex.EncodeToString(b[:]), nil
-}
+// ownerTokenPattern is an owner token as randomToken makes it: "ots_" and 43 base64url
+// characters (32 random bytes).
+var ownerTokenPattern = regexp.MustCompile(`^ots_[A-Za-z0-9_-]{43}$`)
 
 func (h *otsHandlers) join(c echo.Context) error {
 	if l := h.ots.Tables; l != nil {
@@ -203,7 +191,7 @@ func (h *otsHandlers) join(c echo.Context) error {
 			return door.Refuse(door.CodeUnauthorized, a.Agent+": owner_token is required: the token POST /v1/ots/key gave with the signing_key the card carries")
 		}
 		if !ownerTokenPattern.MatchString(a.OwnerToken) {
-			return door.Refuse(door.CodeBadRequest, a.Agent+": owner_token is \"ots_\" and 64 lowercase hex digits, as POST /v1/ots/key gives it")
+			return door.Refuse(door.CodeBadRequest, a.Agent+": owner_token is \"ots_\" and 43 base64url characters, as POST /v1/ots/key gives it")
 		}
 	}
 	if h.o.Resolver == nil {

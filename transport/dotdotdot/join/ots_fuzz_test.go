@@ -15,7 +15,7 @@ func FuzzOTSDoor(f *testing.F) {
 	for _, s := range []string{
 		`{"table":"practice","agents":[` + otsAgentJSON(otsA, "") + `]}`,
 		`{"table":"practice","agents":[{"agent":"` + otsA + `","owner_token":"` + otsTokenB + `"}]}`,
-		`{"table":"practice","agents":[{"agent":"` + otsA + `","owner_token":"ots_` + strings.Repeat("0", 64) + `","playbook":{"text":"x"}}]}`,
+		`{"table":"practice","agents":[{"agent":"` + otsA + `","owner_token":"ots_` + strings.Repeat("0", 43) + `","playbook":{"text":"x"}}]}`,
 		`{"table":"open","agents":[` + otsAgentJSON(otsB, "") + `]}`,
 		`{"agent":"` + otsA + `"}`, `{"text":"hi","dials":{"trust":3}}`, `[]`, `null`, `{"a":1,"A":2}`, ``,
 		`{"table":"practice","agents":[` + otsAgentJSON(otsA, "") + `],"agents":[]}`,

@@ -72,8 +72,8 @@ func otsKeyOf(agent, grant string) ed25519.PublicKey {
 
 // The owners' tokens: each card carries the key of its owner's token.
 var (
-	otsTokenA = "ots_" + strings.Repeat("a1", 32)
-	otsTokenB = "ots_" + strings.Repeat("b2", 32)
+	otsTokenA = "ots_" + strings.Repeat("a1", 21) + "A"
+	otsTokenB = "ots_" + strings.Repeat("b2", 21) + "B"
 	otsTokens = map[string]string{otsA: otsTokenA, otsB: otsTokenB}
 )
 
@@ -172,7 +172,7 @@ func TestOTSJoinNeedsTheOwnersToken(t *testing.T) {
 		{`{"table":"practice","agents":[` + with(otsA, "") + `]}`, 401, "unauthorized"},
 		{`{"table":"practice","agents":[` + with(otsA, own) + `]}`, 409, CodeSigningKeyMismatch},
 		{`{"table":"practice","agents":[` + with(otsA, otsTokenB) + `]}`, 409, CodeSigningKeyMismatch},
-		{`{"table":"practice","agents":[` + with(otsA, strings.ToUpper(otsTokenA)) + `]}`, 400, "bad_request"},
+		{`{"table":"practice","agents":[` + with(otsA, otsTokenA[:len(otsTokenA)-1]+"+") + `]}`, 400, "bad_request"},
 		{`{"table":"practice","agents":[` + with(otsA, otsTokenA+"0") + `]}`, 400, "bad_request"},
 		{`{"table":"practice","agents":[` + with(otsA, "pb_good") + `]}`, 400, "bad_request"},
 		{`{"table":"practice","agents":[` + otsAgentJSON(otsA, "") + `,` + with(otsB, own) + `]}`, 409, CodeSigningKeyMismatch},
