@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arena/actors"
@@ -293,8 +294,8 @@ func TestPaidTableLevers(t *testing.T) {
 }
 
 // TestPracticeVetoComesTooLate: on the chat clock the house seats answer a commit at once, so
-// a walk-in's commit answer closes the phase and its promises are sealed before any veto can
-// reach them; the veto of one is refused not_now with retry false (retrying can never
+// once their answers are in (the bubble at rest) the walk-in's commit answer has closed the
+// phase and its promises are sealed; the veto of one is refused not_now with retry false (retrying can never
 // succeed), through the same lever a door calls.
 func TestPracticeVetoComesTooLate(t *testing.T) {
 	inBubble(t, func(t *testing.T) {
@@ -331,6 +332,7 @@ func TestPracticeVetoComesTooLate(t *testing.T) {
 			}
 			break
 		}
+		synctest.Wait() // the house seats' commit answers, in flight when the walk-in's landed, are in
 		if _, err := e.a.Lever(ctx, token, j.Round, "veto", []byte(`{"ref":"a"}`)); !leverCode(err, "not_now", false) {
 			t.Fatalf("veto of a sealed promise: %v", err)
 		}
