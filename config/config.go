@@ -110,8 +110,9 @@ type Limits struct {
 	// Tables is the tables a caller opens (a Practice join, a hosted table, over HTTP or the
 	// chat seat): 20 at once, then one every 15 s.
 	Tables Limit `json:"tables"`
-	// Challenges is owner sign-in challenges (POST /v1/session/challenge): 30 at once, then one
-	// every 2 s.
+	// Challenges is owners' credentials: sign-in challenges (POST /v1/session/challenge) and
+	// off-the-shelf owner tokens (POST /v1/ots/key), one budget per address for both: 30 at
+	// once, then one every 2 s.
 	Challenges Limit `json:"challenges"`
 	// Feedback is feedback notes (POST /v1/feedback, the chat seat's feedback tool): 10 at once,
 	// then one every 30 s.

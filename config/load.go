@@ -126,7 +126,7 @@ var settings = []setting{
 	}},
 	{"limit-register", "ARENA_LIMIT_REGISTER", "walk-in registrations per client address, BURST/EVERY or off (default 20/30s)", func(c *Config, v string) error { return c.HTTP.Limits.Register.Set(v) }},
 	{"limit-tables", "ARENA_LIMIT_TABLES", "Practice and hosted tables opened per client address, BURST/EVERY or off (default 20/15s)", func(c *Config, v string) error { return c.HTTP.Limits.Tables.Set(v) }},
-	{"limit-challenges", "ARENA_LIMIT_CHALLENGES", "sign-in challenges per client address, BURST/EVERY or off (default 30/2s)", func(c *Config, v string) error { return c.HTTP.Limits.Challenges.Set(v) }},
+	{"limit-challenges", "ARENA_LIMIT_CHALLENGES", "owner credentials (sign-in challenges, off-the-shelf owner tokens) per client address, BURST/EVERY or off (default 30/2s)", func(c *Config, v string) error { return c.HTTP.Limits.Challenges.Set(v) }},
 	{"limit-feedback", "ARENA_LIMIT_FEEDBACK", "feedback notes per client address, BURST/EVERY or off (default 10/30s)", func(c *Config, v string) error { return c.HTTP.Limits.Feedback.Set(v) }},
 	{"limit-forwarded-for", "ARENA_LIMIT_FORWARDED_FOR", "the client address of the limits is the last X-Forwarded-For entry (a proxy on this host adds it): true or false", boolean(func(c *Config) *bool { return &c.HTTP.Limits.ForwardedFor })},
 	{"public-url", "ARENA_PUBLIC_URL", "DOTDOTDOT: the origin links and pages name, http(s)://HOST[:PORT][/PATH] (default http://<listen addr>)", str(func(c *Config) *string { return &c.Dotdotdot.PublicURL })},

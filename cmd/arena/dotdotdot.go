@@ -121,7 +121,8 @@ func (d *dotdotdotSide) attached(cfg config.Config, store *storage.Store, reg pr
 	}
 	d.join.Challenges, d.join.Forwarded = d.limits.challenges, d.limits.forwarded // limits.go
 	if d.join.OTS != nil {
-		d.join.OTS.Tables = d.limits.tables // off-the-shelf Practice tables count as the desk's do
+		d.join.OTS.Tables = d.limits.tables   // off-the-shelf Practice tables count as the desk's do
+		d.join.OTS.Keys = d.limits.challenges // an owner token is an owner's credential, as a sign-in challenge
 	}
 	return nil
 }

@@ -79,6 +79,11 @@ type OTSOptions struct {
 	// Tables limits POST /v1/ots/join per caller address (door.ClientAddr), as the desk's
 	// Practice tables are: past it, rate_limited (429). Nil: no limit.
 	Tables *door.Limiter
+	// Keys limits POST /v1/ots/key per caller address (door.ClientAddr): each answer is a fresh
+	// owner token, an owner's credential as a sign-in challenge is, so cmd/arena hands it the
+	// same budget as Options.Challenges. Past it, rate_limited (429, Retry-After), and no token
+	// is issued. Nil: no limit.
+	Keys *door.Limiter
 }
 
 // otsJoinBody is POST /v1/ots/join. playbook is a blitz.Playbook (strict); absent, the default.
@@ -142,6 +147,10 @@ func (h *otsHandlers) key(c echo.Context) error {
 		return err
 	}
 	if err := CheckAgentID(b.Agent); err != nil {
+		return err
+	}
+	// Only an issue counts: a malformed body never reaches the limiter (as the challenges').
+	if err := h.ots.Keys.Allow(door.ClientAddr(c.Request(), h.o.Forwarded)); err != nil {
 		return err
 	}
 	token := randomToken("ots_")

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,6 +20,7 @@ import (
 	"arena/games"
 	"arena/games/blitz"
 	"arena/games/canon"
+	"arena/transport/door"
 	"arena/transport/dotdotdot/codes"
 )
 
@@ -324,5 +327,53 @@ func TestOTSJoinAPaidSeat(t *testing.T) {
 	}
 	if code, m := v.do("POST", "/v1/ots/join", `{"table":"open","agents":[`+otsAgentJSON(otsA, "")+`,`+otsAgentJSON(otsB, "")+`]}`); code != 400 || m["code"] != "bad_request" {
 		t.Fatalf("two agents for a paid seat: %d %v", code, m)
+	}
+}
+
+// TestOTSKeysAreLimitedPerAddress: POST /v1/ots/key is limited per caller address by the
+// shared door.Limiter: past the burst, rate_limited (429, retry, Retry-After) in the door's
+// refusal shape and no owner_token; another address still gets its keys; a malformed body is
+// refused without spending the budget.
+func TestOTSKeysAreLimitedPerAddress(t *testing.T) {
+	v := newOTSEnv(t)
+	now := t0
+	lim := door.NewLimiter(door.Rate{Burst: 2, Every: time.Minute}, door.LimiterOptions{Now: func() time.Time { return now }})
+	v.e = echo.New()
+	v.e.HTTPErrorHandler = codes.ErrorHandler(slog.New(slog.DiscardHandler))
+	Mount(v.e, Options{Seater: &fakeSeater{}, Resolver: v.res,
+		OTS: &OTSOptions{Seater: v.seat, Instance: otsInstance, Key: otsKeyOf, Keys: lim}})
+	ask := func(addr, body string) (int, map[string]any, http.Header) {
+		req := httptest.NewRequest("POST", "/v1/ots/key", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.RemoteAddr = addr
+		rec := httptest.NewRecorder()
+		v.e.ServeHTTP(rec, req)
+		var m map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &m)
+		return rec.Code, m, rec.Header()
+	}
+	good := `{"agent":"` + otsA + `"}`
+	if code, m, _ := ask("198.51.100.7:4000", `{"agent":"`+otsA+`","x":1}`); code != 400 || m["code"] != "bad_request" {
+		t.Fatalf("a malformed body: %d %v", code, m)
+	}
+	for i := range 2 {
+		if code, m, _ := ask("198.51.100.7:4000", good); code != 200 || !ownerTokenPattern.MatchString(fmt.Sprint(m["owner_token"])) {
+			t.Fatalf("key %d: %d %v", i+1, code, m)
+		}
+	}
+	code, m, hdr := ask("198.51.100.7:4001", good)
+	if code != 429 || m["code"] != door.CodeRateLimited || m["retry"] != true || m["owner_token"] != nil || m["signing_key"] != nil ||
+		m["retry_after"] != float64(60) || hdr.Get("Retry-After") != "60" {
+		t.Fatalf("past the burst: %d %v %v", code, m, hdr)
+	}
+	if s, _ := m["error"].(string); s == "" {
+		t.Fatalf("refusal without error text: %v", m)
+	}
+	if code, m, _ := ask("203.0.113.9:4000", good); code != 200 || m["owner_token"] == nil {
+		t.Fatalf("another address: %d %v", code, m)
+	}
+	now = now.Add(time.Minute)
+	if code, m, _ := ask("198.51.100.7:4000", good); code != 200 || m["owner_token"] == nil {
+		t.Fatalf("after the next token comes: %d %v", code, m)
 	}
 }
