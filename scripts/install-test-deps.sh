@@ -8,6 +8,8 @@
 #     node_modules already matches the lock;
 #   - Debian's chromium for the browser tests, when apt-get is there and chromium is not (set
 #     ARENA_SKIP_CHROMIUM=1 to skip it).
+#   - Debian's etcd-server (the `etcd` binary the cluster tests start on loopback), the same way,
+#     when apt-get is there and etcd is not (set ARENA_SKIP_ETCD=1 to skip it).
 #   - geth (go-ethereum's node, for chain/evm's dev chain), built by scripts/build-geth.sh into
 #     a cache outside the clone keyed by its version (about two minutes the first time, then reused).
 # Without node/npm the client folders are skipped with a warning: the Go tests that need them
@@ -53,6 +55,19 @@ elif ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/de
       echo "install-test-deps: WARNING: chromium could not be installed; browser tests will skip" >&2
   else
     echo "install-test-deps: WARNING: chromium not installed and apt-get unavailable (or not root)" >&2
+  fi
+fi
+
+if [ -n "${ARENA_SKIP_ETCD:-}" ]; then
+  echo "install-test-deps: etcd-server skipped (ARENA_SKIP_ETCD)"
+elif ! command -v etcd >/dev/null 2>&1 && [ ! -x /usr/bin/etcd ]; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "install-test-deps: apt-get install etcd-server"
+    apt-get update -q >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends etcd-server >/dev/null ||
+      echo "install-test-deps: WARNING: etcd-server could not be installed; cluster tests will skip" >&2
+  else
+    echo "install-test-deps: WARNING: etcd not installed and apt-get unavailable (or not root); cluster tests will skip" >&2
   fi
 fi
 
