@@ -8,7 +8,12 @@
 // Usage:
 //   node agent.mjs --base http://127.0.0.1:8080 --game dilemma [--transport ws|http]
 //     [--host breakroom.localhost] [--name NAME] [--spoilers] [--sk HEX]
-//     [--reconnect-after N] [--probe-errors] [--survive-restart] [--timeout-s 120]
+//     [--reconnect-after N] [--probe-errors] [--probe-orders] [--survive-restart] [--timeout-s 120]
+//
+// --game diplomacy plays Diplomacy from the wire (diplomacy.mjs): press to chosen recipients,
+// orders with moves, supports and convoys, and an order set the door refuses (illegal_move) is
+// fixed and sent again. --probe-orders sends its first movement set with an order the door must
+// refuse. It fails if it is shown a private message it neither wrote nor was sent.
 //
 // --survive-restart: a connection the server loses (a restart, a kill -9) is not a failure: the
 // agent joins again with a fresh signed join until the server is back, and must be re-seated at
@@ -22,6 +27,7 @@ import { schnorr } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import WebSocket from 'ws';
+import { DiplomacyPlayer } from './diplomacy.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const base = new URL(args.base ?? 'http://127.0.0.1:8080');
@@ -37,6 +43,8 @@ const timeout = setTimeout(() => fail(`no match_end within ${args['timeout-s'] ?
   1000 * Number(args['timeout-s'] ?? 120));
 
 const seen = { turns: 0, moves: 0, events: 0, errors: [], reconnected: false, seat: null, match: null, probed: false };
+const dip = game === 'diplomacy' ? new DiplomacyPlayer(pubkey) : null;
+if (dip) { seen.diplomacy = dip.stats; seen.private_seen = 0; }
 
 function parseArgs(argv) {
   const out = {};
@@ -74,6 +82,15 @@ function chooseMove(yt) {
   if (!yt.visible_state || yt.visible_state.game !== game || typeof yt.visible_state.rules_version !== 'string') {
     fail(`visible_state lacks game/rules_version: ${JSON.stringify(yt.visible_state)}`);
   }
+  if (dip) {
+    let body;
+    try { body = dip.plan(yt); } catch (e) { fail(String(e)); }
+    if (args['probe-orders'] && !seen.orders_probed && body.action === 'orders' && yt.legal_actions[0].units && yt.legal_actions[0].removals === undefined) {
+      const bad = dip.probe(yt.visible_state, body.orders);
+      if (bad) { seen.orders_probed = true; body.orders = bad; }
+    }
+    return { type: 'move', v: 0, match_id: yt.match_id, round: yt.round, turn: yt.turn, ...body };
+  }
   const pick = legal[(seen.turns * 7) % legal.length];
   const move = { type: 'move', v: 0, match_id: yt.match_id, round: yt.round, turn: yt.turn, action: pick.action };
   if (pick.min !== undefined) move.amount = pick.min;
@@ -101,6 +118,16 @@ function checkEnd(end) {
   const ev = finalizeEvent({ kind: post.kind, created_at: Math.floor(Date.now() / 1000), tags: post.tags, content: post.content }, sk);
   if (!verifyEvent(ev) || ev.pubkey !== pubkey) fail('the nostr_post does not sign as a Nostr event');
   return ev.id;
+}
+
+// checkPrivate fails on a Diplomacy private message shown to a seat that neither wrote it nor
+// is among its recipients (breakroom-games §6.5: who talked to whom is private until the end).
+function checkPrivate(ev) {
+  if (!ev || ev.type !== 'message_private') return;
+  seen.private_seen++;
+  if (ev.reveal !== 'end' || (ev.seat !== seen.seat && !(ev.to ?? []).includes(seen.seat))) {
+    fail(`shown another seat's private press: ${JSON.stringify(ev)}`);
+  }
 }
 
 function done(end) {
@@ -176,7 +203,8 @@ function playWS(isReconnect) {
           seen.probed = true;
           send({ type: 'move', v: 0, match_id: m.match_id, round: m.round, turn: m.turn, action: 'no_such_action' });
         }
-        send(chooseMove(m));
+        seen.pending = chooseMove(m);
+        send(seen.pending);
         seen.answered = at;
         seen.moves++;
         if (survive) say({ step: 'moved', round: m.round, turn: m.turn });
@@ -184,9 +212,15 @@ function playWS(isReconnect) {
       }
       case 'event':
         seen.events++;
+        if (dip) checkPrivate(m.event);
         break;
       case 'error':
         seen.errors.push(m.code);
+        if (dip && m.code === 'illegal_move' && seen.pending?.action === 'orders') {
+          seen.pending = { ...seen.pending, orders: dip.fix(seen.pending.orders, m.detail) };
+          send(seen.pending);
+          break;
+        }
         if (!(args['probe-errors'] && m.code === 'illegal_move' && seen.errors.length === 1)) fail(`error from the server: ${JSON.stringify(m)}`);
         break;
       case 'match_end':
@@ -291,7 +325,12 @@ async function playHTTP() {
       if (bad.status !== 400 || bad.body.code !== 'illegal_move') fail(`illegal move: ${bad.status} ${JSON.stringify(bad.body)}`);
       seen.errors.push(bad.body.code);
     }
-    const r = await call('POST', `/v0/matches/${joined.match_id}/move`, body, token);
+    let r = await call('POST', `/v0/matches/${joined.match_id}/move`, body, token);
+    while (dip && body.action === 'orders' && r.status === 400 && r.body.code === 'illegal_move') {
+      seen.errors.push(r.body.code);
+      body.orders = dip.fix(body.orders, r.body.detail);
+      r = await call('POST', `/v0/matches/${joined.match_id}/move`, body, token);
+    }
     if (survive && r.status === 401) { token = await rejoin(); continue; }
     if (r.status !== 200 || r.body.ok !== true) {
       // The deadline may have passed while we chose: a stale turn is the server being right.
