@@ -3,6 +3,7 @@ package diplomacy
 import (
 	"encoding/binary"
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"arena/games"
@@ -42,11 +43,14 @@ func (Engine) HouseAnswer(p games.Prompt, seed uint64) json.RawMessage {
 // seed (8 bytes, big-endian), so the same state and seed give the same set (§1.6). Every order is
 // kept only if s.CheckOrders accepts the set with it, so the set always passes the door (§6.7).
 //
-//   - Movement: each unit, in province order, holds one time in ten, supports an earlier own
-//     unit's move or hold (one it can reach the destination or place of) two times in ten, and
-//     otherwise (or when it has none to support) moves to a neighbour (§6.12 options) that no
-//     earlier unit of p is moving to: three times in four to a supply centre p does not own when
-//     one is in reach, else to any. A move the door refuses becomes a hold.
+//   - Movement: first, one time in three, a convoy when p has one (houseConvoy): a fleet of p at
+//     sea convoys an army of p from a coast beside it to another coast beside it that no unit of
+//     p stands on, the army ordered "via convoy"; both orders are kept only if the door takes
+//     both. Then each other unit, in province order, holds one time in ten, supports an earlier
+//     own unit's move or hold (one it can reach the destination or place of) two times in ten,
+//     and otherwise (or when it has none to support) moves to a neighbour (§6.12 options) that
+//     no unit of p is moving to already: three times in four to a supply centre p does not own
+//     when one is in reach, else to any. A move the door refuses becomes a hold.
 //   - Retreats: each dislodged unit retreats to a drawn place of its list, or disbands when the
 //     list is empty.
 //   - Adjustments: builds on drawn free home centres (a fleet one time in three where a fleet can
@@ -69,8 +73,15 @@ func HouseOrders(s State, p board.Power, seed uint64) []string {
 		options := s.Options(p)
 		taken := map[string]bool{}
 		dest := map[string]string{} // province -> the province its unit moves to, "" for a hold
+		if c, ok := houseConvoy(s, p, draw); ok && tryAll(&set, s, p, c.fleet, c.army) {
+			taken[c.to] = true
+			dest[c.from], dest[c.at] = c.to, ""
+		}
 		for _, u := range s.UnitsOf(p) {
 			self := letter(u.Type) + " " + string(u.Loc)
+			if _, ordered := dest[u.Loc.Province()]; ordered {
+				continue
+			}
 			switch k := draw(string(u.Loc)+"/act", 10); {
 			case k == 0:
 				try(self + " H")
@@ -154,6 +165,69 @@ func HouseOrders(s State, p board.Power, seed uint64) []string {
 		}
 	}
 	return set
+}
+
+// convoyPlan is one convoy of the house's: the fleet's order and the army's, the army's province
+// (from), the fleet's (at) and the destination (to).
+type convoyPlan struct {
+	fleet, army  string
+	from, at, to string
+}
+
+// houseConvoy draws the house's convoy for p in s (HouseOrders): one time in three, one of the
+// convoys a fleet of p at sea can give to an army of p on a coast adjacent to it, to another
+// coast adjacent to it with no unit of p on it; ok is false when none is drawn or none exists.
+func houseConvoy(s State, p board.Power, draw func(string, int) int) (convoyPlan, bool) {
+	if draw("convoy", 3) != 0 {
+		return convoyPlan{}, false
+	}
+	own := map[string]board.Unit{}
+	for _, u := range s.UnitsOf(p) {
+		own[u.Loc.Province()] = u
+	}
+	var all []convoyPlan
+	for _, f := range s.UnitsOf(p) {
+		if r, _ := board.Lookup(f.Loc.Province()); f.Type != board.Fleet || r.Kind != board.Sea {
+			continue
+		}
+		var coasts []string
+		for _, l := range board.FleetNeighbours(f.Loc) {
+			if r, _ := board.Lookup(l.Province()); r.Kind == board.Coastal && !slices.Contains(coasts, l.Province()) {
+				coasts = append(coasts, l.Province())
+			}
+		}
+		for _, from := range coasts {
+			a, ok := own[from]
+			if !ok || a.Type != board.Army {
+				continue
+			}
+			for _, to := range coasts {
+				if _, mine := own[to]; to == from || mine {
+					continue
+				}
+				all = append(all, convoyPlan{
+					fleet: "F " + string(f.Loc) + " C A " + from + " - " + to,
+					army:  "A " + from + " - " + to + " via convoy",
+					from:  from, at: f.Loc.Province(), to: to,
+				})
+			}
+		}
+	}
+	if len(all) == 0 {
+		return convoyPlan{}, false
+	}
+	return all[draw("convoy/which", len(all))], true
+}
+
+// tryAll appends texts to *set when the door (s.CheckOrders) takes the set with all of them, and
+// reports whether it did; otherwise *set is unchanged.
+func tryAll(set *[]string, s State, p board.Power, texts ...string) bool {
+	next := append(append([]string(nil), *set...), texts...)
+	if _, err := s.CheckOrders(p, next); err != nil {
+		return false
+	}
+	*set = next
+	return true
 }
 
 // houseViewOf reads a HouseView from a seat's visible_state (§6.12): the phase, the units of

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -201,4 +204,56 @@ func TestHouseAdjustments(t *testing.T) {
 	if len(a) != 2 || a[0] != b[0] || a[1] != b[1] {
 		t.Errorf("the same seed drew %v and %v", a, b)
 	}
+}
+
+// The house convoys sometimes: over thirty seeded house-only matches, some movement order sets
+// hold a convoy, each one with the army it convoys ordered "via convoy" to the same place in the
+// same set, and some of those armies arrive. The door refused none (playHouse fails on a
+// refusal).
+func TestHouseConvoys(t *testing.T) {
+	const matches = 30
+	convoys, arrived := 0, 0
+	for i := 0; i < matches; i++ {
+		r := playHouse(t, houseSeedN(i))
+		for _, l := range bytes.Split(bytes.TrimSpace(r.transcript), []byte("\n")) {
+			var v struct {
+				Type    string
+				Orders  json.RawMessage
+				Results []struct{ Order, Result string }
+			}
+			if err := json.Unmarshal(l, &v); err != nil {
+				t.Fatal(err)
+			}
+			switch v.Type {
+			case "orders":
+				var byPower map[string][]string
+				if err := json.Unmarshal(v.Orders, &byPower); err != nil {
+					t.Fatalf("orders line %s: %v", l, err)
+				}
+				for p, os := range byPower {
+					for _, o := range os {
+						fleet, army, ok := strings.Cut(o, " C ")
+						if !ok {
+							continue
+						}
+						convoys++
+						from, to, _ := strings.Cut(army, " - ")
+						if !slices.Contains(os, from+" - "+to+" via convoy") || !strings.HasPrefix(fleet, "F ") {
+							t.Errorf("match %d: %s's %q without its army's convoyed move in %v", i, p, o, os)
+						}
+					}
+				}
+			case "adjudication":
+				for _, res := range v.Results {
+					if strings.HasSuffix(res.Order, " via convoy") && res.Result == "succeeds" {
+						arrived++
+					}
+				}
+			}
+		}
+	}
+	if convoys == 0 || arrived == 0 {
+		t.Fatalf("%d house convoys in %d matches, %d convoyed armies arrived", convoys, matches, arrived)
+	}
+	t.Logf("%d matches: %d convoys, %d convoyed armies arrived", matches, convoys, arrived)
 }
