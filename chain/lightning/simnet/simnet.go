@@ -632,4 +632,3 @@ func freePorts(k int) ([]int, error) {
 	}
 	return ports, nil
 }
-
