@@ -79,17 +79,21 @@ func (s *Store) WardenView(fn func(WardenTx) error) error {
 	return s.db.View(func(tx *bolt.Tx) error { return fn(WardenTx{tx}) })
 }
 
+// Scan calls fn with every key under prefix and its raw JSON value, in key order, in the
+// transaction.
+func (w WardenTx) Scan(prefix string, fn func(key string, v []byte) error) error {
+	c := w.tx.Bucket([]byte(BucketWardenState)).Cursor()
+	for k, v := c.Seek([]byte(prefix)); k != nil && strings.HasPrefix(string(k), prefix); k, v = c.Next() {
+		if err := fn(string(k), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // WardenKeys calls fn with every key under prefix and its raw JSON value, in key order.
 func (s *Store) WardenKeys(prefix string, fn func(key string, v []byte) error) error {
-	return s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket([]byte(BucketWardenState)).Cursor()
-		for k, v := c.Seek([]byte(prefix)); k != nil && strings.HasPrefix(string(k), prefix); k, v = c.Next() {
-			if err := fn(string(k), v); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return s.db.View(func(tx *bolt.Tx) error { return WardenTx{tx}.Scan(prefix, fn) })
 }
 
 func wardenStateKey(k string) bool {
