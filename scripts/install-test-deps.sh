@@ -12,6 +12,9 @@
 #     when apt-get is there and etcd is not (set ARENA_SKIP_ETCD=1 to skip it).
 #   - geth (go-ethereum's node, for chain/evm's dev chain), built by scripts/build-geth.sh into
 #     a cache outside the clone keyed by its version (about two minutes the first time, then reused).
+#   - btcd, btcctl, lnd and lncli (a real Lightning simnet for chain/lightning's tests), built by
+#     scripts/build-lnd.sh from the tools module scripts/lndtools into the same cache, keyed by
+#     the pinned versions and that module's go.sum (about 80 s the first time, then reused).
 # Without node/npm the client folders are skipped with a warning: the Go tests that need them
 # then skip loudly, saying so.
 set -euo pipefail
@@ -65,10 +68,11 @@ elif ! command -v etcd >/dev/null 2>&1 && [ ! -x /usr/bin/etcd ]; then
     echo "install-test-deps: apt-get install etcd-server"
     apt-get update -q >/dev/null || true
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends etcd-server >/dev/null ||
-      echo "install-test-deps: WARNING: etcd-server could not be installed; cluster tests will skip" >&2
+      echo "install-test-deps: WARNING: etcd-server could not be installed; the cluster tests will fail" >&2
   else
-    echo "install-test-deps: WARNING: etcd not installed and apt-get unavailable (or not root); cluster tests will skip" >&2
+    echo "install-test-deps: WARNING: etcd not installed and apt-get unavailable (or not root); the cluster tests will fail" >&2
   fi
 fi
 
 scripts/build-geth.sh >/dev/null
+scripts/build-lnd.sh >/dev/null

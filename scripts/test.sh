@@ -17,5 +17,8 @@ if [ -x scripts/install-test-deps.sh ]; then scripts/install-test-deps.sh; fi
 # chain/evm's tests run this geth --dev (built and cached by install-test-deps.sh above).
 ARENA_GETH="$(scripts/build-geth.sh)"
 export ARENA_GETH
+# chain/lightning/simnet's tests run btcd and two lnd nodes on simnet (built and cached the same way).
+ARENA_LND_TOOLS="$(scripts/build-lnd.sh)"
+export ARENA_LND_TOOLS
 go vet ./...
 go test -race -count=1 -timeout 15m ./...
