@@ -183,6 +183,9 @@ func (a *paidActor) Receive(ctx actor.Context) {
 		if t := a.byID[h.Table]; h.shown != nil && t != nil && t.written != t.status {
 			c = *h.shown
 		}
+		if h.join.Kind == "ots" && c.Status == storage.PaidSeated && c.Seat > 0 { // §5.2: editable until scouting ends
+			c.PlaybookToken = a.p.a.playbookToken(h.Table, c.Seat)
+		}
 		ctx.Respond(&paidHoldView{OK: true, Hold: h.PaidHold, TokenHash: h.tokenHash, Accounts: h.accounts, Check: c})
 	case *paidTableGet:
 		t := a.byRound[m.Round]
