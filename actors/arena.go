@@ -214,7 +214,9 @@ func (a *Arena) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
-	a.system.Shutdown()
+	if !a.system.IsStopped() { // a cluster member's Leave has stopped it already
+		a.system.Shutdown()
+	}
 	if err != nil {
 		return fmt.Errorf("actors: shutdown: %w", err)
 	}

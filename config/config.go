@@ -60,6 +60,8 @@ type Config struct {
 	Breakroom Breakroom `json:"breakroom"`
 	Warden    Warden    `json:"warden"`
 	Market    Market    `json:"market"`
+	// Cluster is the protoactor cluster to join; its zero Etcd runs the server alone.
+	Cluster Cluster `json:"cluster"`
 }
 
 // Pace overrides the clocks of DOTDOTDOT's walk-in, practice and hosted tables (§4.4, §4.5,
@@ -166,6 +168,7 @@ func Default() Config {
 		Addr:         ":8080",
 		DataDir:      "./data",
 		InstanceName: "arena",
+		Cluster:      Cluster{Name: "arena", Host: "127.0.0.1"},
 		LogFormat:    "text",
 		LogLevel:     "info",
 		HTTP: HTTP{
@@ -282,5 +285,6 @@ func (c Config) Validate() error {
 	c.Breakroom.validate(bad)
 	c.Market.validate(bad)
 	c.validateSites(bad)
+	c.Cluster.validate(bad)
 	return errors.Join(errs...)
 }

@@ -89,6 +89,17 @@ var settings = []setting{
 	{"operator-token", "ARENA_OPERATOR_TOKEN", "bearer token for /ops (default: <data>/operator.token, generated)", str(func(c *Config) *string { return &c.OperatorToken })},
 	{"log-format", "ARENA_LOG_FORMAT", "log format: text or json", str(func(c *Config) *string { return &c.LogFormat })},
 	{"log-level", "ARENA_LOG_LEVEL", "log level: debug, info, warn, error", str(func(c *Config) *string { return &c.LogLevel })},
+	{"cluster", "ARENA_CLUSTER", "join a protoactor cluster through etcd, etcd://HOST:PORT[,HOST:PORT...] (default none: run alone)", str(func(c *Config) *string { return &c.Cluster.Etcd })},
+	{"cluster-name", "ARENA_CLUSTER_NAME", "with --cluster: the cluster's name (default arena)", str(func(c *Config) *string { return &c.Cluster.Name })},
+	{"cluster-host", "ARENA_CLUSTER_HOST", "with --cluster: the host this member's remote binds and advertises (default 127.0.0.1)", str(func(c *Config) *string { return &c.Cluster.Host })},
+	{"cluster-port", "ARENA_CLUSTER_PORT", "with --cluster: this member's remote port (default 0: a free one)", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("want a port number, got %q", v)
+		}
+		c.Cluster.Port = n
+		return nil
+	}},
 	{"chain-node", "ARENA_CHAIN_NODE", "Concordium node gRPC address HOST:PORT (default: embedded devchain)", str(func(c *Config) *string { return &c.ChainNode })},
 	{"chain-tls", "ARENA_CHAIN_TLS", "dial the chain node with TLS: true or false", func(c *Config, v string) error {
 		b, err := strconv.ParseBool(v)

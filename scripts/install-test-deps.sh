@@ -68,9 +68,9 @@ elif ! command -v etcd >/dev/null 2>&1 && [ ! -x /usr/bin/etcd ]; then
     echo "install-test-deps: apt-get install etcd-server"
     apt-get update -q >/dev/null || true
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends etcd-server >/dev/null ||
-      echo "install-test-deps: WARNING: etcd-server could not be installed; cluster tests will skip" >&2
+      echo "install-test-deps: WARNING: etcd-server could not be installed; the cluster tests will fail" >&2
   else
-    echo "install-test-deps: WARNING: etcd not installed and apt-get unavailable (or not root); cluster tests will skip" >&2
+    echo "install-test-deps: WARNING: etcd not installed and apt-get unavailable (or not root); the cluster tests will fail" >&2
   fi
 fi
 

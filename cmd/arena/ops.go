@@ -20,12 +20,12 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops showing ROUND [--speed N] | ops feedback | ops handles | ops revoke-handle NAME | ops market keys create OWNER_ID|list|revoke ID | ops market admin [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops members | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops showing ROUND [--speed N] | ops feedback | ops handles | ops revoke-handle NAME | ops market keys create OWNER_ID|list|revoke ID | ops market admin [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
-const opsUsage = `usage: arena ops tables|restart ID|stop ID|check NAME|showcase [FORMAT]|showing ROUND|feedback|handles|revoke-handle NAME [flags]
+const opsUsage = `usage: arena ops tables|members|restart ID|stop ID|check NAME|showcase [FORMAT]|showing ROUND|feedback|handles|revoke-handle NAME [flags]
        arena ops market keys create OWNER_ID [--name NAME] | market keys list | market keys revoke ID | market admin [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, or lists
@@ -43,6 +43,8 @@ run at once, one per round.
 check runs one of the server's consistency checks (paid: the paid tables' ledger against the
 escrow; ratings: every rating against its rated rounds, every rated round against its table) and prints each finding as a JSON line, or NAME: ok; it exits 1 when there is a finding
 (or the server could not be asked), 2 when the server has no check NAME.
+members lists the cluster's members as the server last saw them (from its /healthz: no token
+needed), this server's own marked with *; a server run without --cluster says it runs alone.
 handles lists Break Room's handles (NIP-05 names), the revoked ones with when and why;
 revoke-handle NAME revokes one (--reason says why): the name stops resolving and stays taken,
 the key keeps its record and may claim another name. Both ask the Break Room site (--host).
@@ -110,6 +112,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		// The market's: opsMarket, below.
 	case len(pos) == 2 && pos[0] == "check":
 		method, path = http.MethodGet, "/ops/checks/"+url.PathEscape(pos[1])
+	case len(pos) == 1 && pos[0] == "members":
+		// The public /healthz's: opsMembers, below (no operator token needed).
 	case (len(pos) == 1 || len(pos) == 2) && pos[0] == "showcase":
 		method, path = http.MethodPost, "/ops/showcase"
 	case len(pos) == 2 && pos[0] == "showing":
@@ -120,6 +124,11 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	env := config.ClientEnv(getenv)
 	base := firstOf(*server, env.Server, "http://127.0.0.1:8080")
+	if pos[0] == "members" {
+		mctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		return opsMembers(mctx, strings.TrimRight(base, "/"), *asJSON, stdout, stderr)
+	}
 	tok := firstOf(*token, env.OperatorToken)
 	if tok == "" {
 		t, err := config.ReadOperatorToken(firstOf(*data, env.DataDir, "./data"))

@@ -156,6 +156,13 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		return err
 	}
 	defer stopRuntime(rt, log)
+	member, err := joinCluster(cfg, rt, log)
+	if err != nil {
+		return err
+	}
+	if member != nil {
+		defer member.Leave() // before the actor tree stops (defers run last first)
+	}
 	if err := dot.attached(cfg, store, reg); err != nil {
 		return err
 	}
@@ -169,6 +176,7 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		// /healthz reports the node anchors go to (the embedded devchain's loopback port
 		// too): `arena anchor-check URL` reads it when no --node is given.
 		ChainNode: ch.addr,
+		Cluster:   clusterHealth(member),
 		Health: func(ctx context.Context) error {
 			_, err := rt.Tables(ctx) // reads the database: a closed or broken file fails here
 			return err

@@ -79,6 +79,9 @@ type Options struct {
 	// (HOST:PORT) this arena anchors to, the embedded devchain's loopback port included, so
 	// `arena anchor-check URL` finds the node without --node.
 	ChainNode string
+	// Cluster, when set, is reported by /healthz as "cluster": the membership as the cluster
+	// last published it ({"self": {id, address}, "members": [...]}); nil when running alone.
+	Cluster func() any
 	// Card, when set and returning bytes, is the card served instead of CardOf(Identity), byte
 	// for byte: the card written by chain/badge and anchored on chain (§4.3: its SHA-256 is the
 	// registry's metadata_hash, so it must not be re-serialised).
@@ -124,7 +127,15 @@ func MountGlobal(e *echo.Echo, o Options) {
 					"error": "the arena cannot serve: see the server log", "code": "unavailable"}, o.ChainNode))
 			}
 		}
-		return c.JSON(http.StatusOK, withNode(map[string]string{"status": "ok"}, o.ChainNode))
+		ok := withNode(map[string]string{"status": "ok"}, o.ChainNode)
+		if o.Cluster != nil {
+			body := map[string]any{"cluster": o.Cluster()}
+			for k, v := range ok {
+				body[k] = v
+			}
+			return c.JSON(http.StatusOK, body)
+		}
+		return c.JSON(http.StatusOK, ok)
 	}
 	e.GET("/healthz", health)
 	e.HEAD("/healthz", bodiless(health))
