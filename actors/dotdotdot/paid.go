@@ -335,7 +335,7 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	switch {
 	case j.Kind == "ots" && j.Playbook == nil, j.Kind != "ots" && j.Playbook != nil:
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "an off-the-shelf seat (kind ots) and a playbook go together")
-	case j.Kind == "ots" && j.OTSGrant == "":
+	case j.Kind == "ots" && !grantPattern.MatchString(j.OTSGrant):
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "an off-the-shelf seat needs the grant of its owner's token: the key its card carries (OTSKey)")
 	case j.Kind == "ots":
 		if err := j.Playbook.Check(); err != nil {
