@@ -12,6 +12,8 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -480,4 +482,84 @@ func TestStakeCrashAtEveryStep(t *testing.T) {
 		}
 		r.invariant(minted)
 	}
+}
+
+// TestStakeX402FetchV1 pays both stakes of a match with the real x402 v1 client (x402-fetch
+// 1.2.0, a viem wallet client as the signer) against the door and a geth dev chain whose chain
+// id is Base Sepolia's (84532: x402 v1 signs under its network name's id). Both stakes clear on
+// chain, the balances move by the stake, the match goes LIVE, and each client reads its
+// settlement from X-PAYMENT-RESPONSE.
+func TestStakeX402FetchV1(t *testing.T) {
+	chain := evmtest.StartChain(t, 84532)
+	r := newRig(t, chain)
+	r.doors.Rail.V1Network = "base-sepolia" // the v1 rail: x402-fetch pays only named networks
+	a, b := r.register(0x61, "steadfast"), r.register(0x62, "gambler")
+	minted := map[x402.Address]int64{a.wallet: 3 * testStake, b.wallet: 3 * testStake}
+	for w, v := range minted {
+		chain.Mint(t, w, v)
+	}
+	id := r.pair(a, b)
+	dir := clientDir(t)
+	for i, p := range []player{a, b} {
+		in, _ := json.Marshal(map[string]any{"url": r.srv.URL + "/v1/warden/matches/" + id + "/stake", "token": p.token,
+			"privateKey": fmt.Sprintf("0x%x", p.key.Serialize()), "rpc": chain.URL, "maxValue": testStake})
+		cmd := exec.Command("node", filepath.Join(dir, "pay.mjs"))
+		cmd.Dir = dir
+		cmd.Stdin = bytes.NewReader(in)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("pay.mjs: %v\n%s", err, stderr.String())
+		}
+		var res struct {
+			Status          int            `json:"status"`
+			Body            map[string]any `json:"body"`
+			PaymentResponse map[string]any `json:"paymentResponse"`
+		}
+		if err := json.Unmarshal(out, &res); err != nil {
+			t.Fatalf("pay.mjs printed %q", out)
+		}
+		want := StatusStaking
+		if i == 1 {
+			want = StatusLive
+		}
+		if res.Status != 200 || res.Body["status"] != "cleared" || res.Body["match_status"] != want ||
+			res.PaymentResponse["success"] != true || res.PaymentResponse["transaction"] != res.Body["ref"] ||
+			res.PaymentResponse["payer"] != p.wallet.String() {
+			t.Fatalf("seat %d: %s", i, out)
+		}
+		if got := chain.Balance(t, p.wallet); got != 2*testStake {
+			t.Fatalf("seat %d balance %d", i, got)
+		}
+	}
+	if got := chain.Balance(t, r.payTo); got != 2*testStake {
+		t.Fatalf("stake account %d", got)
+	}
+	var versions []int
+	if err := r.store.WardenPayments(func(p storage.WardenPayment) error { versions = append(versions, p.Version); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 2 || versions[0] != 1 || versions[1] != 1 {
+		t.Fatalf("payment versions %v, want two x402 v1", versions)
+	}
+	r.invariant(minted)
+}
+
+// clientDir is testclient/, installed from its lock (npm ci) when node_modules is missing, as
+// scripts/install-test-deps.sh does.
+func clientDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("testclient")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "x402-fetch")); err != nil {
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+		}
+	}
+	return dir
 }
