@@ -178,9 +178,7 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	}
 	defer func() { _ = a.Shutdown(context.Background()) }()
 
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
+	before := settledHeap()
 
 	game := o.Engine.Manifest().ID
 	began := time.Now()
@@ -231,9 +229,7 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	measured := false
 	measure := func() error {
 		measured = true
-		runtime.GC()
-		var after runtime.MemStats
-		runtime.ReadMemStats(&after)
+		after := settledHeap()
 		if o.HeapProfile != nil {
 			if err := pprof.WriteHeapProfile(o.HeapProfile); err != nil {
 				return fmt.Errorf("actors: bench: heap profile: %w", err)
@@ -299,9 +295,7 @@ func RunBench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 				every = nil // too few tables left for a per-table figure
 				continue
 			}
-			runtime.GC()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
+			ms := settledHeap()
 			if ms.HeapAlloc <= before.HeapAlloc {
 				continue
 			}
@@ -355,4 +349,25 @@ func pct(ds []time.Duration, p int) time.Duration {
 	slices.Sort(ds)
 	i := (len(ds)*p + 99) / 100
 	return ds[max(i-1, 0)]
+}
+
+// settledHeap collects until the heap stops shrinking and returns the memory statistics then.
+// One runtime.GC is not enough for a baseline: sync.Pool contents survive one collection (in the
+// victim cache) and objects reachable from finalizers another, so garbage left by what ran
+// before (an earlier test, the server's start) would still count in the baseline after a single
+// collection and be freed during the run, leaving a live table's heap under it. At least two
+// collections, then more while HeapAlloc still falls, at most eight.
+func settledHeap() runtime.MemStats {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	for i := 1; i < 8; i++ {
+		prev := ms.HeapAlloc
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		if i > 1 && ms.HeapAlloc >= prev {
+			break
+		}
+	}
+	return ms
 }

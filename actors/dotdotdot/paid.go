@@ -157,6 +157,11 @@ type PaidCheck struct {
 	Table    string    `json:"table"`
 	Round    string    `json:"round,omitempty"`
 	Seat     int       `json:"seat,omitempty"`
+	// PlaybookToken, for an off-the-shelf seat (kind ots) once its table is open and the seat
+	// is in it, is the token its owner's human edits the seat's playbook with until scouting
+	// ends (Arena.EditPlaybook, POST /v1/ots/playbook; §5.2), as JoinOTS's PlaybookTokens at
+	// Practice. Secret: it is answered only to the seat token's holder, on a no-store answer.
+	PlaybookToken string `json:"playbook_token,omitempty"`
 	// Dropped says why a dropped hold was dropped, where that is more than "unpaid at
 	// starts_at": a hold dropped while its table filled, to make room for a new one (paidEvicted).
 	Dropped string `json:"dropped,omitempty"`
@@ -330,7 +335,7 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	switch {
 	case j.Kind == "ots" && j.Playbook == nil, j.Kind != "ots" && j.Playbook != nil:
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "an off-the-shelf seat (kind ots) and a playbook go together")
-	case j.Kind == "ots" && j.OTSGrant == "":
+	case j.Kind == "ots" && !grantPattern.MatchString(j.OTSGrant):
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "an off-the-shelf seat needs the grant of its owner's token: the key its card carries (OTSKey)")
 	case j.Kind == "ots":
 		if err := j.Playbook.Check(); err != nil {

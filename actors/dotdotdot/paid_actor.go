@@ -183,6 +183,9 @@ func (a *paidActor) Receive(ctx actor.Context) {
 		if t := a.byID[h.Table]; h.shown != nil && t != nil && t.written != t.status {
 			c = *h.shown
 		}
+		if h.join.Kind == "ots" && c.Status == storage.PaidSeated && c.Seat > 0 { // §5.2: editable until scouting ends
+			c.PlaybookToken = a.p.a.playbookToken(h.Table, c.Seat)
+		}
 		ctx.Respond(&paidHoldView{OK: true, Hold: h.PaidHold, TokenHash: h.tokenHash, Accounts: h.accounts, Check: c})
 	case *paidTableGet:
 		t := a.byRound[m.Round]
@@ -663,7 +666,8 @@ func (a *paidActor) startsAt(ctx actor.Context, t *paidTable) {
 
 // decide records the paid seats (the holds whose counted deposit was read, seats 1.. in hold
 // order, as many as the table has seats); with none the table closes. A paid hold past the
-// seats is dropped (paid and dropped: the sweep refunds its deposit, which no seat counts on).
+// seats, or one that cannot be played (playable), is dropped (paid and dropped: the sweep
+// refunds its deposit, which no seat counts on, through the ledger and then the escrow).
 func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, read []bool) {
 	t.busy = false
 	paid := 0
@@ -677,6 +681,11 @@ func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, 
 			continue // dropped while the table filled: it takes no seat, paid or not (the sweep refunds it)
 		}
 		if h.check.Paid {
+			if !h.join.playable() {
+				a.p.log.Error("paid hold cannot be played: dropped, its deposit refunded", "table", t.id, "hold", h.Hold, "agent", h.join.Agent)
+				h.check.Status, h.check.Dropped = storage.PaidDropped, paidUnplayable
+				continue
+			}
 			if paid == a.seats {
 				h.check.Status = storage.PaidDropped
 				continue
@@ -695,6 +704,18 @@ func (a *paidActor) decide(ctx actor.Context, t *paidTable, checks []PaidCheck, 
 			a.resume(ctx, t)
 		} // else the next tick writes and resumes it
 	})
+}
+
+// paidUnplayable is why a paid hold was dropped at starts_at because it cannot be played
+// (PaidCheck.Dropped): an off-the-shelf hold whose stored playbook or key grant does not read
+// back, so the arena could neither run it with its owner's playbook nor sign for it (OTSKey).
+const paidUnplayable = "dropped at starts_at: this off-the-shelf seat's playbook or key grant, as stored, cannot be read back, so the arena can neither run nor sign for it; its deposit is refunded"
+
+// playable reports whether a hold's seat can be played as joined: an off-the-shelf hold needs
+// its playbook and a well-formed key grant (a restart reads them back from the store; one that
+// does not read back leaves neither).
+func (j AgentJoin) playable() bool {
+	return j.Kind != "ots" || (j.Playbook != nil && grantPattern.MatchString(j.OTSGrant))
 }
 
 // paidHoldsPerSeat bounds a filling table's holds: at most this many live to a seat.

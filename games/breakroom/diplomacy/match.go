@@ -32,7 +32,7 @@ type seat struct {
 	name      string
 	opts      SeatOptions
 	power     board.Power
-	strikes   int  // consecutive timeouts (§1.5); an on-time move resets them
+	strikes   int  // order sets missed in a row (§1.5, §6.10); an order set on time resets them, press counts neither way
 	away      bool // connection gone: prompts get away_deadline_ms
 	returning bool // in civil disorder and back: restored at the next phase (§6.10)
 }
@@ -151,7 +151,10 @@ func (m *match) answer(now time.Time, in games.Input) (games.Step, error) {
 		}
 	}
 	m.open = nil
-	m.seats[o.seat].strikes, m.seats[o.seat].away = 0, false
+	m.seats[o.seat].away = false
+	if m.step == stepOrders {
+		m.seats[o.seat].strikes = 0 // strikes count order sets missed in a row
+	}
 	m.proceed(&step, now)
 	return step, nil
 }
@@ -445,13 +448,17 @@ func (m *match) prompt(step *games.Step, at time.Time, i int) {
 }
 
 // timeout plays the open prompt's default at its deadline (§6.11): done in press, and for orders
-// all hold, all disband, builds waived or removals by the civil-disorder rule; strikes + 1, and
-// civil disorder at the limit (§6.10).
+// all hold, all disband, builds waived or removals by the civil-disorder rule. A missed order set
+// is a strike, and civil disorder comes at the limit (§6.10: three missed order sets in a row); a
+// press timeout is no strike, so an agent that orders every phase and never writes is never put
+// in civil disorder, however many press rounds the table runs.
 func (m *match) timeout(step *games.Step, at time.Time) {
 	o := m.open
 	s := &m.seats[o.seat]
 	m.open = nil
-	s.strikes++
+	if m.step == stepOrders {
+		s.strikes++
+	}
 	auto := ActionDone
 	if m.step == stepOrders {
 		auto = map[board.Phase]string{board.Movement: "hold", board.Retreats: "disband", board.Adjustments: "waive"}[m.st.Kind]
@@ -464,12 +471,10 @@ func (m *match) timeout(step *games.Step, at time.Time) {
 	})
 	m.queue, m.pressLeft = m.queue[1:], m.cfg.MaxMessages
 	if s.strikes >= m.cfg.StrikesLimit && !m.st.Disorder[s.power] {
+		// Logged after the phase's adjudication (closePhase), so the later seats of this phase
+		// do not learn the power missed its orders.
 		m.st = m.st.WithDisorder(s.power, true)
-		if m.step == stepPress {
-			m.emit(step, at, "civil_disorder", games.Public, map[string]any{"on": true, "power": string(s.power), "round": m.round, "seat": o.seat})
-		} else {
-			m.pendingCD = append(m.pendingCD, o.seat)
-		}
+		m.pendingCD = append(m.pendingCD, o.seat)
 	}
 	m.proceed(step, at)
 }

@@ -3,6 +3,7 @@ package diplomacy
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -157,5 +158,53 @@ func TestPressBudget(t *testing.T) {
 	}
 	if strings.Contains(string(st), strings.Repeat("a", 500)) {
 		t.Error("the oldest broadcast was kept and a newer one dropped")
+	}
+}
+
+// TestCivilDisorderCountsOrderSetsOnly: civil disorder comes after three order sets missed in a
+// row (§6.10), never from press: a seat that lets every press turn of five press rounds time out
+// but orders every phase keeps its strikes at 0 and is prompted throughout; a seat that misses
+// everything is put in civil disorder after its third missed order set, not its third timeout.
+func TestCivilDisorderCountsOrderSetsOnly(t *testing.T) {
+	tb := newTable(t, setup(seq0(), `{"press_rounds":5}`)) // seat 0 is FRA, seat 1 silent in press
+	for phase := 0; phase < 4; phase++ {
+		for tb.m.step == stepPress {
+			switch tb.m.open.seat {
+			case 0:
+				tb.timeout() // FRA misses everything
+			case 1:
+				tb.timeout() // seat 1 never writes
+			default:
+				tb.play(tb.m.open.seat, `{"action":"done"}`)
+			}
+		}
+		for tb.m.step == stepOrders && tb.m.open != nil {
+			if tb.m.open.seat == 0 {
+				tb.timeout()
+			} else {
+				tb.play(tb.m.open.seat, orders())
+			}
+		}
+		cd := tb.lines("civil_disorder")
+		if phase < 2 && len(cd) != 0 {
+			t.Fatalf("phase %d: civil_disorder %v before FRA's third missed order set", phase, cd)
+		}
+		if phase >= 2 && (len(cd) != 1 || cd[0]["seat"] != 0.0 || cd[0]["on"] != true) {
+			t.Fatalf("phase %d: civil_disorder %v, want FRA's alone after its third missed order set", phase, cd)
+		}
+		if tb.m.seats[1].strikes != 0 || tb.m.st.Disorder[tb.m.seats[1].power] {
+			t.Fatalf("phase %d: the seat silent in press has %d strikes, disorder %v", phase, tb.m.seats[1].strikes, tb.m.st.Disorder[tb.m.seats[1].power])
+		}
+	}
+	var fra []float64
+	for _, l := range tb.lines("timeout_private") {
+		if l["seat"] == 0.0 {
+			fra = append(fra, l["strikes"].(float64))
+		}
+	}
+	// FRA: 5 press timeouts at strike 0, its first order set; 5 at 1, the second; 5 at 2, the third.
+	want := []float64{0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3}
+	if fmt.Sprint(fra) != fmt.Sprint(want) {
+		t.Fatalf("FRA's timeout strikes %v, want %v", fra, want)
 	}
 }

@@ -102,6 +102,9 @@ func (s State) CheckOrders(p board.Power, texts []string) ([]adjudicate.Order, e
 			if !ok || d.Unit.Power != p || d.Unit.Type != o.Unit {
 				return nil, bad("%s has no dislodged %s at %s", p, typeName(o.Unit), o.Loc)
 			}
+			if o.Loc != d.Unit.Loc && o.Loc.Coast() != "" {
+				return nil, bad("the fleet is at %s, not %s", d.Unit.Loc, o.Loc)
+			}
 			o.Loc = d.Unit.Loc
 			if o.Kind == board.Retreat {
 				to, ok := retreatPlace(d, o.Dest)
@@ -131,6 +134,9 @@ func (s State) CheckOrders(p board.Power, texts []string) ([]adjudicate.Order, e
 				u, ok := s.unitAt(o.Loc.Province())
 				if !ok || u.Power != p || u.Type != o.Unit {
 					return nil, bad("%s has no %s at %s", p, typeName(o.Unit), o.Loc)
+				}
+				if o.Loc != u.Loc && o.Loc.Coast() != "" {
+					return nil, bad("the fleet is at %s, not %s", u.Loc, o.Loc)
 				}
 				o.Loc = u.Loc
 				removals++

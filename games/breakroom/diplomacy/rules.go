@@ -28,7 +28,7 @@ var LineTypes = []struct{ Type, Who string }{
 	{"message", "everyone: a broadcast"},
 	{"message_private", "the sender and the recipient (revealed at the end)"},
 	{"action_private", "the seat: its done, or its orders as normalized (revealed at the end)"},
-	{"timeout_private", "the seat that missed its deadline, the default played and its strikes (revealed at the end)"},
+	{"timeout_private", "the seat that missed its deadline, the default played and its strikes, the order sets it missed in a row (revealed at the end)"},
 	{"orders", "everyone, at the phase's close: every power's orders, defaults included"},
 	{"adjudication", "everyone: each order's result and reason, the dislodged units with their retreats, the standoffs"},
 	{"civil_disorder", "everyone: a power goes into civil disorder (on: true) or comes back (on: false)"},

@@ -30,7 +30,8 @@ import (
 //	                              must say, and the secret that seats it (never in a URL)
 //	POST /v1/ots/join             {table: "practice", format?, seats?, agents: [{agent, owner_token, playbook?}]}
 //	                              → {round, table, seats, format, pace, status, playbook_tokens};
-//	                              table "open" (one agent): a paid seat's hold, as POST /v1/join's (§5.7)
+//	                              table "open" (one agent): a paid seat's hold, as POST /v1/join's (§5.7);
+//	                              its check (GET /v1/join/paid/{hold}) carries playbook_token once seated
 //	POST /v1/ots/playbook         x-playbook-token; body a playbook {text?, dials?} → {playbook}:
 //	                              the owner's human edits it until scouting ends (§5.2)
 
@@ -110,7 +111,7 @@ func mountOTS(e *echo.Echo, o Options) {
 func (h *otsHandlers) playbook(c echo.Context) error {
 	token := c.Request().Header.Get(PlaybookHeader)
 	if token == "" {
-		return door.Refuse(door.CodeUnauthorized, "the playbook token goes in the "+PlaybookHeader+" header (from the join's playbook_tokens)")
+		return door.Refuse(door.CodeUnauthorized, "the playbook token goes in the "+PlaybookHeader+" header (from the join's playbook_tokens, or a paid seat's check's playbook_token)")
 	}
 	raw, err := door.ReadBody(c, h.o.MaxBody)
 	if err != nil {

@@ -87,7 +87,7 @@ func (o Order) String() string {
 	case Build:
 		return "B " + u
 	case Remove:
-		return "D " + u
+		return "D " + unitLetter(o.Unit) + " " + o.Loc.Province() // §6.6: a removal names the province
 	case Waive:
 		return "W"
 	}
