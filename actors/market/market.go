@@ -2,6 +2,10 @@
 // actor owns the market's State (games/market), answers each request with the reducer, and
 // speaks only once what the request changed is durable (write before you speak).
 //
+// Parse before the mailbox: Do reads the body with the reducer's one strict parser (gm.Parse)
+// on the caller's goroutine, which needs no State, so the actor's goroutine, the one every
+// request waits on, spends its time applying (gm.ApplyParsed) and committing.
+//
 // Group commit (the shape of actors/ledger): the State in memory holds every Delta durable,
 // queued or in flight, in order. Per request: Apply on that State, Commit its Delta at once
 // (so the next request sees it), queue the answer; one write at a time takes everything queued
