@@ -261,6 +261,8 @@ var bucketChecks = map[string]func(k, v []byte, rounds *bolt.Bucket) error{
 	BucketBadgeKeys:   checkBadgeKey,
 	BucketShowings:    checkShowing,
 	BucketReplay:      checkReplay,
+	BucketWardenState: checkWardenState,
+	BucketWardenPay:   checkWardenPay,
 	BucketNonces: func(_, v []byte, _ *bolt.Bucket) error {
 		if len(v) != 8 {
 			return errors.New("expiry is not 8 bytes")

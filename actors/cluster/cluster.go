@@ -1,7 +1,9 @@
 // Package cluster joins the arena's actor system to a protoactor cluster whose membership is kept
 // in etcd (protoactor's etcd provider, rendezvous identity lookup), and reports who is in it: the
 // members' ids and remote addresses and this member's own, for /healthz and `arena ops members`.
-// Without a cluster the server runs alone and this package is not used.
+// It also records in etcd which member owns what (Claim, Owner) and carries a request's bytes to
+// the owner and its answer back (Forward, Serve). Without a cluster the server runs alone and
+// this package is not used.
 package cluster
 
 import (
@@ -48,8 +50,12 @@ type Member struct {
 	c    *pcluster.Cluster
 	self MemberInfo
 
+	kv     *clientv3.Client // the owners' records (Claim, Owner)
+	prefix string           // "/arena-owners/<name>/": this cluster's records, outside the provider's /arena/<name>/
+
 	mu      sync.Mutex
-	members []MemberInfo // sorted by ID; the last topology the cluster published
+	members []MemberInfo      // sorted by ID; the last topology the cluster published
+	owners  map[string]string // key → owner address, as claimed or read (never changes)
 	changed chan struct{}
 }
 
@@ -63,7 +69,12 @@ func Join(sys *actor.ActorSystem, o Options) (m *Member, err error) {
 	if len(o.Etcd) == 0 || o.Name == "" {
 		return nil, fmt.Errorf("%w: no etcd endpoint or cluster name", ErrJoin)
 	}
-	prov, err := etcd.NewWithConfig("/arena", clientv3.Config{Endpoints: o.Etcd, DialTimeout: 5 * time.Second})
+	ecfg := clientv3.Config{Endpoints: o.Etcd, DialTimeout: 5 * time.Second}
+	prov, err := etcd.NewWithConfig("/arena", ecfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: etcd client: %v", ErrJoin, err)
+	}
+	kv, err := clientv3.New(ecfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: etcd client: %v", ErrJoin, err)
 	}
@@ -75,7 +86,7 @@ func Join(sys *actor.ActorSystem, o Options) (m *Member, err error) {
 	}
 	cfg := pcluster.Configure(o.Name, prov, lookup, rc, opts...)
 	c := pcluster.New(sys, cfg)
-	m = &Member{c: c, changed: make(chan struct{})}
+	m = &Member{c: c, kv: kv, prefix: "/arena-owners/" + o.Name + "/", owners: map[string]string{}, changed: make(chan struct{})}
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -101,6 +112,7 @@ func Join(sys *actor.ActorSystem, o Options) (m *Member, err error) {
 	// an error for serve.
 	defer func() {
 		if r := recover(); r != nil {
+			kv.Close()
 			m, err = nil, fmt.Errorf("%w: %v", ErrJoin, r)
 		}
 	}()
@@ -145,4 +157,7 @@ func (m *Member) Cluster() *pcluster.Cluster { return m.c }
 // Leave deregisters this member from etcd and stops the remote (graceful: the others see it
 // leave at once instead of after the 3 s lease). It takes about 2 s (protoactor waits for
 // ownership hand-over).
-func (m *Member) Leave() { m.c.Shutdown(true) }
+func (m *Member) Leave() {
+	m.c.Shutdown(true)
+	m.kv.Close()
+}

@@ -37,7 +37,7 @@ type Wallet interface {
 type InvoiceRequest struct {
 	Msat   uint64        // the amount, in millisatoshis; must be positive
 	Memo   string        // the description (the d field)
-	Expiry time.Duration // how long it can be paid; 0 is the node's default (one hour), else whole seconds
+	Expiry time.Duration // how long it can be paid; 0 is the node's default (lnd v0.18: 24 hours), else whole seconds
 }
 
 // InvoiceState is where an issued invoice stands.

@@ -232,3 +232,111 @@ func TestClusterMembershipOnEtcd(t *testing.T) {
 	ms[2].s.stop()
 	awaitMembers(t, ms[:2], addrs[:2]...)
 }
+
+// nextEnvelope polls /v1/walkin/next on s for tok until it is a move (not waiting), failing on
+// any other status or a result.
+func nextEnvelope(ctx context.Context, t *testing.T, s *server, tok string) (resp, envelope) {
+	t.Helper()
+	for {
+		r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+		if r.status != 200 || r.body["result"] != nil {
+			t.Fatalf("next via %s: %d %.300s", s.url, r.status, r.raw)
+		}
+		if r.body["waiting"] == true {
+			continue
+		}
+		var e envelope
+		if err := json.Unmarshal(r.raw, &e); err != nil {
+			t.Fatalf("envelope is not JSON: %v", err)
+		}
+		return r, e
+	}
+}
+
+// A walk-in registered on member 0 is owned there (its tables and records are member 0's):
+// joined and polled through member 1, it gets the very answer member 0 gives; its answer through
+// member 1 is accepted; with member 0 killed (SIGKILL), member 1 answers its poll 503 busy with
+// Retry-After and DOTDOTDOT's refusal body, and keeps serving its own walk-ins; with member 0
+// restarted on its data dir, the walk-in's practice round resumes (boot recovery) and plays on
+// through member 1.
+func TestClusterWalkinForwardedToOwner(t *testing.T) {
+	bin := buildArena(t)
+	etcd := startEtcd(t)
+	ms := make([]*member, 3)
+	var addrs []string
+	for i := range ms {
+		ms[i] = &member{name: fmt.Sprintf("member-%d", i), data: filepath.Join(t.TempDir(), "data"),
+			port: freePort(t), etcd: etcd}
+		ms[i].start(t, bin)
+		addrs = append(addrs, ms[i].address())
+	}
+	awaitMembers(t, ms, addrs...)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	owner, door := ms[0], ms[1]
+
+	reg := owner.s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": "Far Walker"})
+	tok, _ := reg.body["token"].(string)
+	if reg.status != http.StatusCreated || tok == "" {
+		t.Fatalf("register at the owner: %d %s", reg.status, reg.raw)
+	}
+	join := door.s.call(ctx, "POST", "/v1/walkin/join", tok, map[string]any{"table": "practice"})
+	if round, _ := join.body["round"].(string); join.status != 200 || round == "" {
+		t.Fatalf("join through another member: %d %s", join.status, join.raw)
+	}
+	atOwner, e := nextEnvelope(ctx, t, owner.s, tok)
+	viaDoor := door.s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+	if viaDoor.status != atOwner.status || string(viaDoor.raw) != string(atOwner.raw) {
+		t.Fatalf("next through member 1: %d %.300s\nat the owner: %d %.300s", viaDoor.status, viaDoor.raw, atOwner.status, atOwner.raw)
+	}
+	if r := door.s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e)); r.status != 200 {
+		t.Fatalf("answer through member 1: %d %s", r.status, r.raw)
+	}
+	// The door's own walk-ins are its own: registered and polled there, never forwarded.
+	local := door.s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": "Near Walker"})
+	localTok, _ := local.body["token"].(string)
+	if local.status != http.StatusCreated || localTok == "" {
+		t.Fatalf("register at member 1: %d %s", local.status, local.raw)
+	}
+
+	// The owner dies: once the others have dropped it, its walk-in is refused 503 with
+	// Retry-After, in DOTDOTDOT's refusal shape; member 1's own walk-in is untouched.
+	if err := owner.s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	owner.s.cmd.Wait()
+	awaitMembers(t, ms[1:], addrs[1:]...)
+	req, _ := http.NewRequestWithContext(ctx, "GET", door.s.url+"/v1/walkin/next?wait=1", nil)
+	req.Header.Set("X-Walkin", tok)
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refusal struct {
+		Error      string `json:"error"`
+		Code       string `json:"code"`
+		Retry      bool   `json:"retry"`
+		RetryAfter int    `json:"retry_after"`
+	}
+	json.NewDecoder(r.Body).Decode(&refusal)
+	r.Body.Close()
+	if r.StatusCode != http.StatusServiceUnavailable || r.Header.Get("Retry-After") != "5" ||
+		refusal.Code != "busy" || !refusal.Retry || refusal.RetryAfter != 5 || refusal.Error == "" {
+		t.Fatalf("poll with the owner dead: %d Retry-After %q %+v", r.StatusCode, r.Header.Get("Retry-After"), refusal)
+	}
+	if j := door.s.call(ctx, "POST", "/v1/walkin/join", localTok, map[string]any{"table": "practice"}); j.status != 200 {
+		t.Fatalf("member 1's own walk-in with member 0 dead: join %d %s", j.status, j.raw)
+	}
+
+	// The owner restarts on its data dir: boot recovery resumes the round, and the walk-in plays
+	// on through member 1.
+	owner.start(t, bin)
+	awaitMembers(t, ms, addrs...)
+	_, e2 := nextEnvelope(ctx, t, door.s, tok)
+	if e2.Round != e.Round {
+		t.Fatalf("after the restart the walk-in is in round %q, was in %q", e2.Round, e.Round)
+	}
+	if r := door.s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e2)); r.status != 200 {
+		t.Fatalf("answer after the restart: %d %s", r.status, r.raw)
+	}
+}

@@ -209,6 +209,12 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if err != nil {
 		return err
 	}
+	if member != nil { // walk-ins owned by other members are forwarded there (cluster_door.go)
+		if err := member.Serve(clusterServe(router)); err != nil {
+			return err
+		}
+		router = clusterDoor(member, router, log)
+	}
 	fmt.Fprintf(out, "arena: listening on http://%s\n", ln.Addr())
 	if ch.addr != "" {
 		fmt.Fprintf(out, "arena: chain node %s\n", ch.addr)

@@ -62,6 +62,7 @@ var Statuses = door.Statuses{Else: http.StatusBadRequest, Codes: map[string]int{
 	"invalid_exact_evm_payload_authorization_value":        http.StatusPaymentRequired,
 	"invalid_exact_evm_payload_authorization_valid_after":  http.StatusPaymentRequired,
 	"invalid_exact_evm_payload_authorization_valid_before": http.StatusPaymentRequired,
+	"settlement_failed":                                    http.StatusPaymentRequired, // the chain refused or reverted the transfer
 	"facilitator_unavailable":                              http.StatusServiceUnavailable,
 
 	door.CodeNotFound:  http.StatusNotFound,
@@ -90,9 +91,12 @@ func Shape(c echo.Context, status int, r *door.Refusal) error {
 var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Warden site as transport/httpapi builds it: where it is reached (Place, from config)
-// and what it serves. Its doors are not built yet: it serves the global routes and answers every
-// other path with the Warden's not_found error (404).
-type Site struct{ httpapi.Place }
+// and what it serves: its Doors (nil: none, the global routes only), every other path answered
+// with the Warden's not_found error (404).
+type Site struct {
+	httpapi.Place
+	Doors *Doors
+}
 
 // Name is "warden".
 func (Site) Name() string { return "warden" }
@@ -100,5 +104,10 @@ func (Site) Name() string { return "warden" }
 // Answer is the site's refusal table and body.
 func (Site) Answer() door.Site { return Answer }
 
-// Mount mounts the site's doors on e; none is built yet.
-func (Site) Mount(e *echo.Echo) error { return nil }
+// Mount mounts the site's doors on e.
+func (s Site) Mount(e *echo.Echo) error {
+	if s.Doors != nil {
+		s.Doors.mount(e)
+	}
+	return nil
+}

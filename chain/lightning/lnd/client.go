@@ -106,11 +106,8 @@ func New(opts Options) (*Client, error) {
 // writes: it decodes, is of this network, and carries the r_hash the node answered, req.Msat and
 // req.Memo.
 func (c *Client) AddInvoice(ctx context.Context, req lightning.InvoiceRequest) (lightning.Invoice, error) {
-	if req.Msat == 0 || req.Msat > 1<<63-1 {
-		return lightning.Invoice{}, fmt.Errorf("%w: lnd add invoice: amount %d msat", lightning.ErrBadInvoice, req.Msat)
-	}
-	if req.Expiry < 0 || req.Expiry%time.Second != 0 {
-		return lightning.Invoice{}, fmt.Errorf("%w: lnd add invoice: expiry %v is not whole seconds", lightning.ErrBadInvoice, req.Expiry)
+	if err := checkRequest("lnd add invoice", req); err != nil {
+		return lightning.Invoice{}, err
 	}
 	body := addInvoiceRequest{Memo: req.Memo, ValueMsat: strconv.FormatUint(req.Msat, 10)}
 	if req.Expiry > 0 {
@@ -124,22 +121,82 @@ func (c *Client) AddInvoice(ctx context.Context, req lightning.InvoiceRequest) (
 	if err != nil {
 		return lightning.Invoice{}, fmt.Errorf("%w: lnd add invoice: r_hash: %v", lightning.ErrWallet, err)
 	}
-	inv, err := c.decode(resp.PaymentRequest)
+	return c.issued("lnd add invoice", hash, resp.PaymentRequest, req)
+}
+
+// issued checks a payment request the node wrote for req under hash (it decodes, is of this
+// network, and carries hash, req.Msat and req.Memo) and returns it as an Open invoice.
+func (c *Client) issued(op string, hash [32]byte, paymentRequest string, req lightning.InvoiceRequest) (lightning.Invoice, error) {
+	inv, err := c.decode(paymentRequest)
 	if err != nil {
-		return lightning.Invoice{}, fmt.Errorf("lnd add invoice: the node's payment request: %w", err)
+		return lightning.Invoice{}, fmt.Errorf("%s: the node's payment request: %w", op, err)
 	}
 	if inv.PaymentHash != hash || inv.Msat != req.Msat || inv.Description != req.Memo {
-		return lightning.Invoice{}, fmt.Errorf("%w: lnd add invoice: the payment request (hash %x, %d msat, %q) is not the one asked (hash %x, %d msat, %q)",
-			lightning.ErrBadInvoice, inv.PaymentHash, inv.Msat, inv.Description, hash, req.Msat, req.Memo)
+		return lightning.Invoice{}, fmt.Errorf("%w: %s: the payment request (hash %x, %d msat, %q) is not the one asked (hash %x, %d msat, %q)",
+			lightning.ErrBadInvoice, op, inv.PaymentHash, inv.Msat, inv.Description, hash, req.Msat, req.Memo)
 	}
 	return lightning.Invoice{
 		PaymentHash: hash,
-		Bolt11:      resp.PaymentRequest,
+		Bolt11:      paymentRequest,
 		Msat:        inv.Msat,
 		State:       lightning.InvoiceOpen,
 		CreatedAt:   time.Unix(int64(inv.Timestamp), 0),
 		Expiry:      time.Duration(min(inv.Expiry, 1<<32)) * time.Second,
 	}, nil
+}
+
+// checkRequest refuses an InvoiceRequest lnd cannot issue: no amount, or an expiry not in whole
+// seconds. Errors wrap lightning.ErrBadInvoice.
+func checkRequest(op string, req lightning.InvoiceRequest) error {
+	if req.Msat == 0 || req.Msat > 1<<63-1 {
+		return fmt.Errorf("%w: %s: amount %d msat", lightning.ErrBadInvoice, op, req.Msat)
+	}
+	if req.Expiry < 0 || req.Expiry%time.Second != 0 {
+		return fmt.Errorf("%w: %s: expiry %v is not whole seconds", lightning.ErrBadInvoice, op, req.Expiry)
+	}
+	return nil
+}
+
+// AddHoldInvoice asks the node for a hold invoice on hash (POST /v2/invoices/hodl, invoicesrpc):
+// paid, it is Accepted, the payer's HTLC held and the funds in escrow, until SettleInvoice with
+// the preimage takes them or CancelInvoice returns them. The payment request is checked as
+// AddInvoice's is. The node must be built with the invoicesrpc tag.
+func (c *Client) AddHoldInvoice(ctx context.Context, hash [32]byte, req lightning.InvoiceRequest) (lightning.Invoice, error) {
+	const op = "lnd add hold invoice"
+	if err := checkRequest(op, req); err != nil {
+		return lightning.Invoice{}, err
+	}
+	body := addHoldInvoiceRequest{Memo: req.Memo, Hash: base64.StdEncoding.EncodeToString(hash[:]), ValueMsat: strconv.FormatUint(req.Msat, 10)}
+	if req.Expiry > 0 {
+		body.Expiry = strconv.FormatInt(int64(req.Expiry/time.Second), 10)
+	}
+	var resp addHoldInvoiceResponse
+	if err := c.call(ctx, http.MethodPost, "/v2/invoices/hodl", body, &resp); err != nil {
+		return lightning.Invoice{}, fmt.Errorf("%s: %w", op, err)
+	}
+	return c.issued(op, hash, resp.PaymentRequest, req)
+}
+
+// SettleInvoice takes the funds of an Accepted hold invoice by revealing its preimage (POST
+// /v2/invoices/settle). An invoice the node does not hold is lightning.ErrNotFound; one not
+// Accepted (still Open, already Settled or Canceled) is lightning.ErrWallet.
+func (c *Client) SettleInvoice(ctx context.Context, preimage [32]byte) error {
+	body := map[string]string{"preimage": base64.StdEncoding.EncodeToString(preimage[:])}
+	if err := c.call(ctx, http.MethodPost, "/v2/invoices/settle", body, &struct{}{}); err != nil {
+		return fmt.Errorf("lnd settle invoice %x: %w", sha256.Sum256(preimage[:]), err)
+	}
+	return nil
+}
+
+// CancelInvoice cancels an Open or Accepted invoice (POST /v2/invoices/cancel): a held payment is
+// returned to its payer, and the invoice can no longer be paid. An unknown hash is
+// lightning.ErrNotFound; a Settled invoice is lightning.ErrWallet.
+func (c *Client) CancelInvoice(ctx context.Context, paymentHash [32]byte) error {
+	body := map[string]string{"payment_hash": base64.StdEncoding.EncodeToString(paymentHash[:])}
+	if err := c.call(ctx, http.MethodPost, "/v2/invoices/cancel", body, &struct{}{}); err != nil {
+		return fmt.Errorf("lnd cancel invoice %x: %w", paymentHash, err)
+	}
+	return nil
 }
 
 // LookupInvoice reads an invoice the node issued (GET /v1/invoice/{hex hash}). An unknown hash is
@@ -358,15 +415,26 @@ const (
 	codeAlreadyExists = 6
 )
 
-// err is the status as an error: NotFound is lightning.ErrNotFound, AlreadyExists
-// lightning.ErrAlreadyPaid, anything else lightning.ErrWallet.
+// Messages lnd v0.18 sends with gRPC code 2 (Unknown) that the client tells apart: the
+// invoices package's ErrInvoiceNotFound (SettleInvoice, CancelInvoice of an unknown hash), and
+// routerrpc's refusal of an invoice past its expiry.
+const (
+	msgInvoiceNotFound = "unable to locate invoice"
+	msgInvoiceExpired  = "invoice expired"
+)
+
+// err is the status as an error: NotFound (or an Unknown "unable to locate invoice") is
+// lightning.ErrNotFound, AlreadyExists lightning.ErrAlreadyPaid, an "invoice expired" refusal
+// lightning.ErrBadInvoice, anything else lightning.ErrWallet.
 func (s *rpcStatus) err(httpStatus int) error {
 	sentinel := lightning.ErrWallet
-	switch s.Code {
-	case codeNotFound:
+	switch {
+	case s.Code == codeNotFound, strings.HasPrefix(s.Message, msgInvoiceNotFound):
 		sentinel = lightning.ErrNotFound
-	case codeAlreadyExists:
+	case s.Code == codeAlreadyExists:
 		sentinel = lightning.ErrAlreadyPaid
+	case strings.HasPrefix(s.Message, msgInvoiceExpired):
+		sentinel = lightning.ErrBadInvoice
 	}
 	return fmt.Errorf("%w: HTTP %d, gRPC code %d: %s", sentinel, httpStatus, s.Code, s.Message)
 }
@@ -387,6 +455,19 @@ type addInvoiceRequest struct {
 	Memo      string `json:"memo"`
 	ValueMsat string `json:"value_msat"`
 	Expiry    string `json:"expiry,omitempty"`
+}
+
+type addHoldInvoiceRequest struct {
+	Memo      string `json:"memo"`
+	Hash      string `json:"hash"` // base64
+	ValueMsat string `json:"value_msat"`
+	Expiry    string `json:"expiry,omitempty"`
+}
+
+type addHoldInvoiceResponse struct {
+	PaymentRequest string `json:"payment_request"`
+	AddIndex       i64    `json:"add_index"`
+	PaymentAddr    b64    `json:"payment_addr"`
 }
 
 type addInvoiceResponse struct {

@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -143,6 +144,30 @@ func TestPayRefusesBeforeSending(t *testing.T) {
 	}
 }
 
+// TestNodeRefusesExpired: an invoice past its expiry at the node's clock, which the client's
+// clock let through, is refused by the node with lnd's "invoice expired" and read as
+// ErrBadInvoice (TestRealErrors sees the same from a real lnd).
+func TestNodeRefusesExpired(t *testing.T) {
+	var nw lndtest.Network
+	var now atomic.Int64 // the nodes' clock, Unix seconds
+	now.Store(fakeNow.Unix())
+	clock := func() time.Time { return time.Unix(now.Load(), 0) }
+	house, agent := nw.Start(t, "house", lndtest.Options{Now: clock}), nw.Start(t, "agent", lndtest.Options{Now: clock})
+	ctx := t.Context()
+	inv, err := client(t, house, Options{}).AddInvoice(ctx, lightning.InvoiceRequest{Msat: 1000, Memo: "x", Expiry: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now.Store(fakeNow.Add(2 * time.Minute).Unix())
+	_, err = client(t, agent, Options{}).Pay(ctx, lightning.PayRequest{Bolt11: inv.Bolt11, Msat: 1000})
+	if !errors.Is(err, lightning.ErrBadInvoice) || !strings.Contains(err.Error(), "invoice expired. Valid until 2023-11-14 22:14:20 +0000 UTC") {
+		t.Fatalf("%v, want ErrBadInvoice from the node", err)
+	}
+	if got, _ := client(t, house, Options{}).LookupInvoice(ctx, inv.PaymentHash); got.State != lightning.InvoiceOpen {
+		t.Fatalf("the expired invoice is %s", got.State)
+	}
+}
+
 // TestPayNoRoute: an invoice of a node the payer cannot reach fails as a Payment, not an error.
 func TestPayNoRoute(t *testing.T) {
 	var nw, elsewhere lndtest.Network
@@ -184,7 +209,7 @@ func TestLookupStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.PaymentHash == b.PaymentHash || a.Expiry != time.Hour {
+	if a.PaymentHash == b.PaymentHash || a.Expiry != 24*time.Hour {
 		t.Fatalf("two invoices share a hash, or the default expiry is %v", a.Expiry)
 	}
 	if !node.Cancel(a.PaymentHash) || !node.Settle(b.PaymentHash) {

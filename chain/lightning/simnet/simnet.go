@@ -223,8 +223,20 @@ func Start(ctx context.Context, opts Options) (_ *Net, err error) {
 			return nil, err
 		}
 	}
-	n.Started = time.Since(begin)
 	logf("channel active")
+	// An active channel can still refuse HTLCs for a moment (FAILURE_REASON_INSUFFICIENT_BALANCE
+	// while the link comes up): pay 1 sat each way until it goes, which leaves balances as opened.
+	if err := n.Bob.probe(ctx, n.Alice); err != nil {
+		return nil, err
+	}
+	if err := n.Alice.probe(ctx, n.Bob); err != nil {
+		return nil, err
+	}
+	if _, _, err := n.Settled(ctx); err != nil {
+		return nil, err
+	}
+	n.Started = time.Since(begin)
+	logf("channel carries payments both ways, at rest")
 	return n, nil
 }
 
@@ -525,6 +537,29 @@ func (node *Node) waitActiveChannel(ctx context.Context) error {
 	})
 }
 
+// probe pays to a 1-sat invoice (POST /v1/invoices, then the unary POST
+// /v1/channels/transactions), retrying every 50 ms until a payment succeeds.
+func (node *Node) probe(ctx context.Context, to *Node) error {
+	var inv struct {
+		PaymentRequest string `json:"payment_request"`
+	}
+	if err := to.Call(ctx, http.MethodPost, "/v1/invoices", map[string]string{"value_msat": "1000", "memo": "probe"}, &inv); err != nil {
+		return err
+	}
+	return poll(ctx, node.Name+" paying "+to.Name, func() error {
+		var res struct {
+			PaymentError string `json:"payment_error"`
+		}
+		if err := node.Call(ctx, http.MethodPost, "/v1/channels/transactions", map[string]string{"payment_request": inv.PaymentRequest}, &res); err != nil {
+			return err
+		}
+		if res.PaymentError != "" {
+			return errors.New(res.PaymentError)
+		}
+		return nil
+	})
+}
+
 // Balance is the node's spendable balance in its channels, in millisatoshis (GET
 // /v1/balance/channels, local_balance.msat).
 func (node *Node) Balance(ctx context.Context) (uint64, error) {
@@ -537,6 +572,56 @@ func (node *Node) Balance(ctx context.Context) (uint64, error) {
 		return 0, err
 	}
 	return strconv.ParseUint(b.Local.Msat, 10, 64)
+}
+
+// Settled waits until the channel is at rest, no HTLC pending on either side and each side's
+// view of both balances the same, and returns alice's and bob's local balances then, in
+// millisatoshis (GET /v1/channels on each). A payment's sender learns it succeeded before the
+// commitment updates finish; this is the state after they do.
+func (n *Net) Settled(ctx context.Context) (alice, bob uint64, err error) {
+	type view struct{ local, remote uint64 }
+	read := func(node *Node) (view, error) {
+		var res struct {
+			Channels []struct {
+				LocalBalance  string            `json:"local_balance"`
+				RemoteBalance string            `json:"remote_balance"`
+				PendingHTLCs  []json.RawMessage `json:"pending_htlcs"`
+			} `json:"channels"`
+		}
+		if err := node.Call(ctx, http.MethodGet, "/v1/channels", nil, &res); err != nil {
+			return view{}, err
+		}
+		if len(res.Channels) != 1 {
+			return view{}, fmt.Errorf("%s has %d channels", node.Name, len(res.Channels))
+		}
+		c := res.Channels[0]
+		if len(c.PendingHTLCs) > 0 {
+			return view{}, fmt.Errorf("%s has %d pending HTLCs", node.Name, len(c.PendingHTLCs))
+		}
+		l, err1 := strconv.ParseUint(c.LocalBalance, 10, 64)
+		r, err2 := strconv.ParseUint(c.RemoteBalance, 10, 64)
+		if err := errors.Join(err1, err2); err != nil {
+			return view{}, err
+		}
+		return view{l, r}, nil
+	}
+	err = poll(ctx, "the channel at rest", func() error {
+		a, err := read(n.Alice)
+		if err != nil {
+			return err
+		}
+		b, err := read(n.Bob)
+		if err != nil {
+			return err
+		}
+		if a.local != b.remote || a.remote != b.local {
+			return fmt.Errorf("alice sees %+v, bob %+v", a, b)
+		}
+		alice, bob = a.local, b.local
+		return nil
+	})
+	// local_balance is in satoshis; the msat figure is what payments move.
+	return alice * 1000, bob * 1000, err
 }
 
 // errStop ends a poll at once: the process being waited for has exited.

@@ -26,11 +26,15 @@ func TestStartAndClose(t *testing.T) {
 			t.Errorf("%s: %+v, want synced, 1 active channel, height 406", node.Name, info)
 		}
 	}
-	bob, err := n.Bob.Balance(ctx)
+	alice, bob, err := n.Settled(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bob != PushSat*1000 {
-		t.Errorf("bob's channel balance %d msat, want %d", bob, PushSat*1000)
+	// Alice, the opener, also pays the commitment fee and the anchors out of her side.
+	if bob != PushSat*1000 || alice >= (ChannelSat-PushSat)*1000 || alice < (ChannelSat-PushSat-10_000)*1000 {
+		t.Errorf("at rest alice has %d msat, bob %d; want bob %d and alice a little under %d", alice, bob, PushSat*1000, (ChannelSat-PushSat)*1000)
+	}
+	if got, err := n.Bob.Balance(ctx); err != nil || got != bob {
+		t.Errorf("bob's /v1/balance/channels: %d msat, %v; /v1/channels says %d", got, err, bob)
 	}
 }

@@ -9,7 +9,10 @@
 // network fails with FAILURE_REASON_NO_ROUTE. Tests settle an invoice from outside with Settle.
 //
 // It is a stand-in for unit tests, not a Lightning node: no channels, balances, fees, HTLCs or
-// expiry of its own (an expired invoice can still be paid; the client refuses it first).
+// hold invoices. Where it answers, it answers as lnd v0.18 does against a real simnet
+// (chain/lightning/lnd's simnet tests check the same calls there): an invoice without an expiry
+// gets lnd's default of 24 hours, and paying one past its expiry at the node's clock is refused
+// with lnd's "invoice expired" stream error.
 package lndtest
 
 import (
@@ -32,6 +35,9 @@ import (
 
 	"arena/chain/lightning/bolt11"
 )
+
+// defaultExpiry is lnd v0.18's expiry for an invoice asked without one, in seconds.
+const defaultExpiry = 24 * 60 * 60
 
 // Network is a set of fake nodes that pay each other. The zero Network is ready to use.
 type Network struct {
@@ -242,7 +248,7 @@ func (n *Node) addInvoice(w http.ResponseWriter, r *http.Request) {
 	inv.hash = sha256.Sum256(inv.preimage[:])
 	inv.paymentAd = derive(n.name, "payment_addr", n.adds)
 	if inv.expiry == 0 {
-		inv.expiry = bolt11.DefaultExpiry
+		inv.expiry = defaultExpiry
 	}
 	amount, ok := bolt11.AmountMsat(msat)
 	if !ok {
@@ -344,6 +350,10 @@ func (n *Node) sendPayment(w http.ResponseWriter, r *http.Request) {
 	}
 	if inv.Currency != n.currency {
 		writeStreamError(w, http.StatusInternalServerError, 2, "invoice not for current active network")
+		return
+	}
+	if inv.Expired(n.now()) {
+		writeStreamError(w, http.StatusInternalServerError, 2, "invoice expired. Valid until "+inv.ExpiresAt().UTC().Format("2006-01-02 15:04:05 -0700 MST"))
 		return
 	}
 	n.mu.Lock()

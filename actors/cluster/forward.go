@@ -1,0 +1,118 @@
+package cluster
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+)
+
+// doorName is the name of the actor every member spawns to take requests forwarded to it: a
+// remote PID {member address, doorName} reaches it from any member.
+const doorName = "arena-door"
+
+// ErrOwnerDown is returned by Forward when the owner is not in the membership, or did not answer
+// (dead but not yet dropped: its lease has not run out).
+var ErrOwnerDown = errors.New("cluster: the owning member is down")
+
+// Serve makes this member answer the requests other members Forward to it: each request's bytes
+// go to h on a goroutine of their own (h may block, as a long poll does) and h's bytes go back.
+// Call it once, before the doors open. The messages are protobuf (BytesValue): protoactor's
+// remote serialises nothing else.
+func (m *Member) Serve(h func(req []byte) []byte) error {
+	sys := m.c.ActorSystem
+	root := sys.Root
+	props := actor.PropsFromFunc(func(ctx actor.Context) {
+		req, ok := ctx.Message().(*wrapperspb.BytesValue)
+		if !ok || ctx.Sender() == nil {
+			return
+		}
+		to, in := ctx.Sender(), req.GetValue()
+		go func() { root.Send(to, wrapperspb.Bytes(h(in))) }()
+	})
+	if _, err := root.SpawnNamed(props, doorName); err != nil {
+		return fmt.Errorf("cluster: door actor: %w", err)
+	}
+	return nil
+}
+
+// Forward sends req to the member at address (HOST:PORT, as Members lists it) and returns what
+// its Serve handler answered, waiting at most wait. ErrOwnerDown when that member is not in the
+// membership or does not answer in time.
+func (m *Member) Forward(address string, req []byte, wait time.Duration) ([]byte, error) {
+	if !m.Live(address) {
+		return nil, ErrOwnerDown
+	}
+	res, err := m.c.ActorSystem.Root.RequestFuture(actor.NewPID(address, doorName), wrapperspb.Bytes(req), wait).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrOwnerDown, err)
+	}
+	b, ok := res.(*wrapperspb.BytesValue)
+	if !ok {
+		return nil, fmt.Errorf("%w: unexpected reply %T", ErrOwnerDown, res)
+	}
+	return b.GetValue(), nil
+}
+
+// Live reports whether a member at address (HOST:PORT) is in the current membership.
+func (m *Member) Live(address string) bool {
+	for _, x := range m.Members() {
+		if x.Address == address {
+			return true
+		}
+	}
+	return false
+}
+
+// Address is this member's remote address (HOST:PORT): what Claim records and Owner returns
+// for what this member owns.
+func (m *Member) Address() string { return m.self.Address }
+
+// ownerKey is the etcd key recording who owns key: its SHA-256, so a secret (a walk-in token)
+// is never stored in etcd.
+func (m *Member) ownerKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return m.prefix + hex.EncodeToString(sum[:])
+}
+
+// Claim records in etcd that this member owns key (a walk-in token: its tables live here),
+// durably (no lease: the record outlives this process, so a restarted member at the same
+// address owns it again). It must succeed before the key is handed out.
+func (m *Member) Claim(ctx context.Context, key string) error {
+	if _, err := m.kv.Put(ctx, m.ownerKey(key), m.self.Address); err != nil {
+		return fmt.Errorf("cluster: claim: %w", err)
+	}
+	m.mu.Lock()
+	m.owners[key] = m.self.Address
+	m.mu.Unlock()
+	return nil
+}
+
+// Owner is the address of the member that claimed key, "" when none did (the key is unknown
+// to the cluster: this member answers it as it would alone). An owner once read is kept in
+// memory: a claim never changes.
+func (m *Member) Owner(ctx context.Context, key string) (string, error) {
+	m.mu.Lock()
+	a, ok := m.owners[key]
+	m.mu.Unlock()
+	if ok {
+		return a, nil
+	}
+	r, err := m.kv.Get(ctx, m.ownerKey(key))
+	if err != nil {
+		return "", fmt.Errorf("cluster: owner: %w", err)
+	}
+	if len(r.Kvs) == 0 {
+		return "", nil
+	}
+	a = string(r.Kvs[0].Value)
+	m.mu.Lock()
+	m.owners[key] = a
+	m.mu.Unlock()
+	return a, nil
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"testing"
+)
+
+// echoHandler answers with the method, path, the X-Walkin header and the client address it
+// saw, and the body, with status 202.
+var echoHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	w.Header().Set("X-Seen", r.Method+" "+r.URL.RequestURI()+" "+r.Header.Get("X-Walkin")+" "+r.RemoteAddr)
+	w.WriteHeader(http.StatusAccepted)
+	w.Write(b)
+})
+
+// A request forwarded as bytes is served by the owner's handler with its method, URI, headers,
+// body and the original client address, and its answer comes back whole (status, header, body).
+func TestClusterServeRoundTrip(t *testing.T) {
+	r := httptest.NewRequest("POST", "/v1/walkin/answer?x=1", bytes.NewReader([]byte(`{"turn":1}`)))
+	r.Header.Set("X-Walkin", "w_abc")
+	r.Header.Set(clientHeader, "192.0.2.7:5555")
+	r.Header.Set("Content-Length", "10") // as the server keeps it for an incoming request
+	dump, err := httputil.DumpRequest(r, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := clusterServe(echoHandler)(dump)
+	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(out)), nil)
+	if err != nil {
+		t.Fatalf("answer %q: %v", out, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusAccepted || string(body) != `{"turn":1}` ||
+		resp.Header.Get("X-Seen") != "POST /v1/walkin/answer?x=1 w_abc 192.0.2.7:5555" {
+		t.Fatalf("answer %d %q %q", resp.StatusCode, resp.Header.Get("X-Seen"), body)
+	}
+}
+
+// Whatever bytes arrive as a forwarded request, the owner answers a readable HTTP response
+// (400 for unreadable bytes) and never panics.
+func FuzzClusterServe(f *testing.F) {
+	f.Add([]byte("GET /v1/walkin/next HTTP/1.1\r\nHost: a\r\nX-Walkin: w_x\r\n\r\n"))
+	f.Add([]byte("POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"))
+	f.Add([]byte("garbage"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out := clusterServe(echoHandler)(in)
+		resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(out)), nil)
+		if err != nil {
+			t.Fatalf("answer to %q is not HTTP: %v (%q)", in, err, out)
+		}
+		if resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+	})
+}
