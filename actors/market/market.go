@@ -2,6 +2,10 @@
 // actor owns the market's State (games/market), answers each request with the reducer, and
 // speaks only once what the request changed is durable (write before you speak).
 //
+// Parse before the mailbox: Do reads the body with the reducer's one strict parser (gm.Parse)
+// on the caller's goroutine, which needs no State, so the actor's goroutine, the one every
+// request waits on, spends its time applying (gm.ApplyParsed) and committing.
+//
 // Group commit (the shape of actors/ledger): the State in memory holds every Delta durable,
 // queued or in flight, in order. Per request: Apply on that State, Commit its Delta at once
 // (so the next request sees it), queue the answer; one write at a time takes everything queued
@@ -137,6 +141,10 @@ func (m *Market) PID() *actor.PID { return m.pid }
 type Request struct {
 	Owner string
 	Body  []byte
+
+	// parsed is Body as gm.Parse read it, on the sender's goroutine (Do), so the actor's
+	// goroutine spends its time on the State alone; nil: the actor parses Body itself.
+	parsed *gm.Parsed
 }
 
 // Reply is the actor's answer: Body the response envelope, or Err (ErrUnavailable's or
@@ -147,12 +155,14 @@ type Reply struct {
 }
 
 // Do answers one request once its changes are durable: the response envelope, or
-// ErrUnavailable / ErrCorrupt.
+// ErrUnavailable / ErrCorrupt. It parses body (gm.Parse) on the caller's goroutine before the
+// request enters the actor's mailbox: the parser needs no State, and the actor's goroutine,
+// which every request waits on, then only applies the parsed command.
 func (m *Market) Do(ctx context.Context, owner string, body []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	res, err := m.sys.Root.RequestFuture(m.pid, &Request{Owner: owner, Body: body}, ask.Timeout(ctx, m.o.AskTimeout)).Result()
+	res, err := m.sys.Root.RequestFuture(m.pid, &Request{Owner: owner, Body: body, parsed: gm.Parse(body)}, ask.Timeout(ctx, m.o.AskTimeout)).Result()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
@@ -280,7 +290,10 @@ func (a *marketActor) request(ctx actor.Context, to *actor.PID, r *Request) {
 		a.send(ctx, to, &Reply{Err: ErrCorrupt.Error()})
 		return
 	}
-	step := gm.Apply(a.st, r.Owner, r.Body, a.m.clock.Now())
+	if r.parsed == nil {
+		r.parsed = gm.Parse(r.Body)
+	}
+	step := gm.ApplyParsed(a.st, r.Owner, r.parsed, a.m.clock.Now())
 	p := &pending{to: to, req: r, reply: &Reply{Body: step.Response}}
 	a.stage(p, step.Delta)
 	a.answer(ctx, p)

@@ -36,9 +36,41 @@ const expiryBatch = 50
 // step.Delta.Ledger. Every refusal is the protocol's envelope with one of ErrorCodes; nothing a
 // caller sends panics. Apply is pure.
 func Apply(st *State, caller string, body []byte, now time.Time) Step {
+	return ApplyParsed(st, caller, Parse(body), now)
+}
+
+// Parsed is one request body as the market's one strict parser read it (Parse): the parsed
+// command and the SHA-256 of its canonical form (its idempotency hash, "Idempotency and
+// atomicity"), or the parser's refusal. It holds nothing of any State, so it may be made on
+// any goroutine and handed to whoever owns the State; it is never changed after Parse.
+type Parsed struct {
+	r    request
+	rf   *refusal
+	hash [32]byte // mutations only
+}
+
+// Parse reads body with the one strict parser Apply uses ("Response": one strict JSON object,
+// protocolVersion 2, a known action, its members exactly; a mutation's non-empty commandId). It
+// reads no State and no clock, so an actor's callers run it on their own goroutines and the
+// actor applies the result (ApplyParsed); its refusal (malformed_request or
+// unsupported_protocol_version) is answered by ApplyParsed, after the Owner is authenticated,
+// at the State Version it then reads. Parse is pure and never panics.
+func Parse(body []byte) *Parsed {
+	r, rf := parseRequest(body)
+	p := &Parsed{r: r, rf: rf}
+	if rf == nil && r.mutation() {
+		p.hash = sha256.Sum256(r.canonical)
+	}
+	return p
+}
+
+// ApplyParsed is Apply on a body already read by Parse: Apply(st, caller, body, now) is
+// ApplyParsed(st, caller, Parse(body), now), byte for byte. p is only read, so a request run
+// again (after a failed write) may pass the same p. ApplyParsed is pure.
+func ApplyParsed(st *State, caller string, p *Parsed, now time.Time) Step {
 	t := newTxn(st, now)
 	t.sweep()
-	resp := t.handle(caller, body)
+	resp := t.handle(caller, p)
 	return Step{Response: resp, Delta: t.delta()}
 }
 
@@ -229,15 +261,16 @@ func (t *txn) conclude(x *Exchange, status string) {
 	x.Status, x.Version, x.UpdatedAt = status, x.Version+1, t.now
 }
 
-// handle authenticates, parses, resolves and runs one request, and gives its response bytes.
-func (t *txn) handle(caller string, body []byte) []byte {
+// handle authenticates, resolves and runs one parsed request, and gives its response bytes.
+func (t *txn) handle(caller string, p *Parsed) []byte {
 	if strings.TrimSpace(caller) == "" {
 		return t.envelope(nil, refuse(CodeAuthenticationRequired, "the request carries no authenticated Owner"))
 	}
-	r, rf := parseRequest(body)
-	if rf != nil {
-		return t.envelope(nil, rf)
+	if p.rf != nil {
+		return t.envelope(nil, p.rf)
 	}
+	r := p.r
+	var rf *refusal
 	pid, enrolled := t.st.owners[caller]
 	if !enrolled && r.action != ActEnroll && r.action != ActReadStanding {
 		return t.envelope(nil, refuse(CodeNotEnrolled, "this Owner has no Player: enroll first"))
@@ -246,7 +279,7 @@ func (t *txn) handle(caller string, body []byte) []byte {
 		result, rf := t.query(pid, &r)
 		return t.envelope(result, rf)
 	}
-	hash := sha256.Sum256(r.canonical)
+	hash := p.hash
 	if enrolled {
 		if c, ok := t.st.cmds[cmdKey{pid, r.commandID}]; ok {
 			if c.Hash == hash {

@@ -11,7 +11,9 @@
 // (one parser for every action; unknown members refused), resolves the Player, replays a
 // retried mutation's stored response byte for byte or refuses command_id_reuse, and runs the
 // action. Every response is the protocol's envelope ("Response"); every refusal carries one of
-// ErrorCodes, in the order the protocol decides them. Standing and Admin are the two public
+// ErrorCodes, in the order the protocol decides them. Parse is that parser on its own (it reads
+// no State), and ApplyParsed is Apply on its result: an actor parses on its callers' goroutines
+// and applies on its own. Standing and Admin are the two public
 // projections (the Standing surface and the operator's view); neither carries an Owner ID.
 //
 // # State and its Deltas
