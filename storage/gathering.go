@@ -43,6 +43,10 @@ type GatheringAgent struct {
 	Owner    string    `json:"owner,omitempty"`
 	Human    bool      `json:"human,omitempty"`
 	Joined   time.Time `json:"joined"`
+	// Walkin, for a walk-in waiting at a Free table, is its record key (the SHA-256 of its
+	// token, hex; never the token); Agent and Endpoint are then empty (it plays under a lent
+	// Badge, on its mailbox).
+	Walkin string `json:"walkin,omitempty"`
 }
 
 func gatheringKey(table string) (string, error) {

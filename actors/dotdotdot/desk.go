@@ -49,7 +49,7 @@ const MaxPollWait = 30 * time.Second
 
 // JoinRequest is the body of POST /v1/walkin/join (§4.4, §4.5).
 type JoinRequest struct {
-	Table  string `json:"table"`            // "practice" (default) | "solo" | "walkin"
+	Table  string `json:"table"`            // "practice" (default) | "solo" | "walkin" | "free" (gathers with registered agents)
 	Code   string `json:"code,omitempty"`   // a hosted table's code (§4.5): JoinHosted, with no other member (bad_request)
 	Mole   *int   `json:"mole,omitempty"`   // practice: the seat to be the mole (1..seats); nil lets the seed draft it
 	Pace   string `json:"pace,omitempty"`   // "chat" (default: 3-minute moves, closeEarly) | "agent" (the 20 s clock, §5.3)
@@ -197,8 +197,8 @@ func (a *Arena) joinWalkin(ctx context.Context, token string, req JoinRequest) (
 	if begin.Err != nil {
 		return JoinReply{Status: begin.Err.Code, Practice: begin.Practice}, begin.Err
 	}
-	if req.Table == "walkin" {
-		return JoinReply{Kind: "walkin", Format: req.Format, Pace: req.Pace, Status: "gathering", Practice: begin.Practice}, nil
+	if req.Table == "walkin" || req.Table == KindFree {
+		return JoinReply{Kind: req.Table, Format: req.Format, Pace: req.Pace, Status: "gathering", Practice: begin.Practice}, nil
 	}
 	return a.openPractice(ctx, w, begin, req)
 }

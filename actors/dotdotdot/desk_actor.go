@@ -77,6 +77,14 @@ type deskSpawnMailbox struct {
 
 type deskSpawnMailboxReply struct{ PID *actor.PID }
 
+// deskFreeTell goes gatherer → desk: hand Msg (walkinSeated, walkinRequeued or walkinUnqueued)
+// to the walk-in actor of record Hash, spawning it if need be (a walk-in at a Free table,
+// gathering.go).
+type deskFreeTell struct {
+	Hash string
+	Msg  any
+}
+
 // deskDropMailbox stops a mailbox (its walk-in moved on, or its table never opened) and forgets
 // its live entry.
 type deskDropMailbox struct{ PID *actor.PID }
@@ -252,7 +260,19 @@ func (d *desk) Receive(ctx actor.Context) {
 	case *lobbySeatTaken:
 		d.seatTaken(msg)
 	case *lobbyLeave:
+		if msg.Key == KindFree { // a restored place at a Free table (gathering.go)
+			if g := d.a.gathering; g != nil {
+				ctx.Send(g, &gatherLeave{Hash: msg.Hash})
+			}
+			return
+		}
 		d.leaveQueue(msg)
+	case *deskFreeTell:
+		d.withWalkin(ctx, msg.Hash, func(pid *actor.PID) {
+			if pid != nil {
+				ctx.Send(pid, msg.Msg)
+			}
+		})
 	case *actor.Terminated:
 		if h, ok := d.walkinOf[msg.Who.Id]; ok {
 			delete(d.walkinOf, msg.Who.Id)
@@ -299,6 +319,7 @@ func (d *desk) start(ctx actor.Context) {
 	}
 	// The walkin queues and the hosted tables as saved: places, codes and tables being opened.
 	d.restoreQueues(ctx)
+	d.restoreFreePlaces(ctx)
 	d.restoreHosted(ctx)
 	if d.redeliver && len(live) > 0 {
 		a, log := d.a, d.log
@@ -511,3 +532,27 @@ func (d *desk) boardView() BoardView {
 
 // deskSince is the desk's notion of "now" for records (the arena clock).
 func (d *desk) now() time.Time { return d.a.deskClock().Now() }
+
+// restoreFreePlaces (desk start) tells each walk-in waiting at a Free table that has not opened
+// (storage gathering, gathering.go) that it still holds its place (walkinRequeued), before the
+// desk takes any request: a second join is in_a_round, a poll says gathering.
+func (d *desk) restoreFreePlaces(ctx actor.Context) {
+	saved, err := d.a.Store().Gatherings()
+	if err != nil {
+		d.log.Error("gathering tables unreadable", "err", err)
+		return
+	}
+	for _, rec := range saved {
+		if _, err := d.a.Stored(rec.Table); !errors.Is(err, actors.ErrNoTable) {
+			continue // opened (its walk-ins are seated, gatherer.restore) or unreadable
+		}
+		for _, ag := range rec.Agents {
+			if ag.Walkin == "" {
+				continue
+			}
+			if pid := d.resolve(ctx, ag.Walkin); pid != nil {
+				ctx.Send(pid, &walkinRequeued{Key: KindFree})
+			}
+		}
+	}
+}

@@ -306,8 +306,19 @@ func normalizeJoin(r JoinRequest, formats formatSeats) (JoinRequest, error) {
 	if r.Table == "" {
 		r.Table = "practice"
 	}
-	if r.Table != KindPractice && r.Table != KindWalkin && r.Table != KindSolo {
-		return r, games.Errorf(games.CodeBadRequest, "table must be \"practice\", \"solo\" or \"walkin\"")
+	if r.Table != KindPractice && r.Table != KindWalkin && r.Table != KindSolo && r.Table != KindFree {
+		return r, games.Errorf(games.CodeBadRequest, "table must be \"practice\", \"solo\", \"walkin\" or \"free\"")
+	}
+	if r.Table == KindFree {
+		// Free play gathers walk-ins and registered agents at one table, on the agent clock
+		// (§5.3) as every gathering table; a walk-in does not choose another, nor a mole.
+		if r.Pace != "" && r.Pace != "agent" {
+			return r, games.Errorf(games.CodeBadRequest, "Free play runs on the agent clock: leave pace out or say \"agent\"")
+		}
+		if r.Mole != nil {
+			return r, games.Errorf(games.CodeBadRequest, "the mole is chosen at Practice only")
+		}
+		r.Pace = "agent"
 	}
 	if r.Pace == "" {
 		r.Pace = "chat"

@@ -21,8 +21,11 @@ import (
 // of that kind and format filling now. It opens when its seats are full, or once it has waited
 // Paces.WalkinTopUp (two minutes) from its first agent with enough agents to play (MinAgents),
 // house seats taking the rest; with fewer it waits another period. Every agent is called at its
-// endpoint once the round starts (§4). One actor owns the gatherings; each is saved (storage
-// gathering) before a join is answered, so a restart keeps every agent in its place.
+// endpoint once the round starts (§4). Free play gathers walk-ins too (POST /v1/walkin/join
+// {"table": "free"}): a walk-in waits beside the agents and plays on its mailbox under a Badge
+// the house lends, told of its seat through the desk. One actor owns the gatherings; each is
+// saved (storage gathering) before a join is answered, so a restart keeps every player in its
+// place.
 
 // gatheringName is the gathering actor's name under the root.
 const gatheringName = "dotdotdot-gathering"
@@ -73,6 +76,23 @@ type gatherOpened struct {
 	Err          error
 }
 
+// gatherWalkin goes walk-in → gatherer: give walk-in Hash (display name Name, actor PID) a
+// place at the Free table of Format and Seats filling now. The join's future rides along: it
+// is answered Reply once the place is saved; a place that cannot be saved is answered busy and
+// the walk-in told walkinUnqueued.
+type gatherWalkin struct {
+	deskReplier
+	Hash, Name string
+	PID        *actor.PID
+	Format     string
+	Seats      int
+	Reply      *walkinBeginJoinReply
+}
+
+// gatherLeave takes walk-in Hash's place away (a place restored for a walk-in that holds another
+// seat by now).
+type gatherLeave struct{ Hash string }
+
 type gatherList struct{}
 
 type gatherListReply struct{ Tables []Gathering }
@@ -112,6 +132,10 @@ func (g *gatherer) Receive(ctx actor.Context) {
 		g.restore(ctx)
 	case *gatherJoin:
 		ctx.Respond(g.join(ctx, m))
+	case *gatherWalkin:
+		g.joinWalkin(ctx, m)
+	case *gatherLeave:
+		g.leave(m.Hash)
 	case *gatherTimer:
 		t := g.tables[m.Table]
 		if t == nil || t.gen != m.Gen || t.opening {
@@ -139,11 +163,102 @@ func (g *gatherer) current(kind, format string, seats int) *gathering {
 
 func (g *gatherer) find(agent string) string {
 	for id, t := range g.tables {
-		if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return x.Agent == agent }) {
+		if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return x.Walkin == "" && x.Agent == agent }) {
 			return id
 		}
 	}
 	return ""
+}
+
+// findWalkin is the gathering table walk-in hash waits at ("" none).
+func (g *gatherer) findWalkin(hash string) string {
+	for id, t := range g.tables {
+		if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return x.Walkin == hash }) {
+			return id
+		}
+	}
+	return ""
+}
+
+// table is the table of kind, format and seats taking joins now, or a fresh one (not yet kept).
+func (g *gatherer) table(kind, format string, seats int) (*gathering, bool, error) {
+	if t := g.current(kind, format, seats); t != nil {
+		return t, false, nil
+	}
+	id, err := newTableID(kind[:1])
+	if err != nil {
+		return nil, false, err
+	}
+	return &gathering{rec: storage.GatheringTable{Kind: kind, Format: format, Seats: seats, Table: id, Since: g.a.deskClock().Now().UTC()},
+		seats: seats, gen: freshGen()}, true, nil
+}
+
+// joinWalkin gives a walk-in a place at the Free table filling now (saved before it is
+// answered); a walk-in waiting already keeps its place.
+func (g *gatherer) joinWalkin(ctx actor.Context, m *gatherWalkin) {
+	reply := walkinBeginJoinReply{}
+	if m.Reply != nil {
+		reply = *m.Reply
+	}
+	if g.findWalkin(m.Hash) != "" {
+		m.respond(&reply)
+		return
+	}
+	fail := func(err error) {
+		ctx.Send(m.PID, &walkinUnqueued{})
+		var ge *games.Error
+		if !errors.As(err, &ge) {
+			ge = &games.Error{Code: CodeBusy, Msg: err.Error(), Retry: true}
+		}
+		reply.Err = ge
+		m.respond(&reply)
+	}
+	t, fresh, err := g.table(KindFree, m.Format, m.Seats)
+	if err != nil {
+		fail(err)
+		return
+	}
+	rec := t.rec
+	rec.Agents = append(slices.Clone(rec.Agents), storage.GatheringAgent{Walkin: m.Hash, Name: m.Name, Kind: "walkin", Human: true,
+		Joined: g.a.deskClock().Now().UTC()})
+	if err := g.a.Store().PutGathering(rec); err != nil {
+		fail(&games.Error{Code: CodeBusy, Msg: "the place at the table could not be saved; join again", Retry: true})
+		return
+	}
+	t.rec = rec
+	if fresh {
+		g.tables[rec.Table] = t
+	}
+	m.respond(&reply)
+	switch {
+	case len(rec.Agents) >= t.seats:
+		g.open(ctx, t)
+	case fresh:
+		g.arm(ctx, t, g.a.paces().WalkinTopUp)
+	}
+}
+
+// leave takes a walk-in's place away from the table it waits at, unless that table is being
+// opened (its seat is there: the walk-in refuses it, walkinSeated).
+func (g *gatherer) leave(hash string) {
+	t := g.tables[g.findWalkin(hash)]
+	if t == nil || t.opening {
+		return
+	}
+	rec := t.rec
+	rec.Agents = slices.DeleteFunc(slices.Clone(rec.Agents), func(x storage.GatheringAgent) bool { return x.Walkin == hash })
+	if len(rec.Agents) == 0 {
+		if err := g.a.Store().DeleteGathering(rec.Table); err == nil {
+			if t.stop != nil {
+				t.stop()
+			}
+			delete(g.tables, rec.Table)
+		}
+		return
+	}
+	if err := g.a.Store().PutGathering(rec); err == nil {
+		t.rec = rec
+	}
 }
 
 func (g *gatherer) join(ctx actor.Context, m *gatherJoin) *gatherJoinReply {
@@ -151,15 +266,9 @@ func (g *gatherer) join(ctx actor.Context, m *gatherJoin) *gatherJoinReply {
 	if id := g.find(j.Agent); id != "" {
 		return &gatherJoinReply{Err: games.Errorf(CodeInARound, "%s is waiting at table %s already", j.Agent, id)}
 	}
-	t := g.current(m.Kind, m.Format, m.Seats)
-	fresh := t == nil
-	if fresh {
-		id, err := newTableID(m.Kind[:1])
-		if err != nil {
-			return &gatherJoinReply{Err: err}
-		}
-		t = &gathering{rec: storage.GatheringTable{Kind: m.Kind, Format: m.Format, Seats: m.Seats, Table: id, Since: g.a.deskClock().Now().UTC()},
-			seats: m.Seats, gen: freshGen()}
+	t, fresh, err := g.table(m.Kind, m.Format, m.Seats)
+	if err != nil {
+		return &gatherJoinReply{Err: err}
 	}
 	if j.Owner != "" && m.Kind != KindFree {
 		if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return x.Owner == j.Owner }) {
@@ -235,31 +344,110 @@ func (g *gatherer) open(ctx actor.Context, t *gathering) {
 		t.stop()
 		t.stop = nil
 	}
-	spec := g.spec(t)
+	rec, seats, pace := t.rec, t.seats, g.pace(t)
 	a, self, root := g.a, ctx.Self(), ctx.ActorSystem().Root
 	go func() {
 		octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
-		round, err := a.openWhenReady(octx, spec)
-		root.Send(self, &gatherOpened{Table: spec.ID, Round: round, Err: err})
+		mbs, err := a.freeMailboxes(octx, rec)
+		var round string
+		if err == nil {
+			spec, house := gatherSpec(rec, seats, pace, mbs)
+			if round, err = a.openWhenReady(octx, spec); err == nil {
+				a.tellFreeSeated(rec, round, pace, len(spec.Seats), house, mbs)
+			}
+		}
+		if err != nil {
+			a.unseatFree(rec, mbs)
+		}
+		root.Send(self, &gatherOpened{Table: rec.Table, Round: round, Err: err})
 	}()
 }
 
-// spec is t's table: its agents in seats 1.. in the order they came (on the A2A channel, their
-// Badges' own keys), house seats in the rest at the same notional entry.
-func (g *gatherer) spec(t *gathering) actors.TableSpec {
-	named := make([]lobbyWalkin, len(t.rec.Agents))
-	for i, ag := range t.rec.Agents {
-		named[i].Name = ag.Name
+// freeMailboxes spawns the mailbox of each walk-in waiting at rec (through the desk, its live
+// entry written first, so a server restart respawns it), by seat, once the tables are restored.
+func (a *Arena) freeMailboxes(ctx context.Context, rec storage.GatheringTable) (map[int]*actor.PID, error) {
+	mbs := map[int]*actor.PID{}
+	select { // the desk is started with the product, and the tables restored, by then
+	case <-a.Ready():
+	case <-ctx.Done():
+		return mbs, ctx.Err()
 	}
-	spec, _ := walkinTableSpec(t.rec.Table, t.rec.Kind, t.rec.Format, t.seats, g.pace(t), named, nil)
-	for i, ag := range t.rec.Agents {
+	for i, ag := range rec.Agents {
+		if ag.Walkin == "" {
+			continue
+		}
+		d, err := a.deskPID()
+		if err != nil {
+			return mbs, err
+		}
+		r, err := deskCall[*deskSpawnMailboxReply](ctx, a, d, &deskSpawnMailbox{Hash: ag.Walkin, Table: rec.Table, Seat: i + 1, Game: walkinGame})
+		if err != nil {
+			return mbs, err
+		}
+		mbs[i+1] = r.PID // recorded live (a server restart respawns it); a second spawn is idempotent
+	}
+	return mbs, nil
+}
+
+// tellFreeSeated tells each walk-in of rec its seat at the opened table (walkinSeated, through
+// the desk); a walk-in that holds another seat by then, or played that round, refuses it.
+func (a *Arena) tellFreeSeated(rec storage.GatheringTable, round string, pace games.Pace, n int, house map[int]string, mbs map[int]*actor.PID) {
+	d, err := a.deskPID()
+	if err != nil {
+		return
+	}
+	now := a.deskClock().Now().UTC()
+	for i, ag := range rec.Agents {
+		if ag.Walkin == "" || mbs[i+1] == nil {
+			continue
+		}
+		live := &walkinLive{Table: rec.Table, Round: round, Seat: i + 1, Kind: KindFree, Game: walkinGame, Format: rec.Format,
+			Pace: pace.Name, Mailbox: mbs[i+1].Id, Entry: walkinEntry, Seats: n, House: house, Joined: now}
+		_ = a.deskSend(d, &deskFreeTell{Hash: ag.Walkin, Msg: &walkinSeated{Live: live}})
+	}
+}
+
+// unseatFree drops the mailboxes of a table that did not open and frees its walk-ins to join
+// again (walkinUnqueued).
+func (a *Arena) unseatFree(rec storage.GatheringTable, mbs map[int]*actor.PID) {
+	d, err := a.deskPID()
+	if err != nil {
+		return
+	}
+	for _, pid := range mbs {
+		_ = a.deskSend(d, &deskDropMailbox{PID: pid})
+	}
+	for _, ag := range rec.Agents {
+		if ag.Walkin != "" {
+			_ = a.deskSend(d, &deskFreeTell{Hash: ag.Walkin, Msg: &walkinUnqueued{}})
+		}
+	}
+}
+
+// gatherSpec is rec's table: its players in seats 1.. in the order they came (registered agents
+// on the A2A channel with their Badges' own keys; walk-ins on their mailboxes, mbs by seat, under
+// Badges the house lends, unrated), house seats in the rest at the same notional entry; and the
+// house seats' names by seat.
+func gatherSpec(rec storage.GatheringTable, seats int, pace games.Pace, mbs map[int]*actor.PID) (actors.TableSpec, map[int]string) {
+	named := make([]lobbyWalkin, len(rec.Agents))
+	for i, ag := range rec.Agents {
+		named[i].Name = ag.Name
+		if pid := mbs[i+1]; ag.Walkin != "" && pid != nil {
+			named[i].Hash, named[i].Mailbox = ag.Walkin, pid.Id
+		}
+	}
+	spec, house := walkinTableSpec(rec.Table, rec.Kind, rec.Format, seats, pace, named, nil)
+	for i, ag := range rec.Agents {
+		if ag.Walkin != "" {
+			continue // walkinTableSpec's walk-in seat: lent Badge, mailbox channel
+		}
 		s := &spec.Seats[i]
 		s.Seat.Agent, s.Seat.Name, s.Lent = ag.Agent, ag.Name, false
 		setBlitzSeat(s, func(o *blitz.SeatOptions) { o.Kind, o.Walkin, o.Human, o.Owner = ag.Kind, false, ag.Human, ag.Owner })
 		s.Channel, s.Endpoint = ChannelA2A, ag.Endpoint
 	}
-	return spec
+	return spec, house
 }
 
 func (g *gatherer) opened(m *gatherOpened) {
@@ -295,7 +483,8 @@ func (g *gatherer) list() *gatherListReply {
 	return &gatherListReply{Tables: out}
 }
 
-// restore (actor start) takes up every saved gathering: a table that exists by now was opened
+// restore (actor start) takes up every saved gathering (the desk gives its walk-ins their
+// places back, restoreFreePlaces): a table that exists by now was opened
 // (its record is dropped); one that is full, or past its top-up with enough agents, opens now
 // under its id; the rest gather on, their timers armed for what is left of their wait.
 func (g *gatherer) restore(ctx actor.Context) {
@@ -306,7 +495,21 @@ func (g *gatherer) restore(ctx actor.Context) {
 	}
 	now := g.a.deskClock().Now()
 	for _, rec := range saved {
-		if _, err := g.a.Stored(rec.Table); err == nil {
+		if st, err := g.a.Stored(rec.Table); err == nil {
+			if st.Status == actors.StatusLive && slices.ContainsFunc(rec.Agents, func(x storage.GatheringAgent) bool { return x.Walkin != "" }) {
+				// Opened before the stop: its walk-ins may not have heard of their seats.
+				a, rec, round, seats, pace := g.a, rec, st.Round, len(st.Seats), g.pace(&gathering{rec: rec})
+				go func() {
+					octx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+					defer cancel()
+					if mbs, err := a.freeMailboxes(octx, rec); err == nil {
+						_, house := gatherSpec(rec, seats, pace, mbs)
+						a.tellFreeSeated(rec, round, pace, seats, house, mbs)
+					}
+					_ = a.Store().DeleteGathering(rec.Table)
+				}()
+				continue
+			}
 			_ = g.a.Store().DeleteGathering(rec.Table)
 			continue
 		} else if !errors.Is(err, actors.ErrNoTable) {

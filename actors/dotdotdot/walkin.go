@@ -310,7 +310,7 @@ func (w *walkin) beginJoin(ctx actor.Context, req JoinRequest, replier deskRepli
 		if w.rec.Live != nil {
 			round = "round " + w.rec.Live.Round
 		} else if w.queued {
-			round = "the walkin table's queue"
+			round = "a place at a gathering table"
 		}
 		r.Err = games.Errorf(CodeInARound, "this walk-in already holds %s", round)
 		return r
@@ -327,6 +327,21 @@ func (w *walkin) beginJoin(ctx actor.Context, req JoinRequest, replier deskRepli
 		fwd := &lobbyEnqueue{Hash: w.hash, PID: ctx.Self(), Name: w.rec.Name, Format: req.Format, Pace: req.Pace, Reply: r}
 		fwd.deskReplier = replier
 		ctx.Send(ctx.Parent(), fwd)
+		return nil
+	}
+	if req.Table == KindFree {
+		// Free play gathers walk-ins beside registered agents (gathering.go): the gatherer
+		// answers once the place is saved, or sends walkinUnqueued with a refusal.
+		w.queued = true
+		g := w.a.gathering
+		if g == nil {
+			w.queued = false
+			r.Err = games.Errorf(CodeBadTable, "this arena gathers no Free play")
+			return r
+		}
+		fwd := &gatherWalkin{Hash: w.hash, PID: ctx.Self(), Name: w.rec.Name, Format: req.Format, Seats: req.Seats, Reply: r}
+		fwd.deskReplier = replier
+		ctx.Send(g, fwd)
 		return nil
 	}
 	w.gens++
@@ -444,7 +459,7 @@ func (w *walkin) roundEnded(ctx actor.Context, e *actors.RoundEnded) {
 	kind := l.Kind
 	line := w.rec.apply(l, e.Result, stats, now, w.a.fees().Table)
 	w.persist()
-	if kind != "hosted" { // hosted tables are unrated (§4.5): in the record, not on the board
+	if kind != "hosted" && kind != KindFree { // hosted tables (§4.5) and Free play are unrated: in the record, not on the board
 		ctx.Send(ctx.Parent(), &deskBoardLine{Name: w.rec.Name, Week: isoWeek(now), Line: line})
 	}
 }

@@ -13,7 +13,7 @@
 //	list_tables   {token?}                                → Practice, the walk-in table, hosted tables gathering
 //	play_practice {token, format?, pace?, mole?, seats?}  → JoinWalkin {table: "practice"}
 //	host_table    {token, format?, seats?}                → Hosted.HostTable: the code and the link
-//	join_table    {token, code} | {token, table:"walkin"} → JoinWalkin {code} | JoinWalkin {table: "walkin"}
+//	join_table    {token, code} | {token, table:"walkin"|"free"} → JoinWalkin {code} | JoinWalkin {table}
 //	start_table   {token}                                 → Hosted.StartHosted (the host only: not_host)
 //	leave_table   {token}                                 → Hosted.LeaveTable
 //	next_move     {token, wait?}                          → NextMove (≤ 20 s): the move in words, or the result

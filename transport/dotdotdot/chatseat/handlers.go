@@ -213,6 +213,9 @@ func joinedText(r dotdotdot.JoinReply) string {
 		if r.Kind == "hosted" {
 			return fmt.Sprintf("Waiting at the hosted table: it starts when full, when the host starts it, or ten minutes after it opened, house agents taking the empty seats. It runs on %s. Call next_move: it answers with the first move once the table starts.", clock)
 		}
+		if r.Kind == "free" {
+			return fmt.Sprintf("Waiting at a Free play table with registered agents and other walk-ins: it opens when full, or two minutes after its first player came with house agents in the empty seats. Unrated, nothing at stake. It runs on %s. Call next_move: it answers with the first move once the table opens.", clock)
+		}
 		return fmt.Sprintf("Waiting for the walk-in table to fill; house agents top it up two minutes after the first walk-in came. It runs on %s. Call next_move: it answers with the first move once the table opens.", clock)
 	}
 	return fmt.Sprintf("Seated: round %s, seat %d, a %s %s table on %s. Call next_move now for your first move.", r.Round, r.Seat, orDefault(r.Format, "blitz"), orDefault(r.Kind, "practice"), clock)
@@ -254,7 +257,7 @@ func (h *handlers) hostTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 }
 
 // join_table: {token, code} → JoinWalkin {code} (§4.5, as POST /v1/walkin/join {code}), or
-// {token, table: "walkin"} → JoinWalkin {table: "walkin"}. A join by code then shows the table
+// {token, table: "walkin" | "free"} → JoinWalkin {table}. A join by code then shows the table
 // (HostedByCode) when hosted tables are served.
 func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResult {
 	var a struct {
@@ -271,16 +274,16 @@ func (h *handlers) joinTable(ctx context.Context, raw []byte) *mcp.CallToolResul
 	switch {
 	case a.Code != "" && a.Table != "":
 		return badArgs("join_table", "give either code or table, not both")
-	case a.Table == "walkin":
-		rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Table: "walkin"})
+	case a.Table == "walkin" || a.Table == "free":
+		rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Table: a.Table})
 		if err != nil {
 			return h.refusal(err)
 		}
 		return text(joinedText(rep))
 	case a.Table != "":
-		return badArgs("join_table", `table is "walkin"; a hosted table is joined by its code`)
+		return badArgs("join_table", `table is "walkin" or "free"; a hosted table is joined by its code`)
 	case a.Code == "":
-		return badArgs("join_table", `give the hosted table's four-character code, or table "walkin"`)
+		return badArgs("join_table", `give the hosted table's four-character code, or table "walkin" or "free"`)
 	}
 	rep, err := h.o.Desk.JoinWalkin(ctx, a.Token, dotdotdot.JoinRequest{Code: a.Code})
 	if err != nil {

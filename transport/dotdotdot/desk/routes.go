@@ -187,7 +187,7 @@ func (h *handlers) join(c echo.Context) error {
 		return err
 	}
 	if b.Table == "" && b.Code == "" {
-		return door.Refuse(door.CodeBadRequest, `table is required: "practice", "solo" or "walkin"`)
+		return door.Refuse(door.CodeBadRequest, `table is required: "practice", "solo", "walkin" or "free"`)
 	}
 	if b.Code == "" && (b.Table == "practice" || b.Table == "solo") { // a Practice or Solo join opens a table
 		if err := h.opts.Tables.Allow(door.ClientAddr(c.Request(), h.opts.Forwarded)); err != nil {
