@@ -289,6 +289,7 @@ func TestClusterWalkinForwardedToOwner(t *testing.T) {
 	if viaDoor.status != atOwner.status || string(viaDoor.raw) != string(atOwner.raw) {
 		t.Fatalf("next through member 1: %d %.300s\nat the owner: %d %.300s", viaDoor.status, viaDoor.raw, atOwner.status, atOwner.raw)
 	}
+	logForwardCost(ctx, t, owner.s, door.s, tok, atOwner.raw)
 	if r := door.s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e)); r.status != 200 {
 		t.Fatalf("answer through member 1: %d %s", r.status, r.raw)
 	}
@@ -330,13 +331,39 @@ func TestClusterWalkinForwardedToOwner(t *testing.T) {
 
 	// The owner restarts on its data dir: boot recovery resumes the round, and the walk-in plays
 	// on through member 1.
+	restarted := time.Now()
 	owner.start(t, bin)
 	awaitMembers(t, ms, addrs...)
 	_, e2 := nextEnvelope(ctx, t, door.s, tok)
+	t.Logf("figure: owner restarted → its walk-in's next envelope through member 1 in %v", time.Since(restarted).Round(time.Millisecond))
 	if e2.Round != e.Round {
 		t.Fatalf("after the restart the walk-in is in round %q, was in %q", e2.Round, e.Round)
 	}
 	if r := door.s.call(ctx, "POST", "/v1/walkin/answer", tok, answerFor(e2)); r.status != 200 {
 		t.Fatalf("answer after the restart: %d %s", r.status, r.raw)
 	}
+}
+
+// logForwardCost logs the p50/p99 of 200 polls of a pending envelope (answered at once) at the
+// owner and through another member, each checked to be the owner's answer byte for byte: the
+// forwarding cost figure of docs/performance.md. A figure, not an assertion on speed.
+func logForwardCost(ctx context.Context, t *testing.T, owner, door *server, tok string, want []byte) {
+	t.Helper()
+	const n = 200
+	measure := func(s *server) (p50, p99 time.Duration) {
+		ds := make([]time.Duration, n)
+		for i := range ds {
+			start := time.Now()
+			r := s.call(ctx, "GET", "/v1/walkin/next?wait=30", tok, nil)
+			ds[i] = time.Since(start)
+			if r.status != 200 || string(r.raw) != string(want) {
+				t.Fatalf("poll %d via %s: %d %.200s", i, s.url, r.status, r.raw)
+			}
+		}
+		slices.Sort(ds)
+		return ds[n/2], ds[n*99/100]
+	}
+	l50, l99 := measure(owner)
+	f50, f99 := measure(door)
+	t.Logf("figure: walk-in poll, %d each: at the owner p50 %v p99 %v; forwarded p50 %v p99 %v", n, l50, l99, f50, f99)
 }
