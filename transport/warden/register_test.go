@@ -16,13 +16,18 @@ import (
 )
 
 // A rig without a chain: registration, open and join need none.
-func newPlainRig(t *testing.T) *rig {
+func newPlainRig(t testing.TB) *rig {
 	s, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, store: s}
-	r.doors = &Doors{Store: s, Games: []string{"warden.dilemma"}, Now: time.Now}
+	_, asset := evmtest.Key(0x0a)
+	_, payTo := evmtest.Key(0x0b)
+	r.payTo = payTo
+	// A rail and no chain: a request that reaches settlement is a test failure.
+	r.doors = &Doors{Store: s, Games: []string{"warden.dilemma"}, Now: time.Now, BaseURL: "http://warden.test",
+		Rail: Rail{ID: "dev-exact", ChainID: 1337, Asset: asset, PayTo: payTo, DomainName: "USDC", DomainVersion: "2"}}
 	e := echo.New()
 	e.HTTPErrorHandler = Answer.ErrorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	r.doors.mount(e)

@@ -32,7 +32,7 @@ const testStake = 1_000_000
 // rig is the door over a bbolt file and a real geth --dev chain. Its clock is the wall clock
 // plus skew (the chain's and the authorizations' times are real).
 type rig struct {
-	t       *testing.T
+	t       testing.TB
 	chain   *evmtest.Chain
 	path    string
 	store   *storage.Store
@@ -45,7 +45,7 @@ type rig struct {
 
 var errCrash = errors.New("crash (test)")
 
-func newRig(t *testing.T, chain *evmtest.Chain) *rig {
+func newRig(t testing.TB, chain *evmtest.Chain) *rig {
 	_, payTo := evmtest.Key(0x7e)
 	r := &rig{t: t, chain: chain, path: filepath.Join(t.TempDir(), "arena.db"), payTo: payTo}
 	r.open()
