@@ -16,11 +16,13 @@ import (
 //	token/<sha256 hex>       a bearer token, stored only as its hash → wallet and expiry
 //	match/<wm_…>             a match: game, stake, seats, stake deadline, cleared stakes (§5.1)
 //	idem/<wallet>/<key>      an Idempotency-Key's stored answer (§7)
+//	queue/<game>/<stake>/…   a matchmaking queue entry, FIFO by key (§5.5)
+//	ticket/<ticket>          a queue ticket's state: queued, matched (its match and seat) or left
 //
 // The door owns the values' shapes; the store checks only that a key has one of these
 // prefixes and a JSON value, and runs a door's read-modify-write in one transaction.
 
-var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/"}
+var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/", "queue/", "ticket/"}
 
 // WardenTx is a write transaction on warden_state and warden_payments, as WardenUpdate hands it.
 type WardenTx struct{ tx *bolt.Tx }

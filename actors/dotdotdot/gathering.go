@@ -3,6 +3,7 @@ package dotdotdot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"time"
@@ -218,6 +219,10 @@ func (g *gatherer) joinWalkin(ctx actor.Context, m *gatherWalkin) {
 		fail(err)
 		return
 	}
+	if err := nameAt(t, m.Name); err != nil {
+		fail(err)
+		return
+	}
 	rec := t.rec
 	rec.Agents = append(slices.Clone(rec.Agents), storage.GatheringAgent{Walkin: m.Hash, Name: m.Name, Kind: "walkin", Human: true,
 		Joined: g.a.deskClock().Now().UTC()})
@@ -236,6 +241,16 @@ func (g *gatherer) joinWalkin(ctx actor.Context, m *gatherWalkin) {
 	case fresh:
 		g.arm(ctx, t, g.a.paces().WalkinTopUp)
 	}
+}
+
+// nameAt refuses a player whose display name (by nameKey) is one a player waiting at t holds
+// already: the names at one table are distinct (§9 names seats by name), so it joins the next
+// table (name_taken, retry).
+func nameAt(t *gathering, name string) error {
+	if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return nameKey(x.Name) == nameKey(name) }) {
+		return &games.Error{Code: CodeNameTaken, Msg: fmt.Sprintf("a player named %q waits at table %s already: the names at one table are distinct; join again once it opens", name, t.rec.Table), Retry: true}
+	}
+	return nil
 }
 
 // leave takes a walk-in's place away from the table it waits at, unless that table is being
@@ -268,6 +283,9 @@ func (g *gatherer) join(ctx actor.Context, m *gatherJoin) *gatherJoinReply {
 	}
 	t, fresh, err := g.table(m.Kind, m.Format, m.Seats)
 	if err != nil {
+		return &gatherJoinReply{Err: err}
+	}
+	if err := nameAt(t, j.Name); err != nil {
 		return &gatherJoinReply{Err: err}
 	}
 	if j.Owner != "" && m.Kind != KindFree {

@@ -14,7 +14,8 @@ import (
 )
 
 // TestFreePlayGathersAWalkinBesideAnAgent: a registered agent and a walk-in gather to one Free
-// table (POST /v1/join and POST /v1/walkin/join {"table": "free"}, both "gathering"); the
+// table (POST /v1/join and POST /v1/walkin/join {"table": "free"}, both "gathering"; a walk-in
+// whose name the agent holds is name_taken and holds no place); the
 // walk-in's place is saved before its join is answered, a second join of the waiting walk-in is
 // in_a_round and its poll says gathering, before and after a restart, which keeps both places
 // and the top-up counted from the first join. At the top-up the table opens with the agent in
@@ -31,6 +32,21 @@ func TestFreePlayGathersAWalkinBesideAnAgent(t *testing.T) {
 	first, err := h.arena.JoinAgent(ctx, j)
 	if err != nil || first.Status != "gathering" || first.Kind != KindFree {
 		t.Fatalf("the agent's join %+v %v", first, err)
+	}
+	same, err := h.arena.RegisterWalkin(ctx, "kind 1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.arena.JoinWalkin(ctx, same, JoinRequest{Table: KindFree, Format: "short"}); codeOf(err) != CodeNameTaken {
+		t.Fatalf("a walk-in named as the waiting agent: %v, want %s (the names at one table are distinct)", err, CodeNameTaken)
+	}
+	if n, err := h.arena.NextMove(ctx, same, 0); err != nil || n.Status != NextIdle {
+		t.Fatalf("the refused walk-in's poll %+v %v: it holds no place", n, err)
+	}
+	twin := kindAgent(2, KindFree, quickPace)
+	twin.Format, twin.Name = "short", "KIND 1"
+	if _, err := h.arena.JoinAgent(ctx, twin); codeOf(err) != CodeNameTaken {
+		t.Fatalf("an agent named as the waiting agent: %v, want %s", err, CodeNameTaken)
 	}
 	tok, err := h.arena.RegisterWalkin(ctx, "Wanda", "")
 	if err != nil {

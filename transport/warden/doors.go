@@ -107,6 +107,9 @@ type tokenRec struct {
 func (d *Doors) mount(e *echo.Echo) {
 	e.GET("/v1/warden/challenge", d.challenge)
 	e.POST("/v1/warden/contenders", d.register)
+	e.POST("/v1/warden/queue", d.queue)
+	e.GET("/v1/warden/queue/:ticket", d.queueStatus)
+	e.DELETE("/v1/warden/queue/:ticket", d.leaveQueue)
 	e.POST("/v1/warden/matches", d.openMatch)
 	e.GET("/v1/warden/matches/:id", d.publicMatch)
 	e.POST("/v1/warden/matches/:id/join", d.join)

@@ -12,6 +12,8 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -480,4 +482,133 @@ func TestStakeCrashAtEveryStep(t *testing.T) {
 		}
 		r.invariant(minted)
 	}
+}
+
+// TestStakeX402FetchV1 pays both stakes of a match with the real x402 v1 client (x402-fetch
+// 1.2.0, a viem wallet client as the signer) against the door and a geth dev chain whose chain
+// id is Base Sepolia's (84532: x402 v1 signs under its network name's id). Both stakes clear on
+// chain, the balances move by the stake, the match goes LIVE, and each client reads its
+// settlement from X-PAYMENT-RESPONSE.
+func TestStakeX402FetchV1(t *testing.T) {
+	chain := evmtest.StartChain(t, 84532)
+	r := newRig(t, chain)
+	r.doors.Rail.V1Network = "base-sepolia" // the v1 rail: x402-fetch pays only named networks
+	a, b := r.register(0x61, "steadfast"), r.register(0x62, "gambler")
+	minted := map[x402.Address]int64{a.wallet: 3 * testStake, b.wallet: 3 * testStake}
+	for w, v := range minted {
+		chain.Mint(t, w, v)
+	}
+	id := r.pair(a, b)
+	for i, p := range []player{a, b} {
+		res, out := runClient(t, "pay.mjs", map[string]any{"url": r.srv.URL + "/v1/warden/matches/" + id + "/stake",
+			"token": p.token, "privateKey": fmt.Sprintf("0x%x", p.key.Serialize()), "rpc": chain.URL, "maxValue": testStake})
+		want := StatusStaking
+		if i == 1 {
+			want = StatusLive
+		}
+		if res.Status != 200 || res.Body["status"] != "cleared" || res.Body["match_status"] != want ||
+			res.PaymentResponse["success"] != true || res.PaymentResponse["transaction"] != res.Body["ref"] ||
+			res.PaymentResponse["payer"] != p.wallet.String() {
+			t.Fatalf("seat %d: %s", i, out)
+		}
+		if got := chain.Balance(t, p.wallet); got != 2*testStake {
+			t.Fatalf("seat %d balance %d", i, got)
+		}
+	}
+	if got := chain.Balance(t, r.payTo); got != 2*testStake {
+		t.Fatalf("stake account %d", got)
+	}
+	var versions []int
+	if err := r.store.WardenPayments(func(p storage.WardenPayment) error { versions = append(versions, p.Version); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 2 || versions[0] != 1 || versions[1] != 1 {
+		t.Fatalf("payment versions %v, want two x402 v1", versions)
+	}
+	r.invariant(minted)
+}
+
+// TestStakeX402FetchV2 pays both stakes with the real x402 v2 client (@x402/fetch 2.27.0 and
+// @x402/evm's ExactEvmScheme over a viem account) on geth --dev (eip155:1337, a network x402 v1
+// has no name for, so the 402's v1 body is {}): the client pays the PAYMENT-REQUIRED header with
+// PAYMENT-SIGNATURE, both stakes clear on chain and the match goes LIVE.
+func TestStakeX402FetchV2(t *testing.T) {
+	chain := evmtest.Start(t)
+	r := newRig(t, chain)
+	a, b := r.register(0x63, "diplomat"), r.register(0x64, "mirror")
+	minted := map[x402.Address]int64{a.wallet: 3 * testStake, b.wallet: 3 * testStake}
+	for w, v := range minted {
+		chain.Mint(t, w, v)
+	}
+	id := r.pair(a, b)
+	for i, p := range []player{a, b} {
+		res, out := runClient(t, "pay2.mjs", map[string]any{"url": r.srv.URL + "/v1/warden/matches/" + id + "/stake",
+			"token": p.token, "privateKey": fmt.Sprintf("0x%x", p.key.Serialize()),
+			"network": fmt.Sprintf("eip155:%d", chain.ID), "asset": chain.Token.Address.String()})
+		want := StatusStaking
+		if i == 1 {
+			want = StatusLive
+		}
+		if res.Status != 200 || res.Body["status"] != "cleared" || res.Body["match_status"] != want ||
+			res.PaymentResponse["success"] != true || res.PaymentResponse["transaction"] != res.Body["ref"] {
+			t.Fatalf("seat %d: %s", i, out)
+		}
+		if got := chain.Balance(t, p.wallet); got != 2*testStake {
+			t.Fatalf("seat %d balance %d", i, got)
+		}
+	}
+	var versions []int
+	if err := r.store.WardenPayments(func(p storage.WardenPayment) error { versions = append(versions, p.Version); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 2 || versions[0] != 2 || versions[1] != 2 {
+		t.Fatalf("payment versions %v, want two x402 v2", versions)
+	}
+	r.invariant(minted)
+}
+
+// clientResult is what testclient's scripts print.
+type clientResult struct {
+	Status          int            `json:"status"`
+	Body            map[string]any `json:"body"`
+	PaymentResponse map[string]any `json:"paymentResponse"`
+}
+
+// runClient runs a testclient script with input on stdin and reads its result.
+func runClient(t *testing.T, script string, input map[string]any) (clientResult, []byte) {
+	t.Helper()
+	dir := clientDir(t)
+	in, _ := json.Marshal(input)
+	cmd := exec.Command("node", filepath.Join(dir, script))
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, stderr.String())
+	}
+	var res clientResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%s printed %q", script, out)
+	}
+	return res, out
+}
+
+// clientDir is testclient/, installed from its lock (npm ci) when node_modules is missing, as
+// scripts/install-test-deps.sh does.
+func clientDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("testclient")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@x402", "fetch")); err != nil {
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+		}
+	}
+	return dir
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net"
 	"os"
@@ -74,22 +75,62 @@ func freePort(t testing.TB) int {
 // Chain is a running dev chain with the token deployed.
 type Chain struct {
 	Client *evm.Client
+	URL    string       // the node's JSON-RPC URL
 	Dev    x402.Address // the node's funded account: deployer, minter and relayer
 	Token  evm.Token
 	ID     uint64
 }
 
-// Start runs geth --dev on loopback in a temporary directory (stopped when the test ends),
-// deploys TestUSDC as ("USDC", "2") and returns it.
-func Start(t testing.TB) *Chain {
+// Start runs geth --dev (chain id 1337) on loopback in a temporary directory (stopped when the
+// test ends), deploys TestUSDC as ("USDC", "2") and returns it.
+func Start(t testing.TB) *Chain { return StartChain(t, 0) }
+
+// devKey is the dev account's key when StartChain is given a chain id (32 bytes of 0x46).
+const devKey = "4646464646464646464646464646464646464646464646464646464646464646"
+
+// genesis is a dev chain's genesis with every fork up to Cancun from block 0 (merged, as geth
+// --dev is), the given chain id and the dev account (devKey's address) funded. Not Prague: its
+// system contracts (EIP-7002, EIP-7251) would have to be in the alloc, or geth cannot build a
+// block ("empty system contract").
+const genesis = `{"config":{"chainId":%d,"homesteadBlock":0,"eip150Block":0,"eip155Block":0,"eip158Block":0,` +
+	`"byzantiumBlock":0,"constantinopleBlock":0,"petersburgBlock":0,"istanbulBlock":0,"berlinBlock":0,"londonBlock":0,` +
+	`"mergeNetsplitBlock":0,"shanghaiTime":0,"cancunTime":0,"terminalTotalDifficulty":0,` +
+	`"blobSchedule":{"cancun":{"target":3,"max":6,"baseFeeUpdateFraction":3338477}}},` +
+	`"difficulty":"0","gasLimit":"30000000","baseFeePerGas":"1000000000",` +
+	`"alloc":{"9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F":{"balance":"0x21e19e0c9bab2400000"}}}`
+
+// StartChain is Start with another chain id than geth --dev's 1337 (0 keeps it): the data
+// directory is initialised from genesis with that id first, and the dev account is devKey's,
+// imported into its keystore. An x402 v1 client signs under the chain id of its network name
+// (base-sepolia is 84532), and TestUSDC's domain is block.chainid, so a v1 client's payment
+// needs the chain to have that id.
+func StartChain(t testing.TB, chainID uint64) *Chain {
 	t.Helper()
 	bin := gethBinary(t)
 	port := freePort(t)
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "--dev", "--datadir", dir, "--ipcdisable", "--nodiscover", "--maxpeers", "0",
+	var extra []string
+	if chainID != 0 {
+		run := func(args ...string) {
+			if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+				t.Fatalf("geth %v: %v\n%s", args, err, out)
+			}
+		}
+		pw, key, gen := filepath.Join(dir, "pw"), filepath.Join(dir, "key"), filepath.Join(dir, "genesis.json")
+		for f, body := range map[string]string{pw: "dev\n", key: devKey + "\n", gen: fmt.Sprintf(genesis, chainID)} {
+			if err := os.WriteFile(f, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run("account", "import", "--datadir", dir, "--password", pw, key)
+		run("init", "--datadir", dir, gen)
+		extra = []string{"--password", pw}
+	}
+	args := append([]string{"--dev", "--datadir", dir, "--ipcdisable", "--nodiscover", "--maxpeers", "0",
 		"--port", "0", "--authrpc.port", strconv.Itoa(freePort(t)),
 		"--http", "--http.addr", "127.0.0.1", "--http.port", strconv.Itoa(port), "--http.api", "eth,net,web3",
-		"--verbosity", "2")
+		"--verbosity", "2"}, extra...)
+	cmd := exec.Command(bin, args...)
 	logFile, err := os.Create(filepath.Join(dir, "geth.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +146,8 @@ func Start(t testing.TB) *Chain {
 		<-exited
 		logFile.Close()
 	})
-	c := evm.Dial("http://127.0.0.1:"+strconv.Itoa(port), nil)
+	url := "http://127.0.0.1:" + strconv.Itoa(port)
+	c := evm.Dial(url, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	for {
@@ -133,7 +175,7 @@ func Start(t testing.TB) *Chain {
 	if err != nil {
 		t.Fatalf("deploy: %v", err)
 	}
-	return &Chain{Client: c, Dev: accts[0], Token: evm.Token{Client: c, Address: addr}, ID: id}
+	return &Chain{Client: c, URL: url, Dev: accts[0], Token: evm.Token{Client: c, Address: addr}, ID: id}
 }
 
 // compileToken compiles chain/evm/contracts/TestUSDC.sol with solc (npm ci there first when
