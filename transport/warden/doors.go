@@ -185,7 +185,7 @@ func (d *Doors) register(c echo.Context) error {
 		Challenge   string `json:"challenge"`
 		Signature   string `json:"signature"`
 	}
-	return d.idempotent(c, "anon", true, func(raw []byte) (int, any, error) {
+	return d.idempotent(c, "anon", true, func(raw []byte, keep keeper) (int, any, error) {
 		if err := door.DecodeBytes(raw, &in); err != nil {
 			return 0, nil, err
 		}
@@ -211,6 +211,12 @@ func (d *Doors) register(c echo.Context) error {
 		now := d.now()
 		id := wallet.String()
 		exp := ms(now.Add(TokenLife))
+		agg, err := d.Store.WardenAggregate(id, false)
+		if err != nil {
+			return 0, nil, err
+		}
+		out := map[string]any{"contender_id": id, "token": token, "token_expires_at": rfc(exp),
+			"standing": map[string]any{"tier": agg.Tier(1), "matches": agg.Matches}}
 		err = d.Store.WardenUpdate(func(tx storage.WardenTx) error {
 			var until int64
 			found, err := tx.Get("challenge/"+in.Challenge, &until)
@@ -226,17 +232,15 @@ func (d *Doors) register(c echo.Context) error {
 			if err := tx.Put("contender/"+id, contender{Wallet: id, Temperament: in.Temperament, Name: in.Name}); err != nil {
 				return err
 			}
-			return tx.Put("token/"+hashHex(token), tokenRec{Wallet: id, Expires: exp})
+			if err := tx.Put("token/"+hashHex(token), tokenRec{Wallet: id, Expires: exp}); err != nil {
+				return err
+			}
+			return keep(tx, http.StatusCreated, out)
 		})
 		if err != nil {
 			return 0, nil, err
 		}
-		agg, err := d.Store.WardenAggregate(id, false)
-		if err != nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, map[string]any{"contender_id": id, "token": token, "token_expires_at": rfc(exp),
-			"standing": map[string]any{"tier": agg.Tier(1), "matches": agg.Matches}}, nil
+		return http.StatusCreated, out, nil
 	})
 }
 
@@ -284,7 +288,7 @@ func (d *Doors) openMatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return d.idempotent(c, wallet, true, func(raw []byte) (int, any, error) {
+	return d.idempotent(c, wallet, true, func(raw []byte, keep keeper) (int, any, error) {
 		var in struct {
 			Game  string `json:"game"`
 			Stake int64  `json:"stake"`
@@ -300,10 +304,16 @@ func (d *Doors) openMatch(c echo.Context) error {
 		}
 		m := Match{ID: "wm_" + randHex(8), Game: in.Game, Stake: uint64(in.Stake), A: wallet, Status: StatusOpen,
 			OpenUntil: ms(d.now().Add(OpenTTL))}
-		if err := d.Store.WardenUpdate(func(tx storage.WardenTx) error { return tx.Put("match/"+m.ID, m) }); err != nil {
+		out := map[string]any{"match_id": m.ID, "seat": "A", "open_until": rfc(m.OpenUntil)}
+		if err := d.Store.WardenUpdate(func(tx storage.WardenTx) error {
+			if err := tx.Put("match/"+m.ID, m); err != nil {
+				return err
+			}
+			return keep(tx, http.StatusCreated, out)
+		}); err != nil {
 			return 0, nil, err
 		}
-		return http.StatusCreated, map[string]any{"match_id": m.ID, "seat": "A", "open_until": rfc(m.OpenUntil)}, nil
+		return http.StatusCreated, out, nil
 	})
 }
 
@@ -314,7 +324,7 @@ func (d *Doors) join(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	return d.idempotent(c, wallet, false, func([]byte) (int, any, error) {
+	return d.idempotent(c, wallet, false, func(_ []byte, keep keeper) (int, any, error) {
 		now := d.now()
 		var m Match
 		err := d.Store.WardenUpdate(func(tx storage.WardenTx) error {
@@ -340,7 +350,10 @@ func (d *Doors) join(c echo.Context) error {
 				}
 			}
 			m.B, m.Status, m.StakeDeadline = wallet, StatusStaking, ms(now.Add(StakeWindow))
-			return tx.Put("match/"+id, m)
+			if err := tx.Put("match/"+id, m); err != nil {
+				return err
+			}
+			return keep(tx, http.StatusOK, map[string]any{"match_id": id, "seat": "B", "stake_deadline": rfc(m.StakeDeadline)})
 		})
 		if err != nil {
 			return 0, nil, err
@@ -389,11 +402,21 @@ type idemRec struct {
 	Body   json.RawMessage `json:"body"`
 }
 
+// keeper stores a write's answer under the request's Idempotency-Key inside the write's own
+// transaction (nothing without the header), so the write and its stored answer are one commit.
+type keeper func(tx storage.WardenTx, status int, out any) error
+
+// idemHit is a keeper's finding that the key's answer was stored (by a concurrent twin): the
+// write is abandoned and the stored answer sent.
+type idemHit struct{ rec idemRec }
+
+func (*idemHit) Error() string { return "idempotency key answered already" }
+
 // idempotent runs a write under the request's Idempotency-Key (§7): a repeat with the same key
-// and body gets the stored answer; the same key with another body is bad_request. Without the
-// header the write just runs. Refusals are not stored (an error changes nothing, so a retry
-// is safe).
-func (d *Doors) idempotent(c echo.Context, scope string, hasBody bool, fn func(raw []byte) (int, any, error)) error {
+// and body gets the stored answer; the same key with another request is bad_request. fn calls
+// keep inside its write transaction. Without the header the write just runs. Refusals are not
+// stored (an error changes nothing, so a retry is safe).
+func (d *Doors) idempotent(c echo.Context, scope string, hasBody bool, fn func(raw []byte, keep keeper) (int, any, error)) error {
 	var raw []byte
 	if hasBody {
 		var err error
@@ -403,7 +426,7 @@ func (d *Doors) idempotent(c echo.Context, scope string, hasBody bool, fn func(r
 	}
 	key := c.Request().Header.Get("Idempotency-Key")
 	if key == "" {
-		st, out, err := fn(raw)
+		st, out, err := fn(raw, func(storage.WardenTx, int, any) error { return nil })
 		if err != nil {
 			return err
 		}
@@ -414,31 +437,43 @@ func (d *Doors) idempotent(c echo.Context, scope string, hasBody bool, fn func(r
 	}
 	sum := hashHex(c.Request().Method + " " + c.Request().URL.Path + "\n" + string(raw))
 	k := "idem/" + scope + "/" + key
-	var rec idemRec
-	var found bool
-	if err := d.Store.WardenView(func(tx storage.WardenTx) (err error) {
-		found, err = tx.Get(k, &rec)
-		return err
-	}); err != nil {
-		return err
-	}
-	if found {
-		if rec.Hash != sum {
+	stored := func(tx storage.WardenTx) error {
+		var rec idemRec
+		found, err := tx.Get(k, &rec)
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return nil
+		case rec.Hash != sum:
 			return refuse("bad_request", "this Idempotency-Key was used with another request")
 		}
-		return c.JSONBlob(rec.Status, rec.Body)
+		return &idemHit{rec}
 	}
-	st, out, err := fn(raw)
+	err := d.Store.WardenView(stored)
+	var hit *idemHit
+	if errors.As(err, &hit) {
+		return c.JSONBlob(hit.rec.Status, hit.rec.Body)
+	}
 	if err != nil {
 		return err
 	}
-	body, err := json.Marshal(out)
-	if err != nil {
-		return err
+	var body []byte
+	st, _, err := fn(raw, func(tx storage.WardenTx, status int, out any) error {
+		if err := stored(tx); err != nil {
+			return err
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
+		body = b
+		return tx.Put(k, idemRec{Hash: sum, Status: status, Body: b})
+	})
+	if errors.As(err, &hit) {
+		return c.JSONBlob(hit.rec.Status, hit.rec.Body)
 	}
-	if err := d.Store.WardenUpdate(func(tx storage.WardenTx) error {
-		return tx.Put(k, idemRec{Hash: sum, Status: st, Body: body})
-	}); err != nil {
+	if err != nil {
 		return err
 	}
 	return c.JSONBlob(st, body)

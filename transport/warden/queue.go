@@ -41,7 +41,7 @@ func (d *Doors) queue(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return d.idempotent(c, wallet, true, func(raw []byte) (int, any, error) {
+	return d.idempotent(c, wallet, true, func(raw []byte, keep keeper) (int, any, error) {
 		var in struct {
 			Game  string `json:"game"`
 			Stake int64  `json:"stake"`
@@ -112,7 +112,7 @@ func (d *Doors) queue(c echo.Context) error {
 					return err
 				}
 				status, out = http.StatusCreated, map[string]any{"match_id": m.ID, "seat": "B", "stake_deadline": rfc(m.StakeDeadline)}
-				return nil
+				return keep(tx, status, out)
 			}
 			t := ticketRec{Ticket: "wq_" + randHex(8), Wallet: wallet, Status: "queued", Expires: now + QueueTTL.Milliseconds()}
 			t.Entry = queueKey(in.Game, uint64(in.Stake), now, t.Ticket)
@@ -123,7 +123,7 @@ func (d *Doors) queue(c echo.Context) error {
 				return err
 			}
 			status, out = http.StatusAccepted, map[string]any{"ticket": t.Ticket, "position": position}
-			return nil
+			return keep(tx, status, out)
 		})
 		if err != nil {
 			return 0, nil, err

@@ -89,6 +89,17 @@ func TestRegistrationRefusals(t *testing.T) {
 	if o3 := r.do("POST", "/v1/warden/matches", tok, map[string]any{"game": "warden.dilemma", "stake": 6}, idem); o3.status != 400 {
 		t.Fatalf("key reused with another body: %d %v", o3.status, o3.body)
 	}
+	// The answer is stored in the write's own transaction: exactly one match and one answer.
+	matches, answers := 0, 0
+	if err := r.store.WardenKeys("match/", func(string, []byte) error { matches++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.store.WardenKeys("idem/", func(string, []byte) error { answers++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if matches != 1 || answers != 1 {
+		t.Fatalf("%d matches and %d stored answers after an idempotent repeat, want 1 and 1", matches, answers)
+	}
 	if got := r.do("POST", "/v1/warden/matches/"+o1.body["match_id"].(string)+"/join", tok, nil, nil); got.body["error"] != "self_match" {
 		t.Fatalf("self join: %d %v", got.status, got.body)
 	}
