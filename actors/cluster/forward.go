@@ -43,14 +43,41 @@ func (m *Member) Serve(h func(req []byte) []byte) error {
 
 // Forward sends req to the member at address (HOST:PORT, as Members lists it) and returns what
 // its Serve handler answered, waiting at most wait. ErrOwnerDown when that member is not in the
-// membership or does not answer in time.
+// membership, leaves it while the request is out, or does not answer in time.
 func (m *Member) Forward(address string, req []byte, wait time.Duration) ([]byte, error) {
 	if !m.Live(address) {
 		return nil, ErrOwnerDown
 	}
-	res, err := m.c.ActorSystem.Root.RequestFuture(actor.NewPID(address, doorName), wrapperspb.Bytes(req), wait).Result()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrOwnerDown, err)
+	type answer struct {
+		res any
+		err error
+	}
+	got := make(chan answer, 1)
+	f := m.c.ActorSystem.Root.RequestFuture(actor.NewPID(address, doorName), wrapperspb.Bytes(req), wait)
+	go func() { // ends when the future does, within wait
+		res, err := f.Result()
+		got <- answer{res, err}
+	}()
+	// A member killed mid-request answers nothing: give up as soon as the membership drops it
+	// instead of waiting out the future.
+	var res any
+await:
+	for {
+		m.mu.Lock()
+		changed := m.changed
+		m.mu.Unlock()
+		if !m.Live(address) {
+			return nil, ErrOwnerDown
+		}
+		select {
+		case a := <-got:
+			if a.err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrOwnerDown, a.err)
+			}
+			res = a.res
+			break await
+		case <-changed:
+		}
 	}
 	b, ok := res.(*wrapperspb.BytesValue)
 	if !ok {
