@@ -39,7 +39,7 @@ import (
 // playbooks commitment) recomputed from the reveal among them.
 func TestServeOTSRoundPassesAnchorCheck(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: the off-the-shelf end-to-end runs the binary for about 20 s")
+		t.Skip("-short: the off-the-shelf end-to-end runs the binary for about 40 s")
 	}
 	bin := buildArena(t)
 	dir := t.TempDir()
