@@ -132,6 +132,20 @@ func init() {
 // TableKinds is the catalogue of table kinds, in the order the lobby lists them (a copy).
 func TableKinds() []TableKind { return append([]TableKind(nil), tableKinds...) }
 
+// TableKinds is the catalogue as this arena plays it: each kind's scouting is the one its
+// tables get on the agent clock (setScouting): the kind's own, or the configured scouting when
+// that is shorter.
+func (a *Arena) TableKinds() []TableKind {
+	ks := TableKinds()
+	conf := a.pace("agent").Step("scouting")
+	for i := range ks {
+		if conf > 0 && conf < ks[i].Scouting {
+			ks[i].Scouting, ks[i].ScoutingS = conf, int((conf+time.Second-1)/time.Second)
+		}
+	}
+	return ks
+}
+
 // KindOf is the table kind named kind, false when there is none.
 func KindOf(kind string) (TableKind, bool) {
 	for _, k := range tableKinds {
