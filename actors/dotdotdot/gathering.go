@@ -298,7 +298,7 @@ func (g *gatherer) join(ctx actor.Context, m *gatherJoin) *gatherJoinReply {
 		return &gatherJoinReply{Err: err}
 	}
 	if j.Owner != "" && m.Kind != KindFree {
-		if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return x.Owner == j.Owner }) {
+		if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return ownerKey(x.Owner) == ownerKey(j.Owner) }) {
 			return &gatherJoinReply{Err: games.Errorf(CodeBadTable, "an agent of %s is waiting at this table already: one seat per owner at a %s", j.Owner, kindTitle(m.Kind))}
 		}
 	}

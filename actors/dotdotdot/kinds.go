@@ -252,10 +252,10 @@ func admit(spec actors.TableSpec, rated func(agent string) int) error {
 				return bad("has no Badge of its own: a lent Badge is the house's, and ratings are kept per Badge")
 			}
 			if o.Owner != "" {
-				if prev, dup := owners[o.Owner]; dup {
+				if prev, dup := owners[ownerKey(o.Owner)]; dup {
 					return bad("has the owner of seat " + strconv.Itoa(prev) + ": one seat per owner at a rated table")
 				}
-				owners[o.Owner] = s.Seat.Seat
+				owners[ownerKey(o.Owner)] = s.Seat.Seat
 			}
 			if k.Sits == SitRatedBadge && rated(s.Seat.Agent) < GateRounds {
 				return bad("has fewer than " + strconv.Itoa(GateRounds) + " rated rounds: a badge-gated table seats rated Badges")
