@@ -262,11 +262,13 @@ func (d *desk) Receive(ctx actor.Context) {
 	case *lobbyLeave:
 		if msg.Key == KindFree { // a restored place at a Free table (gathering.go)
 			if g := d.a.gathering; g != nil {
-				ctx.Send(g, &gatherLeave{Hash: msg.Hash})
+				ctx.Send(g, &gatherLeave{Hash: msg.Hash}) // no PID: nobody waits for it
 			}
 			return
 		}
 		d.leaveQueue(msg)
+	case *deskQueueLeave:
+		d.leaveQueued(ctx, msg)
 	case *deskFreeTell:
 		d.withWalkin(ctx, msg.Hash, func(pid *actor.PID) {
 			if pid != nil {

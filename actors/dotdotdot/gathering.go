@@ -90,9 +90,15 @@ type gatherWalkin struct {
 	Reply      *walkinBeginJoinReply
 }
 
-// gatherLeave takes walk-in Hash's place away (a place restored for a walk-in that holds another
-// seat by now).
-type gatherLeave struct{ Hash string }
+// gatherLeave takes walk-in Hash's place away: a place restored for a walk-in that holds another
+// seat by now (PID nil, nobody answered), or POST /v1/walkin/leave (deskQueueLeave): saved
+// first, then walk-in PID is told walkinLeft, which answers the caller. Refusals (to the caller):
+// table_started when its table is being opened (or it waits at none: its table opened), busy.
+type gatherLeave struct {
+	deskReplier
+	Hash string
+	PID  *actor.PID
+}
 
 type gatherList struct{}
 
@@ -136,7 +142,11 @@ func (g *gatherer) Receive(ctx actor.Context) {
 	case *gatherWalkin:
 		g.joinWalkin(ctx, m)
 	case *gatherLeave:
-		g.leave(m.Hash)
+		if err := g.leave(m.Hash); err != nil {
+			m.respond(err)
+		} else if m.PID != nil {
+			ctx.Send(m.PID, &walkinLeft{deskReplier: m.deskReplier})
+		}
 	case *gatherTimer:
 		t := g.tables[m.Table]
 		if t == nil || t.gen != m.Gen || t.opening {
@@ -262,27 +272,33 @@ func nameAt(t *gathering, name string) error {
 	return nil
 }
 
-// leave takes a walk-in's place away from the table it waits at, unless that table is being
-// opened (its seat is there: the walk-in refuses it, walkinSeated).
-func (g *gatherer) leave(hash string) {
+// leave takes a walk-in's place away from the table it waits at (the record saved without it,
+// or deleted when it was the last), the other places keeping their order. Refused table_started
+// when that table is being opened (its seat is there: the walk-in takes it, walkinSeated) or
+// there is none, busy when the change cannot be saved (the place stays).
+func (g *gatherer) leave(hash string) error {
 	t := g.tables[g.findWalkin(hash)]
 	if t == nil || t.opening {
-		return
+		return games.Errorf(CodeTableStarted, "this walk-in's Free play table is being opened; its seat comes with the next poll")
 	}
 	rec := t.rec
 	rec.Agents = slices.DeleteFunc(slices.Clone(rec.Agents), func(x storage.GatheringAgent) bool { return x.Walkin == hash })
+	busy := &games.Error{Code: CodeBusy, Msg: "the leave could not be saved; leave again", Retry: true}
 	if len(rec.Agents) == 0 {
-		if err := g.a.Store().DeleteGathering(rec.Table); err == nil {
-			if t.stop != nil {
-				t.stop()
-			}
-			delete(g.tables, rec.Table)
+		if err := g.a.Store().DeleteGathering(rec.Table); err != nil {
+			return busy
 		}
-		return
+		if t.stop != nil {
+			t.stop()
+		}
+		delete(g.tables, rec.Table)
+		return nil
 	}
-	if err := g.a.Store().PutGathering(rec); err == nil {
-		t.rec = rec
+	if err := g.a.Store().PutGathering(rec); err != nil {
+		return busy
 	}
+	t.rec = rec
+	return nil
 }
 
 func (g *gatherer) join(ctx actor.Context, m *gatherJoin) *gatherJoinReply {

@@ -33,6 +33,20 @@ type walkinHostedCall struct {
 	Op string
 }
 
+// deskQueueLeave goes walk-in → desk (→ gatherer, gatherLeave): take walk-in Hash (actor PID)
+// out of the walkin table's queue or away from the Free play table it waits at, saved before
+// the walk-in is told walkinLeft (which answers the caller). A place whose table is being opened
+// is refused table_started (its seat comes: walkinSeated); busy when the change cannot be saved.
+type deskQueueLeave struct {
+	deskReplier
+	Hash string
+	PID  *actor.PID
+}
+
+// walkinLeft goes desk or gatherer → walk-in: its queue place was taken away and saved; it
+// answers the leave's caller.
+type walkinLeft struct{ deskReplier }
+
 // hostedConflict is the refusal of a host or join by a walk-in that waits at a hosted table or
 // holds a seat, a join in flight, or a place at the walkin table; nil when it is free.
 func (w *walkin) hostedConflict() *games.Error {
@@ -76,6 +90,19 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		fwd.deskReplier = m.deskReplier
 		ctx.Send(ctx.Parent(), fwd)
 	case *walkinHostedCall:
+		if m.Op == hostedOpLeave && w.hosted == "" && w.queued && w.rec.Live == nil && w.joinGen == 0 {
+			// A place at a Free play gathering table or in the walkin table's queue: the desk
+			// takes it away (saved first) and answers through walkinLeft.
+			fwd := &deskQueueLeave{Hash: w.hash, PID: ctx.Self()}
+			fwd.deskReplier = m.deskReplier
+			ctx.Send(ctx.Parent(), fwd)
+			return
+		}
+		if m.Op == hostedOpLeave && w.hosted == "" && (w.rec.Live != nil || w.joinGen != 0) {
+			// Its table opened (or is opening): a started table is left by going silent (§4.5).
+			m.respond(games.Errorf(CodeTableStarted, "this walk-in's table has started; a started table is left by going silent"))
+			return
+		}
 		if w.hosted == "" || w.hosted == hostedPending {
 			m.respond(games.Errorf(CodeNotAtATable, "this walk-in waits at no hosted table"))
 			return
@@ -94,6 +121,11 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		if m.Code == "" {
 			w.release(Next{Waiting: true, Status: NextIdle})
 		}
+	case *walkinLeft:
+		// Its place is saved away: it is free to join again, and its polls say idle.
+		w.queued = false
+		w.release(Next{Waiting: true, Status: NextIdle})
+		m.respond(&hostedReply{})
 	case *walkinHostedSeated:
 		if w.hosted != "" && w.hosted != m.Code {
 			return // it waits at another table now (the desk, restarted, seats a live table again)

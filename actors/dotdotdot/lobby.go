@@ -306,6 +306,36 @@ func (d *desk) leaveQueue(m *lobbyLeave) {
 	_ = d.saveQueue(q)
 }
 
+// leaveQueued takes a walk-in away from the walkin queue it waits in (saved first, then
+// walkinLeft), or hands the leave to the gatherer (a place at a Free play table); with neither,
+// its table is being opened (table_started).
+func (d *desk) leaveQueued(ctx actor.Context, m *deskQueueLeave) {
+	for _, q := range d.queues {
+		i := slices.IndexFunc(q.entries, func(e *lobbyEnqueue) bool { return e.Hash == m.Hash })
+		if i < 0 {
+			continue
+		}
+		was := q.entries
+		q.entries = slices.Delete(slices.Clone(q.entries), i, i+1)
+		if err := d.saveQueue(q); err != nil {
+			q.entries = was
+			m.respond(&games.Error{Code: CodeBusy, Msg: "the leave could not be saved; leave again", Retry: true})
+			return
+		}
+		if len(q.entries) == 0 && q.stop != nil {
+			q.stop()
+			q.stop = nil
+		}
+		ctx.Send(m.PID, &walkinLeft{deskReplier: m.deskReplier})
+		return
+	}
+	if g := d.a.gathering; g != nil {
+		ctx.Send(g, &gatherLeave{deskReplier: m.deskReplier, Hash: m.Hash, PID: m.PID})
+		return
+	}
+	m.respond(games.Errorf(CodeTableStarted, "this walk-in's table is being opened; its seat comes with the next poll"))
+}
+
 // openWalkinTable seats everyone queued, tops up with house seats and opens the table
 // (openQueued).
 func (d *desk) openWalkinTable(ctx actor.Context, key string, q *lobbyQueue) {
