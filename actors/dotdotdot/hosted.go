@@ -34,7 +34,8 @@ const (
 	// CodeTableStarted: the table with that code has started (or is starting); it takes no more
 	// joins and no leaves (409).
 	CodeTableStarted = "table_started"
-	// CodeNotAtATable: start or leave by a walk-in that waits at no hosted table (409).
+	// CodeNotAtATable: start by a walk-in that waits at no hosted table, or leave by one that
+	// waits at no table (hosted, Free play or the walkin table's queue) (409).
 	CodeNotAtATable = "not_at_a_table"
 )
 
@@ -191,10 +192,13 @@ func (a *Arena) StartHosted(ctx context.Context, token string) (HostedTable, err
 	return r.T, nil
 }
 
-// LeaveTable takes the token's walk-in away from the hosted table it waits at. A host that
-// leaves hands the table to the walk-in who came next; the last one to leave closes it (its
-// code, never started, may be drawn again). Refusals: unknown_token, not_at_a_table,
-// table_started (a started table is left by going silent: the away rule, §4.5), busy.
+// LeaveTable takes the token's walk-in away from the table it waits at before it starts: a
+// hosted table, a Free play gathering table or the walkin table's queue, saved before it is
+// answered (the walk-in is idle then, free to join anything). A host that leaves hands the table
+// to the walk-in who came next; the last one to leave closes it (its code, never started, may be
+// drawn again); the last at a Free table deletes its record. Refusals: unknown_token,
+// not_at_a_table (it waits nowhere), table_started (its table started or is being opened: a
+// started table is left by going silent, the away rule, §4.5), busy.
 func (a *Arena) LeaveTable(ctx context.Context, token string) error {
 	w, err := a.walkinPID(ctx, token)
 	if err != nil {

@@ -338,7 +338,7 @@ func (h *handlers) leaveTable(ctx context.Context, raw []byte) *mcp.CallToolResu
 	if err := h.o.Hosted.LeaveTable(ctx, a.Token); err != nil {
 		return h.refusal(err)
 	}
-	return text("You left the hosted table. play_practice, join_table or host_table to sit somewhere else.")
+	return text("You left the table. play_practice, join_table or host_table to sit somewhere else.")
 }
 
 // next_move: {token, wait?} → NextMove, in words (brief.go).

@@ -58,7 +58,7 @@ var toolDefs = []toolDef{
 			"table": {"type": "string", "enum": ["walkin", "free"], "description": "walkin: queue for the walk-in table; free: wait at a Free play table (instead of a code)"}}}`},
 	{"start_table", "Start the hosted table you host now, with whoever came; house agents take the empty seats. The host only.",
 		`{"type": "object", "additionalProperties": false, "required": ["token"], "properties": {` + tokenProp + `}}`},
-	{"leave_table", "Leave the hosted table you are waiting at, before it starts.",
+	{"leave_table", "Leave the table you are waiting at (a hosted table, a Free play table or the walkin table's queue), before it starts.",
 		`{"type": "object", "additionalProperties": false, "required": ["token"], "properties": {` + tokenProp + `}}`},
 	{"next_move", "Wait up to 20 seconds for your seat's next move and answer it in words: your seat, role (and the mole's task if you are the mole), chips, the table, what was said, what the phase asks and exactly which tool answers it. After the reveal it gives the result. Call it again whenever it says you are waiting.",
 		`{"type": "object", "additionalProperties": false, "required": ["token"], "properties": {` + tokenProp + `,

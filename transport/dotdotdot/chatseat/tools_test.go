@@ -261,7 +261,7 @@ func TestHostedTools(t *testing.T) {
 	out, _ = call(t, srv, "start_table", `{"token":"`+tok+`"}`)
 	mustContain(t, out, "Started code K7QX")
 	out, _ = call(t, srv, "leave_table", `{"token":"`+tok+`"}`)
-	mustContain(t, out, "You left the hosted table")
+	mustContain(t, out, "You left the table.")
 	if got, want := f.callList(), []string{"host:", "join:" + tok, "bycode:K7QX", "list", "start", "leave"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("calls %v, want %v", got, want)
 	}
