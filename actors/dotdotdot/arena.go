@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -66,6 +67,9 @@ type Arena struct {
 	// joining holds the Badges whose JoinAgent is between its in_a_round check and its table's
 	// opening (join.go), so concurrent joins of one Badge seat it once.
 	joining sync.Map
+	// paid are the paid tables serving this arena (the last NewPaidTables on it; nil: none),
+	// whose holds count as seats (badgeBusy).
+	paid atomic.Pointer[PaidTables]
 	// minter is the minter actor (minter.go), nil without Options.Mint.
 	minter *actor.PID
 	// gathering is the gathering actor (gathering.go): the free, rated and badge-gated tables.

@@ -63,14 +63,17 @@ type JoinRequest struct {
 // Status is "gathering" and Round is empty until the table fills (NextMove then brings the
 // moves). Practice is the count of finished Practice rounds, also set on a not_yet refusal.
 type JoinReply struct {
-	Round    string `json:"round"`            // "T-<n>", empty while gathering
-	Table    string `json:"table"`            // the table id ("p…" practice, "w…" walkin table), empty while gathering
-	Kind     string `json:"kind,omitempty"`   // "practice" | "solo" | "walkin" | "hosted"
-	Format   string `json:"format,omitempty"` // "blitz" | "short"
-	Seat     int    `json:"seat"`             // 1..N; 0 while gathering
-	Pace     string `json:"pace"`             // "chat" | "agent": the clock the table runs on (§4.4 "the join answer says which")
-	Status   string `json:"status"`           // "seated" | "gathering"; "not_yet" on that refusal
-	Practice int    `json:"practice"`         // finished Practice rounds
+	Round  string `json:"round"`            // "T-<n>", empty while gathering
+	Table  string `json:"table"`            // the table id ("p…" practice, "w…" walkin table, "f…" Free play), empty while gathering at the walkin table
+	Kind   string `json:"kind,omitempty"`   // "practice" | "solo" | "walkin" | "hosted" | "free"
+	Format string `json:"format,omitempty"` // "blitz" | "short"
+	Seat   int    `json:"seat"`             // 1..N; 0 while gathering at the walkin table, the place in the order of joins at Free play
+	// StartsBy is, for a Free play place, when house seats may top the table up (as the agent's
+	// gathering answer, join.go).
+	StartsBy time.Time `json:"starts_by,omitzero"`
+	Pace     string    `json:"pace"`     // "chat" | "agent": the clock the table runs on (§4.4 "the join answer says which")
+	Status   string    `json:"status"`   // "seated" | "gathering"; "not_yet" on that refusal
+	Practice int       `json:"practice"` // finished Practice rounds
 }
 
 // Next statuses (Next.Status).
@@ -197,7 +200,11 @@ func (a *Arena) joinWalkin(ctx context.Context, token string, req JoinRequest) (
 	if begin.Err != nil {
 		return JoinReply{Status: begin.Err.Code, Practice: begin.Practice}, begin.Err
 	}
-	if req.Table == "walkin" || req.Table == KindFree {
+	if req.Table == KindFree {
+		return JoinReply{Kind: req.Table, Format: req.Format, Pace: req.Pace, Status: "gathering", Practice: begin.Practice,
+			Table: begin.Table, Seat: begin.Seat, StartsBy: begin.StartsBy.UTC()}, nil
+	}
+	if req.Table == "walkin" {
 		return JoinReply{Kind: req.Table, Format: req.Format, Pace: req.Pace, Status: "gathering", Practice: begin.Practice}, nil
 	}
 	return a.openPractice(ctx, w, begin, req)

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -233,10 +232,8 @@ func checkWalkinName(name, model string) error {
 		if !utf8.ValidString(s) || n < min || n > max {
 			return games.Errorf(games.CodeBadRequest, "%s must be %d to %d characters of UTF-8", field, min, max)
 		}
-		for _, r := range s {
-			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-				return games.Errorf(games.CodeBadRequest, "%s must not contain control characters", field)
-			}
+		if _, bad := games.HiddenRune(s, ""); bad {
+			return games.Errorf(games.CodeBadRequest, "%s must not contain control characters", field)
 		}
 		return nil
 	}

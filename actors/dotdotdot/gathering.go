@@ -181,6 +181,13 @@ func (g *gatherer) findWalkin(hash string) string {
 	return ""
 }
 
+// placeWalkin writes walk-in hash's place at gathering table t into its join answer: the table,
+// its place in the order of joins (as an agent's gathering answer has it) and starts_by.
+func (g *gatherer) placeWalkin(r *walkinBeginJoinReply, t *gathering, hash string) {
+	r.Table, r.StartsBy = t.rec.Table, g.startsBy(t)
+	r.Seat = 1 + slices.IndexFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return x.Walkin == hash })
+}
+
 // table is the table of kind, format and seats taking joins now, or a fresh one (not yet kept).
 func (g *gatherer) table(kind, format string, seats int) (*gathering, bool, error) {
 	if t := g.current(kind, format, seats); t != nil {
@@ -201,7 +208,8 @@ func (g *gatherer) joinWalkin(ctx actor.Context, m *gatherWalkin) {
 	if m.Reply != nil {
 		reply = *m.Reply
 	}
-	if g.findWalkin(m.Hash) != "" {
+	if id := g.findWalkin(m.Hash); id != "" {
+		g.placeWalkin(&reply, g.tables[id], m.Hash)
 		m.respond(&reply)
 		return
 	}
@@ -234,6 +242,7 @@ func (g *gatherer) joinWalkin(ctx actor.Context, m *gatherWalkin) {
 	if fresh {
 		g.tables[rec.Table] = t
 	}
+	g.placeWalkin(&reply, t, m.Hash)
 	m.respond(&reply)
 	switch {
 	case len(rec.Agents) >= t.seats:
@@ -289,7 +298,7 @@ func (g *gatherer) join(ctx actor.Context, m *gatherJoin) *gatherJoinReply {
 		return &gatherJoinReply{Err: err}
 	}
 	if j.Owner != "" && m.Kind != KindFree {
-		if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return x.Owner == j.Owner }) {
+		if slices.ContainsFunc(t.rec.Agents, func(x storage.GatheringAgent) bool { return ownerKey(x.Owner) == ownerKey(j.Owner) }) {
 			return &gatherJoinReply{Err: games.Errorf(CodeBadTable, "an agent of %s is waiting at this table already: one seat per owner at a %s", j.Owner, kindTitle(m.Kind))}
 		}
 	}

@@ -63,7 +63,8 @@ const CodeBadTable = "bad_table"
 // table at once: the agent in seat 1 on the "a2a" channel (the envelope signed by the instance
 // key goes to j.Endpoint), house agents in the other seats, every seat at the notional entry.
 // The seat's key is resolved through Options.Keys when the table opens. Refusals: bad_table,
-// in_a_round (the Badge already holds a live seat), bad_request (no endpoint), and OpenTable's.
+// in_a_round (the Badge already holds a live seat, a place at a gathering table or a paid seat
+// not yet played: badgeBusy), bad_request (no endpoint), and OpenTable's.
 func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, error) {
 	if j.Table != KindPractice && j.Table != KindSolo && !gathers(j.Table) {
 		return AgentJoinReply{}, games.Errorf(CodeBadTable, "table %q: an agent joins \"practice\", \"solo\", \"free\", \"rated\", \"gated\" or \"open\" (paid, §5.7)", j.Table)
@@ -88,15 +89,8 @@ func (a *Arena) JoinAgent(ctx context.Context, j AgentJoin) (AgentJoinReply, err
 		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s is being seated by another join", j.Agent)
 	}
 	defer a.joining.Delete(j.Agent)
-	if live, err := a.liveSeatOf(ctx, j.Agent); err != nil {
+	if err := a.badgeBusy(ctx, j.Agent); err != nil {
 		return AgentJoinReply{}, err
-	} else if live != nil {
-		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s (table %s)", j.Agent, live.seat, live.round, live.table)
-	}
-	if at, err := a.waitingAt(ctx, j.Agent); err != nil {
-		return AgentJoinReply{}, err
-	} else if at != "" {
-		return AgentJoinReply{}, games.Errorf(CodeInARound, "%s is waiting at table %s", j.Agent, at)
 	}
 	if gathers(j.Table) {
 		return a.joinGathering(ctx, j.Table, format, n, j)
@@ -135,6 +129,35 @@ func paceZero(p games.Pace) bool { return p.IsZero() }
 type liveSeat struct {
 	table, round string
 	seat         int
+}
+
+// badgeBusy refuses (in_a_round) a Badge that has a round already: a live seat, a place at a
+// gathering table (free, rated, badge-gated), or a paid seat not yet played (a hold on a paid
+// table still filling, or a paid hold on one being opened). Every way a Badge takes a seat asks
+// it first (JoinAgent's Practice, Solo and gathering joins, JoinOTS, PaidTables.Hold), under
+// Arena.joining, so a Badge sits one round at a time. Errors: in_a_round, or busy when the
+// tables, the gatherings or the paid tables could not be read.
+func (a *Arena) badgeBusy(ctx context.Context, agent string) error {
+	if live, err := a.liveSeatOf(ctx, agent); err != nil {
+		return err
+	} else if live != nil {
+		return games.Errorf(CodeInARound, "%s already holds seat %d of %s (table %s)", agent, live.seat, live.round, live.table)
+	}
+	if at, err := a.waitingAt(ctx, agent); err != nil {
+		return err
+	} else if at != "" {
+		return games.Errorf(CodeInARound, "%s is waiting at table %s", agent, at)
+	}
+	if p := a.paid.Load(); p != nil {
+		v, err := paidAsk[*paidHoldingView](ctx, p, &paidHoldingGet{Agent: agent})
+		if err != nil {
+			return err
+		}
+		if v.Hold != "" {
+			return games.Errorf(CodeInARound, "%s holds a paid seat at %s (its hold %s)", agent, v.Table, v.Hold)
+		}
+	}
+	return nil
 }
 
 // liveSeatOf finds the live table seating agent (nil when none). It reads the table list (the

@@ -132,6 +132,20 @@ func init() {
 // TableKinds is the catalogue of table kinds, in the order the lobby lists them (a copy).
 func TableKinds() []TableKind { return append([]TableKind(nil), tableKinds...) }
 
+// TableKinds is the catalogue as this arena plays it: each kind's scouting is the one its
+// tables get on the agent clock (setScouting): the kind's own, or the configured scouting when
+// that is shorter.
+func (a *Arena) TableKinds() []TableKind {
+	ks := TableKinds()
+	conf := a.pace("agent").Step("scouting")
+	for i := range ks {
+		if conf > 0 && conf < ks[i].Scouting {
+			ks[i].Scouting, ks[i].ScoutingS = conf, int((conf+time.Second-1)/time.Second)
+		}
+	}
+	return ks
+}
+
 // KindOf is the table kind named kind, false when there is none.
 func KindOf(kind string) (TableKind, bool) {
 	for _, k := range tableKinds {
@@ -238,10 +252,10 @@ func admit(spec actors.TableSpec, rated func(agent string) int) error {
 				return bad("has no Badge of its own: a lent Badge is the house's, and ratings are kept per Badge")
 			}
 			if o.Owner != "" {
-				if prev, dup := owners[o.Owner]; dup {
+				if prev, dup := owners[ownerKey(o.Owner)]; dup {
 					return bad("has the owner of seat " + strconv.Itoa(prev) + ": one seat per owner at a rated table")
 				}
-				owners[o.Owner] = s.Seat.Seat
+				owners[ownerKey(o.Owner)] = s.Seat.Seat
 			}
 			if k.Sits == SitRatedBadge && rated(s.Seat.Agent) < GateRounds {
 				return bad("has fewer than " + strconv.Itoa(GateRounds) + " rated rounds: a badge-gated table seats rated Badges")

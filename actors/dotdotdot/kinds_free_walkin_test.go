@@ -57,8 +57,11 @@ func TestFreePlayGathersAWalkinBesideAnAgent(t *testing.T) {
 		t.Fatalf("a Free join on the chat clock: %v", err)
 	}
 	jr, err := h.arena.JoinWalkin(ctx, tok, JoinRequest{Table: KindFree, Format: "short"})
-	if err != nil || jr.Status != "gathering" || jr.Kind != KindFree || jr.Round != "" || jr.Seat != 0 {
-		t.Fatalf("the walk-in's join %+v %v", jr, err)
+	// The place as the agent's gathering answer gives it: the table, second in the order of
+	// joins, and the table's starts_by.
+	if err != nil || jr.Status != "gathering" || jr.Kind != KindFree || jr.Round != "" || jr.Table != first.Table || jr.Seat != 2 ||
+		!jr.StartsBy.Equal(first.StartsBy) || jr.StartsBy.IsZero() {
+		t.Fatalf("the walk-in's join %+v %v (the agent's %+v)", jr, err, first)
 	}
 	recs, err := h.arena.Store().Gatherings()
 	if err != nil || len(recs) != 1 || recs[0].Table != first.Table || len(recs[0].Agents) != 2 || recs[0].Agents[1].Walkin != hash ||

@@ -68,7 +68,8 @@ type OTSJoinReply struct {
 // commitments are signed with the key the arena holds for it (OTSKey); its playbook is the
 // table's Options.playbooks entry for its seat, committed in the open-round anchor (§5.5).
 // Refusals: bad_table, bad_request (no agent, too many, one twice, a bad playbook or format, no
-// seat left for the house), in_a_round (a Badge already holds a live seat), and OpenTable's.
+// seat left for the house), in_a_round (a Badge already holds a live seat, a place at a
+// gathering table or a paid seat not yet played: badgeBusy), and OpenTable's.
 func (a *Arena) JoinOTS(ctx context.Context, j OTSJoin) (OTSJoinReply, error) {
 	if j.Table != "practice" {
 		return OTSJoinReply{}, games.Errorf(CodeBadTable, "table %q: off-the-shelf agents join \"practice\"", j.Table)
@@ -109,10 +110,8 @@ func (a *Arena) JoinOTS(ctx context.Context, j OTSJoin) (OTSJoinReply, error) {
 			return OTSJoinReply{}, games.Errorf(CodeInARound, "%s is being seated by another join", ag.Agent)
 		}
 		defer a.joining.Delete(ag.Agent)
-		if live, err := a.liveSeatOf(ctx, ag.Agent); err != nil {
+		if err := a.badgeBusy(ctx, ag.Agent); err != nil {
 			return OTSJoinReply{}, err
-		} else if live != nil {
-			return OTSJoinReply{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s (table %s)", ag.Agent, live.seat, live.round, live.table)
 		}
 		walkins = append(walkins, lobbyWalkin{Name: ag.Name})
 	}

@@ -296,6 +296,7 @@ func NewPaidTables(a *Arena, o PaidOptions) (*PaidTables, error) {
 		pa.load(recs, st)
 	}
 	p.pid = p.root.Spawn(actor.PropsFromProducer(func() actor.Actor { return pa }))
+	a.paid.Store(p)
 	return p, nil
 }
 
@@ -322,7 +323,8 @@ func (p *PaidTables) Format() string { return p.o.Format }
 // Hold holds a seat for j's Badge owner on the table filling now (the first hold starts the
 // table's clock: starts_at = now + Gather), answered once the hold is in the ledger. payFrom
 // are the CAIP-10 accounts whose deposits count. Refusals: in_a_round (the Badge holds a live
-// seat or a hold already, or its owner a hold at this table), bad_table when the table has its
+// seat, a place at a gathering table or a hold already: Arena.badgeBusy; or its owner a hold at
+// this table), bad_table when the table has its
 // seats paid, or its holds at their bound and every one's entry seen on chain (below that a
 // hold past the bound drops the oldest hold whose entry the chain has not seen), or its hold
 // there was dropped so, or (retry: true) while the arena's account could not fund the house
@@ -348,10 +350,14 @@ func (p *PaidTables) Hold(ctx context.Context, j AgentJoin, payFrom []string) (P
 	if len(accounts) == 0 {
 		return PaidHold{}, games.Errorf(games.CodeBadRequest, "no account to pay from (the registry names no owner)")
 	}
-	if live, err := p.a.liveSeatOf(ctx, j.Agent); err != nil {
+	// One seat per Badge (badgeBusy), checked and held under Arena.joining as a join is, so a
+	// hold and a join of one Badge arriving together do not both seat it.
+	if _, busy := p.a.joining.LoadOrStore(j.Agent, struct{}{}); busy {
+		return PaidHold{}, games.Errorf(CodeInARound, "%s is being seated by another join", j.Agent)
+	}
+	defer p.a.joining.Delete(j.Agent)
+	if err := p.a.badgeBusy(ctx, j.Agent); err != nil {
 		return PaidHold{}, err
-	} else if live != nil {
-		return PaidHold{}, games.Errorf(CodeInARound, "%s already holds seat %d of %s", j.Agent, live.seat, live.round)
 	}
 	payFrom = append([]string(nil), payFrom...)
 	sort.Strings(payFrom)

@@ -82,13 +82,17 @@ type (
 		Holds    []PaidHold
 		Accounts []map[string]string // never written after the hold is made
 	}
-	paidStartsAt struct{ Table string }
-	paidFinished struct{ Table string }
-	paidAnchor   struct{ Job actors.AnchorJob }
-	paidTick     struct{}              // resume every table and sweep (a timer, or the actor's start)
-	paidSweepReq struct{}              // PaidTables.Sweep: answered with *paidSwept once a sweep has run
-	paidSwept    struct{ Err error }   // a sweep's outcome
-	paidDone     struct{ then func() } // a goroutine's continuation, run on the actor
+	// paidHoldingGet asks for the paid seat a Badge holds not yet played (paidActor.holding);
+	// paidHoldingView answers its table and hold ("" none).
+	paidHoldingGet  struct{ Agent string }
+	paidHoldingView struct{ Table, Hold string }
+	paidStartsAt    struct{ Table string }
+	paidFinished    struct{ Table string }
+	paidAnchor      struct{ Job actors.AnchorJob }
+	paidTick        struct{}              // resume every table and sweep (a timer, or the actor's start)
+	paidSweepReq    struct{}              // PaidTables.Sweep: answered with *paidSwept once a sweep has run
+	paidSwept       struct{ Err error }   // a sweep's outcome
+	paidDone        struct{ then func() } // a goroutine's continuation, run on the actor
 )
 
 type paidHold struct {
@@ -223,6 +227,12 @@ func (a *paidActor) Receive(ctx actor.Context) {
 	case *paidSweepReq:
 		a.sweepers = append(a.sweepers, ctx.Sender())
 		a.sweep(ctx)
+	case *paidHoldingGet:
+		v := &paidHoldingView{}
+		if t, h := a.holding(m.Agent); h != nil {
+			v.Table, v.Hold = t.id, h.Hold
+		}
+		ctx.Respond(v)
 	case *paidMismatchesReq:
 		ctx.Respond(&paidMismatches{List: slices.Clone(a.mismatches)})
 	case *paidDone:

@@ -30,6 +30,11 @@ type walkinBeginJoinReply struct {
 	Hash     string // the record key (the mailbox routes the result by it)
 	Name     string
 	Practice int
+	// Table, Seat and StartsBy are a Free play place (gathering.go): the table, the place in
+	// the order of joins and when house seats may top it up.
+	Table    string
+	Seat     int
+	StartsBy time.Time
 }
 
 // walkinEndJoin ends a practice join begun with Gen: Live is the seat taken, nil when the table

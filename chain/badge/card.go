@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"arena/chain/ccd"
+	"arena/games"
 	"arena/games/canon"
 )
 
@@ -187,10 +187,8 @@ func checkName(name string) error {
 	if strings.TrimSpace(name) == "" || utf8.RuneCountInString(name) > MaxNameRunes {
 		return refuse(CodeBadCard, "card name must be 1 to %d characters, not blank", MaxNameRunes)
 	}
-	for _, r := range name {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) {
-			return refuse(CodeBadCard, "card name carries a control or format character %U", r)
-		}
+	if r, bad := games.HiddenRune(name, ""); bad {
+		return refuse(CodeBadCard, "card name carries a control or format character %U", r)
 	}
 	return nil
 }

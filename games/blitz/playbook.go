@@ -26,6 +26,11 @@ type Dials struct {
 	Chatter  int `json:"chatter"`  // how much it talks: 0 silent, 10 every line it may send
 }
 
+// playbookTextAllows are the control characters a playbook's text may hold: it is the owner's
+// instructions in paragraphs, so line feeds and tabs; every other control or format character
+// is refused (games.HiddenRune), as in names.
+const playbookTextAllows = "\n\t"
+
 // MaxPlaybookText bounds Playbook.Text in characters (Unicode code points); MaxDial bounds each
 // dial; DefaultDial is a dial's value in a playbook that gives no dials.
 const (
@@ -43,8 +48,8 @@ func DefaultPlaybook() Playbook {
 // ParsePlaybook decodes a playbook strictly (canon.Decode: exact member names, no unknown or
 // repeated member, no null): {"text": string, "dials": {"boldness", "trust", "chatter"}}; a
 // missing text is "", missing dials (or a missing dial) are DefaultDial. Errors (*games.Error,
-// bad_request): not such an object, text over MaxPlaybookText characters or not valid UTF-8,
-// a dial outside 0..MaxDial.
+// bad_request): not such an object, text over MaxPlaybookText characters, not valid UTF-8 or
+// carrying a control or format character other than a line feed or tab, a dial outside 0..MaxDial.
 func ParsePlaybook(raw []byte) (Playbook, error) {
 	var in struct {
 		Text  string `json:"text"`
@@ -82,6 +87,9 @@ func (p Playbook) Check() error {
 	}
 	if n := utf8.RuneCountInString(p.Text); n > MaxPlaybookText {
 		return games.Errorf(games.CodeBadRequest, "playbook text is %d characters; at most %d", n, MaxPlaybookText)
+	}
+	if r, bad := games.HiddenRune(p.Text, playbookTextAllows); bad {
+		return games.Errorf(games.CodeBadRequest, "playbook text carries a control or format character %U: it is shown in the reveal and read by the house model", r)
 	}
 	for _, d := range []struct {
 		name string

@@ -53,10 +53,14 @@ func TestParsePlaybookRefuses(t *testing.T) {
 func FuzzParsePlaybook(f *testing.F) {
 	f.Add([]byte(`{"text":"x","dials":{"boldness":1,"trust":2,"chatter":3}}`))
 	f.Add([]byte(`{"dials":null}`))
+	f.Add([]byte(`{"text":"a\nb\tc \u202e\u0000"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := ParsePlaybook(b)
 		if err != nil {
 			return
+		}
+		if r, bad := games.HiddenRune(p.Text, "\n\t"); bad {
+			t.Fatalf("ParsePlaybook(%q) took text with %U", b, r)
 		}
 		q, err := ParsePlaybook(p.JSON())
 		if err != nil || q != p {

@@ -55,7 +55,7 @@ func (h *kindHandlers) kinds(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, map[string]any{"kinds": dotdotdot.TableKinds(), "gathering": gs})
+	return sendJSON(c, http.StatusOK, map[string]any{"kinds": kindsOf(h.k), "gathering": gs})
 }
 
 func (h *kindHandlers) ratings(c echo.Context) error {
@@ -73,4 +73,13 @@ func (h *kindHandlers) ratings(c echo.Context) error {
 		rs = []dotdotdot.RatingRecord{}
 	}
 	return sendJSON(c, http.StatusOK, map[string]any{"method": RatingMethod, "ratings": rs})
+}
+
+// kindsOf is the catalogue as src plays it (the arena's scouting, Arena.TableKinds) when src
+// says, else the catalogue's own lengths.
+func kindsOf(src any) []dotdotdot.TableKind {
+	if k, ok := src.(interface{ TableKinds() []dotdotdot.TableKind }); ok {
+		return k.TableKinds()
+	}
+	return dotdotdot.TableKinds()
 }

@@ -270,6 +270,9 @@ func (p *pages) lobby(c echo.Context) error {
 		Ratings   []dotdotdot.RatingRecord `json:"ratings"`
 		Partial   bool                     `json:"partial"` // a list could not be read: the page says so instead of failing
 	}{Site: p.site(c), Kinds: dotdotdot.TableKinds(), Showings: []LobbyShowing{}}
+	if k, ok := p.o.Source.(interface{ TableKinds() []dotdotdot.TableKind }); ok {
+		data.Kinds = k.TableKinds() // the scouting this arena plays (Arena.TableKinds)
+	}
 	var err error
 	if ss, ok := p.o.Source.(ShowingsSource); ok {
 		recs, err := ss.RecentShowings(ctx, lobbyMax)
