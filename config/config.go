@@ -184,7 +184,7 @@ func Default() Config {
 		},
 		Dotdotdot: Dotdotdot{Site: Site{Hosts: []string{"dotdotdot.localhost"}}},
 		Breakroom: Breakroom{Site: Site{Hosts: []string{"breakroom.localhost"}}},
-		Warden:    Warden{Site: Site{Hosts: []string{"warden.localhost"}}},
+		Warden:    defaultWarden(),
 		Market:    defaultMarket(),
 	}
 }
@@ -284,6 +284,7 @@ func (c Config) Validate() error {
 	c.Dotdotdot.validate(bad)
 	c.Breakroom.validate(bad)
 	c.Market.validate(bad)
+	c.Warden.validate(bad)
 	c.validateSites(bad)
 	c.Cluster.validate(bad)
 	return errors.Join(errs...)

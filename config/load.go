@@ -156,6 +156,22 @@ var settings = []setting{
 	{"breakroom-away", "ARENA_BREAKROOM_PACE_AWAY", "Break Room: the move deadline of a seat whose connection is gone (default 3s)", override(func(c *Config) **Duration { return &c.Breakroom.Pace.Away })},
 	{"warden-hosts", "ARENA_WARDEN_HOSTS", "Warden site's Host names, comma-separated (default warden.localhost)", hosts(func(c *Config) *[]string { return &c.Warden.Site.Hosts })},
 	{"warden-addr", "ARENA_WARDEN_ADDR", "Warden site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Warden.Site.Addr })},
+	{"warden-public-url", "ARENA_WARDEN_PUBLIC_URL", "Warden: the origin a stake's 402 names as its resource, http(s)://HOST[:PORT][/PATH] (default http://<site host>:<main port>, or http://<warden-addr> when set)", str(func(c *Config) *string { return &c.Warden.PublicURL })},
+	{"warden-evm-rpc", "ARENA_WARDEN_EVM_RPC", "Warden: the stake rail's EVM JSON-RPC URL, http(s)://... (default none: no stakes, the money doors answer facilitator_unavailable)", str(func(c *Config) *string { return &c.Warden.EVM.RPCURL })},
+	{"warden-evm-chain-id", "ARENA_WARDEN_EVM_CHAIN_ID", "Warden, with --warden-evm-rpc: the chain id the node must be on (EIP-155), checked at start", func(c *Config, v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n == 0 {
+			return fmt.Errorf("want a positive chain id such as 84532, got %q", v)
+		}
+		c.Warden.EVM.ChainID = n
+		return nil
+	}},
+	{"warden-evm-network", "ARENA_WARDEN_EVM_NETWORK", "Warden: the chain's x402 v1 network name, such as base-sepolia (default none: the 402's v1 body is {})", str(func(c *Config) *string { return &c.Warden.EVM.Network })},
+	{"warden-evm-token", "ARENA_WARDEN_EVM_TOKEN", "Warden, with --warden-evm-rpc: the stake token's EIP-3009 contract address, 0x + 40 hex", str(func(c *Config) *string { return &c.Warden.EVM.Token })},
+	{"warden-evm-token-name", "ARENA_WARDEN_EVM_TOKEN_NAME", "Warden: the token's EIP-712 domain name (default USDC)", str(func(c *Config) *string { return &c.Warden.EVM.TokenName })},
+	{"warden-evm-token-version", "ARENA_WARDEN_EVM_TOKEN_VERSION", "Warden: the token's EIP-712 domain version (default 2)", str(func(c *Config) *string { return &c.Warden.EVM.TokenVersion })},
+	{"warden-evm-relayer", "ARENA_WARDEN_EVM_RELAYER", "Warden, with --warden-evm-rpc: the node-held account that sends transferWithAuthorization and pays its gas, 0x + 40 hex", str(func(c *Config) *string { return &c.Warden.EVM.Relayer })},
+	{"warden-evm-pay-to", "ARENA_WARDEN_EVM_PAY_TO", "Warden, with --warden-evm-rpc: the account stakes are paid to (the 402's payTo), 0x + 40 hex", str(func(c *Config) *string { return &c.Warden.EVM.PayTo })},
 	{"market-hosts", "ARENA_MARKET_HOSTS", "Game Master market site's Host names, comma-separated (default market.localhost)", hosts(func(c *Config) *[]string { return &c.Market.Site.Hosts })},
 	{"market-addr", "ARENA_MARKET_ADDR", "Game Master market site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Market.Site.Addr })},
 	{"market-game-id", "ARENA_MARKET_GAME_ID", "Game Master market: the Standing's gameId (default arena-market)", str(func(c *Config) *string { return &c.Market.GameID })},

@@ -174,12 +174,6 @@ func (b Breakroom) validate(bad func(field, format string, args ...any)) {
 	}
 }
 
-// Warden is the Warden section (warden-rulebook.md, warden-games.md). Its doors are not built
-// yet: the site answers the global routes and its protocol's not_found error.
-type Warden struct {
-	Site Site `json:"site"`
-}
-
 // Sites lists the four protocols' sites by name, DOTDOTDOT first (the site of unclaimed hosts).
 func (c Config) Sites() []NamedSite {
 	return []NamedSite{

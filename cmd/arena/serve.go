@@ -205,7 +205,23 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if err != nil {
 		return err
 	}
-	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors, g)
+	var wdOwn net.Addr
+	for _, o := range own {
+		if o.name == "warden" {
+			wdOwn = o.ln.Addr()
+		}
+	}
+	wdOrigin, err := wardenOrigin(cfg, ln.Addr(), wdOwn)
+	if err != nil {
+		return err
+	}
+	// The Warden's doors (warden.go): their unfinished payments are recovered here, before
+	// any server answers.
+	wdDoors, err := wardenDoors(ctx, cfg, store, bracket, wdOrigin, log)
+	if err != nil {
+		return err
+	}
+	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors, wdDoors, g)
 	if err != nil {
 		return err
 	}

@@ -75,6 +75,11 @@ type Doors struct {
 	Log    *slog.Logger
 	// SettleTimeout bounds one settlement's wait on the chain (default 60 s).
 	SettleTimeout time.Duration
+	// NoRail, when not "", says why this Warden has no stake rail: the money doors (queue,
+	// open, join, stake) answer facilitator_unavailable (503, §10.10) with it as the detail
+	// and write nothing; registration and the public reads serve as ever. Token, Relayer and
+	// Rail are then unused.
+	NoRail string
 	// hook, when set (tests), is called at each money step; an error there stops the request
 	// as a crash would (nothing after it is written).
 	hook func(step string) error
@@ -107,13 +112,24 @@ type tokenRec struct {
 func (d *Doors) mount(e *echo.Echo) {
 	e.GET("/v1/warden/challenge", d.challenge)
 	e.POST("/v1/warden/contenders", d.register)
-	e.POST("/v1/warden/queue", d.queue)
+	e.POST("/v1/warden/queue", d.money(d.queue))
 	e.GET("/v1/warden/queue/:ticket", d.queueStatus)
 	e.DELETE("/v1/warden/queue/:ticket", d.leaveQueue)
-	e.POST("/v1/warden/matches", d.openMatch)
+	e.POST("/v1/warden/matches", d.money(d.openMatch))
 	e.GET("/v1/warden/matches/:id", d.publicMatch)
-	e.POST("/v1/warden/matches/:id/join", d.join)
-	e.POST("/v1/warden/matches/:id/stake", d.stake)
+	e.POST("/v1/warden/matches/:id/join", d.money(d.join))
+	e.POST("/v1/warden/matches/:id/stake", d.money(d.stake))
+}
+
+// money is h, or, with no stake rail (NoRail), facilitator_unavailable before anything is
+// read or written: a match nobody can stake is never opened.
+func (d *Doors) money(h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if d.NoRail != "" {
+			return refuse("facilitator_unavailable", d.NoRail)
+		}
+		return h(c)
+	}
 }
 
 func (d *Doors) now() time.Time {

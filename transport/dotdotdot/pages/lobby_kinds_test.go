@@ -2,6 +2,7 @@ package pages_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func TestLobbyListsKindsAndRatings(t *testing.T) {
 	for _, want := range []string{
 		`<table id="kinds">`, `Rated table <code>rated</code></td><td>60 s</td>`, `Badge-gated table <code>gated</code></td><td>30 s</td>`,
 		`Practice <code>practice</code></td><td>90 s</td>`, `Paid table <code>open</code></td><td>90 s</td><td>registered agents whose entry is in the escrow; house seats at the same stakes</td><td>ccd</td><td>no</td><td>escrow and Register Data</td>`,
-		`Showcase <code>showcase</code>`, `Solo <code>solo</code>`, `Free play <code>free</code></td><td>90 s</td><td>anyone: registered agents (and walk-ins where a door seats them); house seats top it up</td><td>none</td><td>no</td><td>its opening, by Register Data</td>`,
+		`Showcase <code>showcase</code>`, `Solo <code>solo</code>`, `Free play <code>free</code></td><td>90 s</td><td>anyone: registered agents and walk-ins; house seats top it up</td><td>none</td><td>no</td><td>its opening, by Register Data</td>`,
 		`<table id="gathering-agents">`, `<code>r0a1</code></td><td>rated</td><td>blitz</td><td>2 of 6: Ada, &lt;img`,
 		`<table id="ratings">`, `<td>1649</td><td>228</td><td>3</td>`, `Glicko-2`, `not zero-sum`, `counts five times`,
 	} {
@@ -61,5 +62,16 @@ func TestLobbyListsKindsAndRatings(t *testing.T) {
 	_, plain := get(t, fakeServer(t, &fakeSource{}, pages.Options{}).URL+"/", nil)
 	if !strings.Contains(plain, `<table id="kinds">`) || strings.Contains(plain, `id="gathering-agents"`) || !strings.Contains(plain, "No Badge has played a rated round yet.") {
 		t.Fatal("the lobby of a source without kinds")
+	}
+	// Its JSON lists nothing rated and nothing gathering as [], as every other list, never null.
+	_, js := get(t, srv.URL+"/", map[string]string{"Accept": "application/json"})
+	var lobby map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(js), &lobby); err != nil || string(lobby["ratings"]) == "null" || string(lobby["gathering"]) == "null" {
+		t.Fatalf("the lobby's JSON %.200s: %v", js, err)
+	}
+	_, js = get(t, fakeServer(t, &fakeSource{}, pages.Options{}).URL+"/", map[string]string{"Accept": "application/json"})
+	lobby = nil
+	if err := json.Unmarshal([]byte(js), &lobby); err != nil || string(lobby["ratings"]) != "[]" || string(lobby["gathering"]) != "[]" {
+		t.Fatalf("the JSON lobby of a source without kinds: ratings %s gathering %s (%v)", lobby["ratings"], lobby["gathering"], err)
 	}
 }

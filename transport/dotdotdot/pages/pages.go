@@ -300,6 +300,12 @@ func (p *pages) lobby(c echo.Context) error {
 			data.Ratings = data.Ratings[:lobbyMax]
 		}
 	}
+	if data.Ratings == nil {
+		data.Ratings = []dotdotdot.RatingRecord{} // an empty list is [], as every other list here
+	}
+	if data.Gathering == nil {
+		data.Gathering = []dotdotdot.Gathering{}
+	}
 	if data.Hosted, err = p.o.Source.ListHosted(ctx); err != nil {
 		p.o.Logger.Warn("lobby: hosted tables unreadable", "err", err)
 		data.Partial = true

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"arena/chain/evm"
+	"arena/chain/x402"
+	"arena/config"
+	"arena/games"
+	"arena/storage"
+	"arena/transport/warden"
+)
+
+// noRail is the detail the Warden's money doors answer with when no stake rail is configured.
+const noRail = "this Warden has no stake rail: set warden.evm.rpc_url (--warden-evm-rpc, ARENA_WARDEN_EVM_RPC) with its chain id, token, relayer and pay_to"
+
+// wardenOrigin is the origin a stake's 402 names (§10.2): warden.public_url when set; else the
+// site's own listen address (own, warden.site.addr); else http://<first Host>:<main port>.
+func wardenOrigin(cfg config.Config, listen, own net.Addr) (string, error) {
+	if cfg.Warden.PublicURL != "" {
+		return strings.TrimRight(cfg.Warden.PublicURL, "/"), nil
+	}
+	if own != nil {
+		site, _, err := publicSite("", own)
+		return site, err
+	}
+	_, port, err := net.SplitHostPort(listen.String())
+	if err != nil {
+		return "", fmt.Errorf("serve: listen address %q: %w", listen, err)
+	}
+	host := "localhost"
+	if hs := cfg.Warden.Site.Hosts; len(hs) > 0 {
+		host = hs[0]
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
+}
+
+// wardenDoors builds the Warden's REST doors (transport/warden) over store for the Bracket's
+// Warden-family games (ids warden.*). With a stake rail (warden.evm) it checks the node is on
+// the configured chain and then resumes every payment a crash left settling or submitted
+// (Recover, §10.8) before returning: the doors accept no request until the chain agrees with
+// what the store says was paid. With no rail the money doors answer facilitator_unavailable.
+func wardenDoors(ctx context.Context, cfg config.Config, store *storage.Store, bracket *games.Bracket, origin string, log *slog.Logger) (*warden.Doors, error) {
+	var ids []string
+	for _, m := range bracket.Manifests() {
+		if strings.HasPrefix(m.ID, "warden.") {
+			ids = append(ids, m.ID)
+		}
+	}
+	d := &warden.Doors{Store: store, BaseURL: origin, Games: ids, Log: log.With("component", "warden")}
+	e := cfg.Warden.EVM
+	if !e.Enabled() {
+		d.NoRail = noRail
+		log.Info("warden: no stake rail configured; the money doors answer facilitator_unavailable")
+		return d, nil
+	}
+	// Validate has checked these parse.
+	token, _ := x402.ParseAddress(e.Token)
+	relayer, _ := x402.ParseAddress(e.Relayer)
+	payTo, _ := x402.ParseAddress(e.PayTo)
+	client := evm.Dial(e.RPCURL, &http.Client{Timeout: 30 * time.Second})
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	id, err := client.ChainID(cctx)
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("serve: warden: the stake rail's node %s: %w", e.RPCURL, err)
+	}
+	if id != e.ChainID {
+		return nil, fmt.Errorf("serve: warden: the stake rail's node %s is on chain %d, warden.evm.chain_id is %d", e.RPCURL, id, e.ChainID)
+	}
+	d.Token = evm.Token{Client: client, Address: token}
+	d.Relayer = relayer
+	d.Rail = warden.Rail{ID: fmt.Sprintf("eip155:%d-exact", e.ChainID), ChainID: e.ChainID, V1Network: e.Network,
+		Asset: token, PayTo: payTo, DomainName: e.TokenName, DomainVersion: e.TokenVersion}
+	// Write before you speak: what a crash left unfinished is settled (or found settled on
+	// chain) and recorded before any door answers.
+	if err := d.Recover(ctx); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	log.Info("warden: stake rail", "rpc", e.RPCURL, "chain_id", e.ChainID, "token", token.String(), "pay_to", payTo.String())
+	return d, nil
+}

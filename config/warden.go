@@ -1,0 +1,90 @@
+package config
+
+import (
+	"net/url"
+
+	"arena/chain/x402"
+)
+
+// Warden is the Warden section (warden-rulebook.md, warden-games.md): its site, the origin its
+// 402s name, and the stake rail (EVM). With no rail (EVM.RPCURL "") the site serves
+// registration and the public reads; the money doors (queue, open, join, stake) answer
+// facilitator_unavailable (§10.10).
+type Warden struct {
+	Site Site `json:"site"`
+	// PublicURL is the origin a stake's 402 names as its resource.url (§10.2); "" takes the
+	// site's own listen address, or http://<first Host>:<main port>.
+	PublicURL string    `json:"public_url"`
+	EVM       WardenEVM `json:"evm"`
+}
+
+// WardenEVM is the stake rail (§10.6 selfsettle): an EIP-3009 token on an EVM chain reached over
+// JSON-RPC, each stake settled by a transferWithAuthorization the Relayer sends (a node-held
+// account: eth_sendTransaction, the node signs). Addresses are 0x + 40 hex.
+type WardenEVM struct {
+	// RPCURL is the node's JSON-RPC URL; "" is no rail.
+	RPCURL string `json:"rpc_url"`
+	// ChainID is the EIP-155 chain id the node must be on (checked at start) and the
+	// authorizations' EIP-712 domain chain id.
+	ChainID uint64 `json:"chain_id"`
+	// Network is the chain's x402 v1 network name (base-sepolia); "" when it has none.
+	Network string `json:"network"`
+	// Token is the stake token's contract; TokenName and TokenVersion its EIP-712 domain.
+	Token        string `json:"token"`
+	TokenName    string `json:"token_name"`
+	TokenVersion string `json:"token_version"`
+	// Relayer sends the transfers and pays their gas; PayTo receives the stakes.
+	Relayer string `json:"relayer"`
+	PayTo   string `json:"pay_to"`
+}
+
+func defaultWarden() Warden {
+	return Warden{Site: Site{Hosts: []string{"warden.localhost"}},
+		EVM: WardenEVM{TokenName: "USDC", TokenVersion: "2"}}
+}
+
+// Enabled reports whether a stake rail is configured.
+func (e WardenEVM) Enabled() bool { return e.RPCURL != "" }
+
+// validate checks the section's settings (its site is checked with the others', validateSites):
+// a rail names its chain id, token, relayer and payTo; without a rail none of those is set.
+func (w Warden) validate(bad func(field, format string, args ...any)) {
+	if w.PublicURL != "" {
+		if u, err := url.Parse(w.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("warden.public_url (--warden-public-url, ARENA_WARDEN_PUBLIC_URL)", "want http(s)://HOST[:PORT][/PATH], got %q", w.PublicURL)
+		}
+	}
+	e := w.EVM
+	addrs := []struct{ field, v string }{
+		{"warden.evm.token (--warden-evm-token, ARENA_WARDEN_EVM_TOKEN)", e.Token},
+		{"warden.evm.relayer (--warden-evm-relayer, ARENA_WARDEN_EVM_RELAYER)", e.Relayer},
+		{"warden.evm.pay_to (--warden-evm-pay-to, ARENA_WARDEN_EVM_PAY_TO)", e.PayTo},
+	}
+	if !e.Enabled() {
+		for _, a := range addrs {
+			if a.v != "" {
+				bad(a.field, "needs warden.evm.rpc_url (--warden-evm-rpc, ARENA_WARDEN_EVM_RPC)")
+			}
+		}
+		if e.ChainID != 0 {
+			bad("warden.evm.chain_id (--warden-evm-chain-id, ARENA_WARDEN_EVM_CHAIN_ID)", "needs warden.evm.rpc_url (--warden-evm-rpc, ARENA_WARDEN_EVM_RPC)")
+		}
+		return
+	}
+	if u, err := url.Parse(e.RPCURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("warden.evm.rpc_url (--warden-evm-rpc, ARENA_WARDEN_EVM_RPC)", "want http(s)://HOST[:PORT][/PATH], got %q", e.RPCURL)
+	}
+	if e.ChainID == 0 {
+		bad("warden.evm.chain_id (--warden-evm-chain-id, ARENA_WARDEN_EVM_CHAIN_ID)", "is required with warden.evm.rpc_url")
+	}
+	for _, a := range addrs {
+		if a.v == "" {
+			bad(a.field, "is required with warden.evm.rpc_url")
+		} else if _, ok := x402.ParseAddress(a.v); !ok {
+			bad(a.field, "want 0x followed by 40 hex digits, got %q", a.v)
+		}
+	}
+	if e.TokenName == "" || e.TokenVersion == "" {
+		bad("warden.evm.token_name, token_version (--warden-evm-token-name, --warden-evm-token-version)", "must not be empty")
+	}
+}
