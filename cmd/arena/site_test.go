@@ -108,7 +108,9 @@ func startSites(t *testing.T, bin, data string, own int, extra ...string) (*serv
 // address of its own and the market under a configured Host, and drives real HTTP requests:
 // today's URLs keep working on the main listener under any Host no site claims, each site
 // answers /healthz and its own protocol's not_found under its Host, and the Break Room's own
-// listener serves the Break Room whatever the Host, its links naming that listener.
+// listener serves the Break Room whatever the Host, its links naming that listener. The Warden,
+// with no stake rail configured, serves its challenge and refuses a money door with
+// facilitator_unavailable.
 func TestServeSites(t *testing.T) {
 	bin := buildArena(t)
 	s, own := startSites(t, bin, t.TempDir(), 1, "--breakroom-addr", "127.0.0.1:0", "--market-hosts", "gm.test,market.localhost")
@@ -183,6 +185,15 @@ func TestServeSites(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s via %s %q: POST /v1/walkin %d %s, want its not_found", w.site, w.base, w.host, st, raw)
 		}
+	}
+	// The Warden's doors with no stake rail configured: registration's challenge serves, a money
+	// door answers facilitator_unavailable (503) naming the setting.
+	if st, b, raw := do(main, "warden.localhost"+port, "GET", "/v1/warden/challenge", ""); st != 200 || b["challenge"] == nil {
+		t.Fatalf("warden challenge: %d %s", st, raw)
+	}
+	if st, b, raw := do(main, "warden.localhost"+port, "POST", "/v1/warden/matches", `{"game":"warden.dilemma","stake":1000000}`); st != 503 ||
+		b["error"] != "facilitator_unavailable" || !strings.Contains(raw, "warden.evm.rpc_url") {
+		t.Fatalf("warden open with no rail: %d %s", st, raw)
 	}
 	// With an address of its own, the Break Room's links name that address, whatever the Host
 	// asked: a client that cannot send a Host header follows them.
