@@ -16,7 +16,7 @@ import (
 
 // TestGatedTableEndToEnd: two Badges of distinct owners play GateRounds rated rounds, then join
 // a badge-gated table on the agent clock; house seats top it up once both have come, it scouts
-// 30 s (§5.2), seat.taken shows each Badge's rating, and the round plays to the reveal with a
+// 30 s (§5.2), seat.taken and the envelopes' state.agents[] show each Badge's rating, and the round plays to the reveal with a
 // result. The badge-gated round is not rated: every rating and rated-round count is the one
 // before it, RecomputeRatings gives the stored ratings and CheckRatings finds nothing. Its
 // round.created names no anchor plan (it anchors every move, as a rated round), and
@@ -90,6 +90,12 @@ func TestGatedTableEndToEnd(t *testing.T) {
 	}
 
 	h.playOnTheClock(table, round)
+	// §5.4: every envelope's state.agents[] carries each Badge's rating too.
+	for i, j := range []AgentJoin{a, b} {
+		if got := envelopeRating(t, h, a.Endpoint, round, i+1); got != display[j.Agent] {
+			t.Fatalf("agents[%d].rating %d in an envelope of the badge-gated round, its Badge's %d", i, got, display[j.Agent])
+		}
+	}
 	st, err := h.arena.Stored(table)
 	if err != nil || st.Kind != KindGated || st.Result == nil || len(st.Result.Standings) != 6 {
 		t.Fatalf("the badge-gated table's result %+v %v", st.Result, err)
