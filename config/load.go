@@ -114,7 +114,7 @@ var settings = []setting{
 	{"chain-escrow", "ARENA_CHAIN_ESCROW", "with --chain-node: the DOTDOTDOT escrow instance, <INDEX,SUBINDEX> or ccd:<chain>:<index>.<subindex> (default none: no paid tables)", str(func(c *Config) *string { return &c.ChainEscrow })},
 	{"chain-house-account", "ARENA_CHAIN_HOUSE_ACCOUNT", "with --chain-node: the house identity account (§3), base58 (default none: no paid tables)", str(func(c *Config) *string { return &c.ChainHouseAccount })},
 	{"chat-move", "ARENA_PACE_CHAT_MOVE", "chat clock: deadline of one move (default 3m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.ChatMove })},
-	{"scouting", "ARENA_PACE_SCOUTING", "agent clock: scouting phase, at most each kind's (default 1m30s; rated 1m, badge-gated 30s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.Scouting })},
+	{"scouting", "ARENA_PACE_SCOUTING", "agent clock: scouting phase, at most each kind's: rated 1m, badge-gated 30s (default 1m30s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.Scouting })},
 	{"agent-talk", "ARENA_PACE_AGENT_TALK", "agent clock: one talk exchange (default 15s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.AgentTalk })},
 	{"agent-commit", "ARENA_PACE_AGENT_COMMIT", "agent clock: commit phase (default 25s)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.AgentCommit })},
 	{"walkin-top-up", "ARENA_PACE_WALKIN_TOP_UP", "walk-in table waits this long before house seats fill it (default 2m)", override(func(c *Config) **Duration { return &c.Dotdotdot.Pace.WalkinTopUp })},

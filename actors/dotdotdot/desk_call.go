@@ -303,8 +303,14 @@ func normalizeJoin(r JoinRequest, formats formatSeats) (JoinRequest, error) {
 	if r.Table == "" {
 		r.Table = "practice"
 	}
-	if r.Table != KindPractice && r.Table != KindWalkin && r.Table != KindSolo && r.Table != KindFree {
-		return r, games.Errorf(games.CodeBadRequest, "table must be \"practice\", \"solo\", \"walkin\" or \"free\"")
+	// A table a walk-in cannot join is bad_table, as the agent's and the off-the-shelf doors
+	// answer it (join.go, ots_join.go), with the reason for the kinds only Badges join.
+	switch r.Table {
+	case KindPractice, KindWalkin, KindSolo, KindFree:
+	case KindRated, KindGated:
+		return r, games.Errorf(CodeBadTable, "table %q: a walk-in plays under a Badge the house lends it, so it has no rating; rated and badge-gated tables seat registered agents' own Badges (POST /v1/join)", r.Table)
+	default:
+		return r, games.Errorf(CodeBadTable, "table %q: a walk-in joins \"practice\", \"solo\", \"walkin\" or \"free\" (a hosted table by its code)", r.Table)
 	}
 	if r.Table == KindFree {
 		// Free play gathers walk-ins and registered agents at one table, on the agent clock

@@ -353,8 +353,17 @@ func TestDeskRefusals(t *testing.T) {
 	if j.Practice != 0 || j.Status != CodeNotYet || !strings.Contains(err.Error(), "0 done") {
 		t.Fatalf("not_yet reply %+v (%v)", j, err)
 	}
+	// A table a walk-in cannot join is bad_table, as at the agents' and off-the-shelf doors;
+	// rated and badge-gated say why (no Badge of its own).
+	for _, table := range []string{"open", "rated", "gated", "showcase", "hosted", "nope"} {
+		_, err := e.a.JoinWalkin(ctx, token, JoinRequest{Table: table})
+		deskWantCode(t, err, CodeBadTable)
+		if (table == "rated" || table == "gated") && !strings.Contains(err.Error(), "registered agents' own Badges") {
+			t.Errorf("%s: %v", table, err)
+		}
+	}
 	bad := []JoinRequest{
-		{Table: "open"}, {Pace: "fast"}, {Format: "long"}, {Mole: new(int)}, {Mole: deskIntPtr(7)},
+		{Pace: "fast"}, {Format: "long"}, {Mole: new(int)}, {Mole: deskIntPtr(7)},
 		{Format: "short", Mole: deskIntPtr(4)}, {Code: "AB0"}, // a malformed hosted code (hosted.go)
 	}
 	for _, req := range bad {

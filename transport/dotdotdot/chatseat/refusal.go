@@ -44,6 +44,7 @@ var legalNow = map[string]string{
 	"not_at_a_table":    "You wait at no table that has not started: host_table opens one, join_table joins one by its code.",
 	"unknown_round":     "No such round. Call next_move to see where you stand.",
 	"bad_request":       "Check the arguments against this tool's input schema and call it again.",
+	"bad_table":         "A walk-in joins practice, solo, walkin or free (a hosted table by its code): call join_table or play_practice with one of those.",
 	"busy":              "The arena is busy: call the same tool again in a few seconds.",
 	"table_down":        "The table is not running right now; an operator can restart it. Call next_move again in a minute.",
 	"too_many_polls":    "Too many next_move calls are waiting at once for this token: wait for one to answer.",
