@@ -298,6 +298,29 @@ func active(tx storage.WardenTx, wallet string) (int, error) {
 	return n, err
 }
 
+// gameStake is the {game, stake} body an open match and a queue entry share (§5.5), strictly
+// decoded: a game of the Bracket's and a positive stake, one of the configured amounts when any
+// are. Errors: bad_request, unknown_game, bad_stake.
+func (d *Doors) gameStake(raw []byte) (gameStake, error) {
+	var in gameStake
+	if err := door.DecodeBytes(raw, &in); err != nil {
+		return in, err
+	}
+	if !slices.Contains(d.Games, in.Game) {
+		return in, refuse("unknown_game", "no Warden game "+strconv.Quote(in.Game))
+	}
+	if in.Stake <= 0 || len(d.Stakes) > 0 && !slices.Contains(d.Stakes, uint64(in.Stake)) {
+		return in, refuse("bad_stake", "stake must be one of the configured amounts (atomic units)")
+	}
+	return in, nil
+}
+
+// gameStake is a match's game and its stake in the rail's atomic units.
+type gameStake struct {
+	Game  string `json:"game"`
+	Stake int64  `json:"stake"`
+}
+
 // openMatch is POST /v1/warden/matches {game, stake} (§5.5): 201 {match_id, seat:"A", open_until}.
 func (d *Doors) openMatch(c echo.Context) error {
 	wallet, err := d.caller(c)
@@ -305,18 +328,9 @@ func (d *Doors) openMatch(c echo.Context) error {
 		return err
 	}
 	return d.idempotent(c, wallet, true, func(raw []byte, keep keeper) (int, any, error) {
-		var in struct {
-			Game  string `json:"game"`
-			Stake int64  `json:"stake"`
-		}
-		if err := door.DecodeBytes(raw, &in); err != nil {
+		in, err := d.gameStake(raw)
+		if err != nil {
 			return 0, nil, err
-		}
-		if !slices.Contains(d.Games, in.Game) {
-			return 0, nil, refuse("unknown_game", "no Warden game "+strconv.Quote(in.Game))
-		}
-		if in.Stake <= 0 || len(d.Stakes) > 0 && !slices.Contains(d.Stakes, uint64(in.Stake)) {
-			return 0, nil, refuse("bad_stake", "stake must be one of the configured amounts (atomic units)")
 		}
 		m := Match{ID: "wm_" + randHex(8), Game: in.Game, Stake: uint64(in.Stake), A: wallet, Status: StatusOpen,
 			OpenUntil: ms(d.now().Add(OpenTTL))}

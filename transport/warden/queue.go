@@ -3,7 +3,6 @@ package warden
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -42,23 +41,14 @@ func (d *Doors) queue(c echo.Context) error {
 		return err
 	}
 	return d.idempotent(c, wallet, true, func(raw []byte, keep keeper) (int, any, error) {
-		var in struct {
-			Game  string `json:"game"`
-			Stake int64  `json:"stake"`
-		}
-		if err := door.DecodeBytes(raw, &in); err != nil {
+		in, err := d.gameStake(raw)
+		if err != nil {
 			return 0, nil, err
-		}
-		if !slices.Contains(d.Games, in.Game) {
-			return 0, nil, refuse("unknown_game", "no Warden game "+strconv.Quote(in.Game))
-		}
-		if in.Stake <= 0 || len(d.Stakes) > 0 && !slices.Contains(d.Stakes, uint64(in.Stake)) {
-			return 0, nil, refuse("bad_stake", "stake must be one of the configured amounts (atomic units)")
 		}
 		now := ms(d.now())
 		var status int
 		var out map[string]any
-		err := d.Store.WardenUpdate(func(tx storage.WardenTx) error {
+		err = d.Store.WardenUpdate(func(tx storage.WardenTx) error {
 			status, out = 0, nil
 			if n, err := active(tx, wallet); err != nil {
 				return err
