@@ -64,8 +64,16 @@ type breakroomSide struct {
 // client that cannot send a Host header or resolve a .localhost name still follows the links);
 // else http://<the site's first Host name>:<the main listen port> (localhost with no Host name).
 func breakroomOrigin(cfg config.Config, listen, own net.Addr) (string, error) {
-	if cfg.Breakroom.PublicURL != "" {
-		return strings.TrimRight(cfg.Breakroom.PublicURL, "/"), nil
+	return siteOrigin(cfg.Breakroom.PublicURL, cfg.Breakroom.Site.Hosts, listen, own)
+}
+
+// siteOrigin is the origin a site's links name: publicURL when set (without a trailing slash);
+// else, when the site has a listen address of its own (own), that address (http://HOST:PORT, an
+// unspecified host as localhost); else http://<its first Host name, or localhost>:<the main
+// listen port>. Errors: a main listen address with no port.
+func siteOrigin(publicURL string, hosts []string, listen, own net.Addr) (string, error) {
+	if publicURL != "" {
+		return strings.TrimRight(publicURL, "/"), nil
 	}
 	if own != nil {
 		site, _, err := publicSite("", own)
@@ -76,8 +84,8 @@ func breakroomOrigin(cfg config.Config, listen, own net.Addr) (string, error) {
 		return "", fmt.Errorf("serve: listen address %q: %w", listen, err)
 	}
 	host := "localhost"
-	if hs := cfg.Breakroom.Site.Hosts; len(hs) > 0 {
-		host = hs[0]
+	if len(hosts) > 0 {
+		host = hosts[0]
 	}
 	return "http://" + net.JoinHostPort(host, port), nil
 }

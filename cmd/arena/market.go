@@ -31,19 +31,7 @@ func marketSeed(sec config.Secrets) [32]byte {
 // marketOrigin is the origin the market's Agent Card names: its own listen address when it has
 // one, else http://<its first Host name>:<the main port> (as Break Room's, breakroomOrigin).
 func marketOrigin(cfg config.Config, listen, own net.Addr) (string, error) {
-	if own != nil {
-		site, _, err := publicSite("", own)
-		return site, err
-	}
-	_, port, err := net.SplitHostPort(listen.String())
-	if err != nil {
-		return "", fmt.Errorf("serve: listen address %q: %w", listen, err)
-	}
-	host := "localhost"
-	if hs := cfg.Market.Site.Hosts; len(hs) > 0 {
-		host = hs[0]
-	}
-	return "http://" + net.JoinHostPort(host, port), nil
+	return siteOrigin("", cfg.Market.Site.Hosts, listen, own)
 }
 
 // startMarket starts the market actor in sys over store (its Deltas replayed before the first

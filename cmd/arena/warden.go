@@ -23,22 +23,7 @@ const noRail = "this Warden has no stake rail: set warden.evm.rpc_url (--warden-
 // wardenOrigin is the origin a stake's 402 names (§10.2): warden.public_url when set; else the
 // site's own listen address (own, warden.site.addr); else http://<first Host>:<main port>.
 func wardenOrigin(cfg config.Config, listen, own net.Addr) (string, error) {
-	if cfg.Warden.PublicURL != "" {
-		return strings.TrimRight(cfg.Warden.PublicURL, "/"), nil
-	}
-	if own != nil {
-		site, _, err := publicSite("", own)
-		return site, err
-	}
-	_, port, err := net.SplitHostPort(listen.String())
-	if err != nil {
-		return "", fmt.Errorf("serve: listen address %q: %w", listen, err)
-	}
-	host := "localhost"
-	if hs := cfg.Warden.Site.Hosts; len(hs) > 0 {
-		host = hs[0]
-	}
-	return "http://" + net.JoinHostPort(host, port), nil
+	return siteOrigin(cfg.Warden.PublicURL, cfg.Warden.Site.Hosts, listen, own)
 }
 
 // wardenDoors builds the Warden's REST doors (transport/warden) over store for the Bracket's
