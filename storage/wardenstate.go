@@ -18,11 +18,12 @@ import (
 //	idem/<wallet>/<key>      an Idempotency-Key's stored answer (§7)
 //	queue/<game>/<stake>/…   a matchmaking queue entry, FIFO by key (§5.5)
 //	ticket/<ticket>          a queue ticket's state: queued, matched (its match and seat) or left
+//	play/<wm_…>              a LIVE match's play record (actors/warden): setup, input log, clock
 //
 // The door owns the values' shapes; the store checks only that a key has one of these
 // prefixes and a JSON value, and runs a door's read-modify-write in one transaction.
 
-var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/", "queue/", "ticket/"}
+var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/", "queue/", "ticket/", "play/"}
 
 // WardenTx is a write transaction on warden_state and warden_payments, as WardenUpdate hands it.
 type WardenTx struct{ tx *bolt.Tx }
