@@ -18,11 +18,15 @@ import (
 //	idem/<wallet>/<key>      an Idempotency-Key's stored answer (§7)
 //	queue/<game>/<stake>/…   a matchmaking queue entry, FIFO by key (§5.5)
 //	ticket/<ticket>          a queue ticket's state: queued, matched (its match and seat) or left
+//	payoutq/<wm_…>/<seat>    a payout or refund job: its signed transaction and how far it got (§11)
+//	settle/<wm_…>            a match's Ledger rows waiting for its payouts to confirm (§12.2)
+//	wallet/<address>         the Warden wallet's next local nonce (§11)
 //
 // The door owns the values' shapes; the store checks only that a key has one of these
 // prefixes and a JSON value, and runs a door's read-modify-write in one transaction.
 
-var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/", "queue/", "ticket/"}
+var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/", "queue/", "ticket/",
+	"payoutq/", "settle/", "wallet/"}
 
 // WardenTx is a write transaction on warden_state and warden_payments, as WardenUpdate hands it.
 type WardenTx struct {
@@ -70,6 +74,26 @@ func (w WardenTx) Payment(id string) (p WardenPayment, found bool, err error) {
 // write.
 func (w WardenTx) PutPayment(p WardenPayment) error {
 	return putWardenPayment(w.tx, p)
+}
+
+// AppendWardenMatch is Store.AppendWardenMatch inside the transaction: the match's Ledger rows
+// are appended (with the aggregates and indexes) in the same commit as fn's other writes, so a
+// match's SETTLED state and its rows are one write (§12.2). Errors as Store.AppendWardenMatch's.
+func (w WardenTx) AppendWardenMatch(rows []WardenRow) ([]WardenRow, error) {
+	if err := CheckWardenMatch(rows); err != nil {
+		return nil, fmt.Errorf("storage: append warden match: %w", err)
+	}
+	out, err := appendWardenMatch(w.tx, rows)
+	if err != nil {
+		return nil, fmt.Errorf("storage: append warden match %s: %w", rows[0].MatchID, err)
+	}
+	return out, nil
+}
+
+// WardenSettled reports whether the match has Ledger rows (it settled).
+func (w WardenTx) WardenSettled(match string) bool {
+	b := w.tx.Bucket([]byte(BucketWarden))
+	return b.Get(wardenMatchKey(match, "A")) != nil || b.Get(wardenMatchKey(match, "B")) != nil
 }
 
 // WardenUpdate runs fn in one write transaction (durable when it returns nil); fn's error
