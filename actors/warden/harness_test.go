@@ -63,6 +63,7 @@ func (r *rig) start(extra ...games.Engine) {
 	}
 	r.w, err = Start(Options{Store: r.store, Bracket: b, System: r.sys, Clock: r.clock,
 		Rake: map[string]int64{claims.GameID: claims.RakeBps}, Seed: func() [32]byte { return r.seed },
+		Feed: true, FeedStep: map[string]string{"message": "negotiate.message", "claim": "negotiate.claim"},
 		Queue: func(tx storage.WardenTx, match string, rows [2]storage.WardenRow) error {
 			r.mu.Lock()
 			defer r.mu.Unlock()
@@ -187,4 +188,18 @@ func (r *rig) checkLedger(id string, s *Settlement) [2]storage.WardenRow {
 		r.t.Fatalf("house shares %d + %d, house %d", rows[0].HouseShare, rows[1].HouseShare, s.House)
 	}
 	return rows
+}
+
+// feedTypes is match id's Gallery feed, by type, in order.
+func (r *rig) feedTypes(id string) []string {
+	r.t.Helper()
+	envs, err := r.store.WardenMatchFeed(id, 0, 0)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var out []string
+	for _, e := range envs {
+		out = append(out, e.Type)
+	}
+	return out
 }

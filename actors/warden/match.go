@@ -13,6 +13,7 @@ import (
 
 	"arena/games"
 	"arena/games/canon"
+	"arena/games/warden/feed"
 	"arena/storage"
 )
 
@@ -279,7 +280,9 @@ func (p *player) save(extra func(tx storage.WardenTx) error) error {
 			}
 		}
 	}
+	fed := p.rec.Fed
 	err := p.w.o.Store.WardenUpdate(func(tx storage.WardenTx) error {
+		p.rec.Fed = fed // the committer may run this more than once
 		if err := tx.Put(playKey(p.id), &p.rec); err != nil {
 			return err
 		}
@@ -287,6 +290,9 @@ func (p *player) save(extra func(tx storage.WardenTx) error) error {
 			if err := setStatus(tx, p.id, to, StatusLive); err != nil {
 				return err
 			}
+		}
+		if err := p.feed(tx, to); err != nil {
+			return err
 		}
 		if extra != nil {
 			return extra(tx)
@@ -309,6 +315,43 @@ func (p *player) save(extra func(tx storage.WardenTx) error) error {
 func (p *player) notify() {
 	close(p.changed)
 	p.changed = make(chan struct{})
+}
+
+// feed appends, in tx, the Gallery events of what this write makes durable: each new
+// step_extended and, when the match has just finished, match_finished (§15.3). The play record
+// counts what is fed (Fed), so a retried write feeds nothing twice. A constructor's refusal is
+// the store's error: the write fails, nothing is half fed.
+func (p *player) feed(tx storage.WardenTx, to string) error {
+	if !p.w.o.Feed {
+		return nil
+	}
+	head := func(at time.Time) feed.Head { return feed.Head{At: at, MatchID: p.id, Game: p.rec.Game} }
+	for ; p.rec.Fed < len(p.rec.Extended); p.rec.Fed++ {
+		x := p.rec.Extended[p.rec.Fed]
+		step := x.Step
+		if n, ok := p.w.o.FeedStep[step]; ok {
+			step = n
+		}
+		ev := feed.StepExtended{Round: x.Round, Step: step, Deadline: x.Deadline, Reason: x.Reason}.Event(head(x.At))
+		if _, err := tx.AppendFeed(ev); err != nil {
+			return err
+		}
+	}
+	if to == StatusFinished {
+		s := p.rec.Settlement
+		seat := func(f SeatFigures) feed.SeatResult {
+			return feed.SeatResult{GrossReturn: f.Gross, Rake: f.Rake, PaidOut: f.PaidOut, Net: f.Net, Result: f.Result}
+		}
+		ev := feed.MatchFinished{Seats: feed.Pair[feed.SeatResult]{A: seat(s.Seats[0]), B: seat(s.Seats[1])},
+			House: s.House, Seed: s.Seed, LogHash: s.LogHash}.Event(head(s.FinishedAt))
+		if _, err := tx.AppendFeed(ev); err != nil {
+			return err
+		}
+	}
+	if err := tx.Put(playKey(p.id), &p.rec); err != nil { // with Fed moved on
+		return err
+	}
+	return nil
 }
 
 // settlement fixes §2.2's figures and the Ledger rows of a played-out Result.

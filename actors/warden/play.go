@@ -59,6 +59,8 @@ type record struct {
 	Extended []extension    `json:"extended,omitempty"`
 	// Settlement is fixed when the engine reports its Result (FINISHED).
 	Settlement *Settlement `json:"settlement,omitempty"`
+	// Fed is how many of Extended are in the Gallery feed.
+	Fed int `json:"fed,omitempty"`
 	// Failed says why the match was parked FAILED.
 	Failed string `json:"failed,omitempty"`
 }

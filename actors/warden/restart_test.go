@@ -3,6 +3,7 @@ package warden
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -55,6 +56,9 @@ func TestRestartGraceExtendsTheStep(t *testing.T) {
 		t.Fatalf("settlement %+v (DEADLOCK, nobody defaulted)", s)
 	}
 	r.checkLedger(id, s)
+	if got := r.feedTypes(id); !slices.Equal(got, []string{"step_extended", "match_finished"}) {
+		t.Fatalf("feed %v", got)
+	}
 }
 
 // TestRestartBeforeDeadlineResumesExactly: a crash mid-step, restarted before its deadline,

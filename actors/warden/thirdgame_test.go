@@ -1,6 +1,7 @@
 package warden
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -109,7 +110,7 @@ func (c *coinMatch) Result() (games.Result, bool) {
 		return games.Result{}, false
 	}
 	s := c.s.Seats[0].Entry
-	return games.Result{Payouts: map[int]int64{1: s * 3 / 2, 2: s * 2 / 5}, House: s / 10, SeedHash: c.SeedHash(),
+	return games.Result{Payouts: map[int]int64{1: s * 3 / 2, 2: s * 2 / 5}, House: s / 10, SeedHash: c.SeedHash(), Seed: hex.EncodeToString(c.s.Seed[:]),
 		Reveal: json.RawMessage(`{"stats":{"A":{"picks":1},"B":{"picks":1}}}`)}, true
 }
 

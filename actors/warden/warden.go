@@ -44,6 +44,11 @@ type Options struct {
 	Rail string
 	// Queue queues the payouts (nil: a finished match stays FINISHED until one is given).
 	Queue Queue
+	// Feed, when set, appends the match's Gallery events (games/warden/feed) in the transaction
+	// of the change they report: step_extended and match_finished. FeedStep names an engine
+	// step in the feed's words (§15.3: "negotiate.message"); missing, the engine's name is used.
+	Feed     bool
+	FeedStep map[string]string
 	// Seed draws a new match's seed (nil: crypto/rand). Tests fix it to replay worked examples.
 	Seed func() [32]byte
 	// AskTimeout bounds a call whose ctx has no earlier deadline (zero: 5 s).

@@ -221,6 +221,11 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if err != nil {
 		return err
 	}
+	// The Warden's match actors (warden_play.go): every LIVE match resumes before any door
+	// answers.
+	if wdDoors.Play, err = wardenPlay(cfg, store, bracket, rt.System(), wdDoors, log); err != nil {
+		return err
+	}
 	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors, wdDoors, g)
 	if err != nil {
 		return err
