@@ -322,43 +322,50 @@ func (s *Store) AppendWardenMatch(rows []WardenRow) ([]WardenRow, error) {
 	}
 	var out []WardenRow
 	err := s.write(func(tx *bolt.Tx) error {
-		out = nil // the committer may run this more than once
-		b := tx.Bucket([]byte(BucketWarden))
-		if b.Get(wardenMatchKey(rows[0].MatchID, "A")) != nil || b.Get(wardenMatchKey(rows[0].MatchID, "B")) != nil {
-			return fmt.Errorf("match %s is settled: %w", rows[0].MatchID, ErrExists)
-		}
-		head, err := wardenHead(b)
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			r.Seq, r.PrevHash, r.RowHash = head.Seq+1, head.RowHash, ""
-			if r.Stats == nil {
-				r.Stats = map[string]int64{}
-			}
-			if r.RowHash, err = wardenRowHash(r); err != nil {
-				return fmt.Errorf("row %s: %w: %v", r.RowID, ErrInvalid, err)
-			}
-			enc, err := canon.Marshal(r)
-			if err != nil {
-				return fmt.Errorf("row %s: %w: %v", r.RowID, ErrInvalid, err)
-			}
-			if err := putWardenRow(b, &r, enc); err != nil {
-				return err
-			}
-			head = WardenHead{Seq: r.Seq, RowHash: r.RowHash}
-			out = append(out, r)
-		}
-		enc, err := canon.Marshal(head)
-		if err != nil {
-			return err
-		}
-		return b.Put(wardenHeadKey, enc)
+		var err error
+		out, err = appendWardenMatch(tx, rows) // the committer may run this more than once
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: append warden match %s: %w", rows[0].MatchID, err)
 	}
 	return out, nil
+}
+
+// appendWardenMatch appends rows (checked by the caller) in tx and returns them as written.
+func appendWardenMatch(tx *bolt.Tx, rows []WardenRow) ([]WardenRow, error) {
+	var out []WardenRow
+	b := tx.Bucket([]byte(BucketWarden))
+	if b.Get(wardenMatchKey(rows[0].MatchID, "A")) != nil || b.Get(wardenMatchKey(rows[0].MatchID, "B")) != nil {
+		return nil, fmt.Errorf("match %s is settled: %w", rows[0].MatchID, ErrExists)
+	}
+	head, err := wardenHead(b)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		r.Seq, r.PrevHash, r.RowHash = head.Seq+1, head.RowHash, ""
+		if r.Stats == nil {
+			r.Stats = map[string]int64{}
+		}
+		if r.RowHash, err = wardenRowHash(r); err != nil {
+			return nil, fmt.Errorf("row %s: %w: %v", r.RowID, ErrInvalid, err)
+		}
+		enc, err := canon.Marshal(r)
+		if err != nil {
+			return nil, fmt.Errorf("row %s: %w: %v", r.RowID, ErrInvalid, err)
+		}
+		if err := putWardenRow(b, &r, enc); err != nil {
+			return nil, err
+		}
+		head = WardenHead{Seq: r.Seq, RowHash: r.RowHash}
+		out = append(out, r)
+	}
+	enc, err := canon.Marshal(head)
+	if err != nil {
+		return nil, err
+	}
+	return out, b.Put(wardenHeadKey, enc)
 }
 
 // putWardenRow writes row r (enc, its JCS) with its indexes and folds it into the aggregates.
