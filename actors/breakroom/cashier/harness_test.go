@@ -193,7 +193,9 @@ func newPayees(t *testing.T) *payees {
 	return p
 }
 
-func (p *payees) addr(user string) string { return user + "@" + strings.TrimPrefix(p.srv.URL, "http://") }
+func (p *payees) addr(user string) string {
+	return user + "@" + strings.TrimPrefix(p.srv.URL, "http://")
+}
 
 // received is what the wallet's payments delivered to each user, in sats, and how many payments.
 func (p *payees) received(w *devwallet.Wallet) (map[string]int64, int) {
