@@ -122,17 +122,7 @@ type WardenAggregate struct {
 // Tier is the Standing tier of a Contender's aggregate (§13.1), first match wins: UNPROVEN
 // with no settled match; ELITE with wins × 100 ≥ 60 × matches, net_total > 0 and at least
 // eliteMin matches (below 1 counts as 1); SOLVENT with net_total ≥ 0; else UNDERWATER.
-func (a WardenAggregate) Tier(eliteMin int64) string {
-	switch {
-	case a.Matches == 0:
-		return TierUnproven
-	case a.Wins*100 >= 60*a.Matches && a.NetTotal > 0 && a.Matches >= max(eliteMin, 1):
-		return TierElite
-	case a.NetTotal >= 0:
-		return TierSolvent
-	}
-	return TierUnderwater
-}
+func (a WardenAggregate) Tier(eliteMin int64) string { return a.TierAt(60, eliteMin) }
 
 func (t *WardenTotals) add(r *WardenRow) {
 	t.Matches++
@@ -332,43 +322,50 @@ func (s *Store) AppendWardenMatch(rows []WardenRow) ([]WardenRow, error) {
 	}
 	var out []WardenRow
 	err := s.write(func(tx *bolt.Tx) error {
-		out = nil // the committer may run this more than once
-		b := tx.Bucket([]byte(BucketWarden))
-		if b.Get(wardenMatchKey(rows[0].MatchID, "A")) != nil || b.Get(wardenMatchKey(rows[0].MatchID, "B")) != nil {
-			return fmt.Errorf("match %s is settled: %w", rows[0].MatchID, ErrExists)
-		}
-		head, err := wardenHead(b)
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			r.Seq, r.PrevHash, r.RowHash = head.Seq+1, head.RowHash, ""
-			if r.Stats == nil {
-				r.Stats = map[string]int64{}
-			}
-			if r.RowHash, err = wardenRowHash(r); err != nil {
-				return fmt.Errorf("row %s: %w: %v", r.RowID, ErrInvalid, err)
-			}
-			enc, err := canon.Marshal(r)
-			if err != nil {
-				return fmt.Errorf("row %s: %w: %v", r.RowID, ErrInvalid, err)
-			}
-			if err := putWardenRow(b, &r, enc); err != nil {
-				return err
-			}
-			head = WardenHead{Seq: r.Seq, RowHash: r.RowHash}
-			out = append(out, r)
-		}
-		enc, err := canon.Marshal(head)
-		if err != nil {
-			return err
-		}
-		return b.Put(wardenHeadKey, enc)
+		var err error
+		out, err = appendWardenMatch(tx, rows) // the committer may run this more than once
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: append warden match %s: %w", rows[0].MatchID, err)
 	}
 	return out, nil
+}
+
+// appendWardenMatch appends rows (checked by the caller) in tx and returns them as written.
+func appendWardenMatch(tx *bolt.Tx, rows []WardenRow) ([]WardenRow, error) {
+	var out []WardenRow
+	b := tx.Bucket([]byte(BucketWarden))
+	if b.Get(wardenMatchKey(rows[0].MatchID, "A")) != nil || b.Get(wardenMatchKey(rows[0].MatchID, "B")) != nil {
+		return nil, fmt.Errorf("match %s is settled: %w", rows[0].MatchID, ErrExists)
+	}
+	head, err := wardenHead(b)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		r.Seq, r.PrevHash, r.RowHash = head.Seq+1, head.RowHash, ""
+		if r.Stats == nil {
+			r.Stats = map[string]int64{}
+		}
+		if r.RowHash, err = wardenRowHash(r); err != nil {
+			return nil, fmt.Errorf("row %s: %w: %v", r.RowID, ErrInvalid, err)
+		}
+		enc, err := canon.Marshal(r)
+		if err != nil {
+			return nil, fmt.Errorf("row %s: %w: %v", r.RowID, ErrInvalid, err)
+		}
+		if err := putWardenRow(b, &r, enc); err != nil {
+			return nil, err
+		}
+		head = WardenHead{Seq: r.Seq, RowHash: r.RowHash}
+		out = append(out, r)
+	}
+	enc, err := canon.Marshal(head)
+	if err != nil {
+		return nil, err
+	}
+	return out, b.Put(wardenHeadKey, enc)
 }
 
 // putWardenRow writes row r (enc, its JCS) with its indexes and folds it into the aggregates.

@@ -18,14 +18,21 @@ import (
 //	idem/<wallet>/<key>      an Idempotency-Key's stored answer (§7)
 //	queue/<game>/<stake>/…   a matchmaking queue entry, FIFO by key (§5.5)
 //	ticket/<ticket>          a queue ticket's state: queued, matched (its match and seat) or left
+//	payoutq/<wm_…>/<seat>    a payout or refund job: its signed transaction and how far it got (§11)
+//	settle/<wm_…>            a match's Ledger rows waiting for its payouts to confirm (§12.2)
+//	wallet/<address>         the Warden wallet's next local nonce (§11)
 //
 // The door owns the values' shapes; the store checks only that a key has one of these
 // prefixes and a JSON value, and runs a door's read-modify-write in one transaction.
 
-var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/", "queue/", "ticket/"}
+var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/", "queue/", "ticket/",
+	"payoutq/", "settle/", "wallet/"}
 
 // WardenTx is a write transaction on warden_state and warden_payments, as WardenUpdate hands it.
-type WardenTx struct{ tx *bolt.Tx }
+type WardenTx struct {
+	tx  *bolt.Tx
+	fed *bool // set when AppendFeed wrote (nil in WardenView)
+}
 
 // Get decodes key's value into v; found is false when the key has none.
 func (w WardenTx) Get(key string, v any) (found bool, err error) {
@@ -69,16 +76,44 @@ func (w WardenTx) PutPayment(p WardenPayment) error {
 	return putWardenPayment(w.tx, p)
 }
 
+// AppendWardenMatch is Store.AppendWardenMatch inside the transaction: the match's Ledger rows
+// are appended (with the aggregates and indexes) in the same commit as fn's other writes, so a
+// match's SETTLED state and its rows are one write (§12.2). Errors as Store.AppendWardenMatch's.
+func (w WardenTx) AppendWardenMatch(rows []WardenRow) ([]WardenRow, error) {
+	if err := CheckWardenMatch(rows); err != nil {
+		return nil, fmt.Errorf("storage: append warden match: %w", err)
+	}
+	out, err := appendWardenMatch(w.tx, rows)
+	if err != nil {
+		return nil, fmt.Errorf("storage: append warden match %s: %w", rows[0].MatchID, err)
+	}
+	return out, nil
+}
+
+// WardenSettled reports whether the match has Ledger rows (it settled).
+func (w WardenTx) WardenSettled(match string) bool {
+	b := w.tx.Bucket([]byte(BucketWarden))
+	return b.Get(wardenMatchKey(match, "A")) != nil || b.Get(wardenMatchKey(match, "B")) != nil
+}
+
 // WardenUpdate runs fn in one write transaction (durable when it returns nil); fn's error
 // aborts it and is returned. fn may be run more than once (the group commit retries a failed
 // group member alone), so it must not keep state between runs.
 func (s *Store) WardenUpdate(fn func(WardenTx) error) error {
-	return s.write(func(tx *bolt.Tx) error { return fn(WardenTx{tx}) })
+	var fed bool
+	err := s.write(func(tx *bolt.Tx) error {
+		fed = false
+		return fn(WardenTx{tx, &fed})
+	})
+	if err == nil && fed {
+		s.wakeFeed()
+	}
+	return err
 }
 
 // WardenView runs fn in a read transaction (Put, Delete and PutPayment fail in it).
 func (s *Store) WardenView(fn func(WardenTx) error) error {
-	return s.db.View(func(tx *bolt.Tx) error { return fn(WardenTx{tx}) })
+	return s.db.View(func(tx *bolt.Tx) error { return fn(WardenTx{tx: tx}) })
 }
 
 // Scan calls fn with every key under prefix and its raw JSON value, in key order, in the
@@ -95,7 +130,7 @@ func (w WardenTx) Scan(prefix string, fn func(key string, v []byte) error) error
 
 // WardenKeys calls fn with every key under prefix and its raw JSON value, in key order.
 func (s *Store) WardenKeys(prefix string, fn func(key string, v []byte) error) error {
-	return s.db.View(func(tx *bolt.Tx) error { return WardenTx{tx}.Scan(prefix, fn) })
+	return s.db.View(func(tx *bolt.Tx) error { return WardenTx{tx: tx}.Scan(prefix, fn) })
 }
 
 func wardenStateKey(k string) bool {

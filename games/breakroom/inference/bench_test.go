@@ -44,3 +44,16 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDeal is the floor §2.2 sets under a hand: one `Deck` at the default deck_size (100),
+// a Fisher–Yates of 99 HMAC-SHA256 draws. A match of the default 40 hands pays it 40 times
+// whatever else the engine does.
+func BenchmarkDeal(b *testing.B) {
+	b.ReportAllocs()
+	key := make([]byte, 32)
+	for i := 0; b.Loop(); i++ {
+		if d := Deck(key, i%40+1, 100); len(d) != 100 {
+			b.Fatal(len(d))
+		}
+	}
+}

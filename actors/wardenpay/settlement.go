@@ -1,0 +1,197 @@
+package wardenpay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"arena/chain/x402"
+	"arena/storage"
+)
+
+// Settlement is a finished match's settlement (warden-games §2.2, §12.1): its id and its two
+// Ledger rows, seat A then seat B, every member filled by the caller except Seq, PayoutRef,
+// SettledAt, PrevHash and RowHash, which are the Ledger's and the payouts' (the SETTLED write
+// fills them once every payout has confirmed, §12.2).
+type Settlement struct {
+	Match string
+	Rows  [2]storage.WardenRow
+}
+
+// pendingRef stands for a payout's transaction hash while Settlement is checked: the Ledger's
+// check wants payout_ref set exactly when paid_out > 0.
+const pendingRef = "pending"
+
+// Check is the settlement's money invariant before anything is queued: the rows are seats A
+// and B of s.Match, the members the Ledger and the payouts fill are empty, and the rows pass
+// the Ledger's own check (storage.CheckWardenMatch) as they will be written: conservation
+// (Σ paid_out + Σ house_share = 2S, house split with the odd unit to A), rake only on
+// winnings and paid_out = G − rake, net = paid_out − S, results by net, each seat the other's
+// opponent; and each contender id is a wallet address a payout can be sent to. The error
+// wraps storage.ErrInvalid.
+func (s Settlement) Check() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("wardenpay: settlement of %s: %w: "+format, append([]any{s.Match, storage.ErrInvalid}, args...)...)
+	}
+	rows := s.Rows[:]
+	probe := make([]storage.WardenRow, 2)
+	for i := range rows {
+		r := rows[i]
+		switch {
+		case r.MatchID != s.Match:
+			return bad("row %d names match %q", i, r.MatchID)
+		case r.Seq != 0 || r.PayoutRef != nil || r.SettledAt != "" || r.PrevHash != "" || r.RowHash != "":
+			return bad("row %s sets seq, payout_ref, settled_at, prev_hash or row_hash, which the SETTLED write fills", r.RowID)
+		}
+		if _, ok := x402.ParseAddress(r.ContenderID); !ok {
+			return bad("row %s: contender id %q is not a wallet address", r.RowID, r.ContenderID)
+		}
+		if r.PaidOut > 0 {
+			ref := pendingRef
+			r.PayoutRef = &ref
+		}
+		r.SettledAt = r.FinishedAt
+		probe[i] = r
+	}
+	if err := storage.CheckWardenMatch(probe); err != nil {
+		return fmt.Errorf("wardenpay: settlement of %s: %w", s.Match, err)
+	}
+	return nil
+}
+
+// pending is a queued settlement as settle/<match> stores it: the rows the SETTLED write
+// appends once every payout of Jobs (their seats) has confirmed.
+type pending struct {
+	Match string               `json:"match"`
+	Rows  [2]storage.WardenRow `json:"rows"`
+	Jobs  []string             `json:"jobs"` // seats with a payout job
+}
+
+// Keys of a match's settlement and jobs in warden_state (§11).
+func settleKey(match string) string    { return "settle/" + match }
+func jobKey(match, seat string) string { return "payoutq/" + match + "/" + seat }
+func matchKey(match string) string     { return "match/" + match }
+func walletKey(a x402.Address) string  { return "wallet/" + a.String() }
+func jobPrefix(match string) string    { return "payoutq/" + match + "/" }
+func seatIndex(seat string) (int, bool) {
+	i := map[string]int{"A": 0, "B": 1}[seat]
+	return i, seat == "A" || seat == "B"
+}
+
+// Match statuses this package reads and writes (§5.1); the match's other members are left as
+// they are.
+const (
+	StatusStaking   = "STAKING"
+	StatusFinished  = "FINISHED"
+	StatusSettling  = "SETTLING"
+	StatusSettled   = "SETTLED"
+	StatusOpen      = "OPEN"
+	StatusExpired   = "EXPIRED"
+	StatusCanceled  = "CANCELED"
+	StatusRefunding = "REFUNDING"
+	StatusClosed    = "CLOSED"
+)
+
+// ErrQueued is QueueSettlement's refusal of a second, different settlement of one match.
+var ErrQueued = errors.New("wardenpay: the match's settlement is queued already")
+
+// QueueSettlement queues s inside the caller's warden transaction, the one that moves the
+// match FINISHED → SETTLING (§5.1, §11): one payout job per non-zero PaidOut under
+// payoutq/<match>/<seat> (to the row's contender, PaidOut atomic units of the stake token), and
+// the rows under settle/<match> for the SETTLED write. Durable when the caller's transaction
+// commits; nothing is sent until then (the Worker picks the jobs up). A match whose payouts
+// are all zero is settled by the Worker without a transaction.
+//
+// The match's record (match/<id>) must exist with status FINISHED or SETTLING (either order of
+// the two writes in the transaction). The same settlement queued again is a no-op.
+// Errors, with nothing written: s breaks Check (wraps storage.ErrInvalid); the match has no
+// record or another status; the match settled already (its Ledger rows exist, storage.ErrExists);
+// another settlement of the match is queued (ErrQueued); the store's.
+func QueueSettlement(tx storage.WardenTx, s Settlement) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	st, err := matchStatus(tx, s.Match)
+	if err != nil {
+		return err
+	}
+	if st != StatusFinished && st != StatusSettling {
+		return fmt.Errorf("wardenpay: settlement of %s: the match is %s, not FINISHED", s.Match, st)
+	}
+	if tx.WardenSettled(s.Match) {
+		return fmt.Errorf("wardenpay: settlement of %s: %w", s.Match, storage.ErrExists)
+	}
+	p := pending{Match: s.Match, Rows: s.Rows}
+	var jobs []Job
+	for _, r := range s.Rows {
+		if r.PaidOut == 0 {
+			continue
+		}
+		to, _ := x402.ParseAddress(r.ContenderID)
+		p.Jobs = append(p.Jobs, r.Seat)
+		jobs = append(jobs, Job{Match: s.Match, Seat: r.Seat, Kind: KindPayout, To: to.String(),
+			Amount: uint64(r.PaidOut), Status: JobQueued})
+	}
+	var old pending
+	if found, err := tx.Get(settleKey(s.Match), &old); err != nil {
+		return err
+	} else if found {
+		if sameJSON(old, p) {
+			return nil
+		}
+		return fmt.Errorf("%w: %s", ErrQueued, s.Match)
+	}
+	if err := tx.Scan(jobPrefix(s.Match), func(k string, _ []byte) error {
+		return fmt.Errorf("%w: %s holds job %s", ErrQueued, s.Match, k)
+	}); err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		if err := tx.Put(jobKey(j.Match, j.Seat), j); err != nil {
+			return err
+		}
+	}
+	return tx.Put(settleKey(s.Match), p)
+}
+
+// matchStatus is the status member of match/<id>.
+func matchStatus(tx storage.WardenTx, match string) (string, error) {
+	var m struct {
+		Status string `json:"status"`
+	}
+	found, err := tx.Get(matchKey(match), &m)
+	if err != nil {
+		return "", fmt.Errorf("wardenpay: match %s: %w", match, err)
+	}
+	if !found {
+		return "", fmt.Errorf("wardenpay: match %s has no record", match)
+	}
+	return m.Status, nil
+}
+
+// setMatchStatus rewrites match/<id>'s status member, keeping every other member as stored.
+func setMatchStatus(tx storage.WardenTx, match, status string) error {
+	var m map[string]json.RawMessage
+	found, err := tx.Get(matchKey(match), &m)
+	if err != nil {
+		return fmt.Errorf("wardenpay: match %s: %w", match, err)
+	}
+	if !found {
+		return fmt.Errorf("wardenpay: match %s has no record", match)
+	}
+	m["status"], _ = json.Marshal(status)
+	return tx.Put(matchKey(match), m)
+}
+
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	var u, v any
+	_ = json.Unmarshal(x, &u)
+	_ = json.Unmarshal(y, &v)
+	return reflect.DeepEqual(u, v)
+}
