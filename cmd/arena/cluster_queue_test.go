@@ -245,7 +245,8 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 	var addrs []string
 	for i := range ms {
 		ms[i] = &member{name: fmt.Sprintf("member-%d", i), data: filepath.Join(t.TempDir(), "data"),
-			port: freePort(t), etcd: etcd, extra: []string{"--walkin-top-up", "10s"}}
+			port: freePort(t), etcd: etcd, extra: []string{"--walkin-top-up", "10s",
+				"--limit-register", "off", "--limit-tables", "off"}} // the figure's walk-ins come from one address
 		ms[i].start(t, bin)
 		addrs = append(addrs, ms[i].address())
 	}
@@ -406,4 +407,52 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 		said2[i] = append(said2[i], said3[i]...)
 	}
 	checkTranscript(t, ctx, q.s, rounds2[0], said2)
+
+	logOpenRate(t, ctx, ms, 20)
+}
+
+// logOpenRate logs how many Practice tables per second n walk-ins per member open, all joining
+// at once through their own members, first on ms[0] alone and then on every member: the
+// tables-opened figure of docs/performance.md. A figure, not an assertion on speed; every join
+// must be seated.
+func logOpenRate(t *testing.T, ctx context.Context, ms []*member, n int) {
+	t.Helper()
+	rate := func(on []*member) (int, time.Duration) {
+		var ws []walker
+		for _, m := range on {
+			for range n {
+				name := fmt.Sprintf("Rate Walker %d", walkers.Add(1))
+				reg := m.s.call(ctx, "POST", "/v1/walkin", "", map[string]any{"name": name})
+				tok, _ := reg.body["token"].(string)
+				if reg.status != http.StatusCreated || tok == "" {
+					t.Fatalf("register at %s: %d %s", m.name, reg.status, reg.raw)
+				}
+				ws = append(ws, walker{name: name, tok: tok, at: m})
+			}
+		}
+		errs := make([]error, len(ws))
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i, w := range ws {
+			wg.Go(func() {
+				code, raw, _, err := wcall(ctx, w.at.s.url, "POST", "/v1/walkin/join", w.tok, map[string]any{"table": "practice", "format": "short"})
+				if err == nil && (code != 200 || !bytes.Contains(raw, []byte(`"status":"seated"`))) {
+					err = fmt.Errorf("join at %s: %d %.200s", w.at.name, code, raw)
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		took := time.Since(start)
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return len(ws), took
+	}
+	n1, d1 := rate(ms[:1])
+	n3, d3 := rate(ms)
+	t.Logf("figure: practice tables opened, joins all at once: %d on one member in %v (%.0f/s); %d across %d members in %v (%.0f/s)",
+		n1, d1.Round(time.Millisecond), float64(n1)/d1.Seconds(), n3, len(ms), d3.Round(time.Millisecond), float64(n3)/d3.Seconds())
 }
