@@ -218,7 +218,7 @@ func TestWorkerRevertRequeuesThenFails(t *testing.T) {
 		if _, err := r.chain.Token.Settle(ctx, r.chain.Dev, &x402.Payment{Authorization: a, Signature: sig}); err != nil {
 			t.Errorf("drain: %v", err)
 		}
-		r.start -= bal // money the test moved, outside the books
+		r.start -= bal                       // money the test moved, outside the books
 		r.chain.Mint(t, r.wallet.Address, 0) // a block between, as a busy chain would have
 		return nil
 	})
