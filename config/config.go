@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"arena/chain/badge"
 )
 
 // Config is everything `arena serve` reads at start-up. The zero value is not useful: start from
@@ -283,6 +285,9 @@ func (c Config) Validate() error {
 	}
 	c.Dotdotdot.validate(bad)
 	c.Breakroom.validate(bad)
+	if c.ChainNetwork == string(badge.Mainnet) && c.Breakroom.Lightning.WalletKind() == WalletDev {
+		bad("breakroom.lightning.wallet (--breakroom-wallet, ARENA_BREAKROOM_WALLET)", "the development wallet never runs on a mainnet config (chain_network is Concordium mainnet): set breakroom.lightning.lnd_url, or wallet none")
+	}
 	c.Market.validate(bad)
 	c.Warden.validate(bad)
 	c.validateSites(bad)

@@ -128,6 +128,54 @@ type Breakroom struct {
 	PublicURL string `json:"public_url"`
 	// Pace overrides Break Room's clocks; nothing set keeps the protocol's.
 	Pace BreakroomPace `json:"pace"`
+	// Lightning is the paid tables' wallet ("Paid tables").
+	Lightning Lightning `json:"lightning"`
+}
+
+// The paid tables' wallets (Lightning.Wallet).
+const (
+	WalletDev  = "dev"  // the embedded development wallet (chain/lightning/devwallet): test sats only
+	WalletLND  = "lnd"  // an LND node over its REST API (chain/lightning/lnd)
+	WalletNone = "none" // no paid tables: a join with stake_sats is payments_disabled
+)
+
+// Lightning is Break Room's wallet. With nothing set it is the development wallet on regtest, which
+// issues real signed invoices paid through its own dev route (test sats); a mainnet network never
+// defaults to it and refuses it (validate), so a mainnet server names an LND node or none.
+type Lightning struct {
+	// Wallet is WalletDev, WalletLND or WalletNone; "" is WalletLND when LNDURL is set, else
+	// WalletDev (refused on mainnet).
+	Wallet string `json:"wallet"`
+	// Network is the Lightning network the wallet is on and the invoices it pays must name:
+	// mainnet, testnet, signet, regtest or simnet; "" is regtest.
+	Network string `json:"network"`
+	// LNDURL is the LND node's REST listener, https://HOST:PORT (lnd --restlisten).
+	LNDURL string `json:"lnd_url"`
+	// LNDMacaroon is the path of a macaroon file (admin.macaroon, or one with invoices:read,
+	// invoices:write and offchain:write).
+	LNDMacaroon string `json:"lnd_macaroon"`
+	// LNDTLSCert is the path of the node's tls.cert (PEM), the only certificate trusted.
+	LNDTLSCert string `json:"lnd_tls_cert"`
+}
+
+// WalletKind is the wallet the section names once defaults apply (WalletDev, WalletLND or
+// WalletNone).
+func (l Lightning) WalletKind() string {
+	switch {
+	case l.Wallet != "":
+		return l.Wallet
+	case l.LNDURL != "":
+		return WalletLND
+	}
+	return WalletDev
+}
+
+// NetworkName is Network with its default ("regtest").
+func (l Lightning) NetworkName() string {
+	if l.Network == "" {
+		return "regtest"
+	}
+	return l.Network
 }
 
 // BreakroomPace overrides Break Room's clocks (breakroom-protocol-v0.md "Lobby & seating",
@@ -158,6 +206,7 @@ func (b Breakroom) validate(bad func(field, format string, args ...any)) {
 			bad("breakroom.public_url (--breakroom-public-url, ARENA_BREAKROOM_PUBLIC_URL)", "want http(s)://HOST[:PORT][/PATH], got %q", b.PublicURL)
 		}
 	}
+	b.Lightning.validate(bad)
 	p := b.Pace
 	positive := func(field string, d *Duration) {
 		if d != nil && *d <= 0 {
@@ -171,6 +220,43 @@ func (b Breakroom) validate(bad func(field, format string, args ...any)) {
 	positive("away (--breakroom-away, ARENA_BREAKROOM_PACE_AWAY)", p.Away)
 	if p.Turn != nil && p.Away != nil && *p.Away > *p.Turn {
 		bad("breakroom.pace.away (--breakroom-away, ARENA_BREAKROOM_PACE_AWAY)", "must be at most breakroom.pace.turn (%s), got %s", time.Duration(*p.Turn), time.Duration(*p.Away))
+	}
+}
+
+// validate checks the wallet settings: a known wallet and network, an LND node's three settings
+// together, and never the development wallet on mainnet.
+func (l Lightning) validate(bad func(field, format string, args ...any)) {
+	const (
+		walletField  = "breakroom.lightning.wallet (--breakroom-wallet, ARENA_BREAKROOM_WALLET)"
+		networkField = "breakroom.lightning.network (--breakroom-ln-network, ARENA_BREAKROOM_LN_NETWORK)"
+		urlField     = "breakroom.lightning.lnd_url (--breakroom-lnd-url, ARENA_BREAKROOM_LND_URL)"
+	)
+	switch l.Network {
+	case "", "mainnet", "testnet", "signet", "regtest", "simnet":
+	default:
+		bad(networkField, "want mainnet, testnet, signet, regtest or simnet, got %q", l.Network)
+	}
+	switch l.WalletKind() {
+	case WalletDev:
+		if l.Network == "mainnet" {
+			bad(walletField, "the development wallet never runs on mainnet: set breakroom.lightning.lnd_url (with lnd_macaroon and lnd_tls_cert), or wallet none")
+		}
+		if l.LNDURL != "" || l.LNDMacaroon != "" || l.LNDTLSCert != "" {
+			bad(walletField, "is dev, but an LND node is configured: drop the lnd_* settings or set wallet lnd")
+		}
+	case WalletLND:
+		if u, err := url.Parse(l.LNDURL); err != nil || u.Scheme != "https" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			bad(urlField, "want the node's REST listener https://HOST:PORT, got %q", l.LNDURL)
+		}
+		if l.LNDMacaroon == "" {
+			bad("breakroom.lightning.lnd_macaroon (--breakroom-lnd-macaroon, ARENA_BREAKROOM_LND_MACAROON)", "must name the node's macaroon file when the wallet is lnd")
+		}
+		if l.LNDTLSCert == "" {
+			bad("breakroom.lightning.lnd_tls_cert (--breakroom-lnd-tls-cert, ARENA_BREAKROOM_LND_TLS_CERT)", "must name the node's tls.cert when the wallet is lnd")
+		}
+	case WalletNone:
+	default:
+		bad(walletField, "want dev, lnd or none, got %q", l.Wallet)
 	}
 }
 

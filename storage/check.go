@@ -122,6 +122,7 @@ func (s *Store) Check() (err error) {
 			report("%s: %v", BucketWarden, err)
 		}
 		checkFeedback(tx.Bucket([]byte(BucketFeedback)), report)
+		checkWardenFeed(tx, report)
 		return checkInputs(tx.Bucket([]byte(BucketInputs)), report)
 	})
 	if err != nil {

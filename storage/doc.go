@@ -32,6 +32,8 @@
 //	market_keys <sha-256 hex of the key>         the Game Master market's API keys, hashed (marketkeys.go)
 //	showings    <round> "/" <seq: 10 digits>     DOTDOTDOT's showings of recorded rounds (showings.go)
 //	warden      ledger/<seq> | contender/… | match/… | head | agg/… | tagg/… | tmember/…  the Warden's Ledger (warden.go)
+//	warden_feed <seq: 8 bytes BE>                the Gallery feed's public events, append-only from 1 (wardenfeed.go)
+//	warden_feed_match <match>/<mseq: 8 bytes BE> each match's feed events from 0 → global seq ‖ type (wardenfeed.go)
 //	x402_replay <chainId>/0x<contract>/0x<from>/0x<nonce>  the payment that claimed an x402 nonce (replay.go)
 //	meta        "schema", "seq/<counter>"        schema version and sequence counters
 //

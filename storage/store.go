@@ -29,22 +29,24 @@ const (
 	BucketNonces    = "join_nonces"
 	BucketMeta      = "meta"
 
-	BucketHosted      = "hosted"          // DOTDOTDOT's hosted tables by code (hosted.go)
-	BucketWalkinQueue = "walkin_queue"    // DOTDOTDOT's walkin table queues (walkinqueue.go)
-	BucketSessions    = "sessions"        // DOTDOTDOT's owner challenges and sessions (sessions.go)
-	BucketBadgeKeys   = "badge_keys"      // the Badge key index (badgekeys.go)
-	BucketPaid        = "paid"            // DOTDOTDOT's paid tables (paid.go)
-	BucketFeedback    = "feedback"        // DOTDOTDOT's feedback notes (feedback.go)
-	BucketBreakroom   = "breakroom"       // Break Room's reputations and feedback (breakroom.go)
-	BucketRatings     = "ratings"         // DOTDOTDOT's ratings and the rated rounds they rest on (ratings.go)
-	BucketGathering   = "gathering"       // DOTDOTDOT's agent tables gathering: free, rated, badge-gated (gathering.go)
-	BucketMarket      = "market"          // the Game Master market's Deltas, append-only (market.go)
-	BucketMarketKeys  = "market_keys"     // the Game Master market's API keys, hashed (marketkeys.go)
-	BucketShowings    = "showings"        // DOTDOTDOT's showings of recorded rounds (showings.go)
-	BucketWarden      = "warden"          // the Warden's Ledger, hash-chained, and its aggregates (warden.go)
-	BucketReplay      = "x402_replay"     // x402 authorizations' claimed nonces → the claiming payment (replay.go)
-	BucketWardenPay   = "warden_payments" // the Warden's x402 payment records, created with their nonce claim (wardenpay.go)
-	BucketWardenState = "warden_state"    // the Warden door's challenges, Contenders, tokens, matches, idempotency answers (wardenstate.go)
+	BucketHosted          = "hosted"            // DOTDOTDOT's hosted tables by code (hosted.go)
+	BucketWalkinQueue     = "walkin_queue"      // DOTDOTDOT's walkin table queues (walkinqueue.go)
+	BucketSessions        = "sessions"          // DOTDOTDOT's owner challenges and sessions (sessions.go)
+	BucketBadgeKeys       = "badge_keys"        // the Badge key index (badgekeys.go)
+	BucketPaid            = "paid"              // DOTDOTDOT's paid tables (paid.go)
+	BucketFeedback        = "feedback"          // DOTDOTDOT's feedback notes (feedback.go)
+	BucketBreakroom       = "breakroom"         // Break Room's reputations and feedback (breakroom.go)
+	BucketRatings         = "ratings"           // DOTDOTDOT's ratings and the rated rounds they rest on (ratings.go)
+	BucketGathering       = "gathering"         // DOTDOTDOT's agent tables gathering: free, rated, badge-gated (gathering.go)
+	BucketMarket          = "market"            // the Game Master market's Deltas, append-only (market.go)
+	BucketMarketKeys      = "market_keys"       // the Game Master market's API keys, hashed (marketkeys.go)
+	BucketShowings        = "showings"          // DOTDOTDOT's showings of recorded rounds (showings.go)
+	BucketWarden          = "warden"            // the Warden's Ledger, hash-chained, and its aggregates (warden.go)
+	BucketReplay          = "x402_replay"       // x402 authorizations' claimed nonces → the claiming payment (replay.go)
+	BucketWardenPay       = "warden_payments"   // the Warden's x402 payment records, created with their nonce claim (wardenpay.go)
+	BucketWardenState     = "warden_state"      // the Warden door's challenges, Contenders, tokens, matches, idempotency answers (wardenstate.go)
+	BucketWardenFeed      = "warden_feed"       // the Gallery feed's public events, append-only (wardenfeed.go)
+	BucketWardenFeedMatch = "warden_feed_match" // each match's feed events in order → their global seq (wardenfeed.go)
 )
 
 // SchemaVersion is written to meta/"schema" on creation; Open refuses a higher one.
@@ -54,12 +56,12 @@ const SchemaVersion = 1
 var allBuckets = []string{BucketTables, BucketEvents, BucketRounds, BucketInputs, BucketWalkins,
 	BucketLedger, BucketCommands, BucketChainQ, BucketChainIdx, BucketChainMeta, BucketNonces, BucketMeta,
 	BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
-	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings, BucketWarden, BucketReplay, BucketWardenPay, BucketWardenState}
+	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings, BucketWarden, BucketReplay, BucketWardenPay, BucketWardenState, BucketWardenFeed, BucketWardenFeedMatch}
 
 // addedBuckets are buckets added to schema 1 after its first files were written: a file from
 // before them lacks them until its next writable Open creates them, and Check passes it so.
 var addedBuckets = []string{BucketHosted, BucketWalkinQueue, BucketSessions, BucketBadgeKeys,
-	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings, BucketWarden, BucketReplay, BucketWardenPay, BucketWardenState}
+	BucketPaid, BucketFeedback, BucketBreakroom, BucketRatings, BucketGathering, BucketMarket, BucketMarketKeys, BucketShowings, BucketWarden, BucketReplay, BucketWardenPay, BucketWardenState, BucketWardenFeed, BucketWardenFeedMatch}
 
 // retiredBuckets were created by earlier builds and never written; Open deletes them when empty
 // (and leaves one that holds keys for an operator, which Check then reports).
@@ -95,6 +97,9 @@ type Store struct {
 	closeMu sync.RWMutex  // guards closed against sends on reqs
 	closed  bool          // no more writes are accepted
 	shut    bool          // Close has run
+
+	feedMu   sync.Mutex    // guards feedWake
+	feedWake chan struct{} // closed by the next commit that appends to the Gallery feed (wardenfeed.go)
 }
 
 // Open opens (creating if needed, with its directory) the bbolt file at path, creates the

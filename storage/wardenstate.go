@@ -29,7 +29,10 @@ var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/
 	"payoutq/", "settle/", "wallet/"}
 
 // WardenTx is a write transaction on warden_state and warden_payments, as WardenUpdate hands it.
-type WardenTx struct{ tx *bolt.Tx }
+type WardenTx struct {
+	tx  *bolt.Tx
+	fed *bool // set when AppendFeed wrote (nil in WardenView)
+}
 
 // Get decodes key's value into v; found is false when the key has none.
 func (w WardenTx) Get(key string, v any) (found bool, err error) {
@@ -97,12 +100,20 @@ func (w WardenTx) WardenSettled(match string) bool {
 // aborts it and is returned. fn may be run more than once (the group commit retries a failed
 // group member alone), so it must not keep state between runs.
 func (s *Store) WardenUpdate(fn func(WardenTx) error) error {
-	return s.write(func(tx *bolt.Tx) error { return fn(WardenTx{tx}) })
+	var fed bool
+	err := s.write(func(tx *bolt.Tx) error {
+		fed = false
+		return fn(WardenTx{tx, &fed})
+	})
+	if err == nil && fed {
+		s.wakeFeed()
+	}
+	return err
 }
 
 // WardenView runs fn in a read transaction (Put, Delete and PutPayment fail in it).
 func (s *Store) WardenView(fn func(WardenTx) error) error {
-	return s.db.View(func(tx *bolt.Tx) error { return fn(WardenTx{tx}) })
+	return s.db.View(func(tx *bolt.Tx) error { return fn(WardenTx{tx: tx}) })
 }
 
 // Scan calls fn with every key under prefix and its raw JSON value, in key order, in the
@@ -119,7 +130,7 @@ func (w WardenTx) Scan(prefix string, fn func(key string, v []byte) error) error
 
 // WardenKeys calls fn with every key under prefix and its raw JSON value, in key order.
 func (s *Store) WardenKeys(prefix string, fn func(key string, v []byte) error) error {
-	return s.db.View(func(tx *bolt.Tx) error { return WardenTx{tx}.Scan(prefix, fn) })
+	return s.db.View(func(tx *bolt.Tx) error { return WardenTx{tx: tx}.Scan(prefix, fn) })
 }
 
 func wardenStateKey(k string) bool {

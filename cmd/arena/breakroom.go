@@ -11,6 +11,7 @@ import (
 
 	"arena/actors"
 	"arena/actors/breakroom"
+	"arena/chain/lightning/devwallet"
 	"arena/config"
 	"arena/games"
 	brgames "arena/games/breakroom"
@@ -55,7 +56,9 @@ type breakroomSide struct {
 	public  string
 	nonces  *auth.Nonces
 	log     *slog.Logger
-	stats   *public.Stats // the usage counters (doors makes them)
+	stats   *public.Stats     // the usage counters (doors makes them)
+	wallet  holdWallet        // the paid tables' wallet; nil: none (payments_disabled)
+	dev     *devwallet.Wallet // the development wallet when it is the wallet (its route is mounted)
 }
 
 // breakroomOrigin is the origin Break Room's links name: breakroom.public_url when set; else,
@@ -117,6 +120,9 @@ func newBreakroom(cfg config.Config, listen, own net.Addr, log *slog.Logger) (*b
 		}
 	}
 	side := &breakroomSide{public: public, nonces: auth.New(auth.Options{}), log: log}
+	if side.wallet, side.dev, err = breakroomWallet(cfg.Breakroom.Lightning); err != nil {
+		return nil, err
+	}
 	var gs []breakroom.Game
 	for _, g := range breakroomGames() {
 		info := g.Info()
@@ -178,7 +184,11 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	if err != nil {
 		return nil, err
 	}
-	return doorSet{pd, id, rd, api, md, notes.New(store, operatorToken), lv}, nil
+	set := doorSet{pd, id, rd, api, md, notes.New(store, operatorToken), lv}
+	if b.dev != nil {
+		set = append(set, devRoute{b.dev})
+	}
+	return set, nil
 }
 
 // countGames counts each GET /v0/games as a way in of the usage counters (public.CounterGames).
