@@ -90,7 +90,11 @@ func sitesOf(cfg config.Config, dot dotsite.Deps, br mounter, mk *market.Doors, 
 		case "breakroom":
 			sites = append(sites, breakroom.Site{Place: at, Doors: br})
 		case "warden":
-			sites = append(sites, warden.Site{Place: at, Doors: wd})
+			var gallery *warden.Gallery // the Gallery feeds and page (warden-games §15), on the doors' store
+			if wd != nil {
+				gallery = &warden.Gallery{Store: wd.Store, Drain: dot.Drain}
+			}
+			sites = append(sites, warden.Site{Place: at, Doors: wd, Gallery: gallery})
 		case "market":
 			sites = append(sites, market.Site{Place: at, Doors: mk})
 		default:

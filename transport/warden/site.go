@@ -91,11 +91,12 @@ func Shape(c echo.Context, status int, r *door.Refusal) error {
 var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Warden site as transport/httpapi builds it: where it is reached (Place, from config)
-// and what it serves: its Doors (nil: none, the global routes only), every other path answered
-// with the Warden's not_found error (404).
+// and what it serves: its Doors (nil: none, the global routes only) and its Gallery (nil: none),
+// every other path answered with the Warden's not_found error (404).
 type Site struct {
 	httpapi.Place
-	Doors *Doors
+	Doors   *Doors
+	Gallery *Gallery
 }
 
 // Name is "warden".
@@ -108,6 +109,9 @@ func (Site) Answer() door.Site { return Answer }
 func (s Site) Mount(e *echo.Echo) error {
 	if s.Doors != nil {
 		s.Doors.mount(e)
+	}
+	if s.Gallery != nil {
+		s.Gallery.mount(e)
 	}
 	return nil
 }
