@@ -2,6 +2,7 @@ package feed
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -54,18 +55,19 @@ func (m *Mapper) Map(ev games.Event) []Event {
 	}
 	h := Head{At: at, MatchID: m.matchID, Game: m.game}
 	one := func(e Event) []Event { return []Event{e} }
+	public := ev.Visibility == games.Public
+	switch {
+	case ev.Type == "message_recorded" && !public:
+	case !public || !slices.Contains(mapped, ev.Type):
+		return nil
+	}
 	var p enginePayload
 	if err := json.Unmarshal(ev.Payload, &p); err != nil {
 		return one(Event{err: err})
 	}
-	public := ev.Visibility == games.Public
-	switch {
-	case ev.Type == "message_recorded" && !public:
-		return one(MessageSent{Round: p.Round, From: p.Seat, To: other(p.Seat), Length: utf8.RuneCountInString(p.Text)}.Event(h))
-	case !public:
-		return nil
-	}
 	switch ev.Type {
+	case "message_recorded":
+		return one(MessageSent{Round: p.Round, From: p.Seat, To: other(p.Seat), Length: utf8.RuneCountInString(p.Text)}.Event(h))
 	case "match_started":
 		return one(m.started(h, p))
 	case "round_started":
@@ -126,6 +128,10 @@ func (m *Mapper) Map(ev games.Event) []Event {
 	}
 	return nil
 }
+
+// mapped are the public engine events Map turns into feed events.
+var mapped = []string{"match_started", "round_started", "step_opened", "claim_sealed", "offer_sealed", "commit_sealed",
+	"timeout", "claims_revealed", "round_revealed", "choices_revealed"}
 
 // started is match_started from either engine's params.
 func (m *Mapper) started(h Head, p enginePayload) Event {
