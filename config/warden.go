@@ -16,6 +16,11 @@ type Warden struct {
 	// site's own listen address, or http://<first Host>:<main port>.
 	PublicURL string    `json:"public_url"`
 	EVM       WardenEVM `json:"evm"`
+	// StakesAllowed are the stakes a match may name, atomic units (§2.1, §17), each a
+	// multiple of StakeMultiple.
+	StakesAllowed []uint64       `json:"stakes_allowed"`
+	Standing      WardenStanding `json:"standing"`
+	Prices        WardenPrices   `json:"prices"`
 }
 
 // WardenEVM is the stake rail (§10.6 selfsettle): an EIP-3009 token on an EVM chain reached over
@@ -39,8 +44,10 @@ type WardenEVM struct {
 }
 
 func defaultWarden() Warden {
-	return Warden{Site: Site{Hosts: []string{"warden.localhost"}},
+	w := Warden{Site: Site{Hosts: []string{"warden.localhost"}},
 		EVM: WardenEVM{TokenName: "USDC", TokenVersion: "2"}}
+	defaultWardenPlay(&w)
+	return w
 }
 
 // Enabled reports whether a stake rail is configured.
@@ -49,6 +56,7 @@ func (e WardenEVM) Enabled() bool { return e.RPCURL != "" }
 // validate checks the section's settings (its site is checked with the others', validateSites):
 // a rail names its chain id, token, relayer and payTo; without a rail none of those is set.
 func (w Warden) validate(bad func(field, format string, args ...any)) {
+	w.validatePlay(bad)
 	if w.PublicURL != "" {
 		if u, err := url.Parse(w.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("warden.public_url (--warden-public-url, ARENA_WARDEN_PUBLIC_URL)", "want http(s)://HOST[:PORT][/PATH], got %q", w.PublicURL)

@@ -122,17 +122,7 @@ type WardenAggregate struct {
 // Tier is the Standing tier of a Contender's aggregate (§13.1), first match wins: UNPROVEN
 // with no settled match; ELITE with wins × 100 ≥ 60 × matches, net_total > 0 and at least
 // eliteMin matches (below 1 counts as 1); SOLVENT with net_total ≥ 0; else UNDERWATER.
-func (a WardenAggregate) Tier(eliteMin int64) string {
-	switch {
-	case a.Matches == 0:
-		return TierUnproven
-	case a.Wins*100 >= 60*a.Matches && a.NetTotal > 0 && a.Matches >= max(eliteMin, 1):
-		return TierElite
-	case a.NetTotal >= 0:
-		return TierSolvent
-	}
-	return TierUnderwater
-}
+func (a WardenAggregate) Tier(eliteMin int64) string { return a.TierAt(60, eliteMin) }
 
 func (t *WardenTotals) add(r *WardenRow) {
 	t.Matches++

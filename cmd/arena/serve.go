@@ -36,6 +36,7 @@ import (
 	"arena/storage"
 	"arena/transport/httpapi"
 	"arena/transport/meta"
+	"arena/transport/warden"
 )
 
 var serveCommand = command{
@@ -221,7 +222,8 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if err != nil {
 		return err
 	}
-	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors, wdDoors, g)
+	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors,
+		warden.Site{Doors: wdDoors, Reads: wardenReads(cfg, store, bracket)}, g)
 	if err != nil {
 		return err
 	}

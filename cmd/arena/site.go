@@ -77,10 +77,10 @@ func listenSites(cfg config.Config) ([]siteListener, error) {
 
 // sitesOf builds the HTTP face of `arena serve`: the four protocols' sites (DOTDOTDOT with the
 // doors dot makes; Break Room with br, its doors: breakroom.go; the market with mk, its doors:
-// market.go; the Warden with wd, its doors: warden.go), each at the hosts and listen address its config section gives, and the Router that
+// market.go; the Warden with wd, its doors and reads: warden.go, warden_reads.go), each at the hosts and listen address its config section gives, and the Router that
 // picks one by Host, DOTDOTDOT for any Host no site claims. byName is each site's handler, for a
 // listen address of its own.
-func sitesOf(cfg config.Config, dot dotsite.Deps, br mounter, mk *market.Doors, wd *warden.Doors, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
+func sitesOf(cfg config.Config, dot dotsite.Deps, br mounter, mk *market.Doors, wd warden.Site, g httpapi.Global) (router http.Handler, byName map[string]http.Handler, err error) {
 	var sites []httpapi.Site
 	for _, s := range cfg.Sites() {
 		at := httpapi.Place{HostNames: s.Hosts, ListenAddr: s.Addr}
@@ -90,7 +90,8 @@ func sitesOf(cfg config.Config, dot dotsite.Deps, br mounter, mk *market.Doors, 
 		case "breakroom":
 			sites = append(sites, breakroom.Site{Place: at, Doors: br})
 		case "warden":
-			sites = append(sites, warden.Site{Place: at, Doors: wd})
+			wd.Place = at
+			sites = append(sites, wd)
 		case "market":
 			sites = append(sites, market.Site{Place: at, Doors: mk})
 		default:

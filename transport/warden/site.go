@@ -92,10 +92,11 @@ var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Warden site as transport/httpapi builds it: where it is reached (Place, from config)
 // and what it serves: its Doors (nil: none, the global routes only), every other path answered
-// with the Warden's not_found error (404).
+// with the Warden's not_found error (404); its Ledger Reads (nil: none).
 type Site struct {
 	httpapi.Place
 	Doors *Doors
+	Reads *Reads
 }
 
 // Name is "warden".
@@ -108,6 +109,9 @@ func (Site) Answer() door.Site { return Answer }
 func (s Site) Mount(e *echo.Echo) error {
 	if s.Doors != nil {
 		s.Doors.mount(e)
+	}
+	if s.Reads != nil {
+		s.Reads.mount(e)
 	}
 	return nil
 }
