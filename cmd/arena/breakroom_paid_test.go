@@ -340,7 +340,9 @@ func newLNService(t *testing.T) *lnService {
 	return s
 }
 
-func (s *lnService) addr(user string) string { return user + "@" + strings.TrimPrefix(s.srv.URL, "http://") }
+func (s *lnService) addr(user string) string {
+	return user + "@" + strings.TrimPrefix(s.srv.URL, "http://")
+}
 
 func (s *lnService) received(w *devwallet.Wallet) map[string]int64 {
 	s.mu.Lock()
