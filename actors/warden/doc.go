@@ -27,8 +27,14 @@
 //
 // When the engine reports its Result the figures of §2.2 are fixed (rake only on winnings,
 // the house's share, the manifest's counters from Result.Reveal's "stats", seed_hash and the
-// public log's log_hash, §15.5) and written with the match moving LIVE → FINISHED; a second
+// log_hash of the match's Gallery feed, §15.5) and written with the match moving LIVE → FINISHED; a second
 // write moves it FINISHED → SETTLING together with the payout queue's entry (Options.Queue,
 // actors/wardenpay). A conservation failure (Σ gross + house ≠ 2S) parks the match FAILED
 // (§5.6).
+//
+// # Gallery
+//
+// With Options.Feed, each write appends the public events it makes durable to the Gallery feed in
+// the same transaction: the engine's events through games/warden/feed's Mapper, step_extended,
+// and match_finished with the figures.
 package warden

@@ -30,6 +30,7 @@ type player struct {
 	m      games.Match
 	events []games.Event // the engine's transcript
 	opened time.Time     // match-clock instant the current deadline was set
+	mapper *feed.Mapper  // the Gallery's reading of the transcript, through rec.FedEvents
 
 	gen     uint64
 	stop    func() bool
@@ -120,6 +121,10 @@ func (p *player) load() error {
 		if d, ok := mt.Deadline(); !ok || !d.Equal(before) {
 			p.opened = l.At
 		}
+	}
+	p.mapper = feed.NewMapper(p.id, p.rec.Game)
+	for _, e := range p.events[:min(p.rec.FedEvents, len(p.events))] {
+		p.mapper.Map(e) // the Mapper's memory of what is fed already
 	}
 	return nil
 }
@@ -280,9 +285,12 @@ func (p *player) save(extra func(tx storage.WardenTx) error) error {
 			}
 		}
 	}
-	fed := p.rec.Fed
+	fed, fedEvents := p.rec.Fed, p.rec.FedEvents
 	err := p.w.o.Store.WardenUpdate(func(tx storage.WardenTx) error {
-		p.rec.Fed = fed // the committer may run this more than once
+		p.rec.Fed, p.rec.FedEvents = fed, fedEvents // the committer may run this more than once
+		if err := p.feed(tx, to); err != nil {
+			return err
+		}
 		if err := tx.Put(playKey(p.id), &p.rec); err != nil {
 			return err
 		}
@@ -290,9 +298,6 @@ func (p *player) save(extra func(tx storage.WardenTx) error) error {
 			if err := setStatus(tx, p.id, to, StatusLive); err != nil {
 				return err
 			}
-		}
-		if err := p.feed(tx, to); err != nil {
-			return err
 		}
 		if extra != nil {
 			return extra(tx)
@@ -317,28 +322,65 @@ func (p *player) notify() {
 	p.changed = make(chan struct{})
 }
 
-// feed appends, in tx, the Gallery events of what this write makes durable: each new
-// step_extended and, when the match has just finished, match_finished (§15.3). The play record
-// counts what is fed (Fed), so a retried write feeds nothing twice. A constructor's refusal is
-// the store's error: the write fails, nothing is half fed.
+// feed appends, in tx, the Gallery events of what this write makes durable, in transcript
+// order: each new engine event through the feed's Mapper (a game it does not know maps to
+// nothing), each new step_extended after the engine event it followed, and, when the match has
+// just finished, match_finished with the settlement figures and the log hash of the match's feed
+// so far (§15.5), which the settlement and its rows then carry. The play record counts what is
+// fed (Fed, FedEvents), so a retried write feeds nothing twice. A constructor's refusal is the
+// store's error (the write fails, nothing is half fed), except an engine event the Mapper cannot
+// read, which is left out of the feed and logged.
 func (p *player) feed(tx storage.WardenTx, to string) error {
 	if !p.w.o.Feed {
 		return nil
 	}
 	head := func(at time.Time) feed.Head { return feed.Head{At: at, MatchID: p.id, Game: p.rec.Game} }
-	for ; p.rec.Fed < len(p.rec.Extended); p.rec.Fed++ {
-		x := p.rec.Extended[p.rec.Fed]
-		step := x.Step
-		if n, ok := p.w.o.FeedStep[step]; ok {
-			step = n
+	var fedSeq int64
+	if p.rec.FedEvents > 0 {
+		fedSeq = p.events[p.rec.FedEvents-1].Seq
+	}
+	for {
+		for ; p.rec.Fed < len(p.rec.Extended) && p.rec.Extended[p.rec.Fed].After <= fedSeq; p.rec.Fed++ {
+			x := p.rec.Extended[p.rec.Fed]
+			step := x.Step
+			if n, ok := p.w.o.FeedStep[step]; ok {
+				step = n
+			}
+			ev := feed.StepExtended{Round: x.Round, Step: step, Deadline: x.Deadline, Reason: x.Reason}.Event(head(x.At))
+			if _, err := tx.AppendFeed(ev); err != nil {
+				return err
+			}
 		}
-		ev := feed.StepExtended{Round: x.Round, Step: step, Deadline: x.Deadline, Reason: x.Reason}.Event(head(x.At))
-		if _, err := tx.AppendFeed(ev); err != nil {
-			return err
+		if p.rec.FedEvents >= len(p.events) {
+			break
 		}
+		e := p.events[p.rec.FedEvents]
+		for _, ev := range p.mapper.Map(e) {
+			if err := ev.Err(); err != nil {
+				// The feed is a reading of the play, never its master: an event the Mapper
+				// cannot read (another game's payload under a known type) is left out.
+				p.w.o.Log.Warn("warden: engine event not fed", "match", p.id, "seq", e.Seq, "type", e.Type, "err", err)
+				continue
+			}
+			if _, err := tx.AppendFeed(ev); err != nil {
+				return err
+			}
+		}
+		p.rec.FedEvents++
+		fedSeq = e.Seq
 	}
 	if to == StatusFinished {
 		s := p.rec.Settlement
+		envs, err := tx.MatchFeed(p.id)
+		if err != nil {
+			return err
+		}
+		if s.LogHash, err = feed.LogHash(envs); err != nil {
+			return err
+		}
+		for i := range s.Rows {
+			s.Rows[i].LogHash = s.LogHash
+		}
 		seat := func(f SeatFigures) feed.SeatResult {
 			return feed.SeatResult{GrossReturn: f.Gross, Rake: f.Rake, PaidOut: f.PaidOut, Net: f.Net, Result: f.Result}
 		}
@@ -347,9 +389,6 @@ func (p *player) feed(tx storage.WardenTx, to string) error {
 		if _, err := tx.AppendFeed(ev); err != nil {
 			return err
 		}
-	}
-	if err := tx.Put(playKey(p.id), &p.rec); err != nil { // with Fed moved on
-		return err
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"arena/games/warden/claims"
 	"arena/games/warden/dilemma"
+	"arena/games/warden/feed"
 )
 
 // round is one round of the §3.9 worked example as the seats play it; a negative claim or ask
@@ -108,8 +109,19 @@ func TestGameIWorkedExample(t *testing.T) {
 		rows[1].OpponentTemperament != "gambler" || rows[0].RulesVersion != "warden.claims/1" || rows[1].Name != "Bo" {
 		t.Errorf("rows %+v", rows)
 	}
-	if s.LogHash != LogHash(v.Log) || !strings.HasPrefix(s.LogHash, "sha256:") {
-		t.Errorf("log_hash %s, the public log hashes to %s", s.LogHash, LogHash(v.Log))
+	envs, err := r.store.WardenMatchFeed(id, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := envs[len(envs)-1]
+	if h, _ := feed.LogHash(envs[:len(envs)-1]); s.LogHash != h || rows[0].LogHash != h || last.Type != "match_finished" ||
+		!strings.Contains(string(last.Data), h) {
+		t.Errorf("log_hash %s, the feed before match_finished (%s) hashes to %s", s.LogHash, last.Type, h)
+	}
+	for _, e := range envs {
+		if strings.Contains(string(e.Data), "I hold") || strings.Contains(string(e.Data), "valuation_bps") {
+			t.Errorf("feed %s leaks %s", e.Type, e.Data)
+		}
 	}
 	if v.Log[0].Type != "match_started" || v.Log[len(v.Log)-1].Type != "match_finished" {
 		t.Errorf("public log from %s to %s", v.Log[0].Type, v.Log[len(v.Log)-1].Type)

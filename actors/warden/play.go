@@ -59,8 +59,10 @@ type record struct {
 	Extended []extension    `json:"extended,omitempty"`
 	// Settlement is fixed when the engine reports its Result (FINISHED).
 	Settlement *Settlement `json:"settlement,omitempty"`
-	// Fed is how many of Extended are in the Gallery feed.
-	Fed int `json:"fed,omitempty"`
+	// Fed is how many of Extended are in the Gallery feed; FedEvents how many of the engine's
+	// transcript events have been through the feed's Mapper.
+	Fed       int `json:"fed,omitempty"`
+	FedEvents int `json:"fed_events,omitempty"`
 	// Failed says why the match was parked FAILED.
 	Failed string `json:"failed,omitempty"`
 }
@@ -192,7 +194,8 @@ func publicLog(rec *record, events []games.Event) []Envelope {
 	return out
 }
 
-// LogHash is §15.5's log_hash: "sha256:" + hex(SHA-256 of JCS(envelope) ‖ "\n" for every
+// LogHash is §15.5's log_hash over the actor's own public log, used when there is no Gallery
+// feed (Options.Feed off; with one, the hash is the feed's, feed.LogHash): "sha256:" + hex(SHA-256 of JCS(envelope) ‖ "\n" for every
 // envelope before the first match_finished, in seq order).
 func LogHash(log []Envelope) string {
 	h := sha256.New()

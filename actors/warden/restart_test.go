@@ -56,7 +56,8 @@ func TestRestartGraceExtendsTheStep(t *testing.T) {
 		t.Fatalf("settlement %+v (DEADLOCK, nobody defaulted)", s)
 	}
 	r.checkLedger(id, s)
-	if got := r.feedTypes(id); !slices.Equal(got, []string{"step_extended", "match_finished"}) {
+	if got := r.feedTypes(id); !slices.Equal(got, []string{"match_started", "step_opened", "commit_sealed",
+		"step_extended", "commit_sealed", "choices_revealed", "match_finished"}) {
 		t.Fatalf("feed %v", got)
 	}
 }
