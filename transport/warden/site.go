@@ -91,12 +91,13 @@ func Shape(c echo.Context, status int, r *door.Refusal) error {
 var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Warden site as transport/httpapi builds it: where it is reached (Place, from config)
-// and what it serves: its Doors (nil: none, the global routes only), every other path answered
-// with the Warden's not_found error (404); its Ledger Reads (nil: none).
+// and what it serves: its Doors (nil: none, the global routes only), its Ledger Reads (nil: none)
+// and its Gallery (nil: none), every other path answered with the Warden's not_found error (404).
 type Site struct {
 	httpapi.Place
-	Doors *Doors
-	Reads *Reads
+	Doors   *Doors
+	Reads   *Reads
+	Gallery *Gallery
 }
 
 // Name is "warden".
@@ -112,6 +113,9 @@ func (s Site) Mount(e *echo.Echo) error {
 	}
 	if s.Reads != nil {
 		s.Reads.mount(e)
+	}
+	if s.Gallery != nil {
+		s.Gallery.mount(e)
 	}
 	return nil
 }
