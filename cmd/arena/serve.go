@@ -223,7 +223,7 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		return err
 	}
 	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors,
-		warden.Site{Doors: wdDoors, Reads: wardenReads(cfg, store, bracket)}, g)
+		warden.Site{Doors: wdDoors, Reads: wardenReads(cfg, store, bracket), MCP: wardenMCP(cfg, store, bracket, wdOrigin, log)}, g)
 	if err != nil {
 		return err
 	}

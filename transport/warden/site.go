@@ -92,11 +92,12 @@ var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Warden site as transport/httpapi builds it: where it is reached (Place, from config)
 // and what it serves: its Doors (nil: none, the global routes only), every other path answered
-// with the Warden's not_found error (404); its Ledger Reads (nil: none).
+// with the Warden's not_found error (404); its Ledger Reads (nil: none); its metered MCP door (nil: none).
 type Site struct {
 	httpapi.Place
 	Doors *Doors
 	Reads *Reads
+	MCP   *MCP
 }
 
 // Name is "warden".
@@ -112,6 +113,9 @@ func (s Site) Mount(e *echo.Echo) error {
 	}
 	if s.Reads != nil {
 		s.Reads.mount(e)
+	}
+	if s.MCP != nil {
+		return s.MCP.mount(e)
 	}
 	return nil
 }
