@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
@@ -114,9 +116,7 @@ func (m *Member) Claim(ctx context.Context, key string) error {
 	if _, err := m.kv.Put(ctx, m.ownerKey(key), m.self.Address); err != nil {
 		return fmt.Errorf("cluster: claim: %w", err)
 	}
-	m.mu.Lock()
-	m.owners[key] = m.self.Address
-	m.mu.Unlock()
+	m.Learn(key, m.self.Address)
 	return nil
 }
 
@@ -142,4 +142,55 @@ func (m *Member) Owner(ctx context.Context, key string) (string, error) {
 	m.owners[key] = a
 	m.mu.Unlock()
 	return a, nil
+}
+
+// ErrMoved is returned by Move when key's record does not name this member (another member
+// owns it, or none does): nothing was written.
+var ErrMoved = errors.New("cluster: this member does not own the key")
+
+// Move records in etcd that the member at to (HOST:PORT) owns key from now on, in one
+// compare-and-swap against this member's own claim (ErrMoved when the record names another
+// member or none). Like Claim it must succeed before anything depending on it is answered.
+func (m *Member) Move(ctx context.Context, key, to string) error {
+	k := m.ownerKey(key)
+	r, err := m.kv.Txn(ctx).
+		If(clientv3.Compare(clientv3.Value(k), "=", m.self.Address)).
+		Then(clientv3.OpPut(k, to)).
+		Commit()
+	if err != nil {
+		return fmt.Errorf("cluster: move: %w", err)
+	}
+	if !r.Succeeded {
+		m.mu.Lock()
+		delete(m.owners, key) // read it again
+		m.mu.Unlock()
+		return ErrMoved
+	}
+	m.Learn(key, to)
+	return nil
+}
+
+// Learn notes that the member at address owns key, as Move or the owner itself said (an answer
+// forwarded from the member that holds it), so the next request goes straight there.
+func (m *Member) Learn(key, address string) {
+	m.mu.Lock()
+	m.owners[key] = address
+	m.mu.Unlock()
+}
+
+// Placed is the address of the member that hosts the cluster's one instance of identity (a
+// queue): the live member whose SHA-256 of identity and address is the largest (rendezvous
+// hashing, the scheme of protoactor's disthash identity lookup), "" with no member listed. While
+// the members' views of the membership differ (a member joining or dropping), two members may
+// place it differently for that moment.
+func (m *Member) Placed(identity string) string {
+	var best string
+	var bestSum [sha256.Size]byte
+	for _, x := range m.Members() {
+		sum := sha256.Sum256([]byte(identity + "\x00" + x.Address))
+		if best == "" || bytes.Compare(sum[:], bestSum[:]) > 0 {
+			best, bestSum = x.Address, sum
+		}
+	}
+	return best
 }

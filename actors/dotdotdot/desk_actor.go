@@ -290,7 +290,7 @@ func (d *desk) Receive(ctx actor.Context) {
 		}
 		delete(d.mailboxes, msg.Who.Id)
 	default:
-		if !d.receiveTokens(ctx, msg) {
+		if !d.receiveTokens(ctx, msg) && !d.receiveMove(ctx, msg) {
 			d.receiveHosted(ctx, msg)
 		}
 	}

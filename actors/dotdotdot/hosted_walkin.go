@@ -133,7 +133,7 @@ func (w *walkin) receiveHosted(ctx actor.Context, msg any) {
 		w.hosted = ""
 		// Taken unless a seat is held already (the walk-in restarted and joined elsewhere) or
 		// the round was played (the desk, restarted, seats a live table's walk-ins again).
-		if w.rec.Live == nil && w.joinGen == 0 && !w.queued && !w.playedRound(m.Live.Round) {
+		if w.rec.Live == nil && w.joinGen == 0 && !w.queued && !w.playedRound(m.Live.Table, m.Live.Round) {
 			w.seat(ctx, m.Live)
 		}
 	}

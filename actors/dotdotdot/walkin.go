@@ -205,7 +205,7 @@ func (w *walkin) receive(ctx actor.Context) {
 		// Taken even if the queue place was forgotten (a restart of this actor): the walk-in did
 		// ask for the table. Refused when it holds a seat already, or played that round (the
 		// desk, restarted, seats a table's walk-ins again until each has answered).
-		if w.rec.Live == nil && w.joinGen == 0 && !w.playedRound(msg.Live.Round) {
+		if w.rec.Live == nil && w.joinGen == 0 && !w.playedRound(msg.Live.Table, msg.Live.Round) {
 			w.queued = false
 			w.seat(ctx, msg.Live)
 		}
@@ -234,6 +234,8 @@ func (w *walkin) receive(ctx actor.Context) {
 		}
 	case *walkinSeatOf:
 		msg.respond(w.seatOf(msg.Round))
+	case *walkinExport:
+		msg.respond(w.export(msg))
 	case *walkinGetView:
 		b, err := json.Marshal(w.rec.view(msg.Public))
 		if err != nil {
@@ -372,10 +374,12 @@ func (w *walkin) seat(ctx actor.Context, live *walkinLive) {
 	w.waiters = nil
 }
 
-// playedRound reports whether round is among the record's finished rounds.
-func (w *walkin) playedRound(round string) bool {
+// playedRound reports whether round, at table, is among the record's finished rounds.
+func (w *walkin) playedRound(table, round string) bool {
 	for _, l := range w.rec.Last {
-		if l.Round == round {
+		// By table and round: round ids are per instance, and a walk-in that moved between
+		// members of a cluster (walkin_move.go) has lines of another instance's rounds.
+		if l.Round == round && (l.Table == table || l.Table == "") {
 			return true
 		}
 	}

@@ -41,6 +41,9 @@ type Job struct {
 	Nonce uint64 `json:"nonce,omitempty"`
 	Tx    string `json:"tx,omitempty"`
 	Raw   string `json:"raw,omitempty"`
+	// Hashes are every transaction signed at Nonce for this job (a dropped one replaced with
+	// fresh fees keeps its hash here: whichever is mined is the job's).
+	Hashes []string `json:"hashes,omitempty"`
 	// Reverted are the hashes of this job's transactions that were mined with status 0.
 	Reverted []string `json:"reverted,omitempty"`
 	// Reason says why a job failed.

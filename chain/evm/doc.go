@@ -11,9 +11,12 @@
 // go-ethereum is still what the tests run against: geth --dev, built in its own module by
 // scripts/build-geth.sh.
 //
-// Transactions are sent with eth_sendTransaction from an account the node holds (the dev
-// chain's prefunded account); signing transactions locally (EIP-1559, a local nonce) is not
-// here yet.
+// Stakes' transferWithAuthorization is sent with eth_sendTransaction from an account the node
+// holds (the relayer). The Warden's own wallet (payouts and refunds, §11) signs locally: a
+// Wallet builds an EIP-1559 DynamicFeeTx (eth_estimateGas, eth_maxPriorityFeePerGas and the
+// latest base fee), signs it with the chain id (RFC 6979, low s), and the caller stores its
+// hash and bytes before eth_sendRawTransaction sends them; the nonce is the caller's, counted
+// locally. DecodeDynamicFeeTx reads such bytes back strictly (canonical RLP only).
 //
 // Errors: *RPCError for a JSON-RPC error answer (a call the EVM reverts carries its reason in
 // Message), *RevertedError for a mined transaction whose receipt has status 0; others are

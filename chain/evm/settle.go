@@ -116,6 +116,12 @@ func (t Token) authorizationTx(ctx context.Context, from x402.Address, nonce [32
 		from, hex.EncodeToString(nonce[:]))
 }
 
+// HasTransaction is eth_getTransactionByHash: whether the node knows the transaction, pending
+// or mined (false for one it dropped or never saw).
+func (c *Client) HasTransaction(ctx context.Context, h [32]byte) (bool, error) {
+	return c.hasTransaction(ctx, h)
+}
+
 // hasTransaction is whether the node knows the transaction (pending or mined).
 func (c *Client) hasTransaction(ctx context.Context, h [32]byte) (bool, error) {
 	var tx *struct {

@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httputil"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"arena/actors/cluster"
@@ -35,36 +38,182 @@ const (
 	forwardMaxBody = 4 << 20
 	// clientHeader carries the original client's address to the owner, which serves the
 	// request with it as RemoteAddr (per-client limits keep counting per client). Only the
-	// cluster's remote delivers it: a client's own header never reaches clusterServe.
+	// cluster's remote delivers it: a client's own header never reaches the serve side.
 	clientHeader = "X-Arena-Cluster-Client"
+	// ownerHeader names the member that answered a forwarded walk-in request (its remote
+	// address); hopHeader marks a request a member forwards on to where its walk-in moved.
+	// Both are taken off before an answer reaches a client or a request reaches a router.
+	ownerHeader = "X-Arena-Cluster-Owner"
+	hopHeader   = "X-Arena-Cluster-Hop"
+	// clusterPath prefixes the paths only the cluster's remote serves; adoptPath imports a
+	// walk-in's record (the body, the token in X-Walkin) moving to this member.
+	clusterPath = "/_cluster/"
+	adoptPath   = clusterPath + "adopt"
+	// walkinQueue is the identity of the cluster's one walkin table queue (Member.Placed).
+	walkinQueue = "dotdotdot/walkin-queue"
 )
+
+// walkinMover moves a walk-in's record between members (dotdotdot.Arena).
+type walkinMover interface {
+	ExportWalkin(ctx context.Context, token string, forWalkin bool) ([]byte, error)
+	ImportWalkin(ctx context.Context, token string, record []byte) error
+	ForgetWalkin(ctx context.Context, token string) error
+}
+
+// clusterDoors is member m's side of the cluster's walk-in doors: next is the main listener's
+// router, walkins the DOTDOTDOT desk whose walk-ins move to the walkin table's queue.
+type clusterDoors struct {
+	m       *cluster.Member
+	next    http.Handler
+	walkins walkinMover
+	log     *slog.Logger
+
+	mu     sync.Mutex
+	moving map[string]*sync.Mutex // token → held while the walk-in is being moved
+}
+
+func newClusterDoors(m *cluster.Member, next http.Handler, walkins walkinMover, log *slog.Logger) *clusterDoors {
+	return &clusterDoors{m: m, next: next, walkins: walkins, log: log, moving: map[string]*sync.Mutex{}}
+}
 
 // clusterDoor wraps next, the main listener's router, for member m: a walk-in registration is
 // claimed in etcd before its 201 goes out, a request whose X-Walkin token another member owns is
-// forwarded there, and everything else is next's, as alone.
-func clusterDoor(m *cluster.Member, next http.Handler, log *slog.Logger) http.Handler {
+// forwarded there, a join of the walkin table moves the walk-in to the member holding the
+// cluster's queue first (moveToQueue), and everything else is next's, as alone.
+func (d *clusterDoors) door() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, clusterPath) {
+			http.NotFound(w, r) // only the cluster's remote reaches these (serve)
+			return
+		}
 		if r.Method == http.MethodPost && r.URL.Path == "/v1/walkin" && r.Header.Get(walkin.Header) == "" {
-			claimRegistration(m, next, w, r, log)
+			claimRegistration(d.m, d.next, w, r, d.log)
 			return
 		}
 		tok := r.Header.Get(walkin.Header)
 		if tok == "" || !walkin.LooksLikeToken(tok) {
-			next.ServeHTTP(w, r)
+			d.next.ServeHTTP(w, r)
 			return
 		}
-		owner, err := m.Owner(r.Context(), tok)
+		owner, err := d.m.Owner(r.Context(), tok)
 		if err != nil {
-			log.Warn("cluster: owner lookup", "err", err)
+			d.log.Warn("cluster: owner lookup", "err", err)
 			writeOwnerDown(w, "The arena cannot tell which member holds this walk-in right now; retry shortly.")
 			return
 		}
-		if owner == "" || owner == m.Address() {
-			next.ServeHTTP(w, r)
+		if owner == "" || owner == d.m.Address() {
+			d.owned(w, r, tok)
 			return
 		}
-		forward(m, owner, w, r, log)
+		forward(d.m, owner, w, r, tok, true, d.log)
 	})
+}
+
+// owned serves a request for a walk-in this member holds: as alone, except a join of the walkin
+// table while the cluster's queue is on another member (moveToQueue).
+func (d *clusterDoors) owned(w http.ResponseWriter, r *http.Request, tok string) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/walkin/join" {
+		d.next.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, forwardMaxBody))
+	if err != nil {
+		http.Error(w, "request body too large or unreadable", http.StatusBadRequest)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var j struct {
+		Table string `json:"table"`
+		Code  string `json:"code"`
+	}
+	queue := ""
+	if json.Unmarshal(body, &j) == nil && j.Table == "walkin" && j.Code == "" {
+		queue = d.m.Placed(walkinQueue)
+	}
+	if queue == "" || queue == d.m.Address() {
+		d.next.ServeHTTP(w, r)
+		return
+	}
+	d.moveToQueue(w, r, tok, body, queue)
+}
+
+// moveToQueue moves the walk-in of tok to queue, the member holding the cluster's walkin table
+// queue, and forwards its join there: its record goes there (ExportWalkin here, ImportWalkin
+// there), the cluster records that member as the token's owner (Member.Move), its copy here is
+// removed (ForgetWalkin), then the join is answered by its new home. A walk-in that could not
+// join (in_a_round, not_yet, …) is answered here, as alone; a move that cannot be made (the
+// queue's member unreachable, the name taken there, etcd refusing) seats it at this member's
+// own queue instead, as alone.
+func (d *clusterDoors) moveToQueue(w http.ResponseWriter, r *http.Request, tok string, body []byte, queue string) {
+	d.mu.Lock()
+	mu := d.moving[tok]
+	if mu == nil {
+		mu = &sync.Mutex{}
+		d.moving[tok] = mu
+	}
+	d.mu.Unlock()
+	mu.Lock()
+	defer func() {
+		mu.Unlock()
+		d.mu.Lock()
+		delete(d.moving, tok)
+		d.mu.Unlock()
+	}()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 15*time.Second)
+	defer cancel()
+	if owner, err := d.m.Owner(ctx, tok); err == nil && owner != "" && owner != d.m.Address() {
+		forward(d.m, owner, w, r, tok, true, d.log) // a join beside this one moved it meanwhile
+		return
+	}
+	rec, err := d.walkins.ExportWalkin(ctx, tok, true)
+	if err != nil {
+		d.next.ServeHTTP(w, r) // the refusal the join gets here, as alone
+		return
+	}
+	if err := adopt(d.m, queue, tok, rec); err != nil {
+		d.log.Warn("cluster: walk-in not moved to the walkin queue's member; seated at this member's queue", "queue", queue, "err", err)
+		d.next.ServeHTTP(w, r)
+		return
+	}
+	if err := d.m.Move(ctx, tok, queue); err != nil {
+		d.log.Warn("cluster: walk-in's move not recorded; seated at this member's queue", "queue", queue, "err", err)
+		d.next.ServeHTTP(w, r)
+		return
+	}
+	if err := d.walkins.ForgetWalkin(ctx, tok); err != nil {
+		d.log.Warn("cluster: moved walk-in's copy not removed here (unreachable: its token goes to its new home)", "err", err)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	forward(d.m, queue, w, r, tok, true, d.log)
+}
+
+// adopt has the member at to import rec as tok's record (the serve side's adoptPath), nil once it
+// is written there.
+func adopt(m *cluster.Member, to, tok string, rec []byte) error {
+	req, err := http.NewRequest(http.MethodPost, adoptPath, bytes.NewReader(rec))
+	if err != nil {
+		return err
+	}
+	req.Header.Set(walkin.Header, tok)
+	req.Header.Set("Content-Length", strconv.Itoa(len(rec))) // DumpRequest writes Header, not ContentLength
+	dump, err := httputil.DumpRequest(req, true)
+	if err != nil {
+		return err
+	}
+	raw, err := m.Forward(to, dump, forwardWait)
+	if err != nil {
+		return err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(raw)), req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		b, _ := io.ReadAll(resp.Body)
+		return fmt.Errorf("import refused: %d %s", resp.StatusCode, bytes.TrimSpace(b))
+	}
+	return nil
 }
 
 // claimRegistration serves a walk-in registration locally and, when it issued a token, claims
@@ -90,8 +239,11 @@ func claimRegistration(m *cluster.Member, next http.Handler, w http.ResponseWrit
 	rec.writeTo(w)
 }
 
-// forward sends r to the owner and writes its answer, or 503 when the owner is down.
-func forward(m *cluster.Member, owner string, w http.ResponseWriter, r *http.Request, log *slog.Logger) {
+// forward sends r to the owner and writes its answer, or 503 when the owner is down. The owner
+// names itself in ownerHeader (the walk-in may have moved on from the member this one knew):
+// it is learnt, and taken off the answer when outer (the client's door) and kept for the door
+// a hop answers to otherwise.
+func forward(m *cluster.Member, owner string, w http.ResponseWriter, r *http.Request, tok string, outer bool, log *slog.Logger) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, forwardMaxBody))
 	if err != nil {
 		http.Error(w, "request body too large or unreadable", http.StatusBadRequest)
@@ -120,6 +272,12 @@ func forward(m *cluster.Member, owner string, w http.ResponseWriter, r *http.Req
 		return
 	}
 	defer resp.Body.Close()
+	if o := resp.Header.Get(ownerHeader); o != "" {
+		m.Learn(tok, o)
+		if outer {
+			resp.Header.Del(ownerHeader)
+		}
+	}
 	for k, vs := range resp.Header {
 		w.Header()[k] = vs
 	}
@@ -139,9 +297,12 @@ func writeOwnerDown(w http.ResponseWriter, msg string) {
 }
 
 // clusterServe is the member's answer to a forwarded request (cluster.Member.Serve): the HTTP
-// request's bytes are read back and served by next, the main listener's router, exactly as if
-// the client had reached this member; the answer goes back as HTTP response bytes.
-func clusterServe(next http.Handler) func([]byte) []byte {
+// request's bytes are read back and served exactly as if the client had reached this member
+// (owned: next, the main listener's router, or the walkin queue's move); the answer goes back as
+// HTTP response bytes, naming this member in ownerHeader. A walk-in that moved on from here
+// (Member.Move) is forwarded once more to its new home (hopHeader keeps it to one hop).
+// adoptPath imports a moving walk-in's record.
+func (d *clusterDoors) serve() func([]byte) []byte {
 	return func(in []byte) []byte {
 		rec := newRecorder()
 		req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(in)))
@@ -155,9 +316,44 @@ func clusterServe(next http.Handler) func([]byte) []byte {
 		req = req.WithContext(ctx)
 		req.RemoteAddr = req.Header.Get(clientHeader)
 		req.Header.Del(clientHeader)
-		next.ServeHTTP(rec, req)
+		tok := req.Header.Get(walkin.Header)
+		if req.URL.Path == adoptPath {
+			d.adopted(rec, req, tok)
+			return rec.bytes()
+		}
+		if tok == "" || !walkin.LooksLikeToken(tok) || d.m == nil {
+			d.next.ServeHTTP(rec, req)
+			return rec.bytes()
+		}
+		if owner, err := d.m.Owner(ctx, tok); err == nil && owner != "" && owner != d.m.Address() && req.Header.Get(hopHeader) == "" {
+			req.Header.Set(hopHeader, "1")
+			forward(d.m, owner, rec, req, tok, false, d.log)
+			return rec.bytes()
+		}
+		req.Header.Del(hopHeader)
+		d.owned(rec, req, tok)
+		rec.header.Set(ownerHeader, d.m.Address())
 		return rec.bytes()
 	}
+}
+
+// adopted imports a moving walk-in's record (adopt): 204 once written, and this member notes it
+// owns the token; else the refusal's status and text.
+func (d *clusterDoors) adopted(w http.ResponseWriter, r *http.Request, tok string) {
+	if d.walkins == nil || d.m == nil {
+		http.NotFound(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, forwardMaxBody))
+	if err == nil && r.Method == http.MethodPost {
+		err = d.walkins.ImportWalkin(r.Context(), tok, body)
+		if err == nil {
+			d.m.Learn(tok, d.m.Address())
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+	}
+	http.Error(w, fmt.Sprint("walk-in not imported: ", err), http.StatusConflict)
 }
 
 // recorder is an http.ResponseWriter that keeps the answer in memory.

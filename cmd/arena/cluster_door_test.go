@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
+	"strings"
 	"testing"
 )
 
@@ -30,7 +32,7 @@ func TestClusterServeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := clusterServe(echoHandler)(dump)
+	out := newClusterDoors(nil, echoHandler, nil, slog.New(slog.DiscardHandler)).serve()(dump)
 	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(out)), nil)
 	if err != nil {
 		t.Fatalf("answer %q: %v", out, err)
@@ -49,7 +51,7 @@ func FuzzClusterServe(f *testing.F) {
 	f.Add([]byte("POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"))
 	f.Add([]byte("garbage"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		out := clusterServe(echoHandler)(in)
+		out := newClusterDoors(nil, echoHandler, nil, slog.New(slog.DiscardHandler)).serve()(in)
 		resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(out)), nil)
 		if err != nil {
 			t.Fatalf("answer to %q is not HTTP: %v (%q)", in, err, out)
@@ -58,4 +60,27 @@ func FuzzClusterServe(f *testing.F) {
 			t.Fatalf("status %d", resp.StatusCode)
 		}
 	})
+}
+
+// The members' own paths are not public: a client's request to /_cluster/… is answered 404 by
+// the door, whatever it carries, and never reaches the router; a forwarded one with no desk to
+// import into is 404 too.
+func TestClusterPathsAreNotPublic(t *testing.T) {
+	d := newClusterDoors(nil, echoHandler, nil, slog.New(slog.DiscardHandler))
+	for _, p := range []string{adoptPath, "/_cluster/", "/_cluster/anything"} {
+		r := httptest.NewRequest("POST", p, bytes.NewReader([]byte(`{"name":"x"}`)))
+		r.Header.Set("X-Walkin", "w_"+strings.Repeat("A", 43))
+		w := httptest.NewRecorder()
+		d.door().ServeHTTP(w, r)
+		if w.Code != http.StatusNotFound || w.Header().Get("X-Seen") != "" {
+			t.Fatalf("POST %s at the door: %d %q", p, w.Code, w.Header().Get("X-Seen"))
+		}
+	}
+	r := httptest.NewRequest("POST", adoptPath, bytes.NewReader([]byte(`{}`)))
+	r.Header.Set("Content-Length", "2")
+	dump, _ := httputil.DumpRequest(r, true)
+	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(d.serve()(dump))), nil)
+	if err != nil || resp.StatusCode != http.StatusNotFound || resp.Header.Get("X-Seen") != "" {
+		t.Fatalf("forwarded adopt with no desk: %v %v", resp, err)
+	}
 }

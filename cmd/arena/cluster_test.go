@@ -42,6 +42,21 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// etcdDataDir is a fresh directory for etcd's data, in memory (/dev/shm) where the machine has
+// it: etcd fsyncs every write, and on a disk shared with other work one stalled fsync longer than
+// the members' 3 s lease expires every member at once (protoactor's provider then never lists
+// itself again). Removed when the test ends.
+func etcdDataDir(t *testing.T) string {
+	t.Helper()
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if dir, err := os.MkdirTemp("/dev/shm", "arena-etcd-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return filepath.Join(dir, "etcd")
+		}
+	}
+	return filepath.Join(t.TempDir(), "etcd")
+}
+
 // startEtcd runs a one-node etcd on loopback with its data in a temp dir, waits until it
 // answers /health, and returns its client endpoint HOST:PORT; the test's cleanup kills it.
 func startEtcd(t *testing.T) string {
@@ -50,7 +65,7 @@ func startEtcd(t *testing.T) string {
 	client := "127.0.0.1:" + strconv.Itoa(freePort(t))
 	peer := "http://127.0.0.1:" + strconv.Itoa(freePort(t))
 	logs := &syncBuf{}
-	cmd := exec.Command(bin, "--name", "arena-test", "--data-dir", filepath.Join(t.TempDir(), "etcd"),
+	cmd := exec.Command(bin, "--name", "arena-test", "--data-dir", etcdDataDir(t),
 		"--listen-client-urls", "http://"+client, "--advertise-client-urls", "http://"+client,
 		"--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
 		"--initial-cluster", "arena-test="+peer, "--listen-metrics-urls", "")
@@ -89,6 +104,7 @@ type member struct {
 	name, data string
 	port       int // the cluster remote's port
 	etcd       string
+	extra      []string // more serve flags
 	s          *server
 }
 
@@ -96,8 +112,8 @@ func (m *member) address() string { return "127.0.0.1:" + strconv.Itoa(m.port) }
 
 func (m *member) start(t *testing.T, bin string) {
 	t.Helper()
-	m.s = startServeArgs(t, bin, m.data, []string{"--name", m.name, "--cluster", "etcd://" + m.etcd,
-		"--cluster-name", "arena-test", "--cluster-port", strconv.Itoa(m.port)}, nil)
+	m.s = startServeArgs(t, bin, m.data, append([]string{"--name", m.name, "--cluster", "etcd://" + m.etcd,
+		"--cluster-name", "arena-test", "--cluster-port", strconv.Itoa(m.port)}, m.extra...), nil)
 }
 
 // healthCluster is /healthz's "cluster" member.

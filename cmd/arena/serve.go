@@ -228,10 +228,11 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		return err
 	}
 	if member != nil { // walk-ins owned by other members are forwarded there (cluster_door.go)
-		if err := member.Serve(clusterServe(router)); err != nil {
+		doors := newClusterDoors(member, router, dot.arena, log)
+		if err := member.Serve(doors.serve()); err != nil {
 			return err
 		}
-		router = clusterDoor(member, router, log)
+		router = doors.door()
 	}
 	fmt.Fprintf(out, "arena: listening on http://%s\n", ln.Addr())
 	if ch.addr != "" {
