@@ -112,6 +112,8 @@ type ending struct {
 	abandoned string // the match's Result.Abandoned: match_abandoned's reason
 	timeouts  map[int]int
 	rounds    int
+	// settlement is a paid match's split (match_end.settlement); nil at a free one.
+	settlement *wire.Settlement
 }
 
 // endOf reads a finished match's log from the store: its end line's ranking, each seat's
@@ -237,7 +239,8 @@ func rankingOf(line json.RawMessage, m *match, res games.Result) []wire.Rank {
 // unless s joined with spoilers, the feedback invitation.
 func (r *Room) matchEnd(m *match, s *session, e ending, now time.Time) wire.MatchEnd {
 	g := r.games[m.Game]
-	me := wire.MatchEnd{MatchID: m.id, Ranking: e.ranking, ReplayURL: r.opts.PublicURL + "/r/" + m.id, Abandoned: e.abandoned}
+	me := wire.MatchEnd{MatchID: m.id, Ranking: e.ranking, ReplayURL: r.opts.PublicURL + "/r/" + m.id, Abandoned: e.abandoned,
+		Settlement: e.settlement}
 	for _, rk := range e.ranking {
 		if rk.Seat == s.seat-1 {
 			me.YourRank = rk.Rank

@@ -14,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/actors"
+	"arena/actors/breakroom/cashier"
 	"arena/actors/lobby"
 	"arena/games"
 	"arena/games/breakroom/wire"
@@ -119,8 +120,14 @@ type Options struct {
 	// LobbySeed, when set, keys every queue's seat shuffle (tests); nil draws one per queue.
 	LobbySeed *[32]byte
 	// Seed, when set, gives every match its seed (tests that compare runs); nil draws one.
-	Seed   func(table string) []byte
-	Logger *slog.Logger // nil: the arena's
+	Seed func(table string) []byte
+	// Payments opens the paid tables (paid.go): the cashier's options, its Ledger left nil (the
+	// runtime's is used). Nil: a paid join is payments_disabled.
+	Payments *cashier.Options
+	// NoTableAfter and PaidIdle are the paid queue's refund clocks (zero: DefaultNoTableAfter,
+	// DefaultPaidIdle).
+	NoTableAfter, PaidIdle time.Duration
+	Logger                 *slog.Logger // nil: the arena's
 }
 
 // Room is the Break Room product. Make it with New, put Product() in actors.Options.Products;
@@ -139,6 +146,10 @@ type Room struct {
 	mu      sync.Mutex
 	playing map[string]bool // gameKey: a key in an active match of a game (the lobby's Playing)
 	nPlay   map[string]int  // by game: how many keys playing holds (Counts, on every join)
+	// paidQueues are the paid queues opened in the lobby ("<game>.<stake>").
+	paidQueues map[string]bool
+	cash       *cashier.Cashier // the paid tables' money (nil: none); made by start
+	bootRow    uint64           // the ledger's last row at start (cashier.Resume)
 
 	over overCache // the public reads' records of matches that are over (reads.go)
 
@@ -148,7 +159,8 @@ type Room struct {
 
 // New makes the product; it runs once the runtime starts it (Product().BeforeRecover).
 func New(opts Options) (*Room, error) {
-	r := &Room{opts: opts, games: map[string]Game{}, playing: map[string]bool{}, nPlay: map[string]int{}, ready: make(chan struct{})}
+	r := &Room{opts: opts, games: map[string]Game{}, playing: map[string]bool{}, nPlay: map[string]int{}, ready: make(chan struct{}),
+		paidQueues: map[string]bool{}}
 	for _, g := range opts.Games {
 		switch {
 		case g.ID == "" || r.games[g.ID].ID != "":
@@ -220,6 +232,23 @@ func (r *Room) start(a *actors.Arena) error {
 		r.log = a.Logger()
 	}
 	r.log = r.log.With("product", "breakroom")
+	if r.opts.Payments != nil {
+		o := *r.opts.Payments
+		o.Ledger = a.Ledger()
+		if o.Logger == nil {
+			o.Logger = r.log
+		}
+		c, err := cashier.New(o)
+		if err != nil {
+			return fmt.Errorf("breakroom: %w", err)
+		}
+		r.cash = c
+		st, err := a.Ledger().State(context.Background())
+		if err != nil {
+			return fmt.Errorf("breakroom: the ledger: %w", err)
+		}
+		r.bootRow = st.Last
+	}
 	st := newState(r)
 	if err := st.recoverTables(); err != nil {
 		return err
@@ -260,6 +289,15 @@ func (r *Room) start(a *actors.Arena) error {
 	go func() {
 		<-a.Ready()
 		r.send(&recovered{})
+		if r.cash != nil {
+			// Queues are memory: stakes queued before a restart come back in full; payouts
+			// resume (cashier.Resume).
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if n, err := r.cash.Resume(ctx, r.bootRow); err != nil || len(n) > 0 {
+				r.log.Info("breakroom paid tables resumed", "refunded", len(n), "err", err)
+			}
+		}
 	}()
 	return nil
 }
@@ -269,7 +307,7 @@ func (r *Room) start(a *actors.Arena) error {
 func (r *Room) onTable(tf *lobby.TableFormed) {
 	for _, s := range tf.Seats {
 		if !s.House && !s.Staff {
-			r.setPlaying(tf.Queue, s.Key, true)
+			r.setPlaying(gameOf(tf.Queue), s.Key, true)
 		}
 	}
 	r.send(&tableFormed{tf: tf})
@@ -339,6 +377,7 @@ type JoinRequest struct {
 	Spoilers  bool
 	Via       string
 	StakeSats *int64
+	paid      *paidStake // set by Paid: the stake in escrow this join queues with
 }
 
 // Joined is a join's answer: Conn names the new connection (over HTTP, the bearer token), First
@@ -351,19 +390,31 @@ type Joined struct {
 }
 
 // Join takes a checked join (see the package doc). Refusals: unknown_game naming the open games,
-// payments_disabled for a stake (paid tables are not built), bad_request for a bad Via, busy.
+// bad_request for a bad Via, busy. A join with StakeSats makes no session: it answers
+// payment_required (paid.go), or payments_disabled, bad_stake, escrow_full, wallet_error.
 func (r *Room) Join(ctx context.Context, j JoinRequest) (Joined, error) {
 	if _, ok := r.games[j.Game]; !ok {
 		return Joined{}, games.Errorf("unknown_game", "unknown game %q; the games are %s", j.Game, strings.Join(r.ids, ", "))
-	}
-	if j.StakeSats != nil {
-		return Joined{}, games.Errorf("payments_disabled", "paid tables are not open on this server; join without stake_sats")
 	}
 	if j.Via != ViaWebSocket && j.Via != ViaHTTP {
 		return Joined{}, games.Errorf(games.CodeBadRequest, "transport %q", j.Via)
 	}
 	if j.Key == "" || strings.HasPrefix(j.Key, "house:") {
 		return Joined{}, games.Errorf("auth_failed", "no key")
+	}
+	if j.StakeSats != nil {
+		return r.invoice(ctx, j)
+	}
+	j.paid = nil
+	return r.join(ctx, j)
+}
+
+// join is Join's session: a new one queued in its lobby queue (a paid one's for j.paid), or a
+// reconnect.
+func (r *Room) join(ctx context.Context, j JoinRequest) (Joined, error) {
+	queue := j.Game
+	if j.paid != nil {
+		queue = paidQueue(j.Game, j.paid.stake)
 	}
 	v, err := r.call(ctx, &opJoin{j: j})
 	if err != nil {
@@ -376,9 +427,9 @@ func (r *Room) Join(ctx context.Context, j JoinRequest) (Joined, error) {
 	// A new entry or one taken over: the lobby places it, outside the room actor.
 	var q lobby.Queued
 	if jr.rejoin {
-		q, err = r.lobby.Rejoin(ctx, j.Game, lobby.Entrant{Key: j.Key})
+		q, err = r.lobby.Rejoin(ctx, queue, lobby.Entrant{Key: j.Key})
 	} else {
-		q, err = r.lobby.Join(ctx, j.Game, lobby.Entrant{Key: j.Key})
+		q, err = r.lobby.Join(ctx, queue, lobby.Entrant{Key: j.Key})
 	}
 	switch {
 	case errors.Is(err, lobby.ErrAlreadyPlaying) && jr.rejoin:
@@ -546,14 +597,14 @@ func (r *Room) JoinStatus(ctx context.Context, conn string, wait time.Duration) 
 			return js.msg, nil
 		}
 		if wait <= 0 || !time.Now().Before(until) {
-			q, err := r.lobby.Position(ctx, js.game, js.key)
+			q, err := r.lobby.Position(ctx, js.queue, js.key)
 			if err != nil {
 				if errors.Is(err, lobby.ErrAlreadyPlaying) {
 					continue // seated meanwhile: the next look has the seated message
 				}
 				return wire.Left{Game: js.game, Reason: "left"}, nil
 			}
-			return wire.Queued{Game: js.game, Position: q.Position}, nil
+			return r.queuedMsg(js.game, js.paid, q), nil
 		}
 		wctx, cancel := context.WithDeadline(ctx, until)
 		_, err = r.waitSeat(wctx, conn, js.version)
@@ -575,13 +626,21 @@ func (r *Room) Leave(ctx context.Context, conn string) (wire.Left, error) {
 	if js.seated {
 		return wire.Left{}, games.Errorf("already_playing", "seated at a match: play it out (leaving is for the queue)")
 	}
-	if _, err := r.lobby.Leave(ctx, js.game, js.key); err != nil {
+	if _, err := r.lobby.Leave(ctx, js.queue, js.key); err != nil {
 		if errors.Is(err, lobby.ErrAlreadyPlaying) {
 			return wire.Left{}, games.Errorf("already_playing", "seated at a match: play it out (leaving is for the queue)")
 		}
 		return wire.Left{}, lobbyRefusal(err)
 	}
 	left := wire.Left{Game: js.game, Reason: "left"}
+	if js.paid != nil {
+		// Durable before announced: the refund row is written before left says so.
+		n, err := r.refundStake(ctx, js.paid, "left")
+		if err != nil {
+			return wire.Left{}, err
+		}
+		left.RefundedSats = &n
+	}
 	r.tell(&opLeft{conn: conn, left: left})
 	r.live.bump()
 	return left, nil
@@ -747,4 +806,23 @@ func (r *Room) Live(ctx context.Context) ([]Live, error) {
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// queuedMsg is a queued message: at a paid queue with the stake, waiting_here (the lobby's
+// count, the key included), min_players and, while short of a table, a note.
+func (r *Room) queuedMsg(game string, p *paidStake, q lobby.Queued) wire.Queued {
+	m := wire.Queued{Game: game, Position: max(q.Position, 1)}
+	if p == nil {
+		return m
+	}
+	g := r.games[game]
+	m.StakeSats, m.WaitingHere, m.MinPlayers = p.stake, max(q.Waiting, 1), g.Min
+	if q.Seated {
+		// The join completed a table: everyone at it waited here.
+		m.WaitingHere = max(m.WaitingHere, g.Min)
+	}
+	if m.WaitingHere < g.Min {
+		m.Note = fmt.Sprintf("a paid table needs %d agents at %d sats (no house bots); with none in 10 minutes your stake comes back in full", g.Min, p.stake)
+	}
+	return m
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/actors"
+	"arena/actors/breakroom/cashier"
 	"arena/actors/lobby"
 	"arena/games"
 	"arena/games/breakroom"
@@ -68,6 +69,11 @@ type session struct {
 	// be taken (reseated), so that they carry the deadline it restores.
 	reseat *conn
 	conns  []string // every connection it had, forgotten with it
+	// paid is the stake in escrow of a session at a paid queue (paid.go); paidGen numbers its
+	// timers; polled is when its HTTP token last asked (the idle refund).
+	paid    *paidStake
+	paidGen uint64
+	polled  time.Time
 }
 
 // waiter is a long poll parked on a session or a connection: ch has room for its answer; done
@@ -111,6 +117,8 @@ type seatRec struct {
 	// note sent with that token after the room forgot it (past the feedback window, a
 	// restart) is still known as this seat's (Room.Feedback). Never shown; "" for a house seat.
 	Token string `json:"token,omitempty"`
+	// Paid is the payment hash of the seat's stake at a paid table ("" at a free one).
+	Paid string `json:"paid,omitempty"`
 }
 
 // seating is a match's seating (storage: PutBreakroomTable), written before its table opens.
@@ -124,6 +132,8 @@ type seating struct {
 	// Made is when the room stored the seating (the arena's clock), ordering the matches one
 	// lobby instant formed (Matches). Absent from seatings stored before it was kept.
 	Made time.Time `json:"made,omitzero"`
+	// Stake is a paid table's stake per seat, in sats (0: free).
+	Stake int64 `json:"stake,omitempty"`
 }
 
 // match is one table of the room.
@@ -251,6 +261,8 @@ type seatRef struct {
 type joinStatus struct {
 	msg       wire.Outbound
 	game, key string
+	queue     string     // the lobby queue
+	paid      *paidStake // a paid session's stake
 	seated    bool
 	version   uint64
 }
@@ -275,11 +287,18 @@ func (st *state) Receive(ctx actor.Context) {
 	case *actors.TableStopped:
 		st.r.log.Warn("breakroom table stopped", "table", m.Table, "status", m.Status)
 	case *queueDropped:
+		game := gameOf(m.game)
 		for _, e := range m.entrants {
-			if s := st.sessions[gameKey(m.game, e.Key)]; s != nil && (s.status == sQueued || s.status == sJoining) {
-				st.leave(s, wire.Left{Game: m.game, Reason: "no_table", Note: "the queue restarted: join again"})
+			if s := st.sessions[gameKey(game, e.Key)]; s != nil && (s.status == sQueued || s.status == sJoining) {
+				if s.paid != nil {
+					st.r.paidLeave(s, s.queue(), s.paid, "no_table", "the queue restarted: your stake is refunded in full; join again")
+					continue
+				}
+				st.leave(s, wire.Left{Game: game, Reason: "no_table", Note: "the queue restarted: join again"})
 			}
 		}
+	case *paidDue:
+		st.paidDueNow(m)
 	case *recovered:
 		for _, s := range st.sessions {
 			if s.status == sSeated && s.conn == nil {
@@ -401,7 +420,11 @@ func (st *state) handle(q *request) (any, error) {
 		}
 		s := c.s
 		st.touch(s)
-		js := &joinStatus{game: s.game, key: s.key, version: s.version, seated: s.status == sSeated || s.status == sSeating}
+		s.polled = st.now()
+		js := &joinStatus{game: s.game, key: s.key, queue: s.queue(), version: s.version, seated: s.status == sSeated || s.status == sSeating}
+		if s.status == sQueued || s.status == sJoining {
+			js.paid = s.paid
+		}
 		switch s.status {
 		case sSeated, sEnded:
 			seated := st.seated(s)
@@ -416,6 +439,11 @@ func (st *state) handle(q *request) (any, error) {
 	case *opLeft:
 		if c := st.conns[op.conn]; c != nil && c.s.conn == c {
 			st.leave(c.s, op.left)
+		}
+		return true, nil
+	case *opPaidLeft:
+		if s := op.s; s.status == sQueued || s.status == sJoining {
+			st.leave(s, op.left)
 		}
 		return true, nil
 	}
@@ -525,7 +553,7 @@ func (st *state) join(j JoinRequest) (any, error) {
 		c := st.newConn(s, j.Via)
 		return &joinStep{conn: c.id, rejoin: true}, nil
 	}
-	s = &session{game: j.Game, key: j.Key, name: j.Name, spoilers: j.Spoilers, status: sJoining}
+	s = &session{game: j.Game, key: j.Key, name: j.Name, spoilers: j.Spoilers, status: sJoining, paid: j.paid, polled: st.now()}
 	if n, err := breakroom.CleanName(j.Name); err == nil {
 		s.name = n
 	} else {
@@ -545,8 +573,9 @@ func (st *state) queued(op *opQueued) (any, error) {
 	s := c.s
 	if s.status == sJoining {
 		s.status = sQueued
+		st.paidTimers(s)
 	}
-	first := wire.Queued{Game: s.game, Position: max(op.q.Position, 1)}
+	first := st.r.queuedMsg(s.game, s.paid, op.q)
 	if c.via == ViaHTTP {
 		first.Token = c.id
 	}
@@ -641,12 +670,15 @@ func (st *state) drop(id string) {
 	s.conn = nil
 	switch s.status {
 	case sQueued, sJoining:
-		game, key := s.game, s.key
+		queue, key, paid, r := s.queue(), s.key, s.paid, st.r
 		l := st.r.lobby
 		go func() {
-			ctx, cancel := contextFor(st.r)
+			ctx, cancel := contextFor(r)
 			defer cancel()
-			_, _ = l.Leave(ctx, game, key)
+			// A paid stake comes back once the lobby entry is gone (the queue left).
+			if _, err := l.Leave(ctx, queue, key); err == nil {
+				_, _ = r.refundStake(ctx, paid, "left")
+			}
 		}()
 		st.leave(s, wire.Left{Game: s.game, Reason: "left", Note: "the connection closed"})
 	case sSeated, sSeating:
@@ -780,21 +812,28 @@ func DealKeyOptions(opts json.RawMessage, member string) json.RawMessage {
 
 // formed answers a table the lobby formed: the seating is stored, then the table opens.
 func (st *state) formed(tf *lobby.TableFormed) {
-	g := st.r.games[tf.Queue]
+	game := gameOf(tf.Queue)
+	g := st.r.games[game]
 	// The match id is the protocol's "m_…": 16 random hex digits (64 bits: not guessable from
 	// another match's), which the table's id shares; matches stored with the house's "T-<n>"
 	// keep it.
 	tag := newID()[:16]
-	m := &match{seating: seating{Table: "br-" + tf.Queue + "-" + tag, Game: tf.Queue, Tier: tf.Tier, Ranked: tf.Ranked,
+	m := &match{seating: seating{Table: "br-" + game + "-" + tag, Game: game, Tier: tf.Tier, Ranked: tf.Ranked,
 		At: tf.At, Made: st.now()}, sess: map[int]*session{}}
+	var locks []cashier.Seat
 	for i, ls := range tf.Seats {
 		rec := seatRec{Seat: i + 1, Key: ls.Key, House: ls.House, Staff: ls.Staff}
 		if ls.Staff {
 			rec.Name = staffName
 		}
-		if s := st.sessions[gameKey(tf.Queue, ls.Key)]; s != nil && !ls.House && !ls.Staff &&
+		if s := st.sessions[gameKey(game, ls.Key)]; s != nil && !ls.House && !ls.Staff &&
 			(s.status == sQueued || s.status == sJoining) {
 			rec.Name, rec.Spoilers = s.name, s.spoilers
+			if s.paid != nil {
+				rec.Paid = s.paid.hash
+				m.Stake, m.Tier = s.paid.stake, TierPaid
+				locks = append(locks, cashier.Seat{Seat: i + 1, PaymentHash: s.paid.hash})
+			}
 			if s.conn != nil {
 				rec.Token = tokenHash(s.conn.id)
 			}
@@ -835,13 +874,22 @@ func (st *state) formed(tf *lobby.TableFormed) {
 		}
 		spec.Seats = append(spec.Seats, seat)
 	}
+	spec.Kind = m.Tier
 	rec, _ := json.Marshal(m.seating)
-	a, pid := st.r.arena, st.r.pid
+	a, pid, cash := st.r.arena, st.r.pid, st.r.cash
 	go func() {
 		ctx, cancel := contextFor(st.r)
 		defer cancel()
+		var err error
+		if len(locks) > 0 {
+			// A paid table's stakes are in its pot (and their invoices settled) before its
+			// seating is stored and anyone is seated.
+			err = cash.Lock(ctx, spec.Round, game, locks)
+		}
 		// Write before you speak: the seating is durable before the table (and its prompts) exist.
-		err := a.Store().PutBreakroomTable(spec.ID, rec)
+		if err == nil {
+			err = a.Store().PutBreakroomTable(spec.ID, rec)
+		}
 		round := ""
 		if err == nil {
 			round, err = a.OpenTable(ctx, spec)
@@ -863,6 +911,11 @@ func (st *state) opened(o *tableOpened) {
 			if s.m == m {
 				s.m = nil
 				st.put(s.conn, wire.ErrorOf("busy", "the table could not open; join again", ""))
+				if s.paid != nil {
+					s.status = sQueued
+					st.r.paidLeave(s, s.queue(), s.paid, "no_table", "the table could not open: your stake is refunded in full; join again")
+					continue
+				}
 				st.leave(s, wire.Left{Game: s.game, Reason: "no_table", Note: "the table could not open: join again"})
 			}
 		}
@@ -939,8 +992,12 @@ func (st *state) players(m *match) []wire.Player {
 // seated is a session's seated message.
 func (st *state) seated(s *session) wire.Seated {
 	m := s.m
-	return wire.Seated{MatchID: m.id, Seat: s.seat - 1, TableSize: len(m.Seats), RulesVersion: st.r.games[m.Game].RulesVersion,
+	seated := wire.Seated{MatchID: m.id, Seat: s.seat - 1, TableSize: len(m.Seats), RulesVersion: st.r.games[m.Game].RulesVersion,
 		RulesURL: st.r.opts.PublicURL + "/rules/" + m.Game, Tier: m.Tier, Players: m.players}
+	if m.Stake > 0 && st.r.cash != nil {
+		seated.StakeSats, seated.PotSats, seated.RakeBps = m.Stake, m.Stake*int64(len(m.Seats)), st.r.cash.RakeBps()
+	}
+	return seated
 }
 
 // reseated writes the state (and your_turn) of a reconnected socket that waited for its seat's
@@ -1109,6 +1166,22 @@ func (st *state) roundEnded(re *actors.RoundEnded) {
 	end, err := st.r.endOf(m, re.Result)
 	if err != nil {
 		st.r.log.Error("breakroom match end", "table", m.Table, "err", err)
+	}
+	if m.Stake > 0 && st.r.cash != nil {
+		// Durable before announced: the pot is settled (payouts pending) before match_end says
+		// so; the payouts go out in the background.
+		ctx, cancel := contextFor(st.r)
+		set, err := st.r.cash.Settle(ctx, m.id, re.Result)
+		cancel()
+		if err != nil {
+			st.r.log.Error("breakroom paid match settlement", "match", m.id, "err", err)
+		} else {
+			ws := &wire.Settlement{PotSats: set.PotSats, RakeSats: set.RakeSats, Payouts: []wire.Payout{}}
+			for _, p := range set.Payouts {
+				ws.Payouts = append(ws.Payouts, wire.Payout{Seat: p.Seat - 1, Sats: p.Sats})
+			}
+			end.settlement = ws
+		}
 	}
 	for _, s := range m.sess {
 		if s.m != m {

@@ -131,7 +131,8 @@ func newBreakroom(cfg config.Config, listen, own net.Addr, log *slog.Logger) (*b
 			TableSize: info.TableSize, Min: info.MinPlayers, Rules: info.Rules, Pace: pace, DealKey: info.DealKey})
 	}
 	side.room, err = breakroom.New(breakroom.Options{Games: gs, PublicURL: public, HousePause: durOr(p.HousePause),
-		LobbyWait: durOr(p.LobbyWait), HouseAfter: durOr(p.HouseAfter), Logger: log})
+		LobbyWait: durOr(p.LobbyWait), HouseAfter: durOr(p.HouseAfter), Logger: log,
+		Payments: paymentsOf(side.wallet, side.dev, cfg.Breakroom.Lightning)})
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +157,7 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	}
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log,
-		Page: rd.ReplayPage, OnGames: countGames(b.stats)})
+		Page: rd.ReplayPage, OnGames: countGames(b.stats), Payments: b.wallet != nil})
 	if err != nil {
 		return nil, err
 	}
@@ -281,6 +282,22 @@ func (d roomDoors) Next(ctx context.Context, conn string, after uint64) ([]play.
 }
 
 func (d roomDoors) Drop(conn string) { d.room.Drop(conn) }
+
+// Paid is the room's paid message (play.Payer).
+func (d roomDoors) Paid(ctx context.Context, p play.PaidJoin) (play.Joined, error) {
+	via := p.Via
+	if via == play.ViaMCP {
+		via = breakroom.ViaHTTP
+	}
+	jd, err := d.room.Paid(ctx, breakroom.PaidRequest{Key: p.Key, Name: p.Name, Spoilers: p.Spoilers, Via: via,
+		PaymentHash: p.PaymentHash, Lnaddr: p.Lnaddr})
+	if err == nil {
+		d.stats.Join(p.Via, p.Key)
+	}
+	return play.Joined{Conn: jd.Conn, First: jd.First}, err
+}
+
+var _ play.Payer = roomDoors{}
 
 func (d roomDoors) Move(ctx context.Context, conn string, m *wire.Move) error {
 	return d.room.Move(ctx, conn, m)

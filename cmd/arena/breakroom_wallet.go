@@ -8,10 +8,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"arena/actors/breakroom/cashier"
+	"arena/chain/egress"
 	"arena/chain/lightning"
 	"arena/chain/lightning/bolt11"
 	"arena/chain/lightning/devwallet"
 	"arena/chain/lightning/lnd"
+	"arena/chain/lightning/lnurl"
 	"arena/config"
 )
 
@@ -85,4 +88,19 @@ func (d devRoute) Mount(e *echo.Echo) error {
 	e.POST(devwallet.PayPath, h)
 	e.Match([]string{http.MethodGet, http.MethodPut, http.MethodDelete}, devwallet.PayPath, h)
 	return nil
+}
+
+// paymentsOf is the room's paid tables on wallet (nil: none): payouts through the egress policy
+// (the production one, no private or loopback address; with the development wallet, the
+// development one, which reaches loopback over http), invoices on the configured network.
+func paymentsOf(w holdWallet, dev *devwallet.Wallet, l config.Lightning) *cashier.Options {
+	if w == nil {
+		return nil
+	}
+	cur := currencyOf(l.NetworkName())
+	res := &lnurl.Resolver{Egress: egress.NewClient(egress.Policy{}), Currency: cur}
+	if dev != nil {
+		res = &lnurl.Resolver{Egress: egress.NewClient(egress.Dev()), Scheme: "http", Currency: cur}
+	}
+	return &cashier.Options{Wallet: w, Resolver: res, Currency: cur, TestSats: dev != nil}
 }

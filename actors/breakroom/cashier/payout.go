@@ -198,17 +198,22 @@ func (c *Cashier) Retry(ctx context.Context, match string) (int, error) {
 // Resume reconciles the ledger with the wallet after a start (package doc): holds paid but not
 // received are received, holds with a balance in no pot are refunded ("restart"), staked holds'
 // invoices still held are settled, and every settled pot's unfinished payouts resume. Pots locked
-// but never settled are the Room's (their matches restore or are abandoned, then Settle). It
+// but never settled are the Room's (their matches restore or are abandoned, then Settle). Only
+// holds opened at or before ledger row upTo are looked at (0: all): the caller passes the last
+// row at its start, so a stake of a join after the start is never taken for a queued one. It
 // answers the payment hashes refunded.
-func (c *Cashier) Resume(ctx context.Context) ([]string, error) {
+func (c *Cashier) Resume(ctx context.Context, upTo uint64) ([]string, error) {
 	st, err := c.led.State(ctx)
 	if err != nil {
 		return nil, walletError("the ledger", err)
 	}
+	if upTo == 0 {
+		upTo = st.Last
+	}
 	var refunded []string
 	for id, h := range st.Holds {
 		hx, ok := strings.CutPrefix(id, "ln:")
-		if !ok || h.Unit != Unit {
+		if !ok || h.Unit != Unit || (upTo > 0 && h.Opened > upTo) {
 			continue
 		}
 		var m holdMemo

@@ -74,7 +74,7 @@ func TestRestartAtEveryMoneyStep(t *testing.T) {
 
 	r.start(Options{})
 	r.check("after restart")
-	refunded, err := r.c.Resume(ctx)
+	refunded, err := r.c.Resume(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestRestartAtEveryMoneyStep(t *testing.T) {
 	}
 	// Resume again (a second restart): nothing moves.
 	r.start(Options{})
-	if refunded, err := r.c.Resume(ctx); err != nil || len(refunded) != 0 {
+	if refunded, err := r.c.Resume(ctx, 0); err != nil || len(refunded) != 0 {
 		t.Fatalf("second resume %v %v", refunded, err)
 	}
 	r.c.Wait()

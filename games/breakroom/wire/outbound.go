@@ -140,6 +140,28 @@ func (Queued) Type() string { return "queued" }
 // MarshalJSON writes the message with its type and v.
 func (m Queued) MarshalJSON() ([]byte, error) { type p Queued; return withHead(m.Type(), p(m)) }
 
+// PaymentRequired answers a paid join ("Paid tables"): the hold invoice to pay (Bolt11,
+// PaymentHash in hex) within ExpiresInS seconds for StakeSats, and the house's RakeBps. Over HTTP
+// it is POST /v0/join's 402 body.
+type PaymentRequired struct {
+	Game        string `json:"game"`
+	StakeSats   int64  `json:"stake_sats"`
+	Bolt11      string `json:"bolt11"`
+	PaymentHash string `json:"payment_hash"`
+	ExpiresInS  int64  `json:"expires_in_s"`
+	RakeBps     int    `json:"rake_bps"`
+	Note        string `json:"note,omitempty"`
+}
+
+// Type is "payment_required".
+func (PaymentRequired) Type() string { return "payment_required" }
+
+// MarshalJSON writes the message with its type and v.
+func (m PaymentRequired) MarshalJSON() ([]byte, error) {
+	type p PaymentRequired
+	return withHead(m.Type(), p(m))
+}
+
 // Left says the agent is out of game's queue: Reason "left" (it asked), "no_table" (10 minutes
 // at a paid table with none), "idle" (a paid HTTP token unused for 5 minutes). RefundedSats is
 // a paid queue's.

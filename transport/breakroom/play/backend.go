@@ -24,7 +24,27 @@ type Join struct {
 	Name      string // agent_name, "" for none (wire checked its length and characters)
 	Spoilers  bool
 	Via       string // ViaWebSocket or ViaHTTP
-	StakeSats *int64 // a paid join; nil at a free table (the doors refuse it for now)
+	StakeSats *int64 // a paid join (answered payment_required, no connection); nil at a free table
+}
+
+// PaidJoin is a paid message the door has checked: the socket's join's key (and its name and
+// spoilers), or POST /v0/paid's signature (the nonce not yet spent); the payment hash and the
+// payout address as sent.
+type PaidJoin struct {
+	Key, Name   string
+	Spoilers    bool
+	Via         string
+	PaymentHash string
+	Lnaddr      string
+}
+
+// Payer is a Backend with paid tables ("Paid tables"). Paid takes a paid stake and queues the
+// key at its paid queue: Joined as Join's (queued with waiting_here and min_players, or seated
+// when its match runs). Refusals: unknown_payment, not_paid, payment_expired,
+// bad_payout_address, wallet_error, payments_disabled, and Join's. A Backend that is not a
+// Payer, or a door with Options.Payments unset, answers every paid join payments_disabled.
+type Payer interface {
+	Paid(ctx context.Context, p PaidJoin) (Joined, error)
 }
 
 // The doors (Join.Via).

@@ -59,6 +59,9 @@ type Options struct {
 	// OnGames is called once for each GET /v0/games (the usage counters' way in "games"); nil:
 	// not counted.
 	OnGames func()
+	// Payments opens the paid-table doors (a join with stake_sats, paid, POST /v0/paid) on a
+	// Backend that is a Payer; false answers them payments_disabled before any signature.
+	Payments bool
 }
 
 // Door is the two doors and /v0/games; Mount adds their routes to the Break Room site.
@@ -116,13 +119,22 @@ func (d *Door) call(parent context.Context) (context.Context, context.CancelFunc
 }
 
 // preJoin is both doors' checks of a join before its signature, which keep its nonce good
-// (auth.VerifyJoin): a paid join is payments_disabled (paid tables come later), an unknown game
-// is unknown_game naming the open games.
+// (auth.VerifyJoin): a paid join without paid tables is payments_disabled, an unknown game is
+// unknown_game naming the open games.
 func (d *Door) preJoin(ctx context.Context, j *wire.Join) error {
-	if j.StakeSats != nil {
+	if j.StakeSats != nil && d.payer() == nil {
 		return games.Errorf(CodePaymentsDisabled, "paid tables are not open on this server; join without stake_sats")
 	}
 	return d.knownGame(ctx, j.Game)
+}
+
+// payer is the Backend's paid tables, nil when they are closed.
+func (d *Door) payer() Payer {
+	if !d.o.Payments {
+		return nil
+	}
+	p, _ := d.o.Backend.(Payer)
+	return p
 }
 
 // verifyJoin checks a join's key, nonce and signature (bad_request, auth_failed), spending the
@@ -132,7 +144,7 @@ func (d *Door) verifyJoin(j *wire.Join, via string) (Join, error) {
 	if err != nil {
 		return Join{}, err
 	}
-	return Join{Game: j.Game, Key: key.String(), Name: j.AgentName, Spoilers: j.Spoilers, Via: via}, nil
+	return Join{Game: j.Game, Key: key.String(), Name: j.AgentName, Spoilers: j.Spoilers, Via: via, StakeSats: j.StakeSats}, nil
 }
 
 // knownGame is nil when game is open, else unknown_game with the ids of the open games in its

@@ -89,6 +89,12 @@ func (d *Door) join(c echo.Context) error {
 	if err != nil {
 		return d.refuse(err)
 	}
+	return d.joinedReply(c, joined)
+}
+
+// joinedReply writes a join's answer: queued or seated with the bearer token, or a paid join's
+// payment_required with 402.
+func (d *Door) joinedReply(c echo.Context, joined Joined) error {
 	switch m := joined.First.(type) {
 	case wire.Queued:
 		m.Token = joined.Conn
@@ -96,22 +102,49 @@ func (d *Door) join(c echo.Context) error {
 	case wire.Seated:
 		m.Token = joined.Conn
 		return reply(c, m)
+	case wire.PaymentRequired:
+		b, err := wire.Encode(m)
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSONBlob(http.StatusPaymentRequired, b)
 	}
 	return reply(c, joined.First)
 }
 
 // paid is POST /v0/paid {payment_hash, payout_lnaddr, author_pubkey, nonce, sig} ("HTTP
-// fallback"): the body is read as the socket's paid message is (bad_request, bad_version), and,
-// paid tables not being open, a well-formed one is payments_disabled, as the socket's paid and
-// MCP's confirm_payment answer. Nothing is spent.
+// fallback"): the body is read as the socket's paid message is (bad_request, bad_version); the
+// signature is checked without spending the nonce (auth.Nonces.Check); the product takes the
+// stake (402 not_paid until the invoice is paid: send the same request again); the nonce is spent
+// once the seat is claimed, and the answer is queued with the bearer token. Without paid tables,
+// payments_disabled, nothing spent.
 func (d *Door) paid(c echo.Context) error {
 	if err := noTokenInQuery(c); err != nil {
 		return err
 	}
-	if _, err := body(c, wire.KindPaid, ""); err != nil {
+	in, err := body(c, wire.KindPaid, "")
+	if err != nil {
 		return err
 	}
-	return d.refuse(games.Errorf(CodePaymentsDisabled, "paid tables are not open on this server: there is no invoice to confirm; play the free tables"))
+	p := d.payer()
+	if p == nil {
+		return d.refuse(games.Errorf(CodePaymentsDisabled, "paid tables are not open on this server: there is no invoice to confirm; play the free tables"))
+	}
+	m := in.(*wire.Paid)
+	key, err := d.o.Nonces.Check(m.AuthorPubkey, m.Nonce, m.Sig)
+	if err != nil {
+		return d.refuse(err)
+	}
+	ctx, cancel := d.call(c.Request().Context())
+	defer cancel()
+	joined, err := p.Paid(ctx, PaidJoin{Key: key.String(), Via: ViaHTTP, PaymentHash: m.PaymentHash, Lnaddr: m.PayoutLnaddr})
+	if err != nil {
+		return d.refuse(err)
+	}
+	// The seat is claimed: the nonce is spent (a replay of this request is auth_failed).
+	_ = d.o.Nonces.Consume(m.Nonce)
+	return d.joinedReply(c, joined)
 }
 
 // noTokenInQuery refuses a request whose URL carries a token: tokens travel in the

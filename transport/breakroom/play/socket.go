@@ -43,6 +43,9 @@ type socket struct {
 	nonce  string             // the challenge it was given, discarded if it closes before joining
 	id     string             // the product's connection, set by a join it took
 	cancel context.CancelFunc // stops the pump
+	// paidJoin is the socket's paid join once answered payment_required: its paid message
+	// queues it.
+	paidJoin *PaidJoin
 }
 
 // Close codes of a socket the server ends (RFC 6455 §7.4.2: 4000–4999 are the application's).
@@ -171,6 +174,10 @@ func (s *socket) Text(c *ws.Conn, msg []byte) {
 		s.join(ctx, c, j, id)
 		return
 	}
+	if p, ok := in.(*wire.Paid); ok && id == "" {
+		s.paid(ctx, c, p)
+		return
+	}
 	if id == "" {
 		s.send(c, wire.ErrorOf(CodeNotJoined, "send a signed join first (the challenge's nonce, signed with your key)", matchOf(in)))
 		return
@@ -195,8 +202,38 @@ func (s *socket) Text(c *ws.Conn, msg []byte) {
 		}
 		s.send(c, fr)
 	case *wire.Paid:
-		s.send(c, wire.ErrorOf(CodePaymentsDisabled, "paid tables are not open on this server", ""))
+		if s.d.payer() == nil {
+			s.send(c, wire.ErrorOf(CodePaymentsDisabled, "paid tables are not open on this server", ""))
+			return
+		}
+		s.send(c, wire.ErrorOf(CodeAlreadyJoined, "this socket is queued or seated already; a paid message answers a payment_required", ""))
 	}
+}
+
+// paid handles the socket's paid message: the socket's paid join (its payment_required) is the
+// identity; the product takes the stake and the socket is queued as a join's would be. Without a
+// paid join first: not_joined; without paid tables: payments_disabled.
+func (s *socket) paid(ctx context.Context, c *ws.Conn, m *wire.Paid) {
+	s.mu.Lock()
+	pj := s.paidJoin
+	s.mu.Unlock()
+	if pj == nil {
+		s.send(c, wire.ErrorOf(CodeNotJoined, "send a signed join with stake_sats first: paid answers its payment_required", ""))
+		return
+	}
+	p := s.d.payer()
+	req := *pj
+	req.PaymentHash, req.Lnaddr = m.PaymentHash, m.PayoutLnaddr
+	joined, err := p.Paid(ctx, req)
+	if err != nil {
+		s.refuse(c, err, "")
+		return
+	}
+	pctx, cancel := context.WithCancel(context.Background())
+	s.mu.Lock()
+	s.id, s.cancel = joined.Conn, cancel
+	s.mu.Unlock()
+	go s.pump(pctx, c, joined.Conn)
 }
 
 // matchOf is the match an inbound message names ("" for none).
@@ -229,7 +266,15 @@ func (s *socket) join(ctx context.Context, c *ws.Conn, j *wire.Join, id string) 
 	jn, err := s.d.verifyJoin(j, ViaWebSocket)
 	if err == nil {
 		var joined Joined
-		if joined, err = s.d.o.Backend.Join(ctx, jn); err == nil {
+		if joined, err = s.d.o.Backend.Join(ctx, jn); err == nil && joined.Conn == "" {
+			// A paid join: payment_required, and the socket waits for its paid.
+			s.mu.Lock()
+			s.paidJoin = &PaidJoin{Key: jn.Key, Name: jn.Name, Spoilers: jn.Spoilers, Via: ViaWebSocket}
+			s.mu.Unlock()
+			s.send(c, joined.First)
+			return
+		}
+		if err == nil {
 			pctx, cancel := context.WithCancel(context.Background())
 			s.mu.Lock()
 			s.id, s.cancel = joined.Conn, cancel
