@@ -177,7 +177,7 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		// /healthz reports the node anchors go to (the embedded devchain's loopback port
 		// too): `arena anchor-check URL` reads it when no --node is given.
 		ChainNode: ch.addr,
-		Cluster:   clusterHealth(member),
+		Cluster:   clusterHealth(member, reg),
 		Health: func(ctx context.Context) error {
 			_, err := rt.Tables(ctx) // reads the database: a closed or broken file fails here
 			return err
@@ -228,7 +228,7 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		return err
 	}
 	if member != nil { // walk-ins owned by other members are forwarded there (cluster_door.go)
-		doors := newClusterDoors(member, router, dot.arena, log)
+		doors := newClusterDoors(member, router, dot.arena, reg, log)
 		if err := member.Serve(doors.serve()); err != nil {
 			return err
 		}
