@@ -110,7 +110,9 @@ func TestGalleryPageInBrowser(t *testing.T) {
 	gWait(t, ctx, "every stored event", fmt.Sprintf("window.galleryEvents === %d && document.querySelectorAll('.card.match').length === 6", appended))
 
 	card := func(p *feedtest.Played) string { return "#match-" + p.Script.MatchID }
-	count := func(sel string) int { return gEval[int](t, ctx, fmt.Sprintf("document.querySelectorAll(%q).length", sel)) }
+	count := func(sel string) int {
+		return gEval[int](t, ctx, fmt.Sprintf("document.querySelectorAll(%q).length", sel))
+	}
 	text := func(sel string) string {
 		return gEval[string](t, ctx, fmt.Sprintf("(document.querySelector(%q) || {textContent: '<none>'}).textContent", sel))
 	}
