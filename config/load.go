@@ -183,6 +183,7 @@ var settings = []setting{
 	{"warden-elite-min-matches", "ARENA_WARDEN_ELITE_MIN_MATCHES", "Warden Standing: the settled matches ELITE needs at least (default 1)", whole(func(c *Config) *int64 { return &c.Warden.Standing.EliteMinMatches })},
 	{"warden-price-global", "ARENA_WARDEN_PRICE_GLOBAL", "Warden: a global metered read's price, atomic units (default 1: $0.000001)", whole(func(c *Config) *uint64 { return &c.Warden.Prices.Global })},
 	{"warden-price-match", "ARENA_WARDEN_PRICE_MATCH", "Warden: the price of a metered read of a match the caller plays, atomic units, above the global price (default 10: $0.00001)", whole(func(c *Config) *uint64 { return &c.Warden.Prices.Match })},
+	{"warden-gateway-wallet", "ARENA_WARDEN_GATEWAY_WALLET", "Warden: Circle's GatewayWallet contract metered reads are signed to, 0x + 40 hex (default Arc Testnet's 0x0077777d7EBA4688BDeF3E311b846F25870A19B9)", str(func(c *Config) *string { return &c.Warden.GatewayWallet })},
 	{"market-hosts", "ARENA_MARKET_HOSTS", "Game Master market site's Host names, comma-separated (default market.localhost)", hosts(func(c *Config) *[]string { return &c.Market.Site.Hosts })},
 	{"market-addr", "ARENA_MARKET_ADDR", "Game Master market site's own listen address HOST:PORT (default none)", str(func(c *Config) *string { return &c.Market.Site.Addr })},
 	{"market-game-id", "ARENA_MARKET_GAME_ID", "Game Master market: the Standing's gameId (default arena-market)", str(func(c *Config) *string { return &c.Market.GameID })},

@@ -23,6 +23,10 @@ type Warden struct {
 	StakesAllowed []uint64       `json:"stakes_allowed"`
 	Standing      WardenStanding `json:"standing"`
 	Prices        WardenPrices   `json:"prices"`
+	// GatewayWallet is Circle's GatewayWallet contract the metered reads are signed to (§10.1
+	// arc-gateway: the GatewayWalletBatched domain's verifying contract); default Arc
+	// Testnet's.
+	GatewayWallet string `json:"gateway_wallet"`
 }
 
 // WardenEVM is the stake rail (§10.6 selfsettle): an EIP-3009 token on an EVM chain reached over
