@@ -20,7 +20,8 @@ import (
 // step_extended: the deadline has not passed), B commits COOPERATE, and the match finishes and
 // settles by §2.2 (BETRAYAL: A gross 1 300 000, net +300 000, win; B gross 300 000, net −700 000,
 // loss; house 400 000): its payouts are queued and the bank balances (stakes in = paid out +
-// house) with the two stakes on payTo.
+// house) with the two stakes on payTo. No wallet key is given, so the payouts wait in their
+// queue (wardenpay's tests pay them): the match stays SETTLING.
 func TestWardenPlaySurvivesKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs geth --dev and kills the binary mid-match")

@@ -207,11 +207,12 @@ func legalMoves(v aw.View) []any {
 	return out
 }
 
-// played reports whether match m's play has begun (the public view then carries it).
+// played reports whether match m was played (LIVE and after; the public view then carries its
+// play). A canceled, expired or refunded match never was.
 func played(m Match) bool {
 	switch m.Status {
-	case StatusOpen, StatusStaking, "":
-		return false
+	case aw.StatusLive, aw.StatusFinished, aw.StatusSettling, aw.StatusFailed, "SETTLED":
+		return true
 	}
-	return true
+	return false
 }
