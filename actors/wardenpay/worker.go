@@ -295,14 +295,17 @@ func (w *Worker) check(ctx context.Context, j Job) error {
 		}
 		return w.putJob(j, JobSigned)
 	}
-	// No receipt: pending at the node, or dropped.
+	// No receipt: pending at the node (perhaps stuck below the base fee), or dropped.
 	cur, err := parseHash32(j.Tx)
 	if err != nil {
 		return err
 	}
 	known, err := w.o.Client.HasTransaction(ctx, cur)
-	if err != nil || known {
+	if err != nil {
 		return err
+	}
+	if known {
+		return w.replaceIfStuck(ctx, j)
 	}
 	err = w.send(ctx, j)
 	if err == nil {
@@ -329,19 +332,60 @@ func (w *Worker) check(ctx context.Context, j Job) error {
 		j.Status, j.Tx, j.Raw, j.Hashes, j.Nonce = JobQueued, "", "", nil, 0
 		return w.putJob(j, JobSigned)
 	}
-	// Dropped and refused as it is (its fees are too low now): signed again at its nonce.
-	to, _ := x402.ParseAddress(j.To)
-	tx, serr := w.o.Wallet.TokenTransfer(ctx, w.o.Client, w.o.Token, to, new(big.Int).SetUint64(j.Amount), j.Nonce)
-	if serr != nil {
-		return fmt.Errorf("re-broadcast refused (%v); replacing: %w", err, serr)
+	// Dropped, and refused as it is: signed again at its nonce with fresh fees.
+	w.o.Log.Warn("wardenpay: the node dropped the transaction and refuses it again", "match", j.Match, "seat", j.Seat, "err", err)
+	return w.replace(ctx, j)
+}
+
+// replaceIfStuck replaces j's pending transaction when its fee cap is below the latest base
+// fee (it cannot be mined until fees fall).
+func (w *Worker) replaceIfStuck(ctx context.Context, j Job) error {
+	raw, _ := parseHex(j.Raw)
+	old, err := evm.DecodeDynamicFeeTx(raw)
+	if err != nil {
+		return fmt.Errorf("stored transaction: %w", err)
 	}
+	fees, err := w.o.Client.SuggestFees(ctx)
+	if err != nil {
+		return err
+	}
+	if old.GasFeeCap.Cmp(fees.BaseFee) >= 0 {
+		return nil // pending, minable: wait for its receipt
+	}
+	w.o.Log.Warn("wardenpay: the transaction is stuck below the base fee", "match", j.Match, "seat", j.Seat, "fee_cap", old.GasFeeCap, "base_fee", fees.BaseFee)
+	return w.replace(ctx, j)
+}
+
+// replace signs j's transfer again at its nonce, the same call and gas, with the node's fees or
+// a tenth more than the old ones, whichever is higher (a node takes a replacement only with
+// both fees raised by at least a tenth), stores it beside the old hash, and sends it.
+func (w *Worker) replace(ctx context.Context, j Job) error {
+	raw, _ := parseHex(j.Raw)
+	old, err := evm.DecodeDynamicFeeTx(raw)
+	if err != nil {
+		return fmt.Errorf("stored transaction: %w", err)
+	}
+	fees, err := w.o.Client.SuggestFees(ctx)
+	if err != nil {
+		return err
+	}
+	bump := func(fresh, prev *big.Int) *big.Int {
+		b := new(big.Int).Add(new(big.Int).Div(new(big.Int).Mul(prev, big.NewInt(11)), big.NewInt(10)), big.NewInt(1))
+		if fresh.Cmp(b) > 0 {
+			return fresh
+		}
+		return b
+	}
+	tx := &evm.DynamicFeeTx{Nonce: old.Nonce, GasTipCap: bump(fees.TipCap, old.GasTipCap), GasFeeCap: bump(fees.FeeCap, old.GasFeeCap),
+		Gas: old.Gas, To: old.To, Value: old.Value, Data: old.Data}
+	w.o.Wallet.Sign(tx)
 	h := tx.Hash()
 	j.Tx, j.Raw = lowerHex(h[:]), lowerHex(tx.Raw())
 	j.Hashes = append(j.Hashes, j.Tx)
 	if err := w.putJob(j, JobSigned); err != nil {
 		return err
 	}
-	w.o.Log.Warn("wardenpay: dropped transaction replaced at its nonce", "match", j.Match, "seat", j.Seat, "nonce", j.Nonce, "tx", j.Tx)
+	w.o.Log.Warn("wardenpay: transaction replaced at its nonce", "match", j.Match, "seat", j.Seat, "nonce", j.Nonce, "tx", j.Tx)
 	return w.send(ctx, j)
 }
 
