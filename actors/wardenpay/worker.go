@@ -13,6 +13,7 @@ import (
 
 	"arena/chain/evm"
 	"arena/chain/x402"
+	"arena/games/warden/feed"
 	"arena/storage"
 )
 
@@ -34,6 +35,9 @@ type Options struct {
 	Poll time.Duration
 	Now  func() time.Time
 	Log  *slog.Logger
+	// EliteWinRatePct and EliteMinMatches are Standing's ELITE bar (§13.1, 0 takes 60 and 1)
+	// for the standing_after of match_settled.
+	EliteWinRatePct, EliteMinMatches int64
 	// OnSettled, when set, is called after a match's SETTLED write with the rows as written
 	// (the Gallery's match_settled, §11).
 	OnSettled func(match string, rows []storage.WardenRow)
@@ -228,7 +232,10 @@ func (w *Worker) sign(ctx context.Context, j Job) (Job, error) {
 		if err := t.Put(walletKey(w.o.Wallet.Address), next+1); err != nil {
 			return err
 		}
-		return t.Put(jobKey(j.Match, j.Seat), j)
+		if err := t.Put(jobKey(j.Match, j.Seat), j); err != nil {
+			return err
+		}
+		return w.publish(t, j.Match, sentEvent(j))
 	})
 	return j, err
 }
@@ -277,7 +284,11 @@ func (w *Worker) check(ctx context.Context, j Job) error {
 		}
 		if r.Success {
 			j.Status, j.Tx = JobConfirmed, h
-			if err := w.putJob(j, JobSigned); err != nil {
+			var ev []func(feed.Head) feed.Event
+			if j.Kind == KindPayout {
+				ev = append(ev, feed.Payout{Seat: j.Seat, Amount: int64(j.Amount), Tx: h}.Confirmed)
+			}
+			if err := w.putJob(j, JobSigned, ev...); err != nil {
 				return err
 			}
 			w.o.Log.Info("wardenpay: confirmed", "match", j.Match, "seat", j.Seat, "kind", j.Kind, "amount", j.Amount, "tx", h)
@@ -382,15 +393,16 @@ func (w *Worker) replace(ctx context.Context, j Job) error {
 	h := tx.Hash()
 	j.Tx, j.Raw = lowerHex(h[:]), lowerHex(tx.Raw())
 	j.Hashes = append(j.Hashes, j.Tx)
-	if err := w.putJob(j, JobSigned); err != nil {
+	if err := w.putJob(j, JobSigned, sentEvent(j)); err != nil {
 		return err
 	}
 	w.o.Log.Warn("wardenpay: transaction replaced at its nonce", "match", j.Match, "seat", j.Seat, "nonce", j.Nonce, "tx", j.Tx)
 	return w.send(ctx, j)
 }
 
-// putJob writes j if the stored job is still in status from.
-func (w *Worker) putJob(j Job, from string) error {
+// putJob writes j if the stored job is still in status from, with the Gallery event ev makes
+// (none when nil) in the same transaction.
+func (w *Worker) putJob(j Job, from string, ev ...func(feed.Head) feed.Event) error {
 	return w.o.Store.WardenUpdate(func(t storage.WardenTx) error {
 		var cur Job
 		found, err := t.Get(jobKey(j.Match, j.Seat), &cur)
@@ -400,7 +412,15 @@ func (w *Worker) putJob(j Job, from string) error {
 		if !found || cur.Status != from {
 			return fmt.Errorf("job %s/%s is %q, not %s", j.Match, j.Seat, cur.Status, from)
 		}
-		return t.Put(jobKey(j.Match, j.Seat), j)
+		if err := t.Put(jobKey(j.Match, j.Seat), j); err != nil {
+			return err
+		}
+		for _, e := range ev {
+			if err := w.publish(t, j.Match, e); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -471,6 +491,13 @@ func (w *Worker) settle(match string) error {
 			return err
 		}
 		if err := setMatchStatus(t, match, StatusSettled); err != nil {
+			return err
+		}
+		ev, err := w.settledEvent(t, out)
+		if err != nil {
+			return err
+		}
+		if err := w.publish(t, match, ev); err != nil {
 			return err
 		}
 		written = out

@@ -3,6 +3,7 @@ package wardenpay
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"math/big"
 	"strings"
@@ -104,6 +105,19 @@ func TestWorkerPaysOutAndSettles(t *testing.T) {
 	b := r.audit(0x41, 0x42)
 	if b.StakesIn != 2*stakeS || b.PaidOut != 1_729_750 || b.House != 270_250 || b.Refunded != 0 {
 		t.Fatalf("books %+v", b)
+	}
+	// The Gallery saw each payout sent and confirmed, then match_settled last, with the rows,
+	// the Ledger head and both standings after the match.
+	types, data := r.events(m)
+	if count(types, "payout_sent") != 2 || count(types, "payout_confirmed") != 2 || types[len(types)-1] != "match_settled" {
+		t.Fatalf("events %v", types)
+	}
+	settled := data["match_settled"]
+	if rowsSeq, _ := json.Marshal(settled["ledger_rows"]); string(rowsSeq) != "[1,2]" || settled["ledger_head"].(map[string]any)["row_hash"] != rows[1].RowHash {
+		t.Fatalf("match_settled %v", settled)
+	}
+	if sb := settled["standing_after"].(map[string]any)["B"].(map[string]any); sb["tier"] != "ELITE" || sb["matches"] != 1.0 || sb["net_total"] != 4750.0 || sb["win_rate_bps"] != 10000.0 {
+		t.Fatalf("B's standing after %v", sb)
 	}
 	// More passes change nothing: nothing is paid twice.
 	r.pass()
