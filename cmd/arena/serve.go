@@ -222,6 +222,11 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if err != nil {
 		return err
 	}
+	stopPay, err := startWardenPay(ctx, cfg, store, wdDoors, log)
+	if err != nil {
+		return err
+	}
+	defer stopPay()
 	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors,
 		warden.Site{Doors: wdDoors, Reads: wardenReads(cfg, store, bracket), Gallery: &warden.Gallery{Store: store, Drain: drain},
 			MCP: wardenMCP(cfg, store, bracket, wdOrigin, log)}, g)
