@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -243,6 +244,10 @@ func TestMCPMeteredReads(t *testing.T) {
 			return r.payment(a.key, 10, x, nil)
 		}()},
 		{"unknown version", "invalid_x402_version", "10", map[string]any{"x402Version": 3}},
+		{"x402 v1 (Arc has no v1 name)", x402.CodeInvalidScheme, "10", func() map[string]any {
+			v2 := r.pay(a, 10, 19)
+			return map[string]any{"x402Version": 1, "scheme": "exact", "network": "base-sepolia", "payload": v2["payload"]}
+		}()},
 	}
 	for _, cs := range cases {
 		refusedWith(t, cs.name, r.callTool("warden_state", args, cs.payment), cs.code, cs.amount)
@@ -355,5 +360,106 @@ func TestGatewayBatching(t *testing.T) {
 	batches, _ = r.gw.Batches(r.payTo, time.Unix(r.clock.Load(), 0))
 	if batches[0].Status != TransferCompleted || batches[1].Status != TransferCompleted {
 		t.Errorf("after two windows: %+v", batches)
+	}
+	// A Standing read over MCP is the profile's standing member.
+	res := r.callTool("warden_standing", map[string]any{"contender_id": strings.ToLower(a.wallet.String())}, r.pay(a, 1, 20))
+	if res.IsError || res.Structured["contender_id"] != a.wallet.String() || res.Structured["tier"] != "UNPROVEN" || res.Structured["matches"] != 0.0 {
+		t.Errorf("warden_standing: %+v", res.Structured)
+	}
+}
+
+// The free tools (§8.2) are the REST doors called in process: a challenge, registration with
+// its EIP-191 signature, opening and joining a match, queueing; each refusal is the door's code;
+// arguments are decoded strictly (an unknown member is bad_request); warden_pricing and GET
+// /v1/warden/pricing give the tiers and the read rail. None of them is charged.
+func TestMCPFreeTools(t *testing.T) {
+	r := newMCPRig(t, 10)
+	ch := r.callTool("warden_challenge", map[string]any{}, nil)
+	if ch.IsError || len(ch.Structured["challenge"].(string)) != 64 {
+		t.Fatalf("challenge: %+v", ch.Structured)
+	}
+	key, wallet := evmtest.Key(0x91)
+	text := RegistrationText(wallet.String(), "diplomat", ch.Structured["challenge"].(string))
+	reg := r.callTool("warden_register", map[string]any{"wallet": wallet.String(), "temperament": "diplomat", "name": "Dee",
+		"challenge": ch.Structured["challenge"], "signature": fmt.Sprintf("0x%x", evmtest.Sign(key, PersonalDigest(text)))}, nil)
+	if reg.IsError || reg.Structured["contender_id"] != wallet.String() {
+		t.Fatalf("register: %+v", reg.Structured)
+	}
+	again := r.callTool("warden_register", map[string]any{"wallet": wallet.String(), "temperament": "diplomat",
+		"challenge": ch.Structured["challenge"], "signature": fmt.Sprintf("0x%x", evmtest.Sign(key, PersonalDigest(text)))}, nil)
+	if !again.IsError || again.Structured["error"] != "challenge_expired" {
+		t.Errorf("the challenge again: %+v", again.Structured)
+	}
+	tok := reg.Structured["token"].(string)
+	other := r.register(0x92, "mirror")
+	open := r.callTool("warden_open_match", map[string]any{"token": tok, "game": "warden.dilemma", "stake": testStake}, nil)
+	if open.IsError || open.Structured["seat"] != "A" {
+		t.Fatalf("open: %+v", open.Structured)
+	}
+	join := r.callTool("warden_join_match", map[string]any{"token": other.token, "match_id": open.Structured["match_id"]}, nil)
+	if join.IsError || join.Structured["seat"] != "B" {
+		t.Fatalf("join: %+v", join.Structured)
+	}
+	if q := r.callTool("warden_queue", map[string]any{"token": other.token, "game": "warden.dilemma", "stake": testStake}, nil); !q.IsError || q.Structured["error"] != "too_many_matches" {
+		t.Errorf("queue while staking: %+v", q.Structured)
+	}
+	if bad := r.callTool("warden_open_match", map[string]any{"token": tok, "game": "warden.dilemma", "stake": testStake, "extra": 1}, nil); !bad.IsError || bad.Structured["error"] != "bad_request" {
+		t.Errorf("an unknown argument: %+v", bad.Structured)
+	}
+	if bad := r.callTool("warden_act", map[string]any{"token": tok, "match_id": "wm_1", "round": 1, "action": "commit", "args": map[string]any{}}, nil); !bad.IsError || bad.Structured["error"] != "bad_request" {
+		t.Errorf("act on a malformed id: %+v", bad.Structured)
+	}
+	p := r.callTool("warden_pricing", map[string]any{}, nil)
+	same(t, "pricing", p.Structured, fmt.Sprintf(`{"v":1,"x402_versions":[1,2],"tiers":{"free":0,"global":1,"match":10},
+		"read_rail":{"kind":"gateway","network":"eip155:5042002","asset":"0x3600000000000000000000000000000000000000","pay_to":%q,
+		"gateway_contract":"0x0077777d7EBA4688BDeF3E311b846F25870A19B9","max_timeout_seconds":604900,"min_validity_seconds":604800}}`, r.payTo))
+	if got := r.do("GET", "/v1/warden/pricing", "", nil, nil); got.status != 200 || !reflect.DeepEqual(got.body, p.Structured) {
+		t.Errorf("GET /pricing: %d %v", got.status, got.body)
+	}
+	if n := len(r.records()); n != 0 {
+		t.Errorf("free tools wrote %d payment records", n)
+	}
+}
+
+// A crash between the nonce claim and Gateway's settle leaves the read's record settling and
+// nothing charged (the local Gateway's book counts settled records only); the same payment
+// sent again resumes it: settled once, served, the balance debited once; sent a third time it
+// answers the same settlement and debits nothing more.
+func TestReadPaymentResumesAfterCrash(t *testing.T) {
+	r := newMCPRig(t, 50)
+	a := r.register(0xa1, "gambler")
+	pay := r.pay(a, 1, 7)
+	raw, _ := json.Marshal(pay) // what the door reads back from mcp-go's decoded _meta
+	p, err := x402.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := Read{Tool: "warden_leaderboard", Tier: TierGlobal}
+	v, err := r.meter.Challenge(read).Verify(p, r.clock.Load())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What Pay wrote before the crash: the claim and its settling record, nothing more.
+	crashed := storage.WardenPayment{ID: "wp_00000000000000c1", Resource: read.Resource(), Payer: a.wallet.String(), Amount: 1,
+		Network: "eip155:5042002", Key: v.Key.String(), Version: 2, Payload: raw, Status: storage.WardenPaySettling, Created: r.clock.Load()}
+	if _, claimed, err := r.store.ClaimWardenPayment(v.Key, crashed); err != nil || !claimed {
+		t.Fatalf("claim: %v %v", claimed, err)
+	}
+	if bal, _ := r.gw.Balance(a.wallet.String()); bal != 50 {
+		t.Fatalf("a settling record charged: balance %d", bal)
+	}
+	for i := range 2 {
+		res := r.callTool("warden_leaderboard", map[string]any{}, pay)
+		resp, _ := res.Meta[MetaPaymentResponse].(map[string]any)
+		if res.IsError || resp["transaction"] != TransferID(v.Key.String()) {
+			t.Fatalf("send %d: %+v", i+2, res)
+		}
+		recs := r.records()
+		if len(recs) != 1 || recs[0].ID != crashed.ID || recs[0].Status != storage.WardenPaySettled {
+			t.Fatalf("send %d: records %+v", i+2, recs)
+		}
+		if bal, _ := r.gw.Balance(a.wallet.String()); bal != 49 {
+			t.Fatalf("send %d: balance %d, want 49", i+2, bal)
+		}
 	}
 }
