@@ -2,7 +2,9 @@ package config
 
 import (
 	"net/url"
+	"strings"
 
+	"arena/chain/evm"
 	"arena/chain/x402"
 )
 
@@ -21,6 +23,10 @@ type Warden struct {
 	StakesAllowed []uint64       `json:"stakes_allowed"`
 	Standing      WardenStanding `json:"standing"`
 	Prices        WardenPrices   `json:"prices"`
+	// GatewayWallet is Circle's GatewayWallet contract the metered reads are signed to (§10.1
+	// arc-gateway: the GatewayWalletBatched domain's verifying contract); default Arc
+	// Testnet's.
+	GatewayWallet string `json:"gateway_wallet"`
 }
 
 // WardenEVM is the stake rail (§10.6 selfsettle): an EIP-3009 token on an EVM chain reached over
@@ -41,6 +47,34 @@ type WardenEVM struct {
 	// Relayer sends the transfers and pays their gas; PayTo receives the stakes.
 	Relayer string `json:"relayer"`
 	PayTo   string `json:"pay_to"`
+	// WalletKey is the Warden wallet's secp256k1 key, 64 hex digits (an optional 0x): the
+	// escrow PayTo names, which signs every payout and refund (§11) and pays their gas. Give
+	// it in the environment (ARENA_WARDEN_EVM_WALLET_KEY) rather than a flag, which other
+	// users of the machine can read. "" takes DevWalletKey on a geth --dev chain (chain id
+	// 1337) whose PayTo is DevWalletKey's address; otherwise no wallet: payouts and refunds
+	// are queued durably and wait for one.
+	WalletKey string `json:"wallet_key"`
+}
+
+// DevWalletKey is the Warden wallet's key when none is configured on a geth --dev chain
+// (chain id 1337) paying stakes to its address, 0x9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F:
+// 32 bytes of 0x46, the account chain/evm/evmtest's dev genesis funds. Public: never for a
+// chain with real money.
+const DevWalletKey = "4646464646464646464646464646464646464646464646464646464646464646"
+
+// DevWalletAddress is DevWalletKey's address.
+const DevWalletAddress = "0x9d8A62f656a8d1615C1294fd71e9CFb3E4855A4F"
+
+// Wallet is the wallet key payouts are signed with: WalletKey, or DevWalletKey on chain 1337
+// when PayTo is its address (dev true), or "" when there is none.
+func (e WardenEVM) Wallet() (key string, dev bool) {
+	switch {
+	case e.WalletKey != "":
+		return e.WalletKey, false
+	case e.ChainID == 1337 && strings.EqualFold(e.PayTo, DevWalletAddress):
+		return DevWalletKey, true
+	}
+	return "", false
 }
 
 func defaultWarden() Warden {
@@ -63,6 +97,9 @@ func (w Warden) validate(bad func(field, format string, args ...any)) {
 		}
 	}
 	e := w.EVM
+	if !e.Enabled() && e.WalletKey != "" {
+		bad("warden.evm.wallet_key (--warden-evm-wallet-key, ARENA_WARDEN_EVM_WALLET_KEY)", "needs warden.evm.rpc_url (--warden-evm-rpc, ARENA_WARDEN_EVM_RPC)")
+	}
 	addrs := []struct{ field, v string }{
 		{"warden.evm.token (--warden-evm-token, ARENA_WARDEN_EVM_TOKEN)", e.Token},
 		{"warden.evm.relayer (--warden-evm-relayer, ARENA_WARDEN_EVM_RELAYER)", e.Relayer},
@@ -90,6 +127,16 @@ func (w Warden) validate(bad func(field, format string, args ...any)) {
 			bad(a.field, "is required with warden.evm.rpc_url")
 		} else if _, ok := x402.ParseAddress(a.v); !ok {
 			bad(a.field, "want 0x followed by 40 hex digits, got %q", a.v)
+		}
+	}
+	if e.WalletKey != "" {
+		const field = "warden.evm.wallet_key (--warden-evm-wallet-key, ARENA_WARDEN_EVM_WALLET_KEY)"
+		w, err := evm.ParseWalletKey(e.WalletKey, e.ChainID)
+		switch {
+		case err != nil:
+			bad(field, "%v", err) // never the key itself
+		case !strings.EqualFold(w.Address.String(), e.PayTo):
+			bad(field, "is the key of %s; warden.evm.pay_to is %s: the stakes' escrow pays the payouts, so they must be one account", w.Address, e.PayTo)
 		}
 	}
 	if e.TokenName == "" || e.TokenVersion == "" {

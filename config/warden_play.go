@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"arena/chain/x402"
 )
 
 // StakeMultiple is what every stake must be a multiple of, in atomic units (warden-games §17):
@@ -32,7 +34,11 @@ func defaultWardenPlay(w *Warden) {
 	w.StakesAllowed = []uint64{1_000_000, 5_000_000, 10_000_000}
 	w.Standing = WardenStanding{EliteWinRatePct: 60, EliteMinMatches: 1}
 	w.Prices = WardenPrices{Global: 1, Match: 10}
+	w.GatewayWallet = ArcGatewayWallet
 }
+
+// ArcGatewayWallet is Circle's GatewayWallet on Arc Testnet (warden-games §0).
+const ArcGatewayWallet = "0x0077777d7EBA4688BDeF3E311b846F25870A19B9"
 
 // validatePlay checks §17's stake list, Standing bar and prices.
 func (w Warden) validatePlay(bad func(field, format string, args ...any)) {
@@ -55,6 +61,9 @@ func (w Warden) validatePlay(bad func(field, format string, args ...any)) {
 	}
 	if n := w.Standing.EliteMinMatches; n < 1 {
 		bad("warden.standing.elite_min_matches (--warden-elite-min-matches, ARENA_WARDEN_ELITE_MIN_MATCHES)", "want at least 1 match, got %d", n)
+	}
+	if _, ok := x402.ParseAddress(w.GatewayWallet); !ok {
+		bad("warden.gateway_wallet (--warden-gateway-wallet, ARENA_WARDEN_GATEWAY_WALLET)", "want 0x followed by 40 hex digits, got %q", w.GatewayWallet)
 	}
 	p := w.Prices
 	switch {

@@ -45,6 +45,7 @@ func TestWardenPlaySettings(t *testing.T) {
 		{[]string{"--warden-price-global", "0"}, "warden.prices.global"},
 		{[]string{"--warden-price-match", "1"}, "warden.prices.match (--warden-price-match, ARENA_WARDEN_PRICE_MATCH): want more than the global price 1"},
 		{[]string{"--warden-price-match", "-5"}, "want a whole number"},
+		{[]string{"--warden-gateway-wallet", "0x12"}, "warden.gateway_wallet (--warden-gateway-wallet, ARENA_WARDEN_GATEWAY_WALLET): want 0x followed by 40 hex digits"},
 	} {
 		_, err := Load("serve", bad.args, env(nil), io.Discard)
 		if err == nil || !strings.Contains(err.Error(), bad.want) {

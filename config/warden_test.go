@@ -42,3 +42,54 @@ func TestWardenRail(t *testing.T) {
 		}
 	}
 }
+
+// The Warden's wallet key: the key of pay_to, from the environment; refused, naming the field
+// and never echoing the key, when it is not hex, not a key, or another account's; the public
+// dev key only on chain 1337 paying stakes to its address.
+func TestWardenWalletKey(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	const token, relayer = "0x1111111111111111111111111111111111111111", "0x2222222222222222222222222222222222222222"
+	rail := func(chain, payTo string) []string {
+		return []string{"--warden-evm-rpc", "http://127.0.0.1:8545", "--warden-evm-chain-id", chain, "--warden-evm-token", token,
+			"--warden-evm-relayer", relayer, "--warden-evm-pay-to", payTo}
+	}
+	const key7e = "7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e"
+	const other = "0x3333333333333333333333333333333333333333"
+	c, err := Load("serve", rail("5042002", DevWalletAddress), env(map[string]string{"ARENA_WARDEN_EVM_WALLET_KEY": "0x" + DevWalletKey}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, dev := c.Warden.EVM.Wallet(); k != "0x"+DevWalletKey || dev {
+		t.Errorf("configured key: %q dev %v", k, dev)
+	}
+	c, err = Load("serve", rail("1337", DevWalletAddress), env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, dev := c.Warden.EVM.Wallet(); k != DevWalletKey || !dev {
+		t.Errorf("geth --dev default: %q dev %v", k, dev)
+	}
+	for _, cs := range []struct{ chain, payTo string }{{"5042002", DevWalletAddress}, {"1337", other}} {
+		c, err = Load("serve", rail(cs.chain, cs.payTo), env(nil), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k, _ := c.Warden.EVM.Wallet(); k != "" {
+			t.Errorf("chain %s pay_to %s: key %q, want none", cs.chain, cs.payTo, k)
+		}
+	}
+	for _, bad := range []struct{ key, payTo, want string }{
+		{"zz", DevWalletAddress, "64 hex digits"},
+		{strings.Repeat("0", 64), DevWalletAddress, "1 … n−1"},
+		{strings.Repeat("f", 64), DevWalletAddress, "1 … n−1"},
+		{key7e, DevWalletAddress, "must be one account"},
+	} {
+		_, err := Load("serve", rail("1337", bad.payTo), env(map[string]string{"ARENA_WARDEN_EVM_WALLET_KEY": bad.key}), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "warden.evm.wallet_key") || !strings.Contains(err.Error(), bad.want) || strings.Contains(err.Error(), bad.key) && len(bad.key) > 8 {
+			t.Errorf("key %.8s…: %v, want %q", bad.key, err, bad.want)
+		}
+	}
+	if _, err := Load("serve", nil, env(map[string]string{"ARENA_WARDEN_EVM_WALLET_KEY": key7e}), io.Discard); err == nil || !strings.Contains(err.Error(), "needs warden.evm.rpc_url") {
+		t.Errorf("a key without a rail: %v", err)
+	}
+}

@@ -21,7 +21,8 @@ type Options struct {
 	Store  *storage.Store
 	Client *evm.Client
 	// Wallet is the Warden's wallet (warden-games §11): it holds the escrow (the stakes' payTo)
-	// and signs every payout and refund.
+	// and signs every payout and refund. Nil: no job is sent (they wait in the queue); the
+	// sweep and the SETTLED writes of matches that pay nothing still run.
 	Wallet *evm.Wallet
 	// Token is the stake token, whose transfer(to, amount) pays a job.
 	Token x402.Address
@@ -114,6 +115,9 @@ func (w *Worker) Pass(ctx context.Context) error {
 		errs = append(errs, err)
 	}
 	jobs, err := w.openJobs()
+	if w.o.Wallet == nil {
+		jobs = nil // no wallet: the jobs wait, durable, for one
+	}
 	if err != nil {
 		return errors.Join(append(errs, err)...)
 	}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"arena/actors/cluster"
 	"arena/transport/dotdotdot/walkin"
 )
@@ -49,6 +51,8 @@ const (
 	// walk-in's record (the body, the token in X-Walkin) moving to this member.
 	clusterPath = "/_cluster/"
 	adoptPath   = clusterPath + "adopt"
+	// figuresPath answers this member's figures (memberFigures JSON) for another's /healthz.
+	figuresPath = clusterPath + "figures"
 	// walkinQueue is the identity of the cluster's one walkin table queue (Member.Placed).
 	walkinQueue = "dotdotdot/walkin-queue"
 )
@@ -66,14 +70,15 @@ type clusterDoors struct {
 	m       *cluster.Member
 	next    http.Handler
 	walkins walkinMover
+	figures prometheus.Gatherer // this member's registry, for figuresPath (nil: 404)
 	log     *slog.Logger
 
 	mu     sync.Mutex
 	moving map[string]*sync.Mutex // token → held while the walk-in is being moved
 }
 
-func newClusterDoors(m *cluster.Member, next http.Handler, walkins walkinMover, log *slog.Logger) *clusterDoors {
-	return &clusterDoors{m: m, next: next, walkins: walkins, log: log, moving: map[string]*sync.Mutex{}}
+func newClusterDoors(m *cluster.Member, next http.Handler, walkins walkinMover, figures prometheus.Gatherer, log *slog.Logger) *clusterDoors {
+	return &clusterDoors{m: m, next: next, walkins: walkins, figures: figures, log: log, moving: map[string]*sync.Mutex{}}
 }
 
 // clusterDoor wraps next, the main listener's router, for member m: a walk-in registration is
@@ -317,8 +322,17 @@ func (d *clusterDoors) serve() func([]byte) []byte {
 		req.RemoteAddr = req.Header.Get(clientHeader)
 		req.Header.Del(clientHeader)
 		tok := req.Header.Get(walkin.Header)
-		if req.URL.Path == adoptPath {
+		switch req.URL.Path {
+		case adoptPath:
 			d.adopted(rec, req, tok)
+			return rec.bytes()
+		case figuresPath:
+			if d.figures == nil {
+				http.NotFound(rec, req)
+			} else {
+				rec.header.Set("Content-Type", "application/json")
+				json.NewEncoder(rec).Encode(figuresOf(d.figures))
+			}
 			return rec.bytes()
 		}
 		if tok == "" || !walkin.LooksLikeToken(tok) || d.m == nil {

@@ -228,6 +228,23 @@ func checkTranscript(t *testing.T, ctx context.Context, s *server, round string,
 	}
 }
 
+// healthFigures is what s's /healthz shows of every member, by remote address.
+func healthFigures(t *testing.T, s *server) map[string]memberView {
+	t.Helper()
+	r := s.call(t.Context(), "GET", "/healthz", "", nil)
+	var h struct {
+		Cluster clusterView `json:"cluster"`
+	}
+	if err := json.Unmarshal(r.raw, &h); err != nil || r.status != 200 {
+		t.Fatalf("/healthz %d %.300s", r.status, r.raw)
+	}
+	out := map[string]memberView{}
+	for _, m := range h.Cluster.Members {
+		out[m.Address] = m
+	}
+	return out
+}
+
 // Three `arena serve --cluster` processes on a real etcd, one data dir each, one walk-in
 // registered at each. After their Practice rounds at home, each joins the walkin table through
 // its own member: the cluster has one walkin queue, on the member the queue's identity places it
@@ -340,6 +357,20 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 		join(w)
 	}
 	said2, rounds2, _ := playAll(t, ctx, ws, 2, false)
+	// Every member's /healthz shows every member's own figures: q's (asked of it over the remote)
+	// count the two walkin rounds it opened and the first it finished.
+	for _, m := range ms {
+		hf := healthFigures(t, m.s)
+		for _, x := range ms {
+			v, ok := hf[x.address()]
+			if !ok || v.Figures == nil || v.Unreachable {
+				t.Fatalf("%s's /healthz shows %s as %+v", m.name, x.name, v)
+			}
+		}
+		if f := hf[q.address()].Figures; f.Tables["live"] < 1 || f.Tables["finished"] < 4 || f.RoundsStarted < 5 || f.RoundsFinished < 4 || f.Moves < 1 {
+			t.Fatalf("%s's /healthz shows the queue member's figures %+v", m.name, f)
+		}
+	}
 	home := register(others[1], "Home Walker")
 	if j := home.at.s.call(ctx, "POST", "/v1/walkin/join", home.tok, map[string]any{"table": "practice", "format": "short"}); j.status != 200 {
 		t.Fatalf("practice join at %s: %d %s", home.at.name, j.status, j.raw)
@@ -349,6 +380,12 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	q.s.cmd.Wait()
+	// Dead, q is shown unreachable (until the others drop it) or not at all, never with figures.
+	for _, m := range others {
+		if v, ok := healthFigures(t, m.s)[q.address()]; ok && (!v.Unreachable || v.Figures != nil) {
+			t.Fatalf("%s's /healthz shows the dead member as %+v", m.name, v)
+		}
+	}
 
 	homeSaid2, _, homeResult := playAll(t, ctx, []walker{home}, 0, false)
 	if homeResult[0] == nil {

@@ -177,7 +177,7 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		// /healthz reports the node anchors go to (the embedded devchain's loopback port
 		// too): `arena anchor-check URL` reads it when no --node is given.
 		ChainNode: ch.addr,
-		Cluster:   clusterHealth(member),
+		Cluster:   clusterHealth(member, reg),
 		Health: func(ctx context.Context) error {
 			_, err := rt.Tables(ctx) // reads the database: a closed or broken file fails here
 			return err
@@ -222,13 +222,19 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if err != nil {
 		return err
 	}
+	stopPay, err := startWardenPay(ctx, cfg, store, wdDoors, log)
+	if err != nil {
+		return err
+	}
+	defer stopPay()
 	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors,
-		warden.Site{Doors: wdDoors, Reads: wardenReads(cfg, store, bracket)}, g)
+		warden.Site{Doors: wdDoors, Reads: wardenReads(cfg, store, bracket), Gallery: &warden.Gallery{Store: store, Drain: drain},
+			MCP: wardenMCP(cfg, store, bracket, wdOrigin, log)}, g)
 	if err != nil {
 		return err
 	}
 	if member != nil { // walk-ins owned by other members are forwarded there (cluster_door.go)
-		doors := newClusterDoors(member, router, dot.arena, log)
+		doors := newClusterDoors(member, router, dot.arena, reg, log)
 		if err := member.Serve(doors.serve()); err != nil {
 			return err
 		}

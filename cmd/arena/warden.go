@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/actors/wardenpay"
 	"arena/chain/evm"
 	"arena/chain/x402"
 	"arena/config"
@@ -70,4 +71,42 @@ func wardenDoors(ctx context.Context, cfg config.Config, store *storage.Store, b
 	}
 	log.Info("warden: stake rail", "rpc", e.RPCURL, "chain_id", e.ChainID, "token", token.String(), "pay_to", payTo.String())
 	return d, nil
+}
+
+// startWardenPay starts the Warden's money out (actors/wardenpay, §11, §5.4) beside its doors:
+// one Worker goroutine that pays the queued payouts and refunds from the escrow wallet
+// (warden.evm.wallet_key, or the dev key on a geth --dev chain), writes SETTLED matches'
+// Ledger rows, cancels and refunds matches whose stake window closed and expires unjoined ones.
+// Its first pass resumes whatever a crash left (a signed job is sent again, the same bytes).
+// With no rail it starts nothing; with no wallet key the jobs wait in the queue and the log
+// says so. stop ends the Worker and waits for it (before the store closes).
+func startWardenPay(ctx context.Context, cfg config.Config, store *storage.Store, d *warden.Doors, log *slog.Logger) (stop func(), err error) {
+	e := cfg.Warden.EVM
+	if !e.Enabled() {
+		return func() {}, nil
+	}
+	log = log.With("component", "wardenpay")
+	o := wardenpay.Options{Store: store, Client: d.Token.Client, Token: d.Token.Address, Log: log}
+	switch key, dev := e.Wallet(); {
+	case key == "":
+		log.Warn("warden: no wallet key (warden.evm.wallet_key): payouts and refunds are queued and nothing is sent until one is configured", "pay_to", e.PayTo)
+	default:
+		w, err := evm.ParseWalletKey(key, e.ChainID)
+		if err != nil {
+			return nil, fmt.Errorf("serve: warden.evm.wallet_key: %w", err) // Validate checked it; never the key itself
+		}
+		o.Wallet = w
+		if dev {
+			log.Warn("warden: the wallet is the public geth --dev key (no warden.evm.wallet_key): never for real money", "wallet", w.Address.String())
+		}
+		log.Info("warden: payouts and refunds from the escrow wallet", "wallet", w.Address.String())
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	worker := wardenpay.New(o)
+	go func() {
+		defer close(done)
+		worker.Run(wctx)
+	}()
+	return func() { cancel(); <-done }, nil
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"log/slog"
+	"net/url"
 	"strings"
 
+	"arena/chain/x402"
 	"arena/config"
 	"arena/games"
 	"arena/games/warden/claims"
@@ -51,4 +54,50 @@ func requiredSteps(manifest []byte) int64 {
 		}
 	}
 	return n
+}
+
+// DevGatewayFaucet is the Gateway balance the local facilitator gives every payer (§10.7.2 dev
+// seeding: 10 USDC).
+const DevGatewayFaucet = 10_000_000
+
+// wardenMCP builds the Warden's metered MCP door (transport/warden MCP, §8): the Bracket's
+// Warden manifests and Game I's rules text; the private views from the stored match records
+// (StoredViews) until the match actor serves them; and, with a stake rail, the metered reads on
+// its chain, token and payTo through the local facilitator's Gateway simulation (§10.7.2) at
+// config's prices, resource URLs on origin's host. Without a rail the metered tools answer
+// facilitator_unavailable.
+func wardenMCP(cfg config.Config, store *storage.Store, bracket *games.Bracket, origin string, log *slog.Logger) *warden.MCP {
+	m := &warden.MCP{Store: store, Views: warden.StoredViews{Store: store}, Log: log.With("component", "warden_mcp"),
+		RulesText: func(game string) (string, bool) {
+			if game == claims.GameID {
+				return claims.RulesText, true
+			}
+			return "", false
+		}}
+	for _, man := range bracket.Manifests() {
+		if !strings.HasPrefix(man.ID, "warden.") {
+			continue
+		}
+		raw := json.RawMessage(claims.ManifestJSON)
+		if man.ID != claims.GameID {
+			raw, _ = json.Marshal(man)
+		}
+		m.Games = append(m.Games, raw)
+	}
+	e := cfg.Warden.EVM
+	if !e.Enabled() {
+		return m
+	}
+	// Validate has checked these parse.
+	token, _ := x402.ParseAddress(e.Token)
+	payTo, _ := x402.ParseAddress(e.PayTo)
+	gw, _ := x402.ParseAddress(cfg.Warden.GatewayWallet)
+	host := "warden.localhost"
+	if u, err := url.Parse(origin); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	m.Meter = &warden.Meter{Store: store, Rail: warden.ReadRail{ChainID: e.ChainID, Asset: token, PayTo: payTo, GatewayWallet: gw},
+		Gateway: &warden.LocalGateway{Store: store, Wallet: gw, Faucet: DevGatewayFaucet},
+		Global:  cfg.Warden.Prices.Global, Match: cfg.Warden.Prices.Match, Origin: "mcp://" + host}
+	return m
 }

@@ -102,6 +102,9 @@ type contender struct {
 	Wallet      string `json:"wallet"`
 	Temperament string `json:"temperament"`
 	Name        string `json:"name,omitempty"`
+	// StakeTimeouts counts the matches canceled because this Contender did not stake in the
+	// window (§5.4; raised by actors/wardenpay's sweep, kept across registrations).
+	StakeTimeouts int64 `json:"stake_timeouts,omitempty"`
 }
 
 type tokenRec struct {
@@ -245,7 +248,11 @@ func (d *Doors) register(c echo.Context) error {
 			if err := tx.Delete("challenge/" + in.Challenge); err != nil {
 				return err
 			}
-			if err := tx.Put("contender/"+id, contender{Wallet: id, Temperament: in.Temperament, Name: in.Name}); err != nil {
+			var old contender
+			if _, err := tx.Get("contender/"+id, &old); err != nil {
+				return err
+			}
+			if err := tx.Put("contender/"+id, contender{Wallet: id, Temperament: in.Temperament, Name: in.Name, StakeTimeouts: old.StakeTimeouts}); err != nil {
 				return err
 			}
 			if err := tx.Put("token/"+hashHex(token), tokenRec{Wallet: id, Expires: exp}); err != nil {

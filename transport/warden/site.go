@@ -91,12 +91,15 @@ func Shape(c echo.Context, status int, r *door.Refusal) error {
 var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Warden site as transport/httpapi builds it: where it is reached (Place, from config)
-// and what it serves: its Doors (nil: none, the global routes only), every other path answered
-// with the Warden's not_found error (404); its Ledger Reads (nil: none).
+// and what it serves: its Doors (nil: none, the global routes only), its Ledger Reads (nil: none),
+// its Gallery (nil: none) and its metered MCP door (nil: none), every other path answered with
+// the Warden's not_found error (404).
 type Site struct {
 	httpapi.Place
-	Doors *Doors
-	Reads *Reads
+	Doors   *Doors
+	Reads   *Reads
+	Gallery *Gallery
+	MCP     *MCP
 }
 
 // Name is "warden".
@@ -112,6 +115,12 @@ func (s Site) Mount(e *echo.Echo) error {
 	}
 	if s.Reads != nil {
 		s.Reads.mount(e)
+	}
+	if s.Gallery != nil {
+		s.Gallery.mount(e)
+	}
+	if s.MCP != nil {
+		return s.MCP.mount(e)
 	}
 	return nil
 }

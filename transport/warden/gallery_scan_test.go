@@ -1,0 +1,173 @@
+package warden
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"arena/games/warden/claims"
+	"arena/games/warden/dilemma"
+	"arena/games/warden/feed"
+	"arena/games/warden/feed/feedtest"
+	"arena/storage"
+)
+
+// playMatches plays n random matches on the pure engines (Game I and Game II alternately), with
+// the feed each publishes (feedtest).
+func playMatches(t *testing.T, seed uint64, n int) []*feedtest.Played {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 22))
+	var out []*feedtest.Played
+	for i := range n {
+		s := feedtest.Script{Game: []string{claims.GameID, dilemma.GameID}[i%2], MatchID: fmt.Sprintf("wm_%016x", r.Uint64()),
+			Stake: claims.StakeFactor * (1 + r.Int64N(50)), Public: r.Uint64(), Secret: r.Uint64(), Texts: r.Uint64(),
+			Ledger: uint64(2 * i)}
+		for j := range s.Seed {
+			s.Seed[j] = byte(r.IntN(256))
+		}
+		p, err := feedtest.Play(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// appendPlayed appends event i of p in its own transaction with the match's record, as the
+// Warden would write it with the state change.
+func (r *galleryRig) appendPlayed(p *feedtest.Played, i int) {
+	r.t.Helper()
+	s := p.Script
+	status := StatusLive
+	if i < 4 {
+		status = StatusStaking
+	}
+	m := Match{ID: s.MatchID, Game: s.Game, Stake: uint64(s.Stake), A: s.A.ContenderID, B: s.B.ContenderID, Status: status}
+	if err := r.store.WardenUpdate(func(tx storage.WardenTx) error {
+		if err := tx.Put("match/"+s.MatchID, m); err != nil {
+			return err
+		}
+		_, err := tx.AppendFeed(p.Feed[i])
+		return err
+	}); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// leaks is the first secret of p not yet public when its feed held n events (event n−1 the
+// newest) that text holds.
+func leaks(p *feedtest.Played, n int, text string) (feedtest.Secret, bool) {
+	for _, s := range p.Secrets {
+		if s.Until >= n && strings.Contains(text, s.Text) {
+			return s, true
+		}
+	}
+	return feedtest.Secret{}, false
+}
+
+// TestGallerySecrecyScanOverTheDoors: 24 random matches of both games, their events appended
+// interleaved as the Warden would; every event the global feed (?events=all) and each match feed
+// serve is the event stored, and none holds a secret of its match not yet public at that event
+// (a message's text before messages_published, the seed before match_finished, a salt before its
+// round's reveal); nor does the public match view, read after every event of two of them.
+func TestGallerySecrecyScanOverTheDoors(t *testing.T) {
+	r := newGalleryRig(t, &Gallery{LobbyEvery: -1, MaxPerClient: 64})
+	played := playMatches(t, 7, 24)
+	byID := map[string]*feedtest.Played{}
+	want := map[string][]feed.Envelope{}
+	total := 0
+	for _, p := range played {
+		byID[p.Script.MatchID] = p
+		envs, err := p.Envelopes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[p.Script.MatchID] = envs
+		total += len(envs)
+	}
+	all := r.open("/v1/warden/feed?events=all", "")
+	next := map[string]int{}
+	for appended := 0; appended < total; {
+		for k, p := range played {
+			id := p.Script.MatchID
+			i := next[id]
+			if i == len(p.Feed) {
+				continue
+			}
+			r.appendPlayed(p, i)
+			next[id], appended = i+1, appended+1
+			if k < 2 { // the public view, after each event
+				resp := r.get("/v1/warden/matches/"+id, "")
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					t.Fatalf("public view %s: %d %s", id, resp.StatusCode, b)
+				}
+				if s, bad := leaks(p, i+1, string(b)); bad {
+					t.Fatalf("public view of %s after %d events holds the %s %q: %s", id, i+1, s.What, s.Text, b)
+				}
+			}
+		}
+	}
+	// The global feed: every event in commit order under the global seq, each the stored one.
+	seen := map[string]int{}
+	for g := 1; g <= total; g++ {
+		msg := all.event()
+		e := envOf(t, msg)
+		i := seen[e.MatchID]
+		seen[e.MatchID]++
+		w := want[e.MatchID][i]
+		if msg.ID != int64(g) || e.Seq != uint64(g) || e.Type != w.Type || string(e.Data) != string(w.Data) || e.T != w.T {
+			t.Fatalf("global event %d: %+v, want %s event %d %+v", g, e, e.MatchID, i, w)
+		}
+		if s, bad := leaks(byID[e.MatchID], i+1, msg.Data); bad {
+			t.Fatalf("global event %d (%s %d, %s) holds the %s %q", g, e.MatchID, i, e.Type, s.What, s.Text)
+		}
+	}
+	// Each match's own feed: ids from 0, the stored events, then end.
+	for _, p := range played {
+		id := p.Script.MatchID
+		s := r.open("/v1/warden/matches/"+id+"/feed", "")
+		for i, w := range want[id] {
+			msg := s.event()
+			e := envOf(t, msg)
+			if msg.ID != int64(i) || e.Seq != uint64(i) || e.Type != w.Type || string(e.Data) != string(w.Data) {
+				t.Fatalf("%s event %d: %+v, want %+v", id, i, e, w)
+			}
+			if sec, bad := leaks(p, i+1, msg.Data); bad {
+				t.Fatalf("%s event %d (%s) holds the %s %q", id, i, e.Type, sec.What, sec.Text)
+			}
+		}
+		if end := s.event(); end.Event != "end" {
+			t.Fatalf("%s: after its events %+v", id, end)
+		}
+		s.resp.Body.Close()
+	}
+}
+
+// The scan is not vacuous: a match feed that did carry a message's text before its moment is
+// caught by the same check.
+func TestGallerySecrecyScanCatchesALeak(t *testing.T) {
+	p := playMatches(t, 8, 1)[0]
+	var msg feedtest.Secret
+	for _, s := range p.Secrets {
+		if s.What == "message" {
+			msg = s
+			break
+		}
+	}
+	if msg.Text == "" {
+		t.Fatal("the match sent no message")
+	}
+	leak, _ := json.Marshal(map[string]string{"text": msg.Text})
+	if _, bad := leaks(p, msg.Until, string(leak)); !bad {
+		t.Fatal("a message's text before messages_published was not caught")
+	}
+	if _, bad := leaks(p, msg.Until+1, string(leak)); bad {
+		t.Fatal("a message's text after messages_published was called a leak")
+	}
+}
