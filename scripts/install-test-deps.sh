@@ -3,8 +3,9 @@
 #   - `npm ci` in every test client folder that has a package-lock.json (the A2A JS SDK agent in
 #     transport/a2a/testagent, the Break Room agent in transport/breakroom/testagent, the Break
 #     Room MCP client in transport/breakroom/mcp/testclient, the market's A2A JS SDK client in
-#     transport/market/testclient, the Solidity compiler and viem in chain/evm/contracts, x402-fetch
-#     and @x402/fetch with viem in transport/warden/testclient, and any
+#     transport/market/testclient, the Solidity compiler and viem in chain/evm/contracts, x402-fetch,
+#     @x402/fetch, @circle-fin/x402-batching and the MCP TypeScript SDK with viem in
+#     transport/warden/testclient, and any
 #     other folder listed below as it lands), skipped when its
 #     node_modules already matches the lock;
 #   - Debian's chromium for the browser tests, when apt-get is there and chromium is not (set

@@ -12,6 +12,7 @@ import (
 	"arena/actors"
 	"arena/actors/breakroom"
 	"arena/actors/breakroom/cashier"
+	"arena/actors/cluster"
 	"arena/chain/lightning/devwallet"
 	"arena/config"
 	"arena/games"
@@ -60,6 +61,12 @@ type breakroomSide struct {
 	stats   *public.Stats     // the usage counters (doors makes them)
 	wallet  holdWallet        // the paid tables' wallet; nil: none (payments_disabled)
 	dev     *devwallet.Wallet // the development wallet when it is the wallet (its route is mounted)
+	member  *cluster.Member   // the cluster joined (nil: alone): /v0/live shows every member's figures
+}
+
+// ownLive is this member's own live figures (live.Backend), without the other members'.
+func (b *breakroomSide) ownLive() live.Backend {
+	return roomLive{room: b.room, reads: roomReads{room: b.room, catalog: b.catalog}}
 }
 
 // breakroomOrigin is the origin Break Room's links name: breakroom.public_url when set; else,
@@ -181,7 +188,11 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 	if err != nil {
 		return nil, err
 	}
-	lv, err := live.New(live.Options{Backend: roomLive{room: b.room, reads: roomReads{room: b.room, catalog: b.catalog}},
+	var lb live.Backend = b.ownLive()
+	if b.member != nil {
+		lb = clusterLive{local: lb, m: b.member}
+	}
+	lv, err := live.New(live.Options{Backend: lb,
 		Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain})
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"arena/actors/cluster"
+	"arena/transport/breakroom/live"
 	"arena/transport/dotdotdot/walkin"
 )
 
@@ -71,14 +72,15 @@ type clusterDoors struct {
 	next    http.Handler
 	walkins walkinMover
 	figures prometheus.Gatherer // this member's registry, for figuresPath (nil: 404)
+	live    live.Backend        // this member's own Break Room live figures, for livePath (nil: 404)
 	log     *slog.Logger
 
 	mu     sync.Mutex
 	moving map[string]*sync.Mutex // token → held while the walk-in is being moved
 }
 
-func newClusterDoors(m *cluster.Member, next http.Handler, walkins walkinMover, figures prometheus.Gatherer, log *slog.Logger) *clusterDoors {
-	return &clusterDoors{m: m, next: next, walkins: walkins, figures: figures, log: log, moving: map[string]*sync.Mutex{}}
+func newClusterDoors(m *cluster.Member, next http.Handler, walkins walkinMover, figures prometheus.Gatherer, lv live.Backend, log *slog.Logger) *clusterDoors {
+	return &clusterDoors{m: m, next: next, walkins: walkins, figures: figures, live: lv, log: log, moving: map[string]*sync.Mutex{}}
 }
 
 // clusterDoor wraps next, the main listener's router, for member m: a walk-in registration is
@@ -333,6 +335,19 @@ func (d *clusterDoors) serve() func([]byte) []byte {
 				rec.header.Set("Content-Type", "application/json")
 				json.NewEncoder(rec).Encode(figuresOf(d.figures))
 			}
+			return rec.bytes()
+		case livePath:
+			if d.live == nil {
+				http.NotFound(rec, req)
+				return rec.bytes()
+			}
+			f, err := d.live.Live(ctx)
+			if err != nil {
+				http.Error(rec, err.Error(), http.StatusServiceUnavailable)
+				return rec.bytes()
+			}
+			rec.header.Set("Content-Type", "application/json")
+			json.NewEncoder(rec).Encode(wireOf(f))
 			return rec.bytes()
 		}
 		if tok == "" || !walkin.LooksLikeToken(tok) || d.m == nil {

@@ -32,7 +32,7 @@ func TestClusterServeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := newClusterDoors(nil, echoHandler, nil, nil, slog.New(slog.DiscardHandler)).serve()(dump)
+	out := newClusterDoors(nil, echoHandler, nil, nil, nil, slog.New(slog.DiscardHandler)).serve()(dump)
 	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(out)), nil)
 	if err != nil {
 		t.Fatalf("answer %q: %v", out, err)
@@ -51,7 +51,7 @@ func FuzzClusterServe(f *testing.F) {
 	f.Add([]byte("POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"))
 	f.Add([]byte("garbage"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		out := newClusterDoors(nil, echoHandler, nil, nil, slog.New(slog.DiscardHandler)).serve()(in)
+		out := newClusterDoors(nil, echoHandler, nil, nil, nil, slog.New(slog.DiscardHandler)).serve()(in)
 		resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(out)), nil)
 		if err != nil {
 			t.Fatalf("answer to %q is not HTTP: %v (%q)", in, err, out)
@@ -66,7 +66,7 @@ func FuzzClusterServe(f *testing.F) {
 // the door, whatever it carries, and never reaches the router; a forwarded one with no desk to
 // import into is 404 too.
 func TestClusterPathsAreNotPublic(t *testing.T) {
-	d := newClusterDoors(nil, echoHandler, nil, nil, slog.New(slog.DiscardHandler))
+	d := newClusterDoors(nil, echoHandler, nil, nil, nil, slog.New(slog.DiscardHandler))
 	for _, p := range []string{adoptPath, "/_cluster/", "/_cluster/anything"} {
 		r := httptest.NewRequest("POST", p, bytes.NewReader([]byte(`{"name":"x"}`)))
 		r.Header.Set("X-Walkin", "w_"+strings.Repeat("A", 43))

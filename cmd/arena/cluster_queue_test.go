@@ -40,6 +40,11 @@ type walker struct {
 
 // wcall is one walk-in request to url, for goroutines: failures are returned, never fatal.
 func wcall(ctx context.Context, url, method, path, tok string, body any) (int, []byte, http.Header, error) {
+	return hcall(ctx, "", url, method, path, tok, body)
+}
+
+// hcall is wcall to the site of Host host ("" the main one: DOTDOTDOT).
+func hcall(ctx context.Context, host, url, method, path, tok string, body any) (int, []byte, http.Header, error) {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -54,6 +59,9 @@ func wcall(ctx context.Context, url, method, path, tok string, body any) (int, [
 	}
 	if tok != "" {
 		req.Header.Set("X-Walkin", tok)
+	}
+	if host != "" {
+		req.Host = host
 	}
 	r, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -270,6 +278,28 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 	awaitMembers(t, ms, addrs...)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
+	// Break Room's live figures are every member's: an agent queued at member 0 shows on member
+	// 1's /v0/live (waiting there, or playing once house seats joined it), member 1 having none of
+	// its own.
+	_, chRaw, _, err := hcall(ctx, "breakroom.localhost", ms[0].s.url, "GET", "/v0/challenge", "", nil)
+	var ch struct{ Nonce string }
+	if err != nil || json.Unmarshal(chRaw, &ch) != nil || ch.Nonce == "" {
+		t.Fatalf("challenge at member 0: %.200s %v", chRaw, err)
+	}
+	bk := newBrKey(41)
+	code, jRaw, _, err := hcall(ctx, "breakroom.localhost", ms[0].s.url, "POST", "/v0/join", "", map[string]any{"game": "dilemma", "author_pubkey": bk.pub,
+		"nonce": ch.Nonce, "sig": bk.sign(ch.Nonce), "agent_name": "Far Agent"})
+	if err != nil || code != 200 || !bytes.Contains(jRaw, []byte(`"queued"`)) {
+		t.Fatalf("Break Room join at member 0: %d %.200s %v", code, jRaw, err)
+	}
+	for _, m := range ms[1:] {
+		code, raw, _, err := hcall(ctx, "breakroom.localhost", m.s.url, "GET", "/v0/live", "", nil)
+		var lv struct{ Waiting, Playing int }
+		if err != nil || code != 200 || json.Unmarshal(raw, &lv) != nil || lv.Waiting+lv.Playing < 1 {
+			t.Fatalf("%s's /v0/live with an agent queued at member 0: %d %.300s %v", m.name, code, raw, err)
+		}
+	}
+
 	var q *member // the member holding the walkin queue
 	var others []*member
 	for _, m := range ms {

@@ -163,6 +163,7 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	}
 	if member != nil {
 		defer member.Leave() // before the actor tree stops (defers run last first)
+		br.member = member
 	}
 	if err := dot.attached(cfg, store, reg); err != nil {
 		return err
@@ -234,7 +235,7 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 		return err
 	}
 	if member != nil { // walk-ins owned by other members are forwarded there (cluster_door.go)
-		doors := newClusterDoors(member, router, dot.arena, reg, log)
+		doors := newClusterDoors(member, router, dot.arena, reg, br.ownLive(), log)
 		if err := member.Serve(doors.serve()); err != nil {
 			return err
 		}

@@ -195,6 +195,17 @@ func TestServeSites(t *testing.T) {
 		b["error"] != "facilitator_unavailable" || !strings.Contains(raw, "warden.evm.rpc_url") {
 		t.Fatalf("warden open with no rail: %d %s", st, raw)
 	}
+	// The Warden's Gallery: its page at /gallery and /, reading the feed; a match it has no
+	// record of has no feed.
+	for _, path := range []string{"/gallery", "/"} {
+		if st, _, raw := do(main, "warden.localhost"+port, "GET", path, ""); st != 200 || !strings.Contains(raw, "<title>The Gallery") ||
+			!strings.Contains(raw, `new EventSource("/v1/warden/feed?events=all")`) {
+			t.Fatalf("warden %s: %d %.200s", path, st, raw)
+		}
+	}
+	if st, b, raw := do(main, "warden.localhost"+port, "GET", "/v1/warden/matches/wm_0000000000000000/feed", ""); st != 404 || b["error"] != "unknown_match" {
+		t.Fatalf("warden feed of an unknown match: %d %s", st, raw)
+	}
 	// With an address of its own, the Break Room's links name that address, whatever the Host
 	// asked: a client that cannot send a Host header follows them.
 	ownWS := "ws" + strings.TrimPrefix(own["breakroom"], "http") + "/v0/play"

@@ -51,11 +51,56 @@ func (r *galleryRig) appendPlayed(p *feedtest.Played, i int) {
 		if err := tx.Put("match/"+s.MatchID, m); err != nil {
 			return err
 		}
+		if p.Feed[i].Type() == feed.TypeMatchSettled { // the Ledger rows in the same write (§12.2)
+			if _, err := tx.AppendWardenMatch(ledgerRows(r.t, p)); err != nil {
+				return err
+			}
+		}
 		_, err := tx.AppendFeed(p.Feed[i])
 		return err
 	}); err != nil {
 		r.t.Fatal(err)
 	}
+}
+
+// ledgerRows are p's two Ledger rows (§12.1) from its match_finished figures.
+func ledgerRows(t testing.TB, p *feedtest.Played) []storage.WardenRow {
+	envs, err := p.Envelopes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fin feed.MatchFinished
+	if err := json.Unmarshal(envs[p.Reveals["match_finished"]].Data, &fin); err != nil {
+		t.Fatal(err)
+	}
+	var started feed.MatchStarted
+	if err := json.Unmarshal(envs[4].Data, &started); err != nil {
+		t.Fatal(err)
+	}
+	s := p.Script
+	house := 2*s.Stake - fin.Seats.A.PaidOut - fin.Seats.B.PaidOut
+	rows := make([]storage.WardenRow, 2)
+	for i, seat := range []string{"A", "B"} {
+		me, them := s.A, s.B
+		sr := fin.Seats.A
+		share := house - house/2
+		if i == 1 {
+			me, them, sr, share = s.B, s.A, fin.Seats.B, house/2
+		}
+		var ref *string
+		if sr.PaidOut > 0 {
+			tx := "0x" + strings.Repeat("0", 63) + fmt.Sprint(i+1)
+			ref = &tx
+		}
+		rows[i] = storage.WardenRow{RowID: "wl_" + s.MatchID + "_" + seat, MatchID: s.MatchID, Game: s.Game,
+			RulesVersion: started.RulesVersion, Seat: seat, ContenderID: me.ContenderID, Name: me.Name,
+			Temperament: me.Temperament, OpponentID: them.ContenderID, OpponentTemperament: them.Temperament,
+			Stake: s.Stake, StakeRail: "dev-exact", StakeRef: "0x" + strings.Repeat("1", 64), GrossReturn: sr.GrossReturn,
+			Rake: sr.Rake, PaidOut: sr.PaidOut, PayoutRef: ref, Net: sr.Net, Result: sr.Result, HouseShare: share,
+			Stats: map[string]int64{}, StartedAt: envs[4].T, FinishedAt: envs[p.Reveals["match_finished"]].T,
+			SettledAt: envs[p.Reveals["match_finished"]].T, SeedHash: started.SeedHash, LogHash: fin.LogHash, Network: "eip155:1337"}
+	}
+	return rows
 }
 
 // leaks is the first secret of p not yet public when its feed held n events (event n−1 the
@@ -73,7 +118,9 @@ func leaks(p *feedtest.Played, n int, text string) (feedtest.Secret, bool) {
 // interleaved as the Warden would; every event the global feed (?events=all) and each match feed
 // serve is the event stored, and none holds a secret of its match not yet public at that event
 // (a message's text before messages_published, the seed before match_finished, a salt before its
-// round's reveal); nor does the public match view, read after every event of two of them.
+// round's reveal); nor does the public match view, read after every event of two of them, nor the
+// global reads (leaderboard, Ledger, its head, temperaments, a Contender's standing), read
+// every 40 events while the Ledger fills with each settled match's rows.
 func TestGallerySecrecyScanOverTheDoors(t *testing.T) {
 	r := newGalleryRig(t, &Gallery{LobbyEvery: -1, MaxPerClient: 64})
 	played := playMatches(t, 7, 24)
@@ -91,6 +138,7 @@ func TestGallerySecrecyScanOverTheDoors(t *testing.T) {
 	}
 	all := r.open("/v1/warden/feed?events=all", "")
 	next := map[string]int{}
+	reads := 0
 	for appended := 0; appended < total; {
 		for k, p := range played {
 			id := p.Script.MatchID
@@ -100,6 +148,23 @@ func TestGallerySecrecyScanOverTheDoors(t *testing.T) {
 			}
 			r.appendPlayed(p, i)
 			next[id], appended = i+1, appended+1
+			if appended%40 == 0 { // the global reads: no secret of any match not yet public
+				for _, path := range []string{"/v1/warden/leaderboard", "/v1/warden/ledger", "/v1/warden/ledger/head",
+					"/v1/warden/temperaments", "/v1/warden/contenders/" + p.Script.A.ContenderID} {
+					resp := r.get(path, "")
+					b, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 && resp.StatusCode != 404 {
+						t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
+					}
+					reads++
+					for _, q := range played {
+						if sec, bad := leaks(q, next[q.Script.MatchID], string(b)); bad {
+							t.Fatalf("GET %s holds %s's %s %q before its moment: %s", path, q.Script.MatchID, sec.What, sec.Text, b)
+						}
+					}
+				}
+			}
 			if k < 2 { // the public view, after each event
 				resp := r.get("/v1/warden/matches/"+id, "")
 				b, _ := io.ReadAll(resp.Body)
@@ -113,6 +178,20 @@ func TestGallerySecrecyScanOverTheDoors(t *testing.T) {
 			}
 		}
 	}
+	if reads == 0 {
+		t.Fatal("no global read was scanned")
+	}
+	if rows := 0; r.store.WardenRows(1, func(storage.WardenRow) error { rows++; return nil }) != nil || rows != 2*len(played) {
+		t.Fatalf("%d Ledger rows, want %d", rows, 2*len(played))
+	}
+	resp := r.get("/v1/warden/leaderboard?limit=100", "")
+	var board struct {
+		Rows []map[string]any `json:"rows"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&board); err != nil || len(board.Rows) != 2*len(played) {
+		t.Fatalf("leaderboard after every match settled: %v, %d rows, want %d", err, len(board.Rows), 2*len(played))
+	}
+	resp.Body.Close()
 	// The global feed: every event in commit order under the global seq, each the stored one.
 	seen := map[string]int{}
 	for g := 1; g <= total; g++ {

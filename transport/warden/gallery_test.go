@@ -38,7 +38,7 @@ func newGalleryRig(t *testing.T, g *Gallery) *galleryRig {
 	e := echo.New()
 	e.HTTPErrorHandler = Answer.ErrorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	doors := &Doors{Store: s, Games: []string{"warden.claims", "warden.dilemma"}, Now: time.Now, NoRail: "no rail in the Gallery's tests"}
-	Site{Doors: doors, Gallery: g}.Mount(e)
+	Site{Doors: doors, Reads: &Reads{Store: s}, Gallery: g}.Mount(e)
 	r := &galleryRig{t: t, store: s, g: g, srv: httptest.NewServer(e)}
 	t.Cleanup(func() {
 		close(drain)

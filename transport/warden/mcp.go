@@ -3,6 +3,7 @@ package warden
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,6 +83,10 @@ func (m *MCP) mount(e *echo.Echo) error {
 		server.WithDisableLocalhostProtection(true), server.WithStreamableHTTPLogger(m.Log))
 	m.srv = mcpguard.Guard(mcpguard.LocalHost(st, false), 64<<10, m.Log)
 	e.Any(MCPPath, echo.WrapHandler(m.srv))
+	e.GET("/v1/warden/pricing", func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSON(http.StatusOK, m.pricing().StructuredContent)
+	})
 	return nil
 }
 
@@ -143,6 +148,7 @@ func decode(args []byte, v any) error {
 // restAnswer is a REST door's answer called in process.
 type restAnswer struct {
 	status int
+	header http.Header
 	body   []byte
 }
 
@@ -171,7 +177,7 @@ func (m *MCP) call(ctx context.Context, method, path string, q url.Values, body 
 	}
 	rec := httptest.NewRecorder()
 	m.rest.ServeHTTP(rec, req)
-	return restAnswer{status: rec.Code, body: rec.Body.Bytes()}
+	return restAnswer{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
 }
 
 // toolAnswer is a REST answer as a tool result: 2xx its JSON object; otherwise the Warden's error
@@ -439,6 +445,28 @@ func (m *MCP) tools() []toolDef {
 				}
 				return toolAnswer(m.call(ctx, "POST", "/v1/warden/matches/"+in.Match+"/join", nil, nil, in.Token, nil))
 			}},
+		{"warden_act", tool("warden_act", "Submit the legal move the view names (free).", str("token", "bearer token", true), str("match_id", "wm_…", true),
+			num("round", "the current round", true), str("action", "an action of the legal moves", true), mcp.WithObject("args", mcp.Description("the action's arguments"), mcp.Required())),
+			func(ctx context.Context, _ mcp.CallToolRequest, args []byte) *mcp.CallToolResult {
+				var in struct {
+					Token  string          `json:"token"`
+					Match  string          `json:"match_id"`
+					Round  int64           `json:"round"`
+					Action string          `json:"action"`
+					Args   json.RawMessage `json:"args"`
+				}
+				if err := decode(args, &in); err != nil {
+					return m.refused(err)
+				}
+				if !validMatchID(in.Match) {
+					return refusalResult("bad_request", "match_id is not a match id (wm_ and 16 hex digits)")
+				}
+				return toolAnswer(m.call(ctx, "POST", "/v1/warden/matches/"+in.Match+"/actions", nil,
+					map[string]any{"round": in.Round, "action": in.Action, "args": in.Args}, in.Token, nil))
+			}},
+		{"warden_pay_stake", tool("warden_pay_stake", "Pay your stake (price: the stake): unpaid, the answer is a PaymentRequired; retry with the PaymentPayload in _meta[\"x402/payment\"].",
+			str("token", "bearer token", true), str("match_id", "wm_…", true)),
+			m.payStake},
 		{"warden_leave_queue", tool("warden_leave_queue", "Leave the queue (free).", str("token", "bearer token", true), str("ticket", "queue ticket", true)),
 			m.forwardTicket("DELETE", "")},
 		{"warden_queue_status", tool("warden_queue_status", "A queue ticket's state (global read).", str("token", "bearer token", true), str("ticket", "queue ticket", true)),
@@ -758,4 +786,70 @@ func (s StoredViews) View(_ context.Context, match, seat string, _ uint64, _ tim
 	return json.Marshal(map[string]any{"v": 1, "match_id": mt.ID, "game": mt.Game, "status": mt.Status, "seat": seat,
 		"stake": mt.Stake, "seats": map[string]string{"A": mt.A, "B": mt.B}, "staked": staked,
 		"round": nil, "step": nil, "deadline": nil, "legal_moves": []any{}, "last_seq": 0})
+}
+
+// payStake is warden_pay_stake (§8.2, §10.4): the REST stake door called with the payment of
+// _meta["x402/payment"] as its header (PAYMENT-SIGNATURE for x402 v2, X-PAYMENT for v1, base64
+// of the same JSON), so the stake is checked, claimed and settled exactly as over HTTP. A 402 is
+// answered as the binding's PaymentRequired (the door's PAYMENT-REQUIRED object, its error the
+// refusal's code); a 200 with the settlement in _meta["x402/payment-response"].
+func (m *MCP) payStake(ctx context.Context, req mcp.CallToolRequest, args []byte) *mcp.CallToolResult {
+	var in struct {
+		Token string `json:"token"`
+		Match string `json:"match_id"`
+	}
+	if err := decode(args, &in); err != nil {
+		return m.refused(err)
+	}
+	if !validMatchID(in.Match) {
+		return refusalResult("bad_request", "match_id is not a match id (wm_ and 16 hex digits)")
+	}
+	raw, err := paymentOf(req)
+	if err != nil {
+		return m.refused(err)
+	}
+	var hdr map[string]string
+	if raw != nil {
+		var v struct {
+			Version json.RawMessage `json:"x402Version"`
+		}
+		_ = json.Unmarshal(raw, &v)
+		name := "PAYMENT-SIGNATURE"
+		if string(v.Version) == "1" {
+			name = "X-PAYMENT"
+		}
+		hdr = map[string]string{name: base64.StdEncoding.EncodeToString(raw)}
+	}
+	a := m.call(ctx, "POST", "/v1/warden/matches/"+in.Match+"/stake", nil, nil, in.Token, hdr)
+	if a.status == http.StatusPaymentRequired {
+		var body struct {
+			Error  string `json:"error"`
+			Detail string `json:"detail"`
+		}
+		_ = json.Unmarshal(a.body, &body)
+		dec, err := base64.StdEncoding.DecodeString(a.header.Get("PAYMENT-REQUIRED"))
+		var obj map[string]any
+		if err != nil || json.Unmarshal(dec, &obj) != nil {
+			return refusalResult(body.Error, body.Detail)
+		}
+		obj["detail"] = body.Detail
+		text, _ := json.Marshal(obj)
+		res := mcp.NewToolResultStructured(obj, string(text))
+		res.IsError = true
+		return res
+	}
+	res := toolAnswer(a)
+	if a.status == http.StatusOK {
+		h := a.header.Get("PAYMENT-RESPONSE")
+		if h == "" {
+			h = a.header.Get("X-PAYMENT-RESPONSE")
+		}
+		if dec, err := base64.StdEncoding.DecodeString(h); err == nil {
+			var resp map[string]any
+			if json.Unmarshal(dec, &resp) == nil {
+				res.Meta = mcp.NewMetaFromMap(map[string]any{MetaPaymentResponse: resp})
+			}
+		}
+	}
+	return res
 }

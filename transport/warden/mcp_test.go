@@ -357,3 +357,56 @@ func TestGatewayBatching(t *testing.T) {
 		t.Errorf("after two windows: %+v", batches)
 	}
 }
+
+// The free tools (§8.2) are the REST doors called in process: a challenge, registration with
+// its EIP-191 signature, opening and joining a match, queueing; each refusal is the door's code;
+// arguments are decoded strictly (an unknown member is bad_request); warden_pricing and GET
+// /v1/warden/pricing give the tiers and the read rail. None of them is charged.
+func TestMCPFreeTools(t *testing.T) {
+	r := newMCPRig(t, 10)
+	ch := r.callTool("warden_challenge", map[string]any{}, nil)
+	if ch.IsError || len(ch.Structured["challenge"].(string)) != 64 {
+		t.Fatalf("challenge: %+v", ch.Structured)
+	}
+	key, wallet := evmtest.Key(0x91)
+	text := RegistrationText(wallet.String(), "diplomat", ch.Structured["challenge"].(string))
+	reg := r.callTool("warden_register", map[string]any{"wallet": wallet.String(), "temperament": "diplomat", "name": "Dee",
+		"challenge": ch.Structured["challenge"], "signature": fmt.Sprintf("0x%x", evmtest.Sign(key, PersonalDigest(text)))}, nil)
+	if reg.IsError || reg.Structured["contender_id"] != wallet.String() {
+		t.Fatalf("register: %+v", reg.Structured)
+	}
+	again := r.callTool("warden_register", map[string]any{"wallet": wallet.String(), "temperament": "diplomat",
+		"challenge": ch.Structured["challenge"], "signature": fmt.Sprintf("0x%x", evmtest.Sign(key, PersonalDigest(text)))}, nil)
+	if !again.IsError || again.Structured["error"] != "challenge_expired" {
+		t.Errorf("the challenge again: %+v", again.Structured)
+	}
+	tok := reg.Structured["token"].(string)
+	other := r.register(0x92, "mirror")
+	open := r.callTool("warden_open_match", map[string]any{"token": tok, "game": "warden.dilemma", "stake": testStake}, nil)
+	if open.IsError || open.Structured["seat"] != "A" {
+		t.Fatalf("open: %+v", open.Structured)
+	}
+	join := r.callTool("warden_join_match", map[string]any{"token": other.token, "match_id": open.Structured["match_id"]}, nil)
+	if join.IsError || join.Structured["seat"] != "B" {
+		t.Fatalf("join: %+v", join.Structured)
+	}
+	if q := r.callTool("warden_queue", map[string]any{"token": other.token, "game": "warden.dilemma", "stake": testStake}, nil); !q.IsError || q.Structured["error"] != "too_many_matches" {
+		t.Errorf("queue while staking: %+v", q.Structured)
+	}
+	if bad := r.callTool("warden_open_match", map[string]any{"token": tok, "game": "warden.dilemma", "stake": testStake, "extra": 1}, nil); !bad.IsError || bad.Structured["error"] != "bad_request" {
+		t.Errorf("an unknown argument: %+v", bad.Structured)
+	}
+	if bad := r.callTool("warden_act", map[string]any{"token": tok, "match_id": "wm_1", "round": 1, "action": "commit", "args": map[string]any{}}, nil); !bad.IsError || bad.Structured["error"] != "bad_request" {
+		t.Errorf("act on a malformed id: %+v", bad.Structured)
+	}
+	p := r.callTool("warden_pricing", map[string]any{}, nil)
+	same(t, "pricing", p.Structured, fmt.Sprintf(`{"v":1,"x402_versions":[1,2],"tiers":{"free":0,"global":1,"match":10},
+		"read_rail":{"kind":"gateway","network":"eip155:5042002","asset":"0x3600000000000000000000000000000000000000","pay_to":%q,
+		"gateway_contract":"0x0077777d7EBA4688BDeF3E311b846F25870A19B9","max_timeout_seconds":604900,"min_validity_seconds":604800}}`, r.payTo))
+	if got := r.do("GET", "/v1/warden/pricing", "", nil, nil); got.status != 200 || !reflect.DeepEqual(got.body, p.Structured) {
+		t.Errorf("GET /pricing: %d %v", got.status, got.body)
+	}
+	if n := len(r.records()); n != 0 {
+		t.Errorf("free tools wrote %d payment records", n)
+	}
+}
