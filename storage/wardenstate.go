@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"arena/games/canon"
 )
 
 // The warden_state bucket: the Warden door's working state (warden-games §6, §5, §7), JSON
@@ -88,6 +90,23 @@ func (w WardenTx) AppendWardenMatch(rows []WardenRow) ([]WardenRow, error) {
 		return nil, fmt.Errorf("storage: append warden match %s: %w", rows[0].MatchID, err)
 	}
 	return out, nil
+}
+
+// WardenAggregate is Store.WardenAggregate inside the transaction (a Contender's, or a
+// temperament's with temperament true): after AppendWardenMatch in the same transaction, the
+// aggregate with the new rows folded in.
+func (w WardenTx) WardenAggregate(id string, temperament bool) (WardenAggregate, error) {
+	key := wardenAggKey(id)
+	if temperament {
+		key = wardenTaggKey(id)
+	}
+	var a WardenAggregate
+	if v := w.tx.Bucket([]byte(BucketWarden)).Get(key); v != nil {
+		if err := canon.Decode(v, &a); err != nil {
+			return WardenAggregate{}, fmt.Errorf("storage: warden aggregate %s: %w: %v", key, ErrCorrupt, err)
+		}
+	}
+	return a, nil
 }
 
 // WardenSettled reports whether the match has Ledger rows (it settled).

@@ -14,6 +14,7 @@ import (
 	"arena/chain/evm"
 	"arena/chain/evm/evmtest"
 	"arena/chain/x402"
+	"arena/games/warden/feed"
 	"arena/storage"
 	"arena/storage/storagetest"
 )
@@ -261,4 +262,42 @@ func (r *rig) audit(contenders ...byte) Books {
 		}
 	}
 	return b
+}
+
+// events is match's Gallery events: each type, and the data of the last of each type.
+func (r *rig) events(match string) ([]string, map[string]map[string]any) {
+	r.t.Helper()
+	var envs []feed.Envelope
+	if err := r.st.WardenView(func(tx storage.WardenTx) error {
+		var err error
+		envs, err = tx.MatchFeed(match)
+		return err
+	}); err != nil {
+		r.t.Fatal(err)
+	}
+	var types []string
+	data := map[string]map[string]any{}
+	for _, e := range envs {
+		types = append(types, e.Type)
+		var d map[string]any
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			r.t.Fatal(err)
+		}
+		data[e.Type] = d
+		if e.Game != "warden.dilemma" {
+			r.t.Errorf("event %s names game %q", e.Type, e.Game)
+		}
+	}
+	return types, data
+}
+
+// count is how often typ is in types.
+func count(types []string, typ string) int {
+	n := 0
+	for _, t := range types {
+		if t == typ {
+			n++
+		}
+	}
+	return n
 }

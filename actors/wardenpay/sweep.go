@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"arena/games/warden/feed"
 	"arena/storage"
 )
 
@@ -94,10 +95,13 @@ func (w *Worker) sweepMatch(id string, now int64) error {
 		}
 		switch m.Status {
 		case StatusOpen:
-			if now > m.OpenUntil {
-				return setMatchStatus(t, id, StatusExpired)
+			if now <= m.OpenUntil {
+				return nil
 			}
-			return nil
+			if err := setMatchStatus(t, id, StatusExpired); err != nil {
+				return err
+			}
+			return w.publish(t, id, feed.MatchCanceled{Reason: "expired", Refunds: []feed.Refund{}}.Event)
 		case StatusStaking:
 			if now <= m.StakeDeadline {
 				return nil
@@ -110,6 +114,13 @@ func (w *Worker) sweepMatch(id string, now int64) error {
 				}
 			}
 			if err := setMatchStatus(t, id, StatusCanceled); err != nil {
+				return err
+			}
+			ev, err := canceledEvent(t, "stake_timeout", m)
+			if err != nil {
+				return err
+			}
+			if err := w.publish(t, id, ev); err != nil {
 				return err
 			}
 			m.Status = StatusCanceled

@@ -3,6 +3,7 @@ package wardenpay
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -66,12 +67,23 @@ func TestSweeperRefundsAfterStakeWindow(t *testing.T) {
 	if h, _ := r.st.WardenHead(); h.Seq != 0 {
 		t.Fatal("a canceled match wrote a Ledger row")
 	}
+	j2 := r.job(m, "A")
 	if b := r.audit(0x51, 0x52); b.StakesIn != stakeS || b.Refunded != stakeS || b.PaidOut != 0 {
 		t.Fatalf("books %+v", b)
 	}
 	r.pass()
 	if r.timeouts(0x52) != 1 {
 		t.Fatal("stake_timeouts counted twice")
+	}
+	types, data := r.events(m)
+	if len(types) != 2 || types[0] != "match_canceled" || types[1] != "refund_sent" {
+		t.Fatalf("events %v", types)
+	}
+	if c, _ := json.Marshal(data["match_canceled"]); string(c) != `{"reason":"stake_timeout","refunds":[{"amount":1000000,"seat":"A","status":"queued"}]}` {
+		t.Fatalf("match_canceled %s", c)
+	}
+	if data["refund_sent"]["tx"] != j2.Tx || data["refund_sent"]["seat"] != "A" {
+		t.Fatalf("refund_sent %v, the job %+v", data["refund_sent"], j2)
 	}
 }
 
@@ -156,7 +168,7 @@ func TestSweeperExpiresOpenMatches(t *testing.T) {
 	_, a := evmtest.Key(0x57)
 	until := r.clock().Add(10 * time.Minute).UnixMilli()
 	if err := r.st.WardenUpdate(func(tx storage.WardenTx) error {
-		return tx.Put("match/"+m, map[string]any{"id": m, "a": a.String(), "status": StatusOpen, "open_until_ms": until, "stake": stakeS})
+		return tx.Put("match/"+m, map[string]any{"id": m, "game": "warden.dilemma", "a": a.String(), "status": StatusOpen, "open_until_ms": until, "stake": stakeS})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +180,9 @@ func TestSweeperExpiresOpenMatches(t *testing.T) {
 	r.pass()
 	if st := r.status(m); st != StatusExpired {
 		t.Fatalf("after its ttl: %s", st)
+	}
+	if types, data := r.events(m); len(types) != 1 || data["match_canceled"]["reason"] != "expired" {
+		t.Fatalf("events %v %v", types, data)
 	}
 	var n int
 	if err := r.st.WardenKeys("payoutq/", func(string, []byte) error { n++; return nil }); err != nil || n != 0 {

@@ -13,6 +13,7 @@ import (
 
 	"arena/chain/evm"
 	"arena/chain/x402"
+	"arena/games/warden/feed"
 	"arena/storage"
 )
 
@@ -34,6 +35,9 @@ type Options struct {
 	Poll time.Duration
 	Now  func() time.Time
 	Log  *slog.Logger
+	// EliteWinRatePct and EliteMinMatches are Standing's ELITE bar (§13.1, 0 takes 60 and 1)
+	// for the standing_after of match_settled.
+	EliteWinRatePct, EliteMinMatches int64
 	// OnSettled, when set, is called after a match's SETTLED write with the rows as written
 	// (the Gallery's match_settled, §11).
 	OnSettled func(match string, rows []storage.WardenRow)
@@ -228,7 +232,10 @@ func (w *Worker) sign(ctx context.Context, j Job) (Job, error) {
 		if err := t.Put(walletKey(w.o.Wallet.Address), next+1); err != nil {
 			return err
 		}
-		return t.Put(jobKey(j.Match, j.Seat), j)
+		if err := t.Put(jobKey(j.Match, j.Seat), j); err != nil {
+			return err
+		}
+		return w.publish(t, j.Match, sentEvent(j))
 	})
 	return j, err
 }
@@ -277,7 +284,11 @@ func (w *Worker) check(ctx context.Context, j Job) error {
 		}
 		if r.Success {
 			j.Status, j.Tx = JobConfirmed, h
-			if err := w.putJob(j, JobSigned); err != nil {
+			var ev []func(feed.Head) feed.Event
+			if j.Kind == KindPayout {
+				ev = append(ev, feed.Payout{Seat: j.Seat, Amount: int64(j.Amount), Tx: h}.Confirmed)
+			}
+			if err := w.putJob(j, JobSigned, ev...); err != nil {
 				return err
 			}
 			w.o.Log.Info("wardenpay: confirmed", "match", j.Match, "seat", j.Seat, "kind", j.Kind, "amount", j.Amount, "tx", h)
@@ -295,14 +306,17 @@ func (w *Worker) check(ctx context.Context, j Job) error {
 		}
 		return w.putJob(j, JobSigned)
 	}
-	// No receipt: pending at the node, or dropped.
+	// No receipt: pending at the node (perhaps stuck below the base fee), or dropped.
 	cur, err := parseHash32(j.Tx)
 	if err != nil {
 		return err
 	}
 	known, err := w.o.Client.HasTransaction(ctx, cur)
-	if err != nil || known {
+	if err != nil {
 		return err
+	}
+	if known {
+		return w.replaceIfStuck(ctx, j)
 	}
 	err = w.send(ctx, j)
 	if err == nil {
@@ -329,24 +343,66 @@ func (w *Worker) check(ctx context.Context, j Job) error {
 		j.Status, j.Tx, j.Raw, j.Hashes, j.Nonce = JobQueued, "", "", nil, 0
 		return w.putJob(j, JobSigned)
 	}
-	// Dropped and refused as it is (its fees are too low now): signed again at its nonce.
-	to, _ := x402.ParseAddress(j.To)
-	tx, serr := w.o.Wallet.TokenTransfer(ctx, w.o.Client, w.o.Token, to, new(big.Int).SetUint64(j.Amount), j.Nonce)
-	if serr != nil {
-		return fmt.Errorf("re-broadcast refused (%v); replacing: %w", err, serr)
+	// Dropped, and refused as it is: signed again at its nonce with fresh fees.
+	w.o.Log.Warn("wardenpay: the node dropped the transaction and refuses it again", "match", j.Match, "seat", j.Seat, "err", err)
+	return w.replace(ctx, j)
+}
+
+// replaceIfStuck replaces j's pending transaction when its fee cap is below the latest base
+// fee (it cannot be mined until fees fall).
+func (w *Worker) replaceIfStuck(ctx context.Context, j Job) error {
+	raw, _ := parseHex(j.Raw)
+	old, err := evm.DecodeDynamicFeeTx(raw)
+	if err != nil {
+		return fmt.Errorf("stored transaction: %w", err)
 	}
+	fees, err := w.o.Client.SuggestFees(ctx)
+	if err != nil {
+		return err
+	}
+	if old.GasFeeCap.Cmp(fees.BaseFee) >= 0 {
+		return nil // pending, minable: wait for its receipt
+	}
+	w.o.Log.Warn("wardenpay: the transaction is stuck below the base fee", "match", j.Match, "seat", j.Seat, "fee_cap", old.GasFeeCap, "base_fee", fees.BaseFee)
+	return w.replace(ctx, j)
+}
+
+// replace signs j's transfer again at its nonce, the same call and gas, with the node's fees or
+// a tenth more than the old ones, whichever is higher (a node takes a replacement only with
+// both fees raised by at least a tenth), stores it beside the old hash, and sends it.
+func (w *Worker) replace(ctx context.Context, j Job) error {
+	raw, _ := parseHex(j.Raw)
+	old, err := evm.DecodeDynamicFeeTx(raw)
+	if err != nil {
+		return fmt.Errorf("stored transaction: %w", err)
+	}
+	fees, err := w.o.Client.SuggestFees(ctx)
+	if err != nil {
+		return err
+	}
+	bump := func(fresh, prev *big.Int) *big.Int {
+		b := new(big.Int).Add(new(big.Int).Div(new(big.Int).Mul(prev, big.NewInt(11)), big.NewInt(10)), big.NewInt(1))
+		if fresh.Cmp(b) > 0 {
+			return fresh
+		}
+		return b
+	}
+	tx := &evm.DynamicFeeTx{Nonce: old.Nonce, GasTipCap: bump(fees.TipCap, old.GasTipCap), GasFeeCap: bump(fees.FeeCap, old.GasFeeCap),
+		Gas: old.Gas, To: old.To, Value: old.Value, Data: old.Data}
+	w.o.Wallet.Sign(tx)
 	h := tx.Hash()
 	j.Tx, j.Raw = lowerHex(h[:]), lowerHex(tx.Raw())
 	j.Hashes = append(j.Hashes, j.Tx)
-	if err := w.putJob(j, JobSigned); err != nil {
+	if err := w.putJob(j, JobSigned, sentEvent(j)); err != nil {
 		return err
 	}
-	w.o.Log.Warn("wardenpay: dropped transaction replaced at its nonce", "match", j.Match, "seat", j.Seat, "nonce", j.Nonce, "tx", j.Tx)
+	w.o.Log.Warn("wardenpay: transaction replaced at its nonce", "match", j.Match, "seat", j.Seat, "nonce", j.Nonce, "tx", j.Tx)
 	return w.send(ctx, j)
 }
 
-// putJob writes j if the stored job is still in status from.
-func (w *Worker) putJob(j Job, from string) error {
+// putJob writes j if the stored job is still in status from, with the Gallery event ev makes
+// (none when nil) in the same transaction.
+func (w *Worker) putJob(j Job, from string, ev ...func(feed.Head) feed.Event) error {
 	return w.o.Store.WardenUpdate(func(t storage.WardenTx) error {
 		var cur Job
 		found, err := t.Get(jobKey(j.Match, j.Seat), &cur)
@@ -356,7 +412,15 @@ func (w *Worker) putJob(j Job, from string) error {
 		if !found || cur.Status != from {
 			return fmt.Errorf("job %s/%s is %q, not %s", j.Match, j.Seat, cur.Status, from)
 		}
-		return t.Put(jobKey(j.Match, j.Seat), j)
+		if err := t.Put(jobKey(j.Match, j.Seat), j); err != nil {
+			return err
+		}
+		for _, e := range ev {
+			if err := w.publish(t, j.Match, e); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -427,6 +491,13 @@ func (w *Worker) settle(match string) error {
 			return err
 		}
 		if err := setMatchStatus(t, match, StatusSettled); err != nil {
+			return err
+		}
+		ev, err := w.settledEvent(t, out)
+		if err != nil {
+			return err
+		}
+		if err := w.publish(t, match, ev); err != nil {
 			return err
 		}
 		written = out

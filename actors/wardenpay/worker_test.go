@@ -3,12 +3,14 @@ package wardenpay
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"math/big"
 	"strings"
 	"testing"
 	"time"
 
+	"arena/chain/evm"
 	"arena/chain/evm/evmtest"
 	"arena/chain/x402"
 	"arena/storage"
@@ -103,6 +105,19 @@ func TestWorkerPaysOutAndSettles(t *testing.T) {
 	b := r.audit(0x41, 0x42)
 	if b.StakesIn != 2*stakeS || b.PaidOut != 1_729_750 || b.House != 270_250 || b.Refunded != 0 {
 		t.Fatalf("books %+v", b)
+	}
+	// The Gallery saw each payout sent and confirmed, then match_settled last, with the rows,
+	// the Ledger head and both standings after the match.
+	types, data := r.events(m)
+	if count(types, "payout_sent") != 2 || count(types, "payout_confirmed") != 2 || types[len(types)-1] != "match_settled" {
+		t.Fatalf("events %v", types)
+	}
+	settled := data["match_settled"]
+	if rowsSeq, _ := json.Marshal(settled["ledger_rows"]); string(rowsSeq) != "[1,2]" || settled["ledger_head"].(map[string]any)["row_hash"] != rows[1].RowHash {
+		t.Fatalf("match_settled %v", settled)
+	}
+	if sb := settled["standing_after"].(map[string]any)["B"].(map[string]any); sb["tier"] != "ELITE" || sb["matches"] != 1.0 || sb["net_total"] != 4750.0 || sb["win_rate_bps"] != 10000.0 {
+		t.Fatalf("B's standing after %v", sb)
 	}
 	// More passes change nothing: nothing is paid twice.
 	r.pass()
@@ -263,4 +278,57 @@ func TestWorkerRevertRequeuesThenFails(t *testing.T) {
 		t.Fatalf("B holds %d", got)
 	}
 	r.audit(0x49, 0x4a)
+}
+
+// TestWorkerReplacesAStuckTransaction: a signed job whose transaction sits at the node below
+// the base fee (signed when fees were lower) is signed again at the same nonce with fresh fees,
+// the first hash kept beside the second, and confirmed: the contender is paid once, at that
+// nonce.
+func TestWorkerReplacesAStuckTransaction(t *testing.T) {
+	r := newRig(t)
+	const m = "wm_00000000000000a6"
+	r.match(m, 0x4b, 0x4c, stakeS, time.Minute)
+	r.stake(m, "A", 0x4b, stakeS)
+	r.stake(m, "B", 0x4c, stakeS)
+	r.finish(settlement(m, stakeS, [2]int64{0, 2 * stakeS}, 0, 0x4b, 0x4c))
+	ctx := context.Background()
+	nonce, err := r.chain.Client.NonceAt(ctx, r.wallet.Address, "pending")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a Worker signed when fees were lower, and stored, before the node lost it.
+	low := &evm.DynamicFeeTx{Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1), Gas: 300_000,
+		To: r.chain.Token.Address, Value: new(big.Int), Data: evm.TransferData(contenderAddr(0x4c), big.NewInt(2*stakeS))}
+	r.wallet.Sign(low)
+	h := low.Hash()
+	j := r.job(m, "B")
+	j.Status, j.Nonce, j.Tx, j.Raw = JobSigned, nonce, lowerHex(h[:]), lowerHex(low.Raw())
+	j.Hashes = []string{j.Tx}
+	if err := r.st.WardenUpdate(func(tx storage.WardenTx) error {
+		if err := tx.Put(walletKey(r.wallet.Address), nonce+1); err != nil {
+			return err
+		}
+		return tx.Put(jobKey(m, "B"), j)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.chain.Client.SendRawTransaction(ctx, low.Raw()); err != nil {
+		t.Fatalf("geth refused the low transaction: %v", err)
+	}
+	r.pass()
+	if _, mined, _ := r.chain.Client.TransactionReceipt(ctx, h); mined {
+		t.Fatal("the transaction below the base fee was mined; the test needs it stuck")
+	}
+	r.until(m, StatusSettled, 0x4b, 0x4c)
+	got := r.job(m, "B")
+	if got.Nonce != nonce || len(got.Hashes) != 2 || got.Hashes[0] != j.Tx || got.Tx != got.Hashes[1] {
+		t.Fatalf("job %+v, want the replacement at nonce %d beside %s", got, nonce, j.Tx)
+	}
+	if bal := r.chain.Balance(t, contenderAddr(0x4c)); bal != 2*stakeS {
+		t.Fatalf("B holds %d", bal)
+	}
+	if n, _ := r.chain.Client.NonceAt(ctx, r.wallet.Address, "latest"); n != nonce+1 {
+		t.Fatalf("the wallet's nonce is %d, want %d", n, nonce+1)
+	}
+	r.audit(0x4b, 0x4c)
 }

@@ -291,8 +291,9 @@ func rlpInt(v any, bits int) (*big.Int, error) {
 
 // Fees are an EIP-1559 transaction's fee fields, wei per gas.
 type Fees struct {
-	TipCap *big.Int // maxPriorityFeePerGas
-	FeeCap *big.Int // maxFeePerGas
+	TipCap  *big.Int // maxPriorityFeePerGas
+	FeeCap  *big.Int // maxFeePerGas
+	BaseFee *big.Int // the latest block's baseFeePerGas
 }
 
 // SuggestFees reads the node's fee fields: the tip is eth_maxPriorityFeePerGas, the cap twice
@@ -319,7 +320,7 @@ func (c *Client) SuggestFees(ctx context.Context) (Fees, error) {
 	if err != nil {
 		return Fees{}, err
 	}
-	return Fees{TipCap: t, FeeCap: new(big.Int).Add(new(big.Int).Lsh(base, 1), t)}, nil
+	return Fees{TipCap: t, FeeCap: new(big.Int).Add(new(big.Int).Lsh(base, 1), t), BaseFee: base}, nil
 }
 
 // EstimateGas is eth_estimateGas of a call from from to to with data: the gas it needs. A call

@@ -86,7 +86,8 @@ func startWardenPay(ctx context.Context, cfg config.Config, store *storage.Store
 		return func() {}, nil
 	}
 	log = log.With("component", "wardenpay")
-	o := wardenpay.Options{Store: store, Client: d.Token.Client, Token: d.Token.Address, Log: log}
+	o := wardenpay.Options{Store: store, Client: d.Token.Client, Token: d.Token.Address, Log: log,
+		EliteWinRatePct: cfg.Warden.Standing.EliteWinRatePct, EliteMinMatches: cfg.Warden.Standing.EliteMinMatches}
 	switch key, dev := e.Wallet(); {
 	case key == "":
 		log.Warn("warden: no wallet key (warden.evm.wallet_key): payouts and refunds are queued and nothing is sent until one is configured", "pay_to", e.PayTo)
