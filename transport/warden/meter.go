@@ -170,4 +170,6 @@ func refusalOf(err error) error {
 
 // ReadsSpent is what each seat of match paid for its settled metered reads (storage's
 // WardenReadsSpent: the Ledger row's reads_spent).
-func ReadsSpent(s *storage.Store, match string) (map[string]int64, error) { return s.WardenReadsSpent(match) }
+func ReadsSpent(s *storage.Store, match string) (map[string]int64, error) {
+	return s.WardenReadsSpent(match)
+}
