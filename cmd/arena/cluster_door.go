@@ -93,6 +93,7 @@ func (d *clusterDoors) door() http.Handler {
 			http.NotFound(w, r) // only the cluster's remote reaches these (serve)
 			return
 		}
+		r.Header.Del(hopHeader) // the members' own: a client's is dropped
 		if r.Method == http.MethodPost && r.URL.Path == "/v1/walkin" && r.Header.Get(walkin.Header) == "" {
 			claimRegistration(d.m, d.next, w, r, d.log)
 			return
