@@ -393,7 +393,8 @@ func (p *player) feed(tx storage.WardenTx, to string) error {
 	return nil
 }
 
-// settlement fixes §2.2's figures and the Ledger rows of a played-out Result.
+// settlement fixes §2.2's figures and the Ledger rows of a played-out Result, each row with
+// the metered reads its seat paid for the match so far (reads_spent, §12.1, [JC-40]).
 func (p *player) settlement(res games.Result) (*Settlement, error) {
 	stake := p.rec.Setup.Seats[0].Entry
 	rake := p.w.o.Rake[p.rec.Game]
@@ -405,6 +406,13 @@ func (p *player) settlement(res games.Result) (*Settlement, error) {
 		FinishedAt: p.w.o.Clock.Now().UTC()}
 	s.LogHash = LogHash(publicLog(&p.rec, p.events))
 	s.Rows = rows(&p.rec, p.man, s, p.w.o.Network)
+	spent, err := p.w.o.Store.WardenReadsSpent(p.id) // §12.1 reads_spent, never part of net
+	if err != nil {
+		return nil, err
+	}
+	for i := range s.Rows {
+		s.Rows[i].ReadsSpent = spent[s.Rows[i].Seat]
+	}
 	return s, nil
 }
 
