@@ -277,10 +277,16 @@ func (p *player) save(extra func(tx storage.WardenTx) error) error {
 	if p.rec.Settlement == nil && p.rec.Failed == "" && p.status == StatusLive {
 		if res, ok := p.m.Result(); ok {
 			s, err := p.settlement(res)
-			if err != nil {
+			switch {
+			case err != nil && !errors.Is(err, ErrConservation):
+				if lerr := p.load(); lerr != nil {
+					p.broken = lerr
+				}
+				return err
+			case err != nil:
 				p.rec.Failed, to = err.Error(), StatusFailed
 				p.w.o.Log.Error("warden: match parked failed", "match", p.id, "err", err)
-			} else {
+			default:
 				p.rec.Settlement, to = s, StatusFinished
 			}
 		}
