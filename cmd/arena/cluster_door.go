@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -76,11 +77,11 @@ type clusterDoors struct {
 	log     *slog.Logger
 
 	mu     sync.Mutex
-	moving map[string]*sync.Mutex // token → held while the walk-in is being moved
+	moving map[string]*moveLock // token → held while the walk-in is being moved
 }
 
 func newClusterDoors(m *cluster.Member, next http.Handler, walkins walkinMover, figures prometheus.Gatherer, lv live.Backend, log *slog.Logger) *clusterDoors {
-	return &clusterDoors{m: m, next: next, walkins: walkins, figures: figures, live: lv, log: log, moving: map[string]*sync.Mutex{}}
+	return &clusterDoors{m: m, next: next, walkins: walkins, figures: figures, live: lv, log: log, moving: map[string]*moveLock{}}
 }
 
 // clusterDoor wraps next, the main listener's router, for member m: a walk-in registration is
@@ -154,17 +155,20 @@ func (d *clusterDoors) owned(w http.ResponseWriter, r *http.Request, tok string)
 // own queue instead, as alone.
 func (d *clusterDoors) moveToQueue(w http.ResponseWriter, r *http.Request, tok string, body []byte, queue string) {
 	d.mu.Lock()
-	mu := d.moving[tok]
-	if mu == nil {
-		mu = &sync.Mutex{}
-		d.moving[tok] = mu
+	l := d.moving[tok]
+	if l == nil {
+		l = &moveLock{}
+		d.moving[tok] = l
 	}
+	l.users++
 	d.mu.Unlock()
-	mu.Lock()
+	l.Lock()
 	defer func() {
-		mu.Unlock()
+		l.Unlock()
 		d.mu.Lock()
-		delete(d.moving, tok)
+		if l.users--; l.users == 0 {
+			delete(d.moving, tok)
+		}
 		d.mu.Unlock()
 	}()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 15*time.Second)
@@ -183,7 +187,15 @@ func (d *clusterDoors) moveToQueue(w http.ResponseWriter, r *http.Request, tok s
 		d.next.ServeHTTP(w, r)
 		return
 	}
-	if err := d.m.Move(ctx, tok, queue); err != nil {
+	if err := d.m.Move(ctx, tok, queue); errors.Is(err, cluster.ErrMoved) {
+		// Another member holds it by now (a move beside this one): the join is its to answer.
+		if owner, err := d.m.Owner(ctx, tok); err == nil && owner != "" && owner != d.m.Address() {
+			forward(d.m, owner, w, r, tok, true, d.log)
+			return
+		}
+		d.next.ServeHTTP(w, r)
+		return
+	} else if err != nil {
 		d.log.Warn("cluster: walk-in's move not recorded; seated at this member's queue", "queue", queue, "err", err)
 		d.next.ServeHTTP(w, r)
 		return
@@ -193,6 +205,13 @@ func (d *clusterDoors) moveToQueue(w http.ResponseWriter, r *http.Request, tok s
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	forward(d.m, queue, w, r, tok, true, d.log)
+}
+
+// moveLock serialises the moves of one token; users counts who holds or waits for it (the map
+// entry goes with the last).
+type moveLock struct {
+	sync.Mutex
+	users int // guarded by clusterDoors.mu
 }
 
 // adopt has the member at to import rec as tok's record (the serve side's adoptPath), nil once it

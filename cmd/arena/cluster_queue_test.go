@@ -384,8 +384,31 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 			t.Fatalf("%s: walkin join through %s: %d %s", w.name, w.at.name, j.status, j.raw)
 		}
 	}
+	// The first to join from another member sends its join twice at once: one is seated (moved to
+	// q), the other is answered in_a_round, as on one machine.
+	first := others[0]
 	for _, w := range ws {
-		join(w)
+		if w.at != first {
+			continue
+		}
+		codes := make([]int, 2)
+		bodies := make([][]byte, 2)
+		var wg sync.WaitGroup
+		for i := range 2 {
+			wg.Go(func() {
+				codes[i], bodies[i], _, _ = wcall(ctx, w.at.s.url, "POST", "/v1/walkin/join", w.tok, map[string]any{"table": "walkin", "format": "short"})
+			})
+		}
+		wg.Wait()
+		slices.Sort(codes)
+		if codes[0] != 200 || codes[1] != http.StatusConflict || !bytes.Contains(bytes.Join(bodies, nil), []byte(`"in_a_round"`)) {
+			t.Fatalf("%s's two joins at once: %v %q", w.name, codes, bodies)
+		}
+	}
+	for _, w := range ws {
+		if w.at != first {
+			join(w)
+		}
 	}
 	lat := &latencies{} // round 1's answers, at one table: q's walk-in's local, the others' forwarded
 	for i := range ws {
