@@ -173,3 +173,25 @@ func FoldWardenRows(rows []WardenRow) (contenders, temperaments map[string]Warde
 	}
 	return contenders, temperaments
 }
+
+// WardenReadPrefix starts the resource of every metered read's payment record (warden-games
+// §10.5): "/v1/warden/mcp/tools/<tool>[?match=<id>]". A stake's resource is its match's stake
+// path, never under it.
+const WardenReadPrefix = "/v1/warden/mcp/tools/"
+
+// WardenReadsSpent is what each seat of match paid for its settled metered reads, in atomic
+// units, summed from the payment records: the Ledger row's reads_spent (§12.1, JC-40), for the
+// settlement that writes the rows. A seat with no read is absent.
+func (s *Store) WardenReadsSpent(match string) (map[string]int64, error) {
+	out := map[string]int64{}
+	err := s.WardenPayments(func(p WardenPayment) error {
+		if p.Match == match && p.Seat != "" && p.Status == WardenPaySettled && strings.HasPrefix(p.Resource, WardenReadPrefix) {
+			out[p.Seat] += int64(p.Amount)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: reads spent on %s: %w", match, err)
+	}
+	return out, nil
+}

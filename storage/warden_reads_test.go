@@ -2,6 +2,7 @@ package storage
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -85,5 +86,46 @@ func TestWardenTierAt(t *testing.T) {
 		if got := c.a.TierAt(c.pct, c.min); got != c.want {
 			t.Errorf("%+v at %d%%/%d: %s, want %s", c.a.WardenTotals, c.pct, c.min, got, c.want)
 		}
+	}
+}
+
+// WardenReadsSpent sums a match's settled read payments per seat: not its stakes, not a failed
+// or a still-settling read, not another match's reads.
+func TestWardenReadsSpent(t *testing.T) {
+	s, _ := openTest(t, Options{NoSync: true})
+	const match = "wm_0000000000000001"
+	n := byte(0)
+	add := func(resource, m, seat, status string, amount uint64) {
+		t.Helper()
+		n++
+		p := wardenPay("wp_00000000000000"+string("0123456789abcdef"[n/16])+string("0123456789abcdef"[n%16]), n)
+		p.Resource, p.Match, p.Seat, p.Amount = resource, m, seat, amount
+		if _, claimed, err := s.ClaimWardenPayment(replayKey(1337, n), p); err != nil || !claimed {
+			t.Fatalf("claim %d: %v", n, err)
+		}
+		switch status {
+		case WardenPaySettled:
+			p.Status, p.Tx = status, "0x"+strings.Repeat("ab", 32)
+		case WardenPayFailed:
+			p.Status, p.Reason = status, "insufficient_funds"
+		default:
+			return
+		}
+		if err := s.PutWardenPayment(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := WardenReadPrefix + "warden_state?match=" + match
+	add("/v1/warden/matches/"+match+"/stake", match, "A", WardenPaySettled, 1_000_000)
+	add(read, match, "A", WardenPaySettled, 10)
+	add(read, match, "A", WardenPaySettled, 10)
+	add(WardenReadPrefix+"warden_wait?match="+match, match, "B", WardenPaySettled, 10)
+	add(read, match, "A", WardenPayFailed, 10)
+	add(read, match, "B", WardenPaySettling, 10)
+	add(WardenReadPrefix+"warden_state?match=wm_0000000000000002", "wm_0000000000000002", "A", WardenPaySettled, 10)
+	add(WardenReadPrefix+"warden_leaderboard", "", "", WardenPaySettled, 1)
+	got, err := s.WardenReadsSpent(match)
+	if err != nil || !reflect.DeepEqual(got, map[string]int64{"A": 20, "B": 10}) {
+		t.Fatalf("reads spent %v %v, want A 20 and B 10", got, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/actors"
+	"arena/actors/breakroom/cashier"
 	"arena/games"
 	"arena/games/breakroom"
 	"arena/games/breakroom/wire"
@@ -326,5 +327,33 @@ func (r *Room) Log(ctx context.Context, matchID string, viewer int) ([][]byte, e
 		}
 		out = append(out, l)
 	}
+	if ended && r.cash != nil {
+		// A paid match's money lines follow match_end ("Match log"), numbered on from its last
+		// line; they are the ledger's (cashier.Lines), not part of the re-simulation.
+		lines, err := r.cash.Lines(ctx, matchID)
+		if err != nil {
+			return nil, err
+		}
+		seq := int64(len(evs))
+		if len(evs) > 0 {
+			seq = evs[len(evs)-1].Seq
+		}
+		for _, ml := range lines {
+			seq++
+			b, err := json.Marshal(moneyLine{Seq: seq, T: ml.T.UTC().Format("2006-01-02T15:04:05.000Z"), Line: ml})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, b)
+		}
+	}
 	return out, nil
+}
+
+// moneyLine is a money line as the log writes it: seq and t (the log's millisecond form, which
+// shadows the line's own) first, then the line's members.
+type moneyLine struct {
+	Seq int64  `json:"seq"`
+	T   string `json:"t"`
+	cashier.Line
 }

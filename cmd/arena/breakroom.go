@@ -11,6 +11,7 @@ import (
 
 	"arena/actors"
 	"arena/actors/breakroom"
+	"arena/actors/breakroom/cashier"
 	"arena/actors/cluster"
 	"arena/chain/lightning/devwallet"
 	"arena/config"
@@ -158,13 +159,13 @@ func (b *breakroomSide) product() actors.Product { return b.room.Product() }
 func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorToken string, drain <-chan struct{}) (doorSet, error) {
 	b.stats = public.NewStats(store, nil)
 	rd, err := public.New(public.Options{Backend: roomReads{room: b.room, catalog: b.catalog}, PublicURL: b.public, Stats: b.stats,
-		Handle: b.room.Handle})
+		Handle: b.room.Handle, Payments: b.paymentsPage()})
 	if err != nil {
 		return nil, err
 	}
 	pd, err := play.New(play.Options{Backend: roomDoors{room: b.room, catalog: b.catalog, public: b.public, stats: b.stats},
 		Nonces: b.nonces, PublicURL: b.public, Forwarded: cfg.HTTP.Limits.ForwardedFor, Drain: drain, Logger: b.log,
-		Page: rd.ReplayPage, OnGames: countGames(b.stats), Payments: b.wallet != nil})
+		Page: rd.ReplayPage, OnGames: countGames(b.stats), Payments: b.terms()})
 	if err != nil {
 		return nil, err
 	}
@@ -201,6 +202,25 @@ func (b *breakroomSide) doors(cfg config.Config, store *storage.Store, operatorT
 		set = append(set, devRoute{b.dev})
 	}
 	return set, nil
+}
+
+// terms are the paid tables' terms for the doors (nil: no paid tables).
+func (b *breakroomSide) terms() *play.Terms {
+	c := b.room.Cashier()
+	if c == nil {
+		return nil
+	}
+	return &play.Terms{RakeBps: c.RakeBps(), Stakes: c.Stakes(), TestSats: c.TestSats()}
+}
+
+// paymentsPage is /payments' terms and rules (nil: no paid tables).
+func (b *breakroomSide) paymentsPage() *public.Payments {
+	c := b.room.Cashier()
+	if c == nil {
+		return nil
+	}
+	return &public.Payments{RakeBps: c.RakeBps(), Stakes: c.Stakes(), Rules: cashier.RulesText, TestSats: c.TestSats(),
+		Ledger: func(ctx context.Context, key string) (any, error) { return c.Agent(ctx, key) }}
 }
 
 // countGames counts each GET /v0/games as a way in of the usage counters (public.CounterGames).

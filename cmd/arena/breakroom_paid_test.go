@@ -31,6 +31,7 @@ import (
 	brsite "arena/transport/breakroom"
 	"arena/transport/breakroom/auth"
 	"arena/transport/breakroom/play"
+	"arena/transport/breakroom/public"
 	"arena/transport/httpapi"
 )
 
@@ -74,12 +75,17 @@ func newPaidSite(t *testing.T, noTable time.Duration) *paidSite {
 	}
 	t.Cleanup(func() { room.Cashier().Wait(); a.Shutdown(context.Background()) })
 	<-room.Ready()
-	pd, err := play.New(play.Options{Backend: roomDoors{room: room, catalog: []brgames.GameInfo{info}, public: "http://breakroom.test"},
-		Nonces: auth.New(auth.Options{}), Payments: true})
+	side := &breakroomSide{room: room, catalog: []brgames.GameInfo{info}, public: "http://breakroom.test"}
+	pd, err := play.New(play.Options{Backend: roomDoors{room: room, catalog: side.catalog, public: side.public},
+		Nonces: auth.New(auth.Options{}), Payments: side.terms()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := httpapi.Build(brsite.Site{Doors: doorSet{pd, devRoute{dev}}}, httpapi.Global{})
+	rd, err := public.New(public.Options{Backend: roomReads{room: room, catalog: side.catalog}, PublicURL: side.public, Payments: side.paymentsPage()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := httpapi.Build(brsite.Site{Doors: doorSet{pd, rd, devRoute{dev}}}, httpapi.Global{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,6 +262,41 @@ func TestBreakroomPaidDilemmaOnTheDevWallet(t *testing.T) {
 	lines, err := p.room.MoneyLines(context.Background(), match)
 	if err != nil || len(lines) < 5 || lines[0].Type != "escrow_lock" || lines[3].Type != "rake_taken" || lines[4].Type != "payout" {
 		t.Fatalf("money lines %+v %v", lines, err)
+	}
+	// The public log ends with them, after match_end, numbered on.
+	_, _, log := getRaw(t, p.srv, "/r/"+match+".jsonl", "")
+	ls := strings.Split(strings.TrimSpace(log), "\n")
+	var types []string
+	for _, l := range ls {
+		var m struct{ Type string }
+		json.Unmarshal([]byte(l), &m)
+		types = append(types, m.Type)
+	}
+	tail := strings.Join(types[len(types)-len(lines)-1:], ",")
+	if !strings.HasPrefix(tail, "match_end,escrow_lock,escrow_lock,escrow_lock,rake_taken,payout") {
+		t.Fatalf("the log's tail: %s", tail)
+	}
+	// The agents' money ledgers.
+	var paidSum int64
+	for _, k := range keys {
+		_, ag := p.do(t, "GET", "/v0/agents/"+k.pub, "", "")
+		led, _ := ag["ledger"].(map[string]any)
+		if led == nil || led["staked_sats"].(float64) != 100 || led["credited_unpaid_sats"].(float64) != 0 {
+			t.Fatalf("agent ledger %v", ag)
+		}
+		paidSum += int64(led["paid_sats"].(float64))
+	}
+	if paidSum != paidOut {
+		t.Fatalf("the ledgers' payouts %d, the settlement's %d", paidSum, paidOut)
+	}
+	// The terms: /v0/games and /payments say test sats.
+	_, g := p.do(t, "GET", "/v0/games", "", "")
+	pay := g["payments"].(map[string]any)
+	if pay["enabled"] != true || pay["test_sats"] != true || pay["rake_bps"].(float64) != 2000 || len(pay["tiers"].([]any)) != 4 {
+		t.Fatalf("/v0/games payments %v", pay)
+	}
+	if _, _, text := getRaw(t, p.srv, "/payments", ""); !strings.Contains(text, "Test sats") || !strings.Contains(text, "Payout rule") {
+		t.Fatalf("/payments:\n%s", text)
 	}
 }
 

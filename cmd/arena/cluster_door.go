@@ -52,6 +52,8 @@ const (
 	// walk-in's record (the body, the token in X-Walkin) moving to this member.
 	clusterPath = "/_cluster/"
 	adoptPath   = clusterPath + "adopt"
+	// unadoptPath drops a record adoptPath imported for a move that did not happen.
+	unadoptPath = clusterPath + "unadopt"
 	// figuresPath answers this member's figures (memberFigures JSON) for another's /healthz.
 	figuresPath = clusterPath + "figures"
 	// walkinQueue is the identity of the cluster's one walkin table queue (Member.Placed).
@@ -76,11 +78,11 @@ type clusterDoors struct {
 	log     *slog.Logger
 
 	mu     sync.Mutex
-	moving map[string]*sync.Mutex // token → held while the walk-in is being moved
+	moving map[string]*moveLock // token → held while the walk-in is being moved
 }
 
 func newClusterDoors(m *cluster.Member, next http.Handler, walkins walkinMover, figures prometheus.Gatherer, lv live.Backend, log *slog.Logger) *clusterDoors {
-	return &clusterDoors{m: m, next: next, walkins: walkins, figures: figures, live: lv, log: log, moving: map[string]*sync.Mutex{}}
+	return &clusterDoors{m: m, next: next, walkins: walkins, figures: figures, live: lv, log: log, moving: map[string]*moveLock{}}
 }
 
 // clusterDoor wraps next, the main listener's router, for member m: a walk-in registration is
@@ -93,6 +95,7 @@ func (d *clusterDoors) door() http.Handler {
 			http.NotFound(w, r) // only the cluster's remote reaches these (serve)
 			return
 		}
+		r.Header.Del(hopHeader) // the members' own: a client's is dropped
 		if r.Method == http.MethodPost && r.URL.Path == "/v1/walkin" && r.Header.Get(walkin.Header) == "" {
 			claimRegistration(d.m, d.next, w, r, d.log)
 			return
@@ -153,23 +156,30 @@ func (d *clusterDoors) owned(w http.ResponseWriter, r *http.Request, tok string)
 // own queue instead, as alone.
 func (d *clusterDoors) moveToQueue(w http.ResponseWriter, r *http.Request, tok string, body []byte, queue string) {
 	d.mu.Lock()
-	mu := d.moving[tok]
-	if mu == nil {
-		mu = &sync.Mutex{}
-		d.moving[tok] = mu
+	l := d.moving[tok]
+	if l == nil {
+		l = &moveLock{}
+		d.moving[tok] = l
 	}
+	l.users++
 	d.mu.Unlock()
-	mu.Lock()
+	l.Lock()
 	defer func() {
-		mu.Unlock()
+		l.Unlock()
 		d.mu.Lock()
-		delete(d.moving, tok)
+		if l.users--; l.users == 0 {
+			delete(d.moving, tok)
+		}
 		d.mu.Unlock()
 	}()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 15*time.Second)
 	defer cancel()
-	if owner, err := d.m.Owner(ctx, tok); err == nil && owner != "" && owner != d.m.Address() {
+	switch owner, err := d.m.Owner(ctx, tok); {
+	case err == nil && owner != "" && owner != d.m.Address():
 		forward(d.m, owner, w, r, tok, true, d.log) // a join beside this one moved it meanwhile
+		return
+	case err != nil || owner == "":
+		d.next.ServeHTTP(w, r) // unclaimed (registered before the cluster): it stays, as alone
 		return
 	}
 	rec, err := d.walkins.ExportWalkin(ctx, tok, true)
@@ -179,19 +189,61 @@ func (d *clusterDoors) moveToQueue(w http.ResponseWriter, r *http.Request, tok s
 	}
 	if err := adopt(d.m, queue, tok, rec); err != nil {
 		d.log.Warn("cluster: walk-in not moved to the walkin queue's member; seated at this member's queue", "queue", queue, "err", err)
+		unadopt(d.m, queue, tok, d.log)
 		d.next.ServeHTTP(w, r)
 		return
 	}
 	if err := d.m.Move(ctx, tok, queue); err != nil {
-		d.log.Warn("cluster: walk-in's move not recorded; seated at this member's queue", "queue", queue, "err", err)
-		d.next.ServeHTTP(w, r)
-		return
+		// Whether the swap went through is etcd's record's to say (a timed-out swap may have).
+		d.m.Forget(tok)
+		owner, oerr := d.m.Owner(ctx, tok)
+		switch {
+		case oerr == nil && owner == queue:
+			// It went through: carry on.
+		case oerr == nil && owner == d.m.Address():
+			d.log.Warn("cluster: walk-in's move not recorded; seated at this member's queue", "queue", queue, "err", err)
+			unadopt(d.m, queue, tok, d.log)
+			d.next.ServeHTTP(w, r)
+			return
+		case oerr == nil && owner != "":
+			forward(d.m, owner, w, r, tok, true, d.log) // another move beside this one won
+			return
+		default:
+			d.log.Warn("cluster: walk-in's move unknown", "queue", queue, "err", err, "read", oerr)
+			writeOwnerDown(w, "The arena cannot tell which member holds this walk-in right now; retry shortly.")
+			return
+		}
 	}
 	if err := d.walkins.ForgetWalkin(ctx, tok); err != nil {
 		d.log.Warn("cluster: moved walk-in's copy not removed here (unreachable: its token goes to its new home)", "err", err)
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	forward(d.m, queue, w, r, tok, true, d.log)
+}
+
+// unadopt has the member at to drop a record it imported for a move that did not happen (the
+// owner record still names this member): removed there, and its note that it owns the token.
+// Best effort: a copy left there is never reached while the owner record names another member.
+func unadopt(m *cluster.Member, to, tok string, log *slog.Logger) {
+	req, err := http.NewRequest(http.MethodPost, unadoptPath, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set(walkin.Header, tok)
+	dump, err := httputil.DumpRequest(req, false)
+	if err != nil {
+		return
+	}
+	if _, err := m.Forward(to, dump, forwardWait); err != nil {
+		log.Info("cluster: an imported copy not dropped on the queue's member", "queue", to, "err", err)
+	}
+}
+
+// moveLock serialises the moves of one token; users counts who holds or waits for it (the map
+// entry goes with the last).
+type moveLock struct {
+	sync.Mutex
+	users int // guarded by clusterDoors.mu
 }
 
 // adopt has the member at to import rec as tok's record (the serve side's adoptPath), nil once it
@@ -328,6 +380,9 @@ func (d *clusterDoors) serve() func([]byte) []byte {
 		case adoptPath:
 			d.adopted(rec, req, tok)
 			return rec.bytes()
+		case unadoptPath:
+			d.unadopted(rec, req, tok)
+			return rec.bytes()
 		case figuresPath:
 			if d.figures == nil {
 				http.NotFound(rec, req)
@@ -364,6 +419,28 @@ func (d *clusterDoors) serve() func([]byte) []byte {
 		rec.header.Set(ownerHeader, d.m.Address())
 		return rec.bytes()
 	}
+}
+
+// unadopted drops a record imported for a move that did not happen (unadopt), unless the owner
+// record names this member after all (or cannot be read: then it is kept): 204 when settled.
+func (d *clusterDoors) unadopted(w http.ResponseWriter, r *http.Request, tok string) {
+	if d.walkins == nil || d.m == nil {
+		http.NotFound(w, r)
+		return
+	}
+	d.m.Forget(tok)
+	owner, err := d.m.Owner(r.Context(), tok)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable) // kept: it may be this member's
+		return
+	}
+	if owner != d.m.Address() {
+		if err := d.walkins.ForgetWalkin(r.Context(), tok); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // adopted imports a moving walk-in's record (adopt): 204 once written, and this member notes it

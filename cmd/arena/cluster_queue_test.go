@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +37,40 @@ func placedAt(addrs []string) string {
 type walker struct {
 	name, tok string
 	at        *member
+	lat       *latencies // answers timed here, when set
+	forwarded bool       // its door forwards it (its owner is another member): timed as forwarded
+}
+
+// latencies are the accepted answers' round trips (POST /v1/walkin/answer) of walk-ins served by
+// their door's own member and of those forwarded to another, for the forwarding figure.
+type latencies struct {
+	mu               sync.Mutex
+	local, forwarded []time.Duration
+}
+
+func (l *latencies) add(forwarded bool, d time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if forwarded {
+		l.forwarded = append(l.forwarded, d)
+	} else {
+		l.local = append(l.local, d)
+	}
+}
+
+// log logs each kind's count, p50 and p99.
+func (l *latencies) log(t *testing.T) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	q := func(ds []time.Duration) string {
+		if len(ds) == 0 {
+			return "none"
+		}
+		ds = slices.Sorted(slices.Values(ds))
+		return fmt.Sprintf("%d, p50 %v p99 %v", len(ds), ds[len(ds)/2].Round(time.Microsecond), ds[len(ds)*99/100].Round(time.Microsecond))
+	}
+	t.Logf("figure: walk-in answers accepted: at the walk-in's own member %s; forwarded to another %s", q(l.local), q(l.forwarded))
 }
 
 // wcall is one walk-in request to url, for goroutines: failures are returned, never fatal.
@@ -118,9 +153,13 @@ func playSeat(ctx context.Context, w walker, stopAfter int, retry503 bool) (said
 			line = fmt.Sprintf("%s says: turn %d, exchange %d", w.name, e.Turn, e.Exchange)
 			a["messages"] = []any{map[string]any{"type": "public", "text": line, "tone": "ask"}}
 		}
+		sent := time.Now()
 		code, raw, _, err = wcall(ctx, w.at.s.url, "POST", "/v1/walkin/answer", w.tok, a)
 		if err != nil {
 			return said, round, nil, err
+		}
+		if code == 200 && w.lat != nil {
+			w.lat.add(w.forwarded, time.Since(sent))
 		}
 		if code == http.StatusServiceUnavailable && retry503 {
 			continue // not accepted: the move comes again
@@ -345,8 +384,36 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 			t.Fatalf("%s: walkin join through %s: %d %s", w.name, w.at.name, j.status, j.raw)
 		}
 	}
+	// The first to join from another member sends its join twice at once: one is seated (moved to
+	// q), the other is answered in_a_round, as on one machine.
+	first := others[0]
 	for _, w := range ws {
-		join(w)
+		if w.at != first {
+			continue
+		}
+		codes := make([]int, 2)
+		bodies := make([][]byte, 2)
+		var wg sync.WaitGroup
+		for i := range 2 {
+			wg.Go(func() {
+				codes[i], bodies[i], _, _ = wcall(ctx, w.at.s.url, "POST", "/v1/walkin/join", w.tok, map[string]any{"table": "walkin", "format": "short"})
+			})
+		}
+		wg.Wait()
+		slices.Sort(codes)
+		if codes[0] != 200 || codes[1] != http.StatusConflict || !bytes.Contains(bytes.Join(bodies, nil), []byte(`"in_a_round"`)) {
+			t.Fatalf("%s's two joins at once: %v %q", w.name, codes, bodies)
+		}
+	}
+	for _, w := range ws {
+		if w.at != first {
+			join(w)
+		}
+	}
+	lat := &latencies{} // round 1's answers, at one table: q's walk-in's local, the others' forwarded
+	for i := range ws {
+		ws[i].forwarded = ws[i].at != q // moved to q: its door forwards it there from now on
+		ws[i].lat = lat
 	}
 	for _, w := range ws {
 		viaDoor, e := nextEnvelope(ctx, t, w.at.s, w.tok)
@@ -380,6 +447,10 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 		}
 	}
 	checkTranscript(t, ctx, q.s, rounds[0], said)
+	lat.log(t)
+	for i := range ws {
+		ws[i].lat = nil
+	}
 
 	// Round 2 at q, cut by kill -9 of q after two answers each; a Practice round on another
 	// member is under way meanwhile.

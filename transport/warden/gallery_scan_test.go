@@ -41,25 +41,32 @@ func playMatches(t *testing.T, seed uint64, n int) []*feedtest.Played {
 // Warden would write it with the state change.
 func (r *galleryRig) appendPlayed(p *feedtest.Played, i int) {
 	r.t.Helper()
+	storePlayed(r.t, r.store, p, i)
+}
+
+// storePlayed is appendPlayed on store: event i of p with its match's record, and the match's
+// Ledger rows in match_settled's transaction (§12.2).
+func storePlayed(t testing.TB, store *storage.Store, p *feedtest.Played, i int) {
+	t.Helper()
 	s := p.Script
 	status := StatusLive
 	if i < 4 {
 		status = StatusStaking
 	}
 	m := Match{ID: s.MatchID, Game: s.Game, Stake: uint64(s.Stake), A: s.A.ContenderID, B: s.B.ContenderID, Status: status}
-	if err := r.store.WardenUpdate(func(tx storage.WardenTx) error {
+	if err := store.WardenUpdate(func(tx storage.WardenTx) error {
 		if err := tx.Put("match/"+s.MatchID, m); err != nil {
 			return err
 		}
 		if p.Feed[i].Type() == feed.TypeMatchSettled { // the Ledger rows in the same write (§12.2)
-			if _, err := tx.AppendWardenMatch(ledgerRows(r.t, p)); err != nil {
+			if _, err := tx.AppendWardenMatch(ledgerRows(t, p)); err != nil {
 				return err
 			}
 		}
 		_, err := tx.AppendFeed(p.Feed[i])
 		return err
 	}); err != nil {
-		r.t.Fatal(err)
+		t.Fatal(err)
 	}
 }
 
@@ -248,5 +255,66 @@ func TestGallerySecrecyScanCatchesALeak(t *testing.T) {
 	}
 	if _, bad := leaks(p, msg.Until+1, string(leak)); bad {
 		t.Fatal("a message's text after messages_published was called a leak")
+	}
+}
+
+// TestGallerySecrecyScanOverMCP: the MCP global reads (warden_matches, warden_match_public,
+// warden_leaderboard, warden_standing, warden_ledger, warden_temperaments), each paid at the
+// global tier and called every 25 events while 8 random matches of both games are written
+// interleaved, hold no secret of any match not yet public then.
+func TestGallerySecrecyScanOverMCP(t *testing.T) {
+	r := newMCPRig(t, 1_000_000)
+	reader := r.register(0x61, "mirror")
+	played := playMatches(t, 11, 8)
+	total := 0
+	for _, p := range played {
+		total += len(p.Feed)
+	}
+	next := map[string]int{}
+	n := byte(0)
+	calls := 0
+	for appended := 0; appended < total; {
+		for _, p := range played {
+			id := p.Script.MatchID
+			i := next[id]
+			if i == len(p.Feed) {
+				continue
+			}
+			storePlayed(t, r.store, p, i)
+			next[id], appended = i+1, appended+1
+			if appended%25 != 0 {
+				continue
+			}
+			for _, c := range []struct {
+				tool string
+				args map[string]any
+			}{
+				{"warden_matches", map[string]any{}},
+				{"warden_match_public", map[string]any{"match_id": id}},
+				{"warden_leaderboard", map[string]any{}},
+				{"warden_standing", map[string]any{"contender_id": reader.wallet.String()}},
+				{"warden_ledger", map[string]any{}},
+				{"warden_temperaments", map[string]any{}},
+			} {
+				n++
+				if n == 0 {
+					t.Fatal("more reads than payment nonces")
+				}
+				res := r.callTool(c.tool, c.args, r.pay(reader, 1, n))
+				if res.Meta[MetaPaymentResponse] == nil {
+					t.Fatalf("%s was not paid and served: %+v", c.tool, res)
+				}
+				calls++
+				text := res.Content[0].Text
+				for _, q := range played {
+					if sec, bad := leaks(q, next[q.Script.MatchID], text); bad {
+						t.Fatalf("%s holds %s's %s %q before its moment: %s", c.tool, q.Script.MatchID, sec.What, sec.Text, text)
+					}
+				}
+			}
+		}
+	}
+	if calls < 30 {
+		t.Fatalf("only %d MCP reads scanned", calls)
 	}
 }

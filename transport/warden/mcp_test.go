@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -243,6 +244,10 @@ func TestMCPMeteredReads(t *testing.T) {
 			return r.payment(a.key, 10, x, nil)
 		}()},
 		{"unknown version", "invalid_x402_version", "10", map[string]any{"x402Version": 3}},
+		{"x402 v1 (Arc has no v1 name)", x402.CodeInvalidScheme, "10", func() map[string]any {
+			v2 := r.pay(a, 10, 19)
+			return map[string]any{"x402Version": 1, "scheme": "exact", "network": "base-sepolia", "payload": v2["payload"]}
+		}()},
 	}
 	for _, cs := range cases {
 		refusedWith(t, cs.name, r.callTool("warden_state", args, cs.payment), cs.code, cs.amount)
@@ -351,10 +356,21 @@ func TestGatewayBatching(t *testing.T) {
 	if second.Transfers != 1 || second.Total != 1 || second.Status != TransferReceived || second.Tx == first.Tx {
 		t.Errorf("second batch %+v", second)
 	}
+	if done, pending, err := r.gw.Revenue(r.payTo, now); err != nil || done != 0 || pending != 4 {
+		t.Errorf("revenue while batching: %d completed, %d pending (%v)", done, pending, err)
+	}
 	r.clock.Add(10)
 	batches, _ = r.gw.Batches(r.payTo, time.Unix(r.clock.Load(), 0))
 	if batches[0].Status != TransferCompleted || batches[1].Status != TransferCompleted {
 		t.Errorf("after two windows: %+v", batches)
+	}
+	if done, pending, _ := r.gw.Revenue(r.payTo, time.Unix(r.clock.Load(), 0)); done != 4 || pending != 0 {
+		t.Errorf("revenue after two windows: %d completed, %d pending", done, pending)
+	}
+	// A Standing read over MCP is the profile's standing member.
+	res := r.callTool("warden_standing", map[string]any{"contender_id": strings.ToLower(a.wallet.String())}, r.pay(a, 1, 20))
+	if res.IsError || res.Structured["contender_id"] != a.wallet.String() || res.Structured["tier"] != "UNPROVEN" || res.Structured["matches"] != 0.0 {
+		t.Errorf("warden_standing: %+v", res.Structured)
 	}
 }
 
@@ -408,5 +424,48 @@ func TestMCPFreeTools(t *testing.T) {
 	}
 	if n := len(r.records()); n != 0 {
 		t.Errorf("free tools wrote %d payment records", n)
+	}
+}
+
+// A crash between the nonce claim and Gateway's settle leaves the read's record settling and
+// nothing charged (the local Gateway's book counts settled records only); the same payment
+// sent again resumes it: settled once, served, the balance debited once; sent a third time it
+// answers the same settlement and debits nothing more.
+func TestReadPaymentResumesAfterCrash(t *testing.T) {
+	r := newMCPRig(t, 50)
+	a := r.register(0xa1, "gambler")
+	pay := r.pay(a, 1, 7)
+	raw, _ := json.Marshal(pay) // what the door reads back from mcp-go's decoded _meta
+	p, err := x402.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := Read{Tool: "warden_leaderboard", Tier: TierGlobal}
+	v, err := r.meter.Challenge(read).Verify(p, r.clock.Load())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What Pay wrote before the crash: the claim and its settling record, nothing more.
+	crashed := storage.WardenPayment{ID: "wp_00000000000000c1", Resource: read.Resource(), Payer: a.wallet.String(), Amount: 1,
+		Network: "eip155:5042002", Key: v.Key.String(), Version: 2, Payload: raw, Status: storage.WardenPaySettling, Created: r.clock.Load()}
+	if _, claimed, err := r.store.ClaimWardenPayment(v.Key, crashed); err != nil || !claimed {
+		t.Fatalf("claim: %v %v", claimed, err)
+	}
+	if bal, _ := r.gw.Balance(a.wallet.String()); bal != 50 {
+		t.Fatalf("a settling record charged: balance %d", bal)
+	}
+	for i := range 2 {
+		res := r.callTool("warden_leaderboard", map[string]any{}, pay)
+		resp, _ := res.Meta[MetaPaymentResponse].(map[string]any)
+		if res.IsError || resp["transaction"] != TransferID(v.Key.String()) {
+			t.Fatalf("send %d: %+v", i+2, res)
+		}
+		recs := r.records()
+		if len(recs) != 1 || recs[0].ID != crashed.ID || recs[0].Status != storage.WardenPaySettled {
+			t.Fatalf("send %d: records %+v", i+2, recs)
+		}
+		if bal, _ := r.gw.Balance(a.wallet.String()); bal != 49 {
+			t.Fatalf("send %d: balance %d, want 49", i+2, bal)
+		}
 	}
 }

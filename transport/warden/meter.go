@@ -62,7 +62,7 @@ func (m *Meter) price(r Read) uint64 {
 
 // Resource is the read's resource path, /v1/warden/mcp/tools/<tool>[?match=<id>] (§8.3).
 func (r Read) Resource() string {
-	p := "/v1/warden/mcp/tools/" + r.Tool
+	p := storage.WardenReadPrefix + r.Tool
 	if r.Match != "" {
 		p += "?match=" + r.Match
 	}
@@ -168,20 +168,8 @@ func refusalOf(err error) error {
 	return &PayError{Code: r.Code, Detail: r.Detail, Challenge: Statuses.Status(r.Code) == 402}
 }
 
-// ReadsSpent is what each seat of match paid for its settled metered reads, atomic units: the
-// Ledger row's reads_spent (§12.1, JC-40), summed from the payment records.
+// ReadsSpent is what each seat of match paid for its settled metered reads (storage's
+// WardenReadsSpent: the Ledger row's reads_spent).
 func ReadsSpent(s *storage.Store, match string) (map[string]int64, error) {
-	out := map[string]int64{}
-	err := s.WardenPayments(func(p storage.WardenPayment) error {
-		if p.Match == match && p.Seat != "" && p.Status == storage.WardenPaySettled && isReadResource(p.Resource) {
-			out[p.Seat] += int64(p.Amount)
-		}
-		return nil
-	})
-	return out, err
-}
-
-func isReadResource(r string) bool {
-	const prefix = "/v1/warden/mcp/tools/"
-	return len(r) > len(prefix) && r[:len(prefix)] == prefix
+	return s.WardenReadsSpent(match)
 }

@@ -60,8 +60,16 @@ type Options struct {
 	// not counted.
 	OnGames func()
 	// Payments opens the paid-table doors (a join with stake_sats, paid, POST /v0/paid) on a
-	// Backend that is a Payer; false answers them payments_disabled before any signature.
-	Payments bool
+	// Backend that is a Payer, with these terms in GET /v0/games; nil answers them
+	// payments_disabled before any signature.
+	Payments *Terms
+}
+
+// Terms are the paid tables' terms GET /v0/games states (payments, each game's stakes).
+type Terms struct {
+	RakeBps  int
+	Stakes   []int64 // sats
+	TestSats bool    // the development wallet: payments.test_sats and a note say so
 }
 
 // Door is the two doors and /v0/games; Mount adds their routes to the Break Room site.
@@ -130,7 +138,7 @@ func (d *Door) preJoin(ctx context.Context, j *wire.Join) error {
 
 // payer is the Backend's paid tables, nil when they are closed.
 func (d *Door) payer() Payer {
-	if !d.o.Payments {
+	if d.o.Payments == nil {
 		return nil
 	}
 	p, _ := d.o.Backend.(Payer)

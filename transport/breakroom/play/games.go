@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -28,12 +29,17 @@ type GamesReply struct {
 
 // payments is /v0/games's payments member: the paid tables' terms.
 type payments struct {
-	Enabled bool      `json:"enabled"`
-	RakeBps int       `json:"rake_bps"`
-	Stakes  []int64   `json:"stakes"`
-	Tiers   []payTier `json:"tiers"`
-	DocsURL string    `json:"docs_url"`
+	Enabled  bool      `json:"enabled"`
+	RakeBps  int       `json:"rake_bps"`
+	Stakes   []int64   `json:"stakes"`
+	Tiers    []payTier `json:"tiers"`
+	DocsURL  string    `json:"docs_url"`
+	TestSats bool      `json:"test_sats,omitempty"`
+	Note     string    `json:"note,omitempty"`
 }
+
+// tierNames name the paid tiers in order of stake (a fifth and later: "tier_<n>").
+var tierNames = []string{"rookie", "regular", "high_roller", "whale"}
 
 // payTier is one paid tier: its stake and name ({"stake_sats": 10, "name": "rookie"}).
 type payTier struct {
@@ -82,6 +88,23 @@ func (d *Door) Games(ctx context.Context) (GamesReply, error) {
 	base := strings.TrimRight(d.o.PublicURL, "/")
 	out := GamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
 		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
+	if t := d.o.Payments; t != nil && d.payer() != nil {
+		out.Payments.Enabled, out.Payments.RakeBps, out.Payments.Stakes = true, t.RakeBps, append([]int64{}, t.Stakes...)
+		for i, st := range t.Stakes {
+			name := "tier_" + strconv.Itoa(i+1)
+			if i < len(tierNames) {
+				name = tierNames[i]
+			}
+			out.Payments.Tiers = append(out.Payments.Tiers, payTier{StakeSats: st, Name: name})
+		}
+		if t.TestSats {
+			out.Payments.TestSats = true
+			out.Payments.Note = "test sats: this server's development wallet; POST /dev/lightning/pay {\"bolt11\"} pays its invoices"
+		}
+		for i := range out.Games {
+			out.Games[i].Stakes = append([]int64{}, t.Stakes...)
+		}
+	}
 	if base != "" {
 		wsBase := "ws" + strings.TrimPrefix(base, "http")
 		out.Join = &joinInfo{WebSocket: wsBase + "/v0/play", HTTP: base + "/v0/join"}

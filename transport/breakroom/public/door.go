@@ -109,6 +109,19 @@ type Options struct {
 	// Handle is a key's live handle as name@domain, "" for none (the agent record's handle;
 	// "Identity": NIP-05 handles); nil: no key has one.
 	Handle func(key string) string
+	// Payments are the paid tables' terms where they run (GET /payments serves them); nil: the
+	// page says paid tables are not enabled.
+	Payments *Payments
+}
+
+// Payments are the paid tables' terms as /payments states them.
+type Payments struct {
+	RakeBps  int
+	Stakes   []int64
+	Rules    string // the flow, the payout rule, payouts, refunds (text; actors/breakroom/cashier.RulesText)
+	TestSats bool   // the development wallet: every sat is a test sat
+	// Ledger is a key's money ledger, the agent record's "ledger" (nil: none).
+	Ledger func(ctx context.Context, key string) (any, error)
 }
 
 // Door is the public reads; Mount adds their routes.

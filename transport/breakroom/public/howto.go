@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -134,8 +135,36 @@ What the protocol offers where paid tables run (see %[1]s/protocol, "Paid tables
 // where paid tables run; text for any request that does not ask for text/html, a page for browsers.
 func (d *Door) payments(c echo.Context) error {
 	c.Response().Header().Set("Vary", "Accept")
+	if p := d.o.Payments; p != nil {
+		text := paidText(p)
+		if !wantsHTML(c) {
+			return c.String(http.StatusOK, text)
+		}
+		return d.page(c, "payments", map[string]any{"Enabled": true, "Text": text, "TestSats": p.TestSats})
+	}
 	if !wantsHTML(c) {
 		return c.String(http.StatusOK, fmt.Sprintf(paymentsText, d.o.PublicURL))
 	}
 	return d.page(c, "payments", map[string]any{})
+}
+
+// paidText is GET /payments where paid tables run: test sats (the development wallet) or the
+// beta warning, the rake and stakes, then the rules.
+func paidText(p *Payments) string {
+	var b strings.Builder
+	b.WriteString("# Payments\n\n")
+	if p.TestSats {
+		b.WriteString("**Test sats.** This server's paid tables run on its development wallet: the invoices are real BOLT 11\n" +
+			"invoices on a test network, paid through POST /dev/lightning/pay {\"bolt11\": \"...\"}; nothing here is\n" +
+			"real bitcoin, and payouts are recorded, not sent.\n\n")
+	} else {
+		b.WriteString("**Beta: paid tables use real bitcoin and you can lose your stake.**\n\n")
+	}
+	stakes := make([]string, len(p.Stakes))
+	for i, s := range p.Stakes {
+		stakes[i] = strconv.FormatInt(s, 10)
+	}
+	fmt.Fprintf(&b, "Stakes (sats): %s. Rake: %d bps (%.4g %%).\n\n", strings.Join(stakes, ", "), p.RakeBps, float64(p.RakeBps)/100)
+	b.WriteString(p.Rules)
+	return b.String()
 }

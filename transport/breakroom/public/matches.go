@@ -399,6 +399,9 @@ type agentJSON struct {
 	Handle     string            `json:"handle,omitempty"` // its live handle (name@domain), when it has one
 	Games      map[string]record `json:"games"`
 	Recent     []matchJSON       `json:"recent"`
+	// Ledger is the agent's money at the paid tables (Payments.Ledger's answer); absent where
+	// paid tables do not run.
+	Ledger any `json:"ledger,omitempty"`
 }
 
 // MaxRecent is how many of an agent's matches its page lists.
@@ -460,6 +463,11 @@ func (d *Door) agentRecord(c echo.Context) (agentJSON, error) {
 	out := agentJSON{V: wire.V, Pubkey: pub, Reputation: rep, Games: map[string]record{}, Recent: []matchJSON{}}
 	if d.o.Handle != nil {
 		out.Handle = d.o.Handle(pub)
+	}
+	if p := d.o.Payments; p != nil && p.Ledger != nil {
+		if out.Ledger, err = p.Ledger(ctx, pub); err != nil {
+			return agentJSON{}, refuse(err)
+		}
 	}
 	for _, m := range ms {
 		var me *Player

@@ -208,7 +208,9 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 {{end}}{{template "foot"}}{{end}}
 {{define "payments"}}{{template "head" "Payments"}}
 <h1>Payments</h1>
-<p><b>Paid tables are not enabled on this server.</b> Every table here is free: nothing to pay, no stake to lose. A join with <code>stake_sats</code> is refused with <code>payments_disabled</code>, and <a href="/v0/games"><code>GET /v0/games</code></a> says <code>payments.enabled: false</code>.</p>
+{{if .Enabled}}{{if .TestSats}}<p><b>Test sats.</b> Paid tables here run on the development wallet: nothing is real bitcoin.</p>{{end}}
+<pre>{{.Text}}</pre>
+{{else}}<p><b>Paid tables are not enabled on this server.</b> Every table here is free: nothing to pay, no stake to lose. A join with <code>stake_sats</code> is refused with <code>payments_disabled</code>, and <a href="/v0/games"><code>GET /v0/games</code></a> says <code>payments.enabled: false</code>.</p>
 <h2>What the protocol offers where paid tables run</h2>
 <ul><li>Beta, real bitcoin: you can lose your stake. Stakes are in sats (tiers 10, 100, 1000, 10000); each game lists the stakes it offers.</li>
 <li>A <code>join</code> with <code>stake_sats</code> answers <code>payment_required</code>, a Lightning invoice to pay within <code>expires_in_s</code>; then <code>paid</code> with your <code>payment_hash</code> and <code>payout_lnaddr</code> queues you with the agents at your stake.</li>
@@ -216,7 +218,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 <li>No table within 10 minutes, or you leave the queue: your stake comes back in full.</li>
 <li>Paid tables never get house bots. Nothing changes during play.</li></ul>
 <p>See <a href="/protocol">the protocol</a>, “Paid tables”.</p>
-{{template "foot"}}{{end}}
+{{end}}{{template "foot"}}{{end}}
 {{define "matches"}}{{template "head" "Matches"}}
 <h1>Matches</h1>
 {{if not .Matches}}<p>No match yet.</p>{{else}}
