@@ -161,9 +161,7 @@ func (m *Member) Move(ctx context.Context, key, to string) error {
 		return fmt.Errorf("cluster: move: %w", err)
 	}
 	if !r.Succeeded {
-		m.mu.Lock()
-		delete(m.owners, key) // read it again
-		m.mu.Unlock()
+		m.Forget(key) // read it again
 		return ErrMoved
 	}
 	m.Learn(key, to)
@@ -175,6 +173,13 @@ func (m *Member) Move(ctx context.Context, key, to string) error {
 func (m *Member) Learn(key, address string) {
 	m.mu.Lock()
 	m.owners[key] = address
+	m.mu.Unlock()
+}
+
+// Forget drops what this member knows of key's owner: the next Owner reads etcd's record.
+func (m *Member) Forget(key string) {
+	m.mu.Lock()
+	delete(m.owners, key)
 	m.mu.Unlock()
 }
 

@@ -45,7 +45,7 @@ type paidSite struct {
 	payees *lnService
 }
 
-func newPaidSite(t *testing.T, noTable time.Duration) *paidSite {
+func newPaidSite(t *testing.T, noTable, idle time.Duration) *paidSite {
 	t.Helper()
 	st := storagetest.Open(t, storage.Options{NoSync: true})
 	br, err := games.NewBracket(brdilemma.Engine{})
@@ -61,7 +61,7 @@ func newPaidSite(t *testing.T, noTable time.Duration) *paidSite {
 	pay.Backoff = time.Millisecond
 	info := brdilemma.Engine{}.Info()
 	room, err := breakroom.New(breakroom.Options{PublicURL: "http://breakroom.test", HousePause: 5 * time.Millisecond,
-		LobbyWait: 50 * time.Millisecond, HouseAfter: 50 * time.Millisecond, NoTableAfter: noTable, Payments: pay,
+		LobbyWait: 50 * time.Millisecond, HouseAfter: 50 * time.Millisecond, NoTableAfter: noTable, PaidIdle: idle, Payments: pay,
 		Games: []breakroom.Game{{ID: info.ID, Name: info.Name, RulesVersion: info.RulesVersion, TableSize: 3, Min: 3,
 			Options: json.RawMessage(`{"max_iterations":2,"stop_one_in":2}`),
 			Pace:    games.Pace{Steps: map[string]time.Duration{"turn": 20 * time.Second}}}}})
@@ -166,7 +166,7 @@ func (p *paidSite) payDev(t *testing.T, bolt11 string) {
 // arrive at their Lightning addresses; the invariant holds after every step; a replayed paid is
 // auth_failed.
 func TestBreakroomPaidDilemmaOnTheDevWallet(t *testing.T) {
-	p := newPaidSite(t, time.Hour)
+	p := newPaidSite(t, time.Hour, time.Hour)
 	keys := []brKey{newBrKey(51), newBrKey(52), newBrKey(53)}
 	tokens := make([]string, 3)
 	var replay string
@@ -304,7 +304,7 @@ func TestBreakroomPaidDilemmaOnTheDevWallet(t *testing.T) {
 // refunded in full when no table opens; another leaves the queue itself (DELETE): left with
 // refunded_sats; a paid join at a stake that is no tier is bad_stake; the invariant holds.
 func TestBreakroomPaidRefunds(t *testing.T) {
-	p := newPaidSite(t, 300*time.Millisecond)
+	p := newPaidSite(t, 300*time.Millisecond, time.Hour)
 	k := newBrKey(61)
 	if st, m := p.do(t, "POST", "/v0/join", "", p.signed(t, k, map[string]any{"game": "dilemma", "stake_sats": 7})); st != 400 || m["code"] != "bad_stake" {
 		t.Fatalf("bad stake: %d %v", st, m)
@@ -337,6 +337,41 @@ func TestBreakroomPaidRefunds(t *testing.T) {
 	}
 	if tot := p.check(t, "left"); tot.StakesIn != 1010 || tot.Refunds != 1010 {
 		t.Fatalf("totals %+v", tot)
+	}
+}
+
+// TestBreakroomPaidIdleRefund: a paid HTTP agent that stops polling its token is refunded in
+// full (left, idle) once PaidIdle passes; its next poll says so; the invariant holds.
+func TestBreakroomPaidIdleRefund(t *testing.T) {
+	p := newPaidSite(t, time.Hour, 200*time.Millisecond)
+	k := newBrKey(63)
+	pr := p.paidJoin(t, k, 100)
+	p.payDev(t, pr["bolt11"].(string))
+	st, q := p.do(t, "POST", "/v0/paid", "", p.signed(t, k, map[string]any{"payment_hash": pr["payment_hash"], "payout_lnaddr": p.payees.addr("x")}))
+	if st != 200 || q["type"] != "queued" {
+		t.Fatalf("paid: %d %v", st, q)
+	}
+	// No poll: the ledger says when the refund is written.
+	for {
+		ag, err := p.room.Cashier().Agent(context.Background(), k.pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ag.Refunded == 100 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.check(t, "idle")
+	var left map[string]any
+	for left == nil {
+		_, m := p.do(t, "GET", "/v0/join/"+q["token"].(string), "", "")
+		if m["type"] == "left" {
+			left = m
+		}
+	}
+	if left["reason"] != "idle" || left["refunded_sats"].(float64) != 100 {
+		t.Fatalf("idle: %v", left)
 	}
 }
 

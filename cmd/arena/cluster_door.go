@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -53,6 +52,8 @@ const (
 	// walk-in's record (the body, the token in X-Walkin) moving to this member.
 	clusterPath = "/_cluster/"
 	adoptPath   = clusterPath + "adopt"
+	// unadoptPath drops a record adoptPath imported for a move that did not happen.
+	unadoptPath = clusterPath + "unadopt"
 	// figuresPath answers this member's figures (memberFigures JSON) for another's /healthz.
 	figuresPath = clusterPath + "figures"
 	// walkinQueue is the identity of the cluster's one walkin table queue (Member.Placed).
@@ -173,8 +174,12 @@ func (d *clusterDoors) moveToQueue(w http.ResponseWriter, r *http.Request, tok s
 	}()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 15*time.Second)
 	defer cancel()
-	if owner, err := d.m.Owner(ctx, tok); err == nil && owner != "" && owner != d.m.Address() {
+	switch owner, err := d.m.Owner(ctx, tok); {
+	case err == nil && owner != "" && owner != d.m.Address():
 		forward(d.m, owner, w, r, tok, true, d.log) // a join beside this one moved it meanwhile
+		return
+	case err != nil || owner == "":
+		d.next.ServeHTTP(w, r) // unclaimed (registered before the cluster): it stays, as alone
 		return
 	}
 	rec, err := d.walkins.ExportWalkin(ctx, tok, true)
@@ -184,27 +189,54 @@ func (d *clusterDoors) moveToQueue(w http.ResponseWriter, r *http.Request, tok s
 	}
 	if err := adopt(d.m, queue, tok, rec); err != nil {
 		d.log.Warn("cluster: walk-in not moved to the walkin queue's member; seated at this member's queue", "queue", queue, "err", err)
+		unadopt(d.m, queue, tok, d.log)
 		d.next.ServeHTTP(w, r)
 		return
 	}
-	if err := d.m.Move(ctx, tok, queue); errors.Is(err, cluster.ErrMoved) {
-		// Another member holds it by now (a move beside this one): the join is its to answer.
-		if owner, err := d.m.Owner(ctx, tok); err == nil && owner != "" && owner != d.m.Address() {
-			forward(d.m, owner, w, r, tok, true, d.log)
+	if err := d.m.Move(ctx, tok, queue); err != nil {
+		// Whether the swap went through is etcd's record's to say (a timed-out swap may have).
+		d.m.Forget(tok)
+		owner, oerr := d.m.Owner(ctx, tok)
+		switch {
+		case oerr == nil && owner == queue:
+			// It went through: carry on.
+		case oerr == nil && owner == d.m.Address():
+			d.log.Warn("cluster: walk-in's move not recorded; seated at this member's queue", "queue", queue, "err", err)
+			unadopt(d.m, queue, tok, d.log)
+			d.next.ServeHTTP(w, r)
+			return
+		case oerr == nil && owner != "":
+			forward(d.m, owner, w, r, tok, true, d.log) // another move beside this one won
+			return
+		default:
+			d.log.Warn("cluster: walk-in's move unknown", "queue", queue, "err", err, "read", oerr)
+			writeOwnerDown(w, "The arena cannot tell which member holds this walk-in right now; retry shortly.")
 			return
 		}
-		d.next.ServeHTTP(w, r)
-		return
-	} else if err != nil {
-		d.log.Warn("cluster: walk-in's move not recorded; seated at this member's queue", "queue", queue, "err", err)
-		d.next.ServeHTTP(w, r)
-		return
 	}
 	if err := d.walkins.ForgetWalkin(ctx, tok); err != nil {
 		d.log.Warn("cluster: moved walk-in's copy not removed here (unreachable: its token goes to its new home)", "err", err)
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	forward(d.m, queue, w, r, tok, true, d.log)
+}
+
+// unadopt has the member at to drop a record it imported for a move that did not happen (the
+// owner record still names this member): removed there, and its note that it owns the token.
+// Best effort: a copy left there is never reached while the owner record names another member.
+func unadopt(m *cluster.Member, to, tok string, log *slog.Logger) {
+	req, err := http.NewRequest(http.MethodPost, unadoptPath, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set(walkin.Header, tok)
+	dump, err := httputil.DumpRequest(req, false)
+	if err != nil {
+		return
+	}
+	if _, err := m.Forward(to, dump, forwardWait); err != nil {
+		log.Info("cluster: an imported copy not dropped on the queue's member", "queue", to, "err", err)
+	}
 }
 
 // moveLock serialises the moves of one token; users counts who holds or waits for it (the map
@@ -348,6 +380,9 @@ func (d *clusterDoors) serve() func([]byte) []byte {
 		case adoptPath:
 			d.adopted(rec, req, tok)
 			return rec.bytes()
+		case unadoptPath:
+			d.unadopted(rec, req, tok)
+			return rec.bytes()
 		case figuresPath:
 			if d.figures == nil {
 				http.NotFound(rec, req)
@@ -384,6 +419,28 @@ func (d *clusterDoors) serve() func([]byte) []byte {
 		rec.header.Set(ownerHeader, d.m.Address())
 		return rec.bytes()
 	}
+}
+
+// unadopted drops a record imported for a move that did not happen (unadopt), unless the owner
+// record names this member after all (or cannot be read: then it is kept): 204 when settled.
+func (d *clusterDoors) unadopted(w http.ResponseWriter, r *http.Request, tok string) {
+	if d.walkins == nil || d.m == nil {
+		http.NotFound(w, r)
+		return
+	}
+	d.m.Forget(tok)
+	owner, err := d.m.Owner(r.Context(), tok)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable) // kept: it may be this member's
+		return
+	}
+	if owner != d.m.Address() {
+		if err := d.walkins.ForgetWalkin(r.Context(), tok); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // adopted imports a moving walk-in's record (adopt): 204 once written, and this member notes it

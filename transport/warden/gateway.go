@@ -186,3 +186,18 @@ func u64be(n uint64) []byte {
 	}
 	return b
 }
+
+// Revenue is what the reads paid to payTo as of now, atomic units: completed, the transfers
+// Gateway has applied on chain, which alone count as the Warden's (§10.9 MUST 6); pending, the
+// received and batched ones still in Gateway's hands.
+func (g *LocalGateway) Revenue(payTo x402.Address, now time.Time) (completed, pending uint64, err error) {
+	batches, err := g.Batches(payTo, now)
+	for _, b := range batches {
+		if b.Status == TransferCompleted {
+			completed += b.Total
+		} else {
+			pending += b.Total
+		}
+	}
+	return completed, pending, err
+}

@@ -356,10 +356,16 @@ func TestGatewayBatching(t *testing.T) {
 	if second.Transfers != 1 || second.Total != 1 || second.Status != TransferReceived || second.Tx == first.Tx {
 		t.Errorf("second batch %+v", second)
 	}
+	if done, pending, err := r.gw.Revenue(r.payTo, now); err != nil || done != 0 || pending != 4 {
+		t.Errorf("revenue while batching: %d completed, %d pending (%v)", done, pending, err)
+	}
 	r.clock.Add(10)
 	batches, _ = r.gw.Batches(r.payTo, time.Unix(r.clock.Load(), 0))
 	if batches[0].Status != TransferCompleted || batches[1].Status != TransferCompleted {
 		t.Errorf("after two windows: %+v", batches)
+	}
+	if done, pending, _ := r.gw.Revenue(r.payTo, time.Unix(r.clock.Load(), 0)); done != 4 || pending != 0 {
+		t.Errorf("revenue after two windows: %d completed, %d pending", done, pending)
 	}
 	// A Standing read over MCP is the profile's standing member.
 	res := r.callTool("warden_standing", map[string]any{"contender_id": strings.ToLower(a.wallet.String())}, r.pay(a, 1, 20))
