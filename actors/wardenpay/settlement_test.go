@@ -1,9 +1,11 @@
 package wardenpay
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/storage"
 	"arena/storage/storagetest"
@@ -231,4 +233,54 @@ func TestQueueSettlementRefusesBadSettlements(t *testing.T) {
 			t.Fatalf("%v, want ErrExists", err)
 		}
 	})
+}
+
+// TestWorkerWithoutWallet: with no wallet key the jobs wait, untouched, while a match that
+// pays nobody still settles and the sweep still expires an unjoined match. (The settlements
+// here rest on no stake payment, which Audit reports.)
+func TestWorkerWithoutWallet(t *testing.T) {
+	st := storagetest.Open(t, storage.Options{})
+	now := time.Date(2026, 12, 4, 3, 0, 0, 0, time.UTC)
+	w := New(Options{Store: st, Now: func() time.Time { return now }})
+	putMatch(t, st, "wm_00000000000000c1", StatusFinished)
+	putMatch(t, st, "wm_00000000000000c2", StatusFinished)
+	if err := queue(st, example("wm_00000000000000c1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := queue(st, finished("wm_00000000000000c2", 1_000_000, [2]int64{0, 0}, 0, ada, quill)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.WardenUpdate(func(tx storage.WardenTx) error {
+		return tx.Put("match/wm_00000000000000c3", map[string]any{"id": "wm_00000000000000c3", "status": StatusOpen,
+			"a": ada.id, "open_until_ms": now.Add(-time.Millisecond).UnixMilli()})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Pass(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := jobs(t, st, "wm_00000000000000c1")
+	if len(got) != 2 || got["payoutq/wm_00000000000000c1/A"].Status != JobQueued || got["payoutq/wm_00000000000000c1/B"].Status != JobQueued {
+		t.Fatalf("jobs %+v, want both queued", got)
+	}
+	var s1, s2, s3 string
+	if err := st.WardenView(func(tx storage.WardenTx) (err error) {
+		if s1, err = matchStatus(tx, "wm_00000000000000c1"); err != nil {
+			return err
+		}
+		if s2, err = matchStatus(tx, "wm_00000000000000c2"); err != nil {
+			return err
+		}
+		s3, err = matchStatus(tx, "wm_00000000000000c3")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if s1 != StatusSettling || s2 != StatusSettled || s3 != StatusExpired {
+		t.Fatalf("statuses %s %s %s, want SETTLING SETTLED EXPIRED", s1, s2, s3)
+	}
+	// No stake was ever paid in here, so the invariant must refuse the settled match.
+	if _, err := Audit(st); err == nil || !strings.Contains(err.Error(), "wm_00000000000000c2: stakes in 0 ≠ paid 0 + house 2000000") {
+		t.Fatalf("ledger invariant over a settlement no stake paid for: %v", err)
+	}
 }
