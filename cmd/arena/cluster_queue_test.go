@@ -365,14 +365,18 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 		ws = append(ws, register(m, fmt.Sprintf("Walker %d", i)))
 	}
 	late := register(others[0], "Late Walker")
+	// Twin's name is held at q by another walk-in (names are unique per member): it cannot move
+	// there, and is queued at its own member instead.
+	twin := register(others[1], "Twin Walker")
+	register(q, "Twin Walker")
 	for range 3 {
-		for _, w := range append(ws, late) {
+		for _, w := range append(ws, late, twin) {
 			j := w.at.s.call(ctx, "POST", "/v1/walkin/join", w.tok, map[string]any{"table": "practice", "format": "short"})
 			if j.status != 200 {
 				t.Fatalf("%s: practice join %d %s", w.name, j.status, j.raw)
 			}
 		}
-		playAll(t, ctx, append(ws, late), 0, false)
+		playAll(t, ctx, append(ws, late, twin), 0, false)
 	}
 
 	// Round 1: the three join the walkin table through their own members and are seated at one
@@ -384,6 +388,7 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 			t.Fatalf("%s: walkin join through %s: %d %s", w.name, w.at.name, j.status, j.raw)
 		}
 	}
+	join(twin)
 	// The first to join from another member sends its join twice at once: one is seated (moved to
 	// q), the other is answered in_a_round, as on one machine.
 	first := others[0]
@@ -447,6 +452,17 @@ func TestClusterWalkinQueueSeatsAcrossMembers(t *testing.T) {
 		}
 	}
 	checkTranscript(t, ctx, q.s, rounds[0], said)
+	// Twin, topped up with house seats at its own member, plays a whole round there; its record is
+	// still that member's (reached through q too), and q's own Twin is untouched.
+	_, twinRound, twinResult := playAll(t, ctx, []walker{twin}, 0, false)
+	if twinResult[0] == nil || opsTableKind(t, twin.at.s, twinRound[0]) != "walkin" {
+		t.Fatalf("Twin's round %q at %s: %.200s", twinRound[0], twin.at.name, twinResult[0])
+	}
+	twinMe := twin.at.s.call(ctx, "GET", "/v1/walkin/me", twin.tok, nil)
+	twinMeQ := q.s.call(ctx, "GET", "/v1/walkin/me", twin.tok, nil)
+	if twinMe.status != 200 || string(twinMe.raw) != string(twinMeQ.raw) || twinMe.body["name"] != "Twin Walker" {
+		t.Fatalf("Twin's record at home %d %.200s, through q %.200s", twinMe.status, twinMe.raw, twinMeQ.raw)
+	}
 	lat.log(t)
 	for i := range ws {
 		ws[i].lat = nil
