@@ -23,12 +23,13 @@ import (
 //	payoutq/<wm_…>/<seat>    a payout or refund job: its signed transaction and how far it got (§11)
 //	settle/<wm_…>            a match's Ledger rows waiting for its payouts to confirm (§12.2)
 //	wallet/<address>         the Warden wallet's next local nonce (§11)
+//	play/<wm_…>              a played match's play record (actors/warden): setup, input log, clock
 //
 // The door owns the values' shapes; the store checks only that a key has one of these
 // prefixes and a JSON value, and runs a door's read-modify-write in one transaction.
 
 var wardenStatePrefixes = []string{"challenge/", "contender/", "token/", "match/", "idem/", "queue/", "ticket/",
-	"payoutq/", "settle/", "wallet/"}
+	"payoutq/", "settle/", "wallet/", "play/"}
 
 // WardenTx is a write transaction on warden_state and warden_payments, as WardenUpdate hands it.
 type WardenTx struct {

@@ -223,6 +223,11 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if err != nil {
 		return err
 	}
+	// The Warden's match actors (warden_play.go): every LIVE match resumes before any door
+	// answers.
+	if wdDoors.Play, err = wardenPlay(cfg, store, bracket, rt.System(), wdDoors, log); err != nil {
+		return err
+	}
 	stopPay, err := startWardenPay(ctx, cfg, store, wdDoors, log)
 	if err != nil {
 		return err

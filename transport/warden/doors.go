@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/sha3"
 
+	aw "arena/actors/warden"
 	"arena/chain/evm"
 	"arena/chain/x402"
 	"arena/storage"
@@ -80,6 +81,10 @@ type Doors struct {
 	// and write nothing; registration and the public reads serve as ever. Token, Relayer and
 	// Rail are then unused.
 	NoRail string
+	// Play is the match actors (actors/warden): a match whose stakes have cleared is handed to
+	// them, and the action and private-view doors speak to them. Nil: nothing plays a LIVE
+	// match (the play doors answer wrong_state).
+	Play *aw.Warden
 	// hook, when set (tests), is called at each money step; an error there stops the request
 	// as a crash would (nothing after it is written).
 	hook func(step string) error
@@ -122,6 +127,9 @@ func (d *Doors) mount(e *echo.Echo) {
 	e.GET("/v1/warden/matches/:id", d.publicMatch)
 	e.POST("/v1/warden/matches/:id/join", d.money(d.join))
 	e.POST("/v1/warden/matches/:id/stake", d.money(d.stake))
+	e.POST("/v1/warden/matches/:id/actions", d.act)
+	e.GET("/v1/warden/matches/:id/me", d.me)
+	e.GET("/v1/warden/matches/:id/me/moves", d.moves)
 }
 
 // money is h, or, with no stake rail (NoRail), facilitator_unavailable before anything is
@@ -412,8 +420,25 @@ func (d *Doors) publicMatch(c echo.Context) error {
 		}
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, map[string]any{"match_id": m.ID, "game": m.Game, "stake": m.Stake,
-		"status": m.Status, "seats": map[string]string{"A": m.A, "B": m.B}, "staked": staked})
+	out := map[string]any{"match_id": m.ID, "game": m.Game, "stake": m.Stake,
+		"status": m.Status, "seats": map[string]string{"A": m.A, "B": m.B}, "staked": staked}
+	if d.Play != nil && played(m) {
+		v, err := d.Play.View(c.Request().Context(), m.ID, 0, 0)
+		if err != nil {
+			return err
+		}
+		for k, x := range d.common(v) {
+			if k != "status" && k != "stake" {
+				out[k] = x
+			}
+		}
+		profiles := map[string]any{}
+		for i, s := range v.Seats {
+			profiles[string(rune('A'+i))] = map[string]any{"contender_id": s.ContenderID, "name": s.Name, "temperament": s.Temperament}
+		}
+		out["profiles"], out["log"] = profiles, v.Log
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 func (d *Doors) match(id string) (Match, error) {
@@ -756,7 +781,9 @@ func (d *Doors) settle(ctx context.Context, rec storage.WardenPayment, p *x402.P
 // match, in one transaction; the match goes LIVE when both seats have cleared (§10.4). A seat
 // cleared already by this payment is left as it is.
 func (d *Doors) clearSeat(rec storage.WardenPayment) error {
-	return d.Store.WardenUpdate(func(tx storage.WardenTx) error {
+	live := false
+	err := d.Store.WardenUpdate(func(tx storage.WardenTx) error {
+		live = false
 		if err := tx.PutPayment(rec); err != nil {
 			return err
 		}
@@ -779,10 +806,19 @@ func (d *Doors) clearSeat(rec storage.WardenPayment) error {
 		}
 		m.Stakes[rec.Seat] = rec.ID
 		if m.Stakes["A"] != "" && m.Stakes["B"] != "" && m.Status == StatusStaking {
-			m.Status = StatusLive
+			m.Status, live = StatusLive, true
 		}
 		return tx.Put("match/"+m.ID, m)
 	})
+	if err != nil || !live || d.Play == nil {
+		return err
+	}
+	// Play begins (the match actor writes its play record); were this lost to a crash, boot
+	// recovery starts every LIVE match, and the first action or view starts it too.
+	if err := d.Play.Begin(context.Background(), rec.Match); err != nil && d.Log != nil {
+		d.Log.Warn("warden: play did not begin", "match", rec.Match, "err", err)
+	}
+	return nil
 }
 
 // Recover resumes every payment a crash left settling or submitted (§10.8): each is settled at
