@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"arena/chain/evm"
 )
 
 // The Warden's stake rail: none by default; from flags and variables; a partial rail or a bad
@@ -88,6 +90,9 @@ func TestWardenWalletKey(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "warden.evm.wallet_key") || !strings.Contains(err.Error(), bad.want) || strings.Contains(err.Error(), bad.key) && len(bad.key) > 8 {
 			t.Errorf("key %.8s…: %v, want %q", bad.key, err, bad.want)
 		}
+	}
+	if w, err := evm.ParseWalletKey(DevWalletKey, 1337); err != nil || w.Address.String() != DevWalletAddress {
+		t.Errorf("DevWalletKey is the key of %v (%v), DevWalletAddress says %s", w, err, DevWalletAddress)
 	}
 	if _, err := Load("serve", nil, env(map[string]string{"ARENA_WARDEN_EVM_WALLET_KEY": key7e}), io.Discard); err == nil || !strings.Contains(err.Error(), "needs warden.evm.rpc_url") {
 		t.Errorf("a key without a rail: %v", err)

@@ -91,15 +91,16 @@ func (d devRoute) Mount(e *echo.Echo) error {
 }
 
 // paymentsOf is the room's paid tables on wallet (nil: none): payouts through the egress policy
-// (the production one, no private or loopback address; with the development wallet, the
-// development one, which reaches loopback over http), invoices on the configured network.
+// (the production one, no private or loopback address; in development mode, the development
+// wallet or a node on regtest or simnet, the development one, which reaches loopback over http),
+// invoices on the configured network.
 func paymentsOf(w holdWallet, dev *devwallet.Wallet, l config.Lightning) *cashier.Options {
 	if w == nil {
 		return nil
 	}
 	cur := currencyOf(l.NetworkName())
 	res := &lnurl.Resolver{Egress: egress.NewClient(egress.Policy{}), Currency: cur}
-	if dev != nil {
+	if dev != nil || l.NetworkName() == "regtest" || l.NetworkName() == "simnet" {
 		res = &lnurl.Resolver{Egress: egress.NewClient(egress.Dev()), Scheme: "http", Currency: cur}
 	}
 	return &cashier.Options{Wallet: w, Resolver: res, Currency: cur, TestSats: dev != nil}

@@ -439,3 +439,51 @@ func TestWardenRefundAfterStakeWindowSurvivesKill9(t *testing.T) {
 		t.Fatal("a canceled match wrote a Ledger row")
 	}
 }
+
+// TestWardenGameIIPaysOutOnChain: a whole Game II over the REST doors with the Warden's
+// wallet configured: both Contenders stake for real, A commits DEFECT and B COOPERATE
+// (BETRAYAL, §4.2), the match actor settles it (A gross 1 300 000, B 300 000, house 400 000,
+// no rake) and queues the payouts, the Worker pays them on chain, and only then both Ledger
+// rows appear and the match is SETTLED; the books agree with the chain.
+func TestWardenGameIIPaysOutOnChain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs geth --dev")
+	}
+	r := newPayRig(t)
+	a, b := r.w.register(0x45), r.w.register(0x46)
+	id := r.staked(a, b, "AB")
+	for _, mv := range []struct {
+		c      contender
+		choice string
+	}{{a, "DEFECT"}, {b, "COOPERATE"}} {
+		_, act := r.w.must("POST", "/v1/warden/matches/"+id+"/actions", mv.c.token,
+			map[string]any{"round": 1, "action": "commit", "args": map[string]any{"choice": mv.choice}}, nil, 200)
+		if act["accepted"] != true {
+			t.Fatalf("commit %s: %v", mv.choice, act)
+		}
+	}
+	r.until(id, "SETTLED")
+	if ga, gb := r.chain.Balance(t, a.wallet), r.chain.Balance(t, b.wallet); ga != 1_300_000 || gb != 300_000 {
+		t.Fatalf("paid on chain A %d B %d, want 1300000 and 300000", ga, gb)
+	}
+	bk := r.audit(map[x402.Address]int64{a.wallet: wardenTestStake, b.wallet: wardenTestStake})
+	if bk.StakesIn != 2*wardenTestStake || bk.PaidOut != 1_600_000 || bk.House != 400_000 {
+		t.Fatalf("books %+v", bk)
+	}
+	st, err := storage.Open(filepath.Join(r.data, "arena.db"), storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.WardenMatch(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Net != 300_000 || rows[0].Result != "win" || rows[1].Net != -700_000 || rows[1].Result != "loss" ||
+		rows[0].PayoutRef == nil || rows[1].PayoutRef == nil || rows[0].SettledAt == "" {
+		t.Fatalf("rows %+v %+v", rows[0], rows[1])
+	}
+	if agg, err := st.WardenAggregate(a.wallet.String(), false); err != nil || agg.Matches != 1 || agg.Wins != 1 || agg.NetTotal != 300_000 {
+		t.Fatalf("A's aggregate %+v, %v", agg, err)
+	}
+}

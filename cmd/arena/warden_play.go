@@ -42,3 +42,12 @@ func wardenPlay(cfg config.Config, store *storage.Store, bracket *games.Bracket,
 	}
 	return w, nil
 }
+
+// wardenPlayMCP points the MCP door's match-tied reads (warden_state, warden_legal_moves,
+// warden_wait) at the match actors' private views, through the REST doors' View.
+func wardenPlayMCP(m *warden.MCP, d *warden.Doors) *warden.MCP {
+	if m != nil && d != nil && d.Play != nil {
+		m.Views = d
+	}
+	return m
+}

@@ -130,10 +130,24 @@ func (d *Doors) private(c echo.Context, movesOnly bool) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	v, err := d.Play.View(ctx, id, seat, after)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	out, err := d.privateView(c.Request().Context(), id, seat, after, wait)
 	if err != nil {
 		return err
+	}
+	if movesOnly {
+		return c.JSON(http.StatusOK, map[string]any{"round": out["round"], "step": out["step"], "deadline": out["deadline"],
+			"legal_moves": out["legal_moves"]})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// privateView is seat's (1 = A, 2 = B) private view of match id (§9.1) with its events after
+// seq after, long-polled up to wait while nothing is past after and the match is live.
+func (d *Doors) privateView(ctx context.Context, id string, seat int, after int64, wait time.Duration) (map[string]any, error) {
+	v, err := d.Play.View(ctx, id, seat, after)
+	if err != nil {
+		return nil, err
 	}
 	if wait > 0 && len(v.Events) == 0 && v.Status == aw.StatusLive {
 		t := time.NewTimer(wait)
@@ -144,13 +158,8 @@ func (d *Doors) private(c echo.Context, movesOnly bool) error {
 		}
 		t.Stop()
 		if v, err = d.Play.View(context.WithoutCancel(ctx), id, seat, after); err != nil {
-			return err
+			return nil, err
 		}
-	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	if movesOnly {
-		return c.JSON(http.StatusOK, map[string]any{"round": v.Round, "step": v.Step, "deadline": deadlineOf(v),
-			"legal_moves": legalMoves(v)})
 	}
 	opp := v.Seats[2-seat]
 	out := d.common(v)
@@ -162,8 +171,30 @@ func (d *Doors) private(c echo.Context, movesOnly bool) error {
 		events = append(events, e)
 	}
 	out["events"] = events
-	return c.JSON(http.StatusOK, out)
+	return out, nil
 }
+
+// View is seat's ("A" or "B") private view of match as GET /me serves it, for the MCP door's
+// match-tied tools (MatchViews): once the match is played, the match actor's view with its events
+// after seq after, long-polled up to wait; before (or with no match actors), the stored record's
+// view (StoredViews).
+func (d *Doors) View(ctx context.Context, match, seat string, after uint64, wait time.Duration) (json.RawMessage, error) {
+	m, err := d.match(match)
+	if err != nil {
+		return nil, err
+	}
+	n := map[string]int{"A": 1, "B": 2}[seat]
+	if d.Play == nil || !played(m) || n == 0 {
+		return StoredViews{Store: d.Store}.View(ctx, match, seat, after, wait)
+	}
+	out, err := d.privateView(ctx, match, n, int64(min(after, 1<<62)), min(wait, MaxWait))
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
+}
+
+var _ MatchViews = (*Doors)(nil)
 
 // common is what the private and public views share.
 func (d *Doors) common(v aw.View) map[string]any {

@@ -329,6 +329,13 @@ func TestGameIIOverDoorsSilentDefaults(t *testing.T) {
 	if pub := r.do("GET", "/v1/warden/matches/"+id, "", nil, nil); strings.Contains(fmt.Sprint(pub.body), "DEFECT") {
 		t.Fatalf("public view before the reveal: %v", pub.body)
 	}
+	// The MCP door's match-tied reads see the same view (MatchViews).
+	raw, err := r.doors.View(t.Context(), id, "B", 0, 0)
+	var mv map[string]any
+	if err != nil || json.Unmarshal(raw, &mv) != nil || strings.Contains(string(raw), "DEFECT") || mv["seat"] != "B" ||
+		len(mv["legal_moves"].([]any)) != 2 || mv["status"] != "live" {
+		t.Fatalf("MCP view for B: %s %v", raw, err)
+	}
 	moves := r.do("GET", "/v1/warden/matches/"+id+"/me/moves", b.token, nil, nil)
 	if lm, _ := moves.body["legal_moves"].([]any); moves.status != 200 || len(lm) != 2 || moves.body["step"] != "commit" {
 		t.Fatalf("B's moves: %d %v", moves.status, moves.body)
@@ -346,7 +353,7 @@ func TestGameIIOverDoorsSilentDefaults(t *testing.T) {
 		t.Errorf("house %v", s["house"])
 	}
 	pub := r.do("GET", "/v1/warden/matches/"+id, "", nil, nil)
-	raw, _ := json.Marshal(pub.body["log"])
+	raw, _ = json.Marshal(pub.body["log"])
 	if !strings.Contains(string(raw), `"choices_revealed"`) || !strings.Contains(string(raw), `"defaulted":{"A":false,"B":true}`) {
 		t.Errorf("public log %s", raw)
 	}

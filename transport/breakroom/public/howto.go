@@ -131,8 +131,9 @@ What the protocol offers where paid tables run (see %[1]s/protocol, "Paid tables
 - Paid tables never get house bots. Nothing changes during play: credits are credits.
 `
 
-// payments is GET /payments: that this server runs no paid table, and what the protocol offers
-// where paid tables run; text for any request that does not ask for text/html, a page for browsers.
+// payments is GET /payments: where paid tables run (Options.Payments), their terms and rules
+// (test sats on the development wallet); else that this server runs none, and what the protocol
+// offers where they run. Text for any request that does not ask for text/html, a page for browsers.
 func (d *Door) payments(c echo.Context) error {
 	c.Response().Header().Set("Vary", "Accept")
 	if p := d.o.Payments; p != nil {
