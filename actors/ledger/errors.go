@@ -24,6 +24,8 @@ var (
 	// ErrDuplicate: a receive or refund carries a reference already recorded in its unit (the same
 	// deposit counted twice).
 	ErrDuplicate = errors.New("ledger: reference already recorded")
+	// ErrCapped: the Post would take its unit's escrow beyond its Cap (Post.Cap).
+	ErrCapped = errors.New("ledger: escrow cap reached")
 	// ErrUnavailable: the store could not be written or read; the Post may be retried (with its
 	// key, it is never applied twice).
 	ErrUnavailable = errors.New("ledger: unavailable")
@@ -36,6 +38,7 @@ var (
 var codes = map[string]error{
 	"bad_row": ErrBadRow, "exists": ErrExists, "unknown": ErrUnknown, "insufficient": ErrInsufficient,
 	"settled": ErrSettled, "unbalanced": ErrUnbalanced, "duplicate": ErrDuplicate,
+	"capped":      ErrCapped,
 	"unavailable": ErrUnavailable, "corrupt": ErrCorrupt,
 }
 

@@ -255,6 +255,15 @@ func (a *ledgerActor) post(ctx actor.Context, to *actor.PID, p *Post) {
 		undos = append(undos, undo)
 		rows[i] = r
 	}
+	if c := p.Cap; c != nil {
+		if t := a.st.Units[c.Unit]; t.Held+t.Staked+c.Reserved > c.Max {
+			for j := len(undos) - 1; j >= 0; j-- {
+				undos[j]()
+			}
+			refuse(fmt.Errorf("%w: %s escrow %d + %d reserved over %d", ErrCapped, c.Unit, t.Held+t.Staked, c.Reserved, c.Max))
+			return
+		}
+	}
 	first, last := rows[0].Seq, rows[len(rows)-1].Seq
 	if p.Key != "" {
 		a.st.keys[p.Key] = Posted{First: first, Last: last}

@@ -6,6 +6,18 @@ package ledger
 type Post struct {
 	Key  string // "" for none; at most 256 bytes
 	Rows []Row  // Seq, At, Key and Unit (of a hold's or pot's row) are set by the ledger
+	// Cap, if set, refuses the Post (ErrCapped, nothing written) when after its rows the unit's
+	// money in escrow (Totals.Held + Totals.Staked, counting every Post accepted before it) plus
+	// Cap.Reserved would exceed Cap.Max. It is checked in the same turn that applies the rows,
+	// so concurrent Posts under one Cap never exceed it together.
+	Cap *Cap
+}
+
+// Cap bounds a unit's escrow for one Post (Post.Cap). Max and Reserved are in the unit.
+type Cap struct {
+	Unit     string
+	Max      int64
+	Reserved int64 // counted on top of the ledger's own escrow: what the caller has promised
 }
 
 // PostReply answers a Post: the rows written are First..Last; Dup says the key had been

@@ -213,6 +213,22 @@ type holdMemo struct {
 	Match    string    `json:"match,omitempty"`  // set by Lock
 }
 
+// reserved is the sats promised by stake invoices still payable at now: holds of Unit never
+// received nor refunded whose invoice has not expired.
+func reserved(st *ledger.State, now time.Time) int64 {
+	var n int64
+	for _, h := range st.Holds {
+		if h.Unit != Unit || h.Received > 0 || h.Refunded > 0 {
+			continue
+		}
+		var m holdMemo
+		if json.Unmarshal(h.Memo, &m) == nil && now.Before(m.Expires) {
+			n += m.Stake
+		}
+	}
+	return n
+}
+
 // HoldID is the ledger hold of a stake's payment hash (hex).
 func HoldID(hash string) string { return "ln:" + hash }
 
@@ -228,8 +244,10 @@ type Invoice struct {
 }
 
 // Invoice opens a stake of stake sats for key at game and issues its hold invoice. The hold is
-// durable before the invoice exists. Refusals (*games.Error): bad_stake (not a tier), escrow_full,
-// wallet_error.
+// durable before the invoice exists, and written under the escrow cap in the ledger's own turn
+// (ledger.Cap: held + staked + the stakes of invoices still payable + stake ≤ MaxEscrow), so
+// concurrent joins never promise more than the cap together. Refusals (*games.Error): bad_stake
+// (not a tier), escrow_full (nothing written; retry), wallet_error.
 func (c *Cashier) Invoice(ctx context.Context, key, game string, stake int64) (Invoice, error) {
 	if !slices.Contains(c.o.Stakes, stake) {
 		return Invoice{}, games.Errorf(CodeBadStake, "stake_sats %d is not a paid tier; the tiers are %s", stake, joinInts(c.o.Stakes))
@@ -240,11 +258,6 @@ func (c *Cashier) Invoice(ctx context.Context, key, game string, stake int64) (I
 		c.mu.Unlock()
 		return Invoice{}, walletError("the ledger", err)
 	}
-	t := st.Units[Unit]
-	if t.Held+t.Staked+stake > c.o.MaxEscrow {
-		c.mu.Unlock()
-		return Invoice{}, &games.Error{Code: CodeEscrowFull, Msg: "the escrow holds as much as it may now; join again later", Retry: true}
-	}
 	var pre [32]byte
 	if _, err := rand.Read(pre[:]); err != nil {
 		c.mu.Unlock()
@@ -252,9 +265,16 @@ func (c *Cashier) Invoice(ctx context.Context, key, game string, stake int64) (I
 	}
 	hash := sha256.Sum256(pre[:])
 	hx := hex.EncodeToString(hash[:])
-	memo := holdMemo{Key: key, Game: game, Stake: stake, Preimage: hex.EncodeToString(pre[:]), Expires: c.o.Now().Add(c.o.Expiry).UTC()}
-	_, err = c.led.Post(ctx, &ledger.Post{Rows: []ledger.Row{ledger.OpenHold(HoldID(hx), Unit, mustJSON(memo))}})
+	now := c.o.Now()
+	memo := holdMemo{Key: key, Game: game, Stake: stake, Preimage: hex.EncodeToString(pre[:]), Expires: now.Add(c.o.Expiry).UTC()}
+	// The new hold is written under the cap in the ledger's turn: the escrow (held and staked)
+	// plus every invoice still payable plus this stake must fit MaxEscrow.
+	capped := &ledger.Cap{Unit: Unit, Max: c.o.MaxEscrow, Reserved: reserved(st, now) + stake}
+	_, err = c.led.Post(ctx, &ledger.Post{Rows: []ledger.Row{ledger.OpenHold(HoldID(hx), Unit, mustJSON(memo))}, Cap: capped})
 	c.mu.Unlock()
+	if errors.Is(err, ledger.ErrCapped) {
+		return Invoice{}, &games.Error{Code: CodeEscrowFull, Msg: "the escrow holds as much as it may now; join again later", Retry: true}
+	}
 	if err != nil {
 		return Invoice{}, walletError("the ledger", err)
 	}
@@ -341,7 +361,13 @@ func (c *Cashier) Paid(ctx context.Context, key, paymentHash, lnaddr string) (He
 	_, err = c.led.Post(ctx, &ledger.Post{Key: "paid:" + paymentHash, Rows: []ledger.Row{
 		ledger.Receive(HoldID(paymentHash), key, m.Stake, "invoice:"+paymentHash),
 		ledger.NoteHold(HoldID(paymentHash), mustJSON(m)),
-	}})
+	}, Cap: &ledger.Cap{Unit: Unit, Max: c.o.MaxEscrow}})
+	if errors.Is(err, ledger.ErrCapped) { // only if the cap was lowered under issued invoices
+		if cerr := c.o.Wallet.CancelInvoice(ctx, hash); cerr != nil && !errors.Is(cerr, lightning.ErrNotFound) {
+			return Held{}, walletError("the wallet", cerr)
+		}
+		return Held{}, &games.Error{Code: CodeEscrowFull, Msg: "the escrow holds as much as it may now; the payment was returned; join again later", Retry: true}
+	}
 	if err != nil {
 		return Held{}, walletError("the ledger", err)
 	}
