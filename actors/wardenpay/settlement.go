@@ -28,7 +28,8 @@ const pendingRef = "pending"
 // the Ledger's own check (storage.CheckWardenMatch) as they will be written: conservation
 // (Σ paid_out + Σ house_share = 2S, house split with the odd unit to A), rake only on
 // winnings and paid_out = G − rake, net = paid_out − S, results by net, each seat the other's
-// opponent; and each contender id is a wallet address a payout can be sent to. The error
+// opponent; and each contender id is a wallet address a payout can be sent to (not the zero
+// address, to which a token transfer reverts). The error
 // wraps storage.ErrInvalid.
 func (s Settlement) Check() error {
 	bad := func(format string, args ...any) error {
@@ -44,8 +45,8 @@ func (s Settlement) Check() error {
 		case r.Seq != 0 || r.PayoutRef != nil || r.SettledAt != "" || r.PrevHash != "" || r.RowHash != "":
 			return bad("row %s sets seq, payout_ref, settled_at, prev_hash or row_hash, which the SETTLED write fills", r.RowID)
 		}
-		if _, ok := x402.ParseAddress(r.ContenderID); !ok {
-			return bad("row %s: contender id %q is not a wallet address", r.RowID, r.ContenderID)
+		if a, ok := x402.ParseAddress(r.ContenderID); !ok || a == (x402.Address{}) {
+			return bad("row %s: contender id %q is not a wallet address a payout can be sent to", r.RowID, r.ContenderID)
 		}
 		if r.PaidOut > 0 {
 			ref := pendingRef
@@ -104,20 +105,34 @@ var ErrQueued = errors.New("wardenpay: the match's settlement is queued already"
 // are all zero is settled by the Worker without a transaction.
 //
 // The match's record (match/<id>) must exist with status FINISHED or SETTLING (either order of
-// the two writes in the transaction). The same settlement queued again is a no-op.
-// Errors, with nothing written: s breaks Check (wraps storage.ErrInvalid); the match has no
+// the two writes in the transaction), and the rows must pay its seats' wallets (a, b) for its
+// stake (§2.1, §11). The same settlement queued again is a no-op.
+// Errors, with nothing written: s breaks Check, or names other wallets or another stake than
+// the record (wraps storage.ErrInvalid); the match has no
 // record or another status; the match settled already (its Ledger rows exist, storage.ErrExists);
 // another settlement of the match is queued (ErrQueued); the store's.
 func QueueSettlement(tx storage.WardenTx, s Settlement) error {
 	if err := s.Check(); err != nil {
 		return err
 	}
-	st, err := matchStatus(tx, s.Match)
+	rec, err := matchRecord(tx, s.Match)
 	if err != nil {
 		return err
 	}
-	if st != StatusFinished && st != StatusSettling {
+	if st := rec.Status; st != StatusFinished && st != StatusSettling {
 		return fmt.Errorf("wardenpay: settlement of %s: the match is %s, not FINISHED", s.Match, st)
+	}
+	for i, seat := range [2]string{rec.A, rec.B} {
+		want, _ := x402.ParseAddress(seat)
+		got, _ := x402.ParseAddress(s.Rows[i].ContenderID)
+		if got != want {
+			return fmt.Errorf("wardenpay: settlement of %s: %w: row %s pays %s, the match's seat %s is %q",
+				s.Match, storage.ErrInvalid, s.Rows[i].RowID, s.Rows[i].ContenderID, s.Rows[i].Seat, seat)
+		}
+	}
+	if rec.Stake == nil || *rec.Stake != s.Rows[0].Stake {
+		return fmt.Errorf("wardenpay: settlement of %s: %w: rows stake %d, the match's stake is %v",
+			s.Match, storage.ErrInvalid, s.Rows[0].Stake, rec.Stake)
 	}
 	if tx.WardenSettled(s.Match) {
 		return fmt.Errorf("wardenpay: settlement of %s: %w", s.Match, storage.ErrExists)
@@ -153,6 +168,28 @@ func QueueSettlement(tx storage.WardenTx, s Settlement) error {
 		}
 	}
 	return tx.Put(settleKey(s.Match), p)
+}
+
+// seatRecord is the part of match/<id> a settlement is checked against (§5.1): the seats'
+// wallets, the stake S in atomic units, the status.
+type seatRecord struct {
+	Status string `json:"status"`
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Stake  *int64 `json:"stake"`
+}
+
+// matchRecord is match/<id>'s seats, stake and status; a match with no record is an error.
+func matchRecord(tx storage.WardenTx, match string) (seatRecord, error) {
+	var m seatRecord
+	found, err := tx.Get(matchKey(match), &m)
+	if err != nil {
+		return m, fmt.Errorf("wardenpay: match %s: %w", match, err)
+	}
+	if !found {
+		return m, fmt.Errorf("wardenpay: match %s has no record", match)
+	}
+	return m, nil
 }
 
 // matchStatus is the status member of match/<id>.

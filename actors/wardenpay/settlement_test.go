@@ -284,3 +284,68 @@ func TestWorkerWithoutWallet(t *testing.T) {
 		t.Fatalf("ledger invariant over a settlement no stake paid for: %v", err)
 	}
 }
+
+// TestQueueSettlementRefusesRowsThatAreNotTheMatchsSeats: a settlement whose rows balance but
+// pay wallets other than the match record's seats (a stranger, the seats swapped), or a stake
+// other than the match's, or the zero address, is refused with nothing written (§2.1, §11:
+// the payout goes to the Contender's registered wallet, out of the bank 2S of the match).
+func TestQueueSettlementRefusesRowsThatAreNotTheMatchsSeats(t *testing.T) {
+	const m = "wm_00000000000000cc"
+	mallory := side{"0x000000000000000000000000000000000000beef", "Mallory", "gambler"}
+	zero := side{"0x0000000000000000000000000000000000000000", "Zero", "gambler"}
+	tests := []struct {
+		name string
+		s    Settlement
+	}{
+		{"a stranger paid in seat B", finished(m, 1_000_000, [2]int64{725_000, 1_005_000}, 500, ada, mallory)},
+		{"seats swapped", finished(m, 1_000_000, [2]int64{725_000, 1_005_000}, 500, quill, ada)},
+		{"another stake", finished(m, 5_000_000, [2]int64{3_625_000, 5_025_000}, 500, ada, quill)},
+		{"the zero address paid", finished(m, 1_000_000, [2]int64{725_000, 1_005_000}, 500, ada, zero)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := storagetest.Open(t, storage.Options{})
+			putMatch(t, st, m, StatusFinished)
+			err := queue(st, tt.s)
+			if err == nil {
+				t.Fatal("queued")
+			}
+			t.Log(err)
+			if got := jobs(t, st, m); len(got) != 0 {
+				t.Fatalf("jobs %+v written by a refused settlement", got)
+			}
+			var p pending
+			if err := st.WardenView(func(tx storage.WardenTx) error {
+				found, err := tx.Get(settleKey(m), &p)
+				if found {
+					t.Errorf("settlement kept: %+v", p)
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if got := matchStatusOf(t, st, m); got != StatusFinished {
+				t.Fatalf("match is %s after a refused settlement, want FINISHED", got)
+			}
+		})
+	}
+	t.Run("the zero address, with no match record", func(t *testing.T) {
+		s := finished(m, 1_000_000, [2]int64{725_000, 1_005_000}, 500, zero, quill)
+		if err := s.Check(); !errors.Is(err, storage.ErrInvalid) {
+			t.Fatalf("Check: %v, want ErrInvalid", err)
+		}
+	})
+}
+
+func matchStatusOf(t *testing.T, st *storage.Store, m string) string {
+	t.Helper()
+	var s string
+	if err := st.WardenView(func(tx storage.WardenTx) error {
+		var err error
+		s, err = matchStatus(tx, m)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
