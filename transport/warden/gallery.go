@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -51,9 +50,8 @@ type Gallery struct {
 	// Now is the lobby's clock (nil: time.Now).
 	Now func() time.Time
 
-	mu     sync.Mutex
-	open   int
-	byAddr map[string]int
+	streamsOnce sync.Once
+	streams     *door.Streams
 }
 
 // feedPage bounds one read of the store while a stream catches up.
@@ -79,40 +77,20 @@ func (g *Gallery) page(c echo.Context) error {
 	return c.Blob(http.StatusOK, "text/html; charset=utf-8", galleryPage)
 }
 
-// take counts one stream of addr, or refuses it.
+// take counts one stream of addr, or refuses it: rate_limited past MaxPerClient, busy past
+// MaxStreams.
 func (g *Gallery) take(addr string) (release func(), err error) {
-	perClient, total := g.MaxPerClient, g.MaxStreams
-	if perClient <= 0 {
-		perClient = 4
-	}
-	if total <= 0 {
-		total = 1000
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.byAddr == nil {
-		g.byAddr = map[string]int{}
-	}
-	if g.byAddr[addr] >= perClient {
-		return nil, &door.Refusal{Code: door.CodeRateLimited, Retry: true,
-			Msg: fmt.Sprintf("%d Gallery feeds are open from this address: close one first", perClient)}
-	}
-	if g.open >= total {
-		return nil, &door.Refusal{Code: door.CodeBusy, Retry: true, Msg: "the Gallery is serving as many feeds as it can: try again later"}
-	}
-	g.open++
-	g.byAddr[addr]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			g.open--
-			if g.byAddr[addr]--; g.byAddr[addr] <= 0 {
-				delete(g.byAddr, addr)
-			}
-		})
-	}, nil
+	g.streamsOnce.Do(func() {
+		perClient, total := g.MaxPerClient, g.MaxStreams
+		if perClient <= 0 {
+			perClient = 4
+		}
+		if total <= 0 {
+			total = 1000
+		}
+		g.streams = door.NewStreams(perClient, total, "Gallery feeds")
+	})
+	return g.streams.Take(addr)
 }
 
 // lastEventID reads Last-Event-ID: ok false when there is none; a value that is not a seq is

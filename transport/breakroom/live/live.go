@@ -20,7 +20,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -132,9 +131,7 @@ type Options struct {
 type Door struct {
 	o Options
 
-	mu     sync.Mutex
-	open   int
-	byAddr map[string]int
+	streams *door.Streams
 
 	snapMu   sync.Mutex
 	snapWhen <-chan struct{} // the change signal current when snap was made
@@ -155,7 +152,7 @@ func New(o Options) (*Door, error) {
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = DefaultCallTimeout
 	}
-	return &Door{o: o, byAddr: map[string]int{}}, nil
+	return &Door{o: o, streams: door.NewStreams(MaxPerAddr, o.MaxStreams, "streams")}, nil
 }
 
 // Mount adds the routes to e (the Break Room site's echo).
@@ -167,37 +164,10 @@ func (d *Door) Mount(e *echo.Echo) error {
 }
 
 // Open is how many streams are open (tests, ops).
-func (d *Door) Open() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.open
-}
+func (d *Door) Open() int { return d.streams.Open() }
 
 // take counts a new stream of addr: rate_limited past MaxPerAddr, busy past MaxStreams.
-func (d *Door) take(addr string) (release func(), err error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.byAddr[addr] >= MaxPerAddr {
-		return nil, &door.Refusal{Code: door.CodeRateLimited, Retry: true,
-			Msg: fmt.Sprintf("%d streams are open from this address: close one first", MaxPerAddr)}
-	}
-	if d.open >= d.o.MaxStreams {
-		return nil, &door.Refusal{Code: door.CodeBusy, Retry: true, Msg: "the server is following as many streams as it can: try again later"}
-	}
-	d.open++
-	d.byAddr[addr]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			d.mu.Lock()
-			defer d.mu.Unlock()
-			d.open--
-			if d.byAddr[addr]--; d.byAddr[addr] <= 0 {
-				delete(d.byAddr, addr)
-			}
-		})
-	}, nil
-}
+func (d *Door) take(addr string) (release func(), err error) { return d.streams.Take(addr) }
 
 // refuse is err as the site writes it.
 func refuse(err error) error {
