@@ -351,12 +351,7 @@ func (w *Worker) check(ctx context.Context, j Job) error {
 // replaceIfStuck replaces j's pending transaction when its fee cap is below the latest base
 // fee (it cannot be mined until fees fall).
 func (w *Worker) replaceIfStuck(ctx context.Context, j Job) error {
-	raw, _ := parseHex(j.Raw)
-	old, err := evm.DecodeDynamicFeeTx(raw)
-	if err != nil {
-		return fmt.Errorf("stored transaction: %w", err)
-	}
-	fees, err := w.o.Client.SuggestFees(ctx)
+	old, fees, err := w.pending(ctx, j)
 	if err != nil {
 		return err
 	}
@@ -364,22 +359,36 @@ func (w *Worker) replaceIfStuck(ctx context.Context, j Job) error {
 		return nil // pending, minable: wait for its receipt
 	}
 	w.o.Log.Warn("wardenpay: the transaction is stuck below the base fee", "match", j.Match, "seat", j.Seat, "fee_cap", old.GasFeeCap, "base_fee", fees.BaseFee)
-	return w.replace(ctx, j)
+	return w.replaceWith(ctx, j, old, fees)
+}
+
+// pending decodes j's stored signed transaction and reads the node's fees now.
+func (w *Worker) pending(ctx context.Context, j Job) (*evm.DynamicFeeTx, evm.Fees, error) {
+	raw, _ := parseHex(j.Raw)
+	old, err := evm.DecodeDynamicFeeTx(raw)
+	if err != nil {
+		return nil, evm.Fees{}, fmt.Errorf("stored transaction: %w", err)
+	}
+	fees, err := w.o.Client.SuggestFees(ctx)
+	if err != nil {
+		return nil, evm.Fees{}, err
+	}
+	return old, fees, nil
 }
 
 // replace signs j's transfer again at its nonce, the same call and gas, with the node's fees or
 // a tenth more than the old ones, whichever is higher (a node takes a replacement only with
 // both fees raised by at least a tenth), stores it beside the old hash, and sends it.
 func (w *Worker) replace(ctx context.Context, j Job) error {
-	raw, _ := parseHex(j.Raw)
-	old, err := evm.DecodeDynamicFeeTx(raw)
-	if err != nil {
-		return fmt.Errorf("stored transaction: %w", err)
-	}
-	fees, err := w.o.Client.SuggestFees(ctx)
+	old, fees, err := w.pending(ctx, j)
 	if err != nil {
 		return err
 	}
+	return w.replaceWith(ctx, j, old, fees)
+}
+
+// replaceWith is replace with j's decoded transaction and the node's fees already read.
+func (w *Worker) replaceWith(ctx context.Context, j Job, old *evm.DynamicFeeTx, fees evm.Fees) error {
 	bump := func(fresh, prev *big.Int) *big.Int {
 		b := new(big.Int).Add(new(big.Int).Div(new(big.Int).Mul(prev, big.NewInt(11)), big.NewInt(10)), big.NewInt(1))
 		if fresh.Cmp(b) > 0 {
