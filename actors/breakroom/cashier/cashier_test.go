@@ -2,6 +2,7 @@ package cashier
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -105,6 +106,17 @@ func TestPaidMatchEndToEnd(t *testing.T) {
 	ag, err := r.c.Agent(ctx, "bb")
 	if err != nil || ag.StakedIn != 100 || ag.PaidOut != 240 || ag.Credited != 0 || len(ag.Entries) != 2 {
 		t.Fatalf("agent ledger %+v %v", ag, err)
+	}
+	// A stake carries no time of its own: its entry has no "t" rather than the zero instant; the
+	// payout carries when it was paid.
+	for _, e := range ag.Entries {
+		b, _ := json.Marshal(e)
+		switch {
+		case e.Kind == "stake" && strings.Contains(string(b), `"t"`):
+			t.Errorf("stake entry %s", b)
+		case e.Kind == "payout" && (e.At.IsZero() || !strings.Contains(string(b), `"t":"`+e.At.Format(time.RFC3339Nano))):
+			t.Errorf("payout entry %s", b)
+		}
 	}
 }
 

@@ -72,7 +72,7 @@ type Entry struct {
 	Match  string    `json:"match_id,omitempty"`
 	Sats   int64     `json:"sats"`
 	Hash   string    `json:"payment_hash,omitempty"`
-	At     time.Time `json:"t,omitempty"`
+	At     time.Time `json:"t,omitzero"` // when the payout was settled or failed; stakes and refunds carry none
 	Status string    `json:"status,omitempty"`
 }
 
