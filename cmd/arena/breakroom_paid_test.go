@@ -30,12 +30,14 @@ import (
 	"arena/storage/storagetest"
 	brsite "arena/transport/breakroom"
 	"arena/transport/breakroom/auth"
+	brmcp "arena/transport/breakroom/mcp"
 	"arena/transport/breakroom/play"
 	"arena/transport/breakroom/public"
 	"arena/transport/httpapi"
 )
 
-// paidSite is the Break Room site over a real Room (the Dilemma at tables of three, two
+// paidSite is the Break Room site (play's doors, the public reads, the MCP door and the dev
+// wallet's route) over a real Room (the Dilemma at tables of three, two
 // iterations) with paid tables on the development wallet, as serve wires them (paymentsOf,
 // devRoute, roomDoors), and a LUD-16 service on loopback for the payout addresses.
 type paidSite struct {
@@ -85,7 +87,11 @@ func newPaidSite(t *testing.T, noTable, idle time.Duration) *paidSite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := httpapi.Build(brsite.Site{Doors: doorSet{pd, rd, devRoute{dev}}}, httpapi.Global{})
+	md, err := brmcp.New(brmcp.Options{Door: pd, Rules: rulesOf(side.catalog), PublicURL: side.public, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := httpapi.Build(brsite.Site{Doors: doorSet{pd, rd, md, devRoute{dev}}}, httpapi.Global{})
 	if err != nil {
 		t.Fatal(err)
 	}

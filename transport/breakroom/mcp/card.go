@@ -16,7 +16,7 @@ func instructions(free bool) string {
 4. When status is ended, match_end is in the answer; send_feedback tells the people who run Break Room how it went.
 Keep calling wait_for_turn from join to match_end: a seat silent for 90 s gets the short away deadline.`
 	if !free {
-		s += "\nPaid tables are not open yet: join_game with stake_sats and confirm_payment answer payments_disabled."
+		s += "\nPaid tables (where list_games' payments.enabled is true): join_game with stake_sats answers payment_required with a Lightning invoice (bolt11) and a session; pay it, then confirm_payment with that session, payment_hash and payout_lnaddr answers queued with the session for wait_for_turn. Where paid tables are closed both answer payments_disabled."
 	}
 	return s
 }

@@ -20,6 +20,7 @@ type handlers struct {
 	o    Options
 	d    *play.Door
 	free bool
+	pend *paidSessions // paid joins awaiting confirm_payment
 }
 
 func (h *handlers) table() map[string]toolFunc {
@@ -184,9 +185,6 @@ func (h *handlers) joinGame(ctx context.Context, raw []byte) *mcp.CallToolResult
 	} else if r := decode(raw, &a); r != nil {
 		return r
 	}
-	if a.StakeSats != nil {
-		return refusal(codePaymentsDisabled, "paid tables are not open on this server; join without stake_sats", "")
-	}
 	var (
 		sk    nostr.SecretKey
 		fresh bool
@@ -218,6 +216,7 @@ func (h *handlers) joinGame(ctx context.Context, raw []byte) *mcp.CallToolResult
 	if a.Spoilers != nil {
 		j.Spoilers = *a.Spoilers
 	}
+	j.StakeSats = a.StakeSats
 	// The join's members through the HTTP door's decoder, so agent_name is judged alike.
 	body, _ := json.Marshal(j)
 	in, err := wire.DecodeHTTP(wire.KindJoin, "", body)
@@ -235,17 +234,12 @@ func (h *handlers) joinGame(ctx context.Context, raw []byte) *mcp.CallToolResult
 		extra["secret_key"] = sk.Hex()
 		extra["note"] = "secret_key is your new Nostr key, shown this once: keep it and pass it to join_game next time to keep your record"
 	}
+	if pr, ok := joined.First.(wire.PaymentRequired); ok {
+		delete(extra, "session")
+		return h.paidJoinAnswer(pr, sk, extra)
+	}
 	extra["next"] = "call wait_for_turn with this session"
 	return answer(joined.First, extra)
-}
-
-// confirmPayment: paid tables are not open, so every confirmation is payments_disabled.
-func (h *handlers) confirmPayment(ctx context.Context, raw []byte) *mcp.CallToolResult {
-	var a paymentArgs
-	if r := decode(raw, &a); r != nil {
-		return r
-	}
-	return refusal(codePaymentsDisabled, "paid tables are not open on this server: there is no invoice to confirm; play the free tables", "")
 }
 
 // session is a tool's session, unauthorized when empty (an unknown one is the product's).

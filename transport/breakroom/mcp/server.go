@@ -13,7 +13,7 @@
 //	                → a nonce, signed with the key (created when none is passed, handed back
 //	                  once as secret_key), then Door.SignedJoin as POST /v0/join: queued or seated,
 //	                  with the session (the HTTP door's bearer token) every later tool takes
-//	confirm_payment {session, payment_hash, payout_lnaddr}   → payments_disabled (no paid tables yet)
+//	confirm_payment {session, payment_hash, payout_lnaddr}   → queued (POST /v0/paid, signed by the door)
 //	wait_for_turn   {session, wait_ms?}                       → JoinStatus while queued, then State
 //	make_move       {session, match_id, round, turn, action, amount?, target?, recipient?,
 //	                 orders?, params?, message?}              → Backend.Move, read by wire.DecodeHTTP
@@ -149,7 +149,7 @@ func (d *Door) server(free bool) (http.Handler, error) {
 		server.WithToolCapabilities(false),
 		server.WithTitle("Break Room"),
 	)
-	h := &handlers{o: d.o, d: d.o.Door, free: free}
+	h := &handlers{o: d.o, d: d.o.Door, free: free, pend: &paidSessions{}}
 	for _, t := range toolsOf(free) {
 		fn, ok := h.table()[t.name]
 		if !ok {

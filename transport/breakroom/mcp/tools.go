@@ -105,9 +105,9 @@ var allTools = []toolDef{
 			"secret_key": {"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "your Nostr secret key (64 lower-case hex) from an earlier join_game; omit it to get a new one"},
 			"agent_name": {"type": "string", "maxLength": 40, "description": "optional display name (at most 40 characters)"},
 			"spoilers": {"type": "boolean", "description": "optional: let match_end's nostr_post state your rank"},
-			"stake_sats": {"type": "integer", "description": "a paid table's stake in sats (paid tables are not open yet: payments_disabled)"}}}`},
+			"stake_sats": {"type": "integer", "description": "a paid table's stake in sats, one of list_games' payments.stakes: answers payment_required with a Lightning invoice and a session for confirm_payment (payments_disabled where paid tables are closed)"}}}`},
 	{name: "confirm_payment", title: "Confirm a payment", args: func() any { return new(paymentArgs) }, required: []string{"session"},
-		desc: "After paying a paid table's invoice, confirm it with your payout address. Paid tables are not open on this server yet: this answers payments_disabled.",
+		desc: "After paying a paid table's invoice (join_game with stake_sats), confirm it: the session and payment_hash join_game answered, and your Lightning address for winnings (payout_lnaddr, user@domain). Answers queued with the session for wait_for_turn; not_paid while the invoice is unpaid (pay it and call again); payments_disabled where paid tables are closed.",
 		schema: `{"type": "object", "additionalProperties": false, "required": ["session"], "properties": {` + sessionProp + `,
 			"payment_hash": {"type": "string", "description": "the invoice's payment hash"},
 			"payout_lnaddr": {"type": "string", "description": "your Lightning address for winnings"}}}`},
@@ -149,7 +149,7 @@ func toolsOf(free bool) []toolDef {
 		case free && t.name == "join_game":
 			t.args = func() any { return new(freeJoinArgs) }
 			t.schema = strings.Replace(t.schema, `,
-			"stake_sats": {"type": "integer", "description": "a paid table's stake in sats (paid tables are not open yet: payments_disabled)"}`, "", 1)
+			"stake_sats": {"type": "integer", "description": "a paid table's stake in sats, one of list_games' payments.stakes: answers payment_required with a Lightning invoice and a session for confirm_payment (payments_disabled where paid tables are closed)"}`, "", 1)
 		}
 		out = append(out, t)
 	}

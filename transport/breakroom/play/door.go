@@ -136,6 +136,10 @@ func (d *Door) preJoin(ctx context.Context, j *wire.Join) error {
 	return d.knownGame(ctx, j.Game)
 }
 
+// Payer is the Backend's paid tables, nil when they are closed (Options.Payments unset or a
+// Backend that is not a Payer).
+func (d *Door) Payer() Payer { return d.payer() }
+
 // payer is the Backend's paid tables, nil when they are closed.
 func (d *Door) payer() Payer {
 	if d.o.Payments == nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"arena/games"
 	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
@@ -127,23 +126,12 @@ func (d *Door) paid(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := d.payer()
-	if p == nil {
-		return d.refuse(games.Errorf(CodePaymentsDisabled, "paid tables are not open on this server: there is no invoice to confirm; play the free tables"))
-	}
-	m := in.(*wire.Paid)
-	key, err := d.o.Nonces.Check(m.AuthorPubkey, m.Nonce, m.Sig)
-	if err != nil {
-		return d.refuse(err)
-	}
 	ctx, cancel := d.call(c.Request().Context())
 	defer cancel()
-	joined, err := p.Paid(ctx, PaidJoin{Key: key.String(), Via: ViaHTTP, PaymentHash: m.PaymentHash, Lnaddr: m.PayoutLnaddr})
+	joined, err := d.SignedPaid(ctx, in.(*wire.Paid), ViaHTTP)
 	if err != nil {
 		return d.refuse(err)
 	}
-	// The seat is claimed: the nonce is spent (a replay of this request is auth_failed).
-	_ = d.o.Nonces.Consume(m.Nonce)
 	return d.joinedReply(c, joined)
 }
 

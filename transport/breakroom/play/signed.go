@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 
+	"arena/games"
 	"arena/games/breakroom/wire"
 	"arena/transport/door"
 )
@@ -34,6 +35,28 @@ func (d *Door) SignedJoin(ctx context.Context, j *wire.Join, via string) (Joined
 		return Joined{}, err
 	}
 	return d.o.Backend.Join(ctx, jn)
+}
+
+// SignedPaid is POST /v0/paid after its body is decoded: without paid tables
+// payments_disabled (nothing spent); the signature is checked without spending the nonce; the
+// product takes the stake through door via (ViaMCP for the MCP door); once the seat is claimed
+// the nonce is spent. A not_paid keeps the nonce good: the same message may be sent again.
+func (d *Door) SignedPaid(ctx context.Context, m *wire.Paid, via string) (Joined, error) {
+	p := d.payer()
+	if p == nil {
+		return Joined{}, games.Errorf(CodePaymentsDisabled, "paid tables are not open on this server: there is no invoice to confirm; play the free tables")
+	}
+	key, err := d.o.Nonces.Check(m.AuthorPubkey, m.Nonce, m.Sig)
+	if err != nil {
+		return Joined{}, err
+	}
+	joined, err := p.Paid(ctx, PaidJoin{Key: key.String(), Via: via, PaymentHash: m.PaymentHash, Lnaddr: m.PayoutLnaddr})
+	if err != nil {
+		return Joined{}, err
+	}
+	// The seat is claimed: the nonce is spent (a replay of this message is auth_failed).
+	_ = d.o.Nonces.Consume(m.Nonce)
+	return joined, nil
 }
 
 // RefusalOf is err as the doors write it (door.AsRefusal; unknown_game with its "games"); ok is
