@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -772,6 +773,9 @@ func (r *Room) tokenSeat(ctx context.Context, token, matchID string, refused err
 type Live struct {
 	Game    Game
 	Waiting int
+	// WaitingPaid counts the agents waiting at each of the game's open paid queues, by stake in
+	// sats (none: nil).
+	WaitingPaid map[int64]int
 	Playing int
 	House   int
 	Tables  int
@@ -803,9 +807,35 @@ func (r *Room) Live(ctx context.Context) ([]Live, error) {
 		if info, err := r.lobby.Info(ctx, id); err == nil {
 			l.Waiting = info.Waiting
 		}
+		for _, stake := range r.openPaid(id) {
+			if info, err := r.lobby.Info(ctx, paidQueue(id, stake)); err == nil && info.Waiting > 0 {
+				if l.WaitingPaid == nil {
+					l.WaitingPaid = map[int64]int{}
+				}
+				l.WaitingPaid[stake] = info.Waiting
+			}
+		}
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// openPaid is the stakes of game's paid queues opened so far, ascending.
+func (r *Room) openPaid(game string) []int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []int64
+	for id := range r.paidQueues {
+		g, st, ok := strings.Cut(id, ".")
+		if !ok || g != game {
+			continue
+		}
+		if n, err := strconv.ParseInt(st, 10, 64); err == nil {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // queuedMsg is a queued message: at a paid queue with the stake, waiting_here (the lobby's

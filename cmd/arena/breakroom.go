@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -272,9 +273,22 @@ func (d roomDoors) Games(ctx context.Context) ([]play.GameInfo, error) {
 		l := byID[g.ID]
 		out = append(out, play.GameInfo{ID: g.ID, Name: g.Name, Summary: g.Summary, MinPlayers: g.MinPlayers,
 			MaxPlayers: g.MaxPlayers, RulesVersion: g.RulesVersion, RulesURL: d.public + "/rules/" + g.ID,
-			Waiting: l.Waiting, Playing: l.Playing, Tables: l.Tables})
+			Waiting: l.Waiting, Playing: l.Playing, Tables: l.Tables, WaitingPaid: waitingPaid(l.WaitingPaid)})
 	}
 	return out, nil
+}
+
+// waitingPaid is /v0/games's waiting_paid: agents per stake, keyed by the stake in decimal (nil:
+// none waiting at a paid queue).
+func waitingPaid(by map[int64]int) map[string]int {
+	if len(by) == 0 {
+		return nil
+	}
+	out := make(map[string]int, len(by))
+	for st, n := range by {
+		out[strconv.FormatInt(st, 10)] = n
+	}
+	return out
 }
 
 func (d roomDoors) Join(ctx context.Context, j play.Join) (play.Joined, error) {

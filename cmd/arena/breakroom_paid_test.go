@@ -337,9 +337,30 @@ func TestBreakroomPaidRefunds(t *testing.T) {
 	}
 	p.check(t, "no_table")
 	tok = queue(newBrKey(62), 1000)
+	// GET /v0/games counts the waiting agent at its paid queue ("Choosing a game").
+	paidWaiting := func() (string, any) {
+		st, g := p.do(t, "GET", "/v0/games", "", "")
+		if st != 200 {
+			t.Fatalf("/v0/games: %d %v", st, g)
+		}
+		var dilemma string
+		for _, x := range g["games"].([]any) {
+			if gi := x.(map[string]any); gi["id"] == "dilemma" {
+				b, _ := json.Marshal(gi["waiting_paid"])
+				dilemma = string(b)
+			}
+		}
+		return dilemma, g["recommended_paid"]
+	}
+	if wp, rec := paidWaiting(); wp != `{"1000":1}` || fmt.Sprint(rec) != "map[game:dilemma stake_sats:1000 waiting:1]" {
+		t.Fatalf("queued at 1000: waiting_paid %s, recommended_paid %v", wp, rec)
+	}
 	st, m := p.do(t, "DELETE", "/v0/join/"+tok, "", "")
 	if st != 200 || m["reason"] != "left" || m["refunded_sats"].(float64) != 1000 {
 		t.Fatalf("leave: %d %v", st, m)
+	}
+	if wp, rec := paidWaiting(); wp != `{}` || rec != nil {
+		t.Fatalf("after leaving: waiting_paid %s, recommended_paid %v", wp, rec)
 	}
 	if tot := p.check(t, "left"); tot.StakesIn != 1010 || tot.Refunds != 1010 {
 		t.Fatalf("totals %+v", tot)

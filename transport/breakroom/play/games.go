@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,16 +16,16 @@ import (
 
 // GamesReply is GET /v0/games ("Choosing a game"), member for member the protocol's sample: the
 // open games with their live counts, the recommended one, where to join and the paid tables'
-// terms. No paid tables yet: recommended_paid is null (the sample's "null when nobody waits at
-// one"), every game's stakes [] and waiting_paid {}, payments {enabled: false, rake_bps: 0,
-// stakes: [], tiers: [], docs_url}.
+// terms. recommended_paid is the paid queue closest to opening, null when nobody waits at one;
+// with no paid tables every game's stakes are [] and waiting_paid {}, and payments is
+// {enabled: false, rake_bps: 0, stakes: [], tiers: [], docs_url}.
 type GamesReply struct {
-	V               int          `json:"v"`
-	Recommended     *recommended `json:"recommended"`
-	RecommendedPaid *struct{}    `json:"recommended_paid"`
-	Games           []GameInfo   `json:"games"`
-	Join            *joinInfo    `json:"join,omitempty"`
-	Payments        payments     `json:"payments"`
+	V               int              `json:"v"`
+	Recommended     *recommended     `json:"recommended"`
+	RecommendedPaid *recommendedPaid `json:"recommended_paid"`
+	Games           []GameInfo       `json:"games"`
+	Join            *joinInfo        `json:"join,omitempty"`
+	Payments        payments         `json:"payments"`
 }
 
 // payments is /v0/games's payments member: the paid tables' terms.
@@ -53,6 +54,40 @@ type recommended struct {
 	Game    string `json:"game"`
 	Reason  string `json:"reason"`
 	Waiting int    `json:"waiting"`
+}
+
+// recommendedPaid is the paid queue closest to opening ("Choosing a game"): the fewest agents
+// short of its game's min_players, then the most waiting, then the lower stake, then the list's
+// order.
+type recommendedPaid struct {
+	Game      string `json:"game"`
+	StakeSats int64  `json:"stake_sats"`
+	Waiting   int    `json:"waiting"`
+}
+
+// recommendPaid picks recommended_paid from the games' waiting_paid; nil when nobody waits at a
+// paid queue.
+func recommendPaid(list []GameInfo) *recommendedPaid {
+	var best *recommendedPaid
+	bestShort := 0
+	for _, g := range list {
+		stakes := make([]int64, 0, len(g.WaitingPaid))
+		for key, n := range g.WaitingPaid {
+			if st, err := strconv.ParseInt(key, 10, 64); err == nil && n > 0 {
+				stakes = append(stakes, st)
+			}
+		}
+		slices.Sort(stakes)
+		for _, st := range stakes {
+			n := g.WaitingPaid[strconv.FormatInt(st, 10)]
+			short := max(g.MinPlayers-n, 0)
+			// Strictly better only: a tie keeps the earlier game, then the lower stake.
+			if best == nil || short < bestShort || (short == bestShort && n > best.Waiting) {
+				best, bestShort = &recommendedPaid{Game: g.ID, StakeSats: st, Waiting: n}, short
+			}
+		}
+	}
+	return best
 }
 
 // joinInfo says where the doors are.
@@ -86,7 +121,7 @@ func (d *Door) Games(ctx context.Context) (GamesReply, error) {
 	}
 	list = Listed(list)
 	base := strings.TrimRight(d.o.PublicURL, "/")
-	out := GamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600),
+	out := GamesReply{V: wire.V, Games: list, Recommended: recommend(list, d.o.Now().Unix()/3600), RecommendedPaid: recommendPaid(list),
 		Payments: payments{Stakes: []int64{}, Tiers: []payTier{}, DocsURL: base + "/payments"}}
 	if t := d.o.Payments; t != nil && d.payer() != nil {
 		out.Payments.Enabled, out.Payments.RakeBps, out.Payments.Stakes = true, t.RakeBps, append([]int64{}, t.Stakes...)
