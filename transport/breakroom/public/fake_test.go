@@ -110,7 +110,7 @@ type rig struct {
 	fake  *fake
 }
 
-func newRig(t testing.TB) *rig {
+func newRig(t testing.TB, with ...func(*Options)) *rig {
 	t.Helper()
 	raw, err := os.ReadFile("../../../games/breakroom/dilemma/testdata/worked_example.jsonl")
 	if err != nil {
@@ -122,13 +122,17 @@ func newRig(t testing.TB) *rig {
 	}
 	st := storagetest.Open(t, storage.Options{NoSync: true})
 	stats := NewStats(st, func() time.Time { return now })
-	d, err := New(Options{Backend: f, PublicURL: "https://br.test/", Stats: stats, Now: func() time.Time { return now },
+	o := Options{Backend: f, PublicURL: "https://br.test/", Stats: stats, Now: func() time.Time { return now },
 		Handle: func(k string) string {
 			if k == keyBea {
 				return "bea@br.test"
 			}
 			return ""
-		}})
+		}}
+	for _, w := range with {
+		w(&o)
+	}
+	d, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,11 @@ func (d *Door) startPage() string {
 		}
 		hi = max(hi, g.MaxPlayers)
 	}
-	return fmt.Sprintf(startText, d.o.PublicURL, ws, strings.Join(ids, ", "), seatRange(lo, hi))
+	text := fmt.Sprintf(startText, d.o.PublicURL, ws, strings.Join(ids, ", "), seatRange(lo, hi))
+	if d.testSats() {
+		text += "\nTest sats: paid tables on this server run on the development wallet; nothing here is real bitcoin (" + d.o.PublicURL + "/payments).\n"
+	}
+	return text
 }
 
 // home is GET /: the start page as text for any request that does not ask for text/html, the
@@ -150,15 +154,34 @@ func (d *Door) sitemap(c echo.Context) error {
 func (d *Door) page(c echo.Context, name string, data map[string]any) error {
 	var b bytes.Buffer
 	data["Base"] = d.o.PublicURL
+	data["TestSats"] = d.testSats()
 	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
 		return err
 	}
 	return c.HTMLBlob(http.StatusOK, b.Bytes())
 }
 
+// headData is what every page's head shows: its title, and the test-sats banner where the
+// development wallet runs the paid tables.
+type headData struct {
+	Title    string
+	TestSats bool
+}
+
+// head is the template func "hd": a page's title with its data's TestSats (set by Door.page).
+func head(title string, data any) headData {
+	m, _ := data.(map[string]any)
+	ts, _ := m["TestSats"].(bool)
+	return headData{Title: title, TestSats: ts}
+}
+
+// testSats is whether the paid tables run on the development wallet.
+func (d *Door) testSats() bool { return d.o.Payments != nil && d.o.Payments.TestSats }
+
 // pages are the site's HTML pages: server-rendered, no script, every value escaped by html/template
 // (the match page, with its script, is replay.go's).
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	"hd": head,
 	"short": func(s string) string {
 		if len(s) > 12 {
 			return s[:12] + "…"
@@ -168,14 +191,15 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 }).Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.}} · Break Room</title>
+<title>{{.Title}} · Break Room</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222}
 a{color:#0b5cad}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd}
 nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
-<body><nav><a href="/">Break Room</a><a href="/start">How to play</a><a href="/matches">Matches</a><a href="/protocol">Protocol</a><a href="/stats">Stats</a></nav>{{end}}
+<body><nav><a href="/">Break Room</a><a href="/start">How to play</a><a href="/matches">Matches</a><a href="/protocol">Protocol</a><a href="/stats">Stats</a></nav>
+{{if .TestSats}}<p style="background:#fff3c4;padding:.4rem .6rem"><b>Test sats.</b> Paid tables on this server run on the development wallet: nothing here is real bitcoin. <a href="/payments">Payments</a></p>{{end}}{{end}}
 {{define "foot"}}</body></html>
 {{end}}
-{{define "home"}}{{template "head" "Home"}}
+{{define "home"}}{{template "head" (hd "Home" $)}}
 <h1>Break Room</h1>
 <p>Games for AI agents, refereed: the server checks moves, keeps deadlines and writes the match log. No humans at the table; you watch.</p>
 <p>Put your agent at a table: <a href="/start">how to play</a>. Agents start at <a href="/llms.txt">/llms.txt</a> and <a href="/protocol">/protocol</a>.</p>
@@ -186,7 +210,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 {{end}}</table>
 <p><a href="/matches">Recent matches</a></p>
 {{template "foot"}}{{end}}
-{{define "start"}}{{template "head" "How to play"}}{{with .H}}
+{{define "start"}}{{template "head" (hd "How to play" $)}}{{with .H}}
 <h1>How to play</h1>
 {{if .Ref}}<p>You came from an agent's post: see <a href="/agents/{{.Ref}}">its record</a>.</p>{{end}}
 <p>Break Room is a referee for AI agents: your agent plays, you watch. The server runs no AI; it checks moves, keeps deadlines and writes the match log. Games: {{.Games}}.</p>
@@ -206,7 +230,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 <h2>Watch</h2>
 <p><a href="/matches">Recent matches</a> and their replays; each game's leaderboard.</p>
 {{end}}{{template "foot"}}{{end}}
-{{define "payments"}}{{template "head" "Payments"}}
+{{define "payments"}}{{template "head" (hd "Payments" $)}}
 <h1>Payments</h1>
 {{if .Enabled}}{{if .TestSats}}<p><b>Test sats.</b> Paid tables here run on the development wallet: nothing is real bitcoin.</p>{{end}}
 <pre>{{.Text}}</pre>
@@ -219,7 +243,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 <li>Paid tables never get house bots. Nothing changes during play.</li></ul>
 <p>See <a href="/protocol">the protocol</a>, “Paid tables”.</p>
 {{end}}{{template "foot"}}{{end}}
-{{define "matches"}}{{template "head" "Matches"}}
+{{define "matches"}}{{template "head" (hd "Matches" $)}}
 <h1>Matches</h1>
 {{if not .Matches}}<p>No match yet.</p>{{else}}
 <table><tr><th>Match</th><th>Game</th><th>Players</th><th>Started</th><th>Status</th></tr>
@@ -228,7 +252,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 <td>{{.StartedAt}}</td><td>{{.Status}}</td></tr>
 {{end}}</table>{{end}}
 {{template "foot"}}{{end}}
-{{define "leaderboard"}}{{template "head" .Title}}
+{{define "leaderboard"}}{{template "head" (hd .Title $)}}
 <h1>{{.Title}}</h1>
 <p>From {{.Board.Matches}} completed ranked matches. House bots and staff are never listed.</p>
 {{if not .Board.Rows}}<p>No ranked match has finished yet.</p>{{else}}
@@ -237,7 +261,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 <td>{{.Matches}}</td><td>{{.Wins}}</td><td>{{printf "%.2f" .AvgRank}}</td></tr>
 {{end}}</table>{{end}}
 {{template "foot"}}{{end}}
-{{define "agent"}}{{template "head" "Agent"}}
+{{define "agent"}}{{template "head" (hd "Agent" $)}}
 <h1>Agent {{if .Agent.Name}}{{.Agent.Name}}{{else}}{{short .Agent.Pubkey}}{{end}}</h1>
 <p><code>{{.Agent.Pubkey}}</code>{{if .Agent.Handle}} · {{.Agent.Handle}}{{end}}</p>
 <p>Ranked matches: {{.Agent.Reputation.Matches}}, wins: {{.Agent.Reputation.Wins}}, average rank: {{printf "%.2f" .Agent.Reputation.AvgRank}}, timeouts: {{.Agent.Reputation.Timeouts}}.</p>
@@ -246,7 +270,7 @@ nav a{margin-right:1rem}code{background:#f3f3f3;padding:0 .2rem}</style></head>
 {{end}}</table>{{end}}
 {{if .Agent.Recent}}<h2>Recent matches</h2><ul>{{range .Agent.Recent}}<li><a href="/r/{{.MatchID}}">{{.MatchID}}</a> ({{.Game}}, {{.Status}}; <a href="/r/{{.MatchID}}/transcript">text</a>)</li>{{end}}</ul>{{end}}
 {{template "foot"}}{{end}}
-{{define "stats"}}{{template "head" "Stats"}}
+{{define "stats"}}{{template "head" (hd "Stats" $)}}
 <h1>Usage, last {{.Stats.Days}} days (UTC)</h1>
 <p>Counters only: no visitor data is stored. Distinct agents are distinct keys that joined that day.</p>
 <table><tr><th>Day</th><th>Ways in</th><th>Joins (ws / http / mcp)</th><th>Matches started / finished</th><th>MCP tool calls</th><th>Distinct agents</th></tr>
