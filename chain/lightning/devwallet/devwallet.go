@@ -208,10 +208,15 @@ func (w *Wallet) CancelInvoice(_ context.Context, hash [32]byte) error {
 	return nil
 }
 
+// ErrCanceled is PayInvoice's refusal of an invoice its issuer canceled before it expired (a
+// refunded stake); it wraps lightning.ErrWallet.
+var ErrCanceled = fmt.Errorf("%w: canceled", lightning.ErrWallet)
+
 // PayInvoice is the dev route's payment of an invoice the wallet issued: it decodes s, checks it is
 // one of the wallet's, Open and not expired, and makes it Accepted (hold) or Settled. Errors wrap
 // lightning.ErrBadInvoice (malformed, another network, not ours), lightning.ErrNotFound,
-// lightning.ErrAlreadyPaid (not Open) or lightning.ErrWallet (expired: its state is Canceled).
+// lightning.ErrAlreadyPaid (not Open), ErrCanceled (canceled before its expiry) or lightning.ErrWallet
+// (expired: its state is Canceled).
 func (w *Wallet) PayInvoice(s string) (lightning.Invoice, error) {
 	d, err := bolt11.Decode(s)
 	if err != nil {
@@ -230,7 +235,10 @@ func (w *Wallet) PayInvoice(s string) (lightning.Invoice, error) {
 	switch inv.State {
 	case lightning.InvoiceOpen:
 	case lightning.InvoiceCanceled:
-		return inv.Invoice, fmt.Errorf("%w: devwallet: invoice %x is canceled (expired)", lightning.ErrWallet, d.PaymentHash)
+		if !w.now().Before(d.ExpiresAt()) {
+			return inv.Invoice, fmt.Errorf("%w: devwallet: invoice %x expired at %s", lightning.ErrWallet, d.PaymentHash, d.ExpiresAt().UTC().Format(time.RFC3339))
+		}
+		return inv.Invoice, fmt.Errorf("%w: devwallet: invoice %x was canceled by its issuer (a refunded stake): ask for a new one", ErrCanceled, d.PaymentHash)
 	default:
 		return inv.Invoice, fmt.Errorf("%w: devwallet: invoice %x is %s", lightning.ErrAlreadyPaid, d.PaymentHash, inv.State)
 	}
@@ -286,7 +294,8 @@ func (w *Wallet) Payments() map[[32]byte]lightning.Payment {
 
 // Handler is the dev route (PayPath). It answers 200 with {"payment_hash", "state"}, or 400 with
 // {"error": code, "message"}: bad_request (no JSON body with bolt11), bad_invoice, unknown_payment,
-// already_paid, payment_expired.
+// already_paid, payment_expired, payment_canceled (the issuer canceled it before its expiry: a
+// refunded stake).
 func (w *Wallet) Handler() http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -309,6 +318,8 @@ func (w *Wallet) Handler() http.Handler {
 				code = "unknown_payment"
 			case errors.Is(err, lightning.ErrAlreadyPaid):
 				code = "already_paid"
+			case errors.Is(err, ErrCanceled):
+				code = "payment_canceled"
 			case errors.Is(err, lightning.ErrWallet):
 				code = "payment_expired"
 			}

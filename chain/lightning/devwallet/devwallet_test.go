@@ -114,6 +114,14 @@ func TestDevRouteHoldLifecycle(t *testing.T) {
 	if got, _ := w.LookupInvoice(ctx, inv2.PaymentHash); got.State != lightning.InvoiceCanceled {
 		t.Fatalf("after cancel: %s", got.State)
 	}
+	pre3 := [32]byte{5}
+	inv3, _ := w.AddHoldInvoice(ctx, sha256.Sum256(pre3[:]), lightning.InvoiceRequest{Msat: 10_000, Expiry: time.Minute})
+	if err := w.CancelInvoice(ctx, inv3.PaymentHash); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := pay(inv3.Bolt11); code != 400 || out["error"] != "payment_canceled" || !strings.Contains(out["message"], "refunded") {
+		t.Fatalf("canceled before expiry, then paid: %d %v", code, out)
+	}
 
 	other, _ := New(Options{})
 	foreign, _ := other.AddInvoice(ctx, lightning.InvoiceRequest{Msat: 10_000})
