@@ -128,33 +128,9 @@ func (w *Worker) sweepMatch(id string, now int64) error {
 		default:
 			return nil
 		}
-		for _, s := range []string{"A", "B"} {
-			pay := m.Stakes[s]
-			if pay == "" {
-				continue
-			}
-			var j Job
-			if found, err := t.Get(jobKey(id, s), &j); err != nil || found {
-				if err == nil && (j.Kind != KindRefund || j.Payment != pay) {
-					err = fmt.Errorf("seat %s holds %s job %s for payment %q, the stake is %s", s, j.Kind, j.Status, j.Payment, pay)
-				}
-				if err != nil {
-					return err
-				}
-				continue
-			}
-			p, found, err := t.Payment(pay)
-			if err != nil {
-				return err
-			}
-			if !found || p.Status != storage.WardenPaySettled || p.Match != id || p.Seat != s {
-				return fmt.Errorf("seat %s is cleared by payment %s, which is not a settled stake of it", s, pay)
-			}
-			j = Job{Match: id, Seat: s, Kind: KindRefund, To: p.Payer, Amount: p.Amount, Payment: pay, Status: JobQueued}
-			if err := t.Put(jobKey(id, s), j); err != nil {
-				return err
-			}
-			queued = append(queued, j)
+		var err error
+		if queued, err = queueRefunds(t, m); err != nil {
+			return err
 		}
 		if m.Status == StatusCanceled || len(queued) > 0 {
 			return setMatchStatus(t, id, StatusRefunding)
@@ -165,6 +141,42 @@ func (w *Worker) sweepMatch(id string, now int64) error {
 		w.o.Log.Info("wardenpay: refund queued", "match", id, "seat", j.Seat, "to", j.To, "amount", j.Amount, "payment", j.Payment)
 	}
 	return err
+}
+
+// queueRefunds queues a refund job for each cleared stake of m that has none: the whole stake
+// back to its payer (§5.1 CANCELED / REFUNDING, §5.6 void). A seat holding any other job, or
+// cleared by a payment that is not a settled stake of it, is an error and nothing is queued.
+func queueRefunds(t storage.WardenTx, m doorMatch) ([]Job, error) {
+	var queued []Job
+	for _, s := range []string{"A", "B"} {
+		pay := m.Stakes[s]
+		if pay == "" {
+			continue
+		}
+		var j Job
+		if found, err := t.Get(jobKey(m.ID, s), &j); err != nil || found {
+			if err == nil && (j.Kind != KindRefund || j.Payment != pay) {
+				err = fmt.Errorf("seat %s holds %s job %s for payment %q, the stake is %s", s, j.Kind, j.Status, j.Payment, pay)
+			}
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		p, found, err := t.Payment(pay)
+		if err != nil {
+			return nil, err
+		}
+		if !found || p.Status != storage.WardenPaySettled || p.Match != m.ID || p.Seat != s {
+			return nil, fmt.Errorf("seat %s is cleared by payment %s, which is not a settled stake of it", s, pay)
+		}
+		j = Job{Match: m.ID, Seat: s, Kind: KindRefund, To: p.Payer, Amount: p.Amount, Payment: pay, Status: JobQueued}
+		if err := t.Put(jobKey(m.ID, s), j); err != nil {
+			return nil, err
+		}
+		queued = append(queued, j)
+	}
+	return queued, nil
 }
 
 // addStakeTimeout raises contender/<wallet>'s stake_timeouts by one (§5.4: shown on the
