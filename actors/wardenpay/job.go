@@ -48,4 +48,7 @@ type Job struct {
 	Reverted []string `json:"reverted,omitempty"`
 	// Reason says why a job failed.
 	Reason string `json:"reason,omitempty"`
+	// Retried is how many of Reverted came before the operator's last Retry: the job fails
+	// again after MaxReverts more reverts.
+	Retried int `json:"retried,omitempty"`
 }

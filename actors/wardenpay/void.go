@@ -65,3 +65,37 @@ func Void(st *storage.Store, id, reason string, now time.Time) ([]Job, error) {
 	}
 	return queued, nil
 }
+
+// ErrNoJob is Retry's answer for a match and seat with no payout or refund job.
+var ErrNoJob = errors.New("wardenpay: no such job")
+
+// ErrNotFailedJob is Retry's answer for a job that is not failed (wrapped with its status).
+var ErrNotFailedJob = errors.New("wardenpay: the job is not failed")
+
+// Retry is the operator's retry of a payout_failed job (§11: the operator retries, after
+// fixing what made its transfers revert, e.g. the wallet's token balance): the failed job at
+// payoutq/<match>/<seat> is queued again, its reverted hashes kept and MaxReverts counted
+// afresh from here, so the Worker signs it at a new nonce on its next pass. The match stays
+// SETTLING (or REFUNDING) throughout, as a failed job leaves it. Errors: ErrNoJob,
+// ErrNotFailedJob, or the store's; on any error nothing is written.
+func Retry(st *storage.Store, match, seat string) (Job, error) {
+	var j Job
+	err := st.WardenUpdate(func(t storage.WardenTx) error {
+		found, err := t.Get(jobKey(match, seat), &j)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return ErrNoJob
+		}
+		if j.Status != JobFailed {
+			return fmt.Errorf("%w: it is %s", ErrNotFailedJob, j.Status)
+		}
+		j.Status, j.Reason, j.Retried = JobQueued, "", len(j.Reverted)
+		return t.Put(jobKey(match, seat), j)
+	})
+	if err != nil {
+		return Job{}, err
+	}
+	return j, nil
+}

@@ -296,7 +296,7 @@ func (w *Worker) check(ctx context.Context, j Job) error {
 		}
 		j.Reverted = append(j.Reverted, h)
 		j.Tx, j.Raw, j.Hashes, j.Nonce = "", "", nil, 0
-		if len(j.Reverted) >= MaxReverts {
+		if len(j.Reverted)-j.Retried >= MaxReverts {
 			j.Status, j.Reason = JobFailed, fmt.Sprintf("payout_failed: %d transactions reverted, the last %s", len(j.Reverted), h)
 			w.o.Log.Error("wardenpay: payout_failed: the operator must look", "match", j.Match, "seat", j.Seat,
 				"kind", j.Kind, "to", j.To, "amount", j.Amount, "reverted", strings.Join(j.Reverted, ","))

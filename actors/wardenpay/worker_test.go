@@ -207,7 +207,8 @@ func TestWorkerCrashAroundSending(t *testing.T) {
 // TestWorkerRevertRequeuesThenFails: a payout whose transfer reverts on chain (the wallet's
 // tokens are moved away between signing and mining) is queued again at a new nonce, and after
 // the third revert it is payout_failed: no Ledger row, the match stays SETTLING, the contender
-// got nothing, and the books agree with the chain.
+// got nothing, and the books agree with the chain. Then the operator refills the wallet and
+// retries (Retry, §11): the job is queued again, paid once, and the match SETTLED with its rows.
 func TestWorkerRevertRequeuesThenFails(t *testing.T) {
 	r := newRig(t)
 	const m = "wm_00000000000000a5"
@@ -278,6 +279,30 @@ func TestWorkerRevertRequeuesThenFails(t *testing.T) {
 		t.Fatalf("B holds %d", got)
 	}
 	r.audit(0x49, 0x4a)
+
+	if _, err := Retry(r.st, m, "A"); !errors.Is(err, ErrNoJob) {
+		t.Fatalf("retry of seat A (paid nothing, no job): %v", err)
+	}
+	r.setHook(nil)
+	r.chain.Mint(t, r.wallet.Address, 2*stakeS)
+	r.start += 2 * stakeS
+	rj, err := Retry(r.st, m, "B")
+	if err != nil || rj.Status != JobQueued || rj.Retried != MaxReverts || rj.Reason != "" || len(rj.Reverted) != MaxReverts {
+		t.Fatalf("retry: %+v %v", rj, err)
+	}
+	r.until(m, StatusSettled, 0x49, 0x4a)
+	if got := r.chain.Balance(t, contenderAddr(0x4a)); got != 2*stakeS {
+		t.Fatalf("B holds %d after the retry, want %d", got, 2*stakeS)
+	}
+	if h, _ := r.st.WardenHead(); h.Seq != 2 {
+		t.Fatalf("Ledger head %d after the retried payout, want both rows", h.Seq)
+	}
+	if _, err := Retry(r.st, m, "B"); !errors.Is(err, ErrNotFailedJob) {
+		t.Fatalf("retry of a confirmed job: %v", err)
+	}
+	if b := r.audit(0x49, 0x4a); b.PaidOut != 2*stakeS {
+		t.Fatalf("books %+v", b)
+	}
 }
 
 // TestWorkerReplacesAStuckTransaction: a signed job whose transaction sits at the node below
