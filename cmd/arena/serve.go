@@ -235,7 +235,8 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	defer stopPay()
 	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors,
 		warden.Site{Doors: wdDoors, Reads: wardenReads(cfg, store, bracket), Gallery: &warden.Gallery{Store: store, Drain: drain},
-			MCP: wardenPlayMCP(wardenMCP(cfg, store, bracket, wdOrigin, log), wdDoors)}, g)
+			MCP:   wardenPlayMCP(wardenMCP(cfg, store, bracket, wdOrigin, log), wdDoors),
+			Admin: &warden.Admin{Token: sec.OperatorToken, Store: store}}, g)
 	if err != nil {
 		return err
 	}

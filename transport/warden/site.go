@@ -92,7 +92,8 @@ var Answer = door.Site{Statuses: Statuses, Shape: Shape}
 
 // Site is the Warden site as transport/httpapi builds it: where it is reached (Place, from config)
 // and what it serves: its Doors (nil: none, the global routes only), its Ledger Reads (nil: none),
-// its Gallery (nil: none) and its metered MCP door (nil: none), every other path answered with
+// its Gallery (nil: none), its metered MCP door (nil: none, and with it the REST catalog) and its
+// operator routes (Admin, nil: none), every other path answered with
 // the Warden's not_found error (404).
 type Site struct {
 	httpapi.Place
@@ -100,6 +101,7 @@ type Site struct {
 	Reads   *Reads
 	Gallery *Gallery
 	MCP     *MCP
+	Admin   *Admin // the operator routes (nil: none)
 }
 
 // Name is "warden".
@@ -118,6 +120,9 @@ func (s Site) Mount(e *echo.Echo) error {
 	}
 	if s.Gallery != nil {
 		s.Gallery.mount(e)
+	}
+	if s.Admin != nil {
+		s.Admin.mount(e)
 	}
 	if s.MCP != nil {
 		return s.MCP.mount(e)
