@@ -49,6 +49,13 @@ type paidSite struct {
 
 func newPaidSite(t *testing.T, noTable, idle time.Duration) *paidSite {
 	t.Helper()
+	return newPaidSiteWith(t, noTable, idle, nil)
+}
+
+// newPaidSiteWith is newPaidSite with the cashier's options changed by tune (nil: as serve has
+// them) before the Room starts: a wallet wrapped, a lower escrow cap.
+func newPaidSiteWith(t *testing.T, noTable, idle time.Duration, tune func(*cashier.Options)) *paidSite {
+	t.Helper()
 	st := storagetest.Open(t, storage.Options{NoSync: true})
 	br, err := games.NewBracket(brdilemma.Engine{})
 	if err != nil {
@@ -61,6 +68,9 @@ func newPaidSite(t *testing.T, noTable, idle time.Duration) *paidSite {
 	}
 	pay := paymentsOf(w, dev, cfg.Breakroom.Lightning)
 	pay.Backoff = time.Millisecond
+	if tune != nil {
+		tune(pay)
+	}
 	info := brdilemma.Engine{}.Info()
 	room, err := breakroom.New(breakroom.Options{PublicURL: "http://breakroom.test", HousePause: 5 * time.Millisecond,
 		LobbyWait: 50 * time.Millisecond, HouseAfter: 50 * time.Millisecond, NoTableAfter: noTable, PaidIdle: idle, Payments: pay,
