@@ -20,13 +20,14 @@ import (
 )
 
 var opsCommand = command{
-	summary: "operate a running server: ops tables | ops members | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops showing ROUND [--speed N] | ops feedback | ops handles | ops revoke-handle NAME | ops market keys create OWNER_ID|list|revoke ID | ops market admin [--server URL] [--token T] [--data DIR]",
+	summary: "operate a running server: ops tables | ops members | ops restart ID | ops stop ID | ops check NAME | ops showcase [FORMAT] | ops showing ROUND [--speed N] | ops feedback | ops handles | ops revoke-handle NAME | ops market keys create OWNER_ID|list|revoke ID | ops market admin | ops warden failed|void ID|verify|payments [STATUS]|payouts [STATUS]|retry MATCH SEAT [--server URL] [--token T] [--data DIR]",
 	run:     runOps,
 }
 
 // opsUsage is printed by `arena ops -h` and on a usage error.
 const opsUsage = `usage: arena ops tables|members|restart ID|stop ID|check NAME|showcase [FORMAT]|showing ROUND|feedback|handles|revoke-handle NAME [flags]
        arena ops market keys create OWNER_ID [--name NAME] | market keys list | market keys revoke ID | market admin [flags]
+       arena ops warden failed | warden void ID | warden verify | warden payments [STATUS] | warden payouts [STATUS] | warden retry MATCH SEAT [flags]
 
 Lists the tables of a running server, restarts one from its snapshot, or stops one, or lists
 the feedback notes players sent (the scouting notice's /v1/feedback and the chat seat's
@@ -53,6 +54,12 @@ market keys create OWNER_ID issues a Game Master market API key for that Owner (
 line, once: the server keeps only its hash. market keys list lists the keys (id, Owner,
 Delegate, when issued and revoked); market keys revoke ID revokes one at once. market admin
 prints the market's Admin projection (JSON). All ask the market site (--market-host).
+warden failed lists the Warden's FAILED matches (parked for the operator) with why; warden void
+ID voids one (each cleared stake refunded in full, no Ledger row); warden verify re-folds the
+Ledger (exit 1 when it does not verify); warden payments and warden payouts list the x402
+payment records and the payout and refund jobs, of one STATUS when given; warden retry MATCH
+SEAT queues a payout_failed job again. All print the server's JSON and ask the Warden site
+(--warden-host) from a loopback address.
 
 flags (anywhere on the line):
   --server URL   the server (env ARENA_SERVER; default http://127.0.0.1:8080)
@@ -66,6 +73,7 @@ flags (anywhere on the line):
   --reason TEXT  revoke-handle: why (kept with the handle's record)
   --name NAME    market keys create: the Delegate's name (operator data, never public)
   --market-host H  market: the market site's Host name (default market.localhost)
+  --warden-host H  warden: the Warden site's Host name (default warden.localhost)
 `
 
 // runOps is `arena ops`. Exit 0 on success, 1 when the server refused or could not be reached,
@@ -87,6 +95,7 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	brFeedback := fs.Bool("breakroom", false, "")
 	delegate := fs.String("name", "", "")
 	marketHost := fs.String("market-host", "market.localhost", "")
+	wardenHost := fs.String("warden-host", "warden.localhost", "")
 	speed := fs.Int("speed", 1, "")
 	// Flags may come before or after the verb and the id.
 	pos, err := parseInterspersed(fs, args)
@@ -110,6 +119,8 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 		// Break Room's: opsHandles, below.
 	case len(pos) >= 2 && pos[0] == "market":
 		// The market's: opsMarket, below.
+	case len(pos) >= 2 && pos[0] == "warden":
+		// The Warden's: opsWarden, below.
 	case len(pos) == 2 && pos[0] == "check":
 		method, path = http.MethodGet, "/ops/checks/"+url.PathEscape(pos[1])
 	case len(pos) == 1 && pos[0] == "members":
@@ -140,6 +151,9 @@ func opsMain(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	if pos[0] == "warden" {
+		return opsWarden(ctx, strings.TrimRight(base, "/"), *wardenHost, tok, pos, stdout, stderr)
+	}
 	if pos[0] == "market" {
 		return opsMarket(ctx, strings.TrimRight(base, "/"), *marketHost, tok, pos, *delegate, *asJSON, stdout, stderr)
 	}
@@ -287,6 +301,8 @@ func opsAsk(ctx context.Context, r opsRequest, tok string, into any, stderr io.W
 			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", firstOf(e.Error, e.Detail), resp.StatusCode, e.Code)
 		} else if json.Unmarshal(raw, &env) == nil && env.Error.Code != "" {
 			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", env.Error.Message, resp.StatusCode, env.Error.Code)
+		} else if e.Error != "" { // the Warden's {v, error, detail}
+			fmt.Fprintf(stderr, "arena ops: %s (%d %s)\n", e.Detail, resp.StatusCode, e.Error)
 		} else {
 			fmt.Fprintf(stderr, "arena ops: %s\n", resp.Status)
 		}
