@@ -49,6 +49,13 @@ type paidSite struct {
 
 func newPaidSite(t *testing.T, noTable, idle time.Duration) *paidSite {
 	t.Helper()
+	return newPaidSiteWith(t, noTable, idle, nil)
+}
+
+// newPaidSiteWith is newPaidSite with the cashier's options changed by tune (nil: as serve has
+// them) before the Room starts: a wallet wrapped, a lower escrow cap.
+func newPaidSiteWith(t *testing.T, noTable, idle time.Duration, tune func(*cashier.Options)) *paidSite {
+	t.Helper()
 	st := storagetest.Open(t, storage.Options{NoSync: true})
 	br, err := games.NewBracket(brdilemma.Engine{})
 	if err != nil {
@@ -61,6 +68,9 @@ func newPaidSite(t *testing.T, noTable, idle time.Duration) *paidSite {
 	}
 	pay := paymentsOf(w, dev, cfg.Breakroom.Lightning)
 	pay.Backoff = time.Millisecond
+	if tune != nil {
+		tune(pay)
+	}
 	info := brdilemma.Engine{}.Info()
 	room, err := breakroom.New(breakroom.Options{PublicURL: "http://breakroom.test", HousePause: 5 * time.Millisecond,
 		LobbyWait: 50 * time.Millisecond, HouseAfter: 50 * time.Millisecond, NoTableAfter: noTable, PaidIdle: idle, Payments: pay,
@@ -403,12 +413,28 @@ func TestBreakroomPaidIdleRefund(t *testing.T) {
 }
 
 // lnService is a LUD-16 service on loopback whose invoices are signed by its own key with the
-// description hash of its metadata; received says what the wallet paid each user.
+// description hash of its metadata; received says what the wallet paid each user. While holding
+// (holdCallbacks), an invoice fetch (the LNURL callback) is answered never: it signals arrived and
+// waits until its caller hangs up (a killed server), counted in blocked.
 type lnService struct {
-	srv    *httptest.Server
-	mu     sync.Mutex
-	issued map[[32]byte]string
-	n      int
+	srv     *httptest.Server
+	mu      sync.Mutex
+	issued  map[[32]byte]string
+	n       int
+	holding bool
+	blocked int
+	arrived chan struct{}
+}
+
+// holdCallbacks makes every invoice fetch from now on hang unanswered (on is true) or be answered
+// again (false); arrived gets one signal for each fetch held.
+func (s *lnService) holdCallbacks(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.holding = on
+	if on && s.arrived == nil {
+		s.arrived = make(chan struct{}, 16)
+	}
 }
 
 func newLNService(t *testing.T) *lnService {
@@ -424,6 +450,13 @@ func newLNService(t *testing.T) *lnService {
 		msat, _ := strconv.ParseUint(r.URL.Query().Get("amount"), 10, 64)
 		amt, _ := bolt11.AmountMsat(msat)
 		s.mu.Lock()
+		if s.holding {
+			s.blocked++
+			s.mu.Unlock()
+			s.arrived <- struct{}{}
+			<-r.Context().Done()
+			return
+		}
 		s.n++
 		hash := sha256.Sum256([]byte("invoice " + strconv.Itoa(s.n)))
 		s.issued[hash] = r.PathValue("user")

@@ -10,6 +10,7 @@ import (
 	"arena/config"
 	"arena/games"
 	"arena/games/warden/claims"
+	"arena/games/warden/dilemma"
 	"arena/storage"
 	"arena/transport/warden"
 )
@@ -20,7 +21,7 @@ import (
 // manifest's required steps per round × rounds; one per turn for a game without a manifest
 // document), the denominators of §14.1's overshoot and timeout rates.
 func wardenReads(cfg config.Config, store *storage.Store, bracket *games.Bracket) *warden.Reads {
-	required := map[string]int64{claims.GameID: requiredSteps(claims.ManifestJSON)}
+	required := map[string]int64{claims.GameID: requiredSteps(claims.ManifestJSON), dilemma.GameID: requiredSteps(dilemma.ManifestJSON)}
 	shapes := map[string]warden.GameShape{}
 	for _, m := range bracket.Manifests() {
 		if !strings.HasPrefix(m.ID, "warden.") || len(m.Formats) == 0 {
@@ -61,7 +62,7 @@ func requiredSteps(manifest []byte) int64 {
 const DevGatewayFaucet = 10_000_000
 
 // wardenMCP builds the Warden's metered MCP door (transport/warden MCP, §8): the Bracket's
-// Warden manifests and Game I's rules text; the private views from the stored match records
+// Warden manifests and both games' rules text (also served on REST: /v1/warden/games, /games/{game}/rules, the GET /matches list); the private views from the stored match records
 // (StoredViews) until the match actor serves them; and, with a stake rail, the metered reads on
 // its chain, token and payTo through the local facilitator's Gateway simulation (§10.7.2) at
 // config's prices, resource URLs on origin's host. Without a rail the metered tools answer
@@ -69,8 +70,11 @@ const DevGatewayFaucet = 10_000_000
 func wardenMCP(cfg config.Config, store *storage.Store, bracket *games.Bracket, origin string, log *slog.Logger) *warden.MCP {
 	m := &warden.MCP{Store: store, Views: warden.StoredViews{Store: store}, Log: log.With("component", "warden_mcp"),
 		RulesText: func(game string) (string, bool) {
-			if game == claims.GameID {
+			switch game {
+			case claims.GameID:
 				return claims.RulesText, true
+			case dilemma.GameID:
+				return dilemma.RulesText, true
 			}
 			return "", false
 		}}
@@ -78,8 +82,13 @@ func wardenMCP(cfg config.Config, store *storage.Store, bracket *games.Bracket, 
 		if !strings.HasPrefix(man.ID, "warden.") {
 			continue
 		}
-		raw := json.RawMessage(claims.ManifestJSON)
-		if man.ID != claims.GameID {
+		var raw json.RawMessage
+		switch man.ID {
+		case claims.GameID:
+			raw = claims.ManifestJSON
+		case dilemma.GameID:
+			raw = dilemma.ManifestJSON
+		default: // a Bracket game without a §16.1 document: its registry manifest
 			raw, _ = json.Marshal(man)
 		}
 		m.Games = append(m.Games, raw)

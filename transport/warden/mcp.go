@@ -87,6 +87,7 @@ func (m *MCP) mount(e *echo.Echo) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return c.JSON(http.StatusOK, m.pricing().StructuredContent)
 	})
+	m.mountCatalog(e)
 	return nil
 }
 

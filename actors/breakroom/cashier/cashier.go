@@ -211,10 +211,13 @@ type holdMemo struct {
 	Expires  time.Time `json:"expires"`
 	Lnaddr   string    `json:"lnaddr,omitempty"` // set by Paid
 	Match    string    `json:"match,omitempty"`  // set by Lock
+	// Unissued: the wallet refused to make the hold's invoice (the join was wallet_error), so it
+	// promises nothing and takes no room under the escrow cap.
+	Unissued bool `json:"unissued,omitempty"`
 }
 
 // reserved is the sats promised by stake invoices still payable at now: holds of Unit never
-// received nor refunded whose invoice has not expired.
+// received nor refunded whose invoice was issued and has not expired.
 func reserved(st *ledger.State, now time.Time) int64 {
 	var n int64
 	for _, h := range st.Holds {
@@ -222,7 +225,7 @@ func reserved(st *ledger.State, now time.Time) int64 {
 			continue
 		}
 		var m holdMemo
-		if json.Unmarshal(h.Memo, &m) == nil && now.Before(m.Expires) {
+		if json.Unmarshal(h.Memo, &m) == nil && !m.Unissued && now.Before(m.Expires) {
 			n += m.Stake
 		}
 	}
@@ -284,6 +287,12 @@ func (c *Cashier) Invoice(ctx context.Context, key, game string, stake int64) (I
 	}
 	inv, err := c.o.Wallet.AddHoldInvoice(ctx, hash, lightning.InvoiceRequest{Msat: uint64(stake) * 1000, Memo: memoText, Expiry: c.o.Expiry})
 	if err != nil {
+		// Nothing was promised: the hold gives its room under the cap back. Should the node have
+		// made the invoice regardless (a reply lost), it is cancelled: nobody was given it.
+		_ = c.o.Wallet.CancelInvoice(ctx, hash)
+		if nerr := c.note(ctx, HoldID(hx), func(m *holdMemo) { m.Unissued = true }); nerr != nil {
+			c.log.Error("breakroom invoice: mark a refused invoice", "payment_hash", hx, "err", nerr)
+		}
 		return Invoice{}, walletError("the wallet", err)
 	}
 	memo.Bolt11 = inv.Bolt11
