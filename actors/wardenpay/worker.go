@@ -42,6 +42,10 @@ type Options struct {
 	// OnSettled, when set, is called after a match's SETTLED write with the rows as written
 	// (the Gallery's match_settled, §11).
 	OnSettled func(match string, rows []storage.WardenRow)
+	// Published, when set, gives the events the SETTLED write appends after match_settled in
+	// its own transaction (actors/warden.MessagesPublished: messages_published, §15.3); nil
+	// for none. Its error fails the write (nothing is settled; the next pass tries again).
+	Published func(tx storage.WardenTx, match string) (func(feed.Head) feed.Event, error)
 	// hook, when set (tests), is called at each money step; an error there stops the pass as
 	// a crash would.
 	hook func(step string) error
@@ -531,6 +535,17 @@ func (w *Worker) settle(match string) error {
 		}
 		if err := w.publish(t, match, ev); err != nil {
 			return err
+		}
+		if w.o.Published != nil {
+			more, err := w.o.Published(t, match)
+			if err != nil {
+				return err
+			}
+			if more != nil {
+				if err := w.publish(t, match, more); err != nil {
+					return err
+				}
+			}
 		}
 		written = out
 		return t.Delete(settleKey(match))

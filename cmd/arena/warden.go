@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	aw "arena/actors/warden"
 	"arena/actors/wardenpay"
 	"arena/chain/evm"
 	"arena/chain/x402"
@@ -86,7 +87,7 @@ func startWardenPay(ctx context.Context, cfg config.Config, store *storage.Store
 		return func() {}, nil
 	}
 	log = log.With("component", "wardenpay")
-	o := wardenpay.Options{Store: store, Client: d.Token.Client, Token: d.Token.Address, Log: log,
+	o := wardenpay.Options{Store: store, Client: d.Token.Client, Token: d.Token.Address, Log: log, Published: aw.MessagesPublished,
 		EliteWinRatePct: cfg.Warden.Standing.EliteWinRatePct, EliteMinMatches: cfg.Warden.Standing.EliteMinMatches}
 	switch key, dev := e.Wallet(); {
 	case key == "":
