@@ -776,10 +776,10 @@ type Live struct {
 	// WaitingPaid counts the agents waiting at each of the game's open paid queues, by stake in
 	// sats (none: nil).
 	WaitingPaid map[int64]int
-	Playing int
-	House   int
-	Tables  int
-	Running []LiveTable
+	Playing     int
+	House       int
+	Tables      int
+	Running     []LiveTable
 }
 
 // LiveTable is one running table (GET /v0/live's live_tables): a match the room has opened and

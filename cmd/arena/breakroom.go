@@ -298,8 +298,8 @@ func (d roomDoors) Join(ctx context.Context, j play.Join) (play.Joined, error) {
 	}
 	jd, err := d.room.Join(ctx, breakroom.JoinRequest{Game: j.Game, Key: j.Key, Name: j.Name, Spoilers: j.Spoilers,
 		Via: via, StakeSats: j.StakeSats})
-	if err == nil {
-		d.stats.Join(j.Via, j.Key)
+	if err == nil && j.StakeSats == nil {
+		d.stats.Join(j.Via, j.Key) // a paid join counts once, when paid queues it (Paid)
 	}
 	return play.Joined{Conn: jd.Conn, First: jd.First}, err
 }

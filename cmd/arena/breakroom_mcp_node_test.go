@@ -16,8 +16,9 @@ import (
 // Dilemma match against house bots through /mcp on a running `arena serve`: tools listed,
 // list_games and get_rules read, join_game (a key made for it), wait_for_turn and make_move to
 // match_end, send_feedback twice, a late move refused with match_over, a case-variant argument
-// refused with -32602, confirm_payment refused with payments_disabled, the key passed back on a
-// second join, leave_queue. The usage counters then show its joins as MCP joins and its calls as
+// refused with -32602, confirm_payment on a free session refused with unauthorized, a paid join at
+// 10 sats (payment_required, not_paid, the dev wallet's route, queued, left with refunded_sats), the
+// key passed back on a second join, leave_queue. The usage counters then show its joins (the paid one once, when queued) as MCP joins and its calls as
 // MCP tool calls, and `arena ops feedback --breakroom` reads the one note it kept. It skips, loudly, only when node or the client's packages are missing.
 func TestBreakroomMCPSDKPlaysADilemmaMatch(t *testing.T) {
 	if testing.Short() {
@@ -92,7 +93,7 @@ func TestBreakroomMCPSDKPlaysADilemmaMatch(t *testing.T) {
 	}
 	json.NewDecoder(resp.Body).Decode(&st)
 	resp.Body.Close()
-	if len(st.Series) != 1 || st.Series[0].Joins.MCP != 2 || st.Series[0].MCPToolCalls < 10+res.Moves {
+	if len(st.Series) != 1 || st.Series[0].Joins.MCP != 3 || st.Series[0].MCPToolCalls < 10+res.Moves {
 		t.Fatalf("/v0/stats: %+v after %d moves", st, res.Moves)
 	}
 	// The operators read the note: one for the match from the client's key, the second it sent.

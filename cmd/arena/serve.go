@@ -217,9 +217,9 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if err != nil {
 		return err
 	}
-	// The Warden's doors (warden.go): their unfinished payments are recovered here, before
-	// any server answers.
-	wdDoors, err := wardenDoors(ctx, cfg, store, bracket, wdOrigin, log)
+	// The Warden's doors (warden.go): with the rail's node reachable their unfinished payments
+	// are recovered here, before any server answers; unreachable, the money doors wait for it.
+	wdDoors, wdRail, err := wardenDoors(ctx, cfg, store, bracket, wdOrigin, log)
 	if err != nil {
 		return err
 	}
@@ -228,11 +228,9 @@ func serveStore(ctx context.Context, cfg config.Config, log *slog.Logger, out io
 	if wdDoors.Play, err = wardenPlay(cfg, store, bracket, rt.System(), wdDoors, log); err != nil {
 		return err
 	}
-	stopPay, err := startWardenPay(ctx, cfg, store, wdDoors, log)
-	if err != nil {
-		return err
-	}
-	defer stopPay()
+	// The payout Worker, now or once the rail's node answers.
+	wdRail.run(ctx)
+	defer wdRail.close()
 	router, byName, err := sitesOf(cfg, dot.site(cfg, sec, origin, drain, g.Meta), brDoors, mkDoors,
 		warden.Site{Doors: wdDoors, Reads: wardenReads(cfg, store, bracket), Gallery: &warden.Gallery{Store: store, Drain: drain},
 			MCP: wardenPlayMCP(wardenMCP(cfg, store, bracket, wdOrigin, log), wdDoors)}, g)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	aw "arena/actors/warden"
@@ -29,11 +30,14 @@ func wardenOrigin(cfg config.Config, listen, own net.Addr) (string, error) {
 }
 
 // wardenDoors builds the Warden's REST doors (transport/warden) over store for the Bracket's
-// Warden-family games (ids warden.*). With a stake rail (warden.evm) it checks the node is on
-// the configured chain and then resumes every payment a crash left settling or submitted
-// (Recover, §10.8) before returning: the doors accept no request until the chain agrees with
-// what the store says was paid. With no rail the money doors answer facilitator_unavailable.
-func wardenDoors(ctx context.Context, cfg config.Config, store *storage.Store, bracket *games.Bracket, origin string, log *slog.Logger) (*warden.Doors, error) {
+// Warden-family games (ids warden.*) and, with a stake rail (warden.evm), the rail's start-up
+// (wardenRail): everything the doors need is read from the config here; the node is tried once
+// (wardenRail.connect: chain id, then Recover, §10.8) before this returns, so a reachable node
+// has its unfinished payments resumed before any door answers. An unreachable node stops
+// nothing: the money doors answer facilitator_unavailable until wardenRail.run's retries reach
+// it. With no rail the money doors answer facilitator_unavailable with noRail. Errors: a wallet
+// key that does not parse (Validate has checked it).
+func wardenDoors(ctx context.Context, cfg config.Config, store *storage.Store, bracket *games.Bracket, origin string, log *slog.Logger) (*warden.Doors, *wardenRail, error) {
 	var ids []string
 	for _, m := range bracket.Manifests() {
 		if strings.HasPrefix(m.ID, "warden.") {
@@ -45,47 +49,157 @@ func wardenDoors(ctx context.Context, cfg config.Config, store *storage.Store, b
 	if !e.Enabled() {
 		d.NoRail = noRail
 		log.Info("warden: no stake rail configured; the money doors answer facilitator_unavailable")
-		return d, nil
+		return d, &wardenRail{}, nil
 	}
 	// Validate has checked these parse.
 	token, _ := x402.ParseAddress(e.Token)
 	relayer, _ := x402.ParseAddress(e.Relayer)
 	payTo, _ := x402.ParseAddress(e.PayTo)
 	client := evm.Dial(e.RPCURL, &http.Client{Timeout: 30 * time.Second})
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	id, err := client.ChainID(cctx)
-	cancel()
-	if err != nil {
-		return nil, fmt.Errorf("serve: warden: the stake rail's node %s: %w", e.RPCURL, err)
-	}
-	if id != e.ChainID {
-		return nil, fmt.Errorf("serve: warden: the stake rail's node %s is on chain %d, warden.evm.chain_id is %d", e.RPCURL, id, e.ChainID)
-	}
 	d.Token = evm.Token{Client: client, Address: token}
 	d.Relayer = relayer
 	d.Rail = warden.Rail{ID: fmt.Sprintf("eip155:%d-exact", e.ChainID), ChainID: e.ChainID, V1Network: e.Network,
 		Asset: token, PayTo: payTo, DomainName: e.TokenName, DomainVersion: e.TokenVersion}
-	// Write before you speak: what a crash left unfinished is settled (or found settled on
-	// chain) and recorded before any door answers.
-	if err := d.Recover(ctx); err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+	pay, err := wardenPayOptions(cfg, store, d, log)
+	if err != nil {
+		return nil, nil, err
 	}
-	log.Info("warden: stake rail", "rpc", e.RPCURL, "chain_id", e.ChainID, "token", token.String(), "pay_to", payTo.String())
-	return d, nil
+	r := &wardenRail{cfg: e, doors: d, pay: pay, log: log, done: make(chan struct{})}
+	r.set(railUnreached)
+	d.Down = r.down
+	r.first = r.connect(ctx)
+	return d, r, nil
 }
 
-// startWardenPay starts the Warden's money out (actors/wardenpay, §11, §5.4) beside its doors:
-// one Worker goroutine that pays the queued payouts and refunds from the escrow wallet
-// (warden.evm.wallet_key, or the dev key on a geth --dev chain), writes SETTLED matches'
-// Ledger rows, cancels and refunds matches whose stake window closed and expires unjoined ones.
-// Its first pass resumes whatever a crash left (a signed job is sent again, the same bytes).
-// With no rail it starts nothing; with no wallet key the jobs wait in the queue and the log
-// says so. stop ends the Worker and waits for it (before the store closes).
-func startWardenPay(ctx context.Context, cfg config.Config, store *storage.Store, d *warden.Doors, log *slog.Logger) (stop func(), err error) {
-	e := cfg.Warden.EVM
-	if !e.Enabled() {
-		return func() {}, nil
+// railUnreached is the money doors' detail while the stake rail's node has not answered.
+const railUnreached = "the Warden's stake rail node is unreachable; the Warden is retrying it and takes stakes once it answers"
+
+// Back-off of the stake rail's retries: the first wait, doubled after each failure up to the
+// last.
+const (
+	railRetryFirst = time.Second
+	railRetryMax   = 30 * time.Second
+)
+
+// railOutcome is one connection attempt's end: up (the rail serves), retry (the node did not
+// answer, or Recover could not finish: try again) or fatal (the node is on another chain: the
+// money doors stay shut until the operator fixes the config).
+type railOutcome int
+
+const (
+	railUp railOutcome = iota
+	railRetry
+	railFatal
+)
+
+// wardenRail is the Warden's stake rail coming up (§10.10). Until its node answers with the
+// configured chain id and Recover has resumed what a crash left, the money doors answer
+// facilitator_unavailable with why (down); then the payout Worker starts and why is cleared.
+// The rest of the Warden, and every other site, serve throughout.
+type wardenRail struct {
+	cfg   config.WardenEVM
+	doors *warden.Doors
+	pay   wardenpay.Options
+	log   *slog.Logger
+	why   atomic.Pointer[string]
+	first railOutcome
+
+	cancel context.CancelFunc
+	done   chan struct{} // closed when run's goroutine ends
+	stop   func()        // ends the payout Worker; set by that goroutine before done closes
+}
+
+func (r *wardenRail) set(why string) { r.why.Store(&why) }
+
+// down is the money doors' Down: "" once the rail serves.
+func (r *wardenRail) down() string {
+	if p := r.why.Load(); p != nil {
+		return *p
 	}
+	return ""
+}
+
+// connect tries the node once: its chain id (another chain is fatal, logged at error level),
+// then Recover (§10.8). It never starts the Worker.
+func (r *wardenRail) connect(ctx context.Context) railOutcome {
+	e := r.cfg
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	id, err := r.doors.Token.Client.ChainID(cctx)
+	cancel()
+	if err != nil {
+		r.log.Warn("warden: the stake rail's node is unreachable; the money doors answer facilitator_unavailable and it is retried", "rpc", e.RPCURL, "err", err)
+		return railRetry
+	}
+	if id != e.ChainID {
+		r.set(fmt.Sprintf("the Warden's stake rail node is on chain %d, not the configured chain %d: stakes are off until the operator fixes warden.evm", id, e.ChainID))
+		r.log.Error("warden: the stake rail's node is on another chain; the money doors stay shut", "rpc", e.RPCURL, "chain_id", id, "want_chain_id", e.ChainID)
+		return railFatal
+	}
+	// Write before you speak: what a crash left unfinished is settled (or found settled on
+	// chain) and recorded before any money door opens.
+	if err := r.doors.Recover(ctx); err != nil {
+		r.log.Warn("warden: recovering the stake rail's unfinished payments failed; retried", "err", err)
+		return railRetry
+	}
+	return railUp
+}
+
+// run starts the rail after the match actors (doors.Play) are in place: with the node up at
+// start the Worker starts now; with it unreached a goroutine retries with back-off
+// (railRetryFirst doubling to railRetryMax) until connect is up (then the Worker starts and the
+// doors open) or fatal, or ctx ends. With no rail, or a fatal first try, nothing runs.
+func (r *wardenRail) run(ctx context.Context) {
+	switch {
+	case r.doors == nil || r.first == railFatal:
+		return
+	case r.first == railUp:
+		r.stop = r.up(ctx)
+		return
+	}
+	ctx, r.cancel = context.WithCancel(ctx)
+	go func() {
+		defer close(r.done)
+		out := r.first
+		for wait := railRetryFirst; out == railRetry; wait = min(2*wait, railRetryMax) {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			out = r.connect(ctx)
+		}
+		if out == railUp {
+			r.stop = r.up(ctx)
+		}
+	}()
+}
+
+// up starts the payout Worker and then opens the money doors.
+func (r *wardenRail) up(ctx context.Context) (stop func()) {
+	stop = startWardenPay(ctx, r.pay)
+	r.set("")
+	t := r.doors.Rail
+	r.log.Info("warden: stake rail", "rpc", r.cfg.RPCURL, "chain_id", t.ChainID, "token", t.Asset.String(), "pay_to", t.PayTo.String())
+	return stop
+}
+
+// close ends the retries and the payout Worker and waits for both (before the store closes).
+func (r *wardenRail) close() {
+	if r.cancel != nil {
+		r.cancel()
+		<-r.done
+	}
+	if r.stop != nil {
+		r.stop()
+	}
+}
+
+// wardenPayOptions are the Warden's money out (actors/wardenpay, §11, §5.4) over the doors'
+// node: payouts and refunds from the escrow wallet (warden.evm.wallet_key, or the dev key on a
+// geth --dev chain). With no wallet key the jobs wait in the queue and the log says so. Errors:
+// a key that does not parse (never the key itself in the message).
+func wardenPayOptions(cfg config.Config, store *storage.Store, d *warden.Doors, log *slog.Logger) (wardenpay.Options, error) {
+	e := cfg.Warden.EVM
 	log = log.With("component", "wardenpay")
 	o := wardenpay.Options{Store: store, Client: d.Token.Client, Token: d.Token.Address, Log: log, Published: aw.MessagesPublished,
 		EliteWinRatePct: cfg.Warden.Standing.EliteWinRatePct, EliteMinMatches: cfg.Warden.Standing.EliteMinMatches}
@@ -95,7 +209,7 @@ func startWardenPay(ctx context.Context, cfg config.Config, store *storage.Store
 	default:
 		w, err := evm.ParseWalletKey(key, e.ChainID)
 		if err != nil {
-			return nil, fmt.Errorf("serve: warden.evm.wallet_key: %w", err) // Validate checked it; never the key itself
+			return o, fmt.Errorf("serve: warden.evm.wallet_key: %w", err) // Validate checked it; never the key itself
 		}
 		o.Wallet = w
 		if dev {
@@ -103,6 +217,14 @@ func startWardenPay(ctx context.Context, cfg config.Config, store *storage.Store
 		}
 		log.Info("warden: payouts and refunds from the escrow wallet", "wallet", w.Address.String())
 	}
+	return o, nil
+}
+
+// startWardenPay starts one wardenpay Worker goroutine that pays the queued payouts and
+// refunds, writes SETTLED matches' Ledger rows, cancels and refunds matches whose stake window
+// closed and expires unjoined ones. Its first pass resumes whatever a crash left (a signed job
+// is sent again, the same bytes). stop ends the Worker and waits for it.
+func startWardenPay(ctx context.Context, o wardenpay.Options) (stop func()) {
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	worker := wardenpay.New(o)
@@ -110,5 +232,5 @@ func startWardenPay(ctx context.Context, cfg config.Config, store *storage.Store
 		defer close(done)
 		worker.Run(wctx)
 	}()
-	return func() { cancel(); <-done }, nil
+	return func() { cancel(); <-done }
 }

@@ -1,11 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
 	"net"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"arena/chain/evm/evmtest"
@@ -15,7 +15,8 @@ import (
 
 // wardenDoors: with no stake rail the doors serve the Bracket's Warden games and their money
 // doors are off (NoRail, the configured reason); a rail whose node is on another chain than
-// warden.evm.chain_id stops serve before anything is served.
+// warden.evm.chain_id shuts the money doors for good (Down names both chains) without an error;
+// an unreached node keeps them shut to be retried; the right chain opens them once run.
 func TestWardenDoorsConfig(t *testing.T) {
 	st, err := storage.Open(filepath.Join(t.TempDir(), "arena.db"), storage.Options{})
 	if err != nil {
@@ -28,7 +29,7 @@ func TestWardenDoorsConfig(t *testing.T) {
 	}
 	log := slog.New(slog.DiscardHandler)
 	cfg := config.Default()
-	d, err := wardenDoors(t.Context(), cfg, st, br, "http://warden.localhost:8080", log)
+	d, _, err := wardenDoors(t.Context(), cfg, st, br, "http://warden.localhost:8080", log)
 	if err != nil || d.NoRail != noRail || !slices.Equal(d.Games, []string{"warden.claims", "warden.dilemma"}) || d.BaseURL != "http://warden.localhost:8080" {
 		t.Fatalf("no rail: %+v, %v", d, err)
 	}
@@ -37,13 +38,34 @@ func TestWardenDoorsConfig(t *testing.T) {
 	_, payTo := evmtest.Key(0x7e)
 	cfg.Warden.EVM = config.WardenEVM{RPCURL: chain.URL, ChainID: chain.ID + 1, Token: chain.Token.Address.String(),
 		TokenName: "USDC", TokenVersion: "2", Relayer: chain.Dev.String(), PayTo: payTo.String()}
-	if _, err := wardenDoors(t.Context(), cfg, st, br, "", log); err == nil || !strings.Contains(err.Error(), "is on chain") {
-		t.Errorf("wrong chain: %v", err)
+	d, r, err := wardenDoors(t.Context(), cfg, st, br, "", log)
+	want := fmt.Sprintf("the Warden's stake rail node is on chain %d, not the configured chain %d: stakes are off until the operator fixes warden.evm", chain.ID, chain.ID+1)
+	if err != nil || r.first != railFatal || d.Down() != want {
+		t.Errorf("wrong chain: %v %v %q", err, r.first, d.Down())
 	}
-	cfg.Warden.EVM.ChainID = chain.ID
-	d, err = wardenDoors(t.Context(), cfg, st, br, "", log)
-	if err != nil || d.NoRail != "" || d.Rail.ChainID != chain.ID || d.Rail.PayTo != payTo || d.Relayer != chain.Dev {
+	r.run(t.Context())
+	r.close()
+	if d.Down() != want {
+		t.Errorf("wrong chain after run: %q", d.Down())
+	}
+
+	good := cfg.Warden.EVM
+	good.ChainID = chain.ID
+	cfg.Warden.EVM.RPCURL, cfg.Warden.EVM.ChainID = "http://127.0.0.1:1", chain.ID // nothing listens on port 1
+	d, r, err = wardenDoors(t.Context(), cfg, st, br, "", log)
+	if err != nil || r.first != railRetry || d.Down() != railUnreached {
+		t.Errorf("unreached: %v %v %q", err, r.first, d.Down())
+	}
+
+	cfg.Warden.EVM = good
+	d, r, err = wardenDoors(t.Context(), cfg, st, br, "", log)
+	if err != nil || r.first != railUp || d.Down() != railUnreached || d.NoRail != "" || d.Rail.ChainID != chain.ID || d.Rail.PayTo != payTo || d.Relayer != chain.Dev {
 		t.Errorf("rail: %+v, %v", d, err)
+	}
+	r.run(t.Context())
+	defer r.close()
+	if d.Down() != "" {
+		t.Errorf("rail up: the doors say %q", d.Down())
 	}
 }
 

@@ -31,7 +31,7 @@ func TestWardenReadsConfig(t *testing.T) {
 	if !reflect.DeepEqual(r.Games, want) || r.Rule != (warden.StandingRule{EliteWinRatePct: 70, EliteMinMatches: 3}) || r.Store != st {
 		t.Fatalf("reads: %+v", r)
 	}
-	d, err := wardenDoors(t.Context(), config.Default(), st, br, "", slog.New(slog.DiscardHandler))
+	d, _, err := wardenDoors(t.Context(), config.Default(), st, br, "", slog.New(slog.DiscardHandler))
 	if err != nil || !reflect.DeepEqual(d.Stakes, []uint64{1_000_000, 5_000_000, 10_000_000}) {
 		t.Fatalf("doors' stakes %v, %v", d.Stakes, err)
 	}

@@ -81,6 +81,11 @@ type Doors struct {
 	// and write nothing; registration and the public reads serve as ever. Token, Relayer and
 	// Rail are then unused.
 	NoRail string
+	// Down, when set, is asked at every money door after NoRail: a non-empty answer (the
+	// rail's node is not reached yet, or is on another chain) is the detail of a
+	// facilitator_unavailable refusal (503, §10.10) and nothing is written; "" lets the door
+	// serve. It is called from concurrent requests and must be safe for that.
+	Down func() string
 	// Play is the match actors (actors/warden): a match whose stakes have cleared is handed to
 	// them, and the action and private-view doors speak to them. Nil: nothing plays a LIVE
 	// match (the play doors answer wrong_state).
@@ -141,6 +146,11 @@ func (d *Doors) money(h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if d.NoRail != "" {
 			return refuse("facilitator_unavailable", d.NoRail)
+		}
+		if d.Down != nil {
+			if why := d.Down(); why != "" {
+				return refuse("facilitator_unavailable", why)
+			}
 		}
 		return h(c)
 	}

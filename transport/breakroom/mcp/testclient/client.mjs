@@ -4,8 +4,9 @@
 //   ARENA_URL=http://127.0.0.1:PORT ARENA_HOST=breakroom.localhost node client.mjs
 // It lists the tools, reads the games and the Dilemma's rules, joins (the server makes its key),
 // plays every turn through wait_for_turn and make_move to match_end, sends feedback, is refused a
-// misfit argument with -32602 and a move after the end with the protocol's code, joins again with
-// its key passed back and leaves the queue. It prints one line "mcp-testclient: ok <json>" on
+// misfit argument with -32602 and a move after the end with the protocol's code, pays a paid join
+// through the development wallet and leaves with its stake refunded, joins again with its key
+// passed back and leaves the queue. It prints one line "mcp-testclient: ok <json>" on
 // success; on any failure it prints the reason and exits 1.
 import http from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -136,8 +137,25 @@ try {
   }
   check(misfit && misfit.code === -32602, "a case-variant argument: " + (misfit ? misfit.code + " " + misfit.message : "accepted"));
 
+  // confirm_payment on a free table's session: no paid join_game answered it.
   const pay = await call("confirm_payment", { session });
-  check(pay.isError && pay.obj.code === "payments_disabled", "confirm_payment: " + pay.text);
+  check(pay.isError && pay.obj.code === "unauthorized", "confirm_payment on a free session: " + pay.text);
+
+  // A paid join on the development wallet (test sats): payment_required with the invoice and a
+  // pay_ session; not_paid before paying; paid through the dev route; queued; leave_queue gives
+  // the stake back in full.
+  const pj = await call("join_game", { game: "dilemma", secret_key: sk, stake_sats: 10 });
+  check(!pj.isError && pj.obj.type === "payment_required" && pj.obj.stake_sats === 10 && pj.obj.bolt11.startsWith("lnbcrt") &&
+    pj.obj.session.startsWith("pay_") && pj.obj.payment_hash.length === 64, "paid join_game: " + pj.text);
+  const confirm = { session: pj.obj.session, payment_hash: pj.obj.payment_hash, payout_lnaddr: "mcp-sdk@example.com" };
+  const early = await call("confirm_payment", confirm);
+  check(early.isError && early.obj.code === "not_paid", "confirm_payment before paying: " + early.text);
+  const paid = await siteFetch(new URL("/dev/lightning/pay", base).href, { method: "POST", body: JSON.stringify({ bolt11: pj.obj.bolt11 }) });
+  check(paid.status === 200, "dev route: " + paid.status + " " + (await paid.text()));
+  const q = await call("confirm_payment", confirm);
+  check(!q.isError && q.obj.type === "queued" && q.obj.stake_sats === 10 && q.obj.session && q.obj.session !== pj.obj.session, "confirm_payment: " + q.text);
+  const refunded = await call("leave_queue", { session: q.obj.session });
+  check(!refunded.isError && refunded.obj.type === "left" && refunded.obj.refunded_sats === 10, "leave the paid queue: " + refunded.text);
 
   // The key passed back is the same identity; then leave the queue.
   const again = await call("join_game", { game: "dilemma", secret_key: sk });
