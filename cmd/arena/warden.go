@@ -44,7 +44,8 @@ func wardenDoors(ctx context.Context, cfg config.Config, store *storage.Store, b
 			ids = append(ids, m.ID)
 		}
 	}
-	d := &warden.Doors{Store: store, BaseURL: origin, Games: ids, Stakes: cfg.Warden.StakesAllowed, Log: log.With("component", "warden")}
+	d := &warden.Doors{Store: store, BaseURL: origin, Games: ids, Stakes: cfg.Warden.StakesAllowed, Log: log.With("component", "warden"),
+		Standing: warden.StandingRule{EliteWinRatePct: cfg.Warden.Standing.EliteWinRatePct, EliteMinMatches: cfg.Warden.Standing.EliteMinMatches}}
 	e := cfg.Warden.EVM
 	if !e.Enabled() {
 		d.NoRail = noRail
