@@ -2,8 +2,10 @@ package warden
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"arena/actors"
+	"arena/chain/x402"
 	"arena/games"
 	"arena/games/warden/claims"
 	"arena/games/warden/dilemma"
@@ -75,12 +78,38 @@ func (r *rig) start(extra ...games.Engine) {
 	}
 }
 
+// stakeTx is the transaction hash of every stake transfer stakePaid records.
+const stakeTx = "0x5555555555555555555555555555555555555555555555555555555555555555"
+
+// stakePaid stores seat's stake payment of match as the stake door leaves it once the transfer
+// is mined (§10.3): claimed with its nonce, then settled, stake atomic units from payer on
+// eip155:1337. It returns the payment id.
+func stakePaid(t *testing.T, st *storage.Store, match, seat, payer string) string {
+	t.Helper()
+	from, _ := x402.ParseAddress(payer)
+	token, _ := x402.ParseAddress("0x3600000000000000000000000000000000000000")
+	nonce := sha256.Sum256([]byte(match + "/" + seat))
+	k := x402.ReplayKey{ChainID: 1337, Contract: token, From: from, Nonce: nonce}
+	rec := storage.WardenPayment{ID: fmt.Sprintf("wp_%x", nonce[:8]), Resource: "/v1/warden/matches/" + match + "/stake",
+		Match: match, Seat: seat, Payer: payer, Amount: stake, Network: "eip155:1337", Key: k.String(), Version: 2,
+		Payload: []byte(`{"test":"stake"}`), Status: storage.WardenPaySettling, Created: t0.Unix()}
+	if _, claimed, err := st.ClaimWardenPayment(k, rec); err != nil || !claimed {
+		t.Fatalf("claim stake of %s seat %s: claimed %v, %v", match, seat, claimed, err)
+	}
+	rec.Status, rec.Tx = storage.WardenPaySettled, stakeTx
+	if err := st.PutWardenPayment(rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec.ID
+}
+
 // crash stops every match actor (what a kill leaves is what was committed).
 func (r *rig) crash() { r.w.Stop() }
 
 // live writes a LIVE match of game between A and B with both stakes cleared, as the doors do.
 func (r *rig) live(id, game string) {
 	r.t.Helper()
+	stakes := [2]string{stakePaid(r.t, r.store, id, "A", wallA), stakePaid(r.t, r.store, id, "B", wallB)}
 	err := r.store.WardenUpdate(func(tx storage.WardenTx) error {
 		for _, c := range []struct{ w, t, n string }{{wallA, "gambler", "Ada"}, {wallB, "steadfast", "Bo"}} {
 			if err := tx.Put("contender/"+c.w, map[string]string{"wallet": c.w, "temperament": c.t, "name": c.n}); err != nil {
@@ -88,7 +117,7 @@ func (r *rig) live(id, game string) {
 			}
 		}
 		return tx.Put("match/"+id, map[string]any{"id": id, "game": game, "stake": stake, "a": wallA, "b": wallB,
-			"status": StatusLive, "stakes": map[string]string{"A": "wp_a", "B": "wp_b"}})
+			"status": StatusLive, "stakes": map[string]string{"A": stakes[0], "B": stakes[1]}})
 	})
 	if err != nil {
 		r.t.Fatal(err)
@@ -176,6 +205,11 @@ func (r *rig) checkLedger(id string, s *Settlement) [2]storage.WardenRow {
 		if filled[i].PaidOut > 0 {
 			ref := "0xfeed"
 			filled[i].PayoutRef = &ref
+		}
+	}
+	for _, r0 := range rows {
+		if r0.StakeRef != stakeTx || r0.StakeRail != "eip155:1337" {
+			r.t.Fatalf("row %s: stake %s on %s, want the cleared payment's %s on eip155:1337", r0.RowID, r0.StakeRef, r0.StakeRail, stakeTx)
 		}
 	}
 	if err := storage.CheckWardenMatch(filled[:]); err != nil {

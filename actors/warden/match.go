@@ -411,6 +411,7 @@ func (p *player) settlement(res games.Result) (*Settlement, error) {
 	s := &Settlement{Seats: figs, House: house, RakeBps: rake, Seed: res.Seed, SeedHash: res.SeedHash,
 		FinishedAt: p.w.o.Clock.Now().UTC()}
 	s.LogHash = LogHash(publicLog(&p.rec, p.events))
+	s.Messages, s.PublishMessages = publishedMessages(p.events)
 	s.Rows = rows(&p.rec, p.man, s, p.w.o.Network)
 	spent, err := p.w.o.Store.WardenReadsSpent(p.id) // §12.1 reads_spent, never part of net
 	if err != nil {

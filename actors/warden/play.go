@@ -10,6 +10,7 @@ import (
 
 	"arena/games"
 	"arena/games/canon"
+	"arena/games/warden/feed"
 	"arena/storage"
 )
 
@@ -90,6 +91,11 @@ type Settlement struct {
 	LogHash    string               `json:"log_hash"`
 	FinishedAt time.Time            `json:"finished_at"`
 	Rows       [2]storage.WardenRow `json:"rows"`
+	// PublishMessages says the game publishes its private messages once the match is settled
+	// (§15.3 messages_published): Messages, in order, appended by the SETTLED write
+	// (MessagesPublished).
+	PublishMessages bool           `json:"publish_messages,omitempty"`
+	Messages        []feed.Message `json:"messages,omitempty"`
 }
 
 // ErrConservation is a Result whose gross returns and house do not add up to the bank (§2.2):

@@ -24,7 +24,9 @@ type Books struct {
 // than what left while it is open; a Ledger row exists only for a SETTLED match, and each of
 // its payouts is a confirmed payout job of the same seat, amount and transaction (no row is
 // written before its money moved); a SETTLED match was paid nothing but its rows' payouts
-// and a CLOSED one nothing but refunds of its cleared stakes; and storage.VerifyWarden holds.
+// and a CLOSED one nothing but refunds of its cleared stakes; a queued settlement's confirmed
+// jobs are payouts of its rows' amounts (one that is not keeps the match SETTLING for good);
+// and storage.VerifyWarden holds.
 // It returns the totals, whose Σ stakes in − Σ paid out − Σ refunded is what the escrow
 // wallet holds of the matches' money (the test compares it with the chain).
 func Audit(st *storage.Store) (Books, error) {
@@ -80,6 +82,17 @@ func Audit(st *storage.Store) (Books, error) {
 	}); err != nil {
 		return Books{}, err
 	}
+	queued := map[string]pending{}
+	if err := st.WardenKeys("settle/", func(k string, v []byte) error {
+		var p pending
+		if err := json.Unmarshal(v, &p); err != nil {
+			return err
+		}
+		queued[p.Match] = p
+		return nil
+	}); err != nil {
+		return Books{}, err
+	}
 	house := map[string]int64{}
 	rows := map[string][]storage.WardenRow{}
 	if err := st.WardenRows(1, func(r storage.WardenRow) error {
@@ -97,6 +110,14 @@ func Audit(st *storage.Store) (Books, error) {
 		b.House += house[id]
 		if out := a.paid + a.refunded; out > a.in {
 			bad("match %s: %d left (paid %d, refunded %d), only %d came in", id, out, a.paid, a.refunded, a.in)
+		}
+		if p, ok := queued[id]; ok {
+			for _, seat := range p.Jobs {
+				i, _ := seatIndex(seat)
+				if j, ok := a.jobs[seat]; ok && j.Status == JobConfirmed && (j.Kind != KindPayout || int64(j.Amount) != p.Rows[i].PaidOut) {
+					bad("match %s seat %s: %s job confirmed %d, its Ledger row pays %d (the match cannot settle)", id, seat, j.Kind, j.Amount, p.Rows[i].PaidOut)
+				}
+			}
 		}
 		rs := rows[id]
 		switch {

@@ -17,6 +17,9 @@ import (
 type Settlement struct {
 	Match string
 	Rows  [2]storage.WardenRow
+	// Network is the stake rail's network (CAIP-2, "eip155:5042002"): both stakes must have
+	// cleared on it (QueueSettlement).
+	Network string
 }
 
 // pendingRef stands for a payout's transaction hash while Settlement is checked: the Ledger's
@@ -106,9 +109,13 @@ var ErrQueued = errors.New("wardenpay: the match's settlement is queued already"
 //
 // The match's record (match/<id>) must exist with status FINISHED or SETTLING (either order of
 // the two writes in the transaction), and the rows must pay its seats' wallets (a, b) for its
-// stake (§2.1, §11). The same settlement queued again is a no-op.
+// stake (§2.1, §11). Both stakes must have cleared (§10.4, §12.2: nothing is paid out of a bank
+// that was never filled): the record's stakes member names, for seat A and for seat B, a
+// stored payment record with status settled, amount the match's stake, payer that seat's
+// wallet (compared as addresses) and network s.Network. The same settlement queued again is a
+// no-op.
 // Errors, with nothing written: s breaks Check, or names other wallets or another stake than
-// the record (wraps storage.ErrInvalid); the match has no
+// the record, or a stake has not cleared (wraps storage.ErrInvalid); the match has no
 // record or another status; the match settled already (its Ledger rows exist, storage.ErrExists);
 // another settlement of the match is queued (ErrQueued); the store's.
 func QueueSettlement(tx storage.WardenTx, s Settlement) error {
@@ -133,6 +140,9 @@ func QueueSettlement(tx storage.WardenTx, s Settlement) error {
 	if rec.Stake == nil || *rec.Stake != s.Rows[0].Stake {
 		return fmt.Errorf("wardenpay: settlement of %s: %w: rows stake %d, the match's stake is %v",
 			s.Match, storage.ErrInvalid, s.Rows[0].Stake, rec.Stake)
+	}
+	if err := stakesCleared(tx, s, rec); err != nil {
+		return err
 	}
 	if tx.WardenSettled(s.Match) {
 		return fmt.Errorf("wardenpay: settlement of %s: %w", s.Match, storage.ErrExists)
@@ -173,10 +183,47 @@ func QueueSettlement(tx storage.WardenTx, s Settlement) error {
 // seatRecord is the part of match/<id> a settlement is checked against (§5.1): the seats'
 // wallets, the stake S in atomic units, the status.
 type seatRecord struct {
-	Status string `json:"status"`
-	A      string `json:"a"`
-	B      string `json:"b"`
-	Stake  *int64 `json:"stake"`
+	Status string            `json:"status"`
+	A      string            `json:"a"`
+	B      string            `json:"b"`
+	Stake  *int64            `json:"stake"`
+	Stakes map[string]string `json:"stakes"` // seat → cleared payment id
+}
+
+// stakesCleared checks that each seat of rec has a settled payment record of the match's
+// stake from its wallet on s.Network (§10.4); rec's stake equals the rows' (checked before).
+// The error wraps storage.ErrInvalid, or is the store's.
+func stakesCleared(tx storage.WardenTx, s Settlement, rec seatRecord) error {
+	for _, seat := range [2]string{"A", "B"} {
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("wardenpay: settlement of %s: %w: seat %s's stake "+format,
+				append([]any{s.Match, storage.ErrInvalid, seat}, args...)...)
+		}
+		id := rec.Stakes[seat]
+		if id == "" {
+			return bad("names no payment")
+		}
+		p, found, err := tx.Payment(id)
+		if err != nil {
+			return fmt.Errorf("wardenpay: settlement of %s: payment %s: %w", s.Match, id, err)
+		}
+		wallet := map[string]string{"A": rec.A, "B": rec.B}[seat]
+		want, _ := x402.ParseAddress(wallet)
+		payer, ok := x402.ParseAddress(p.Payer)
+		switch {
+		case !found:
+			return bad("payment %s has no record", id)
+		case p.Status != storage.WardenPaySettled:
+			return bad("payment %s is %s, not settled", id, p.Status)
+		case p.Amount != uint64(*rec.Stake):
+			return bad("payment %s is of %d, the match's stake is %d", id, p.Amount, *rec.Stake)
+		case !ok || payer != want:
+			return bad("payment %s is from %s, the seat's wallet is %s", id, p.Payer, wallet)
+		case s.Network == "" || p.Network != s.Network:
+			return bad("payment %s is on network %q, the rail's is %q", id, p.Network, s.Network)
+		}
+	}
+	return nil
 }
 
 // matchRecord is match/<id>'s seats, stake and status; a match with no record is an error.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/big"
 	"strings"
+	"sync"
 	"time"
 
 	"arena/chain/evm"
@@ -41,6 +42,10 @@ type Options struct {
 	// OnSettled, when set, is called after a match's SETTLED write with the rows as written
 	// (the Gallery's match_settled, §11).
 	OnSettled func(match string, rows []storage.WardenRow)
+	// Published, when set, gives the events the SETTLED write appends after match_settled in
+	// its own transaction (actors/warden.MessagesPublished: messages_published, §15.3); nil
+	// for none. Its error fails the write (nothing is settled; the next pass tries again).
+	Published func(tx storage.WardenTx, match string) (func(feed.Head) feed.Event, error)
 	// hook, when set (tests), is called at each money step; an error there stops the pass as
 	// a crash would.
 	hook func(step string) error
@@ -61,13 +66,19 @@ type Options struct {
 //     then the job is failed: payout_failed, logged at error level for the operator;
 //   - when every payout job of a SETTLING match is confirmed (at once when it has none), one
 //     write appends its Ledger rows with their payout_ref and settled_at, folds the
-//     aggregates, and marks the match SETTLED;
+//     aggregates, and marks the match SETTLED; a payout confirmed for another amount than its
+//     row's (or a refund in its place) blocks that write for good, and is logged once at
+//     error level for the operator (Audit reports it too);
 //   - the Sweeper's passes run in the same loop (sweep.go).
 //
 // A restart (a new Worker on the same store) picks every job up where its last write left it.
 type Worker struct {
 	o    Options
 	kick chan struct{}
+	// mu guards stuck: the matches whose confirmed payout does not match its row, logged once
+	// per process each (settle).
+	mu    sync.Mutex
+	stuck map[string]bool
 }
 
 // New returns a Worker; Run starts it.
@@ -84,7 +95,7 @@ func New(o Options) *Worker {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Worker{o: o, kick: make(chan struct{}, 1)}
+	return &Worker{o: o, kick: make(chan struct{}, 1), stuck: map[string]bool{}}
 }
 
 // Kick asks for a pass now (a settlement was queued); it never blocks.
@@ -454,6 +465,19 @@ func (w *Worker) settleAll() error {
 // errWaiting is settle's word for a match with a payout not yet confirmed.
 var errWaiting = errors.New("payouts in flight")
 
+// mismatch is settle's word for a payout job confirmed as something other than its row's
+// payout (another amount, or a refund): the match can never settle by itself, and the
+// operator must look (Audit reports it too).
+type mismatch struct {
+	seat, kind      string
+	amount, paidOut int64
+	tx              string
+}
+
+func (m mismatch) Error() string {
+	return fmt.Sprintf("seat %s: %s job confirmed %d by %s, its Ledger row pays %d", m.seat, m.kind, m.amount, m.tx, m.paidOut)
+}
+
 // settle is the SETTLED write (§11, §12.2): in one transaction, both rows appended with each
 // payout's confirmed hash and the settlement time, the aggregates folded, the match SETTLED,
 // and the pending settlement removed. Nothing is written while a payout is unconfirmed.
@@ -476,8 +500,11 @@ func (w *Worker) settle(match string) error {
 			if !ok {
 				return fmt.Errorf("job seat %q", seat)
 			}
-			if j.Status != JobConfirmed || j.Kind != KindPayout || int64(j.Amount) != rows[i].PaidOut {
+			if j.Status != JobConfirmed {
 				return errWaiting
+			}
+			if j.Kind != KindPayout || int64(j.Amount) != rows[i].PaidOut {
+				return mismatch{seat: seat, kind: j.Kind, amount: int64(j.Amount), paidOut: rows[i].PaidOut, tx: j.Tx}
 			}
 			ref := j.Tx
 			rows[i].PayoutRef = &ref
@@ -509,10 +536,32 @@ func (w *Worker) settle(match string) error {
 		if err := w.publish(t, match, ev); err != nil {
 			return err
 		}
+		if w.o.Published != nil {
+			more, err := w.o.Published(t, match)
+			if err != nil {
+				return err
+			}
+			if more != nil {
+				if err := w.publish(t, match, more); err != nil {
+					return err
+				}
+			}
+		}
 		written = out
 		return t.Delete(settleKey(match))
 	})
 	if errors.Is(err, errWaiting) {
+		return nil
+	}
+	if mm, ok := errors.AsType[mismatch](err); ok {
+		w.mu.Lock()
+		first := !w.stuck[match]
+		w.stuck[match] = true
+		w.mu.Unlock()
+		if first {
+			w.o.Log.Error("wardenpay: a confirmed payout differs from its Ledger row; the match stays SETTLING, the operator must look",
+				"match", match, "seat", mm.seat, "kind", mm.kind, "amount", mm.amount, "paid_out", mm.paidOut, "tx", mm.tx)
+		}
 		return nil
 	}
 	if err != nil || written == nil {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	aw "arena/actors/warden"
 	"arena/actors/wardenpay"
 	"arena/chain/evm"
 	"arena/chain/x402"
@@ -43,7 +44,8 @@ func wardenDoors(ctx context.Context, cfg config.Config, store *storage.Store, b
 			ids = append(ids, m.ID)
 		}
 	}
-	d := &warden.Doors{Store: store, BaseURL: origin, Games: ids, Stakes: cfg.Warden.StakesAllowed, Log: log.With("component", "warden")}
+	d := &warden.Doors{Store: store, BaseURL: origin, Games: ids, Stakes: cfg.Warden.StakesAllowed, Log: log.With("component", "warden"),
+		Standing: warden.StandingRule{EliteWinRatePct: cfg.Warden.Standing.EliteWinRatePct, EliteMinMatches: cfg.Warden.Standing.EliteMinMatches}}
 	e := cfg.Warden.EVM
 	if !e.Enabled() {
 		d.NoRail = noRail
@@ -200,7 +202,7 @@ func (r *wardenRail) close() {
 func wardenPayOptions(cfg config.Config, store *storage.Store, d *warden.Doors, log *slog.Logger) (wardenpay.Options, error) {
 	e := cfg.Warden.EVM
 	log = log.With("component", "wardenpay")
-	o := wardenpay.Options{Store: store, Client: d.Token.Client, Token: d.Token.Address, Log: log,
+	o := wardenpay.Options{Store: store, Client: d.Token.Client, Token: d.Token.Address, Log: log, Published: aw.MessagesPublished,
 		EliteWinRatePct: cfg.Warden.Standing.EliteWinRatePct, EliteMinMatches: cfg.Warden.Standing.EliteMinMatches}
 	switch key, dev := e.Wallet(); {
 	case key == "":

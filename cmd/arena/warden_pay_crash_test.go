@@ -230,7 +230,7 @@ func (r *payRig) audit(minted map[x402.Address]int64) wardenpay.Books {
 // accord is the settlement of a Game II ACCORD (both cooperate, 45/45 of the bank 2S, rake 0,
 // §4.2): each seat's gross 900 000 paid out, the house 200 000.
 func accord(id string, a, b contender, startedAt string) wardenpay.Settlement {
-	s := wardenpay.Settlement{Match: id}
+	s := wardenpay.Settlement{Match: id, Network: "eip155:1337"}
 	for i, c := range []contender{a, b} {
 		seat, opp := "AB"[i:i+1], []contender{b, a}[i]
 		s.Rows[i] = storage.WardenRow{RowID: "wl_" + id + "_" + seat, MatchID: id, Game: "warden.dilemma", RulesVersion: "warden.dilemma/1",

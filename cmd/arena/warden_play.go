@@ -32,10 +32,12 @@ func wardenPlay(cfg config.Config, store *storage.Store, bracket *games.Bracket,
 	if e := cfg.Warden.EVM; e.Enabled() {
 		network = fmt.Sprintf("eip155:%d", e.ChainID)
 	}
+	// The stakes a settlement rests on were paid on the stake rail's chain (§10.4).
+	stakeNetwork := fmt.Sprintf("eip155:%d", d.Rail.ChainID)
 	w, err := aw.Start(aw.Options{Store: store, Bracket: bracket, System: sys, Log: log.With("component", "warden_play"),
 		Rake: wardenRake, Network: network, Rail: d.Rail.ID, Feed: true, FeedStep: wardenSteps,
 		Queue: func(tx storage.WardenTx, match string, rows [2]storage.WardenRow) error {
-			return wardenpay.QueueSettlement(tx, wardenpay.Settlement{Match: match, Rows: rows})
+			return wardenpay.QueueSettlement(tx, wardenpay.Settlement{Match: match, Rows: rows, Network: stakeNetwork})
 		}})
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)

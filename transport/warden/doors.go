@@ -90,6 +90,9 @@ type Doors struct {
 	// them, and the action and private-view doors speak to them. Nil: nothing plays a LIVE
 	// match (the play doors answer wrong_state).
 	Play *aw.Warden
+	// Standing is the ELITE bar the Gallery feed's profiles are tiered by (§13.1; zero: 60 %
+	// over 1 match).
+	Standing StandingRule
 	// hook, when set (tests), is called at each money step; an error there stops the request
 	// as a crash would (nothing after it is written).
 	hook func(step string) error
@@ -357,11 +360,15 @@ func (d *Doors) openMatch(c echo.Context) error {
 		if err != nil {
 			return 0, nil, err
 		}
+		now := d.now()
 		m := Match{ID: "wm_" + randHex(8), Game: in.Game, Stake: uint64(in.Stake), A: wallet, Status: StatusOpen,
-			OpenUntil: ms(d.now().Add(OpenTTL))}
+			OpenUntil: ms(now.Add(OpenTTL))}
 		out := map[string]any{"match_id": m.ID, "seat": "A", "open_until": rfc(m.OpenUntil)}
 		if err := d.Store.WardenUpdate(func(tx storage.WardenTx) error {
 			if err := tx.Put("match/"+m.ID, m); err != nil {
+				return err
+			}
+			if err := d.feedOpened(tx, m, now); err != nil {
 				return err
 			}
 			return keep(tx, http.StatusCreated, out)
@@ -406,6 +413,9 @@ func (d *Doors) join(c echo.Context) error {
 			}
 			m.B, m.Status, m.StakeDeadline = wallet, StatusStaking, ms(now.Add(StakeWindow))
 			if err := tx.Put("match/"+id, m); err != nil {
+				return err
+			}
+			if err := d.feedPaired(tx, m, now); err != nil {
 				return err
 			}
 			return keep(tx, http.StatusOK, map[string]any{"match_id": id, "seat": "B", "stake_deadline": rfc(m.StakeDeadline)})
@@ -818,7 +828,10 @@ func (d *Doors) clearSeat(rec storage.WardenPayment) error {
 		if m.Stakes["A"] != "" && m.Stakes["B"] != "" && m.Status == StatusStaking {
 			m.Status, live = StatusLive, true
 		}
-		return tx.Put("match/"+m.ID, m)
+		if err := tx.Put("match/"+m.ID, m); err != nil {
+			return err
+		}
+		return d.feedStakeCleared(tx, m, rec, d.now())
 	})
 	if err != nil || !live || d.Play == nil {
 		return err

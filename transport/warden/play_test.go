@@ -50,7 +50,7 @@ func newPlayRig(t *testing.T, chain *evmtest.Chain) *playRig {
 		Seed: func() [32]byte { return seed }, Feed: true,
 		FeedStep: map[string]string{"message": feed.StepMessage, "claim": feed.StepClaim},
 		Queue: func(tx storage.WardenTx, match string, rows [2]storage.WardenRow) error {
-			return wardenpay.QueueSettlement(tx, wardenpay.Settlement{Match: match, Rows: rows})
+			return wardenpay.QueueSettlement(tx, wardenpay.Settlement{Match: match, Rows: rows, Network: fmt.Sprintf("eip155:%d", chain.ID)})
 		}})
 	if err != nil {
 		t.Fatal(err)

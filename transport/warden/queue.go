@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -92,6 +93,14 @@ func (d *Doors) queue(c echo.Context) error {
 				m := Match{ID: "wm_" + randHex(8), Game: in.Game, Stake: uint64(in.Stake), A: partner.Wallet, B: wallet,
 					Status: StatusStaking, OpenUntil: now, StakeDeadline: now + StakeWindow.Milliseconds()}
 				if err := tx.Put("match/"+m.ID, m); err != nil {
+					return err
+				}
+				// Opened and paired in one write: both events, so its feed starts at
+				// match_opened as every match feed does (§15.5).
+				if err := d.feedOpened(tx, m, time.UnixMilli(now)); err != nil {
+					return err
+				}
+				if err := d.feedPaired(tx, m, time.UnixMilli(now)); err != nil {
 					return err
 				}
 				if err := tx.Delete(partner.Entry); err != nil {
