@@ -29,7 +29,7 @@
 // the house's share, the manifest's counters from Result.Reveal's "stats", seed_hash and the
 // log_hash of the match's Gallery feed, §15.5) and written with the match moving LIVE → FINISHED; a second
 // write moves it FINISHED → SETTLING together with the payout queue's entry (Options.Queue,
-// actors/wardenpay). A conservation failure (Σ gross + house ≠ 2S) parks the match FAILED
+// actors/warden/wardenpay). A conservation failure (Σ gross + house ≠ 2S) parks the match FAILED
 // (§5.6).
 //
 // # Gallery

@@ -38,7 +38,7 @@ func publishedMessages(events []games.Event) (msgs []feed.Message, ok bool) {
 }
 
 // MessagesPublished is match's messages_published event for the SETTLED write (§15.3,
-// actors/wardenpay's Options.Published): the private messages its play record (play/<id>)
+// actors/warden/wardenpay's Options.Published): the private messages its play record (play/<id>)
 // fixed when the match finished, to be appended in the transaction that appends match_settled,
 // so a match feed never ends without it. Nil, with no error, when the game publishes none or
 // the match has no play record (it was not played by this package).

@@ -22,7 +22,7 @@ type Clock interface {
 	AfterFunc(d time.Duration, f func()) (stop func() bool)
 }
 
-// Queue queues a finished match's payouts (actors/wardenpay.QueueSettlement) inside tx, the
+// Queue queues a finished match's payouts (actors/warden/wardenpay.QueueSettlement) inside tx, the
 // transaction that moves the match FINISHED → SETTLING (§5.1): rows are seats A then B, every
 // member filled but Seq, PayoutRef, SettledAt, PrevHash and RowHash.
 type Queue func(tx storage.WardenTx, match string, rows [2]storage.WardenRow) error

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	aw "arena/actors/warden"
-	"arena/actors/wardenpay"
+	"arena/actors/warden/wardenpay"
 	"arena/chain/evm"
 	"arena/chain/x402"
 	"arena/config"
@@ -195,7 +195,7 @@ func (r *wardenRail) close() {
 	}
 }
 
-// wardenPayOptions are the Warden's money out (actors/wardenpay, §11, §5.4) over the doors'
+// wardenPayOptions are the Warden's money out (actors/warden/wardenpay, §11, §5.4) over the doors'
 // node: payouts and refunds from the escrow wallet (warden.evm.wallet_key, or the dev key on a
 // geth --dev chain). With no wallet key the jobs wait in the queue and the log says so. Errors:
 // a key that does not parse (never the key itself in the message).

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/actors/wardenpay"
+	"arena/actors/warden/wardenpay"
 	"arena/chain/evm"
 	"arena/chain/evm/evmtest"
 	"arena/chain/x402"

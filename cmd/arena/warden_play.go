@@ -7,7 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	aw "arena/actors/warden"
-	"arena/actors/wardenpay"
+	"arena/actors/warden/wardenpay"
 	"arena/config"
 	"arena/games"
 	"arena/games/warden/claims"

@@ -11,7 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"arena/actors/wardenpay"
+	"arena/actors/warden/wardenpay"
 	"arena/storage"
 	"arena/transport/door"
 	"arena/transport/ops"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"arena/actors/wardenpay"
+	"arena/actors/warden/wardenpay"
 	"arena/chain/evm/evmtest"
 	"arena/chain/x402"
 	"arena/storage"

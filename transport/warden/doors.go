@@ -116,7 +116,7 @@ type contender struct {
 	Temperament string `json:"temperament"`
 	Name        string `json:"name,omitempty"`
 	// StakeTimeouts counts the matches canceled because this Contender did not stake in the
-	// window (§5.4; raised by actors/wardenpay's sweep, kept across registrations).
+	// window (§5.4; raised by actors/warden/wardenpay's sweep, kept across registrations).
 	StakeTimeouts int64 `json:"stake_timeouts,omitempty"`
 }
 

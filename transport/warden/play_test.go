@@ -12,7 +12,7 @@ import (
 
 	"arena/actors"
 	aw "arena/actors/warden"
-	"arena/actors/wardenpay"
+	"arena/actors/warden/wardenpay"
 	"arena/chain/evm/evmtest"
 	"arena/chain/x402"
 	"arena/games"

@@ -15,7 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	aw "arena/actors/warden"
-	"arena/actors/wardenpay"
+	"arena/actors/warden/wardenpay"
 	"arena/chain/evm"
 	"arena/chain/evm/evmtest"
 	"arena/games/warden/claims"
