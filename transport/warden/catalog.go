@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 )
@@ -142,6 +144,20 @@ func validStatus(s string) bool {
 }
 
 // onlyParams refuses any query parameter on a read that takes none (bad_request).
+// knownParams refuses (bad_request) a query parameter a read does not take, or one given more
+// than once, as the match list does (§7.1): a misspelt filter is an error, not a silent no-op.
+func knownParams(v url.Values, allowed ...string) error {
+	for k, vs := range v {
+		if !slices.Contains(allowed, k) {
+			return refuse("bad_request", "unknown query parameter "+strconv.Quote(k)+"; this read takes "+strings.Join(allowed, ", "))
+		}
+		if len(vs) != 1 {
+			return refuse("bad_request", "query parameter "+strconv.Quote(k)+" given more than once")
+		}
+	}
+	return nil
+}
+
 func onlyParams(v url.Values) error {
 	for k := range v {
 		return refuse("bad_request", "this read takes no query parameter ("+strconv.Quote(k)+")")

@@ -147,6 +147,9 @@ func contenderID(what, s string) (string, error) {
 // named; next_after is the last row's seq when more may follow, else null.
 func (r *Reads) ledger(c echo.Context) error {
 	q := c.QueryParams()
+	if err := knownParams(q, "contender", "match", "after", "limit"); err != nil {
+		return err
+	}
 	limit, err := ParseLimit(q.Get("limit"))
 	if err != nil {
 		return err
@@ -231,6 +234,9 @@ func validMatchID(s string) bool {
 
 // head is GET /v1/warden/ledger/head: {seq, row_hash}.
 func (r *Reads) head(c echo.Context) error {
+	if err := onlyParams(c.QueryParams()); err != nil {
+		return err
+	}
 	h, err := r.Store.WardenHead()
 	if err != nil {
 		return err
@@ -266,6 +272,9 @@ func totals(t storage.WardenTotals) map[string]any {
 // and per-game sums with the summed game counters. A wallet neither registered nor on the
 // Ledger is not_found.
 func (r *Reads) contender(c echo.Context) error {
+	if err := onlyParams(c.QueryParams()); err != nil {
+		return err
+	}
 	id, err := contenderID("the contender id", c.Param("id"))
 	if err != nil {
 		return err
@@ -429,6 +438,9 @@ func (r *Reads) ranked(game string) (boardMemo, error) {
 // unknown_game.
 func (r *Reads) leaderboard(c echo.Context) error {
 	q := c.QueryParams()
+	if err := knownParams(q, "game", "tier", "limit", "cursor"); err != nil {
+		return err
+	}
 	limit, err := ParseLimit(q.Get("limit"))
 	if err != nil {
 		return err
@@ -534,6 +546,9 @@ func (r *Reads) Board(game, tier string, after *BoardKey, limit int) (rows []map
 // temperaments is GET /v1/warden/temperaments?temperament= (§14): each configured temperament's
 // statistics (and any other the Ledger holds), or the one named. Errors: unknown_temperament.
 func (r *Reads) temperaments(c echo.Context) error {
+	if err := knownParams(c.QueryParams(), "temperament"); err != nil {
+		return err
+	}
 	only := c.QueryParam("temperament")
 	list := r.temperamentList()
 	aggs := map[string]storage.WardenAggregate{}

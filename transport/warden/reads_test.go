@@ -520,3 +520,36 @@ func TestTemperamentStats(t *testing.T) {
 		t.Errorf("unknown temperament: %d %v", st, body)
 	}
 }
+
+// TestReadsRefuseUnknownOrRepeatedParameters: every public read refuses a query parameter it
+// does not take, or one given twice, with bad_request (400) — as the match list does — so a
+// misspelt filter is never read as "no filter"; the parameters each takes still work.
+func TestReadsRefuseUnknownOrRepeatedParameters(t *testing.T) {
+	r := newReadRig(t, fourMatches(), dot)
+	for _, q := range []string{
+		"/v1/warden/ledger?contendr=" + ada.id,
+		"/v1/warden/ledger?limit=2&limit=3",
+		"/v1/warden/ledger/head?x=1",
+		"/v1/warden/leaderboard?games=warden.claims",
+		"/v1/warden/leaderboard?tier=ELITE&tier=SOLVENT",
+		"/v1/warden/temperaments?temperament=gambler&temperament=shark",
+		"/v1/warden/temperaments?t=gambler",
+		"/v1/warden/contenders/" + ada.id + "?verbose=1",
+	} {
+		st, body := r.get(q)
+		if st != 400 || body["error"] != "bad_request" {
+			t.Errorf("%s: %d %v, want 400 bad_request", q, st, body)
+		}
+	}
+	for _, q := range []string{
+		"/v1/warden/ledger?contender=" + ada.id + "&limit=2",
+		"/v1/warden/ledger/head",
+		"/v1/warden/leaderboard?tier=ELITE&limit=5",
+		"/v1/warden/temperaments?temperament=gambler",
+		"/v1/warden/contenders/" + ada.id,
+	} {
+		if st, body := r.get(q); st != 200 {
+			t.Errorf("%s: %d %v, want 200", q, st, body)
+		}
+	}
+}
