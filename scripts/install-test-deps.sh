@@ -44,7 +44,11 @@ if command -v npm >/dev/null 2>&1; then
       continue
     fi
     echo "install-test-deps: npm ci in $d"
-    (cd "$d" && npm ci --no-audit --no-fund --loglevel=error)
+    # Bounded, and tried once more: a registry that stalls must not eat CI's time budget.
+    if ! (cd "$d" && timeout 600 npm ci --no-audit --no-fund --loglevel=error); then
+      echo "install-test-deps: npm ci in $d failed or took over 600 s; trying once more" >&2
+      (cd "$d" && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
+    fi
     echo "$want" >"$stamp"
   done
 else
