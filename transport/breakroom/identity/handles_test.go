@@ -89,7 +89,11 @@ func TestHandleRefusals(t *testing.T) {
 		}, 401, "auth_failed"},
 		{"auth_failed_unknown_nonce", func(n string) any {
 			b := r.claimBody(ada, "ada", n)
-			b["nonce"], b["sig"] = "x"+n[1:], ada.sign(t, "x"+n[1:])
+			other := "x" + n[1:] // one character changed: a nonce never issued
+			if n[0] == 'x' {
+				other = "y" + n[1:]
+			}
+			b["nonce"], b["sig"] = other, ada.sign(t, other)
 			return b
 		}, 401, "auth_failed"},
 		{"bad_request_key", func(n string) any {
