@@ -342,8 +342,9 @@ func (h *harness) state(table string) *tableStateReply {
 	h.t.Helper()
 	res, err := h.arena.System().Root.RequestFuture(h.arena.TablePID(table), &tableState{}, waitMax).Result()
 	if err != nil {
-		// A table that finished its round stops its actor: there is nothing left to wait for.
-		if errors.Is(err, actor.ErrDeadLetter) && h.record(table).Status == StatusFinished {
+		// A table that finished its round stops its actor: there is nothing left to wait for (a
+		// request that reached it as it stopped gets no answer, not even a dead letter).
+		if (errors.Is(err, actor.ErrDeadLetter) || errors.Is(err, actor.ErrTimeout)) && h.record(table).Status == StatusFinished {
 			return &tableStateReply{}
 		}
 		h.t.Fatalf("tableState(%s): %v", table, err)
