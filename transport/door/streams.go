@@ -2,6 +2,7 @@ package door
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
 )
 
@@ -58,4 +59,18 @@ func (s *Streams) Open() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.open
+}
+
+// SSEEvent is one Server-Sent Events message: "id: <id>" unless id < 0, "event: <name>" unless
+// name is empty, one data line (data must hold no newline: compact JSON), and the blank line
+// that ends it.
+func SSEEvent(id int64, name string, data []byte) []byte {
+	b := make([]byte, 0, len(data)+48)
+	if id >= 0 {
+		b = append(append(append(b, "id: "...), strconv.FormatInt(id, 10)...), '\n')
+	}
+	if name != "" {
+		b = append(append(append(b, "event: "...), name...), '\n')
+	}
+	return append(append(append(b, "data: "...), data...), "\n\n"...)
 }

@@ -48,3 +48,19 @@ func TestStreamsBoundPerAddressAndInAll(t *testing.T) {
 		t.Fatalf("full again: %v", err)
 	}
 }
+
+func TestSSEEvent(t *testing.T) {
+	for _, tc := range []struct {
+		id   int64
+		name string
+		want string
+	}{
+		{7, "warden", "id: 7\nevent: warden\ndata: {}\n\n"},
+		{-1, "end", "event: end\ndata: {}\n\n"},
+		{0, "", "id: 0\ndata: {}\n\n"},
+	} {
+		if got := string(SSEEvent(tc.id, tc.name, []byte("{}"))); got != tc.want {
+			t.Errorf("SSEEvent(%d, %q) = %q, want %q", tc.id, tc.name, got, tc.want)
+		}
+	}
+}

@@ -124,16 +124,6 @@ func (s *sse) write(block []byte) error {
 	return nil
 }
 
-// block is one SSE message: "id: <id>" unless id < 0, "event: <name>", one data line.
-func block(id int64, name string, data []byte) []byte {
-	b := make([]byte, 0, len(data)+48)
-	if id >= 0 {
-		b = append(append(append(b, "id: "...), strconv.FormatInt(id, 10)...), '\n')
-	}
-	b = append(append(append(b, "event: "...), name...), '\n')
-	return append(append(append(b, "data: "...), data...), "\n\n"...)
-}
-
 // begin counts the stream and writes the SSE headers; refusals come before any byte.
 func (g *Gallery) begin(c echo.Context) (*sse, func(), error) {
 	release, err := g.take(door.ClientAddr(c.Request(), g.Forwarded))
@@ -261,7 +251,7 @@ func (g *Gallery) serve(c echo.Context, s *sse, read func() ([]feed.Envelope, er
 			if err != nil {
 				return
 			}
-			if s.write(block(int64(e.Seq), "warden", data)) != nil {
+			if s.write(door.SSEEvent(int64(e.Seq), "warden", data)) != nil {
 				return
 			}
 			if slices.Contains(terminal, e.Type) {
@@ -273,7 +263,7 @@ func (g *Gallery) serve(c echo.Context, s *sse, read func() ([]feed.Envelope, er
 		}
 		if match != "" && ended != "" {
 			end, _ := json.Marshal(map[string]string{"match_id": match, "type": ended})
-			_ = s.write(block(-1, "end", end))
+			_ = s.write(door.SSEEvent(-1, "end", end))
 			return
 		}
 		select {
@@ -292,7 +282,7 @@ func (g *Gallery) serve(c echo.Context, s *sse, read func() ([]feed.Envelope, er
 				continue
 			}
 			data, _ := json.Marshal(env)
-			if s.write(block(-1, "warden", data)) != nil {
+			if s.write(door.SSEEvent(-1, "warden", data)) != nil {
 				return
 			}
 		case <-ctx.Done():

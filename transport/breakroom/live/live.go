@@ -287,20 +287,6 @@ func (s *stream) flush() error {
 	return nil
 }
 
-// event is an SSE block: an optional id and event name, one data line (data holds no newline:
-// compact JSON).
-func event(id int64, name string, data []byte) []byte {
-	b := make([]byte, 0, len(data)+48)
-	if id >= 0 {
-		b = append(append(append(b, "id: "...), strconv.FormatInt(id, 10)...), '\n')
-	}
-	if name != "" {
-		b = append(append(append(b, "event: "...), name...), '\n')
-	}
-	b = append(append(append(b, "data: "...), data...), "\n\n"...)
-	return b
-}
-
 // liveStream is GET /v0/live/stream: event "live" with /v0/live's body now, then again each time
 // it changes.
 func (d *Door) liveStream(c echo.Context) error {
@@ -314,7 +300,7 @@ func (d *Door) liveStream(c echo.Context) error {
 		return refuse(err)
 	}
 	defer release()
-	if err := s.write(event(-1, "live", b)); err != nil {
+	if err := s.write(door.SSEEvent(-1, "live", b)); err != nil {
 		return nil
 	}
 	beat := time.NewTicker(Heartbeat)
@@ -334,7 +320,7 @@ func (d *Door) liveStream(c echo.Context) error {
 				continue
 			}
 			last = nb
-			if err := s.write(event(-1, "live", nb)); err != nil {
+			if err := s.write(door.SSEEvent(-1, "live", nb)); err != nil {
 				return nil
 			}
 		case <-beat.C:
@@ -408,13 +394,13 @@ func (d *Door) matchStream(c echo.Context) error {
 			if err != nil {
 				return false, err
 			}
-			block := event(n, "", line)
+			block := door.SSEEvent(n, "", line)
 			if narrate {
 				data, _ := json.Marshal(struct {
 					E json.RawMessage `json:"e"`
 					N []string        `json:"n"`
 				}{line, words})
-				block = event(n, "line", data)
+				block = door.SSEEvent(n, "line", data)
 			}
 			if err := s.write(block); err != nil {
 				return false, err
@@ -427,7 +413,7 @@ func (d *Door) matchStream(c echo.Context) error {
 			MatchID string `json:"match_id"`
 			Type    string `json:"type"`
 		}{id, ev.Type})
-		return true, s.write(event(-1, "end", end))
+		return true, s.write(door.SSEEvent(-1, "end", end))
 	}
 	for _, ev := range feed.Backlog {
 		if done, err := send(ev); done || err != nil {
